@@ -1,0 +1,51 @@
+# pe: set-up, docs, tests and benchmarks. Everything runs inside .venv, from requirements.lock.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+export NO_MKDOCS_2_WARNING := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+export MPLBACKEND := Agg
+
+.PHONY: install docs serve test lint typecheck pytest bench lock clean
+
+install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
+
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	  || { echo "pe needs Python >= 3.11 (found: $$($(PYTHON) --version))"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+docs: install ## build the executed site into site/ (strict: any warning fails)
+	$(BIN)/mkdocs build --strict --clean
+
+serve: docs ## build, then serve site/ on http://127.0.0.1:8000
+	@echo "Serving the built site on http://127.0.0.1:8000 (Ctrl-C to stop)"
+	$(BIN)/python -m http.server 8000 --bind 127.0.0.1 --directory site
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/python -m pytest
+
+test: lint typecheck pytest ## lint, type-check (mypy --strict) and run the whole test suite
+
+bench: install ## speed and memory benchmarks, as ratios against baselines in the same run
+	$(BIN)/python benchmarks/run.py
+
+lock: ## re-pin every dependency from pyproject.toml into requirements.lock
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet hatchling -e '.[docs,dev]'
+	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^pe[= ]' > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf site .pytest_cache .mypy_cache .ruff_cache

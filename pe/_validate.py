@@ -1,0 +1,133 @@
+"""Argument checks shared by the public API.
+
+Every public function of :mod:`pe` validates its arguments here, so that bad input
+gets one clear, one-line :class:`ValueError` or :class:`TypeError` naming the argument,
+never a traceback from deep inside NumPy, a silent wrong answer, or a huge allocation.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+#: Largest array, in bytes, that any function of :mod:`pe` will allocate (1 GiB).
+#: Requests above it raise :class:`ValueError` before anything is allocated.
+MAX_BYTES: int = 2**30
+
+#: Floating-point dtypes the numeric functions accept.
+FLOAT_DTYPES: tuple[type[np.floating[Any]], ...] = (np.float16, np.float32, np.float64)
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def positive_int(name: str, value: object, *, minimum: int = 1) -> int:
+    """Return ``value`` as an ``int`` if it is an integer ``>= minimum``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer (floats such as ``4.0`` and booleans are refused).
+    ValueError
+        If ``value < minimum``.
+    """
+    if not _is_integer(value):
+        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
+    number = operator.index(cast(int, value))
+    if number < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {number}")
+    return number
+
+
+def even_width(name: str, value: object) -> int:
+    """Return ``value`` as an ``int`` if it is an even integer ``>= 2`` (a model width).
+
+    The paper pairs a sine column with a cosine column, so the width must be even;
+    odd widths are handled in five incompatible ways by public code, so :mod:`pe`
+    refuses them instead of guessing.
+    """
+    width = positive_int(name, value, minimum=2)
+    if width % 2:
+        raise ValueError(
+            f"{name} must be even (sine and cosine columns come in pairs), got {width}"
+        )
+    return width
+
+
+def real_scalar(name: str, value: object) -> float:
+    """Return ``value`` as a finite ``float``; refuse booleans, strings, NaN and infinities."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {_describe(value)}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {number}")
+    return number
+
+
+def base_value(name: str, value: object) -> float:
+    """Return the base of the frequency law as a ``float`` if it is finite and ``> 1``.
+
+    With ``base <= 1`` the frequencies ``base**(-2i/d)`` no longer decrease (``base = 1``
+    gives every pair the same frequency, so rows stop being distinguishable).
+    """
+    number = real_scalar(name, value)
+    if number <= 1.0:
+        raise ValueError(f"{name} must be > 1, got {number}")
+    return number
+
+
+def float_dtype(name: str, value: object) -> np.dtype[np.floating[Any]]:
+    """Return ``value`` as one of the accepted floating dtypes (float16, float32, float64)."""
+    try:
+        dtype: np.dtype[Any] = np.dtype(cast(Any, value))
+    except TypeError:
+        raise TypeError(
+            f"{name} must be float16, float32 or float64, got {_describe(value)}"
+        ) from None
+    if dtype.type not in FLOAT_DTYPES:
+        raise TypeError(f"{name} must be float16, float32 or float64, got {dtype}")
+    return cast("np.dtype[np.floating[Any]]", dtype)
+
+
+def integer_positions(name: str, value: object) -> npt.NDArray[np.int64]:
+    """Return ``value`` as a 1-D ``int64`` array of integers.
+
+    An integer ``n`` stands for the positions ``0, 1, ..., n - 1``; a 1-D sequence of
+    integers (signed, any order) is taken as it is.
+    """
+    if _is_integer(value):
+        count = positive_int(name, value)
+        capped_elements(name, count, 8)
+        return np.arange(count, dtype=np.int64)
+    if isinstance(value, str | bytes) or value is None:
+        raise TypeError(f"{name} must be an integer count or a 1-D array of integers")
+    array = np.asarray(value)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of integers, got shape {array.shape}"
+        )
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, got dtype {array.dtype}")
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} has integers too large for int64")
+    return array.astype(np.int64)
+
+
+def capped_elements(name: str, elements: int, itemsize: int) -> None:
+    """Refuse an allocation of ``elements * itemsize`` bytes above :data:`MAX_BYTES`."""
+    if elements * itemsize > MAX_BYTES:
+        raise ValueError(
+            f"{name} asks for {elements * itemsize / 2**30:.1f} GiB, above pe's cap of "
+            f"{MAX_BYTES / 2**30:.0f} GiB (pe.MAX_BYTES)"
+        )

@@ -1,0 +1,268 @@
+"""The ``pe`` command: ``pe prove``, ``pe check`` and ``pe verify``.
+
+Exit status: 0 when everything shown holds, 1 when a proof, check or claim fails, 2 for
+bad arguments (a usage line and a one-line error on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+import numpy as np
+
+__all__ = ["build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are a usage line and one error line, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _even_width(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an even integer >= 2, got {text!r}") from None
+    if value < 2 or value % 2:
+        raise argparse.ArgumentTypeError(f"expected an even integer >= 2, got {value}")
+    return value
+
+
+def _base(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number > 1, got {text!r}") from None
+    if not 1.0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 1, got {text}")
+    return value
+
+
+def _bounded_count(limit: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+        if not 1 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"expected an integer from 1 to {limit}, got {value}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``pe`` (also used to generate the CLI reference page)."""
+    parser = _Parser(
+        prog="pe",
+        description=(
+            "The sinusoidal positional encoding of Transformers: prove the rotation identity "
+            "PE(p+k) = T_k PE(p) with SymPy, check it with NumPy, verify every claim of the site."
+        ),
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    prove = commands.add_parser(
+        "prove",
+        help="print the SymPy proof of the rotation identity, step by step",
+        description="Print the SymPy proofs of the rotation identity and of the nature of T_k, "
+        "step by step, and a verdict. Exit 0 iff every residual reduces to exactly 0.",
+    )
+    prove.add_argument(
+        "--d-model",
+        type=_even_width,
+        default=8,
+        metavar="N",
+        help="width for the exact block-diagonal proof (even, at most 512; default 8)",
+    )
+
+    check = commands.add_parser(
+        "check",
+        help="check T_k PE(p) = PE(p+k) numerically and print the error table",
+        description="Check T_k PE(p) = PE(p+k) for positions 0..P-1 and offsets 0..K-1 and "
+        "print the largest error per group of offsets against the error model's tolerance. "
+        "Exit 0 iff every entry is within tolerance.",
+    )
+    check.add_argument(
+        "--d-model",
+        type=_even_width,
+        default=512,
+        metavar="N",
+        help="even model width (default 512)",
+    )
+    check.add_argument(
+        "--positions",
+        type=_bounded_count(1_000_000),
+        default=1024,
+        metavar="N",
+        help="check positions 0..N-1 (default 1024)",
+    )
+    check.add_argument(
+        "--offsets",
+        type=_bounded_count(100_000),
+        default=64,
+        metavar="N",
+        help="check offsets 0..N-1 (default 64)",
+    )
+    check.add_argument(
+        "--dtype",
+        choices=("float32", "float64"),
+        default="float64",
+        help="precision of the table and the product (default float64)",
+    )
+    check.add_argument(
+        "--base",
+        type=_base,
+        default=10000.0,
+        metavar="B",
+        help="base of the frequency law, > 1 (default 10000)",
+    )
+
+    verify = commands.add_parser(
+        "verify",
+        help="run every registered claim and print a table (or JSON)",
+        description="Run the proof and/or check of every claim in pe.claims, and the wrong "
+        "candidates that each must reject. Exit 0 iff all hold and all controls are rejected.",
+    )
+    verify.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON list of objects (id, statement, method, holds, ...)",
+    )
+    return parser
+
+
+def _prove(args: argparse.Namespace) -> int:
+    import sympy as sp
+
+    from pe import symbolic
+
+    proofs = [
+        symbolic.rotation_identity(),
+        symbolic.block_diagonal_identity(args.d_model),
+        symbolic.shift_is_position_free(),
+        symbolic.shift_is_orthogonal(),
+    ]
+    omega = sp.Symbol("ω")
+
+    def show(expr: sp.Matrix) -> str:
+        """Each entry on its own line, with base**(-2i/d) written as ω."""
+        entries = expr.subs(symbolic.OMEGA, omega)
+        return "\n".join(
+            f"      [{n}] {sp.pretty(e, use_unicode=True, wrap_line=False)}"
+            for n, e in enumerate(entries)
+        )
+
+    for proof in proofs:
+        print(f"== {proof.name}  (ω = base^(-2i/d))")
+        for number, step in enumerate(proof.steps, start=1):
+            print(f"  {number}. {step.title}")
+            if step.expr is not None:
+                print(show(step.expr))
+        entries = list(proof.residual)
+        zeros = sum(1 for e in entries if e == 0)
+        print(f"  final residual: {zeros} of {len(entries)} entries are exactly 0")
+        print(f"  -> {'PROVED' if proof.holds else 'NOT PROVED'}\n")
+    proved = sum(p.holds for p in proofs)
+    print(f"{proved} of {len(proofs)} proofs reduce to exactly 0")
+    return 0 if proved == len(proofs) else 1
+
+
+def _offset_groups(count: int) -> list[np.ndarray]:
+    """Offsets 0..count-1 grouped as [0], [1], [2, 3], [4..7], ..."""
+    groups, start = [np.array([0])], 1
+    while start < count:
+        groups.append(np.arange(start, min(2 * start, count)))
+        start *= 2
+    return groups
+
+
+def _check(args: argparse.Namespace) -> int:
+    from pe import numeric
+
+    header = f"{'offsets k':>15} {'max |error|':>12} {'at p':>8} {'column':>7} {'tolerance':>10}  verdict"
+    print(
+        f"T_k PE(p) = PE(p+k): d_model={args.d_model}, positions 0..{args.positions - 1}, "
+        f"base={args.base:g}, {args.dtype}"
+    )
+    print(header)
+    print("-" * len(header))
+    all_passed = True
+    for group in _offset_groups(args.offsets):
+        result = numeric.check_rotation_identity(
+            args.d_model, args.positions, group, base=args.base, dtype=args.dtype
+        )
+        label = str(group[0]) if group.size == 1 else f"{group[0]}..{group[-1]}"
+        verdict = "ok" if result.passed else "FAIL"
+        print(
+            f"{label:>15} {result.max_abs_error:12.3e} {result.position:8d} "
+            f"{result.column:7d} {result.tolerance:10.2e}  {verdict}"
+        )
+        all_passed &= result.passed
+    print(
+        f"\n{'all entries within tolerance' if all_passed else 'SOME ENTRIES EXCEED TOLERANCE'}"
+        " (tolerance 4 eps + 4 eps64 w_i (|p| + |k|), see pe.numeric)"
+    )
+    return 0 if all_passed else 1
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from pe import claims
+
+    results = claims.verify_all()
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+    else:
+        width = max(len(r.id) for r in results)
+        print(f"{'claim':<{width}}  {'method':<11} {'holds':<6} {'controls':<9} seconds")
+        for r in results:
+            print(
+                f"{r.id:<{width}}  {r.method:<11} {'yes' if r.holds else 'NO':<6} "
+                f"{'rejected' if r.controls_rejected else 'ACCEPTED':<9} {r.seconds:7.2f}"
+            )
+        ok = sum(r.ok for r in results)
+        print(f"\n{ok} of {len(results)} claims hold with every wrong candidate rejected")
+    return 0 if all(r.ok for r in results) else 1
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "prove": _prove,
+    "check": _check,
+    "verify": _verify,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pe`` command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except BrokenPipeError:  # e.g. `pe prove | head`: stop quietly
+        sys.stderr.close()
+        return 0
+    except (ValueError, TypeError) as error:
+        sub = parser if args.command is None else _subparser(parser, args.command)
+        sub.error(str(error))
+    except MemoryError:
+        parser.error("not enough memory for this request; ask for fewer positions or offsets")
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,464 @@
+r"""The sinusoidal positional encoding and its rotation identity, in NumPy.
+
+Notation (the paper's, Vaswani et al. 2017, section 3.5): ``d`` is the model width
+(even), ``i = 0, ..., d/2 - 1`` indexes the sine/cosine pairs, ``p`` is a position.
+
+.. math::
+
+    \omega_i = \mathrm{base}^{-2i/d}, \qquad
+    PE(p, 2i) = \sin(\omega_i p), \qquad PE(p, 2i+1) = \cos(\omega_i p).
+
+For every offset ``k`` the shift matrix :math:`T_k` is block-diagonal with the blocks
+
+.. math::
+
+    B_i(k) = \begin{pmatrix} \cos \omega_i k & \sin \omega_i k \\
+                             -\sin \omega_i k & \cos \omega_i k \end{pmatrix},
+
+and :math:`T_k\,PE(p) = PE(p + k)` for every position ``p`` (the rotation identity).
+
+Error model
+-----------
+All angles :math:`\omega_i p` are formed in float64 and rounded once to the output dtype.
+Forming an angle :math:`\theta = \omega_i p` costs a relative error of about
+:math:`\varepsilon_{64}` (rounding :math:`\omega_i`, then the product), that is an absolute
+angle error of about :math:`\varepsilon_{64} |\theta|`; sine and cosine pass it on
+unchanged in size. Rounding to the output dtype adds :math:`\varepsilon/2` of that dtype.
+For the identity check, :math:`T_k PE(p)` and :math:`PE(p+k)` are compared entry by entry;
+the entry of pair ``i`` is accepted when its error is at most
+
+.. math::
+
+    \tau_i(p, k) = 4\,\varepsilon + 4\,\varepsilon_{64}\,\omega_i (|p| + |k|),
+
+where :math:`\varepsilon` is the machine epsilon of the dtype the check computes in
+(``np.finfo(dtype).eps``). The first term covers the roundings of the table, the matrix
+and the two-term product in that dtype; the second covers the angle errors of
+:math:`PE(p)`, :math:`T_k` and :math:`PE(p+k)`, which grow linearly with position and offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pe import _validate
+
+__all__ = [
+    "RotationCheck",
+    "check_rotation_identity",
+    "fitted_shift_matrix",
+    "frequencies",
+    "rotation_tolerance",
+    "shift",
+    "shift_matrix",
+    "sinusoidal",
+]
+
+FloatArray = npt.NDArray[np.floating[Any]]
+Float64Array = npt.NDArray[np.float64]
+
+#: Candidate shift matrices for :func:`check_rotation_identity`: ``(k, d_model, base) -> (d, d)``.
+MatrixCandidate = Callable[[float, int, float], npt.ArrayLike]
+
+#: Largest position accepted: integers above 2**53 are not all representable in float64.
+MAX_POSITION = 2**53
+
+
+def frequencies(d_model: int, base: float = 10000.0) -> Float64Array:
+    r"""Angular frequencies :math:`\omega_i = \mathrm{base}^{-2i/d}`, ``i = 0 .. d/2 - 1``.
+
+    Parameters
+    ----------
+    d_model
+        Model width ``d``: an even integer ``>= 2``.
+    base
+        Base of the geometric progression (the paper's 10000); finite and ``> 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 array of length ``d/2``, from :math:`\omega_0 = 1` down to
+        :math:`\omega_{d/2-1} = \mathrm{base}^{-(d-2)/d}` (strictly decreasing).
+        The wavelengths :math:`2\pi/\omega_i` run from :math:`2\pi` to
+        :math:`2\pi\,\mathrm{base}^{(d-2)/d}`, just short of :math:`2\pi\,\mathrm{base}`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``d_model`` is not an even integer ``>= 2`` or ``base`` is not finite and ``> 1``.
+
+    Examples
+    --------
+    >>> frequencies(8)
+    array([1.   , 0.1  , 0.01 , 0.001])
+    """
+    width = _validate.even_width("d_model", d_model)
+    b = _validate.base_value("base", base)
+    _validate.capped_elements("frequencies", width // 2, 8)
+    exponents = -2.0 * np.arange(width // 2, dtype=np.float64) / width
+    return np.power(np.float64(b), exponents)
+
+
+def _positions(value: object) -> npt.NDArray[np.int64]:
+    """Positions for :func:`sinusoidal`: a count ``n`` or a 1-D array of integers in [0, 2**53]."""
+    positions = _validate.integer_positions("positions", value)
+    if positions.min() < 0:
+        raise ValueError("positions must be >= 0")
+    if positions.max() > MAX_POSITION:
+        raise ValueError(f"positions must be <= 2**53, got {int(positions.max())}")
+    return positions
+
+
+def _table(
+    positions: npt.NDArray[np.int64], omega: Float64Array, dtype: np.dtype[Any]
+) -> FloatArray:
+    """Interleaved table of ``positions`` (any integers) with angles formed in float64."""
+    angles = np.multiply.outer(positions.astype(np.float64), omega)
+    table = np.empty((positions.size, 2 * omega.size), dtype=dtype)
+    table[:, 0::2] = np.sin(angles)
+    table[:, 1::2] = np.cos(angles)
+    return table
+
+
+def sinusoidal(
+    n_positions: int | npt.ArrayLike,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    dtype: npt.DTypeLike = np.float64,
+) -> FloatArray:
+    r"""The sinusoidal encoding table in the paper's interleaved layout.
+
+    .. math::
+
+        PE[p, 2i] = \sin(\omega_i p), \qquad PE[p, 2i+1] = \cos(\omega_i p),
+        \qquad \omega_i = \mathrm{base}^{-2i/d}.
+
+    Parameters
+    ----------
+    n_positions
+        Either a count ``n`` (rows for positions ``0 .. n - 1``) or a 1-D array of
+        non-negative integer positions (any order, at most ``2**53``), one row each.
+    d_model
+        Model width ``d``: an even integer ``>= 2``. Odd widths are refused.
+    base
+        Base of the frequency law, finite and ``> 1`` (the paper: 10000).
+    dtype
+        float16, float32 or float64. Angles are always formed in float64 and the values
+        rounded once to ``dtype``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Array of shape ``(n, d)``. Each entry is within :math:`\varepsilon/2` of the
+        dtype plus about :math:`\varepsilon_{64}\,\omega_i p` of the exact value.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For non-integer or non-positive sizes, odd ``d_model``, ``base <= 1``, an unknown
+        dtype, or a table larger than :data:`pe.MAX_BYTES` (checked before allocating).
+    """
+    positions = _positions(n_positions)
+    width = _validate.even_width("d_model", d_model)
+    out_dtype = _validate.float_dtype("dtype", dtype)
+    omega = frequencies(width, base)
+    # The angles (float64, half width) and the table are alive together.
+    _validate.capped_elements("the table", positions.size * width, 4 + out_dtype.itemsize)
+    return _table(positions, omega, out_dtype)
+
+
+def shift_matrix(k: float, d_model: int, *, base: float = 10000.0) -> Float64Array:
+    r"""The ``d x d`` matrix :math:`T_k` with :math:`T_k\,PE(p) = PE(p + k)` for every ``p``.
+
+    :math:`T_k` is block-diagonal; block ``i`` (rows and columns ``2i, 2i+1``) is
+
+    .. math::
+
+        \begin{pmatrix} \cos k\omega_i & \sin k\omega_i \\
+                        -\sin k\omega_i & \cos k\omega_i \end{pmatrix}.
+
+    In the paper's (sin, cos) order this block turns clockwise; the textbook
+    counter-clockwise matrix ``[[c, -s], [s, c]]`` is right only for (cos, sin) order.
+
+    Parameters
+    ----------
+    k
+        The offset, any finite real number (negative offsets shift backwards).
+    d_model
+        Even width ``>= 2``.
+    base
+        Base of the frequency law, ``> 1``.
+    """
+    offset = _validate.real_scalar("k", k)
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("shift_matrix", width * width, 8)
+    angles = offset * frequencies(width, base)
+    c, s = np.cos(angles), np.sin(angles)
+    matrix = np.zeros((width, width), dtype=np.float64)
+    pairs = np.arange(0, width, 2)
+    matrix[pairs, pairs] = c
+    matrix[pairs, pairs + 1] = s
+    matrix[pairs + 1, pairs] = -s
+    matrix[pairs + 1, pairs + 1] = c
+    return matrix
+
+
+def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray:
+    r"""Apply :math:`T_k` to the last axis of ``rows`` in :math:`O(d)` per row, without the matrix.
+
+    For each pair ``(a, b) = (x[2i], x[2i+1])``:
+
+    .. math::
+
+        a' = a \cos k\omega_i + b \sin k\omega_i, \qquad
+        b' = -a \sin k\omega_i + b \cos k\omega_i.
+
+    Parameters
+    ----------
+    rows
+        Array of shape ``(..., d)`` with ``d`` even, real. Floating inputs keep their dtype
+        (float16, float32, float64); integer inputs are computed in float64.
+    k
+        The offset, a finite real number.
+    base
+        Base of the frequency law, ``> 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``rows``; ``shift(sinusoidal(n, d), k)[p]`` equals the table row
+        ``p + k`` within the error model of this module.
+    """
+    if isinstance(rows, str | bytes):
+        raise TypeError("rows must be a real array of shape (..., d)")
+    array = np.asarray(rows)
+    if array.dtype.kind in "iub":
+        if array.dtype.kind == "b":
+            raise TypeError("rows must be a real array of shape (..., d), got booleans")
+        array = array.astype(np.float64)
+    if array.dtype.kind != "f":
+        raise TypeError(f"rows must be a real array of shape (..., d), got dtype {array.dtype}")
+    dtype = _validate.float_dtype("rows.dtype", array.dtype)
+    if array.ndim == 0:
+        raise ValueError("rows must have at least one axis (the width d)")
+    width = _validate.even_width("rows.shape[-1]", array.shape[-1])
+    offset = _validate.real_scalar("k", k)
+    angles = (offset * frequencies(width, base)).astype(dtype)
+    c, s = np.cos(angles), np.sin(angles)
+    a, b = array[..., 0::2], array[..., 1::2]
+    out = np.empty_like(array)
+    out[..., 0::2] = c * a + s * b
+    out[..., 1::2] = c * b - s * a
+    return out
+
+
+def rotation_tolerance(
+    omega: npt.ArrayLike, position: npt.ArrayLike, offset: float, dtype: npt.DTypeLike
+) -> FloatArray:
+    r"""Accepted error :math:`\tau_i(p, k) = 4\varepsilon + 4\varepsilon_{64}\,\omega_i(|p| + |k|)`.
+
+    Parameters
+    ----------
+    omega
+        Frequencies :math:`\omega_i` (broadcast against ``position``).
+    position
+        Positions ``p``.
+    offset
+        The offset ``k``.
+    dtype
+        The dtype the check computes in; :math:`\varepsilon` is its machine epsilon.
+
+    Returns
+    -------
+    numpy.ndarray
+        The broadcast tolerance, float64.
+    """
+    eps = float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
+    eps64 = float(np.finfo(np.float64).eps)
+    reach = np.abs(np.asarray(position, dtype=np.float64)) + abs(float(offset))
+    return 4.0 * eps + 4.0 * eps64 * np.asarray(omega, dtype=np.float64) * reach
+
+
+@dataclass(frozen=True)
+class RotationCheck:
+    """Outcome of :func:`check_rotation_identity`.
+
+    Attributes
+    ----------
+    d_model, base, dtype
+        What was checked.
+    n_positions, n_offsets
+        How many positions ``p`` and offsets ``k`` (every pair was compared).
+    max_abs_error
+        Largest :math:`|(T_k PE(p))_j - PE(p+k)_j|` over all ``p``, ``k``, ``j``.
+    position, offset, column
+        Where ``max_abs_error`` occurs.
+    tolerance
+        The error model's tolerance :math:`\\tau` at that entry.
+    worst_ratio
+        Largest error divided by its own tolerance, over all entries (``<= 1`` to pass).
+    passed
+        Whether every entry is within its tolerance.
+    """
+
+    d_model: int
+    base: float
+    dtype: str
+    n_positions: int
+    n_offsets: int
+    max_abs_error: float
+    position: int
+    offset: int
+    column: int
+    tolerance: float
+    worst_ratio: float
+    passed: bool
+
+    def summary(self) -> str:
+        """One line: the largest error, where, against which tolerance, and the verdict."""
+        verdict = "holds" if self.passed else "FAILS"
+        return (
+            f"max |T_k PE(p) - PE(p+k)| = {self.max_abs_error:.3g} at p={self.position}, "
+            f"k={self.offset}, column {self.column} (tolerance {self.tolerance:.3g}); "
+            f"worst error/tolerance {self.worst_ratio:.3g}: {verdict}"
+        )
+
+
+def _candidate_matrix(
+    candidate: MatrixCandidate, k: int, width: int, base: float, dtype: np.dtype[Any]
+) -> FloatArray:
+    matrix = np.asarray(candidate(float(k), width, base))
+    if matrix.shape != (width, width):
+        raise ValueError(f"candidate must return a ({width}, {width}) matrix, got {matrix.shape}")
+    if matrix.dtype.kind not in "fiu":
+        raise TypeError(f"candidate must return a real matrix, got dtype {matrix.dtype}")
+    return matrix.astype(dtype)
+
+
+def check_rotation_identity(
+    d_model: int,
+    positions: int | npt.ArrayLike,
+    offsets: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    dtype: npt.DTypeLike = np.float64,
+    candidate: MatrixCandidate | None = None,
+) -> RotationCheck:
+    r"""Check :math:`T_k\,PE(p) = PE(p+k)` numerically for every position and offset given.
+
+    The table rows, the matrix and the product are computed in ``dtype``; the reference
+    rows :math:`PE(p+k)` come from :func:`sinusoidal` in the same dtype. Each entry is
+    accepted within :func:`rotation_tolerance` (see the module's error model).
+
+    Parameters
+    ----------
+    d_model
+        Even width ``>= 2``.
+    positions
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of non-negative integers.
+    offsets
+        A count ``m`` (offsets ``0 .. m-1``) or a 1-D array of integers; negative offsets
+        are allowed (the formula defines :math:`PE` at negative positions too).
+    base
+        Base of the frequency law, ``> 1``.
+    dtype
+        float16, float32 or float64.
+    candidate
+        Optional ``(k, d_model, base) -> (d, d)`` matrix to test instead of
+        :func:`shift_matrix` (a wrong candidate makes ``passed`` false).
+
+    Returns
+    -------
+    RotationCheck
+    """
+    width = _validate.even_width("d_model", d_model)
+    b = _validate.base_value("base", base)
+    work_dtype = _validate.float_dtype("dtype", dtype)
+    ps = _positions(positions)
+    ks = _validate.integer_positions("offsets", offsets)
+    if np.abs(ks).max() > MAX_POSITION or ps.max() + np.abs(ks).max() > MAX_POSITION:
+        raise ValueError("positions + offsets must stay within 2**53 in absolute value")
+    _validate.capped_elements("the check", 4 * ps.size * width + width * width, 8)
+    build = candidate if candidate is not None else _true_shift_matrix
+
+    omega = frequencies(width, b)
+    column_omega = np.repeat(omega, 2)
+    rows = _table(ps, omega, work_dtype)
+    best = (-1.0, 0, 0, 0, 0.0)  # error, p, k, column, tolerance
+    worst_ratio = 0.0
+    for k in ks.tolist():
+        matrix = _candidate_matrix(build, k, width, b, work_dtype)
+        shifted = rows @ matrix.T
+        reference = _table(ps + k, omega, work_dtype)
+        error = np.abs(shifted.astype(np.float64) - reference.astype(np.float64))
+        error = np.where(np.isnan(error), np.inf, error)
+        tolerance = rotation_tolerance(column_omega[None, :], ps[:, None], k, work_dtype)
+        worst_ratio = max(worst_ratio, float(np.max(error / tolerance)))
+        row, column = np.unravel_index(int(np.argmax(error)), error.shape)
+        if error[row, column] > best[0]:
+            best = (
+                float(error[row, column]),
+                int(ps[row]),
+                k,
+                int(column),
+                float(tolerance[row, column]),
+            )
+    return RotationCheck(
+        d_model=width,
+        base=b,
+        dtype=str(work_dtype),
+        n_positions=int(ps.size),
+        n_offsets=int(ks.size),
+        max_abs_error=best[0],
+        position=best[1],
+        offset=best[2],
+        column=best[3],
+        tolerance=best[4],
+        worst_ratio=worst_ratio,
+        passed=worst_ratio <= 1.0,
+    )
+
+
+def _true_shift_matrix(k: float, d_model: int, base: float) -> Float64Array:
+    return shift_matrix(k, d_model, base=base)
+
+
+def fitted_shift_matrix(
+    k: int, d_model: int, positions: int | npt.ArrayLike, *, base: float = 10000.0
+) -> Float64Array:
+    r"""The matrix ``M`` that best maps row ``p`` to row ``p + k``, fitted from the table alone.
+
+    Solves :math:`\min_M \sum_p \lVert M\,PE(p) - PE(p+k) \rVert^2` over the given
+    positions by least squares, without using the formula for :math:`T_k`. When the rows
+    span the space (every pair sampled over a good part of its wavelength) the solution is
+    unique and equals :func:`shift_matrix`: one linear map, learned from any positions,
+    serves every position.
+
+    Parameters
+    ----------
+    k
+        Integer offset (``p + k`` must stay ``>= 0``).
+    d_model
+        Even width.
+    positions
+        A count ``n`` (positions ``0 .. n - 1``) or a 1-D array of non-negative integers.
+    base
+        Base of the frequency law, ``> 1``.
+    """
+    offset = int(_validate.integer_positions("k", [k])[0])
+    width = _validate.even_width("d_model", d_model)
+    ps = _positions(positions)
+    if ps.min() + offset < 0:
+        raise ValueError("positions + k must be >= 0")
+    _validate.capped_elements("the fit", 3 * ps.size * width, 8)
+    omega = frequencies(width, base)
+    sources = _table(ps, omega, np.dtype(np.float64))
+    targets = _table(ps + offset, omega, np.dtype(np.float64))
+    solution, *_ = np.linalg.lstsq(sources, targets, rcond=None)
+    return np.asarray(solution.T, dtype=np.float64)

@@ -1,0 +1,64 @@
+"""Shared fixtures: the repository root and a strict, executed docs build."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+def run_pe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m pe ARGS`` and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "pe", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        check=False,
+        timeout=600,
+    )
+
+
+def build_site(config: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of ``config`` into ``site_dir``."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-f",
+            str(config),
+            "-d",
+            str(site_dir),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=config.parent,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"},
+        check=False,
+        timeout=1800,
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once per session with ``mkdocs build --strict``; fails on any warning."""
+    site = tmp_path_factory.mktemp("site")
+    result = build_site(ROOT / "mkdocs.yml", site)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("WARNING")]
+    assert warnings == []
+    return site

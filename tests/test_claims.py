@@ -1,0 +1,86 @@
+"""The claim registry: every claim holds, rejects its wrong candidates and is shown on its page."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from pe import claims, report
+
+from .conftest import ROOT, run_pe
+
+CLAIMS = claims.all_claims()
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_holds(claim: claims.Claim) -> None:
+    result = claims.verify(claim.id)
+    assert result.holds, [e.detail for e in result.evidence]
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_rejects_every_wrong_candidate(claim: claims.Claim) -> None:
+    result = claims.verify(claim.id)
+    assert result.controls, "every claim needs at least one wrong candidate"
+    accepted = [e.detail for e in result.controls if e.holds]
+    assert accepted == []
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_is_shown_on_its_page(claim: claims.Claim) -> None:
+    pages = [ROOT / "docs" / f"{claim.page}{ext}" for ext in (".py", ".md")]
+    page = next((p for p in pages if p.exists()), None)
+    assert page is not None, f"{claim.id}: page {claim.page!r} does not exist"
+    assert re.search(rf"[\"']{re.escape(claim.id)}[\"']", page.read_text()), (
+        f"{claim.id} is not shown on {page.name}"
+    )
+
+
+def test_ids_are_unique_kebab_case() -> None:
+    ids = [c.id for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
+
+
+def test_a_claim_without_evidence_or_controls_is_refused() -> None:
+    ok = claims.Evidence("numpy", True, "fine")
+    with pytest.raises(ValueError, match="no evidence"):
+        claims.Claim("x", "x", "x", "x", evidence=())
+    with pytest.raises(ValueError, match="no negative control"):
+        claims.Claim("x", "x", "x", "x", evidence=(lambda: ok,))
+
+
+def test_report_refuses_to_show_a_false_claim(monkeypatch: pytest.MonkeyPatch) -> None:
+    false = claims.Claim(
+        "false-claim",
+        "a false claim",
+        "1 = 2",
+        "claims",
+        evidence=(lambda: claims.Evidence("numpy", False, "1 != 2"),),
+        controls=(lambda: claims.Evidence("numpy", False, "control"),),
+    )
+    monkeypatch.setattr(claims, "all_claims", lambda: (*CLAIMS, false))
+    claims.verify.cache_clear()
+    try:
+        with pytest.raises(claims.ClaimFailedError, match="false-claim"):
+            report.claim("false-claim")
+    finally:
+        claims.verify.cache_clear()
+
+
+def test_unknown_claim_id() -> None:
+    with pytest.raises(KeyError, match="no claim with id"):
+        claims.get("no-such-claim")
+
+
+def test_verify_json_lists_every_claim() -> None:
+    result = run_pe("verify", "--json")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(result.stdout)
+    assert [c["id"] for c in listed] == [c.id for c in CLAIMS]
+    for entry in listed:
+        assert {"id", "statement", "method", "holds"} <= entry.keys()
+        assert entry["holds"] is True
+        assert entry["method"] in {"sympy", "numpy", "sympy+numpy"}

@@ -1,0 +1,218 @@
+"""pe.numeric: values against 50-digit mpmath, layout, the shift, the check and its error model."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pe import numeric
+
+mpmath.mp.dps = 50
+
+
+def exact_entry(p: int, column: int, d: int, base: float = 10000.0) -> float:
+    """PE(p, column) from the paper's formula, in 50-digit arithmetic."""
+    i = column // 2
+    angle = mpmath.mpf(p) * mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d)
+    return float(mpmath.sin(angle) if column % 2 == 0 else mpmath.cos(angle))
+
+
+def test_frequencies_follow_the_paper_law() -> None:
+    d = 512
+    omega = numeric.frequencies(d)
+    assert omega.shape == (d // 2,)
+    exact = [float(mpmath.power(10000, -mpmath.mpf(2 * i) / d)) for i in range(d // 2)]
+    np.testing.assert_allclose(omega, exact, rtol=4e-16)
+    assert omega[0] == 1.0
+    assert np.all(np.diff(omega) < 0)
+
+
+def test_frequencies_reject_the_doubled_exponent() -> None:
+    """The tutorial bug 10000**(2*i/d) with i stepping by 2 gives other frequencies."""
+    d = 64
+    doubled = np.array([10000.0 ** (-(2 * i) / d) for i in range(0, d, 2)])
+    assert not np.allclose(numeric.frequencies(d), doubled)
+
+
+@pytest.mark.parametrize(
+    ("p", "column"),
+    [(0, 0), (0, 1), (1, 0), (1, 1), (1, 256), (1, 511), (37, 100), (10_000, 3), (123_456, 510)],
+)
+def test_table_entries_match_mpmath(p: int, column: int) -> None:
+    table = numeric.sinusoidal(np.array([p]), 512)
+    assert abs(table[0, column] - exact_entry(p, column, 512)) <= 2e-16 + 4e-16 * p
+
+
+def test_layout_is_interleaved_sine_then_cosine() -> None:
+    table = numeric.sinusoidal(50, 16)
+    omega = numeric.frequencies(16)
+    positions = np.arange(50)[:, None]
+    np.testing.assert_allclose(table[:, 0::2], np.sin(positions * omega), atol=1e-15)
+    np.testing.assert_allclose(table[:, 1::2], np.cos(positions * omega), atol=1e-15)
+    # the halves layout (all sines, then all cosines) is a different table
+    halves = np.concatenate([np.sin(positions * omega), np.cos(positions * omega)], axis=1)
+    assert not np.allclose(table, halves)
+
+
+def test_count_and_array_of_positions_agree() -> None:
+    full = numeric.sinusoidal(40, 32)
+    picked = numeric.sinusoidal(np.array([39, 0, 5]), 32)
+    np.testing.assert_array_equal(picked, full[[39, 0, 5]])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_dtype_is_respected_and_rounded_once(dtype: type[np.floating]) -> None:  # type: ignore[type-arg]
+    table = numeric.sinusoidal(64, 32, dtype=dtype)
+    assert table.dtype == dtype
+    reference = numeric.sinusoidal(64, 32)
+    assert np.max(np.abs(table.astype(np.float64) - reference)) <= np.finfo(dtype).eps / 2
+
+
+def test_shift_matrix_blocks_and_sign() -> None:
+    k, d = 3, 8
+    matrix = numeric.shift_matrix(k, d)
+    omega = numeric.frequencies(d)
+    for i, w in enumerate(omega):
+        block = matrix[2 * i : 2 * i + 2, 2 * i : 2 * i + 2]
+        c, s = np.cos(k * w), np.sin(k * w)
+        np.testing.assert_allclose(block, [[c, s], [-s, c]], atol=1e-16)
+    off_block = matrix.copy()
+    for i in range(d // 2):
+        off_block[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = 0
+    assert not off_block.any()
+
+
+def test_shift_equals_the_matrix_and_moves_rows() -> None:
+    table = numeric.sinusoidal(300, 64)
+    moved = numeric.shift(table[:200], 100)
+    np.testing.assert_allclose(moved, table[:200] @ numeric.shift_matrix(100, 64).T, atol=1e-14)
+    np.testing.assert_allclose(moved, table[100:], atol=1e-13)
+    backwards = numeric.shift(table[100:], -100)
+    np.testing.assert_allclose(backwards, table[:200], atol=1e-13)
+
+
+def test_shift_keeps_float32() -> None:
+    table = numeric.sinusoidal(20, 16, dtype=np.float32)
+    assert numeric.shift(table, 2).dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_check_passes_within_the_error_model(dtype: type[np.floating]) -> None:  # type: ignore[type-arg]
+    positions = np.array([0, 1, 2, 100, 1000, 50_000, 2_000_000])
+    result = numeric.check_rotation_identity(
+        128, positions, np.array([1, 3, 64, -1, 999]), dtype=dtype
+    )
+    assert result.passed, result.summary()
+    assert 0 < result.max_abs_error <= result.tolerance
+    assert result.worst_ratio <= 1.0
+
+
+def test_tolerance_is_not_loose() -> None:
+    """The model's tolerance stays within a factor 20 of the errors actually seen."""
+    for dtype in (np.float32, np.float64):
+        result = numeric.check_rotation_identity(256, 2048, 32, dtype=dtype)
+        assert result.worst_ratio > 1 / 20, (dtype, result.summary())
+
+
+def wrong_sign(k: float, d: int, base: float) -> np.ndarray:
+    return numeric.shift_matrix(k, d, base=base).T
+
+
+def wrong_frequency(k: float, d: int, base: float) -> np.ndarray:
+    return numeric.shift_matrix(k, d, base=base * 1.0001)
+
+
+def slightly_off(k: float, d: int, base: float) -> np.ndarray:
+    """T_k with one entry off by 1e-9: far below any plotting precision."""
+    matrix = numeric.shift_matrix(k, d, base=base)
+    matrix[4, 4] += 1e-9
+    return matrix
+
+
+@pytest.mark.parametrize("candidate", [wrong_sign, wrong_frequency, slightly_off])
+def test_check_rejects_wrong_candidates(candidate: numeric.MatrixCandidate) -> None:
+    result = numeric.check_rotation_identity(64, 256, np.array([1, 5]), candidate=candidate)
+    assert not result.passed
+    assert result.worst_ratio > 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    half=st.integers(1, 128),
+    p=st.integers(0, 10**7),
+    k=st.integers(-1000, 1000),
+    base=st.floats(1.5, 1e6),
+)
+def test_shift_moves_any_row_within_tolerance(half: int, p: int, k: int, base: float) -> None:
+    d = 2 * half
+    p = max(p, -k)
+    row = numeric.sinusoidal(np.array([p]), d, base=base)
+    target = numeric.sinusoidal(np.array([p + k]), d, base=base)
+    moved = numeric.shift(row, k, base=base)
+    omega = np.repeat(numeric.frequencies(d, base), 2)
+    tolerance = numeric.rotation_tolerance(omega, p, k, np.float64)
+    assert np.all(np.abs(moved - target) <= tolerance)
+
+
+@settings(max_examples=40, deadline=None)
+@given(half=st.integers(1, 64), n=st.integers(1, 200), base=st.floats(1.01, 1e8))
+def test_rows_are_bounded_unit_pairs(half: int, n: int, base: float) -> None:
+    table = numeric.sinusoidal(n, 2 * half, base=base)
+    assert np.all(np.abs(table) <= 1.0)
+    pairs = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
+    np.testing.assert_allclose(pairs, 1.0, atol=1e-15)
+
+
+def test_fitted_matrix_is_the_shift_matrix() -> None:
+    fitted = numeric.fitted_shift_matrix(5, 16, np.arange(0, 100_000, 97))
+    np.testing.assert_allclose(fitted, numeric.shift_matrix(5, 16), atol=1e-12)
+    assert not np.allclose(fitted, numeric.shift_matrix(5, 16).T, atol=1e-3)
+
+
+BAD_CALLS = [
+    (lambda: numeric.frequencies(7), ValueError, "d_model must be even"),
+    (lambda: numeric.frequencies(0), ValueError, "d_model"),
+    (lambda: numeric.frequencies(-4), ValueError, "d_model"),
+    (lambda: numeric.frequencies(8.0), TypeError, "d_model must be an integer"),
+    (lambda: numeric.frequencies(True), TypeError, "d_model must be an integer"),
+    (lambda: numeric.frequencies("8"), TypeError, "d_model must be an integer"),
+    (lambda: numeric.frequencies(8, base=1.0), ValueError, "base must be > 1"),
+    (lambda: numeric.frequencies(8, base=0.5), ValueError, "base must be > 1"),
+    (lambda: numeric.frequencies(8, base=float("nan")), ValueError, "base must be finite"),
+    (lambda: numeric.frequencies(8, base=float("inf")), ValueError, "base must be finite"),
+    (lambda: numeric.frequencies(8, base="10000"), TypeError, "base must be a real number"),
+    (lambda: numeric.sinusoidal(0, 8), ValueError, "positions must be an integer >= 1"),
+    (lambda: numeric.sinusoidal(-3, 8), ValueError, "positions"),
+    (lambda: numeric.sinusoidal(3.5, 8), ValueError, "positions"),
+    (lambda: numeric.sinusoidal(10, 9), ValueError, "d_model must be even"),
+    (lambda: numeric.sinusoidal(10, 8, dtype=np.int32), TypeError, "dtype"),
+    (lambda: numeric.sinusoidal(10, 8, dtype="complex128"), TypeError, "dtype"),
+    (lambda: numeric.sinusoidal(10, 8, dtype="nonsense"), TypeError, "dtype"),
+    (lambda: numeric.sinusoidal(10**9, 10**4), ValueError, "cap"),
+    (lambda: numeric.sinusoidal(10**15, 8), ValueError, "cap"),
+    (lambda: numeric.sinusoidal(np.array([-1, 2]), 8), ValueError, "positions must be >= 0"),
+    (lambda: numeric.sinusoidal(np.array([1.5]), 8), TypeError, "positions must hold integers"),
+    (lambda: numeric.sinusoidal(np.array([[1, 2]]), 8), ValueError, "1-D"),
+    (lambda: numeric.sinusoidal(np.array([2**60]), 8), ValueError, "2\\*\\*53"),
+    (lambda: numeric.shift_matrix(float("nan"), 8), ValueError, "k must be finite"),
+    (lambda: numeric.shift_matrix(1, 2**20), ValueError, "cap"),
+    (lambda: numeric.shift(np.ones((3, 7)), 1), ValueError, "even"),
+    (lambda: numeric.shift(np.ones(3, dtype=complex), 1), TypeError, "real array"),
+    (lambda: numeric.shift("abc", 1), TypeError, "real array"),
+    (lambda: numeric.check_rotation_identity(8, 10, 10, dtype="int8"), TypeError, "dtype"),
+    (
+        lambda: numeric.check_rotation_identity(8, 10, 10, candidate=lambda k, d, b: np.eye(3)),
+        ValueError,
+        "candidate must return a \\(8, 8\\) matrix",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), BAD_CALLS)
+def test_bad_input_gets_a_one_line_error(call, error, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=message) as raised:
+        call()
+    assert "\n" not in str(raised.value)

@@ -1,0 +1,80 @@
+"""The executed site: strict build, computed content, nothing from the internet, false claims fail."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from .conftest import ROOT, build_site
+
+# Anything the browser would fetch by itself: src attributes, <link href>, CSS url().
+# Plain <a href> links to other sites are navigation, not loads, and are allowed.
+EXTERNAL = re.compile(
+    r"""(?:\bsrc\s*=\s*["']|<link\b[^>]*\bhref\s*=\s*["']|url\(\s*["']?)"""
+    r"""(?:https?:)?//(?!127\.0\.0\.1|localhost)"""
+)
+
+
+def test_strict_build_has_the_pages(built_site: Path) -> None:
+    for page in ("index.html", "rotation-identity/index.html", "claims/index.html"):
+        assert (built_site / page).is_file(), page
+    assert (built_site / "assets/mathjax/tex-chtml.js").is_file()
+    assert any((built_site / "assets/mathjax/output/chtml/fonts/woff-v2").glob("*.woff"))
+
+
+def test_rotation_page_shows_what_was_computed(built_site: Path) -> None:
+    html = (built_site / "rotation-identity/index.html").read_text()
+    for claim_id in (
+        "rotation-identity",
+        "rotation-identity-block-diagonal",
+        "shift-independent-of-position",
+        "shift-orthogonal",
+    ):
+        assert f'id="claim-{claim_id}"' in html
+    assert "Apply the angle-addition formulas (expand_trig)" in html
+    assert "residual is exactly 0" in html
+    assert "residual is NOT zero" in html  # the textbook matrix, rejected on the page
+    assert html.count('class="pe-fig pe-fig-light"') >= 2
+    assert 'alt=""' not in html
+    assert "Traceback" not in html
+
+
+def test_claims_page_lists_every_claim(built_site: Path) -> None:
+    from pe import claims
+
+    html = (built_site / "claims/index.html").read_text()
+    for claim in claims.all_claims():
+        assert f"#claim-{claim.id}" in html
+    assert "FAILS" not in html
+
+
+def test_nothing_is_loaded_from_the_internet(built_site: Path) -> None:
+    offenders = []
+    for page in [*built_site.rglob("*.html"), *built_site.rglob("*.css")]:
+        for match in EXTERNAL.finditer(page.read_text()):
+            offenders.append(f"{page.relative_to(built_site)}: {match.group(0)}")
+    assert offenders == []
+    for config in ("mkdocs.yml",):
+        text = (ROOT / config).read_text()
+        assert "cdn" not in text.lower()
+        assert "fonts.googleapis" not in text
+
+
+def test_a_false_claim_fails_the_docs_build(tmp_path: Path) -> None:
+    """A page showing a claim that does not verify must fail the build."""
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text())
+    (tmp_path / "docs" / "rotation-identity.py").write_text(
+        "# %%\n"
+        "from pe import claims, report\n"
+        "false = claims.Claim('false-claim', 'false', '1 = 2', 'rotation-identity',\n"
+        "    evidence=(lambda: claims.Evidence('numpy', False, '1 != 2'),),\n"
+        "    controls=(lambda: claims.Evidence('numpy', False, 'control'),))\n"
+        "everything = claims.all_claims()\n"
+        "claims.all_claims = lambda: (*everything, false)\n"
+        "report.claim('false-claim')\n"
+    )
+    result = build_site(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert result.returncode != 0
+    assert "false-claim" in result.stdout + result.stderr
