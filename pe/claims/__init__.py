@@ -40,7 +40,18 @@ __all__ = [
 Method = Literal["sympy", "numpy"]
 
 #: Submodules of :mod:`pe.claims` that define a ``CLAIMS`` tuple, in site order.
-MODULES: tuple[str, ...] = ("rotation",)
+MODULES: tuple[str, ...] = (
+    "why_order",
+    "failed_designs",
+    "encoding",
+    "rotation",
+    "implications",
+    "fixed_or_learned",
+    "conventions",
+    "precision",
+    "rope",
+    "relative_family",
+)
 
 
 @dataclass(frozen=True)
