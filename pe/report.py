@@ -18,7 +18,7 @@ from pe import claims
 from pe.numeric import RotationCheck
 from pe.symbolic import Proof
 
-__all__ = ["Html", "check_table", "claim", "claims_table", "math", "proof"]
+__all__ = ["Html", "check_table", "claim", "claims_table", "exercise", "math", "proof"]
 
 
 class Html(str):
@@ -68,7 +68,7 @@ def claim(claim_id: str) -> Html:
         f'<div class="pe-claim" id="claim-{result.id}">'
         f'<p class="pe-claim-head"><strong>Claim <code>{result.id}</code></strong>: '
         f"{html.escape(result.title)} {_verdict(result.ok)} "
-        f'<span class="pe-method">({result.method}, {result.seconds:.2f} s at build)</span></p>'
+        f'<span class="pe-method">({result.method}, verified at build)</span></p>'
         f"{math(result.statement)}"
         f"<details><summary>Evidence and wrong candidates rejected</summary>"
         f"<p>Evidence (all must hold):</p><ul>{evidence}</ul>"
@@ -115,11 +115,29 @@ def claims_table(results: Iterable[claims.ClaimResult]) -> Html:
             f'<tr><td><a href="{link}"><code>{r.id}</code></a></td>'
             f"<td>{html.escape(r.title)}<br>{math(r.statement, display=False)}</td>"
             f"<td>{r.method}</td><td>{_verdict(r.holds)}</td>"
-            f"<td>{'all rejected' if r.controls_rejected else 'ACCEPTED'}</td>"
-            f"<td>{r.seconds:.2f}</td></tr>"
+            f"<td>{'all rejected' if r.controls_rejected else 'ACCEPTED'}</td></tr>"
         )
     return Html(
         '<table class="pe-table"><thead><tr><th>claim</th><th>statement</th><th>method</th>'
-        "<th>status</th><th>wrong candidates</th><th>seconds</th></tr></thead>"
+        "<th>status</th><th>wrong candidates</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def exercise(question: str, answer: str, *, claim_id: str | None = None) -> Html:
+    """An exercise with its answer folded below it.
+
+    Parameters
+    ----------
+    question
+        The question, as HTML (math with ``\\( \\)`` delimiters).
+    answer
+        The answer, as HTML, computed by the page (never typed-in numbers).
+    claim_id
+        The registered claim that proves the answer, shown (and verified) inside the fold.
+    """
+    card = claim(claim_id) if claim_id is not None else ""
+    return Html(
+        f'<div class="pe-exercise"><p><strong>Exercise.</strong> {question}</p>'
+        f"<details><summary>Answer</summary><p>{answer}</p>{card}</details></div>"
     )

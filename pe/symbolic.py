@@ -144,8 +144,14 @@ def _checked_block(block: Block | None, k: Any, w: Any) -> Any:
     return sp.Matrix(candidate)
 
 
-class _Derivation:
-    """Applies rewrites to a residual matrix and records each as a :class:`Step`."""
+class Derivation:
+    """Applies rewrites to a residual matrix and records each as a :class:`Step`.
+
+    Build a proof with it: ``note`` records a form without changing it, ``apply`` rewrites
+    every entry and records the result, ``angle_addition`` and ``pythagoras`` are the two
+    standard strategies, and ``proof`` closes with the verdict (holds iff every entry of the
+    final residual is the integer 0).
+    """
 
     def __init__(self) -> None:
         self.steps: list[Step] = []
@@ -207,7 +213,7 @@ def rotation_identity(block: Block | None = None) -> Proof:
         f"{_latex(matrix)} {_latex(before)} = {_latex(after)}, "
         r"\qquad \omega_i = \mathrm{base}^{-2i/d}"
     )
-    derivation = _Derivation()
+    derivation = Derivation()
     derivation.note(
         "Residual: left side minus right side",
         f"{_latex(matrix)} {_latex(before)} - {_latex(after)}",
@@ -270,7 +276,7 @@ def block_diagonal_identity(
         rf"T_k\,PE(p) = PE(p+k) \text{{ for }} d = {width},\ \mathrm{{base}} = {sp.latex(b)}:"
         rf" T_k = \operatorname{{diag}}\left(B(k,\omega_0), \dots, B(k,\omega_{{{width // 2 - 1}}})\right)"
     )
-    derivation = _Derivation()
+    derivation = Derivation()
     derivation.note(
         f"T_k has {width // 2} blocks; the first and the last are",
         f"{_latex(blocks[0])}, \\quad {_latex(blocks[-1])}",
@@ -311,7 +317,7 @@ def shift_is_position_free(block: Block | None = None) -> Proof:
         r"M\,[v(p)\ v(q)] = [v(p+k)\ v(q+k)],\ \sin\omega_i(p-q) \neq 0"
         rf" \implies M = {_latex(matrix)}"
     )
-    derivation = _Derivation()
+    derivation = Derivation()
     derivation.note(
         "The candidate contains the symbols " + ", ".join(free) + " (neither p nor q)",
         _latex(matrix),
@@ -339,7 +345,7 @@ def shift_is_orthogonal(block: Block | None = None) -> Proof:
     """
     matrix = _checked_block(block, K, OMEGA)
     statement = rf"B^T B = I,\ \det B = 1 \quad\text{{for}}\quad B = {_latex(matrix)}"
-    derivation = _Derivation()
+    derivation = Derivation()
     gram = matrix.T * matrix - sp.eye(2)
     residual = sp.Matrix([*list(gram), matrix.det() - 1])
     derivation.note(
