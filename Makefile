@@ -43,7 +43,7 @@ bench: install ## speed and memory benchmarks, as ratios against baselines in th
 
 lock: ## re-pin every dependency from pyproject.toml into requirements.lock
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/python -m pip install --quiet hatchling -e '.[docs,dev]'
+	.lock-venv/bin/python -m pip install --quiet hatchling editables -e '.[docs,dev]'
 	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^pe[= ]' > requirements.lock
 	rm -rf .lock-venv
 
