@@ -13,4 +13,167 @@
 # %% [markdown]
 # # Fixed or learned
 #
-# This chapter is being written.
+# The sinusoidal table is one way to give a Transformer positions. The other common way,
+# already used before the Transformer (for example by the convolutional sequence-to-sequence
+# model of [Gehring et al. 2017](bibliography.md#gehring2017)), is a *learned* table: one
+# trainable vector per position, learned with the rest of the model. This chapter sets out
+# what each choice costs, what the original authors found, what the claim "it works for longer
+# sequences" amounts to, and what residual connections do with the position once it is in.
+
+# %% tags=["hide_input"]
+import numpy as np
+
+from pe import learned_table, numeric, report, residual_stack, rotation_figures
+from pe.claims import fixed_or_learned as facts
+from pe.report import Html
+
+# %% [markdown]
+# ## What a learned table trades
+#
+# A learned table for a maximum length $n_{\max}$ and width $d$ is an $n_{\max} \times d$
+# matrix of parameters. It can fit whatever positional pattern helps the task, but it costs
+# $n_{\max} d$ numbers to store and train, and it has a row only for the positions it was
+# built for: position $n_{\max}$ simply does not exist for it (and rows for positions rarely
+# seen in training are barely trained). The sinusoidal table costs nothing to train and has a
+# value at every position.
+
+# %% tags=["hide_input"]
+table = learned_table.LearnedPositions(facts.N_MAX, facts.WIDTH)
+try:
+    table.lookup([facts.N_MAX])
+    refused = "answered"
+except ValueError as error:
+    refused = str(error)
+Html(
+    f"<p>For \\(n_{{\\max}} = {facts.N_MAX}\\) and \\(d = {facts.WIDTH}\\) (the base model's "
+    f"width): {table.parameters:,} parameters. Asking it for position {facts.N_MAX}: "
+    f"<code>{refused}</code>.</p>"
+)
+
+# %% tags=["hide_input"]
+report.claim("learned-table-trade")
+
+# %% [markdown]
+# ## What the original authors reported
+#
+# [Vaswani et al. (2017)](bibliography.md#vaswani2017) tried both. They report that the
+# learned positional embeddings and the sinusoids gave nearly identical results (their
+# Table 3, row E, English-German development set). They chose the sinusoids because they hypothesised
+# that the fixed functions *may* let the model extrapolate to sequences longer than those seen
+# in training. That sentence is a hypothesis, not a measurement, and the paper does not test it.
+#
+# ## Defined is not the same as seen
+#
+# Several write-ups, including two of this site's source notes, turn the hypothesis into a
+# property: the sinusoidal encoding "works for sequences longer than seen in training", or is
+# preferred "due to better extrapolation capabilities". What is true is narrower: the formula
+# gives a bounded, distinct row at every position, and the rotation identity holds there
+# (the evidence of the claim above checks positions up to $2^{40}$). But the layers above the
+# encoding were trained only on the rows they saw. The slow pairs do not complete a turn
+# during training, so beyond the training length they move to angles that no training
+# position produced:
+
+# %% tags=["hide_input"]
+unseen = learned_table.unseen_pairs(facts.WIDTH, facts.N_MAX, 2 * facts.N_MAX)
+slow = int((numeric.frequencies(facts.WIDTH) * (facts.N_MAX - 1) < 2 * np.pi).sum())
+Html(
+    f"<p>With \\(d = {facts.WIDTH}\\) and training positions 0 to {facts.N_MAX - 1}, "
+    f"{slow} of the {facts.WIDTH // 2} pairs never complete a turn in training. At position "
+    f"{2 * facts.N_MAX}, {int(unseen.sum())} pairs lie farther from every training value than "
+    "one step of their own rotation: the model is shown combinations it never saw.</p>"
+)
+
+# %% tags=["hide_input"]
+rotation_figures.unseen_pairs_by_position()
+
+# %% tags=["hide_input"]
+report.claim("unseen-values-beyond-training")
+
+# %% [markdown]
+# ## What later work measured
+#
+# [Press, Smith and Lewis (2022)](bibliography.md#press2022) put the hypothesis to a test.
+# They trained language models on WikiText-103 with training sequences of 512 or 1024 tokens
+# and evaluated them on longer inputs. As reported in their Figure 1, the perplexity of the
+# sinusoidal model degrades as the evaluation sequences grow past the training length, and so
+# does that of the other methods they compared (rotary embeddings, the T5 relative bias),
+# while their own method, ALiBi, which adds no position vectors at all and instead penalises
+# attention scores in proportion to the distance, does not degrade. The fixed formula alone
+# does not buy length extrapolation.
+#
+# ## Residual connections carry the position upward
+#
+# Note 001 says that, the network being deep, positional information "would easily vanish"
+# and that residual connections are there to enforce it. Residual connections
+# ([He et al. 2016](bibliography.md#he2016)) were introduced to make deep networks trainable,
+# not for positions. What they do is simple: each sublayer's output is *added* to its input,
+# $h_{l+1} = h_l + f_l(h_l)$, so after $L$ sublayers
+#
+# $$h_L = x + PE + \sum_{l < L} f_l(h_l).$$
+#
+# The encoding added at the bottom is still a term of the sum at the top, unchanged, unless a
+# sublayer happens to output something that cancels it. Nothing enforces it, and the
+# sublayers' outputs pile up on top of it. A tiny stack in `pe.residual_stack` shows this
+# with random weights: attention and feed-forward sublayers after layer normalisation, run
+# once on content $x$ and once on $x + PE$. The change at the top keeps the direction of
+# $PE(p)$ with residual connections; without them, or with a sublayer that cancels its input,
+# it does not.
+
+# %% tags=["hide_input"]
+d, n, layers = facts.STACK
+values = {
+    "residual, h + f(h)": residual_stack.position_signal(d, n, layers),
+    "plain, f(h)": residual_stack.position_signal(d, n, layers, residual=False),
+    "residual, first sublayer outputs −h": residual_stack.position_signal(
+        d, n, layers, cancel=True
+    ),
+}
+signal = list(values.values())
+assert signal[0] > 0.5 > signal[1]
+assert signal[2] == 0.0
+rows = "".join(f"<tr><td>{k}</td><td>{v:.3f}</td></tr>" for k, v in values.items())
+Html(
+    f'<table class="pe-table"><thead><tr><th>stack ({layers} sublayers, d = {d}, '
+    f"{n} positions)</th><th>mean cosine(h<sub>L</sub>(x + PE) − h<sub>L</sub>(x), PE)</th>"
+    f"</tr></thead><tbody>{rows}</tbody></table>"
+)
+
+# %% tags=["hide_input"]
+report.claim("residual-stream-carries-position")
+
+# %% tags=["hide_input"]
+rotation_figures.position_signal_by_depth()
+
+# %% [markdown]
+# The residual path carries the encoding; it does not protect it. Each sublayer adds its own
+# output, and the deeper the stack the smaller the share of the sum that is still the
+# original encoding.
+#
+# ## Exercises
+
+# %% tags=["hide_input"]
+bigger = learned_table.LearnedPositions(2048, 1024)
+report.exercise(
+    "How many parameters does a learned position table need for sequences of up to 2048 "
+    "tokens at width 1024, and how many does the sinusoidal table need?",
+    f"\\(2048 \\times 1024 = {bigger.parameters:,}\\) for the learned table; none for the "
+    "sinusoidal one.",
+    claim_id="learned-table-trade",
+)
+
+# %% tags=["hide_input"]
+at_1024 = int(learned_table.unseen_pairs(facts.WIDTH, facts.N_MAX, 1024).sum())
+at_300 = int(learned_table.unseen_pairs(facts.WIDTH, facts.N_MAX, 300).sum())
+report.exercise(
+    f"A model with \\(d = {facts.WIDTH}\\) was trained on positions 0 to {facts.N_MAX - 1}. "
+    "How many pairs take values unlike any training position at position 300, and at 1024?",
+    f"{at_300} at position 300 (inside the training range); {at_1024} at position 1024.",
+    claim_id="unseen-values-beyond-training",
+)
+
+# %% tags=["hide_input"]
+report.exercise(
+    "In a residual stack, what is \\(h_L - \\sum_{l<L} f_l(h_l)\\)?",
+    "Exactly the input \\(x + PE\\): the encoding is a term of the sum at every depth.",
+    claim_id="residual-stream-carries-position",
+)

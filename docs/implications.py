@@ -13,4 +13,236 @@
 # %% [markdown]
 # # What the identity implies
 #
-# This chapter is being written.
+# The [rotation identity](rotation-identity.py) says that moving $k$ positions turns every
+# pair of the encoding by its own angle $k\omega_i$. This chapter draws the consequences: what
+# the dot product of two rows measures, why every row has the same length, why no two
+# positions share a row, and where the "relative position" property stops, once the model's
+# projections and the word embeddings enter the attention score. Everything is computed while
+# the page is built.
+
+# %% tags=["hide_input"]
+import numpy as np
+
+from pe import numeric, report, rotation_figures, similarity
+from pe.claims import implications as facts
+from pe.report import Html
+
+# %% [markdown]
+# ## The dot product depends only on the offset
+#
+# For one pair, $v_i(p) \cdot v_i(p+k) = \sin\omega_i p \,\sin\omega_i(p+k) +
+# \cos\omega_i p\, \cos\omega_i(p+k)$. Expanding $\omega_i(p+k)$ with the angle-addition
+# formulas and using $\sin^2 + \cos^2 = 1$ leaves $\cos\omega_i k$: the position $p$ drops out.
+# Summing over the pairs,
+#
+# $$PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k .$$
+#
+# Geometrically this is no surprise: $T_k$ is a rotation, and the dot product of two unit
+# vectors is the cosine of the angle between them, which is $k\omega_i$ for pair $i$.
+
+# %% tags=["hide_input"]
+report.claim("dot-product-offset-only")
+
+# %% tags=["hide_input"]
+report.proof(similarity.dot_product_per_pair())
+
+# %% [markdown]
+# ## It is symmetric: the raw encoding has no direction
+#
+# Cosine is even, so $PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)$: a word $k$ places ahead and a
+# word $k$ places behind look exactly alike to the dot product of the raw encodings. Direction
+# is not lost from the vectors themselves ($PE(p+k) \neq PE(p-k)$), only from this
+# similarity. A matrix between the two rows can bring it back: the wrong candidate below puts
+# $T_1$ between them, $PE(p)^{\mathsf T} T_1 PE(q)$, and the result is no longer even in $k$.
+# Learned projections $W_q^{\mathsf T} W_k$ play that role in attention (see the last section).
+
+# %% tags=["hide_input"]
+report.claim("dot-product-symmetric")
+
+# %% [markdown]
+# ## It does not fall steadily with distance
+#
+# Near $k = 0$ all the cosines are close to 1 and $f(k) = \sum_i \cos\omega_i k$ falls as $k$
+# grows. But the fast pairs come back round: pair 0 completes a turn every $2\pi \approx 6.28$
+# positions, so $f$ wobbles, and the wobbles eventually win over the slow decline.
+
+# %% tags=["hide_input"]
+rise, low, low_value = facts.decay_facts()
+f = similarity.dot_by_offset(facts.DECAY_WIDTH, np.arange(rise + 2))
+Html(
+    f"<p>For \\(d = {facts.DECAY_WIDTH}\\), \\(f\\) decreases from \\(f(0) = {f[0]:.0f}\\) "
+    f"down to \\(f({rise}) = {f[rise]:.4f}\\), then rises for the first time: "
+    f"\\(f({rise + 1}) = {f[rise + 1]:.4f}\\). Over \\(0 \\le k \\le {facts.DECAY_RANGE}\\) its "
+    f"minimum is \\(f({low}) = {low_value:.2f}\\), a negative value: rows {low} positions "
+    "apart point, on balance, away from each other.</p>"
+)
+
+# %% tags=["hide_input"]
+rotation_figures.dot_product_by_offset()
+
+# %% tags=["hide_input"]
+report.claim("dot-product-not-monotone")
+
+# %% [markdown]
+# So "the dot product measures distance" holds only roughly and only for nearby positions.
+# A model that needs a clean notion of distance has to learn it through its projections.
+#
+# ## Every row has the same length
+#
+# Each pair is a point on the unit circle, so each contributes exactly 1 to the squared norm:
+# $\lVert PE(p) \rVert^2 = d/2$ and $\lVert PE(p) \rVert = \sqrt{d/2}$ at every position,
+# whatever $p$ is. The encoding never grows with the position, however long the sequence.
+
+# %% tags=["hide_input"]
+report.claim("norm-constant")
+
+# %% tags=["hide_input"]
+report.proof(similarity.norm_per_pair())
+
+# %% [markdown]
+# ## Every position has its own row
+#
+# Two positions $p \neq q$ (integers) can only share a row if they share pair 0, whose
+# frequency is $\omega_0 = 1$: $(\sin p, \cos p) = (\sin q, \cos q)$ means that $p - q$ is a
+# whole number of turns, $p - q = 2\pi m$ with $m$ a non-zero integer. Then
+# $\pi = (p - q)/(2m)$ would be a fraction, and $\pi$ is irrational. So no two rows are equal,
+# whatever the length. (The same argument works for every pair on its own: $\omega_i(p - q) =
+# 2\pi m$ would make $\pi$ an algebraic number, and $\pi$ is transcendental.)
+#
+# Equal is one thing, close is another. Because
+# $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
+# offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$ offsets
+# instead of all $n^2/2$ pairs of rows (the evidence below checks that shortcut against a
+# brute-force search).
+
+# %% tags=["hide_input"]
+nearest = [(n, d, *similarity.nearest_rows(n, d)) for n, d in facts.ROW_SETTINGS]
+assert all(k == 1 and dist > 0 for _, _, k, dist in nearest)  # the prose below says so
+rows = "".join(
+    f"<tr><td>{n}</td><td>{d}</td><td>{k}</td><td>{dist:.4f}</td></tr>" for n, d, k, dist in nearest
+)
+Html(
+    '<table class="pe-table"><thead><tr><th>positions n</th><th>d</th>'
+    "<th>offset of the closest two rows</th><th>their distance</th></tr></thead>"
+    f"<tbody>{rows}</tbody></table>"
+)
+
+# %% tags=["hide_input"]
+report.claim("rows-distinct")
+
+# %% [markdown]
+# The closest rows are neighbours, and they stay well apart even among a hundred thousand
+# positions: the slow pairs move a little at every step, and the fast pairs never line up all
+# at once again. The wrong candidate shows what would go wrong with frequencies that are
+# whole fractions of a turn, as in a binary counter: there the rows repeat exactly.
+#
+# ## Every pair carries both absolute and relative position
+#
+# Note 000 says the encoding captures absolute position "through the lower-frequency"
+# sinusoids and relative position "through the higher-frequency" ones. That split does not
+# exist. The rotation identity holds for every pair, with its own block $B(k\omega_i)$: the
+# relative property is a property of each frequency, slow or fast. And every pair on its own
+# separates positions, since no pair ever returns exactly to a former value (the argument
+# above). What differs between frequencies is *resolution*: a fast pair moves a lot per step
+# but comes back close to earlier values, a slow pair never comes back within the context but
+# moves little per step. The check below runs every one of the $d/2$ pairs for $d = 512$.
+
+# %% tags=["hide_input"]
+omega = numeric.frequencies(512)
+closest, apart = similarity.pair_min_distance(omega[[0, -1]], 10_000)
+assert np.all(closest > 0)
+Html(
+    f"<p>Among positions 0 to 9999, pair 0's closest two positions are {apart[0]} apart "
+    f"(\\({apart[0]} \\approx {apart[0] / (2 * np.pi):.2f} \\cdot 2\\pi\\)), at distance "
+    f"{closest[0]:.2g}; pair {omega.size - 1}'s closest are {apart[1]} apart, at distance "
+    f"{closest[1]:.2g}. Both are small and both are non-zero.</p>"
+)
+
+# %% tags=["hide_input"]
+report.claim("every-pair-relative-and-absolute")
+
+# %% [markdown]
+# ## Where the relative property stops: the attention score
+#
+# Attention does not compare raw encodings. It adds each position's encoding to the word
+# embedding, projects with $W_q$ and $W_k$, and takes a dot product. With $x$, $y$ the word
+# embeddings at positions $p$ and $q$, $e_p = PE(p)$, $e_q = PE(q)$ and
+# $W = W_q^{\mathsf T} W_k$, the score splits into four terms:
+
+# %% tags=["hide_input"]
+report.claim("attention-score-four-terms")
+
+# %% [markdown]
+# Only the last term, $e_p^{\mathsf T} W e_q$, involves positions alone, and even it is a
+# function of $p - q$ only for special $W$. Writing one pair's block of $W$ as
+# $[[w_{11}, w_{12}], [w_{21}, w_{22}]]$ and using the product-to-sum formulas, the term has
+# a part in $p - q$ and a part in $p + q$; the $p + q$ part vanishes only when $w_{22} = w_{11}$
+# and $w_{21} = -w_{12}$, that is when the block is a scaled rotation that commutes with
+# $T_k$. The middle terms $x^{\mathsf T} W e_q$ and $e_p^{\mathsf T} W y$ depend on one position
+# each, which is how absolute position reaches the score.
+
+# %% tags=["hide_input"]
+report.claim("projected-score-not-relative")
+
+# %% [markdown]
+# Measured on score matrices for 300 positions, $d = 64$, random $W_q, W_k$ with 16 rows: the
+# raw dot product (and a $W$ made of scaled rotations) is constant along each diagonal
+# $q - p = k$ to rounding, while random projections, with or without a content vector, are
+# not.
+
+# %% tags=["hide_input"]
+settings = [
+    ("raw PE · PE", "identity", 0.0),
+    ("scaled rotations, no content", "rotation", 0.0),
+    ("raw PE, content added", "identity", 1.0),
+    ("random W_q, W_k, no content", "random", 0.0),
+    ("random W_q, W_k, content added", "random", 1.0),
+]
+rows = ""
+for label, projection, content in settings:
+    spread, scale = similarity.offset_spread(
+        similarity.scores(300, 64, projection=projection, content=content)
+    )
+    rows += f"<tr><td>{label}</td><td>{spread:.3g}</td><td>{scale:.3g}</td></tr>"
+Html(
+    '<table class="pe-table"><thead><tr><th>score</th><th>largest spread along a diagonal</th>'
+    f"<th>std of all scores</th></tr></thead><tbody>{rows}</tbody></table>"
+)
+
+# %% tags=["hide_input"]
+rotation_figures.score_matrices()
+
+# %% [markdown]
+# Even the raw dot product stops being relative once content is added: the cross terms
+# $x^{\mathsf T} e_q$ and $e_p^{\mathsf T} y$ depend on $p$ and $q$ separately. The identity
+# makes relative position *available* (a linear map can pick it up); it does not make
+# attention relative by itself. Encodings that build the offset into the score directly are
+# the subject of [the relative-position family](relative-family.py) and
+# [rotary embeddings](rope.py).
+#
+# ## Exercises
+
+# %% tags=["hide_input"]
+f1 = similarity.dot_by_offset(512, [1])[0]
+report.exercise(
+    "For \\(d = 512\\), what is \\(PE(p) \\cdot PE(p+1)\\), and for which positions \\(p\\)?",
+    f"\\(\\sum_i \\cos \\omega_i = {f1:.4f}\\) for every position \\(p\\): the dot product "
+    "depends only on the offset.",
+    claim_id="dot-product-offset-only",
+)
+
+# %% tags=["hide_input"]
+report.exercise(
+    "For \\(d = 512\\), at which offset does \\(PE(p) \\cdot PE(p+k)\\) first increase?",
+    f"From \\(k = {rise}\\) to \\(k = {rise + 1}\\): "
+    f"\\(f({rise}) = {f[rise]:.4f} < f({rise + 1}) = {f[rise + 1]:.4f}\\).",
+    claim_id="dot-product-not-monotone",
+)
+
+# %% tags=["hide_input"]
+far = np.linalg.norm(numeric.sinusoidal(np.array([10**6]), 512)[0])
+report.exercise(
+    "What is the length of \\(PE(10^6)\\) for \\(d = 512\\)?",
+    f"\\(\\sqrt{{512/2}} = 16\\); computed: {far:.12f}.",
+    claim_id="norm-constant",
+)

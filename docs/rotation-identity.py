@@ -26,7 +26,7 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import figures, numeric, report, symbolic
+from pe import figures, group_laws, numeric, report, rotation_figures, symbolic
 
 report.claim("rotation-identity")
 
@@ -44,17 +44,50 @@ report.claim("rotation-identity")
 report.proof(symbolic.rotation_identity())
 
 # %% [markdown]
-# ### Why the sign is $[[c, s], [-s, c]]$
+# ## Why the sign is $[[c, s], [-s, c]]$
 #
-# Many write-ups print the textbook rotation $[[\cos, -\sin], [\sin, \cos]]$. That matrix is
-# right when a pair is ordered (cos, sin). The paper orders each pair (sin, cos), and in those
-# coordinates the angle grows *clockwise*, so the block is $[[\cos k\omega, \sin k\omega],
-# [-\sin k\omega, \cos k\omega]]$. Feed SymPy the transposed (textbook) matrix and the residual
-# does not vanish:
+# Many write-ups print the textbook rotation
+# $R(\theta) = [[\cos\theta, -\sin\theta], [\sin\theta, \cos\theta]]$, which turns a
+# vector counter-clockwise. Whether that is the right block depends on the *order* of the two
+# entries of a pair, and the paper puts the sine first.
+#
+# Picture pair $i$ as a point $(\sin\omega_i p, \cos\omega_i p)$: the first coordinate on the
+# horizontal axis, the second on the vertical one. At $p = 0$ the point sits at the top,
+# $(0, 1)$; as $p$ grows the sine grows and the cosine shrinks, so the point moves to the right
+# and down: **clockwise**. A clockwise turn by $k\omega_i$ is $R(-k\omega_i)$, and
+# $R(-k\omega_i) = [[\cos k\omega_i, \sin k\omega_i], [-\sin k\omega_i, \cos k\omega_i]]$,
+# the block of $T_k$. Store the same pair the other way round, $(\cos, \sin)$, and the point
+# starts at $(1, 0)$ and turns counter-clockwise: there the textbook $R(k\omega_i)$ is right.
+# Both statements are claims, proved by SymPy and checked by NumPy (which also measures the
+# direction of the turn from the sign of the 2-D cross product of $u(p)$ and $u(p+1)$).
 
 # %% tags=["hide_input"]
-textbook = symbolic.rotation_identity(lambda k, w: symbolic.shift_block(k, w).T)
+report.claim("block-sign-sin-cos-order")
+
+# %% tags=["hide_input"]
+report.proof(group_laws.sin_cos_block_is_clockwise())
+
+# %% tags=["hide_input"]
+report.claim("textbook-block-cos-sin-order")
+
+# %% [markdown]
+# Feed SymPy the textbook matrix for the paper's (sin, cos) order and the residual does not
+# vanish: what is left is twice the sine terms, the signature of a turn in the wrong direction.
+
+# %% tags=["hide_input"]
+textbook = symbolic.rotation_identity(lambda k, w: group_laws.textbook_rotation(k * w))
+assert not textbook.holds
 report.proof(textbook)
+
+# %% [markdown]
+# ## Every pair turns on its own circle
+#
+# Each pair is a point on the unit circle. Moving one position forward turns pair $i$ by
+# $\omega_i$ radians, whatever the position: pair 0 by one radian per step, the slower pairs by
+# less. $T_k$ turns all of them at once, each by $k\omega_i$.
+
+# %% tags=["hide_input"]
+rotation_figures.turning_pairs()
 
 # %% [markdown]
 # ## The whole vector
@@ -69,13 +102,65 @@ report.claim("rotation-identity-block-diagonal")
 report.proof(symbolic.block_diagonal_identity(8))
 
 # %% [markdown]
-# ## $T_k$ does not depend on the position
+# ## The group laws
+#
+# The matrices $T_k$ behave like the offsets they stand for: shifting by nothing does nothing,
+# two shifts make one, a shift backwards undoes a shift forwards. Because $T_k$ is
+# block-diagonal, each law is proved for one block with symbolic $k$ and $\omega_i$ (so for
+# every pair and every width) and checked numerically on the full $512 \times 512$ matrices
+# from `pe.numeric.shift_matrix`, against the error model below: entries of a product of two
+# shift matrices are accepted within $4\varepsilon + 4\varepsilon\,(|a| + |b|)$.
+#
+# ### Shifting by zero
+
+# %% tags=["hide_input"]
+report.claim("shift-identity-at-zero")
+
+# %% [markdown]
+# ### Two shifts make one
+#
+# $T_a T_b = T_{a+b}$: the angles add, which is exactly what the angle-addition formulas say.
+# The wrong law $T_a T_b = T_{a-b}$ is rejected, and so are matrices that are not rotations.
+
+# %% tags=["hide_input"]
+report.claim("shift-composition")
+
+# %% tags=["hide_input"]
+report.proof(group_laws.composition())
+
+# %% [markdown]
+# ### Shifting back
+#
+# $T_{-k}$ undoes $T_k$, and because $T_k$ is orthogonal the inverse is simply the transpose:
+# $T_{-k} = T_k^{-1} = T_k^{\mathsf T}$. (This is also why the transposed matrix fails the
+# identity above: it is a shift, but by $-k$.)
+
+# %% tags=["hide_input"]
+report.claim("shift-inverse-is-transpose")
+
+# %% tags=["hide_input"]
+report.proof(group_laws.inverse_is_transpose())
+
+# %% [markdown]
+# ### $T_k$ is a rotation: orthogonal, determinant 1
+#
+# Each block has $B^{\mathsf T} B = I$ and $\det B = 1$ (the proof substitutes
+# $\sin^2 x = 1 - \cos^2 x$ as a named step), so $T_k$ is orthogonal with determinant 1: it
+# moves the encoding without stretching or reflecting it.
+
+# %% tags=["hide_input"]
+report.claim("shift-orthogonal")
+
+# %% tags=["hide_input"]
+report.proof(symbolic.shift_is_orthogonal())
+
+# %% [markdown]
+# ### $T_k$ does not depend on the position
 #
 # The map that takes $v_i(p)$ to $v_i(p+k)$ and $v_i(q)$ to $v_i(q+k)$ for two positions $p$
 # and $q$ is unique (when $\sin \omega_i(p-q) \neq 0$), and SymPy shows it is the block
 # itself: no $p$, no $q$ left in it. Numerically, a matrix fitted by least squares from the
-# table alone, without the formula, is $T_k$ and serves every position: the same map takes
-# position 10 to 15 and 15 to 20.
+# table alone, without the formula, is $T_k$ and serves every position.
 
 # %% tags=["hide_input"]
 report.claim("shift-independent-of-position")
@@ -84,17 +169,17 @@ report.claim("shift-independent-of-position")
 report.proof(symbolic.shift_is_position_free())
 
 # %% [markdown]
-# ## $T_k$ is a rotation
-#
-# Each block has $B^{\mathsf T} B = I$ and $\det B = 1$ (the proof substitutes
-# $\sin^2 x = 1 - \cos^2 x$ as a named step), so $T_k$ is orthogonal: it moves the encoding
-# without stretching it.
+# The notes' example makes this concrete: if a matrix takes position 10 to position 15, the
+# *same* matrix takes 15 to 20. With $x = 5\omega_i$ the three pairs are
+# $(\sin 2x, \cos 2x)$, $(\sin 3x, \cos 3x)$ and $(\sin 4x, \cos 4x)$; SymPy writes the
+# multiple angles as polynomials in $\sin x$ and $\cos x$ and divides by
+# $\sin^2 x + \cos^2 x - 1$, leaving a remainder of exactly zero.
 
 # %% tags=["hide_input"]
-report.claim("shift-orthogonal")
+report.claim("same-map-10-15-20")
 
 # %% tags=["hide_input"]
-report.proof(symbolic.shift_is_orthogonal())
+report.proof(group_laws.ten_to_fifteen_to_twenty())
 
 # %% [markdown]
 # ## The numeric check and its error model
@@ -139,3 +224,39 @@ figures.identity_error()
 
 # %% tags=["hide_input"]
 figures.table_heatmap(100, 128)
+
+# %% [markdown]
+# ## Exercises
+
+# %% tags=["hide_input"]
+t3 = numeric.shift_matrix(3, 512)
+back_error = float(np.abs(t3.T @ t3 - np.eye(512)).max())
+report.exercise(
+    "You have \\(T_3\\) for \\(d = 512\\). How do you get the matrix that moves every "
+    "position three steps <em>back</em>, without evaluating a single sine or cosine?",
+    "Transpose it: \\(T_{-3} = T_3^{-1} = T_3^{\\mathsf T}\\). Computed here, "
+    f"\\(\\max |T_3^{{\\mathsf T}} T_3 - I| = {back_error:.1e}\\).",
+    claim_id="shift-inverse-is-transpose",
+)
+
+# %% tags=["hide_input"]
+report.exercise(
+    "A library stores each pair as \\((\\cos\\omega_i p, \\sin\\omega_i p)\\), cosine "
+    "first. Which \\(2 \\times 2\\) block shifts its pairs by \\(k\\), and which way do "
+    "they turn?",
+    "The textbook rotation \\([[\\cos k\\omega_i, -\\sin k\\omega_i], "
+    "[\\sin k\\omega_i, \\cos k\\omega_i]]\\): in (cos, sin) order the pairs turn "
+    "counter-clockwise, in the paper's (sin, cos) order clockwise.",
+    claim_id="textbook-block-cos-sin-order",
+)
+
+# %% tags=["hide_input"]
+table = numeric.sinusoidal(16, 512)
+two_then_three = numeric.shift_matrix(2, 512) @ numeric.shift_matrix(3, 512) @ table[10]
+composed_error = float(np.abs(two_then_three - table[15]).max())
+report.exercise(
+    "Apply \\(T_3\\) and then \\(T_2\\) to \\(PE(10)\\) with \\(d = 512\\). Which row do you get?",
+    "\\(T_2 T_3 = T_5\\), so the row of position 15: computed here, "
+    f"\\(\\max|T_2 T_3 PE(10) - PE(15)| = {composed_error:.1e}\\).",
+    claim_id="shift-composition",
+)

@@ -13,4 +13,384 @@
 # %% [markdown]
 # # The sinusoidal encoding
 #
-# This chapter is being written.
+# [Vaswani et al. (2017)](bibliography.md#vaswani2017) give each position $p$ a vector of the
+# model's width $d$ (an even number), built from sines and cosines:
+#
+# $$PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \qquad
+# \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .$$
+#
+# Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
+# vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
+# position grows. This chapter reads the formula closely: its indices, its frequencies and
+# wavelengths, a worked example, the analogy with a binary counter, and why the result is
+# added to the token embedding.
+#
+# Everything on this page is computed by the package `pe` while the page is built.
+
+# %% tags=["hide_input"]
+import html
+
+import numpy as np
+import sympy as sp
+
+from pe import encoding_facts, figures, intro_figures, numeric, report
+
+# %% [markdown]
+# ## One notation for several write-ups
+#
+# The same formula circulates under different letters. This site uses the paper's meaning
+# with short names: $p$ for the position, $i$ for the pair, $d$ for the width.
+#
+# | meaning | this site | the paper, note 000, note 004 | note 001 | note 002 |
+# | --- | --- | --- | --- | --- |
+# | position (first token) | $p$ (0) | $pos$ (0) | $t$ | $i$ (0) |
+# | pair index | $i$, $0 \le i < d/2$ | $i$ (note 000: "0 to $d_{model}/2$") | $i$, $0 < i \le d_e/2$ (1-indexed) | $j$ |
+# | width | $d$ | $d_{model}$ | $d_e$ | $d$ |
+# | sine column | $2i$ | $2i$ | $2i - 1$ (1-indexed) | $2j$ |
+# | cosine column | $2i+1$ | $2i+1$ | $2i$ | $2j+1$ |
+# | frequency | $\omega_i = 10000^{-2i/d}$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d_e}$ | $1/10000^{2j/d}$ |
+# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" | "10000" |
+#
+# Three of these differences change the meaning, and each is settled below: the range of
+# the pair index, note 001's 1-indexed frequencies, and what 10000 is.
+
+# %% [markdown]
+# ## The pair index: $0 \le i < d/2$
+#
+# There are $d/2$ pairs, $i = 0, 1, \dots, d/2 - 1$, and together they write the columns
+# $0, \dots, d-1$ once each. Reading "$i$ ranges from 0 to $d_{model}/2$" as inclusive adds a
+# pair $i = d/2$ whose columns $d$ and $d+1$ do not exist.
+
+# %% tags=["hide_input"]
+report.claim("pair-index-range")
+
+# %% [markdown]
+# ## Frequencies and wavelengths
+#
+# Pair $i$ repeats every $\lambda_i = 2\pi/\omega_i = 2\pi \cdot 10000^{2i/d}$ positions.
+# Each pair's wavelength is the previous one times $10000^{2/d}$: a geometric progression.
+# The first is $2\pi$. The last, at $i = d/2 - 1$, is $2\pi \cdot 10000^{(d-2)/d}$: **not
+# quite** the $2\pi \cdot 10000$ the paper's sentence suggests, because the index stops one
+# step short of $d/2$. SymPy proves the ratio and both end points with $i$ and $d$
+# symbolic.
+
+# %% tags=["hide_input"]
+report.claim("wavelength-progression")
+
+# %% tags=["hide_input"]
+report.proof(encoding_facts.wavelength_proof())
+
+# %% tags=["hide_input"]
+lam512 = encoding_facts.wavelengths(512)
+report.Html(
+    f"<p>For \\(d = 512\\): \\(\\lambda_0 = 2\\pi = {lam512[0]:.6f}\\), \\(\\lambda_{{255}} = "
+    f"2\\pi\\cdot 10000^{{510/512}} = {lam512[-1]:.2f}\\) positions, against "
+    f"\\(2\\pi\\cdot 10000 = {2 * np.pi * 10000:.2f}\\): the longest wavelength is "
+    f"{100 * (1 - lam512[-1] / (2 * np.pi * 10000)):.2f}% shorter, the factor "
+    f"\\(10000^{{-2/512}} = {10000 ** (-2 / 512):.6f}\\). Consecutive wavelengths grow by "
+    f"\\(10000^{{2/512}} = {lam512[1] / lam512[0]:.6f}\\).</p>"
+)
+
+# %% tags=["hide_input"]
+intro_figures.wavelength_ladder()
+
+# %% [markdown]
+# ### Note 001's 1-indexed convention shifts the frequencies
+#
+# One of the source notes writes the encoding 1-indexed, $W_p[2i-1, t] = \sin(t /
+# \ell_{max}^{2i/d_e})$ and $W_p[2i, t] = \cos(t / \ell_{max}^{2i/d_e})$ with
+# $0 < i \le d_e/2$. Renumbering the columns from 1 is harmless; keeping the exponent $2i/d$
+# while $i$ now starts at 1 is not. Its first pair turns at $10000^{-2/d}$ instead of 1, and
+# its last at $10000^{-1}$: every frequency is the paper's next one, the fastest pair
+# ($\omega = 1$) is gone and a slower one is added. It is a different encoding, shown dashed
+# in the figure above.
+
+# %% tags=["hide_input"]
+report.claim("one-indexed-frequencies-shifted")
+
+# %% [markdown]
+# ### 10000 is a timescale, not a maximum length
+#
+# Note 001 also calls 10000 "the maximum sequence length". Nothing in the formula stops at
+# position 10000: the constant only sets how slowly the last pairs turn (for $d = 512$ the
+# slowest pair needs $\lambda_{255}$ positions for one turn, computed above), and positions
+# past 10000 get new, distinct vectors like any other.
+
+# %% tags=["hide_input"]
+report.claim("base-is-not-a-length")
+
+# %% tags=["hide_input"]
+rows = "".join(
+    f"<tr><td>{base:g}</td><td>{numeric.frequencies(512, base)[-1]:.3g}</td>"
+    f"<td>{encoding_facts.wavelengths(512, base=base)[-1]:.4g}</td></tr>"
+    for base in (100.0, 10_000.0, 1_000_000.0)
+)
+report.Html(
+    "<p>Changing the base changes the slowest frequency, not any limit on positions "
+    "(\\(d = 512\\)):</p>"
+    '<table class="pe-table"><thead><tr><th>base</th><th>slowest frequency</th>'
+    f"<th>longest wavelength (positions)</th></tr></thead><tbody>{rows}</tbody></table>"
+)
+
+# %% [markdown]
+# ### 512 is a choice
+#
+# The paper's base model has $d_{model} = 512$ (its big model uses 1024); another source note
+# presents $d = 512$ as part of the definition. Any even width works: the frequencies always
+# run from 1 down to just above $10000^{-1}$, and the width only sets how finely that range
+# is sampled. Doubling the width keeps every frequency and inserts one between each
+# neighbouring pair.
+
+# %% tags=["hide_input"]
+report.claim("width-refines-frequencies")
+
+# %% [markdown]
+# ## What the table looks like
+#
+# Each row below is one position, each column one sine or cosine, for $d = 512$. The first
+# columns change quickly from row to row; the last ones barely move over a hundred positions.
+
+# %% tags=["hide_input"]
+figures.table_heatmap(100, 512)
+
+# %% tags=["hide_input"]
+intro_figures.column_lines()
+
+# %% [markdown]
+# ## A worked example: "My name is RK"
+#
+# Take the four-token sentence *My name is RK* with $d = 512$: positions 0, 1, 2 and 3. At
+# position 0 every angle is 0, so every sine is 0 and every cosine 1. At position 1 the angle
+# of pair $i$ is $\omega_i$ itself: pair 0 gives $\sin 1$ and $\cos 1$; pair 128 (column
+# 256) has $\omega_{128} = 10000^{-256/512} = 1/100$; the last pair (column 511) turns so
+# slowly that its cosine is still almost 1. `pe` computes all $4 \times 512$ values and
+# compares each with the formula evaluated to 50 digits by mpmath.
+
+# %% tags=["hide_input"]
+report.claim("worked-example-my-name-is-rk")
+
+# %% tags=["hide_input"]
+example = numeric.sinusoidal(4, 512)
+exact = encoding_facts.reference_table(4, 512)
+with encoding_facts.mpmath.workdps(50):
+    m = encoding_facts.mpmath
+    exact_text = {
+        (1, 0): m.nstr(m.sin(1), 20),
+        (1, 1): m.nstr(m.cos(1), 20),
+        (1, 256): m.nstr(m.sin(m.mpf(1) / 100), 20),
+        (1, 511): m.nstr(m.cos(m.power(10000, -m.mpf(510) / 512)), 20),
+    }
+formulas = {
+    (1, 0): "\\(\\sin 1\\)",
+    (1, 1): "\\(\\cos 1\\)",
+    (1, 256): "\\(\\sin(1/100)\\)",
+    (1, 511): "\\(\\cos(10000^{-510/512})\\)",
+}
+first_row = ", ".join(f"{v:g}" for v in example[0, :8])
+rows = "".join(
+    f"<tr><td>PE({p}, {j})</td><td>{formulas[(p, j)]}</td><td>{example[p, j]:.17g}</td>"
+    f"<td>{exact_text[(p, j)]}</td><td>{abs(example[p, j] - exact[p, j]):.1g}</td></tr>"
+    for p, j in formulas
+)
+assert np.array_equal(example[0], np.tile([0.0, 1.0], 256))
+report.Html(
+    f"<p><em>My</em> (position 0): PE(0) = [{first_row}, ...], the pattern [0, 1] repeated "
+    "256 times.</p>"
+    '<table class="pe-table"><thead><tr><th>entry</th><th>formula</th>'
+    "<th>pe (float64)</th><th>mpmath, 50 digits (first 20 shown)</th><th>|difference|</th>"
+    f"</tr></thead><tbody>{rows}</tbody></table>"
+)
+
+# %% tags=["hide_input"]
+words = encoding_facts.WORKED_SENTENCE
+cells = "".join(
+    f"<tr><td>{w}</td><td>{p}</td>"
+    + "".join(f"<td>{example[p, j]:.4f}</td>" for j in (0, 1, 2, 3, 256, 257, 510, 511))
+    + "</tr>"
+    for p, w in enumerate(words)
+)
+heads = "".join(f"<th>j = {j}</th>" for j in (0, 1, 2, 3, 256, 257, 510, 511))
+report.Html(
+    '<table class="pe-table"><thead><tr><th>word</th><th>p</th>'
+    f"{heads}</tr></thead><tbody>{cells}</tbody></table>"
+)
+
+# %% [markdown]
+# ## The binary-counter analogy, and where it stops
+#
+# Write the positions in binary: the lowest bit flips at every step, the next every two
+# steps, the next every four ([Zhang et al.](bibliography.md#zhang2023) make this
+# comparison). The encoding's pairs play a similar role, fast ones first and slow ones last,
+# but the analogy has three limits, each checked:
+#
+# - bits have periods $2, 4, 8, \dots$, doubling from one bit to the next; consecutive
+#   wavelengths of the encoding grow by $10000^{2/d}$, which would equal 2 only for the
+#   width $d = 2\log_2 10000$, not an even integer;
+# - a bit jumps by 1 when it flips; a sine or cosine moves by at most $\omega_i \le 1$ per
+#   position, and a pair by exactly $2\sin(\omega_i/2)$: the encoding is smooth;
+# - bits take two values, the encoding takes real values in $[-1, 1]$.
+
+# %% tags=["hide_input"]
+intro_figures.binary_vs_sinusoid()
+
+# %% tags=["hide_input"]
+report.claim("binary-bits-periods")
+
+# %% tags=["hide_input"]
+report.claim("wavelength-ratio-not-two")
+
+# %% tags=["hide_input"]
+report.claim("encoding-steps-smooth")
+
+# %% [markdown]
+# ## Bounded and zero-centred
+#
+# Every entry lies in $[-1, 1]$ (proved in [Designs that fail](failed-designs.py), claim
+# `encoding-bounded`). Source note 001 also calls the values zero-centred, citing the advice
+# of [LeCun et al. (1998)](bibliography.md#lecun1998) that inputs averaging near zero help
+# training. That is exact over a full period of each sinusoid:
+
+# %% tags=["hide_input"]
+report.claim("zero-mean-full-period")
+
+# %% [markdown]
+# Over the positions of a real sentence it is not. A pair whose wavelength is much longer
+# than the sentence has barely moved from its value at position 0, so its cosine column
+# averages close to 1 and its sine column close to 0. The column means over $p = 0, \dots,
+# n-1$ have a closed form, which matches the measured means:
+
+# %% tags=["hide_input"]
+report.claim("finite-column-means")
+
+# %% tags=["hide_input"]
+sample = (0, 1, 128, 129, 256, 257, 510, 511)
+lengths = (4, 100, 1000)
+means = {n: encoding_facts.column_means(n, 512) for n in lengths}
+overall = {n: float(numeric.sinusoidal(n, 512).mean()) for n in lengths}
+
+
+def shown(value: float) -> str:
+    """Three decimals, without a minus sign on values that round to zero."""
+    return f"{value:.3f}" if abs(value) >= 5e-4 else "0.000"
+
+
+rows = "".join(
+    f"<tr><td>column {j} ({'sin' if j % 2 == 0 else 'cos'}, λ = "
+    f"{encoding_facts.wavelengths(512)[j // 2]:.3g})</td>"
+    + "".join(f"<td>{shown(means[n][j])}</td>" for n in lengths)
+    + "</tr>"
+    for j in sample
+)
+rows += (
+    "<tr><td><strong>whole table</strong></td>"
+    + "".join(f"<td>{shown(overall[n])}</td>" for n in lengths)
+    + "</tr>"
+)
+heads = "".join(f"<th>n = {n}</th>" for n in lengths)
+report.Html(
+    "<p>Measured means over the positions \\(0, \\dots, n-1\\), \\(d = 512\\):</p>"
+    f'<table class="pe-table"><thead><tr><th>column</th>{heads}</tr></thead>'
+    f"<tbody>{rows}</tbody></table>"
+)
+
+# %% [markdown]
+# So "zero-centred" holds for the fast pairs over a long text, not for the table of a short
+# sentence, whose mean is dominated by slow cosine columns near 1.
+#
+# ## Added to the token embedding
+#
+# The encoding has the embedding's width $d$, and the paper **adds** it:
+# $x_p = e_{\text{token}} + PE(p)$. Why add rather than concatenate $[e;\ PE(p)]$?
+#
+# **Width and cost.** Concatenating doubles the width of every vector entering the first
+# layer, and with it the weights and multiply-adds of each projection reading it. For
+# $d = 512$:
+
+# %% tags=["hide_input"]
+cost = encoding_facts.projection_cost(512)
+report.Html(
+    '<table class="pe-table"><thead><tr><th></th><th>input width</th>'
+    "<th>weights of one 512-output projection</th><th>multiply-adds per token</th></tr></thead>"
+    f"<tbody><tr><td>add</td><td>{cost['width_add']}</td><td>{cost['weights_add']:,}</td>"
+    f"<td>{cost['madds_add']:,}</td></tr>"
+    f"<tr><td>concatenate</td><td>{cost['width_concat']}</td>"
+    f"<td>{cost['weights_concat']:,}</td><td>{cost['madds_concat']:,}</td></tr></tbody></table>"
+    "<p>Each layer of the paper's base model has four such projections (queries, keys, values, "
+    "output), so the extra width would be paid again wherever it is carried.</p>"
+)
+
+# %% [markdown]
+# **What is lost.** Less than it seems. A layer reading a concatenation splits into two
+# projections that are added, $W[e;\,q] = W_e e + W_q q$; adding first is the special case
+# where the two projections are the same matrix:
+
+# %% tags=["hide_input"]
+report.claim("concat-is-two-projections")
+
+# %% tags=["hide_input"]
+report.proof(encoding_facts.concat_projection_proof())
+
+# %% [markdown]
+# **What adding does geometrically.** It shifts each embedding by a vector of fixed length
+# $\lVert PE(p)\rVert = \sqrt{d/2}$, in a direction that depends on the position. In high
+# dimension that shift is nearly orthogonal to the embedding: the cosine between a random
+# embedding and an encoding row is spread like $1/\sqrt d$ around 0.
+
+# %% tags=["hide_input"]
+report.claim("embedding-encoding-nearly-orthogonal")
+
+# %% tags=["hide_input"]
+intro_figures.cosine_histograms()
+
+# %% [markdown]
+# The encodings of a sentence also crowd into few directions: the rows of the first 200
+# positions are, numerically, confined to a subspace of a few dozen of the 512 dimensions,
+# because the slow pairs hardly change over 200 positions. A random embedding puts only the
+# fraction $r/d$ of its squared norm there, so the content and the position are carried
+# mostly by different directions, and a later projection can separate them.
+
+# %% tags=["hide_input"]
+report.claim("encoding-subspace-share")
+
+# %% tags=["hide_input"]
+rank, share = encoding_facts.encoding_subspace_share(200, 512)
+norm_pe = float(np.linalg.norm(numeric.sinusoidal(1, 512)[0]))
+report.Html(
+    f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norm_pe:.4f} = "
+    f"\\sqrt{{256}}\\); a random embedding with \\(N(0,1)\\) entries has norm about "
+    f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 span "
+    f"{rank} directions, holding {100 * share:.1f}% of a random embedding's squared norm.</p>"
+)
+
+# %% [markdown]
+# ## Exercises
+
+# %% tags=["hide_input"]
+lam128 = encoding_facts.wavelengths(128)
+report.exercise(
+    "For \\(d = 128\\), what are the shortest and the longest wavelength, and how far is the "
+    "longest from \\(2\\pi\\cdot 10000\\)?",
+    f"\\(\\lambda_0 = 2\\pi = {lam128[0]:.4f}\\) and \\(\\lambda_{{63}} = 2\\pi\\cdot "
+    f"10000^{{126/128}} = {lam128[-1]:.1f}\\), a factor \\(10000^{{-2/128}} = "
+    f"{lam128[-1] / (2 * np.pi * 10000):.4f}\\) of \\(2\\pi\\cdot 10000\\).",
+    claim_id="wavelength-progression",
+)
+
+# %% tags=["hide_input"]
+value = numeric.sinusoidal(3, 512)[2, 256]
+report.exercise(
+    'In "My name is RK" with \\(d = 512\\), what is the entry of column 256 for <em>is</em> '
+    "(position 2)?",
+    f"\\(\\sin(2 \\cdot 10000^{{-256/512}}) = \\sin(2/100) = {value:.10f}\\).",
+    claim_id="worked-example-my-name-is-rk",
+)
+
+# %% tags=["hide_input"]
+width, _ = encoding_facts.ratio_equals_two_width(10000)
+report.exercise(
+    "At which width \\(d\\) would consecutive wavelengths double, as the periods of the bits "
+    "of a binary counter do?",
+    f"\\(10000^{{2/d}} = 2\\) gives \\(d = {html.escape(sp.latex(width))} \\approx "
+    f"{float(width):.3f}\\), not an even integer: no width makes the analogy exact.",
+    claim_id="wavelength-ratio-not-two",
+)

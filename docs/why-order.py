@@ -13,4 +13,201 @@
 # %% [markdown]
 # # Why order must be injected
 #
-# This chapter is being written.
+# *Dog bites man* and *man bites dog* hold the same three words; only their order tells who
+# bit whom. This chapter shows that the self-attention layer of a Transformer, on its own,
+# cannot tell these two sentences apart: it treats its input as a set of tokens, not a
+# sequence. It proves this exactly for a small sequence, checks it numerically for a
+# realistic one, runs the two sentences through a toy attention head, and shows that adding
+# the sinusoidal positional encoding of [Vaswani et al. (2017)](bibliography.md#vaswani2017)
+# breaks the symmetry. A recurrent network, which reads the words one by one, needs no such
+# help.
+#
+# Everything on this page is computed by the package `pe` while the page is built.
+
+# %% tags=["hide_input"]
+import html
+
+import numpy as np
+
+from pe import attention, intro_figures, report
+
+# %% [markdown]
+# ## Self-attention sees a set
+#
+# Write a sequence of $n$ tokens as a matrix $X \in \mathbb{R}^{n \times d}$, one token
+# embedding per row. One attention head computes, for every token, a weighted average of
+# value vectors, with weights from the match between its query and every key:
+#
+# $$\operatorname{Attn}(X) = \operatorname{softmax}\!\Bigl(\frac{X W_q (X W_k)^{\mathsf T}}
+# {\sqrt d}\Bigr)\, X W_v ,$$
+#
+# the softmax taken along each row. Nothing in this formula refers to the index of a row.
+# Reorder the tokens with a permutation matrix $P$ (so $PX$ holds the same rows in another
+# order) and three things happen:
+#
+# 1. the score matrix is reordered on both sides: $S(PX) = P\,S(X)\,P^{\mathsf T}$;
+# 2. each softmax row keeps its entries, in another order, and its denominator is the same
+#    sum taken in another order: $\operatorname{softmax}(PSP^{\mathsf T}) =
+#    P\operatorname{softmax}(S)P^{\mathsf T}$;
+# 3. multiplying by $PXW_v$ and using $P^{\mathsf T}P = I$ leaves
+#    $\operatorname{Attn}(PX) = P\operatorname{Attn}(X)$.
+#
+# The outputs are the same vectors, shuffled the same way as the inputs. This property is
+# called **permutation equivariance**.
+
+# %% tags=["hide_input"]
+report.claim("attention-permutation-equivariant")
+
+# %% [markdown]
+# ### The exact proof, for three tokens
+#
+# SymPy takes $n = 3$ tokens of width $d = 2$, with every entry of $X$, $W_q$, $W_k$ and $W_v$
+# an independent symbol and the softmax written with `exp`. It tries **all six** permutation
+# matrices of three tokens, so the statement is proved for every possible reordering, and
+# reduces the residual $\operatorname{Attn}(PX) - P\operatorname{Attn}(X)$ to exactly zero
+# by multiplying out polynomials (`expand`), leaving each `exp` of an expanded score whole.
+# No floating-point number enters.
+
+# %% tags=["hide_input"]
+report.proof(attention.equivariance_proof(3, 2))
+
+# %% [markdown]
+# Two wrong statements fed to the same proof are rejected: *invariance*
+# ($\operatorname{Attn}(PX) = \operatorname{Attn}(X)$, forgetting to reorder the outputs) and
+# attention with a *causal mask* (token $i$ sees only tokens $j \le i$, a rule that does
+# depend on the order, as in a decoder):
+
+# %% tags=["hide_input"]
+wrong = [attention.equivariance_proof(3, 2, candidate=c) for c in ("invariant", "causal")]
+assert not any(p.holds for p in wrong)
+report.Html("<ul>" + "".join(f"<li>{html.escape(p.summary())}</li>" for p in wrong) + "</ul>")
+
+# %% [markdown]
+# ### The numeric check, for a realistic sequence
+#
+# With $n = 32$ tokens of width $d = 64$, random embeddings and random projections in
+# float64, and a random permutation, the two sides agree to rounding. The tolerance follows
+# from where they can differ: only the order of the sums over the $n$ keys changes, and a
+# reordered sum of $n$ terms moves by about $n\varepsilon$ times the size of its terms.
+# Every output is a weighted average of the rows of $XW_v$, so each entry is held to
+# $\tau = 4\,n\,\varepsilon\,\max|XW_v|$ with $\varepsilon = 2^{-52}$.
+
+# %% tags=["hide_input"]
+checks = [
+    attention.check_equivariance(32, 64, candidate=c)
+    for c in ("equivariant", "invariant", "causal", "positions")
+]
+assert checks[0].passed
+assert not any(c.passed for c in checks[1:])
+labels = {
+    "equivariant": "Attn(PX) against P Attn(X)",
+    "invariant": "Attn(PX) against Attn(X) (wrong)",
+    "causal": "causal mask (wrong)",
+    "positions": "encoding added before attention (wrong)",
+}
+rows = "".join(
+    f"<tr><td>{labels[c.candidate]}</td><td>{c.max_abs_error:.3g}</td>"
+    f"<td>{c.tolerance:.3g}</td><td>{'holds' if c.passed else 'fails'}</td></tr>"
+    for c in checks
+)
+report.Html(
+    '<table class="pe-table"><thead><tr><th>comparison (n = 32, d = 64)</th>'
+    "<th>max |difference|</th><th>tolerance</th><th>verdict</th></tr></thead>"
+    f"<tbody>{rows}</tbody></table>"
+)
+
+# %% [markdown]
+# ## Dog bites man, man bites dog
+#
+# Give each of the three words a fixed random embedding of width 64 (seeded, so every build
+# draws the same numbers) and run both sentences through the same toy attention head. The
+# second sentence is the first with the first and last rows swapped, so by equivariance the
+# output for *dog* is the same vector in both sentences, and likewise for *man* and *bites*:
+# the two sentences give the **same multiset of outputs**. Anything built on top of them
+# (a classifier averaging the outputs, say) cannot tell who bit whom.
+
+# %% tags=["hide_input"]
+report.claim("dog-bites-man-same-outputs")
+
+# %% [markdown]
+# Now add the sinusoidal encoding $PE(p)$ (the subject of
+# [chapter 3](sinusoidal-encoding.py)) to each word's embedding before attention. *Dog* at
+# position 0 and *dog* at position 2 are now different input vectors, and their outputs
+# differ. A vector that is the same at every position, such as $PE(0)$ added to every word,
+# would not help: it is a wrong candidate the check rejects.
+
+# %% tags=["hide_input"]
+report.claim("encoding-breaks-symmetry")
+
+# %% tags=["hide_input"]
+intro_figures.sentence_outputs()
+
+# %% [markdown]
+# ## A recurrent network reads in order
+#
+# A recurrent network (an Elman network, [Elman 1990](bibliography.md#elman1990)) keeps a
+# state and updates it one token at a time,
+#
+# $$h_t = \tanh(W_x x_t + W_h h_{t-1} + b), \qquad h_0 = 0 .$$
+#
+# The word read first has passed through more updates than the word read last, so the final
+# state depends on the order. The toy cell in `pe` (16 state units, seeded weights) gives
+# different final states for the two sentences. Switch the recurrence off ($W_h = 0$) and
+# sum the states, and the reader forgets the order again: the wrong candidate is rejected.
+
+# %% tags=["hide_input"]
+report.claim("rnn-reads-order")
+
+# %% [markdown]
+# ## What is parallel, and what the encoding is for
+#
+# A common explanation says the positional encoding is added "to enable parallel
+# processing". That has it backwards. **Attention is what is parallel**: output $i$ needs
+# only token $i$'s query and every key and value, never another output, so all $n$ outputs
+# can be computed at once, with or without an encoding. A recurrent step needs the previous
+# state, so it cannot start before the previous step ends. The price of attention's
+# parallelism is the permutation equivariance proved above; the encoding does not create
+# the parallelism, it **restores the order that parallel attention ignores**.
+
+# %% tags=["hide_input"]
+report.claim("attention-rows-parallel")
+
+# %% [markdown]
+# ## Exercises
+
+# %% tags=["hide_input"]
+proof_4 = attention.equivariance_proof(4, 1)
+assert proof_4.holds
+report.exercise(
+    "The proof above covers 3 tokens. How many permutation matrices must a proof of the same "
+    "kind try for \\(n = 4\\) tokens, and does the statement still hold?",
+    f"\\(4! = 24\\) permutations. SymPy runs them with \\(d = 1\\): "
+    f"{html.escape(proof_4.summary())}. The argument itself (scores, softmax, "
+    "\\(P^{\\mathsf T}P = I\\)) never used the value of \\(n\\).",
+    claim_id="attention-permutation-equivariant",
+)
+
+# %% tags=["hide_input"]
+pair = attention.sentence_pair(64)
+mean_gap = float(np.abs(pair.first.mean(axis=0) - pair.second.mean(axis=0)).max())
+report.exercise(
+    "A sentence classifier averages the attention outputs of its words. Without positional "
+    "information, how far apart are its inputs for <em>dog bites man</em> and <em>man bites "
+    "dog</em>?",
+    f"Equal up to rounding: the averages differ by at most {mean_gap:.1g} here, because the "
+    "two sentences give the same multiset of outputs and an average does not depend on the "
+    "order of its terms.",
+    claim_id="dog-bites-man-same-outputs",
+)
+
+# %% tags=["hide_input"]
+constant = attention.sentence_pair(64, constant_encoding=True)
+report.exercise(
+    "Someone proposes to mark every token with the same learned vector \\(c\\) before "
+    "attention. Does that let the head tell the two sentences apart?",
+    f"No. \\(PX + \\mathbf{{1}}c^{{\\mathsf T}} = P(X + \\mathbf{{1}}c^{{\\mathsf T}})\\), so "
+    "equivariance still holds; with \\(c = PE(0)\\) a word's outputs in the two sentences "
+    f"differ by only {constant.word_gap:.1g}. The added vectors must differ from position to "
+    "position.",
+    claim_id="encoding-breaks-symmetry",
+)

@@ -1,0 +1,206 @@
+"""pe.attention: attention against a loop re-implementation, equivariance, the RNN contrast."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from pe import attention, numeric
+
+
+def loop_attention(
+    x: np.ndarray, w: attention.AttentionWeights, causal: bool = False
+) -> np.ndarray:
+    """Self-attention written out with Python loops and math.exp (independent of pe)."""
+    n, d = x.shape
+    q, k, v = x @ w.w_q, x @ w.w_k, x @ w.w_v
+    out = np.zeros((n, d))
+    for i in range(n):
+        keys = range(i + 1) if causal else range(n)
+        scores = [sum(q[i, c] * k[j, c] for c in range(d)) / math.sqrt(d) for j in keys]
+        top = max(scores)
+        weights = [math.exp(s - top) for s in scores]
+        total = sum(weights)
+        for j, wj in zip(keys, weights, strict=True):
+            out[i] += wj / total * v[j]
+    return out
+
+
+def loop_rnn(x: np.ndarray, w: attention.RnnWeights) -> np.ndarray:
+    h = np.zeros(w.w_h.shape[0])
+    for token in x:
+        h = np.array(
+            [
+                math.tanh(
+                    sum(w.w_x[r, c] * token[c] for c in range(token.size))
+                    + sum(w.w_h[r, c] * h[c] for c in range(h.size))
+                    + w.b[r]
+                )
+                for r in range(h.size)
+            ]
+        )
+    return h
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_matches_a_loop_implementation(causal: bool) -> None:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((7, 6))
+    w = attention.AttentionWeights(*(rng.standard_normal((6, 6)) for _ in range(3)))
+    np.testing.assert_allclose(
+        attention.attention(x, w, causal=causal), loop_attention(x, w, causal), atol=1e-12
+    )
+
+
+def test_causal_first_output_is_the_first_value() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((5, 4))
+    w = attention.toy_attention(4)
+    out = attention.attention(x, w, causal=True)
+    np.testing.assert_allclose(out[0], x[0] @ w.w_v, atol=1e-14)
+
+
+def test_each_row_alone_equals_the_batched_output() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((9, 8))
+    w = attention.toy_attention(8)
+    batched = attention.attention(x, w)
+    for i in range(9):
+        np.testing.assert_allclose(attention.attention_row(x, w, i), batched[i], atol=1e-13)
+
+
+def test_permutation_matrix_moves_rows() -> None:
+    x = np.arange(12.0).reshape(4, 3)
+    order = [2, 0, 3, 1]
+    np.testing.assert_array_equal(attention.permutation_matrix(order) @ x, x[order])
+
+
+@pytest.mark.parametrize("bad", [[0, 0, 1], [1, 2, 3], [0, 2]])
+def test_permutation_matrix_refuses_non_permutations(bad: list[int]) -> None:
+    with pytest.raises(ValueError, match="order must be a permutation"):
+        attention.permutation_matrix(bad)
+
+
+def test_symbolic_equivariance_holds_for_every_permutation() -> None:
+    proof = attention.equivariance_proof(3, 2)
+    assert proof.holds
+    assert len(proof.residual) == math.factorial(3) * 3 * 2
+    assert all(entry == 0 for entry in proof.residual)
+
+
+def test_symbolic_equivariance_for_two_tokens() -> None:
+    assert attention.equivariance_proof(2, 2).holds
+
+
+@pytest.mark.parametrize(
+    ("candidate", "n", "d"), [("invariant", 3, 2), ("causal", 3, 2), ("positions", 3, 1)]
+)
+def test_symbolic_proof_rejects_wrong_candidates(
+    candidate: attention.Candidate, n: int, d: int
+) -> None:
+    proof = attention.equivariance_proof(n, d, candidate=candidate)
+    assert not proof.holds
+    assert any(entry != 0 for entry in proof.residual)
+
+
+def test_symbolic_proof_refuses_large_sizes() -> None:
+    with pytest.raises(ValueError, match="n <= 4"):
+        attention.equivariance_proof(5, 2)
+
+
+@pytest.mark.parametrize(("n", "d", "seed"), [(32, 64, 0), (8, 16, 1), (50, 128, 2)])
+def test_numeric_equivariance(n: int, d: int, seed: int) -> None:
+    result = attention.check_equivariance(n, d, seed=seed)
+    assert result.passed, result.summary()
+    assert result.max_abs_error <= result.tolerance
+
+
+@pytest.mark.parametrize("candidate", ["invariant", "causal", "positions"])
+def test_numeric_equivariance_rejects_wrong_candidates(candidate: attention.Candidate) -> None:
+    result = attention.check_equivariance(32, 64, candidate=candidate)
+    assert not result.passed
+    assert result.max_abs_error > 1e6 * result.tolerance
+
+
+def test_equivariance_against_every_permutation_of_four_tokens() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 6))
+    w = attention.toy_attention(6)
+    base = loop_attention(x, w)
+    for order in itertools.permutations(range(4)):
+        np.testing.assert_allclose(
+            attention.attention(x[list(order)], w), base[list(order)], atol=1e-13
+        )
+
+
+def test_dog_bites_man_same_outputs_without_positions() -> None:
+    pair = attention.sentence_pair(64)
+    assert pair.word_gap <= pair.tolerance
+    # the multiset: sort the rows of both outputs and compare
+    first = pair.first[np.lexsort(pair.first.T[::-1])]
+    second = pair.second[np.lexsort(pair.second.T[::-1])]
+    np.testing.assert_allclose(first, second, atol=1e-13)
+
+
+def test_the_encoding_changes_the_output_of_dog() -> None:
+    vocab = attention.toy_vocabulary(64)
+    w = attention.toy_attention(64)
+    pe_rows = numeric.sinusoidal(3, 64)
+    one = np.stack([vocab[t] for t in attention.SENTENCE]) + pe_rows
+    two = np.stack([vocab[t] for t in attention.SWAPPED]) + pe_rows
+    out_one, out_two = loop_attention(one, w), loop_attention(two, w)
+    pair = attention.sentence_pair(64, positions=True)
+    np.testing.assert_allclose(pair.first, out_one, atol=1e-12)
+    # word r of the first sentence stands at position 2 - r in the second
+    gaps = [np.abs(out_one[r] - out_two[2 - r]).max() for r in range(3)]
+    assert max(gaps) == pytest.approx(pair.word_gap, abs=1e-12)
+    assert min(gaps[0], gaps[2]) > 0.1  # dog and man moved
+
+
+def test_a_constant_encoding_does_not_break_the_symmetry() -> None:
+    pair = attention.sentence_pair(64, constant_encoding=True)
+    assert pair.word_gap <= pair.tolerance
+
+
+def test_rnn_matches_a_loop_implementation_and_reads_order() -> None:
+    vocab = attention.toy_vocabulary(16)
+    w = attention.toy_rnn(16, hidden=5)
+    x = attention.sentence_matrix(attention.SENTENCE, vocab)
+    np.testing.assert_allclose(attention.rnn_states(x, w)[-1], loop_rnn(x, w), atol=1e-14)
+    swapped = attention.sentence_matrix(attention.SWAPPED, vocab)
+    assert np.abs(loop_rnn(x, w) - loop_rnn(swapped, w)).max() > 1e-3
+
+
+def test_rnn_without_recurrence_forgets_the_order() -> None:
+    assert attention.rnn_final_gap(64, recurrent=False) <= 1e-14
+    assert attention.rnn_final_gap(64) > 0.1
+
+
+def test_rnn_steps_need_the_previous_state() -> None:
+    assert attention.rnn_step_without_history_gap(8, 16) > 1e-3
+    assert attention.row_independence_gap(8, 16) <= 1e-13
+
+
+def test_toy_objects_are_deterministic() -> None:
+    a, b = attention.toy_vocabulary(8), attention.toy_vocabulary(8)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert np.array_equal(attention.toy_attention(8).w_q, attention.toy_attention(8).w_q)
+
+
+def test_bad_input_is_refused_with_a_clear_message() -> None:
+    w = attention.toy_attention(4)
+    with pytest.raises(ValueError, match="x must be a non-empty real 2-D array"):
+        attention.attention(np.zeros(4), w)
+    with pytest.raises(ValueError, match="weights must be"):
+        attention.attention(np.zeros((3, 5)), w)
+    with pytest.raises(ValueError, match="x must be finite"):
+        attention.attention(np.full((2, 4), np.nan), w)
+    with pytest.raises(ValueError, match="i must be < n"):
+        attention.attention_row(np.zeros((3, 4)), w, 3)
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        attention.sentence_matrix(("cat",), attention.toy_vocabulary(4))
+    with pytest.raises(ValueError, match="d_model must be even"):
+        attention.check_equivariance(4, 5)
