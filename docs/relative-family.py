@@ -13,4 +13,244 @@
 # %% [markdown]
 # # The relative-position family
 #
-# This chapter is being written.
+# The sinusoidal encoding gives every position its own vector and hopes that attention will
+# read offsets out of it. Its successors differ in *where* position enters the attention score
+# $s_{ij}$ between the query at position $i$ and the key at position $j$, and in *what* they
+# let the score depend on: the absolute positions, only the offset $i - j$, or a coarse version
+# of it. This page lists the main designs, each with its formula, what it keeps and what it
+# loses, and a small example computed by `pe` while the page is built. Findings are reported as
+# their authors stated them, with the papers on the [bibliography page](bibliography.md).
+#
+# One test runs through the page: feed the same token at every position. If the scheme only
+# encodes offsets, the score matrix depends only on $i - j$ (it is constant along every
+# diagonal); if it encodes absolute positions, it does not.
+
+# %% tags=["hide_input"]
+import numpy as np
+
+from pe import numeric, relative, relative_figures, report, rotary
+from pe import relative_proofs as proofs
+from pe.report import Html
+
+report.claim("identical-tokens-relative")
+
+# %% tags=["hide_input"]
+relative_figures.repeated_token_scores()
+
+# %% [markdown]
+# ## Learned absolute embeddings
+#
+# **Formula.** A table $E \in \mathbb{R}^{L \times d}$ is trained with the model, and the input
+# at position $p$ is $x_p + E_p$ (BERT and GPT-2 do this;
+# [Gehring et al.](bibliography.md#gehring2017) used learned position embeddings in a
+# convolutional sequence model).
+#
+# **Keeps.** Any pattern the data asks for; no assumption about offsets.
+#
+# **Loses.** There is no row for a position at or beyond $L$, and nothing ties row $p$ to row
+# $p + k$: the repeated-token scores above are not constant along diagonals.
+# [Vaswani et al.](bibliography.md#vaswani2017) reported nearly identical results with learned
+# and sinusoidal embeddings and kept the sinusoids in the hope that they extrapolate.
+
+# %% tags=["hide_input"]
+table = np.zeros((512, 8))
+try:
+    relative.learned_lookup(table, [511, 512])
+    message = "no error"
+except ValueError as error:
+    message = str(error)
+Html(f"<p>Looking up positions 511 and 512 in a 512-row table: <code>{message}</code></p>")
+
+# %% [markdown]
+# ## Relative position representations (Shaw et al., 2018)
+#
+# **Formula.** [Shaw et al.](bibliography.md#shaw2018) add a learned vector that depends on
+# the clipped offset to the key (and another to the value):
+#
+# $$e_{ij} = \frac{(W_q x_i)^{\mathsf T}\bigl(W_k x_j + a^K_{\mathrm{clip}(j-i, K)}\bigr)}{\sqrt d},
+# \qquad \mathrm{clip}(r, K) = \max(-K, \min(K, r)).$$
+#
+# **Keeps.** Only offsets, with direction; $2K + 1$ vectors per layer serve every length.
+#
+# **Loses.** Offsets beyond $K$ are indistinguishable, and absolute position is gone. The
+# authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU (English-French)
+# over absolute encodings on WMT 2014, and no further gain from combining both.
+
+# %% tags=["hide_input"]
+report.claim("shaw-clipped-offsets")
+
+# %% tags=["hide_input"]
+Html(
+    "<pre>pe.relative.shaw_offsets(7, clip=2), query i down, key j across:\n"
+    + np.array2string(relative.shaw_offsets(7, 2))
+    + "</pre>"
+)
+
+# %% [markdown]
+# ## Transformer-XL's decomposition (Dai et al., 2019)
+#
+# **Formula.** With absolute encodings $U$, the score of the additive design splits into four
+# terms: content–content, content–position, position–content and position–position.
+# [Dai et al.](bibliography.md#dai2019) keep the split but replace the key's absolute $U_j$ by a
+# sinusoid of the offset, $R_{i-j}$, with its own projection $W_{k,R}$, and the query's position
+# terms by two learned vectors $u$ and $v$:
+#
+# $$A_{ij} = \underbrace{x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E}\, x_j}_{(a)}
+#  + \underbrace{x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R}\, R_{i-j}}_{(b)}
+#  + \underbrace{u^{\mathsf T} W_{k,E}\, x_j}_{(c)}
+#  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{i-j}}_{(d)} .$$
+#
+# **Keeps.** The sinusoid, now evaluated at offsets, so a segment of text can attend to the
+# cached previous segment without position clashes; only offsets reach the score.
+#
+# **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
+# than recurrent networks and 450% longer than vanilla Transformers, and evaluation up to
+# 1,800 times faster than a vanilla Transformer with recomputation.
+
+# %% tags=["hide_input"]
+report.claim("transformer-xl-four-terms")
+
+# %% tags=["hide_input"]
+report.proof(proofs.absolute_score_four_terms())
+
+# %% [markdown]
+# ## T5's bucketed bias (Raffel et al., 2020)
+#
+# **Formula.** [Raffel et al.](bibliography.md#raffel2020) drop position vectors altogether and
+# add a learned scalar to each score, $s_{ij} = q_i^{\mathsf T} k_j + b_{\mathrm{bucket}(j-i)}$,
+# one table per head, shared across layers. The bucket of an offset is exact for small
+# distances and logarithmic beyond, up to a maximum distance (32 buckets and 128 in T5). In
+# the encoder the two directions get separate halves of the buckets; in the decoder every key
+# is in the past. `pe.relative.t5_bucket` implements it; its properties are checked below, and
+# the tests compare it with a scalar re-implementation.
+#
+# **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
+# per bucket is cheap.
+#
+# **Loses.** Every distance beyond the maximum shares one bucket, and the bias is a scalar: it
+# can shift attention towards or away from an offset but carries no vector information.
+# Measured: in the bidirectional case, one of the 32 buckets is never used (distance 0 looking
+# forward), as the check reports.
+
+# %% tags=["hide_input"]
+report.claim("t5-buckets")
+
+# %% tags=["hide_input"]
+relative_figures.t5_buckets()
+
+# %% [markdown]
+# ## ALiBi (Press et al., 2022)
+#
+# **Formula.** [Press et al.](bibliography.md#press2022) add a fixed, non-learned penalty
+# proportional to the distance, with a different slope per head:
+#
+# $$s_{ij} = q_i^{\mathsf T} k_j - m_h\,(i - j), \quad j \le i, \qquad
+# m_h = 2^{-8h/H},\ h = 1, \dots, H .$$
+#
+# **Keeps.** Offsets, a strong preference for recent tokens, and no parameters; the penalty is
+# defined at every distance, so longer inputs need nothing new.
+#
+# **Loses.** Distant tokens are pushed down by construction, in every head, whatever the
+# content. The authors reported that a 1.3 billion parameter model trained on 1024 tokens and
+# evaluated on 2048 reached the same perplexity as a sinusoidal model trained on 2048, while
+# training 11% faster and using 11% less memory.
+
+# %% tags=["hide_input"]
+report.claim("alibi-slopes")
+
+# %% tags=["hide_input"]
+Html(
+    "<p><code>pe.relative.alibi_slopes(8)</code> = "
+    f"<code>{relative.alibi_slopes(8).tolist()}</code></p>"
+)
+
+# %% [markdown]
+# ## No positional encoding, with a causal mask (NoPE)
+#
+# **Formula.** Nothing is added: $s_{ij} = q_i^{\mathsf T} k_j$. Without a mask, attention is
+# blind to order (permuting the input permutes the output). With a causal mask, position $i$
+# averages over exactly $i + 1$ tokens, and that count is itself positional information. With
+# equal scores and a first token whose value $v_0$ differs from the others' $v$, the output at
+# $i$ is $(v_0 + i\,v)/(i + 1)$, different at every position; without the mask every output is
+# the same.
+#
+# **Keeps.** Whatever the model can infer from counting; nothing to tune.
+#
+# **Loses.** Explicit offsets, and all positional information in a bidirectional encoder.
+# [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
+# encodings competitive with those that have them, and probes that recover absolute position
+# from their hidden states; [Kazemnejad et al.](bibliography.md#kazemnejad2023) reported that
+# decoder-only models without positional encoding generalised to longer inputs better than
+# the encodings they compared on their reasoning and arithmetic tasks.
+
+# %% tags=["hide_input"]
+report.claim("nope-causal-position")
+
+# %% tags=["hide_input"]
+report.proof(proofs.causal_mean_counts_position())
+
+# %% tags=["hide_input"]
+values = np.zeros(6)
+values[0] = 1.0
+Html(
+    "<p>Values [1, 0, 0, 0, 0, 0], equal scores: with the causal mask the outputs are "
+    f"<code>{np.round(relative.causal_mean_attention(values), 4).tolist()}</code>; without it, "
+    f"<code>{np.round(relative.causal_mean_attention(values, causal=False), 4).tolist()}</code>."
+    "</p>"
+)
+
+# %% [markdown]
+# ## Extending RoPE's context: position interpolation and base scaling
+#
+# A model trained with [RoPE](rope.py) on $L$ positions has seen angles $p\,\omega_i$ only for
+# $p < L$. Two ways to run it on $sL$ positions without such unseen angles:
+#
+# **Position interpolation** ([Chen et al., 2023](bibliography.md#chen2023)) divides every
+# position by $s$: angles become $(p/s)\,\omega_i < L\,\omega_i$, inside the trained range, at
+# the price of neighbouring positions being $s$ times closer. The authors reported extending
+# LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000 fine-tuning steps,
+# and an interpolation bound at least about 600 times smaller than the extrapolation one.
+#
+# **NTK-aware base scaling** (proposed in 2023 in an online post by "bloc97", analysed by
+# [Peng et al.](bibliography.md#peng2023)) raises the base instead,
+# $b' = b\,s^{d/(d-2)}$: the fastest pair keeps its frequency (local order stays sharp), the
+# slowest is divided by exactly $s$ (like interpolation), and the pairs in between are scaled
+# by amounts in between. Peng et al. built YaRN on this analysis and reported reaching long
+# contexts with 10 times fewer tokens and 2.5 times fewer training steps than earlier methods.
+
+# %% tags=["hide_input"]
+report.claim("position-interpolation-range")
+
+# %% tags=["hide_input"]
+report.claim("ntk-base-scaling")
+
+# %% tags=["hide_input"]
+report.proof(proofs.ntk_frequencies())
+
+# %% tags=["hide_input"]
+d, s = 128, 4.0
+old = numeric.frequencies(d)
+ntk = numeric.frequencies(d, relative.ntk_base(10000.0, s, d))
+ratio = old / ntk
+pi_angles = rotary.rope_angles(np.array([int(s) * 2048 - 1]), d, scale=s)[0]
+Html(
+    f"<p>$d = {d}$, $s = {s:g}$: NTK scaling divides the frequencies by factors from "
+    f"{ratio[0]:.4g} (pair 0) through {ratio[d // 4]:.4g} (pair {d // 4}) to {ratio[-1]:.4g} "
+    f"(pair {d // 2 - 1}); position interpolation divides all of them by {s:g}. With "
+    f"interpolation, position {int(s) * 2048 - 1} turns pair 0 by {pi_angles[0]:.2f} rad, "
+    "below the 2048 rad of a 2048-position training window.</p>"
+)
+
+# %% [markdown]
+# ## Summary
+#
+# | scheme | where position enters | depends on | beyond the training length |
+# | --- | --- | --- | --- |
+# | learned absolute | added to the input | absolute $p$ | no row to look up |
+# | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade |
+# | Shaw et al. | key (and value) vectors | $\mathrm{clip}(j - i, K)$ | offsets beyond $K$ merge |
+# | Transformer-XL | four score terms | $i - j$ through a sinusoid | defined |
+# | T5 | scalar bias per bucket | bucket of $j - i$ | far offsets share a bucket |
+# | RoPE | rotation of $q$, $k$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation or base scaling |
+# | ALiBi | linear penalty | $i - j$ | defined; reported to extrapolate |
+# | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |

@@ -13,4 +13,263 @@
 # %% [markdown]
 # # From sinusoids to rotary embeddings
 #
-# This chapter is being written.
+# The [rotation identity](rotation-identity.py) says that moving from position $p$ to $p + k$
+# turns pair $i$ of the sinusoidal encoding by the angle $k\omega_i$. The original Transformer
+# *adds* the encoding to the word vectors and leaves it to the model to exploit that
+# structure. Rotary position embeddings (RoPE, [Su et al.](bibliography.md#su2021)) use the
+# rotation itself: they turn every pair of a query or key at position $p$ by $p\,\omega_i$,
+# after the projections $W_q$ and $W_k$. Then the attention score depends on the two positions
+# only through their difference, for any weights. GPT-J, GPT-NeoX, Llama and many later
+# models use this scheme. This page derives it from the identity and proves each step; every
+# number is computed by `pe` while the page is built.
+
+# %% tags=["hide_input"]
+import numpy as np
+
+from pe import numeric, report, rotary, rotary_figures
+from pe import rotary_proofs as proofs
+from pe.report import Html
+
+# %% [markdown]
+# ## From the identity to a rotation of queries and keys
+#
+# Pair $i$ of the encoding at position $p$ is a point on the unit circle at angle
+# $\omega_i p$, and the identity says that going $k$ positions further turns it by $k\omega_i$.
+# RoPE takes any pair $(a, b)$ of a query or key vector and turns it the same way, by the
+# angle $p\,\omega_i$ of its position, with the frequencies of the sinusoidal encoding,
+# $\omega_i = 10000^{-2i/d}$. Public code writes the turn as
+# $a' = a\cos p\omega_i - b\sin p\omega_i$, $b' = b\cos p\omega_i + a\sin p\omega_i$, which is
+# the complex product $(a + ib)\,e^{ip\omega_i}$: the pair is a complex number and the
+# position multiplies it by a unit phase.
+
+# %% tags=["hide_input"]
+report.claim("rope-complex-rotation")
+
+# %% tags=["hide_input"]
+report.proof(proofs.complex_form())
+
+# %% [markdown]
+# `pe.numeric.rope(x, positions, pairing=...)` applies this to the last axis of an array of
+# shape $(\dots, n, d)$. A query that is the same vector at every position comes out different
+# at each position, with the same length (a rotation does not stretch):
+
+# %% tags=["hide_input"]
+x = np.tile(np.array([1.0, 0.0, 1.0, 0.0]), (4, 1))
+rotated = numeric.rope(x, 4)
+Html(
+    "<pre>rope([1, 0, 1, 0] at positions 0..3), d = 4:\n"
+    + np.array2string(rotated, precision=4, suppress_small=True)
+    + f"\nlengths: {np.array2string(np.linalg.norm(rotated, axis=1), precision=6)}</pre>"
+)
+
+# %% [markdown]
+# ## The score depends only on the offset
+#
+# Write $R_p$ for the rotation of a pair by $p\,\omega_i$. Rotations compose by adding angles
+# and the transpose of a rotation turns back, so $R_m^{\mathsf T} R_n = R_{n-m}$ and
+#
+# $$\langle R_m q, R_n k\rangle = q^{\mathsf T} R_m^{\mathsf T} R_n k
+#   = \langle q, R_{n-m} k \rangle .$$
+#
+# The query's position $m$ and the key's position $n$ enter only as $n - m$. SymPy proves it
+# with $q$, $k$, $m$, $n$ and the frequency all symbolic: it writes out both sides, expands the
+# arguments, applies the angle-addition formulas and collects terms, leaving exactly zero.
+
+# %% tags=["hide_input"]
+report.claim("rope-relative-property")
+
+# %% tags=["hide_input"]
+report.proof(proofs.relative_property())
+
+# %% [markdown]
+# A wrong candidate does not survive the same reduction: a rotation scaled by 2 gives four times
+# the right side, and an angle growing like $p^2\omega_i$ leaves terms in $m$ and $n$
+# separately. A rotation the *other* way ($R^{\mathsf T}$) is still relative, with the
+# offset's sign reversed; it is simply not the convention public code uses.
+#
+# For the whole vector, $R_p$ holds one rotation per frequency. SymPy checks the statement
+# exactly at $d = 8$ with the true frequencies $10000^{-2i/8}$, for both pairings described
+# in the next section.
+
+# %% tags=["hide_input"]
+report.claim("rope-relative-block-diagonal")
+
+# %% tags=["hide_input"]
+report.proof(proofs.relative_property_block_diagonal(8, pairing="halves"))
+
+# %% [markdown]
+# ## Two pairings in public code
+#
+# Which coordinates form a pair is a convention, and two are in use. RoFormer, GPT-J and
+# Meta's Llama rotate neighbours $(x_{2i}, x_{2i+1})$ ("adjacent"). GPT-NeoX and the Hugging
+# Face implementation of Llama rotate $(x_i, x_{i+d/2})$ ("halves", written with a
+# `rotate_half` helper). Both use the same frequencies, the same positions from 0 and the same
+# sign.
+
+# %% tags=["hide_input"]
+rotary_figures.pairings(8)
+
+# %% [markdown]
+# The two layouts differ by one fixed permutation $P$ that moves coordinate $2i$ to slot $i$
+# and $2i + 1$ to slot $i + d/2$. Applying RoPE in the halves layout equals moving to the
+# adjacent layout ($P^{\mathsf T}$), rotating there and moving back ($P$):
+
+# %% tags=["hide_input"]
+perm = numeric.pairing_permutation(8)
+Html(f"<p><code>pe.numeric.pairing_permutation(8)</code> = <code>{perm.tolist()}</code></p>")
+
+# %% tags=["hide_input"]
+report.claim("rope-pairing-permutation")
+
+# %% tags=["hide_input"]
+report.proof(proofs.pairings_differ_by_permutation(8))
+
+# %% [markdown]
+# The two pairings produce different vectors from the same input, so weights trained with one
+# give wrong results under the other. Because $P$ is a permutation ($P^{\mathsf T} P = I$), the
+# scores agree once the query and the key are permuted alike. Since $q = W_q x$, permuting $q$
+# means permuting the *rows* of $W_q$; the same for $W_k$. That is what converting a checkpoint
+# from Meta's Llama layout to Hugging Face's does inside each head: row $r$ of the converted
+# matrix is row $2r$ of the original, row $d/2 + r$ is row $2r + 1$. Permuting only one of the
+# two matrices, or neither, changes the scores.
+
+# %% tags=["hide_input"]
+report.claim("rope-converted-weights")
+
+# %% tags=["hide_input"]
+report.proof(proofs.permuted_scores_agree(8))
+
+# %% tags=["hide_input"]
+rng = np.random.default_rng(0)
+x8 = rng.standard_normal((1, 8))
+same_input = np.abs(numeric.rope(x8, [5]) - numeric.rope(x8, [5], pairing="halves")).max()
+Html(
+    "<p>Same input vector at position 5, $d = 8$: the two pairings differ by up to "
+    f"{same_input:.3f} in a coordinate.</p>"
+)
+
+# %% [markdown]
+# ## Why rotate after the projections
+#
+# The additive encoding already has a relative dot product: the
+# [implications chapter](implications.py) shows $PE(m) \cdot PE(n) = \sum_i \cos\omega_i(n - m)$.
+# Attention does not take that dot product, though. It compares $W_q(x_m + PE(m))$ with
+# $W_k(x_n + PE(n))$, and the position-position part becomes
+# $PE(m)^{\mathsf T} W_q^{\mathsf T} W_k\, PE(n)$. For a generic matrix
+# $A = W_q^{\mathsf T} W_k$ this is no longer a function of $n - m$. An exact counter-example:
+# with the small integer matrices below, the residual $s(m, n) - s(0, n - m)$ does not reduce to
+# zero, and at $m = n = \pi/(2\omega)$, offset 0 like $m = n = 0$, it equals
+# $A_{00} - A_{11}$, a non-zero integer. The verdict below reads "FAILS" because the relative
+# property fails for this encoding, which is what the claim states. With $W_q = W_k = I$ the
+# same reduction gives exactly zero (the wrong candidate of the claim).
+
+# %% tags=["hide_input"]
+report.claim("additive-not-relative-after-projection")
+
+# %% tags=["hide_input"]
+counter, value = proofs.additive_counterexample()
+report.proof(counter)
+
+# %% [markdown]
+# RoPE applies the rotation *after* the projections, to $q = W_q x$ and $k = W_k y$. The relative
+# property holds for every $q$ and $k$, hence for every $W_q$ and $W_k$: SymPy proves it with
+# all entries of $W_q$, $W_k$, $x$ and $y$ symbolic. Rotating the input before projecting
+# ($W_q R_m x$) is a wrong candidate: the projections sit between the rotations and the offset
+# no longer factors out.
+
+# %% tags=["hide_input"]
+report.claim("rope-relative-after-any-projection")
+
+# %% tags=["hide_input"]
+report.proof(proofs.offset_only_after_projection(2))
+
+# %% [markdown]
+# ## In floating point
+#
+# The proofs are exact; computed scores are not. `pe.rotary.check_offset_dependence` draws
+# random $q$ and $k$, computes $s(m, m + r)$ at many positions $m$ and compares each with the
+# offset-only value $\langle q, R_r k\rangle$. The error comes from the angles
+# $m\,\omega_i$: rounding them in a dtype with machine epsilon $\varepsilon_a$ costs up to about
+# $2\varepsilon_a\,\omega_i |m|$ radians, which moves the score by at most
+# $\rho_i = |q^{(i)}|\,|k^{(i)}|$ per radian in pair $i$. Summing over the pairs gives the
+# tolerance $\tau$ in the claim below. It grows linearly with the position.
+#
+# With angles in float64 the score depends on the offset alone, within that tolerance, at
+# every position checked (the table gives the measured errors). The same tolerance fails when
+# the angles are formed in float32 or float16, as code does that computes
+# `positions * inv_freq` in the model's dtype.
+
+# %% tags=["hide_input"]
+report.claim("rope-offset-only-float64")
+
+# %% tags=["hide_input"]
+checks = [
+    rotary.check_offset_dependence(
+        128, np.array([0, 10, 1000, 4097, 60_001]), np.array([1, 5, 37]), angle_dtype=dtype
+    )
+    for dtype in ("float64", "float32", "float16")
+]
+rotary_figures.offset_table(checks)
+
+# %% [markdown]
+# Each dtype stays within its own error model: the measured error grows with the position
+# along the line the model predicts. Float16 has 11 significant bits, so past position 2048 it
+# cannot even hold every integer position, and the angles of neighbouring positions merge.
+# The [precision chapter](precision.py) covers these failures in detail, with the reports from
+# public projects.
+
+# %% tags=["hide_input"]
+report.claim("rope-angle-error-model")
+
+# %% tags=["hide_input"]
+merged = rotary.rope_angles(np.array([2048, 2049]), 8, angle_dtype="float16")[:, 0]
+Html(
+    f"<p>Angle of pair 0 at positions 2048 and 2049 formed in float16: {merged[0]:g} and "
+    f"{merged[1]:g}.</p>"
+)
+
+# %% tags=["hide_input"]
+rotary_figures.offset_error()
+
+# %% [markdown]
+# ## The "long-term decay" is a bound
+#
+# RoFormer argues that RoPE makes attention decay with distance. What it proves is a bound.
+# Treat pair $i$ of $q$ and $k$ as complex numbers and let
+# $h_i = \overline{\tilde q_i}\,\tilde k_i$; then the score at offset $r$ is
+# $s(r) = \operatorname{Re}\sum_i h_i e^{ir\omega_i}$. Summation by parts, with the partial
+# sums $S_j(r) = \sum_{i<j} e^{ir\omega_i}$ and $h_{d/2} = 0$, rewrites the sum, and the
+# triangle inequality bounds it:
+#
+# $$|s(r)| \le \Bigl(\max_i |h_{i+1} - h_i|\Bigr) \sum_{j=1}^{d/2} |S_j(r)| .$$
+#
+# SymPy proves the summation-by-parts identity exactly, and NumPy checks the bound for
+# $q = k = (1, \dots, 1)$ and random $q, k$ at every offset up to 5000. Dropping all partial
+# sums but the last one gives a "bound" that random vectors violate.
+
+# %% tags=["hide_input"]
+report.claim("rope-decay-bound")
+
+# %% tags=["hide_input"]
+report.proof(proofs.summation_by_parts(4))
+
+# %% [markdown]
+# The right side, averaged over windows of offsets, does decrease. The scores themselves do
+# not: even for $q = k$ the score falls from its value at offset 0 and then climbs back up by a
+# large fraction of it, again and again. A monotone sequence (ALiBi's linear bias, on the
+# [next page](relative-family.py)) passes the same test, so the test can tell the two apart.
+
+# %% tags=["hide_input"]
+report.claim("rope-scores-not-monotone")
+
+# %% tags=["hide_input"]
+rotary_figures.decay()
+
+# %% [markdown]
+# ## What RoPE keeps and what it does not
+#
+# RoPE keeps the content–content score $\langle q, R_{n-m} k\rangle$ a function of the offset
+# for any projections, adds no parameters, and costs $O(d)$ per vector. It does not by itself
+# make a model work at positions longer than it was trained on: offsets never seen in
+# training still give angles the model never saw. Position interpolation and base scaling,
+# on the [next page](relative-family.py), address this.

@@ -1,0 +1,154 @@
+r"""Exact proofs about the relative-position family, in SymPy.
+
+- :func:`absolute_score_four_terms`: the additive score splits into the four terms that
+  Transformer-XL (Dai et al. 2019) re-parametrises;
+- :func:`causal_mean_counts_position`: with a causal mask and equal scores (NoPE), the output
+  at position ``i`` is :math:`(v_0 + i\,v)/(i+1)`, which changes with ``i`` whenever the first
+  value differs;
+- :func:`ntk_frequencies`: NTK-aware base scaling keeps the highest frequency and divides the
+  lowest by the scale factor.
+
+Every proof reduces its residual to exactly zero with named rewrites (expand, cancel,
+power rules); a wrong candidate leaves a non-zero residual.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from pe.symbolic import Derivation, Proof
+
+__all__ = ["absolute_score_four_terms", "causal_mean_counts_position", "ntk_frequencies"]
+
+
+def _vector(name: str, size: int) -> Any:
+    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
+
+
+def absolute_score_four_terms(*, drop: str | None = None) -> Proof:
+    r"""Prove :math:`(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d)`.
+
+    With every entry symbolic (``d = 2``):
+    (a) :math:`E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (b) :math:`E_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`,
+    (c) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (d) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`.
+    Transformer-XL replaces :math:`U_j` by a sinusoid :math:`R_{i-j}` (with its own
+    :math:`W_{k,R}`) and the query-side :math:`U_i^{\mathsf T} W_q^{\mathsf T}` by learned ``u``, ``v``.
+    ``drop`` (a wrong candidate) leaves one term out.
+    """
+    wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
+    wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
+    e_i, e_j, u_i, u_j = (_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
+    terms = {
+        "a": e_i.T * wq.T * wk * e_j,
+        "b": e_i.T * wq.T * wk * u_j,
+        "c": u_i.T * wq.T * wk * e_j,
+        "d": u_i.T * wq.T * wk * u_j,
+    }
+    if drop is not None and drop not in terms:
+        raise ValueError(f"drop must be one of a, b, c, d, got {drop!r:.20}")
+    kept = [t for name, t in terms.items() if name != drop]
+    total = kept[0]
+    for term in kept[1:]:
+        total = total + term
+    left = (wq * (e_i + u_i)).T * (wk * (e_j + u_j))
+    derivation = Derivation()
+    derivation.note(
+        "Residual: the score minus the sum of the terms "
+        + ", ".join(f"({n})" for n in terms if n != drop),
+        r"(W_q(E_i + U_i))^{\mathsf T} W_k (E_j + U_j) - \sum \text{terms}",
+    )
+    residual = derivation.apply("Multiply out (expand)", left - total, sp.expand)
+    statement = (
+        r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = \\"
+        r"\underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(a)}"
+        r" + \underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k U_j}_{(b)}"
+        r" + \underbrace{U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(c)}"
+        r" + \underbrace{U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j}_{(d)}\end{gathered}"
+    )
+    return derivation.proof("the additive score has four terms", statement, residual)
+
+
+def causal_mean_counts_position(*, causal: bool = True) -> Proof:
+    r"""Prove that equal-score causal attention tells position ``i`` from ``i + 1``.
+
+    A first token with value :math:`v_0` followed by copies of ``v``: with a causal mask the
+    output at ``i`` is :math:`o_i = (v_0 + i v)/(i + 1)` and
+
+    .. math::
+
+        o_i - o_{i+1} = \frac{v_0 - v}{(i + 1)(i + 2)} \ne 0 \quad (v_0 \ne v).
+
+    Without the mask (``causal=False``, the wrong candidate) every output is the mean of the
+    whole sequence of length ``L`` and the same difference is 0, not the formula.
+    """
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    length = sp.Symbol("L", integer=True, positive=True)
+    v0, v = sp.symbols("v_0 v", real=True)
+
+    def output(position: Any) -> Any:
+        if causal:
+            return (v0 + position * v) / (position + 1)
+        return (v0 + (length - 1) * v) / length
+
+    claimed = (v0 - v) / ((i + 1) * (i + 2))
+    derivation = Derivation()
+    derivation.note(
+        "Outputs at i and i + 1"
+        + (
+            " (causal mask: mean of the first i + 1 values)"
+            if causal
+            else " (no mask: mean of all L values)"
+        ),
+        rf"o_i = {sp.latex(output(i))},\quad o_{{i+1}} = {sp.latex(output(i + 1))}",
+    )
+    residual = sp.Matrix([output(i) - output(i + 1) - claimed])
+    derivation.note("Residual o_i − o_(i+1) − (v_0 − v)/((i+1)(i+2))", sp.latex(residual[0]))
+    residual = derivation.apply("Put over one denominator and cancel (cancel)", residual, sp.cancel)
+    statement = r"o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)},\quad o_i = \frac{v_0 + i\,v}{i+1}"
+    return derivation.proof("causal attention counts positions", statement, residual)
+
+
+def ntk_frequencies(*, exponent: Any = None) -> Proof:
+    r"""Prove that :math:`b' = b\,s^{d/(d-2)}` keeps :math:`\omega_0` and divides :math:`\omega_{d/2-1}` by ``s``.
+
+    :math:`\omega'_i = b'^{-2i/d}`; the residual stacks :math:`\omega'_0 - 1` and
+    :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s` with ``b``, ``s``, ``d`` symbolic (positive).
+    ``exponent`` replaces :math:`d/(d-2)` for a wrong candidate (``1``: plain base scaling
+    :math:`b' = b\,s`).
+    """
+    b, s = sp.symbols("b s", positive=True)
+    d = sp.Symbol("d", positive=True)
+    power = d / (d - 2) if exponent is None else exponent
+    scaled = b * s**power
+
+    def omega(base: Any, index: Any) -> Any:
+        return base ** (-2 * index / d)
+
+    last = (d - 2) / 2
+    derivation = Derivation()
+    derivation.note(
+        "Scaled base and the two end frequencies",
+        rf"b' = {sp.latex(scaled)},\quad \omega'_0 = b'^{{0}},\quad \omega'_{{d/2-1}} = "
+        rf"b'^{{-(d-2)/d}}",
+    )
+    residual = sp.Matrix([omega(scaled, 0) - 1, omega(scaled, last) - omega(b, last) / s])
+    residual = derivation.apply(
+        "Split the power of a product and multiply exponents (expand_power_base, powdenest)",
+        residual,
+        lambda e: sp.powdenest(sp.expand_power_base(e, force=True), force=True),
+    )
+    residual = derivation.apply(
+        "Combine powers of one base (powsimp) and cancel their exponents (cancel)",
+        residual,
+        lambda e: sp.powsimp(e).replace(
+            lambda x: x.is_Pow, lambda x: sp.Pow(x.base, sp.cancel(x.exp))
+        ),
+    )
+    residual = derivation.apply("Collect terms (expand)", residual, sp.expand)
+    statement = (
+        r"b' = b\,s^{d/(d-2)} \implies \omega'_0 = \omega_0 = 1,\quad"
+        r" \omega'_{d/2-1} = \omega_{d/2-1} / s"
+    )
+    return derivation.proof("NTK-aware base scaling", statement, residual)

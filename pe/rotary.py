@@ -1,0 +1,528 @@
+r"""Rotary position embeddings (RoPE) in NumPy: the rotation, its two pairings, its checks.
+
+RoPE (Su et al., RoFormer) does not add a position vector to the input. It rotates each
+pair of coordinates of a query or key at position ``p`` by the angle :math:`p\,\omega_i`,
+with the frequencies of the sinusoidal encoding,
+:math:`\omega_i = \mathrm{base}^{-2i/d}`, ``i = 0 .. d/2 - 1``. For a pair ``(a, b)``
+
+.. math::
+
+    a' = a \cos p\omega_i - b \sin p\omega_i, \qquad
+    b' = b \cos p\omega_i + a \sin p\omega_i,
+
+which is the complex product :math:`(a + \mathrm{i} b)\, e^{\mathrm{i} p \omega_i}` (the sign
+used by public code). Two pairings are in use:
+
+- ``"adjacent"``: pair ``i`` is ``(x[2i], x[2i+1])`` (RoFormer, GPT-J, Meta's Llama);
+- ``"halves"``: pair ``i`` is ``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face's Llama).
+
+They differ by the fixed permutation of :func:`pairing_permutation`:
+``rope_halves(x) = P rope_adjacent(P^T x)`` with ``(P y)[j] = y[perm[j]]``.
+
+Because rotations compose, :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle`:
+the score depends on the positions only through ``n - m``.
+
+Error model
+-----------
+Angles are formed in ``angle_dtype`` (float64 by default): the position and the frequency
+are rounded to it and so is their product, an absolute angle error of at most about
+:math:`2\,\varepsilon_a\,\omega_i |p|` (:math:`\varepsilon_a` the machine epsilon of
+``angle_dtype``). Cosine and sine are then taken in float64 and the rotation is done in
+float64 for float64 input. A score :math:`s = \langle R_m q, R_n k\rangle` moves by at most
+:math:`\rho_i` per radian of error in pair ``i``, :math:`\rho_i = |q^{(i)}|\,|k^{(i)}|`
+(the norms of pair ``i`` of ``q`` and ``k``). So
+
+.. math::
+
+    |s_{\text{computed}}(m, n) - \langle q, R_{n-m} k\rangle| \le
+    \tau = \sum_i \rho_i \bigl(2\,\varepsilon_a\,\omega_i (|m| + |n|)
+           + 2\,\varepsilon_a\,\omega_i |n - m| + (d + 8)\,\varepsilon_{64}\bigr),
+
+the reference :math:`\langle q, R_{n-m} k\rangle` being computed from float64 angles. The
+error grows linearly with the position; with float16 angles it reaches order one around
+position 2048, where float16 stops holding every integer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from pe import _validate
+
+__all__ = [
+    "PAIRINGS",
+    "OffsetCheck",
+    "abel_bound",
+    "check_offset_dependence",
+    "offset_error",
+    "offset_tolerance",
+    "pairing_permutation",
+    "rope",
+    "rope_angles",
+    "rope_scores",
+]
+
+Pairing = Literal["adjacent", "halves"]
+#: The two pairings of public code.
+PAIRINGS: tuple[str, ...] = ("adjacent", "halves")
+
+#: Largest position accepted: integers above 2**53 are not all representable in float64.
+MAX_POSITION = 2**53
+#: Largest float16 number: float16 positions beyond it become infinite.
+MAX_FLOAT16 = 65504
+
+FloatArray = npt.NDArray[np.floating[Any]]
+Float64Array = npt.NDArray[np.float64]
+
+
+def _pairing(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"pairing must be 'adjacent' or 'halves', got {value!r:.40}")
+    if value not in PAIRINGS:
+        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {value!r:.40}")
+    return value
+
+
+def _signed_positions(name: str, value: object) -> npt.NDArray[np.int64]:
+    positions = _validate.integer_positions(name, value)
+    if int(np.abs(positions).max()) > MAX_POSITION:
+        raise ValueError(f"{name} must lie within +-2**53, got {int(np.abs(positions).max())}")
+    return positions
+
+
+def pairing_permutation(d_model: int) -> npt.NDArray[np.int64]:
+    r"""The permutation ``perm`` with ``rope_halves(x) = P rope_adjacent(P^T x)``.
+
+    ``P`` is the permutation matrix with :math:`(P y)_j = y_{\mathrm{perm}[j]}`, that is
+    ``P = numpy.eye(d)[perm]`` and ``P @ y == y[perm]``:
+    ``perm = [0, 2, 4, ..., d-2, 1, 3, ..., d-1]``. It moves the adjacent pair
+    ``(2i, 2i+1)`` to the halves pair ``(i, i + d/2)``. Converting weights trained with one
+    pairing to code using the other permutes the rows of :math:`W_q` and :math:`W_k` by
+    ``P`` within each head (``W_halves = P W_adjacent``).
+
+    Parameters
+    ----------
+    d_model
+        Even width ``>= 2`` (the head dimension).
+
+    Returns
+    -------
+    numpy.ndarray
+        Int64 array of length ``d``; ``P^T y`` is ``y[numpy.argsort(perm)]``.
+    """
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("pairing_permutation", width, 8)
+    return np.concatenate([np.arange(0, width, 2), np.arange(1, width, 2)]).astype(np.int64)
+
+
+def rope_angles(
+    positions: int | npt.ArrayLike,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    scale: float = 1.0,
+    angle_dtype: npt.DTypeLike = np.float64,
+) -> Float64Array:
+    r"""The rotation angles :math:`\theta_{p,i} = (p / s)\,\omega_i` as computed in ``angle_dtype``.
+
+    Parameters
+    ----------
+    positions
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of integers (negative allowed),
+        at most ``2**53`` in absolute value (65504 for float16 angles).
+    d_model
+        Even width ``>= 2``.
+    base
+        Base of the frequency law, finite and ``> 1``.
+    scale
+        Position interpolation factor ``s > 0`` (Chen et al. 2023): positions are divided
+        by ``s``; ``1`` is plain RoPE.
+    angle_dtype
+        The dtype in which positions, frequencies and their products are rounded, to
+        reproduce code that forms angles in float32 or float16.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 array of shape ``(n, d/2)`` holding the angles after rounding.
+    """
+    ps = _signed_positions("positions", positions)
+    width = _validate.even_width("d_model", d_model)
+    s = _validate.real_scalar("scale", scale)
+    if s <= 0:
+        raise ValueError(f"scale must be > 0, got {s}")
+    dtype = _validate.float_dtype("angle_dtype", angle_dtype)
+    if dtype == np.float16 and int(np.abs(ps).max()) > MAX_FLOAT16:
+        raise ValueError("positions must lie within +-65504 for float16 angles (else inf)")
+    _validate.capped_elements("the angles", ps.size * width, 16)
+    from pe.numeric import frequencies  # lazy: pe.numeric re-exports this module
+
+    omega = frequencies(width, base)
+    if dtype == np.float64:
+        return np.multiply.outer(ps.astype(np.float64) / s, omega)
+    p = ps.astype(dtype)
+    if s != 1.0:
+        p = (p / dtype.type(s)).astype(dtype)
+    angles = np.multiply.outer(p, omega.astype(dtype)).astype(dtype)
+    return angles.astype(np.float64)
+
+
+def _as_float_array(name: str, value: object) -> FloatArray:
+    if isinstance(value, str | bytes) or value is None:
+        raise TypeError(f"{name} must be a real array of shape (..., n, d)")
+    array = np.asarray(value)
+    if array.dtype.kind == "b":
+        raise TypeError(f"{name} must be a real array of shape (..., n, d), got booleans")
+    if array.dtype.kind in "iu":
+        array = array.astype(np.float64)
+    if array.dtype.kind != "f":
+        raise TypeError(f"{name} must be a real array of shape (..., n, d), got {array.dtype}")
+    _validate.float_dtype(f"{name}.dtype", array.dtype)
+    return array
+
+
+def rope(
+    x: npt.ArrayLike,
+    positions: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    pairing: Pairing = "adjacent",
+    scale: float = 1.0,
+    angle_dtype: npt.DTypeLike = np.float64,
+) -> FloatArray:
+    r"""Rotate each pair of the last axis of ``x`` by the angle :math:`p_j\,\omega_i`.
+
+    For row ``j`` (position ``p_j``) and pair ``i`` with coordinates ``(a, b)``:
+
+    .. math::
+
+        a' = a \cos p_j\omega_i - b \sin p_j\omega_i, \qquad
+        b' = b \cos p_j\omega_i + a \sin p_j\omega_i, \qquad
+        \omega_i = \mathrm{base}^{-2i/d}.
+
+    Parameters
+    ----------
+    x
+        Real array of shape ``(..., n, d)``, ``d`` even. Float inputs keep their dtype;
+        integer inputs are computed in float64.
+    positions
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` integers, one per row.
+    base
+        Base of the frequency law (10000 in RoFormer and Llama), ``> 1``.
+    pairing
+        ``"adjacent"``: pairs ``(x[2i], x[2i+1])``; ``"halves"``: pairs ``(x[i], x[i+d/2])``.
+    scale
+        Position interpolation factor ``s``: angles :math:`(p/s)\,\omega_i`.
+    angle_dtype
+        Dtype in which the angles are formed (see :func:`rope_angles`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape and dtype as ``x`` (float64 for integer input). Within the module's error
+        model of the exact rotation.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For non-real ``x``, odd ``d``, a row count different from the number of positions,
+        non-integer positions, an unknown pairing, or an output above :data:`pe.MAX_BYTES`.
+    """
+    array = _as_float_array("x", x)
+    if array.ndim < 2:
+        raise ValueError(f"x must have shape (..., n, d), got shape {array.shape}")
+    width = _validate.even_width("x.shape[-1]", array.shape[-1])
+    mode = _pairing(pairing)
+    ps = _signed_positions("positions", positions)
+    if ps.size != array.shape[-2]:
+        raise ValueError(
+            f"positions must give one position per row of x: {ps.size} positions, "
+            f"{array.shape[-2]} rows"
+        )
+    _validate.capped_elements("rope", 3 * array.size, array.dtype.itemsize)
+    angles = rope_angles(ps, width, base=base, scale=scale, angle_dtype=angle_dtype)
+    c = np.cos(angles).astype(array.dtype)
+    s = np.sin(angles).astype(array.dtype)
+    half = width // 2
+    if mode == "adjacent":
+        first, second = slice(0, width, 2), slice(1, width, 2)
+    else:
+        first, second = slice(0, half), slice(half, width)
+    a, b = array[..., first], array[..., second]
+    out = np.empty_like(array)
+    out[..., first] = a * c - b * s
+    out[..., second] = b * c + a * s
+    return out
+
+
+def rope_scores(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    query_positions: int | npt.ArrayLike,
+    key_positions: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    pairing: Pairing = "adjacent",
+    angle_dtype: npt.DTypeLike = np.float64,
+) -> Float64Array:
+    r"""Scores :math:`s(m_j, n_j) = \langle R_{m_j} q, R_{n_j} k\rangle` for one query and one key.
+
+    Parameters
+    ----------
+    q, k
+        Vectors of the same even length ``d``.
+    query_positions, key_positions
+        1-D integer arrays of the same length (or counts): the pairs ``(m_j, n_j)``.
+    base, pairing, angle_dtype
+        As in :func:`rope`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 array, one score per pair of positions.
+    """
+    qv = _as_float_array("q", q).astype(np.float64)
+    kv = _as_float_array("k", k).astype(np.float64)
+    if qv.ndim != 1 or qv.shape != kv.shape:
+        raise ValueError(f"q and k must be vectors of one length, got {qv.shape}, {kv.shape}")
+    ms = _signed_positions("query_positions", query_positions)
+    ns = _signed_positions("key_positions", key_positions)
+    if ms.shape != ns.shape:
+        raise ValueError("query_positions and key_positions must have the same length")
+    _validate.capped_elements("the scores", 2 * ms.size * qv.size, 8)
+    rq = rope(
+        np.broadcast_to(qv, (ms.size, qv.size)),
+        ms,
+        base=base,
+        pairing=pairing,
+        angle_dtype=angle_dtype,
+    )
+    rk = rope(
+        np.broadcast_to(kv, (ns.size, kv.size)),
+        ns,
+        base=base,
+        pairing=pairing,
+        angle_dtype=angle_dtype,
+    )
+    return np.asarray(np.einsum("jd,jd->j", rq, rk), dtype=np.float64)
+
+
+def _pair_norms(v: Float64Array, pairing: str) -> Float64Array:
+    half = v.size // 2
+    if pairing == "adjacent":
+        return np.asarray(np.hypot(v[0::2], v[1::2]), dtype=np.float64)
+    return np.asarray(np.hypot(v[:half], v[half:]), dtype=np.float64)
+
+
+def offset_error(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: int | npt.ArrayLike,
+    offsets: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    pairing: Pairing = "adjacent",
+    angle_dtype: npt.DTypeLike = np.float64,
+) -> Float64Array:
+    r"""``|s(m, m + r) - <q, R_r k>|`` for every position ``m`` and offset ``r``.
+
+    The scores use angles formed in ``angle_dtype``; the reference
+    :math:`\langle q, R_r k\rangle` uses float64 angles of the offset alone. If the score
+    depended only on the offset, every entry would be zero up to rounding.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 array of shape ``(len(positions), len(offsets))``.
+    """
+    ms = _signed_positions("positions", positions)
+    rs = _signed_positions("offsets", offsets)
+    qv = _as_float_array("q", q).astype(np.float64)
+    _validate.capped_elements("the errors", 4 * ms.size * rs.size * qv.size, 8)
+    errors = np.empty((ms.size, rs.size), dtype=np.float64)
+    zeros = np.zeros(1, dtype=np.int64)
+    for col, r in enumerate(rs.tolist()):
+        reference = rope_scores(q, k, zeros, np.array([r]), base=base, pairing=pairing)[0]
+        scores = rope_scores(q, k, ms, ms + r, base=base, pairing=pairing, angle_dtype=angle_dtype)
+        errors[:, col] = np.abs(scores - reference)
+    return errors
+
+
+def offset_tolerance(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: int | npt.ArrayLike,
+    offsets: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    pairing: Pairing = "adjacent",
+    model_dtype: npt.DTypeLike = np.float64,
+) -> Float64Array:
+    r"""The error model's bound :math:`\tau` for :func:`offset_error`, same shape.
+
+    .. math::
+
+        \tau(m, r) = \sum_i \rho_i \bigl(2\varepsilon_a\omega_i(|m| + |m + r|)
+                     + 2\varepsilon_a\omega_i |r| + (d + 8)\,\varepsilon_{64}\bigr),
+
+    with :math:`\varepsilon_a` the machine epsilon of ``model_dtype`` (the angle dtype the
+    bound is stated for) and :math:`\rho_i` the product of the norms of pair ``i`` of ``q``
+    and ``k``.
+    """
+    ms = _signed_positions("positions", positions).astype(np.float64)
+    rs = _signed_positions("offsets", offsets).astype(np.float64)
+    qv = _as_float_array("q", q).astype(np.float64)
+    kv = _as_float_array("k", k).astype(np.float64)
+    mode = _pairing(pairing)
+    width = _validate.even_width("q.shape[-1]", qv.size)
+    from pe.numeric import frequencies
+
+    omega = frequencies(width, base)
+    rho = _pair_norms(qv, mode) * _pair_norms(kv, mode)
+    eps_a = float(np.finfo(_validate.float_dtype("model_dtype", model_dtype)).eps)
+    eps64 = float(np.finfo(np.float64).eps)
+    reach = np.abs(ms)[:, None] + np.abs(ms[:, None] + rs[None, :]) + np.abs(rs)[None, :]
+    weighted = float(np.sum(rho * omega))
+    return np.asarray(
+        2.0 * eps_a * weighted * reach + (width + 8) * eps64 * float(rho.sum()), dtype=np.float64
+    )
+
+
+@dataclass(frozen=True)
+class OffsetCheck:
+    """Outcome of :func:`check_offset_dependence`.
+
+    Attributes
+    ----------
+    d_model, angle_dtype, model_dtype, pairing
+        What was checked, and the angle dtype whose epsilon the tolerance uses.
+    n_positions, n_offsets
+        How many positions ``m`` and offsets ``r``.
+    max_abs_error
+        Largest ``|s(m, m + r) - <q, R_r k>|``.
+    position, offset
+        Where it occurs.
+    tolerance
+        The error model's bound there.
+    worst_ratio
+        Largest error divided by its own tolerance (``<= 1`` to pass).
+    passed
+        Whether every error is within its tolerance.
+    """
+
+    d_model: int
+    angle_dtype: str
+    model_dtype: str
+    pairing: str
+    n_positions: int
+    n_offsets: int
+    max_abs_error: float
+    position: int
+    offset: int
+    tolerance: float
+    worst_ratio: float
+    passed: bool
+
+    def summary(self) -> str:
+        """One line: the largest error, where, the tolerance, the verdict."""
+        verdict = "holds" if self.passed else "FAILS"
+        return (
+            f"d={self.d_model}, {self.pairing}, angles in {self.angle_dtype}: "
+            f"max |s(m, m+r) - <q, R_r k>| = {self.max_abs_error:.3g} at m={self.position}, "
+            f"r={self.offset} (tolerance for {self.model_dtype} angles {self.tolerance:.3g}); "
+            f"worst error/tolerance {self.worst_ratio:.3g}: {verdict}"
+        )
+
+
+def check_offset_dependence(
+    d_model: int,
+    positions: int | npt.ArrayLike,
+    offsets: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    pairing: Pairing = "adjacent",
+    angle_dtype: npt.DTypeLike = np.float64,
+    model_dtype: npt.DTypeLike | None = None,
+    seed: int = 0,
+) -> OffsetCheck:
+    """Check that RoPE scores of random ``q``, ``k`` depend only on the offset.
+
+    Draws ``q`` and ``k`` from a standard normal distribution (``numpy.random.default_rng(seed)``),
+    computes :func:`offset_error` and compares it with :func:`offset_tolerance` for
+    ``model_dtype`` (default: ``angle_dtype``). Stating the float64 tolerance for angles
+    formed in float32 or float16 shows where those dtypes break the relative property.
+    """
+    width = _validate.even_width("d_model", d_model)
+    seed_value = _validate.positive_int("seed", seed, minimum=0)
+    angle = _validate.float_dtype("angle_dtype", angle_dtype)
+    model = _validate.float_dtype("model_dtype", angle if model_dtype is None else model_dtype)
+    ms = _signed_positions("positions", positions)
+    rs = _signed_positions("offsets", offsets)
+    rng = np.random.default_rng(seed_value)
+    q, k = rng.standard_normal(width), rng.standard_normal(width)
+    errors = offset_error(q, k, ms, rs, base=base, pairing=pairing, angle_dtype=angle)
+    tolerance = offset_tolerance(q, k, ms, rs, base=base, pairing=pairing, model_dtype=model)
+    ratio = errors / tolerance
+    row, col = np.unravel_index(int(np.argmax(errors)), errors.shape)
+    worst = float(np.max(ratio))
+    return OffsetCheck(
+        d_model=width,
+        angle_dtype=str(angle),
+        model_dtype=str(model),
+        pairing=str(pairing),
+        n_positions=int(ms.size),
+        n_offsets=int(rs.size),
+        max_abs_error=float(errors[row, col]),
+        position=int(ms[row]),
+        offset=int(rs[col]),
+        tolerance=float(tolerance[row, col]),
+        worst_ratio=worst,
+        passed=bool(worst <= 1.0),
+    )
+
+
+def abel_bound(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    offsets: int | npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+) -> tuple[Float64Array, Float64Array]:
+    r"""RoFormer's upper bound on :math:`|s(r)|` by summation by parts, and the scores.
+
+    With the adjacent pairing, pair ``i`` of ``q`` and ``k`` as complex numbers
+    :math:`\tilde q_i = q_{2i} + \mathrm{i} q_{2i+1}`, :math:`h_i = \overline{\tilde q_i}\,\tilde k_i`,
+    the score at offset ``r`` is :math:`s(r) = \operatorname{Re} \sum_i h_i e^{\mathrm{i} r\omega_i}`.
+    With :math:`S_j(r) = \sum_{i<j} e^{\mathrm{i} r\omega_i}` and :math:`h_{d/2} = 0`,
+    summation by parts gives
+
+    .. math::
+
+        |s(r)| \le \Bigl(\max_i |h_{i+1} - h_i|\Bigr) \sum_{j=1}^{d/2} |S_j(r)|.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(bound, scores)``, one value per offset each, float64.
+    """
+    qv = _as_float_array("q", q).astype(np.float64)
+    kv = _as_float_array("k", k).astype(np.float64)
+    if qv.ndim != 1 or qv.shape != kv.shape:
+        raise ValueError(f"q and k must be vectors of one length, got {qv.shape}, {kv.shape}")
+    width = _validate.even_width("q.shape[-1]", qv.size)
+    rs = _signed_positions("offsets", offsets).astype(np.float64)
+    _validate.capped_elements("the bound", 4 * rs.size * width, 16)
+    from pe.numeric import frequencies
+
+    omega = frequencies(width, base)
+    h = np.conj(qv[0::2] + 1j * qv[1::2]) * (kv[0::2] + 1j * kv[1::2])
+    steps = np.abs(np.diff(np.append(h, 0.0)))
+    phases = np.exp(1j * np.multiply.outer(rs, omega))
+    partial = np.cumsum(phases, axis=1)
+    bound = float(steps.max()) * np.abs(partial).sum(axis=1)
+    scores = np.real(phases @ h)
+    return np.asarray(bound, dtype=np.float64), np.asarray(scores, dtype=np.float64)

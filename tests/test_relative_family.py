@@ -1,0 +1,195 @@
+"""pe.relative and pe.relative_proofs: each scheme against a loop written here, and its proofs."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pe import numeric, relative
+from pe import relative_proofs as proofs
+
+
+def t5_reference(r: int, bidirectional: bool, num_buckets: int, max_distance: int) -> int:
+    """T5's bucket of r = key - query, one value at a time, from the description of the scheme."""
+    half = num_buckets // 2 if bidirectional else num_buckets
+    if bidirectional:
+        offset, distance = (half if r > 0 else 0), abs(r)
+    else:
+        offset, distance = 0, max(0, -r)
+    exact = half // 2
+    if distance < exact:
+        return offset + distance
+    widened = exact + int(
+        math.log(distance / exact) / math.log(max_distance / exact) * (half - exact)
+    )
+    return offset + min(widened, half - 1)
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+@pytest.mark.parametrize(("num_buckets", "max_distance"), [(32, 128), (16, 64), (64, 1000)])
+def test_t5_bucket_matches_the_reference(
+    bidirectional: bool, num_buckets: int, max_distance: int
+) -> None:
+    rel = np.arange(-3 * max_distance, 3 * max_distance + 1)
+    got = relative.t5_bucket(
+        rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+    )
+    expected = [t5_reference(int(r), bidirectional, num_buckets, max_distance) for r in rel]
+    assert got.tolist() == expected
+    ok, detail = relative.t5_bucket_properties(
+        bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+    )
+    assert ok, detail
+
+
+def test_t5_properties_reject_wrong_bucketings() -> None:
+    def uncapped(rel: Any, **kw: Any) -> Any:
+        return relative.t5_bucket(
+            rel, bidirectional=kw["bidirectional"], num_buckets=128, max_distance=2048
+        )
+
+    def one_sided(rel: Any, **kw: Any) -> Any:
+        return relative.t5_bucket(-np.abs(rel), **kw)
+
+    assert not relative.t5_bucket_properties(uncapped)[0]
+    assert not relative.t5_bucket_properties(one_sided)[0]
+
+
+def test_t5_bias_depends_only_on_the_offset() -> None:
+    table = np.random.default_rng(0).standard_normal(32)
+    bias = relative.t5_bias(40, table)
+    for i in range(40):
+        for j in range(40):
+            assert bias[i, j] == table[t5_reference(j - i, True, 32, 128)]
+
+
+def test_shaw_offsets_and_scores_match_loops() -> None:
+    n, k, d = 9, 2, 6
+    rng = np.random.default_rng(1)
+    q, keys, rel = (
+        rng.standard_normal((n, d)),
+        rng.standard_normal((n, d)),
+        rng.standard_normal((2 * k + 1, d)),
+    )
+    offsets = relative.shaw_offsets(n, k)
+    scores = relative.shaw_scores(q, keys, rel, k)
+    for i in range(n):
+        for j in range(n):
+            clipped = max(-k, min(k, j - i))
+            assert offsets[i, j] == clipped
+            assert scores[i, j] == pytest.approx(q[i] @ (keys[j] + rel[clipped + k]), abs=1e-12)
+
+
+def test_transformer_xl_matches_the_four_terms() -> None:
+    n, d = 7, 8
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((n, d))
+    w_q, w_ke, w_kr = (rng.standard_normal((d, d)) for _ in range(3))
+    u, v = rng.standard_normal(d), rng.standard_normal(d)
+    got = relative.transformer_xl_scores(x, w_q, w_ke, w_kr, u=u, v=v)
+    omega = numeric.frequencies(d)
+    for i in range(n):
+        for j in range(n):
+            r = np.empty(d)
+            r[0::2], r[1::2] = np.sin((i - j) * omega), np.cos((i - j) * omega)
+            a = x[i] @ w_q.T @ w_ke @ x[j]
+            b = x[i] @ w_q.T @ w_kr @ r
+            c = u @ w_ke @ x[j]
+            e = v @ w_kr @ r
+            assert got[i, j] == pytest.approx(a + b + c + e, abs=1e-10)
+
+
+def test_alibi_slopes_are_the_geometric_sequence() -> None:
+    for heads in (1, 2, 8, 16, 64):
+        slopes = relative.alibi_slopes(heads)
+        for h, m in enumerate(slopes, start=1):
+            assert m == pytest.approx(2.0 ** (-8.0 * h / heads), rel=1e-15)
+    assert [Fraction(m) for m in relative.alibi_slopes(8)] == [
+        Fraction(1, 2**h) for h in range(1, 9)
+    ]
+    with pytest.raises(ValueError, match="power of two"):
+        relative.alibi_slopes(12)
+
+
+def test_alibi_bias_is_causal_and_linear() -> None:
+    bias = relative.alibi_bias(6, 0.25)
+    for i in range(6):
+        for j in range(6):
+            assert bias[i, j] == (-0.25 * (i - j) if j <= i else -np.inf)
+
+
+def test_causal_mean_attention_matches_a_loop() -> None:
+    values = np.random.default_rng(3).standard_normal(30)
+    out = relative.causal_mean_attention(values)
+    for i in range(30):
+        assert out[i] == pytest.approx(sum(values[: i + 1]) / (i + 1), abs=1e-14)
+    assert np.all(
+        relative.causal_mean_attention(values, causal=False) == pytest.approx(values.mean())
+    )
+
+
+def test_learned_table_has_no_row_beyond_its_length() -> None:
+    table = np.zeros((16, 4))
+    assert relative.learned_lookup(table, [0, 15]).shape == (2, 4)
+    with pytest.raises(ValueError, match="n_max = 16"):
+        relative.learned_lookup(table, [3, 16])
+
+
+def test_ntk_base_keeps_the_first_frequency_and_divides_the_last() -> None:
+    d, s = 64, 4.0
+    new = numeric.frequencies(d, relative.ntk_base(10000.0, s, d))
+    old = numeric.frequencies(d)
+    assert new[0] == old[0] == 1.0
+    assert new[-1] == pytest.approx(old[-1] / s, rel=1e-13)
+    assert np.all(new <= old)
+    plain = numeric.frequencies(d, 10000.0 * s)
+    assert plain[-1] != pytest.approx(old[-1] / s, rel=1e-3)
+
+
+@pytest.mark.parametrize("scheme", ["rope", "shaw", "transformer-xl", "t5", "alibi", "nope"])
+def test_relative_schemes_give_toeplitz_scores_on_a_repeated_token(scheme: str) -> None:
+    assert relative.toeplitz_deviation(relative.identical_token_scores(scheme)) < 1e-12
+
+
+@pytest.mark.parametrize("scheme", ["learned absolute", "sinusoidal (added)"])
+def test_absolute_schemes_do_not(scheme: str) -> None:
+    assert relative.toeplitz_deviation(relative.identical_token_scores(scheme)) > 1e-2
+
+
+def test_toeplitz_deviation_refuses_partial_masks() -> None:
+    a = np.zeros((3, 3))
+    a[0, 1] = -np.inf
+    assert relative.toeplitz_deviation(a) == math.inf
+
+
+def test_proofs_hold_and_reject_wrong_candidates() -> None:
+    assert proofs.absolute_score_four_terms().holds
+    for term in "abcd":
+        assert not proofs.absolute_score_four_terms(drop=term).holds
+    assert proofs.causal_mean_counts_position().holds
+    assert not proofs.causal_mean_counts_position(causal=False).holds
+    assert proofs.ntk_frequencies().holds
+    assert not proofs.ntk_frequencies(exponent=1).holds
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: relative.t5_bucket(np.array([0.5])), TypeError),
+        (lambda: relative.t5_bucket(np.array([1]), num_buckets=8, max_distance=2), ValueError),
+        (lambda: relative.shaw_offsets(0, 2), ValueError),
+        (lambda: relative.alibi_slopes(0), ValueError),
+        (lambda: relative.ntk_base(10000.0, 0.5, 64), ValueError),
+        (lambda: relative.identical_token_scores("absolute"), ValueError),
+        (lambda: relative.causal_mean_attention([]), ValueError),
+        (lambda: relative.shaw_offsets(100_000, 2), ValueError),  # above pe.MAX_BYTES
+    ],
+)
+def test_bad_input_gets_a_one_line_error(call: Any, error: type) -> None:
+    with pytest.raises(error) as info:
+        call()
+    assert "\n" not in str(info.value)

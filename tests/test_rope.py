@@ -1,0 +1,301 @@
+"""pe.rotary and pe.rotary_proofs: RoPE against independent references, its proofs and checks."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from pe import numeric, rotary
+from pe import rotary_proofs as proofs
+
+mpmath.mp.dps = 50
+
+
+def gptj_style(x: np.ndarray, positions: np.ndarray, base: float = 10000.0) -> np.ndarray:
+    """Adjacent pairs, written as a plain loop: inv_freq = 1 / base**(arange(0, d, 2) / d)."""
+    n, d = x.shape
+    out = np.empty_like(x, dtype=np.float64)
+    for row in range(n):
+        for j in range(0, d, 2):
+            inv_freq = 1.0 / base ** (j / d)
+            t = float(positions[row]) * inv_freq
+            a, b = float(x[row, j]), float(x[row, j + 1])
+            out[row, j] = a * math.cos(t) - b * math.sin(t)
+            out[row, j + 1] = b * math.cos(t) + a * math.sin(t)
+    return out
+
+
+def neox_style(x: np.ndarray, positions: np.ndarray, base: float = 10000.0) -> np.ndarray:
+    """Halves pairs with rotate_half: x * cos + rotate_half(x) * sin, freqs repeated twice."""
+    d = x.shape[1]
+    inv_freq = 1.0 / base ** (np.arange(0, d, 2, dtype=np.float64) / d)
+    freqs = np.outer(positions.astype(np.float64), inv_freq)
+    emb = np.concatenate([freqs, freqs], axis=-1)
+    half = d // 2
+    rotated = np.concatenate([-x[:, half:], x[:, :half]], axis=-1)
+    return x * np.cos(emb) + rotated * np.sin(emb)
+
+
+@pytest.fixture
+def sample() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(11)
+    positions = np.array([0, 1, 2, 7, 100, 2048, 9999, 123_456])
+    return rng.standard_normal((positions.size, 32)), positions
+
+
+def test_adjacent_matches_a_gptj_style_loop(sample: tuple[np.ndarray, np.ndarray]) -> None:
+    x, ps = sample
+    expected = gptj_style(x, ps)
+    np.testing.assert_allclose(rotary.rope(x, ps), expected, atol=1e-10)
+    np.testing.assert_allclose(numeric.rope(x, ps, pairing="adjacent"), expected, atol=1e-10)
+
+
+def test_halves_matches_a_neox_style_rotate_half(sample: tuple[np.ndarray, np.ndarray]) -> None:
+    x, ps = sample
+    np.testing.assert_allclose(rotary.rope(x, ps, pairing="halves"), neox_style(x, ps), atol=1e-10)
+
+
+def test_the_pairings_are_different_functions(sample: tuple[np.ndarray, np.ndarray]) -> None:
+    x, ps = sample
+    assert not np.allclose(rotary.rope(x, ps, pairing="halves"), gptj_style(x, ps), atol=1e-3)
+    assert not np.allclose(rotary.rope(x, ps), neox_style(x, ps), atol=1e-3)
+
+
+def test_a_flipped_sign_is_rejected(sample: tuple[np.ndarray, np.ndarray]) -> None:
+    x, ps = sample
+    assert not np.allclose(rotary.rope(x, -ps), gptj_style(x, ps), atol=1e-3)
+
+
+def test_entries_against_mpmath() -> None:
+    x = np.array([[0.3, -1.25, 2.0, 0.5]])
+    p = 31_337
+    out = rotary.rope(x, np.array([p]))[0]
+    for i in range(2):
+        t = mpmath.mpf(p) * mpmath.power(10000, -mpmath.mpf(2 * i) / 4)
+        a, b = mpmath.mpf(x[0, 2 * i]), mpmath.mpf(x[0, 2 * i + 1])
+        assert abs(out[2 * i] - float(a * mpmath.cos(t) - b * mpmath.sin(t))) < 1e-11
+        assert abs(out[2 * i + 1] - float(b * mpmath.cos(t) + a * mpmath.sin(t))) < 1e-11
+
+
+def test_rope_is_a_rotation_and_keeps_dtype_and_batch_shape() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((3, 5, 16)).astype(np.float32)
+    out = rotary.rope(x, 5, pairing="halves")
+    assert out.shape == x.shape
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(out, axis=-1), np.linalg.norm(x, axis=-1), rtol=1e-5)
+    np.testing.assert_array_equal(rotary.rope(x, 5)[:, 0], x[:, 0])  # position 0: identity
+
+
+def test_pairing_permutation_maps_one_pairing_to_the_other() -> None:
+    d = 16
+    perm = rotary.pairing_permutation(d)
+    # Hugging Face row r = Meta row 2r, row d/2 + r = Meta row 2r + 1
+    for r in range(d // 2):
+        assert perm[r] == 2 * r
+        assert perm[d // 2 + r] == 2 * r + 1
+    rng = np.random.default_rng(3)
+    x, ps = rng.standard_normal((6, d)), np.array([0, 3, 17, 250, 4000, 77_777])
+    back = np.argsort(perm)
+    np.testing.assert_allclose(
+        rotary.rope(x, ps, pairing="halves"), rotary.rope(x[:, back], ps)[:, perm], atol=1e-12
+    )
+    # the wrong direction (P^T rope(P x)) does not match for d > 4
+    assert not np.allclose(
+        rotary.rope(x, ps, pairing="halves"), rotary.rope(x[:, perm], ps)[:, back], atol=1e-3
+    )
+
+
+def test_converted_weights_give_the_same_scores() -> None:
+    rng = np.random.default_rng(4)
+    d = 32
+    w_q, w_k, x = (
+        rng.standard_normal((d, d)),
+        rng.standard_normal((d, d)),
+        rng.standard_normal((9, d)),
+    )
+    perm, ps = rotary.pairing_permutation(d), np.arange(9) * 11
+    meta = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
+    hf = (
+        rotary.rope(x @ w_q[perm].T, ps, pairing="halves")
+        @ rotary.rope(x @ w_k[perm].T, ps, pairing="halves").T
+    )
+    np.testing.assert_allclose(hf, meta, atol=1e-9)
+    unconverted = (
+        rotary.rope(x @ w_q.T, ps, pairing="halves")
+        @ rotary.rope(x @ w_k.T, ps, pairing="halves").T
+    )
+    assert not np.allclose(unconverted, meta, atol=1e-3)
+
+
+@pytest.mark.parametrize("pairing", ["adjacent", "halves"])
+def test_scores_depend_only_on_the_offset_in_float64(pairing: Any) -> None:
+    result = rotary.check_offset_dependence(
+        64, np.array([0, 5, 999, 50_000, 10**6]), np.array([0, 3, -9, 400]), pairing=pairing
+    )
+    assert result.passed, result.summary()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_low_precision_angles_break_the_float64_tolerance(dtype: str) -> None:
+    ps, rs = np.array([0, 3000, 20_000, 60_000]), np.array([1, 7])
+    own = rotary.check_offset_dependence(64, ps, rs, angle_dtype=dtype)
+    assert own.passed, own.summary()  # within its own error model
+    strict = rotary.check_offset_dependence(64, ps, rs, angle_dtype=dtype, model_dtype="float64")
+    assert not strict.passed
+
+
+def test_float16_angles_merge_positions_above_2048() -> None:
+    angles = rotary.rope_angles(np.array([2048, 2049]), 8, angle_dtype="float16")
+    assert angles[0, 0] == angles[1, 0]  # 2049 is not a float16 number
+    assert rotary.rope_angles(np.array([2049]), 8)[0, 0] == 2049.0
+
+
+def test_position_interpolation_divides_positions() -> None:
+    np.testing.assert_allclose(
+        rotary.rope_angles(np.array([0, 8, 400]), 16, scale=4.0),
+        rotary.rope_angles(np.array([0, 2, 100]), 16),
+        rtol=1e-15,
+    )
+
+
+def test_abel_bound_holds_and_scores_match_rope() -> None:
+    rng = np.random.default_rng(5)
+    q, k = rng.standard_normal(64), rng.standard_normal(64)
+    offsets = np.arange(-50, 3000, 7)
+    bound, scores = rotary.abel_bound(q, k, offsets)
+    direct = rotary.rope_scores(q, k, np.zeros_like(offsets), offsets)
+    np.testing.assert_allclose(scores, direct, atol=1e-9)
+    assert np.all(np.abs(scores) <= bound)
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: rotary.rope(np.ones((2, 5)), 2), ValueError),  # odd d
+        (lambda: rotary.rope(np.ones((3, 4)), 2), ValueError),  # rows != positions
+        (lambda: rotary.rope(np.ones(4), 1), ValueError),  # no position axis
+        (lambda: rotary.rope(np.ones((2, 4)), [0.5, 1.0]), TypeError),
+        (lambda: rotary.rope(np.ones((2, 4)), 2, pairing="interleaved"), ValueError),  # type: ignore[arg-type]
+        (lambda: rotary.rope(np.ones((2, 4)), 2, pairing=3), TypeError),  # type: ignore[arg-type]
+        (lambda: rotary.rope("abcd", 1), TypeError),
+        (lambda: rotary.rope(np.ones((2, 4), dtype=bool), 2), TypeError),
+        (lambda: rotary.rope(np.ones((2, 4), dtype=complex), 2), TypeError),
+        (lambda: rotary.rope(np.ones((2, 4)), 2, base=1.0), ValueError),
+        (lambda: rotary.rope(np.ones((2, 4)), 2, scale=0.0), ValueError),
+        (lambda: rotary.rope_angles([70_000], 4, angle_dtype="float16"), ValueError),
+        (lambda: rotary.rope_angles([2**60], 4), ValueError),
+        (lambda: rotary.pairing_permutation(7), ValueError),
+        (lambda: rotary.rope_angles(2**28, 4096), ValueError),  # above pe.MAX_BYTES
+    ],
+)
+def test_bad_input_gets_a_one_line_error(call: Any, error: type) -> None:
+    with pytest.raises(error) as info:
+        call()
+    assert "\n" not in str(info.value)
+
+
+# --- proofs ---------------------------------------------------------------------------------
+
+
+def scaled(p: Any, w: Any) -> Any:
+    return 2 * proofs.rope_block(p * w)
+
+
+def squared(p: Any, w: Any) -> Any:
+    return proofs.rope_block(p**2 * w)
+
+
+def not_a_rotation(p: Any, w: Any) -> Any:
+    c, s = sp.cos(p * w), sp.sin(p * w)
+    return sp.Matrix([[c, s], [s, c]])
+
+
+def test_complex_form() -> None:
+    assert proofs.complex_form().holds
+    assert not proofs.complex_form(lambda p, w: proofs.rope_block(p * w).T).holds
+
+
+def test_relative_property_one_pair() -> None:
+    proof = proofs.relative_property()
+    assert proof.holds
+    assert list(proof.residual) == [0]
+    assert any("expand_trig" in s.title for s in proof.steps)
+
+
+@pytest.mark.parametrize("candidate", [scaled, squared, not_a_rotation])
+def test_relative_property_rejects_wrong_rotations(candidate: Any) -> None:
+    assert not proofs.relative_property(candidate).holds
+
+
+def test_a_clockwise_rotation_is_also_relative() -> None:
+    """The transposed block rotates the other way: still a function of the offset."""
+    assert proofs.relative_property(lambda p, w: proofs.rope_block(p * w).T).holds
+
+
+@pytest.mark.parametrize("pairing", ["adjacent", "halves"])
+def test_relative_property_block_diagonal(pairing: str) -> None:
+    assert proofs.relative_property_block_diagonal(8, pairing=pairing).holds
+    assert not proofs.relative_property_block_diagonal(8, pairing=pairing, rotation=squared).holds
+
+
+def test_pairing_permutation_proof() -> None:
+    assert proofs.pairings_differ_by_permutation(8).holds
+    assert proofs.pairings_differ_by_permutation(4).holds
+    transposed = list(np.argsort(rotary.pairing_permutation(8)))
+    assert not proofs.pairings_differ_by_permutation(8, permutation=transposed).holds
+    assert not proofs.pairings_differ_by_permutation(8, permutation=list(range(8))).holds
+
+
+def test_permuted_scores_proof() -> None:
+    assert proofs.permuted_scores_agree(8).holds
+    assert not proofs.permuted_scores_agree(8, permute_key=False).holds
+
+
+def test_projection_proofs() -> None:
+    assert proofs.offset_only_after_projection(2).holds
+    assert not proofs.offset_only_after_projection(2, rotate_first=True).holds
+
+
+def test_additive_counterexample_is_exact() -> None:
+    proof, value = proofs.additive_counterexample()
+    assert not proof.holds
+    # A = W_q^T W_k; the residual at m = n = pi/(2w) is A_00 - A_11
+    a = sp.Matrix([[1, 2], [0, 1]]).T * sp.Matrix([[2, 0], [1, 1]])
+    assert value == a[0, 0] - a[1, 1]
+    assert value != 0
+    identity, zero = proofs.additive_counterexample(((1, 0), (0, 1)), ((1, 0), (0, 1)))
+    assert identity.holds
+    assert zero == 0
+
+
+def test_summation_by_parts() -> None:
+    assert proofs.summation_by_parts(4).holds
+    assert proofs.summation_by_parts(7).holds
+    assert not proofs.summation_by_parts(4, shift=0).holds
+    assert not proofs.summation_by_parts(4, sign=-1).holds
+
+
+def test_proofs_never_call_simplify_or_use_floats() -> None:
+    source = inspect.getsource(proofs)
+    assert "simplify(" not in source
+    for proof in (proofs.relative_property(), proofs.relative_property_block_diagonal(8)):
+        for entry in proof.residual:
+            assert not entry.has(sp.Float)
+
+
+def test_proof_arguments_are_checked() -> None:
+    with pytest.raises(TypeError):
+        proofs.relative_property_block_diagonal(8, base=10000.0)
+    with pytest.raises(ValueError, match="pairing"):
+        proofs.relative_property_block_diagonal(8, pairing="interleaved")
+    with pytest.raises(TypeError):
+        proofs.additive_counterexample(((0.5, 0), (0, 1)), ((1, 0), (0, 1)))
+    with pytest.raises(TypeError, match="rotation must return"):
+        proofs.relative_property(lambda p, w: [[1, 0], [0, 1]])
