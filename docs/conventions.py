@@ -13,4 +13,267 @@
 # %% [markdown]
 # # Conventions and pitfalls
 #
-# This chapter is being written.
+# Public code does not agree on how to write the sinusoidal encoding. Four choices separate
+# the versions you will meet:
+#
+# * the **layout**: the paper interleaves the columns, pair $k$ in columns $2k$ and $2k+1$;
+#   many libraries put all the sines in the first half and all the cosines in the second
+#   ("halves");
+# * the **order** inside a pair: sine first (the paper) or cosine first;
+# * the **frequency law**: the paper's $\omega_k = b^{-2k/d}$, or tensor2tensor's
+#   $\omega_k = \exp(-k \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1;
+# * the **offset**: the position of the first row (fairseq-style tables start at 2).
+#
+# None of these changes what the encoding can do, but mixing two of them silently breaks a
+# model, and tutorials carry outright bugs. This chapter shows the conventions side by side,
+# says who uses which, how to convert, why the sign of the shift matrix depends on the order,
+# and what each known bug does. Then it shows `pe identify`, which reads any table and says
+# which convention it follows, or how it differs. Everything below is computed by `pe` while
+# the page is built.
+
+# %% tags=["hide_input"]
+import numpy as np
+
+from pe import bug_zoo, conventions, conventions_report, numeric, report
+from pe.claims import conventions as convention_claims
+from pe.identify import identify
+
+conventions_report.conventions_table()
+
+# %% [markdown]
+# The table above is `pe.conventions.CONVENTIONS`: each convention is data, and produces
+# its table through `pe.numeric.sinusoidal` (the tensor2tensor law is the paper's law with
+# another base, see below; the one-indexed law is the paper's table of width $d + 2$ without
+# its first pair). Any base and any offset are one call away:
+# `conventions.get("tensor2tensor").with_base(500000).with_offset(2)`.
+#
+# ## Side by side
+#
+# The same $64$ frequencies in six conventions. Interleaved layouts alternate sine and
+# cosine columns; halves layouts show the fan of frequencies twice. A cosine-first table
+# starts with a column of ones at row 0, a sine-first one with a column of zeros.
+
+# %% tags=["hide_input"]
+conventions_report.convention_heatmaps()
+
+# %% [markdown]
+# ## Who uses what
+#
+# Read from the public source of each project (links to the files; nothing is loaded from
+# them). "t2t" is tensor2tensor's law; works are listed in the
+# [bibliography](bibliography.md#conventions-and-implementations).
+#
+# | implementation | layout | law | first position | odd width |
+# | --- | --- | --- | --- | --- |
+# | [tensor2tensor `get_timing_signal_1d`](https://github.com/tensorflow/tensor2tensor/blob/75b75f2e2281101b9b3637e14ef519afd6a11b68/tensor2tensor/layers/common_attention.py) ([Vaswani et al. 2018](bibliography.md#vaswani2018)), the paper authors' code | halves, sin first | t2t | 0 | a zero column appended |
+# | [fairseq `SinusoidalPositionalEmbedding`](https://github.com/facebookresearch/fairseq/blob/05625e3e6e660909e4df833de1f7b49019496a68/fairseq/modules/sinusoidal_positional_embedding.py) ([Ott et al. 2019](bibliography.md#ott2019)) | halves, sin first | t2t | `padding_idx + 1` = 2; the padding row is zeros | zero column |
+# | [HF transformers M2M100](https://github.com/huggingface/transformers/blob/593e8aa53900afea1d92e97d91b97e425b16a4c5/src/transformers/models/m2m_100/modeling_m2m_100.py) (also Speech2Text, XGLM) ([Wolf et al. 2020](bibliography.md#wolf2020)) | halves, sin first | t2t | 2 | |
+# | [HF transformers Marian](https://github.com/huggingface/transformers/blob/d02747e153da5844c1abaa36eec184b0177247c0/src/transformers/models/marian/modeling_marian.py) | halves, sin first, sine block $\lceil d/2 \rceil$ wide | paper | 0 | works |
+# | [HF transformers DistilBERT](https://github.com/huggingface/transformers/blob/main/src/transformers/models/distilbert/modeling_distilbert.py) (sinusoidal option, off by default) | interleaved, sin first | paper | 0 | |
+# | [The Annotated Transformer](https://github.com/harvardnlp/annotated-transformer/blob/0a91a254735c07532e23733dce8a693e504f3a08/the_annotated_transformer.py) ([Rush 2018](bibliography.md#rush2018)) and the [PyTorch `nn.Transformer` tutorial](https://github.com/pytorch/tutorials/blob/e5f60c64367b2ff3c19e5b73a2c7eac4bf1269f1/beginner_source/transformer_tutorial.py) | interleaved, sin first | paper (as `exp(arange(0, d, 2) * -ln(10000)/d)`) | 0 | fails |
+# | [Dive into Deep Learning](https://github.com/d2l-ai/d2l-en/blob/300f071ebd1cff0dcc5de692eff85b4da3d29f5c/chapter_attention-mechanisms-and-transformers/self-attention-and-positional-encoding.md) ([Zhang et al. 2023](bibliography.md#zhang2023)) | interleaved, sin first | paper | 0 | fails |
+# | [TensorFlow text tutorial](https://github.com/tensorflow/text/blob/218b976be7f0dcf11ab87e8fdb7f283c45577c38/docs/tutorials/transformer.ipynb) (since 2022; earlier versions interleaved) | halves, sin first | paper | 0 | width $d + 1$ |
+# | [OpenAI Whisper `sinusoids`](https://github.com/openai/whisper/blob/main/whisper/model.py) ([Radford et al. 2023](bibliography.md#radford2023)), [diffusers `get_timestep_embedding`](https://github.com/huggingface/diffusers/blob/168e5b7ffa4949fca82ed2fcd17d3451c5804401/src/diffusers/models/embeddings.py) | halves, sin first (diffusers can flip) | t2t-like (`h - shift` in the denominator) | 0 | |
+#
+# Odd widths are handled five ways in the wild: a zero column, a native extra sine, a shape
+# error, a table one column wider, or a refusal. `pe` refuses them (`pe.numeric` needs an
+# even width); `pe identify` recognises the first two.
+#
+# ## Converting between layouts
+#
+# Converting is a column permutation: `conventions.convert(table, source, target)` returns
+# `table[:, perm]` with `perm = conventions.permutation(d, source, target)`. For $d = 8$,
+# where the paper's columns go ($s_k$, $c_k$: sine and cosine of pair $k$):
+
+# %% tags=["hide_input"]
+paper_table = conventions.get("paper").table(50, 8)
+for layout in conventions.LAYOUTS:
+    there = conventions.convert(paper_table, conventions.LAYOUTS[0], layout)
+    back = conventions.convert(there, layout, conventions.LAYOUTS[0])
+    assert np.array_equal(back, paper_table)
+conventions_report.permutation_table(8)
+
+# %% [markdown]
+# A permutation is a change of coordinates, so the rotation identity survives it: with $P$
+# the permutation matrix ($x_L = P\,x$), the shift matrix in layout $L$ is
+# $P\,T_k\,P^{\mathsf T}$. SymPy proves it exactly for all four layouts ($d = 8$, symbolic
+# base), and the wrong candidates fail: the paper's $T_k$ used as is on a halves table, and
+# $P^{\mathsf T} T_k P$ (the inverse permutation).
+
+# %% tags=["hide_input"]
+report.claim("layout-shift-matrix")
+
+# %% tags=["hide_input"]
+report.proof(convention_claims.layout_identity("halves", "sin-first"))
+
+# %% [markdown]
+# ## Why the sign of the shift matrix depends on the order
+#
+# For the paper's (sin, cos) pairs the block that moves a pair forward by $k$ is
+# $[[\cos k\omega, \sin k\omega], [-\sin k\omega, \cos k\omega]]$, a *clockwise* rotation
+# in (sin, cos) coordinates (see [the rotation identity](rotation-identity.py)). Swap the
+# two coordinates and the same motion becomes counter-clockwise: for (cos, sin) pairs the
+# block is the textbook rotation $[[\cos, -\sin], [\sin, \cos]]$. Both are right, each for
+# its order; the error is to print one with the other order. SymPy checks the (cos, sin)
+# case, and rejects the paper's block there:
+
+# %% tags=["hide_input"]
+report.claim("cos-first-block")
+
+# %% tags=["hide_input"]
+report.proof(convention_claims.cos_first_block())
+
+# %% [markdown]
+# Seen as complex numbers, $\cos\theta + i\sin\theta = e^{i\theta}$ turns counter-clockwise
+# as $\theta$ grows, and multiplying by $e^{ik\omega}$ is the shift. Writing the pair as
+# $\sin\theta + i\cos\theta = i\,e^{-i\theta}$ reverses the direction, hence the transposed
+# block for the paper's order.
+#
+# ## Two laws, one family
+#
+# tensor2tensor divides by $d/2 - 1$ where the paper divides by $d/2$, so its slowest pair is
+# exactly $1/b$ where the paper's is $b^{-(d-2)/d}$. Both laws are geometric progressions from
+# $\omega_0 = 1$, so each is the other with a different base:
+
+# %% tags=["hide_input"]
+report.claim("t2t-law-is-paper-law")
+
+# %% tags=["hide_input"]
+t2t_512 = 10000.0 ** (512 / 510)
+paper_8 = 10000.0 ** (6 / 8)
+report.Html(
+    "<p>For $d = 512$, tensor2tensor with base 10000 is the paper's law with base "
+    f"{t2t_512:.6g}; for $d = 8$ the paper's base 10000 is tensor2tensor's base "
+    f"{paper_8:.6g}: the two tables are the same, and no program can tell which law was "
+    "meant. <code>pe identify</code> reports the law whose base is rounder, the paper's on "
+    "a tie, and says when both are round.</p>"
+)
+
+# %% [markdown]
+# ## The bug zoo
+#
+# Seven bugs reported by readers of public implementations and tutorials, each written as a
+# small function in `pe.bug_zoo` (and again, as loops, in the tests). The first is the code
+# of one of the notes this site started from:
+
+# %% tags=["hide_input"]
+conventions_report.bug_source("doubled-exponent")
+
+# %% [markdown]
+# Here `i` already steps by 2, so the exponent $2i/d$ counts every pair twice:
+
+# %% tags=["hide_input"]
+report.claim("doubled-exponent-base")
+
+# %% [markdown]
+# The seven bugs next to the paper's table:
+
+# %% tags=["hide_input"]
+conventions_report.bug_heatmaps()
+
+# %% [markdown]
+# What each bug does to the heat map, what `pe identify` says about it (the bug's table at
+# $d = 64$), and what it does to the rotation identity: the largest error of the paper's
+# $T_3$ applied to the bug's table ($d = 16$, 400 rows), and of the best fixed matrix
+# fitted by least squares on the first half of the rows and applied to the second half.
+# A small second number means a rotation identity still holds, with other blocks.
+
+# %% tags=["hide_input"]
+conventions_report.bug_table()
+
+# %% [markdown]
+# Most bugs keep the sine and cosine of each pair at one frequency, so a (different) shift
+# matrix still exists. Using `i` where `i // 2` was meant is worse: the sine of pair $k$
+# turns at $b^{-4k/d}$ and its cosine at $b^{-(4k+2)/d}$, and no fixed matrix maps one row
+# to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
+# contain. The odd width has the same defect in one column: its lone sine has no cosine.
+
+# %% tags=["hide_input"]
+report.claim("column-index-bug-breaks-identity")
+
+# %% [markdown]
+# ## Identifying any table
+#
+# `pe identify FILE.npy` reads a table (an $(n, d)$ float array, rows at consecutive
+# positions, $n \ge 16$) and `pe identify MODULE:FUNCTION --n N --d D` calls your own
+# function as `FUNCTION(N, D)` (see `pe identify --help` and `pe.table_sources` for the
+# accepted signatures). It fits one sinusoid per column, pairs the columns, reads the order
+# from the direction in which each pair turns, the offset from the phases at row 0, and the
+# law from the logarithms of the frequencies; then it says, in words and with `--json`,
+# what it found. A worked session, run while this page was built:
+
+# %% tags=["hide_input"]
+conventions_report.cli_session(
+    [
+        ["identify", "{dir}/paper.npy"],
+        ["identify", "{dir}/fairseq.npy"],
+        ["identify", "pe.bug_zoo:column_index_exponent", "--n", "200", "--d", "64"],
+        ["identify", "{dir}/random.npy"],
+        ["identify", "{dir}/missing.npy"],
+    ]
+)
+
+# %% [markdown]
+# The exit status is 0 for a sinusoidal encoding, 1 for a table that is not one (random,
+# learned, zeros, NaN) and 2 for bad input. The same from Python:
+
+# %% tags=["hide_input"]
+found = identify(conventions.get("fairseq").table(100, 512, dtype=np.float32))
+assert (found.layout, found.law, found.position_offset) == ("halves", "tensor2tensor", 2)
+report.Html(f"<pre><code>{found.summary()}</code></pre>")
+
+# %% [markdown]
+# ### Accuracy
+#
+# A sine column of a slow pair is almost a straight line, $\sin \omega p \approx \omega p$,
+# and pins $\omega$ to the precision of the values. Its cosine is almost flat,
+# $\cos\omega p \approx 1 - (\omega p)^2/2$, and pins $\omega$ only to about
+# $\varepsilon/\theta^2$ relative, $\theta$ the largest angle in the table. `identify`
+# fits each column on its own (so that a pair whose sine and cosine disagree shows) and
+# reports each frequency with its uncertainty; for a slow cosine it says so rather than give
+# a false precision.
+
+# %% tags=["hide_input"]
+conventions_report.uncertainty_figure()
+
+# %% [markdown]
+# Measured on the paper's law, 256 rows (relative errors against the exact frequencies;
+# targets $10^{-6}$ for float64 and $10^{-3}$ for float32):
+
+# %% tags=["hide_input"]
+conventions_report.accuracy_table()
+
+# %% tags=["hide_input"]
+report.claim("identify-recovers-conventions")
+
+# %% [markdown]
+# Frequencies above $\pi$ radians per position cannot be told from their aliases at integer
+# positions ($\sin((2\pi - \omega) p) = -\sin(\omega p)$): such a pair turns the wrong way,
+# and `identify` says so in its notes and reports the alias in $[0, \pi]$ instead of
+# guessing. The multiplying bug shows it:
+
+# %% tags=["hide_input"]
+grown = identify(bug_zoo.multiplied(200, 64))
+assert any("above π" in note for note in grown.notes)
+report.Html("<ul>" + "".join(f"<li>{note}</li>" for note in grown.notes) + "</ul>")
+
+# %% [markdown]
+# A table that is not a sinusoidal encoding at all gets a refusal, not a forced fit:
+
+# %% tags=["hide_input"]
+one_nan = numeric.sinusoidal(200, 64)
+one_nan[3, 5] = np.nan
+noise = np.random.default_rng(1).normal(0, 1e-3, (200, 64))
+refusals = {
+    "uniform noise": np.random.default_rng(0).uniform(-1, 1, (200, 64)),
+    "paper + noise 1e-3 (learned-like)": np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1),
+    "all zeros": np.zeros((200, 64)),
+    "one NaN": one_nan,
+}
+verdicts = {name: identify(table) for name, table in refusals.items()}
+assert not any(v.is_encoding for v in verdicts.values())
+report.Html(
+    "<ul>"
+    + "".join(f"<li><strong>{name}</strong>: {v.reason}</li>" for name, v in verdicts.items())
+    + "</ul>"
+)

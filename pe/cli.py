@@ -1,12 +1,15 @@
-"""The ``pe`` command: ``pe prove``, ``pe check`` and ``pe verify``.
+"""The ``pe`` command: ``pe prove``, ``pe check``, ``pe verify`` and ``pe identify``.
 
-Exit status: 0 when everything shown holds, 1 when a proof, check or claim fails, 2 for
-bad arguments (a usage line and a one-line error on stderr, never a traceback).
+Exit status: 0 when everything shown holds, 1 when a proof, check or claim fails (or, for
+``pe identify``, when the table is not a sinusoidal encoding), 2 for bad arguments (a usage
+line and a one-line error on stderr, never a traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -137,6 +140,34 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print a JSON list of objects (id, statement, method, holds, ...)",
     )
+
+    identify = commands.add_parser(
+        "identify",
+        help="tell which sinusoidal convention a table follows (FILE.npy or MODULE:FUNCTION)",
+        description="Identify the layout, order, frequencies, offset, law and base of a "
+        "sinusoidal encoding table and say how it differs from the paper's. SOURCE is a "
+        "FILE.npy holding an (n, d) float array whose rows are consecutive positions, or "
+        "MODULE:FUNCTION (MODULE a dotted name importable from the current directory, or a "
+        "path to a .py file), called as FUNCTION(N, D) with two positional integers and "
+        "returning an (N, D) array (NumPy, or anything numpy.asarray accepts). "
+        "Exit 0 when the table is a sinusoidal encoding, 1 when it is not, 2 for bad input.",
+    )
+    identify.add_argument("source", metavar="SOURCE", help="FILE.npy or MODULE:FUNCTION")
+    identify.add_argument(
+        "--n",
+        type=_bounded_count(1_000_000),
+        metavar="N",
+        help="rows (positions) to ask FUNCTION for (required with MODULE:FUNCTION; >= 16)",
+    )
+    identify.add_argument(
+        "--d",
+        type=_bounded_count(65_536),
+        metavar="D",
+        help="width to ask FUNCTION for (required with MODULE:FUNCTION)",
+    )
+    identify.add_argument(
+        "--json", action="store_true", help="print every field as JSON instead of words"
+    )
     return parser
 
 
@@ -233,10 +264,34 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
+def _identify(args: argparse.Namespace) -> int:
+    from pe import identify as identify_module
+    from pe import table_sources
+
+    if args.source.endswith(".npy"):
+        if args.n is not None or args.d is not None:
+            raise ValueError("--n and --d apply to MODULE:FUNCTION, not to a .npy file")
+        table = table_sources.load_npy(args.source)
+    elif ":" in args.source:
+        if args.n is None or args.d is None:
+            raise ValueError("MODULE:FUNCTION needs --n N and --d D")
+        table = table_sources.call_function(args.source, args.n, args.d)
+    else:
+        raise ValueError(f"SOURCE must be FILE.npy or MODULE:FUNCTION, got {args.source!r}")
+    result = identify_module.identify(table)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(f"source: {args.source}")
+        print(result.summary())
+    return 0 if result.is_encoding else 1
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "prove": _prove,
     "check": _check,
     "verify": _verify,
+    "identify": _identify,
 }
 
 
@@ -244,16 +299,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pe`` command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # The output is held until the command has finished, so that an argument refused late
+    # (e.g. a table above pe.MAX_BYTES) leaves no partial output behind, only the error.
+    output = io.StringIO()
     try:
-        return _COMMANDS[args.command](args)
+        with contextlib.redirect_stdout(output):
+            status = _COMMANDS[args.command](args)
+    except (ValueError, TypeError, OSError) as error:
+        sub = parser if args.command is None else _subparser(parser, args.command)
+        sub.error(" ".join(str(error).split()))  # one line, whatever the message
+    except MemoryError:
+        parser.error("not enough memory for this request; ask for fewer positions or offsets")
+    try:
+        sys.stdout.write(output.getvalue())
+        sys.stdout.flush()
     except BrokenPipeError:  # e.g. `pe prove | head`: stop quietly
         sys.stderr.close()
         return 0
-    except (ValueError, TypeError) as error:
-        sub = parser if args.command is None else _subparser(parser, args.command)
-        sub.error(str(error))
-    except MemoryError:
-        parser.error("not enough memory for this request; ask for fewer positions or offsets")
+    return status
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:

@@ -1,0 +1,178 @@
+"""Bugs reported in public sinusoidal-encoding code, each as a small table-making function.
+
+Each function is written the way the buggy tutorials write it (plain NumPy, short), takes
+``(n, d)`` and returns an ``(n, d)`` float64 table (``d`` odd for :func:`odd_width`). The
+chapter "Conventions and pitfalls" shows their source, their heat maps, what
+:func:`pe.identify.identify` says about them and what they do to the rotation identity;
+``tests/test_bug_zoo.py`` re-implements each with explicit loops and checks that
+``identify`` names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "BUGS",
+    "Bug",
+    "column_index_exponent",
+    "doubled_exponent",
+    "fairseq_offset",
+    "halves_for_interleaved",
+    "integer_division",
+    "multiplied",
+    "odd_width",
+]
+
+Table = npt.NDArray[np.float64]
+
+
+def doubled_exponent(n: int, d: int) -> Table:
+    """Note 003: ``10000 ** (2 * i / d)`` while ``i`` already steps by 2 (i = 0, 2, 4, ...)."""
+    pos = np.arange(n)[:, None]
+    i = np.arange(0, d, 2)
+    angle = pos / 10000 ** (2 * i / d)
+    table = np.zeros((n, d))
+    table[:, 0::2] = np.sin(angle)
+    table[:, 1::2] = np.cos(angle)
+    return table
+
+
+def multiplied(n: int, d: int) -> Table:
+    """Multiplying the position by ``10000 ** (2i/d)`` instead of dividing."""
+    pos = np.arange(n)[:, None]
+    i = np.arange(d // 2)
+    angle = pos * 10000 ** (2 * i / d)
+    table = np.zeros((n, d))
+    table[:, 0::2] = np.sin(angle)
+    table[:, 1::2] = np.cos(angle)
+    return table
+
+
+def integer_division(n: int, d: int) -> Table:
+    """Integer division in the exponent: ``2 * i // d`` is 0, or 1 for the second half."""
+    pos = np.arange(n)[:, None]
+    i = np.arange(0, d, 2)
+    angle = pos / 10000 ** (2 * i // d)
+    table = np.zeros((n, d))
+    table[:, 0::2] = np.sin(angle)
+    table[:, 1::2] = np.cos(angle)
+    return table
+
+
+def column_index_exponent(n: int, d: int) -> Table:
+    """Column ``j`` uses ``10000 ** (2 * j / d)``: ``j`` where ``j // 2`` was meant."""
+    pos = np.arange(n)[:, None]
+    j = np.arange(d)
+    angle = pos / 10000 ** (2 * j / d)
+    return np.where(j % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+def halves_for_interleaved(n: int, d: int) -> Table:
+    """Meant interleaved, built halves: ``concatenate([sin, cos])`` instead of interleaving."""
+    pos = np.arange(n)[:, None]
+    i = np.arange(d // 2)
+    angle = pos / 10000 ** (2 * i / d)
+    return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+
+
+def odd_width(n: int, d: int) -> Table:
+    """An odd width "fixed" by trimming the cosines: the last column is a lone sine."""
+    pos = np.arange(n)[:, None]
+    div = np.exp(np.arange(0, d, 2) * -np.log(10000.0) / d)
+    table = np.zeros((n, d))
+    table[:, 0::2] = np.sin(pos * div)
+    table[:, 1::2] = np.cos(pos * div[: d // 2])
+    return table
+
+
+def fairseq_offset(n: int, d: int) -> Table:
+    """fairseq-style: halves, tensor2tensor's law, the first token at position 2."""
+    pos = np.arange(n)[:, None] + 2  # padding_idx + 1 with padding_idx = 1
+    h = d // 2
+    freq = np.exp(np.arange(h) * -(np.log(10000.0) / (h - 1)))
+    angle = pos * freq
+    return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+
+
+@dataclass(frozen=True)
+class Bug:
+    """One entry of the zoo.
+
+    Attributes
+    ----------
+    name
+        Short identifier.
+    title
+        The bug in a few words.
+    make
+        ``make(n, d) -> table``.
+    heat_map
+        What the bug does to the heat map, in words.
+    identity
+        What it does to the rotation identity, in words.
+    """
+
+    name: str
+    title: str
+    make: Callable[[int, int], Table]
+    heat_map: str
+    identity: str
+
+
+BUGS: tuple[Bug, ...] = (
+    Bug(
+        "doubled-exponent",
+        "doubled exponent (note 003)",
+        doubled_exponent,
+        "the columns slow down twice as fast: the right half of the map is flat",
+        "holds, but with the blocks of base 1e8: the paper's T_k no longer fits",
+    ),
+    Bug(
+        "multiplied",
+        "multiplying instead of dividing",
+        multiplied,
+        "every column but the first turns faster than one radian per position: noise-like "
+        "stripes everywhere",
+        "holds with blocks at the grown frequencies, but most of them alias above π",
+    ),
+    Bug(
+        "integer-division",
+        "integer division in the exponent",
+        integer_division,
+        "the left half repeats one fast column, the right half one slow column",
+        "holds with only two distinct blocks, one per half",
+    ),
+    Bug(
+        "column-index",
+        "`i` where `i // 2` was meant",
+        column_index_exponent,
+        "like the paper's table squeezed to the left; sine and cosine of a pair drift apart",
+        "fails: no matrix maps row p to row p + k, since each sine lacks its cosine",
+    ),
+    Bug(
+        "halves-for-interleaved",
+        "halves built where interleaved was meant",
+        halves_for_interleaved,
+        "two copies of the fan of frequencies side by side, sines left, cosines right",
+        "holds only after conjugating T_k by the permutation, P T_k P^T",
+    ),
+    Bug(
+        "odd-width",
+        "odd width, cosines trimmed",
+        odd_width,
+        "one lone sine column at the right edge",
+        "holds for the pairs, fails for the lone sine (its cosine is missing)",
+    ),
+    Bug(
+        "fairseq-offset",
+        "fairseq-style offset (first token at position 2)",
+        fairseq_offset,
+        "the map starts two rows late: row 0 is not sin 0 = 0, cos 0 = 1",
+        "holds with the halves permutation: an offset never changes T_k",
+    ),
+)

@@ -1,0 +1,340 @@
+r"""Named conventions of the sinusoidal encoding, as data, and converters between layouts.
+
+Public code does not agree on the encoding. A convention here is four choices:
+
+- the **layout**: ``"interleaved"`` puts pair ``k`` in columns ``2k, 2k+1`` (the paper);
+  ``"halves"`` puts all the first members in columns ``0 .. h-1`` and the second members
+  in ``h .. d-1`` (``h = d/2``; tensor2tensor, fairseq, many others);
+- the **order** inside a pair: ``"sin-first"`` (the paper) or ``"cos-first"``;
+- the **law** of the frequencies, ``k = 0 .. h-1``:
+
+  .. math::
+
+      \text{paper: } \omega_k = b^{-2k/d}, \qquad
+      \text{tensor2tensor: } \omega_k = \exp\!\Bigl(-\frac{k \ln b}{h - 1}\Bigr), \qquad
+      \text{one-indexed (note 001): } \omega_k = b^{-2(k+1)/d};
+
+- the **offset**: the position of the first row (fairseq-style tables start at 2).
+
+Every table is produced by :func:`pe.numeric.sinusoidal`: the tensor2tensor law is the
+paper's law with the base :math:`b^{d/(d-2)}`, and the one-indexed law is columns
+``2 .. d+1`` of the paper's table of width ``d + 2`` with the base :math:`b^{(d+2)/d}`;
+then the columns are permuted into the layout.
+
+Converting layouts is a column permutation. With ``perm = permutation(d, source, target)``,
+``target_table = source_table[:, perm]``; as matrices, ``x_target = P x_source`` with
+``P[j, perm[j]] = 1``, and the shift matrix in the target layout is
+:math:`P\,T_k\,P^{\mathsf T}` (see :func:`shift_matrix`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from pe import _validate, numeric
+
+__all__ = [
+    "CONVENTIONS",
+    "LAYOUTS",
+    "Convention",
+    "Law",
+    "Layout",
+    "Order",
+    "column_roles",
+    "convert",
+    "get",
+    "linear_shift_error",
+    "permutation",
+    "permutation_matrix",
+    "shift_matrix",
+]
+
+Layout = Literal["interleaved", "halves"]
+Order = Literal["sin-first", "cos-first"]
+Law = Literal["paper", "tensor2tensor", "one-indexed"]
+
+#: The four layouts as (layout, order) pairs; the paper's is the first.
+LAYOUTS: tuple[tuple[Layout, Order], ...] = (
+    ("interleaved", "sin-first"),
+    ("interleaved", "cos-first"),
+    ("halves", "sin-first"),
+    ("halves", "cos-first"),
+)
+
+
+def _layout_args(layout: object, order: object) -> tuple[Layout, Order]:
+    if layout not in ("interleaved", "halves"):
+        raise ValueError(f"layout must be 'interleaved' or 'halves', got {layout!r}")
+    if order not in ("sin-first", "cos-first"):
+        raise ValueError(f"order must be 'sin-first' or 'cos-first', got {order!r}")
+    return layout, order
+
+
+def column_roles(
+    d_model: int, layout: Layout = "interleaved", order: Order = "sin-first"
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """What each column holds: its pair index ``k`` and whether it is the sine.
+
+    Parameters
+    ----------
+    d_model
+        Even width ``d``.
+    layout, order
+        The layout (``"interleaved"`` or ``"halves"``) and the order inside a pair.
+
+    Returns
+    -------
+    (pair, is_sine)
+        Two arrays of length ``d``: column ``j`` holds the sine (``is_sine[j]``) or the
+        cosine of pair ``pair[j]``.
+    """
+    width = _validate.even_width("d_model", d_model)
+    lay, ordr = _layout_args(layout, order)
+    h = width // 2
+    columns = np.arange(width)
+    if lay == "interleaved":
+        pair, first = columns // 2, columns % 2 == 0
+    else:
+        pair, first = columns % h, columns < h
+    is_sine = first if ordr == "sin-first" else ~first
+    return pair.astype(np.int64), np.asarray(is_sine, dtype=np.bool_)
+
+
+def permutation(
+    d_model: int,
+    source: tuple[Layout, Order] = ("interleaved", "sin-first"),
+    target: tuple[Layout, Order] = ("halves", "sin-first"),
+) -> npt.NDArray[np.int64]:
+    """Column permutation from one layout to another: ``target = source[:, perm]``.
+
+    Parameters
+    ----------
+    d_model
+        Even width.
+    source, target
+        ``(layout, order)`` pairs, e.g. ``("interleaved", "sin-first")`` (the paper).
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer array ``perm`` of length ``d``: column ``j`` of the target layout is
+        column ``perm[j]`` of the source layout.
+    """
+    src_pair, src_sine = column_roles(d_model, *source)
+    dst_pair, dst_sine = column_roles(d_model, *target)
+    where = {(int(k), bool(s)): j for j, (k, s) in enumerate(zip(src_pair, src_sine, strict=True))}
+    return np.array(
+        [where[(int(k), bool(s))] for k, s in zip(dst_pair, dst_sine, strict=True)],
+        dtype=np.int64,
+    )
+
+
+def permutation_matrix(
+    d_model: int,
+    source: tuple[Layout, Order] = ("interleaved", "sin-first"),
+    target: tuple[Layout, Order] = ("halves", "sin-first"),
+) -> npt.NDArray[np.float64]:
+    """The matrix ``P`` with ``x_target = P x_source`` (``P[j, perm[j]] = 1``)."""
+    perm = permutation(d_model, source, target)
+    matrix = np.zeros((perm.size, perm.size))
+    matrix[np.arange(perm.size), perm] = 1.0
+    return matrix
+
+
+def convert(
+    table: npt.ArrayLike,
+    source: tuple[Layout, Order],
+    target: tuple[Layout, Order],
+) -> npt.NDArray[Any]:
+    """Reorder the columns of an ``(n, d)`` table from the ``source`` layout to ``target``."""
+    array = np.asarray(table)
+    if array.ndim != 2:
+        raise ValueError(f"table must be a 2-D array (n, d), got shape {array.shape}")
+    return array[:, permutation(array.shape[1], source, target)]
+
+
+def shift_matrix(
+    k: float,
+    d_model: int,
+    layout: Layout = "interleaved",
+    order: Order = "sin-first",
+    *,
+    base: float = 10000.0,
+) -> npt.NDArray[np.float64]:
+    r"""The shift matrix in a layout: :math:`P\,T_k\,P^{\mathsf T}`.
+
+    :math:`T_k` is :func:`pe.numeric.shift_matrix` (paper layout) and ``P`` the permutation
+    matrix from the paper's layout to ``(layout, order)``. In cos-first order each block
+    becomes :math:`[[\cos k\omega, -\sin k\omega], [\sin k\omega, \cos k\omega]]`: the
+    textbook counter-clockwise rotation.
+    """
+    p = permutation_matrix(d_model, ("interleaved", "sin-first"), _layout_args(layout, order))
+    return p @ numeric.shift_matrix(k, d_model, base=base) @ p.T
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One way of writing the sinusoidal encoding, able to produce its table.
+
+    Attributes
+    ----------
+    name
+        Short identifier (``"paper"``, ``"tensor2tensor"``, ...).
+    title
+        What it is, in words.
+    layout, order
+        Column layout and order inside a pair.
+    law
+        ``"paper"``, ``"tensor2tensor"`` or ``"one-indexed"`` (see the module).
+    base
+        Base of the law, ``> 1``.
+    offset
+        Position of the first row (an integer ``>= 0``).
+    """
+
+    name: str
+    title: str
+    layout: Layout = "interleaved"
+    order: Order = "sin-first"
+    law: Law = "paper"
+    base: float = 10000.0
+    offset: int = 0
+
+    def with_base(self, base: float) -> Convention:
+        """The same convention with another base."""
+        return dataclasses.replace(self, base=_validate.base_value("base", base))
+
+    def with_offset(self, offset: int) -> Convention:
+        """The same convention with rows starting at position ``offset``."""
+        return dataclasses.replace(self, offset=_validate.positive_int("offset", offset, minimum=0))
+
+    def frequencies(self, d_model: int) -> npt.NDArray[np.float64]:
+        r"""The ``d/2`` frequencies :math:`\omega_k` of this law, pair by pair."""
+        width = _validate.even_width("d_model", d_model)
+        h = width // 2
+        if self.law == "paper":
+            return numeric.frequencies(width, self.base)
+        if self.law == "tensor2tensor":
+            if h == 1:
+                return np.ones(1)
+            return np.asarray(
+                np.exp(-np.arange(h) * math.log(self.base) / (h - 1)), dtype=np.float64
+            )
+        shifted = numeric.frequencies(width, self.base) * self.base ** (-2.0 / width)
+        return np.asarray(shifted, dtype=np.float64)
+
+    def table(
+        self, n_positions: int, d_model: int, *, dtype: npt.DTypeLike = np.float64
+    ) -> npt.NDArray[Any]:
+        """The ``(n, d)`` table for positions ``offset .. offset + n - 1``, via ``pe.numeric``."""
+        count = _validate.positive_int("n_positions", n_positions)
+        width = _validate.even_width("d_model", d_model)
+        positions = np.arange(self.offset, self.offset + count, dtype=np.int64)
+        if self.law == "paper":
+            paper = numeric.sinusoidal(positions, width, base=self.base, dtype=dtype)
+        elif self.law == "tensor2tensor":
+            # exp(-k ln b / (h - 1)) = (b ** (d / (d - 2))) ** (-2k / d); h = 1 has w_0 = 1 only.
+            equivalent = self.base ** (width / (width - 2)) if width > 2 else self.base
+            paper = numeric.sinusoidal(positions, width, base=equivalent, dtype=dtype)
+        else:
+            # b ** (-2(k+1)/d) = (b ** ((d+2)/d)) ** (-2(k+1)/(d+2)): drop the first pair.
+            wider = numeric.sinusoidal(
+                positions, width + 2, base=self.base ** ((width + 2) / width), dtype=dtype
+            )
+            paper = wider[:, 2:]
+        return paper[:, permutation(width, ("interleaved", "sin-first"), (self.layout, self.order))]
+
+
+#: The named conventions (see the chapter "Conventions and pitfalls" for who uses which).
+CONVENTIONS: dict[str, Convention] = {
+    c.name: c
+    for c in (
+        Convention("paper", "the paper: interleaved (sin, cos), base^(-2k/d), from position 0"),
+        Convention(
+            "halves",
+            "sine half | cosine half, the paper's law (TensorFlow tutorial, HF Marian)",
+            layout="halves",
+        ),
+        Convention(
+            "halves-cos-first",
+            "cosine half | sine half, the paper's law",
+            layout="halves",
+            order="cos-first",
+        ),
+        Convention(
+            "interleaved-cos-first",
+            "interleaved (cos, sin), the paper's law",
+            order="cos-first",
+        ),
+        Convention(
+            "tensor2tensor",
+            "sine half | cosine half, exp(-k ln(base)/(d/2 - 1)) (tensor2tensor)",
+            layout="halves",
+            law="tensor2tensor",
+        ),
+        Convention(
+            "fairseq",
+            "tensor2tensor's table with the first token at position 2 (fairseq, HF M2M100)",
+            layout="halves",
+            law="tensor2tensor",
+            offset=2,
+        ),
+        Convention(
+            "one-indexed",
+            "interleaved, exponents counted from 1: base^(-2(k+1)/d) (note 001)",
+            law="one-indexed",
+        ),
+    )
+}
+
+
+def get(name: str) -> Convention:
+    """The named convention; ``KeyError`` listing the names if unknown."""
+    try:
+        return CONVENTIONS[name]
+    except KeyError:
+        raise KeyError(f"no convention {name!r}; known: {', '.join(CONVENTIONS)}") from None
+
+
+def linear_shift_error(
+    table: npt.ArrayLike, k: int, *, matrix: npt.ArrayLike | None = None
+) -> float:
+    r"""How well one fixed matrix maps row ``p`` to row ``p + k`` of a table.
+
+    With ``matrix`` given, the largest :math:`|M x(p) - x(p+k)|` over the table. Without,
+    ``M`` is fitted by least squares on the first half of the row pairs and the error is
+    measured on the second half (held out): small when a rotation identity holds for the
+    table, large when no position-independent linear map exists (e.g. a sine whose cosine
+    is missing).
+
+    Parameters
+    ----------
+    table
+        ``(n, d)`` array of rows at consecutive positions.
+    k
+        Offset, an integer ``>= 1``.
+    matrix
+        Optional ``(d, d)`` candidate.
+    """
+    array = np.asarray(table, dtype=np.float64)
+    if array.ndim != 2:
+        raise ValueError(f"table must be a 2-D array (n, d), got shape {array.shape}")
+    offset = _validate.positive_int("k", k)
+    n, d = array.shape
+    sources, targets = array[:-offset], array[offset:]
+    if matrix is not None:
+        m = np.asarray(matrix, dtype=np.float64)
+        if m.shape != (d, d):
+            raise ValueError(f"matrix must have shape ({d}, {d}), got {m.shape}")
+        return float(np.max(np.abs(sources @ m.T - targets)))
+    half = sources.shape[0] // 2
+    if half < 2 * d:
+        raise ValueError(f"table needs at least 4 d + k = {4 * d + offset} rows, got {n}")
+    solution, *_ = np.linalg.lstsq(sources[:half], targets[:half], rcond=None)
+    return float(np.max(np.abs(sources[half:] @ solution - targets[half:])))
