@@ -13,4 +13,273 @@
 # %% [markdown]
 # # Precision and speed
 #
-# This chapter is being written.
+# A table of sines and cosines looks like the easiest thing to compute. It is not, once the
+# positions get large: the angle $\omega_i p$ has to be known to far more digits than the
+# value you finally store, because $\sin$ only sees the angle modulo $2\pi$. This chapter
+# measures how wrong the usual ways of computing the table are, explains why, and shows how
+# `pe` computes it both faster and as accurately as the output dtype allows, using the
+# [rotation identity](rotation-identity.py) itself as the algorithm.
+#
+# Every error on this page is measured while the page is built, against the exact values
+# computed by mpmath with 50 significant digits.
+
+# %% tags=["hide_input"]
+import numpy as np
+
+from pe import numeric, precision, precision_figures, report, rotation_table
+
+report.claim("table-accurate-float64")
+
+# %% [markdown]
+# ## Three ways to compute the table
+#
+# * **The float32 recipe.** Most deep-learning code builds the table in float32: positions
+#   as float32, frequencies `exp(arange(0, d, 2) * -(log(10000) / d))` in float32, the
+#   product $p \cdot \omega_i$ rounded to float32, then `sin` and `cos` in float32
+#   (`pe.precision.float32_recipe`).
+# * **The direct float64 evaluation.** The same formula in float64, then rounded once to the
+#   output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable reference).
+# * **The rotation algorithm.** `pe.numeric.sinusoidal`, described below.
+#
+# The largest error over all columns, at a few positions ($d = 64$):
+
+# %% tags=["hide_input"]
+precision.drift_table()
+
+# %% [markdown]
+# ## Why the float32 recipe drifts
+#
+# A float32 number carries 24 significant bits, so rounding the angle
+# $\theta = \omega_i p$ to float32 moves it by up to $2^{-24}\,\theta$. The sine passes that
+# error on unchanged: near $10^4$ consecutive float32 numbers are $2^{-10}$ apart, so an
+# angle of that size (a pair with $\omega_i$ near 1, at $p = 10^4$) is off by up to
+# $2^{-11} \approx 5 \times 10^{-4}$ radians, and the error keeps growing linearly with $p$. The
+# frequency itself is also rounded (and `exp` amplifies the rounding of its argument, by
+# $|\ln \omega_i|$), which adds to the same linear growth. No choice of rounding mode fixes
+# this: the problem is that an absolute precision of $10^{-8}$ on an angle of $10^4$ needs
+# about 40 bits.
+#
+# In float16 it is worse in two ways: integers above 2048 are no longer all representable,
+# so *neighbouring positions become the same number*, and above 65504 the position overflows
+# to infinity.
+
+# %% tags=["hide_input"]
+report.claim("float32-recipe-drifts")
+
+# %% [markdown]
+# The direct float64 evaluation drifts for the same reason, only $2^{29}$ times more slowly:
+# rounding $\omega_i$ to float64 and forming $\omega_i p$ moves the angle by about
+# $2^{-53}\,\omega_i p$, so the error is near $10^{-16}$ for small positions and about
+# $10^{-10}$ at $p = 10^6$.
+#
+# ## The error model, measured
+#
+# The figure shows, for each method and each position up to $2^{20}$, the largest error
+# over 16 columns. The three `pe` tables are flat: their error does not depend on the
+# position. The recipes grow linearly.
+
+# %% tags=["hide_input"]
+precision_figures.error_vs_position()
+
+# %% [markdown]
+# ## The rotation algorithm
+#
+# Store each (sine, cosine) pair as one complex number,
+# $z_i(p) = \sin\omega_i p + \mathrm{i}\cos\omega_i p$. Then the rotation identity says that
+# moving by $q$ positions is **one complex multiplication**:
+
+# %% tags=["hide_input"]
+report.claim("complex-shift-step")
+
+# %% tags=["hide_input"]
+report.proof(precision.complex_shift_proof())
+
+# %% [markdown]
+# `pe.numeric.sinusoidal` uses it as follows (module `pe.rotation_table`):
+#
+# 1. Write every position as $p = q + r$, with $q$ a multiple of the block size $B$ and
+#    $0 \le r < B$.
+# 2. Compute the **anchors** $z_i(r)$ for one block of positions and $z_i(q)$ for every block
+#    start accurately (below).
+# 3. Fill each entry with one complex multiplication,
+#    $z_i(q + r) = z_i(r)\,(\cos\omega_i q - \mathrm{i}\sin\omega_i q)$, in float64, and
+#    round the result once to the output dtype.
+#
+# Step 3 is the whole cost: one complex multiply per pair instead of a sine and a cosine.
+
+# %% tags=["hide_input"]
+report.Html(
+    report.math(
+        rf"B = {rotation_table.BLOCK}, \qquad "
+        rf"\text{{anchors for }} n \text{{ positions}} \approx B + n / B"
+    )
+)
+
+# %% [markdown]
+# ### Accurate anchors: the angle in more than float64 precision
+#
+# An anchor is only as good as its angle, and a float64 angle is not good enough at large
+# positions. `pe` therefore never forms $\omega_i p$ in float64. It works in *turns*,
+# $t = p f_i$ with $f_i = \omega_i / 2\pi$, and:
+#
+# * computes $f_i$ once per $(d, \text{base})$ with 60-digit decimal arithmetic and keeps it
+#   as an unevaluated sum of three doubles (about 150 bits);
+# * splits the integer $p$ and the leading double of $f_i$ into halves of at most 26 bits,
+#   so that every partial product has at most 53 bits and is **exact** in float64 (Dekker
+#   and Veltkamp's splitting; no fused multiply-add needed);
+# * drops the whole turns of each exact partial product (exact too) and adds the fractional
+#   parts with error-free two-sums: the angle modulo $2\pi$ comes out as a double-double;
+# * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on the
+#   reduced angle $x = x_{hi} + x_{lo}$, $|x| \le \pi$.
+#
+# The angle error left is below $10^{-28}$ radians for every position up to $2^{53}$, so an
+# anchor is as good as the library's `sin` and `cos` (within about half a unit in the last
+# place) plus one rounding.
+#
+# ### The error bound of an entry
+#
+# One complex product $(s + \mathrm{i}c)(a - \mathrm{i}b)$ of two unit-length anchors, each
+# within $\delta$ of exact, adds their errors with weights $|a| + |b| \le \sqrt2$ and
+# $|s| + |c| \le \sqrt2$, and three roundings of quantities at most 1:
+
+# %% tags=["hide_input"]
+report.Html(
+    report.math(
+        r"|\widehat{PE} - PE| \le 2\sqrt2\,\delta + 3\cdot 2^{-54}"
+        rf" \le {precision.latex_number(rotation_table.ENTRY_ERROR_BOUND)},"
+        r" \quad \delta = 1.02\cdot 2^{-53}"
+    )
+)
+
+# %% [markdown]
+# Rounding that float64 value once to float32 adds at most $2^{-25}$ (half a unit in the
+# last place of numbers just below 1), so float32 tables are as good as rounding the exact
+# values, and float16 tables likewise. For these two dtypes `pe` saves more sines: each
+# anchor is itself the product of two accurate anchors (positions split at 16 units), which
+# leaves the float64 value within $1.6 \times 10^{-15}$, invisible after rounding to float32.
+
+# %% tags=["hide_input"]
+report.claim("table-accurate-float32")
+
+# %% [markdown]
+# ### Why every block is re-anchored
+#
+# The tempting shortcut is to chain the step: $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, one
+# multiplication per row from the row before. Every product adds a rounding error, and those
+# errors add up along the chain. `pe` never multiplies more than once: each entry is the
+# product of two anchors computed directly from accurate angles.
+
+# %% tags=["hide_input"]
+precision_figures.anchoring()
+
+# %% [markdown]
+# ## Low precision and the rotation identity
+#
+# The identity $T_k\,PE(p) = PE(p+k)$ holds exactly for real numbers. Computed in a dtype
+# with machine epsilon $\varepsilon$, each entry of $T_k PE(p)$ carries a few roundings of
+# size $\varepsilon$, and the tolerance of `pe.numeric.check_rotation_identity` (the
+# [rotation identity's](rotation-identity.py) error model) grows accordingly. In float16
+# the identity is only good to about three decimal digits; a wrong matrix is still rejected
+# because its errors are of order one.
+
+# %% tags=["hide_input"]
+report.claim("identity-low-precision")
+
+# %% tags=["hide_input"]
+checks = [
+    numeric.check_rotation_identity(64, np.arange(256), np.array([1, 3, 100, -7]), dtype=dtype)
+    for dtype in (np.float16, np.float32, np.float64)
+]
+assert all(c.passed for c in checks)
+report.check_table(checks)
+
+# %% [markdown]
+# ## Low precision and the uniqueness of rows
+#
+# The encoding is useful only if different positions get different rows. With exact values,
+# two rows of the table are never equal. Rounding the *values* to float16 keeps them apart:
+# neighbouring rows differ by about 1 in Euclidean distance, far more than float16's
+# rounding. Rounding the *positions* to float16 does not: above 2048 consecutive positions
+# share one float16 number, so they get identical rows. The table lists every pair of the
+# first 4096 positions.
+
+# %% tags=["hide_input"]
+precision.separation_table()
+
+# %% tags=["hide_input"]
+report.claim("float16-positions-collide")
+
+# %% [markdown]
+# ## Reported failures in public code
+#
+# The same mechanisms have broken rotary position embeddings (RoPE), which use the same
+# angles $\omega_i p$, in widely used projects:
+#
+# * In GPT-NeoX the cached sine and cosine tables were computed in the model's half precision;
+#   the reporter showed an angle of about 1044.27 stored as 1045 in float16, which changes
+#   the cosine by almost 0.8 ([gptneox1003](bibliography.md#gptneox1003)).
+# * In Megatron-LM the position sequence was cast to the dtype of the frequencies, float16
+#   under mixed precision: with 32768 positions the last positions lost their fractional
+#   bits and many of them received the same embedding
+#   ([megatron535](bibliography.md#megatron535)).
+# * In Hugging Face Transformers, casting a Llama model to float16 or bfloat16 also cast the
+#   cached RoPE values ([hf25681](bibliography.md#hf25681)); in Mistral, the frequencies
+#   became bfloat16 under mixed-precision training and rebuilt tables were wrong, which the
+#   reporter linked to a loss of model quality ([hf29496](bibliography.md#hf29496)); another
+#   report ([hf28685](bibliography.md#hf28685)) led to a fix ([hf28760](bibliography.md#hf28760)),
+#   and a later change computed RoPE in float32 for Llama and Gemma after bfloat16 angles were
+#   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285)).
+# * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000) showed a loss gap
+#   that the reporters traced to RoPE being applied in lower precision
+#   ([te1245](bibliography.md#te1245)).
+#
+# The common cure in those threads is to keep the frequencies, positions and angles in
+# float32. This page shows that float32 angles are themselves off by about $10^{-4}$ at
+# $p = 10^4$; `pe` keeps the angle in extended precision and rounds only the final value.
+#
+# ## Speed
+#
+# The rotation algorithm costs one complex multiplication and one rounding per pair; large
+# tables are filled by up to four threads (which changes no bit of the result). Its cost is
+# measured against the speed of merely writing the output. The benchmark compares, in one
+# process and as ratios, `pe.numeric.sinusoidal` with `np.full` writing an array of the same
+# shape and dtype, the direct float64 evaluation, the float32 recipe and (for small sizes) a
+# Python double loop, and measures the largest error on sampled entries and the peak extra
+# memory of `pe` beyond the output itself. The page shows the last saved run; it is not rerun
+# when the site is built. To reproduce it:
+#
+# ```bash
+# make bench        # or: .venv/bin/python benchmarks/run.py
+# ```
+#
+# It saves `benchmarks/results/latest.json` and `latest.md`.
+
+# %% tags=["hide_input"]
+precision.benchmark_table()
+
+# %% [markdown]
+# The targets, as measured in that run:
+
+# %% tags=["hide_input"]
+report.Html(
+    "<ul>"
+    + "".join(
+        f"<li>{t['name']}: <strong>{t['value']}</strong> ({'met' if t['met'] else 'not met'})</li>"
+        for t in precision.benchmark_results()["targets"]
+    )
+    + "</ul>"
+)
+
+# %% [markdown]
+# ## Using it
+#
+# ```python
+# from pe import numeric
+#
+# table = numeric.sinusoidal(16384, 1024, dtype="float32")
+# rows = numeric.sinusoidal([0, 5, 1_000_000], 64)  # any positions
+# reference = numeric.sinusoidal_direct(16384, 1024)  # plain formula
+# ```
+#
+# A row depends only on its position: asking for positions one at a time, in any order or
+# all at once gives the same bits.

@@ -1,0 +1,255 @@
+"""Speed, memory and accuracy of ``pe.numeric.sinusoidal``, as ratios within one process.
+
+Run with ``make bench`` (or ``.venv/bin/python benchmarks/run.py``). For several
+``(n, d, dtype)`` it times, interleaved round by round and keeping each one's best time:
+
+- ``pe``: :func:`pe.numeric.sinusoidal` (the rotation algorithm);
+- ``np.full``: writing an array of the same shape and dtype (the memory-write limit);
+- ``direct64``: sin and cos of ``p * w`` in float64, then cast (:func:`pe.numeric.sinusoidal_direct`);
+- ``recipe``: the float32 deep-learning recipe (:func:`pe.precision.float32_recipe`);
+- ``naive``: a Python double loop with :func:`math.sin` (small sizes only);
+
+then measures the largest error against 50-digit mpmath on sampled entries (the last
+positions always included) and the peak extra memory of ``pe`` (tracemalloc, beyond the
+output itself). It prints a table and the issue's targets, and saves
+``benchmarks/results/latest.json`` and ``latest.md`` (no timestamps: only the measured
+numbers change between runs).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import os
+import platform
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pe import numeric, precision, rotation_table
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+#: (n, d, dtype, rounds); the second row is the one the targets are stated for.
+CASES: list[tuple[int, int, str, int]] = [
+    (256, 128, "float32", 15),
+    (16384, 1024, "float32", 21),
+    (16384, 1024, "float64", 5),
+    (4096, 4096, "float32", 5),
+    (65536, 256, "float16", 5),
+    (1024, 64, "float64", 15),
+]
+TARGET = (16384, 1024, "float32")
+NAIVE_LIMIT = 1 << 16  # entries: the Python double loop runs only below this
+SAMPLES = 400  # sampled entries per method and case for the error against mpmath
+ACCURACY_SAMPLES = 1500  # per dtype for the accuracy target (positions below 2**20, d=4096)
+
+
+def machine() -> dict[str, str]:
+    """A description of the machine: CPU model, cores, Python and NumPy versions."""
+    model = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": model,
+        "cores": str(os.cpu_count()),
+        "system": f"{platform.system()} {platform.machine()}",
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+    }
+
+
+def naive(n: int, d: int, dtype: str) -> np.ndarray:
+    """The formula as two nested Python loops, math.sin/math.cos per entry."""
+    out = np.empty((n, d), dtype=dtype)
+    for p in range(n):
+        for j in range(0, d, 2):
+            angle = p / 10000.0 ** (j / d)
+            out[p, j] = math.sin(angle)
+            out[p, j + 1] = math.cos(angle)
+    return out
+
+
+def candidates(n: int, d: int, dtype: str) -> dict[str, Callable[[], np.ndarray] | None]:
+    positions = np.arange(n)
+    return {
+        "pe": lambda: numeric.sinusoidal(n, d, dtype=dtype),
+        "full": lambda: np.full((n, d), 0.5, dtype=dtype),
+        "direct64": lambda: numeric.sinusoidal_direct(n, d, dtype=dtype),
+        "recipe": lambda: precision.float32_recipe(positions, d),
+        "naive": (lambda: naive(n, d, dtype)) if n * d <= NAIVE_LIMIT else None,
+    }
+
+
+def best_times(runs: dict[str, Callable[[], np.ndarray] | None], rounds: int) -> dict[str, Any]:
+    """Best wall time of each candidate over ``rounds`` interleaved rounds (seconds)."""
+    best: dict[str, float] = {}
+    for round_ in range(rounds):
+        for name, run in runs.items():
+            if run is None or (name in ("naive", "direct64") and round_ >= 3):
+                continue
+            gc.collect()
+            start = time.perf_counter()
+            result = run()
+            elapsed = time.perf_counter() - start
+            del result
+            best[name] = min(best.get(name, math.inf), elapsed)
+    return {name: (best.get(name)) for name in runs}
+
+
+def peak_extra(run: Callable[[], np.ndarray]) -> tuple[int, int]:
+    """(peak bytes traced during ``run``, output bytes); the first includes the output."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak, result.nbytes
+
+
+def max_error(table: np.ndarray, n: int, d: int) -> float:
+    positions, columns = precision.sample_entries(n, d, SAMPLES, seed=n + d)
+    values = table[positions, columns]
+    return float(precision.exact_error(values, positions, columns, d).max())
+
+
+def case(n: int, d: int, dtype: str, rounds: int) -> dict[str, Any]:
+    runs = candidates(n, d, dtype)
+    numeric.sinusoidal(n, d, dtype=dtype)  # warm the per-(d, base) frequency cache
+    seconds = best_times(runs, rounds)
+    peak, size = peak_extra(runs["pe"])  # type: ignore[arg-type]
+    errors = {
+        name: max_error(runs[name](), n, d)  # type: ignore[misc]
+        for name in ("pe", "direct64", "recipe")
+    }
+    ms = {k: (None if v is None else round(1000 * v, 3)) for k, v in seconds.items()}
+    rotation_table.frequency_turns.cache_clear()
+    start = time.perf_counter()
+    rotation_table.frequency_turns(d, 10000.0)
+    frequency_ms = round(1000 * (time.perf_counter() - start), 3)
+    return {
+        "n": n,
+        "d": d,
+        "dtype": dtype,
+        "ms": ms,
+        "frequency_setup_ms": frequency_ms,
+        "ratio_full": round(seconds["pe"] / seconds["full"], 3),
+        "speedup_direct": round(seconds["direct64"] / seconds["pe"], 2),
+        "error": {k: float(f"{v:.3g}") for k, v in errors.items()},
+        "peak_extra_fraction": round(max(peak - size, 0) / size, 4),
+    }
+
+
+def accuracy() -> dict[str, float]:
+    """Largest error of pe over positions below 2**20 at d = 4096, per dtype (sampled)."""
+    n, d = 2**20, 4096
+    out = {}
+    for dtype in ("float64", "float32"):
+        positions, columns = precision.sample_entries(n, d, ACCURACY_SAMPLES, seed=7, largest=64)
+        table = numeric.sinusoidal(positions, d, dtype=dtype)
+        values = table[np.arange(positions.size), columns]
+        out[dtype] = float(f"{precision.exact_error(values, positions, columns, d).max():.3g}")
+    return out
+
+
+def fmt(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def markdown(data: dict[str, Any]) -> str:
+    lines = [
+        "# Benchmark: `pe.numeric.sinusoidal`",
+        "",
+        "Reproduce with `make bench` (or `.venv/bin/python benchmarks/run.py`).",
+        "Times are the best of interleaved rounds, in milliseconds; errors are the largest",
+        "absolute error against 50-digit mpmath on sampled entries (last positions included).",
+        "",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in data["machine"].items()) + ".",
+        "",
+        (
+            "| n | d | dtype | pe | np.full | pe / np.full | direct float64 | speed-up "
+            "| float32 recipe | naive loop | error pe | error direct | error recipe | peak extra |"
+        ),
+        "|---:|---:|:--|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in data["rows"]:
+        m, e = r["ms"], r["error"]
+        lines.append(
+            f"| {r['n']} | {r['d']} | {r['dtype']} | {fmt(m['pe'], '.2f')} "
+            f"| {fmt(m['full'], '.2f')} | {r['ratio_full']:.2f} | {fmt(m['direct64'], '.1f')} "
+            f"| {r['speedup_direct']:.1f} | {fmt(m['recipe'], '.1f')} | {fmt(m['naive'], '.0f')} "
+            f"| {e['pe']:.2g} | {e['direct64']:.2g} | {e['recipe']:.2g} "
+            f"| {100 * r['peak_extra_fraction']:.1f} % |"
+        )
+    lines += [
+        "",
+        "`pe` times are for repeated calls: the frequencies of a new (d, base) are computed "
+        "once (60-digit decimal) and cached; that one-time cost was "
+        + ", ".join(f"{r['frequency_setup_ms']:.1f} ms (d={r['d']})" for r in data["rows"])
+        + ".",
+    ]
+    lines += ["", "Targets:", ""]
+    lines += [
+        f"- {t['name']}: {t['value']} ({'met' if t['met'] else 'NOT met'})" for t in data["targets"]
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    rows = []
+    for n, d, dtype, rounds in CASES:
+        rows.append(case(n, d, dtype, rounds))
+        print(f"measured n={n} d={d} {dtype}", file=sys.stderr)
+    accurate = accuracy()
+    target = next(r for r in rows if (r["n"], r["d"], r["dtype"]) == TARGET)
+    targets = [
+        {
+            "name": "float32 n=16384 d=1024: pe / np.full <= 2.5 (aim 1.5)",
+            "value": f"{target['ratio_full']:.2f}",
+            "met": target["ratio_full"] <= 2.5,
+        },
+        {
+            "name": "float32 n=16384 d=1024: speed-up over direct float64 >= 10",
+            "value": f"{target['speedup_direct']:.1f}",
+            "met": target["speedup_direct"] >= 10,
+        },
+        {
+            "name": "float32 n=16384 d=1024: peak extra memory <= 10 % of the output",
+            "value": f"{100 * target['peak_extra_fraction']:.1f} %",
+            "met": target["peak_extra_fraction"] <= 0.10,
+        },
+        {
+            "name": "float64, positions < 2**20, d=4096: max error <= 5e-16",
+            "value": f"{accurate['float64']:.3g}",
+            "met": accurate["float64"] <= 5e-16,
+        },
+        {
+            "name": "float32, positions < 2**20, d=4096: max error <= 6e-8",
+            "value": f"{accurate['float32']:.3g}",
+            "met": accurate["float32"] <= 6e-8,
+        },
+    ]
+    data = {"machine": machine(), "rows": rows, "accuracy": accurate, "targets": targets}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "latest.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    text = markdown(data)
+    (RESULTS / "latest.md").write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

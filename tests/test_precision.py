@@ -1,0 +1,233 @@
+"""Accuracy of the tables against 50-digit mpmath, each method against its own error model."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import mpmath
+import numpy as np
+import pytest
+
+from pe import numeric, precision, rotation_table
+
+EPS64 = float(np.finfo(np.float64).eps)
+BOUND = rotation_table.ENTRY_ERROR_BOUND
+
+
+def exact(p: int, column: int, d: int, base: float = 10000.0) -> mpmath.mpf:
+    """PE(p, column) in 60-digit arithmetic, written independently of pe.precision."""
+    with mpmath.workdps(60):
+        angle = mpmath.mpf(p) * mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * (column // 2)) / d)
+        return mpmath.sin(angle) if column % 2 == 0 else mpmath.cos(angle)
+
+
+def errors(
+    table: np.ndarray,
+    rows: np.ndarray,
+    positions: np.ndarray,
+    columns: np.ndarray,
+    d: int,
+    *,
+    base: float = 10000.0,
+) -> np.ndarray:
+    with mpmath.workdps(60):
+        return np.array(
+            [
+                float(abs(mpmath.mpf(float(table[r, c])) - exact(int(p), int(c), d, base)))
+                for r, p, c in zip(rows.tolist(), positions.tolist(), columns.tolist(), strict=True)
+            ]
+        )
+
+
+def sampled(n: int, d: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    positions = np.concatenate([n - 1 - np.arange(64), rng.integers(0, n, count - 64)])
+    return positions.astype(np.int64), rng.integers(0, d, count)
+
+
+def test_two_pi_constant_matches_mpmath() -> None:
+    with mpmath.workdps(70):
+        assert abs(mpmath.mpf(rotation_table.TWO_PI_DIGITS) - 2 * mpmath.pi) < mpmath.mpf(10) ** -63
+    assert Decimal(rotation_table.TWO_PI_DIGITS) != Decimal("6.283185307179586")
+
+
+@pytest.mark.parametrize(
+    ("d", "base"), [(512, 10000.0), (4096, 10000.0), (64, 500000.0), (10, 1.5)]
+)
+def test_frequency_turns_carry_about_150_bits(d: int, base: float) -> None:
+    hi, mid, lo = rotation_table.frequency_turns(d, base)
+    with mpmath.workdps(60):
+        for i in range(0, d // 2, max(1, d // 64)):
+            f = mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d) / (2 * mpmath.pi)
+            total = mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) + mpmath.mpf(lo[i])
+            assert abs(total - f) <= f * mpmath.mpf(2) ** -145
+            pair = mpmath.mpf(hi[i]) + mpmath.mpf(mid[i])
+            if i:  # the third term matters: hi + mid alone is off by more than 2**-120
+                assert abs(pair - f) > f * mpmath.mpf(2) ** -120
+
+
+def test_wide_tables_use_double_double_frequencies(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rotation_table, "_DECIMAL_PAIRS", 8)
+    rotation_table.frequency_turns.cache_clear()
+    try:
+        hi, mid, lo = rotation_table.frequency_turns(1024, 10000.0)
+    finally:
+        rotation_table.frequency_turns.cache_clear()
+    assert not lo.any()
+    with mpmath.workdps(60):
+        for i in range(0, 512, 37):
+            f = mpmath.power(10000, -mpmath.mpf(2 * i) / 1024) / (2 * mpmath.pi)
+            assert abs(mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) - f) <= f * mpmath.mpf(2) ** -103
+
+
+def test_library_sine_is_within_the_models_half_ulp() -> None:
+    """The error model assumes np.sin/np.cos within 0.52 ulp on [-pi, pi]."""
+    x = np.random.default_rng(3).uniform(-np.pi, np.pi, 3000)
+    worst = 0.0
+    with mpmath.workdps(40):
+        for value, s, c in zip(x.tolist(), np.sin(x).tolist(), np.cos(x).tolist(), strict=True):
+            for computed, true in ((s, mpmath.sin(value)), (c, mpmath.cos(value))):
+                ulp = float(np.spacing(abs(float(true))))
+                worst = max(worst, float(abs(mpmath.mpf(computed) - true)) / ulp)
+    assert worst <= 0.52
+
+
+@pytest.mark.parametrize("d", [64, 1024, 4096])
+def test_float64_tables_are_within_5e_16_below_2_pow_20(d: int) -> None:
+    positions, columns = sampled(2**20, d, 1200, seed=d)
+    table = numeric.sinusoidal(positions, d)
+    found = errors(table, np.arange(positions.size), positions, columns, d)
+    assert found.max() <= BOUND <= 5e-16
+    # the bound is not loose by orders of magnitude: typical worst errors reach half of it
+    assert found.max() > BOUND / 4
+
+
+@pytest.mark.parametrize("d", [64, 4096])
+def test_float32_tables_are_within_6e_8_below_2_pow_20(d: int) -> None:
+    positions, columns = sampled(2**20, d, 1200, seed=d + 1)
+    table = numeric.sinusoidal(positions, d, dtype=np.float32)
+    found = errors(table, np.arange(positions.size), positions, columns, d)
+    assert found.max() <= 2.0**-25 + 4 * BOUND < 6e-8
+
+
+def test_float16_tables_are_rounded_once() -> None:
+    positions, columns = sampled(2**20, 256, 600, seed=5)
+    table = numeric.sinusoidal(positions, 256, dtype=np.float16)
+    assert (
+        errors(table, np.arange(positions.size), positions, columns, 256).max()
+        <= 2.0**-12 + 4 * BOUND
+    )
+
+
+def test_consecutive_rows_match_mpmath_across_block_boundaries() -> None:
+    n, d = 3 * rotation_table.BLOCK + 17, 96
+    table = numeric.sinusoidal(n, d)
+    rows = np.repeat(np.arange(n), 4)
+    columns = np.random.default_rng(1).integers(0, d, rows.size)
+    assert errors(table, rows, rows, columns, d).max() <= BOUND
+
+
+@pytest.mark.parametrize("base", [1.5, 500000.0, 1e8])
+def test_other_bases(base: float) -> None:
+    positions, columns = sampled(2**20, 128, 300, seed=int(base) % 97)
+    table = numeric.sinusoidal(positions, 128, base=base)
+    assert (
+        errors(table, np.arange(positions.size), positions, columns, 128, base=base).max() <= BOUND
+    )
+
+
+def test_positions_up_to_2_pow_53_stay_accurate() -> None:
+    positions = np.array(
+        [2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 2**26, 2**26 - 1, 3 * 2**30]
+    )
+    d = 512
+    table = numeric.sinusoidal(positions, d)
+    rows = np.repeat(np.arange(positions.size), 64)
+    columns = np.random.default_rng(2).integers(0, d, rows.size)
+    assert errors(table, rows, positions[rows], columns, d).max() <= BOUND
+
+
+def test_direct_method_within_its_own_error_model() -> None:
+    d = 256
+    positions, columns = sampled(2**20, d, 600, seed=11)
+    table = numeric.sinusoidal_direct(positions, d)
+    found = errors(table, np.arange(positions.size), positions, columns, d)
+    omega = numeric.frequencies(d)[columns // 2]
+    model = EPS64 * (1 + omega * positions)
+    assert np.all(found <= model)
+    # the direct method's error grows with position: it fails the rotation algorithm's bound
+    assert found.max() > 100 * BOUND
+
+
+def test_float32_recipe_fails_the_6e_8_bound() -> None:
+    """Negative control: angles formed in float32 drift by ~1e-4 at p ~ 1e4."""
+    positions = np.array([10_000, 10_001, 20_000])
+    d = 64
+    table = precision.float32_recipe(positions, d)
+    rows = np.repeat(np.arange(3), d)
+    columns = np.tile(np.arange(d), 3)
+    found = errors(table, rows, positions[rows], columns, d)
+    assert found.max() > 1e-4
+    assert found.max() > 1000 * 6e-8
+
+
+def test_chained_rotation_drifts_and_anchoring_does_not() -> None:
+    """Negative control: z(p+1) = z(p) u in complex64 without re-anchoring leaves the bound."""
+    n, d = 4000, 16
+    chained = precision.chained_rotation(n, d, dtype=np.complex64)
+    rows = np.repeat(np.array([n - 1]), d)
+    columns = np.arange(d)
+    assert errors(chained, rows, rows, columns, d).max() > 6e-8
+    anchored = numeric.sinusoidal(n, d, dtype=np.float32)
+    assert errors(anchored, rows, rows, columns, d).max() <= 2.0**-25 + 4 * BOUND
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_a_row_does_not_depend_on_the_other_rows(dtype: type) -> None:
+    n, d = 700, 40
+    full = numeric.sinusoidal(n, d, dtype=dtype)
+    picked = np.array([699, 0, 128, 129, 5, 383, 384, 641])
+    np.testing.assert_array_equal(numeric.sinusoidal(picked, d, dtype=dtype), full[picked])
+    for start in (1, 128, 300):  # consecutive runs, aligned or not
+        run = np.arange(start, start + 200)
+        np.testing.assert_array_equal(numeric.sinusoidal(run, d, dtype=dtype), full[run])
+
+
+def test_threaded_fill_gives_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    serial = numeric.sinusoidal(1000, 64, dtype=np.float32)
+    monkeypatch.setattr(rotation_table, "_THREADED_ENTRIES", 1)
+    monkeypatch.setattr(rotation_table.os, "cpu_count", lambda: 2)
+    np.testing.assert_array_equal(numeric.sinusoidal(1000, 64, dtype=np.float32), serial)
+
+
+@pytest.mark.parametrize("n", [1, 2, 127, 128, 129, 1000])
+def test_every_size_agrees_with_the_direct_method(n: int) -> None:
+    d = 32
+    fast = numeric.sinusoidal(n, d)
+    direct = numeric.sinusoidal_direct(n, d)
+    assert fast.shape == direct.shape == (n, d)
+    # direct is within eps64 (1 + w p) of exact, fast within BOUND
+    assert np.max(np.abs(fast - direct)) <= BOUND + EPS64 * n
+    assert np.all(np.abs(fast) <= 1.0)
+
+
+def test_direct_and_fast_share_validation() -> None:
+    for call in (numeric.sinusoidal, numeric.sinusoidal_direct):
+        with pytest.raises(ValueError, match="d_model must be even"):
+            call(10, 9)
+        with pytest.raises(ValueError, match="cap"):
+            call(10**9, 10**4)
+        with pytest.raises(ValueError, match="2\\*\\*53"):
+            call(np.array([2**53 + 1]), 8)
+
+
+def test_row_separation_finds_duplicates_of_float16_positions() -> None:
+    positions = np.arange(2040, 2060)
+    table = precision.float32_recipe(positions, 16, dtype=np.float16)
+    found = precision.row_separation(table, "float16 recipe")
+    assert found.duplicates > 0
+    assert found.smallest == 0.0
+    assert np.array_equal(table[found.pair[0]], table[found.pair[1]])
+    clean = precision.row_separation(numeric.sinusoidal(positions, 16), "pe float64")
+    assert clean.duplicates == 0
+    assert clean.smallest > 0.1
