@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
-from pe.symbolic import OMEGA, Derivation, K, P, Proof, _latex, pair, shift_block
+from pe.symbolic import OMEGA, Derivation, K, P, Proof, pair, shift_block, to_latex
 
 __all__ = [
     "A",
@@ -98,10 +98,10 @@ def block_in_order(block: Block, order: Order) -> Proof:
     """
     matrix = _block(block, K, OMEGA)
     before, after = _ordered_pair(P, OMEGA, order), _ordered_pair(P + K, OMEGA, order)
-    statement = f"{_latex(matrix)} {_latex(before)} = {_latex(after)}"
+    statement = f"{to_latex(matrix)} {to_latex(before)} = {to_latex(after)}"
     derivation = Derivation()
     residual = matrix * before - after
-    derivation.note(f"Residual in ({order}) order: left side minus right side", _latex(residual))
+    derivation.note(f"Residual in ({order}) order: left side minus right side", to_latex(residual))
     residual = derivation.angle_addition(residual)
     return derivation.proof(f"shift block in ({order}) order", statement, residual)
 
@@ -114,11 +114,11 @@ def sin_cos_block_is_clockwise(block: Block | None = None) -> Proof:
     """
     matrix = _block(block, K, OMEGA)
     clockwise = textbook_rotation(-K * OMEGA)
-    statement = f"{_latex(matrix)} = R(-k\\omega_i) = {_latex(clockwise)}"
+    statement = f"{to_latex(matrix)} = R(-k\\omega_i) = {to_latex(clockwise)}"
     derivation = Derivation()
     derivation.note(
         "R(θ) is the textbook counter-clockwise rotation; R(−kω) turns clockwise",
-        rf"R(\theta) = {_latex(textbook_rotation(sp.Symbol('theta')))}",
+        rf"R(\theta) = {to_latex(textbook_rotation(sp.Symbol('theta')))}",
     )
     residual = derivation.apply("Residual B(k) − R(−kω), expanded", matrix - clockwise, sp.expand)
     return derivation.proof("the (sin, cos) block turns clockwise", statement, residual)
@@ -127,9 +127,9 @@ def sin_cos_block_is_clockwise(block: Block | None = None) -> Proof:
 def identity_at_zero(block: Block | None = None) -> Proof:
     r"""Prove :math:`B(0) = I`, hence :math:`T_0 = I`."""
     matrix = _block(block, sp.Integer(0), OMEGA)
-    statement = rf"T_0 = \operatorname{{diag}}(B(0), \dots) = I, \quad B(0) = {_latex(matrix)}"
+    statement = rf"T_0 = \operatorname{{diag}}(B(0), \dots) = I, \quad B(0) = {to_latex(matrix)}"
     derivation = Derivation()
-    derivation.note("Set k = 0 in the block", _latex(_block(block, K, OMEGA)) + r"\Big|_{k=0}")
+    derivation.note("Set k = 0 in the block", to_latex(_block(block, K, OMEGA)) + r"\Big|_{k=0}")
     residual = derivation.apply(
         "Residual B(0) − I (cos 0 = 1, sin 0 = 0)", matrix - sp.eye(2), sp.expand
     )
@@ -154,7 +154,7 @@ def composition(
     right = _block(block, total, OMEGA)
     statement = rf"B(a)\,B(b) = B({sp.latex(total)})"
     derivation = Derivation()
-    derivation.note("Residual B(a) B(b) − B(a + b)", f"{_latex(left)} - {_latex(right)}")
+    derivation.note("Residual B(a) B(b) − B(a + b)", f"{to_latex(left)} - {to_latex(right)}")
     residual = derivation.apply("Multiply out the product", left - right, sp.expand)
     residual = derivation.angle_addition(residual)
     return derivation.proof("T_a T_b = T_(a+b)", statement, residual)
@@ -169,11 +169,11 @@ def inverse_is_transpose(block: Block | None = None) -> Proof:
     by multiplying out and substituting :math:`\sin^2 x = 1 - \cos^2 x`.
     """
     forward, backward = _block(block, K, OMEGA), _block(block, -K, OMEGA)
-    statement = rf"B(-k)\,B(k) = I, \quad B(k)^{{\mathsf T}} = B(-k) = {_latex(backward)}"
+    statement = rf"B(-k)\,B(k) = I, \quad B(k)^{{\mathsf T}} = B(-k) = {to_latex(backward)}"
     derivation = Derivation()
     residual = sp.Matrix([*list(backward * forward - sp.eye(2)), *list(forward.T - backward)])
     derivation.note(
-        "Residual: the entries of B(−k)B(k) − I, then of B(k)ᵀ − B(−k)", _latex(residual.T)
+        "Residual: the entries of B(−k)B(k) − I, then of B(k)ᵀ − B(−k)", to_latex(residual.T)
     )
     residual = derivation.pythagoras(residual)
     return derivation.proof("T_(-k) = T_k^(-1) = T_k^T", statement, residual)

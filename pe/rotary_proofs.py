@@ -59,7 +59,7 @@ _OMEGA_DISPLAY = sp.Symbol("omega_i", positive=True)
 Rotation = Callable[[Any, Any], Any]
 
 
-def _latex(expr: Any) -> str:
+def to_latex(expr: Any) -> str:
     shown = expr.subs(OMEGA, _OMEGA_DISPLAY) if hasattr(expr, "subs") else expr
     return str(sp.latex(shown, symbol_names={sp.Symbol("base", positive=True): r"\mathrm{base}"}))
 
@@ -111,11 +111,11 @@ def complex_form(rotation: Rotation | None = None) -> Proof:
     left = matrix * sp.Matrix([a, b])
     derivation.note(
         "Residual: the rotated pair minus (real part, imaginary part)",
-        f"{_latex(left)} - {_latex(sp.Matrix([real, imag]))}",
+        f"{to_latex(left)} - {to_latex(sp.Matrix([real, imag]))}",
     )
     residual = derivation.apply("Collect terms (expand)", left - sp.Matrix([real, imag]), sp.expand)
     statement = (
-        rf"{_latex(matrix)} \begin{{pmatrix}} a \\ b \end{{pmatrix}}"
+        rf"{to_latex(matrix)} \begin{{pmatrix}} a \\ b \end{{pmatrix}}"
         r" \leftrightarrow (a + ib)\,e^{i\theta}"
     )
     return derivation.proof("RoPE pair rotation is complex multiplication", statement, residual)
@@ -139,17 +139,18 @@ def relative_property(rotation: Rotation | None = None) -> Proof:
     right = q.T * (rd * k)
     derivation = Derivation()
     derivation.note(
-        "The rotations at m, at n and at n − m", f"{_latex(rm)},\\ {_latex(rn)},\\ {_latex(rd)}"
+        "The rotations at m, at n and at n − m",
+        f"{to_latex(rm)},\\ {to_latex(rn)},\\ {to_latex(rd)}",
     )
     derivation.note(
         "Residual ⟨R_m q, R_n k⟩ − ⟨q, R_{n−m} k⟩, written out",
-        _latex(left - right),
+        to_latex(left - right),
         left - right,
     )
     residual = _reduce(derivation, left - right)
     statement = (
         r"\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad "
-        rf"R_p = {_latex(rope_block(sp.Symbol('p') * OMEGA))}"
+        rf"R_p = {to_latex(rope_block(sp.Symbol('p') * OMEGA))}"
     )
     return derivation.proof("RoPE relative property (one pair)", statement, residual)
 
@@ -219,7 +220,7 @@ def relative_property_block_diagonal(
         else [(i, i + width // 2) for i in range(width // 2)]
     )
     blocks = r", \\ ".join(
-        rf"\text{{coordinates }} ({a}, {b}):\ R\left({_latex(M * w)}\right)"
+        rf"\text{{coordinates }} ({a}, {b}):\ R\left({to_latex(M * w)}\right)"
         for (a, b), w in zip(pairs, omegas, strict=True)
     )
     derivation.note(
@@ -234,7 +235,7 @@ def relative_property_block_diagonal(
     )
     residual = residual.applyfunc(sp.expand).applyfunc(sp.expand_trig).applyfunc(sp.expand)
     derivation.note(
-        "Multiply out, apply expand_trig, collect terms (expand)", _latex(residual), residual
+        "Multiply out, apply expand_trig, collect terms (expand)", to_latex(residual), residual
     )
     statement = (
         rf"\langle R_m q, R_n k\rangle = \langle q, R_{{n-m}} k\rangle \text{{ for }} d = {width},"
@@ -296,8 +297,8 @@ def pairings_differ_by_permutation(
     derivation.note("The permutation P (P y = y[perm])", f"\\mathrm{{perm}} = {perm}")
     derivation.note(
         "Entries 0 and d/2 of each side: rotate_half on the left, P, rotate, Pᵀ on the right",
-        rf"\begin{{gathered}}{_latex(halves[0])} \;\big|\; {_latex(adjacent[0])} \\"
-        rf"{_latex(halves[width // 2])} \;\big|\; {_latex(adjacent[width // 2])}\end{{gathered}}",
+        rf"\begin{{gathered}}{to_latex(halves[0])} \;\big|\; {to_latex(adjacent[0])} \\"
+        rf"{to_latex(halves[width // 2])} \;\big|\; {to_latex(adjacent[width // 2])}\end{{gathered}}",
     )
     residual = derivation.apply(
         "Residual rope_halves(x) − P rope_adjacent(Pᵀx), all entries, collected (expand)",
@@ -375,7 +376,7 @@ def offset_only_after_projection(d_model: int = 2, *, rotate_first: bool = False
     derivation = Derivation()
     derivation.note(
         "Score with generic projections; residual s(m, n) − s(0, n − m)",
-        rf"s(m, n) = \langle {order}\rangle,\quad W_q = {_latex(wq)},\ W_k = {_latex(wk)}",
+        rf"s(m, n) = \langle {order}\rangle,\quad W_q = {to_latex(wq)},\ W_k = {to_latex(wk)}",
     )
     residual = _reduce(derivation, score(M, N) - score(0, N - M))
     statement = (
@@ -423,7 +424,7 @@ def additive_counterexample(
     derivation.note(
         "Additive encoding, then projections; residual s(m, n) − s(0, n − m)",
         rf"\begin{{gathered}}s(m, n) = \langle W_q PE(m), W_k PE(n)\rangle, \\"
-        rf" W_q = {_latex(wq)},\ W_k = {_latex(wk)},\ W_q^{{\mathsf T}} W_k = {_latex(wq.T * wk)}"
+        rf" W_q = {to_latex(wq)},\ W_k = {to_latex(wk)},\ W_q^{{\mathsf T}} W_k = {to_latex(wq.T * wk)}"
         r"\end{gathered}",
     )
     residual = _reduce(derivation, score(M, N) - score(0, N - M))
@@ -432,7 +433,7 @@ def additive_counterexample(
     derivation.note(
         "At m = n = π/(2ω) (offset 0) the residual is exactly",
         rf"s\!\left(\tfrac{{\pi}}{{2\omega}}, \tfrac{{\pi}}{{2\omega}}\right) - s(0, 0)"
-        rf" = {_latex(value)}",
+        rf" = {to_latex(value)}",
         value,
     )
     statement = (

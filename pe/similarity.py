@@ -42,7 +42,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric
-from pe.symbolic import OMEGA, Derivation, K, P, Proof, Q, _latex, pair
+from pe.symbolic import OMEGA, Derivation, K, P, Proof, Q, pair, to_latex
 
 __all__ = [
     "attention_four_terms",
@@ -78,9 +78,9 @@ def dot_product_per_pair(rhs: Callable[[Any, Any], Any] | None = None) -> Proof:
     """
     right = (rhs or (lambda k, w: sp.cos(k * w)))(K, OMEGA)
     left = pair(P, OMEGA).dot(pair(P + K, OMEGA))
-    statement = rf"v_i(p) \cdot v_i(p+k) = {_latex(right)}"
+    statement = rf"v_i(p) \cdot v_i(p+k) = {to_latex(right)}"
     derivation = Derivation()
-    derivation.note("Residual: the dot product minus the right side", _latex(left - right))
+    derivation.note("Residual: the dot product minus the right side", to_latex(left - right))
     residual = derivation.angle_addition(sp.Matrix([left - right]))
     residual = derivation.pythagoras(residual)
     return derivation.proof("dot product of one pair", statement, residual)
@@ -128,11 +128,11 @@ def offset_symmetry(between: Callable[[Any, Any], Any] | None = None) -> Proof:
     matrix = between(K, OMEGA) if between else sp.eye(2)
     ahead = (pair(P, OMEGA).T * matrix * pair(P + K, OMEGA))[0]
     behind = (pair(P, OMEGA).T * matrix * pair(P - K, OMEGA))[0]
-    statement = (
-        rf"v(p)^{{\mathsf T}} {_latex(matrix)} v(p+k) = v(p)^{{\mathsf T}} {_latex(matrix)} v(p-k)"
-    )
+    statement = rf"v(p)^{{\mathsf T}} {to_latex(matrix)} v(p+k) = v(p)^{{\mathsf T}} {to_latex(matrix)} v(p-k)"
     derivation = Derivation()
-    derivation.note("Residual: the score k ahead minus the score k behind", _latex(ahead - behind))
+    derivation.note(
+        "Residual: the score k ahead minus the score k behind", to_latex(ahead - behind)
+    )
     residual = derivation.angle_addition(sp.Matrix([ahead - behind]))
     residual = derivation.pythagoras(residual)
     return derivation.proof("the dot product is even in k", statement, residual)
@@ -147,10 +147,10 @@ def norm_per_pair(candidate: Callable[[Any, Any], Any] | None = None) -> Proof:
         Optional wrong pair ``(p, w) -> 2 x 1 Matrix``, e.g. :math:`(\sin\omega p, \cos 2\omega p)`.
     """
     vector = (candidate or pair)(P, OMEGA)
-    statement = rf"\lVert {_latex(vector)} \rVert^2 = 1"
+    statement = rf"\lVert {to_latex(vector)} \rVert^2 = 1"
     derivation = Derivation()
     residual = sp.Matrix([vector.dot(vector) - 1])
-    derivation.note("Residual: the squared norm minus 1", _latex(residual))
+    derivation.note("Residual: the squared norm minus 1", to_latex(residual))
     residual = derivation.angle_addition(residual)
     residual = derivation.pythagoras(residual)
     return derivation.proof("each pair has norm 1", statement, residual)
@@ -178,10 +178,10 @@ def distance_identity(rhs: Callable[[Any, Any, Any], Any] | None = None) -> Proo
     """
     right = (rhs or (lambda p, q, w: 2 - 2 * sp.cos(w * (p - q))))(P, Q, OMEGA)
     gap = pair(P, OMEGA) - pair(Q, OMEGA)
-    statement = rf"\lVert v_i(p) - v_i(q) \rVert^2 = {_latex(right)}"
+    statement = rf"\lVert v_i(p) - v_i(q) \rVert^2 = {to_latex(right)}"
     derivation = Derivation()
     residual = sp.Matrix([gap.dot(gap) - right])
-    derivation.note("Residual: the squared distance minus the right side", _latex(residual))
+    derivation.note("Residual: the squared distance minus the right side", to_latex(residual))
     residual = derivation.angle_addition(residual)
     residual = derivation.pythagoras(residual)
     return derivation.proof("distance between two positions of one pair", statement, residual)
@@ -217,7 +217,7 @@ def attention_four_terms(drop_cross_terms: bool = False) -> Proof:
         + r", \quad W = W_q^{\mathsf T} W_k"
     )
     derivation = Derivation()
-    derivation.note("W is a general 2 × 2 matrix", _latex(w))
+    derivation.note("W is a general 2 × 2 matrix", to_latex(w))
     residual = derivation.apply(
         "Residual: the score minus the sum of the terms, multiplied out (expand)",
         sp.Matrix([left - right]),
@@ -245,7 +245,7 @@ def position_term(relative_only: bool = False) -> Proof:
         right += half * (w22 - w11) * sp.cos(OMEGA * (P + Q)) + half * (w12 + w21) * sp.sin(
             OMEGA * (P + Q)
         )
-    statement = rf"e_p^{{\mathsf T}} W e_q = {_latex(right)}"
+    statement = rf"e_p^{{\mathsf T}} W e_q = {to_latex(right)}"
     derivation = Derivation()
     derivation.note("Residual: the position-position term minus the right side", "")
     residual = derivation.angle_addition(sp.Matrix([left - right]))

@@ -47,6 +47,7 @@ __all__ = [
     "shift_block",
     "shift_is_orthogonal",
     "shift_is_position_free",
+    "to_latex",
 ]
 
 #: Position, offset and a second position (real).
@@ -106,7 +107,7 @@ class Proof:
 
     def residual_latex(self) -> str:
         """The final residual in LaTeX."""
-        return _latex(self.residual)
+        return to_latex(self.residual)
 
     def summary(self) -> str:
         """One line: the name, the number of rewrites and the verdict."""
@@ -114,7 +115,7 @@ class Proof:
         return f"{self.name}: {len(self.steps)} steps, {verdict}"
 
 
-def _latex(expr: Any) -> str:
+def to_latex(expr: Any) -> str:
     """LaTeX of ``expr`` with :math:`\\mathrm{base}^{-2i/d}` shown as :math:`\\omega_i`."""
     shown = expr.subs(OMEGA, _OMEGA_DISPLAY) if hasattr(expr, "subs") else expr
     return str(sp.latex(shown, symbol_names=_LATEX_NAMES))
@@ -161,7 +162,7 @@ class Derivation:
 
     def apply(self, title: str, matrix: Any, rewrite: Callable[[Any], Any]) -> Any:
         result = matrix.applyfunc(rewrite)
-        self.steps.append(Step(title, _latex(result), result))
+        self.steps.append(Step(title, to_latex(result), result))
         return result
 
     def angle_addition(self, residual: Any) -> Any:
@@ -210,19 +211,19 @@ def rotation_identity(block: Block | None = None) -> Proof:
     matrix = _checked_block(block, K, OMEGA)
     before, after = pair(P, OMEGA), pair(P + K, OMEGA)
     statement = (
-        f"{_latex(matrix)} {_latex(before)} = {_latex(after)}, "
+        f"{to_latex(matrix)} {to_latex(before)} = {to_latex(after)}, "
         r"\qquad \omega_i = \mathrm{base}^{-2i/d}"
     )
     derivation = Derivation()
     derivation.note(
         "Residual: left side minus right side",
-        f"{_latex(matrix)} {_latex(before)} - {_latex(after)}",
+        f"{to_latex(matrix)} {to_latex(before)} - {to_latex(after)}",
     )
     residual = matrix * before - after
-    derivation.note("Multiply out the product", _latex(residual), residual)
+    derivation.note("Multiply out the product", to_latex(residual), residual)
     derivation.note(
         "What the angle-addition formulas (expand_trig) make of the shifted pair",
-        f"{_latex(after)} = {_latex(after.applyfunc(sp.expand).applyfunc(sp.expand_trig))}",
+        f"{to_latex(after)} = {to_latex(after.applyfunc(sp.expand).applyfunc(sp.expand_trig))}",
     )
     residual = derivation.angle_addition(residual)
     return derivation.proof("rotation identity (one pair)", statement, residual)
@@ -279,12 +280,12 @@ def block_diagonal_identity(
     derivation = Derivation()
     derivation.note(
         f"T_k has {width // 2} blocks; the first and the last are",
-        f"{_latex(blocks[0])}, \\quad {_latex(blocks[-1])}",
+        f"{to_latex(blocks[0])}, \\quad {to_latex(blocks[-1])}",
     )
     residual = matrix * before - after
     derivation.note(
         f"Residual T_k PE(p) − PE(p+k): {width} entries; the first two are",
-        _latex(residual[:2, :]),
+        to_latex(residual[:2, :]),
         residual[:2, :],
     )
     residual = residual.applyfunc(sp.expand)
@@ -294,7 +295,7 @@ def block_diagonal_identity(
     derivation.note(
         "Expand the arguments, apply expand_trig, collect terms (expand), entry by entry: "
         f"{nonzero} of {width} entries are non-zero",
-        _latex(residual[:2, :]),
+        to_latex(residual[:2, :]),
         residual[:2, :],
     )
     return derivation.proof(f"rotation identity, d = {width}", statement, residual)
@@ -315,16 +316,16 @@ def shift_is_position_free(block: Block | None = None) -> Proof:
     free = sorted(str(s) for s in matrix.free_symbols)
     statement = (
         r"M\,[v(p)\ v(q)] = [v(p+k)\ v(q+k)],\ \sin\omega_i(p-q) \neq 0"
-        rf" \implies M = {_latex(matrix)}"
+        rf" \implies M = {to_latex(matrix)}"
     )
     derivation = Derivation()
     derivation.note(
         "The candidate contains the symbols " + ", ".join(free) + " (neither p nor q)",
-        _latex(matrix),
+        to_latex(matrix),
     )
     derivation.note(
         "Residual: V′ adj(V) − B det(V)",
-        f"{_latex(shifted)} {_latex(stack.adjugate())} - {_latex(matrix)} \\cdot ({_latex(stack.det())})",
+        f"{to_latex(shifted)} {to_latex(stack.adjugate())} - {to_latex(matrix)} \\cdot ({to_latex(stack.det())})",
     )
     residual = derivation.apply(
         "Multiply out the products", shifted * stack.adjugate() - matrix * stack.det(), sp.expand
@@ -344,13 +345,13 @@ def shift_is_orthogonal(block: Block | None = None) -> Proof:
     :math:`B^T B - I` (four entries) and :math:`\det B - 1`.
     """
     matrix = _checked_block(block, K, OMEGA)
-    statement = rf"B^T B = I,\ \det B = 1 \quad\text{{for}}\quad B = {_latex(matrix)}"
+    statement = rf"B^T B = I,\ \det B = 1 \quad\text{{for}}\quad B = {to_latex(matrix)}"
     derivation = Derivation()
     gram = matrix.T * matrix - sp.eye(2)
     residual = sp.Matrix([*list(gram), matrix.det() - 1])
     derivation.note(
         "Residual: the entries of BᵀB − I, then det B − 1",
-        _latex(residual),
+        to_latex(residual),
         residual,
     )
     residual = derivation.pythagoras(residual)

@@ -73,11 +73,11 @@ def layout_identity(
     derivation = Derivation()
     derivation.note(
         f"Layout {layout}, {order}: the vector PE_L(p) = P PE(p) begins",
-        symbolic._latex(before[:4, :]),
+        symbolic.to_latex(before[:4, :]),
     )
     derivation.note(
         f"Candidate matrix ({candidate}): its top-left 4 x 4 corner",
-        symbolic._latex(matrix[:4, :4]),
+        symbolic.to_latex(matrix[:4, :4]),
     )
     residual = matrix * before - after
     residual = residual.applyfunc(sp.expand)
@@ -87,7 +87,7 @@ def layout_identity(
     derivation.note(
         "Residual, after expanding the arguments, expand_trig and expand: "
         f"{nonzero} of {d_model} entries are non-zero",
-        symbolic._latex(residual[:4, :]),
+        symbolic.to_latex(residual[:4, :]),
         residual[:4, :],
     )
     return derivation.proof(
@@ -149,14 +149,16 @@ def cos_first_block(block: symbolic.Block | None = None) -> Proof:
     matrix = sp.Matrix([[c, -s], [s, c]]) if block is None else sp.Matrix(block(K, w))
     before = sp.Matrix([sp.cos(w * P), sp.sin(w * P)])
     after = sp.Matrix([sp.cos(w * (P + K)), sp.sin(w * (P + K))])
-    statement = f"{symbolic._latex(matrix)} {symbolic._latex(before)} = {symbolic._latex(after)}"
+    statement = (
+        f"{symbolic.to_latex(matrix)} {symbolic.to_latex(before)} = {symbolic.to_latex(after)}"
+    )
     derivation = Derivation()
     derivation.note(
         "Residual: left side minus right side",
-        f"{symbolic._latex(matrix)} {symbolic._latex(before)} - {symbolic._latex(after)}",
+        f"{symbolic.to_latex(matrix)} {symbolic.to_latex(before)} - {symbolic.to_latex(after)}",
     )
     residual = matrix * before - after
-    derivation.note("Multiply out the product", symbolic._latex(residual), residual)
+    derivation.note("Multiply out the product", symbolic.to_latex(residual), residual)
     residual = derivation.angle_addition(residual)
     return derivation.proof("shift block in (cos, sin) order", statement, residual)
 
