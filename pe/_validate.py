@@ -19,6 +19,10 @@ import numpy.typing as npt
 #: Requests above it raise :class:`ValueError` before anything is allocated.
 MAX_BYTES: int = 2**30
 
+#: Largest magnitude of an integer position or offset: sums of two and absolute values
+#: then cannot overflow int64 (``abs(-2**63)`` wraps around to a negative number).
+MAX_INTEGER: int = 2**62
+
 #: Floating-point dtypes the numeric functions accept.
 FLOAT_DTYPES: tuple[type[np.floating[Any]], ...] = (np.float16, np.float32, np.float64)
 
@@ -46,7 +50,7 @@ def positive_int(name: str, value: object, *, minimum: int = 1) -> int:
         raise TypeError(f"{name} must be an integer, got {_describe(value)}")
     number = operator.index(cast(int, value))
     if number < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {number}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {_describe(number)}")
     return number
 
 
@@ -60,7 +64,7 @@ def even_width(name: str, value: object) -> int:
     width = positive_int(name, value, minimum=2)
     if width % 2:
         raise ValueError(
-            f"{name} must be even (sine and cosine columns come in pairs), got {width}"
+            f"{name} must be even (sine and cosine columns come in pairs), got {_describe(width)}"
         )
     return width
 
@@ -69,7 +73,10 @@ def real_scalar(name: str, value: object) -> float:
     """Return ``value`` as a finite ``float``; refuse booleans, strings, NaN and infinities."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond float64's range, e.g. 10**400
+        raise ValueError(f"{name} must be finite, got an integer beyond float64's range") from None
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {number}")
     return number
@@ -104,7 +111,7 @@ def integer_positions(name: str, value: object) -> npt.NDArray[np.int64]:
     """Return ``value`` as a 1-D ``int64`` array of integers.
 
     An integer ``n`` stands for the positions ``0, 1, ..., n - 1``; a 1-D sequence of
-    integers (signed, any order) is taken as it is.
+    integers (signed, any order, magnitudes at most :data:`MAX_INTEGER`) is taken as it is.
     """
     if _is_integer(value):
         count = positive_int(name, value)
@@ -113,14 +120,20 @@ def integer_positions(name: str, value: object) -> npt.NDArray[np.int64]:
     if isinstance(value, str | bytes) or value is None:
         raise TypeError(f"{name} must be an integer count or a 1-D array of integers")
     array = np.asarray(value)
+    if array.ndim == 0:  # a scalar that is not an integer: 2.5, nan, np.float64(4.0), True
+        raise TypeError(
+            f"{name} must be an integer count or a 1-D array of integers, got {_describe(value)}"
+        )
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
             f"{name} must be a non-empty 1-D array of integers, got shape {array.shape}"
         )
     if array.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integers, got dtype {array.dtype}")
-    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
-        raise ValueError(f"{name} has integers too large for int64")
+    if array.dtype.kind == "u" and int(array.max()) > MAX_INTEGER:
+        raise ValueError(f"{name} must lie within +-2**62, got {int(array.max())}")
+    if array.dtype.kind == "i" and max(-int(array.min()), int(array.max())) > MAX_INTEGER:
+        raise ValueError(f"{name} must lie within +-2**62, got {_describe(array)}")
     return array.astype(np.int64)
 
 
@@ -128,6 +141,14 @@ def capped_elements(name: str, elements: int, itemsize: int) -> None:
     """Refuse an allocation of ``elements * itemsize`` bytes above :data:`MAX_BYTES`."""
     if elements * itemsize > MAX_BYTES:
         raise ValueError(
-            f"{name} asks for {elements * itemsize / 2**30:.1f} GiB, above pe's cap of "
+            f"{name} asks for {_gibibytes(elements * itemsize)}, above pe's cap of "
             f"{MAX_BYTES / 2**30:.0f} GiB (pe.MAX_BYTES)"
         )
+
+
+def _gibibytes(size: int) -> str:
+    """``size`` bytes in GiB, readable at any magnitude (no float overflow for huge ints)."""
+    whole = size // 2**30
+    if whole < 10**6:
+        return f"{size / 2**30:.1f} GiB"
+    return f"about 1e{len(str(whole)) - 1} GiB"

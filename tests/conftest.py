@@ -58,6 +58,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once per session with ``mkdocs build --strict``; fails on any warning."""
     site = tmp_path_factory.mktemp("site")
     result = build_site(ROOT / "mkdocs.yml", site)
+    (site.parent / f"{site.name}-build.log").write_text(result.stdout + result.stderr)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     warnings = [line for line in result.stderr.splitlines() if line.startswith("WARNING")]
     assert warnings == []

@@ -1,8 +1,9 @@
 """MkDocs hook: serve MathJax from the pinned PyPI package, never from a CDN.
 
 The wheel ``django-static-mathjax`` (pinned in the lock file) holds MathJax 3.2.2. This hook
-adds the files the site needs to the build under ``assets/mathjax/``: the TeX-to-CHTML
-bundle, the TeX extensions it may autoload, and the woff-v2 fonts. Nothing is placed in
+adds the files the site needs to the build under ``assets/mathjax/``: the startup component
+and the TeX-input, CHTML-output and assistive-MathML components it loads, the TeX
+extensions they may autoload, and the woff-v2 fonts. Nothing is placed in
 ``docs/`` and nothing is downloaded.
 """
 
@@ -15,7 +16,21 @@ import mathjax  # the django-static-mathjax package
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
-WANTED = ("tex-chtml.js", "input/tex/extensions", "output/chtml/fonts/woff-v2")
+WANTED = (
+    # The components the site loads (startup.js loads the others, see mathjax-config.js).
+    "startup.js",
+    "core.js",
+    "input/tex.js",
+    "output/chtml.js",
+    "output/chtml/fonts/tex.js",
+    "a11y/assistive-mml.js",
+    # TeX extensions that input/tex autoloads, and the fonts.
+    "input/tex/extensions",
+    "output/chtml/fonts/woff-v2",
+    # The combined bundle (with the context menu), not loaded by the site: kept for pages
+    # or readers that include it directly.
+    "tex-chtml.js",
+)
 
 
 def on_files(files: Files, config: Any) -> Files:

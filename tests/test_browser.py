@@ -1,0 +1,545 @@
+"""The built site in a real browser (Debian's Chromium driven by Playwright), fully offline.
+
+Every page of the built site (found by walking the build, not listed here) is opened in the
+light and in the dark palette, with every request to a host other than the local test
+server aborted and recorded. On each page: every formula is typeset by MathJax (no error
+node, no raw TeX left in the text), every image has loaded and has alt text, each figure
+shows the image drawn for the palette and its ink contrasts with the page, the console
+stays clean and no request fails. A full-page screenshot of each page in each palette is
+saved under ``test-artifacts/browser/`` (ignored by git).
+
+Without Chromium these tests skip, except when the environment variable ``CI`` is set:
+then a missing browser is a failure (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
+
+from pe import figures
+
+from .conftest import ROOT
+
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+BUDGET = 2 * 2**20  # bytes a page may download with everything it loads (fonts included)
+PALETTES = {"light": "default", "dark": "slate"}  # ours -> Material's data-md-color-scheme
+HOST = "127.0.0.1"
+
+# TeX that MathJax should have consumed: delimiters and environments left in the text.
+RAW_TEX = re.compile(
+    r"\\\(|\\\)|\\\[|\\\]|\\begin\{|\$\$|\$[^\s$][^$\n]*?\$"  # \( \) \[ \] \begin{ $$ $..$
+)
+# Math sources in the static HTML (outside code): delimiters MathJax is configured for.
+MATH_SOURCE = re.compile(r"\\\(|\\\[|\\begin\{|\$[^\s$][^$\n]*?\$|\$\$")
+SKIP_TAGS = {"code", "pre", "script", "style", "textarea"}
+
+
+def chromium_executable() -> str | None:
+    """Debian's Chromium, or ``$PE_CHROMIUM``, or ``chromium`` on the PATH."""
+    for candidate in (os.environ.get("PE_CHROMIUM"), "/usr/bin/chromium", "chromium"):
+        if candidate and (found := shutil.which(candidate)):
+            return found
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Fixtures: a local static server for the built site, and one browser for the module.
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built_site: Path) -> Iterator[str]:
+    """``http://127.0.0.1:PORT/`` serving the session's strict build, on a free port."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{HOST}:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    executable = chromium_executable()
+    if executable is None:
+        message = "Chromium is not installed (Debian: apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}; CI is set, so the browser tests must run")
+        pytest.skip(f"{message}; with CI set this fails instead of skipping")
+    browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@dataclass
+class Traffic:
+    """What the browser did besides rendering: console errors, failures, blocked hosts."""
+
+    origin: str
+    console_errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        return (
+            [f"console error: {m}" for m in self.console_errors]
+            + [f"failed request: {m}" for m in self.failed]
+            + [f"request to another host (blocked): {m}" for m in self.external]
+        )
+
+    def clear(self) -> None:
+        self.console_errors.clear()
+        self.failed.clear()
+        self.external.clear()
+
+
+def _is_local(url: str, origin: str) -> bool:
+    return url.startswith((origin, "data:", "blob:"))
+
+
+def open_context(browser: Browser, origin: str, palette: str) -> tuple[BrowserContext, Traffic]:
+    """A fresh context (no stored palette) preferring ``palette``, with traffic recorded.
+
+    Every request that does not go to ``origin`` is aborted and recorded.
+    """
+    context = browser.new_context(
+        color_scheme="dark" if palette == "dark" else "light",
+        viewport={"width": 1280, "height": 900},
+        service_workers="block",
+    )
+    traffic = Traffic(origin)
+
+    def block(route: Route) -> None:
+        if route.request.url not in traffic.external:
+            traffic.external.append(route.request.url)
+        route.abort("blockedbyclient")
+
+    context.route(re.compile(rf"^(?!{re.escape(origin)}|data:|blob:)"), block)
+
+    def on_request(request: Any) -> None:  # catches anything routing did not see
+        if not _is_local(request.url, origin) and request.url not in traffic.external:
+            traffic.external.append(request.url)
+
+    def on_failed(request: Any) -> None:
+        if _is_local(request.url, origin):
+            traffic.failed.append(f"{request.url} ({request.failure})")
+
+    def on_response(response: Any) -> None:
+        if response.status >= 400:
+            traffic.failed.append(f"{response.url} (HTTP {response.status})")
+
+    def on_page(page: Page) -> None:
+        page.on(
+            "console",
+            lambda msg: traffic.console_errors.append(msg.text) if msg.type == "error" else None,
+        )
+        page.on("pageerror", lambda error: traffic.console_errors.append(str(error)))
+
+    context.on("request", on_request)
+    context.on("requestfailed", on_failed)
+    context.on("response", on_response)
+    context.on("page", on_page)
+    return context, traffic
+
+
+# --------------------------------------------------------------------------------------------
+# The pages, from the build itself.
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every HTML page of the built site, relative to it (``index.html``, ``404.html``, ...)."""
+    return sorted(
+        html.relative_to(site).as_posix()
+        for html in site.rglob("*.html")
+        if not html.relative_to(site).as_posix().startswith("assets/")
+    )
+
+
+def page_url(relative: str) -> str:
+    """The URL path of a page file: ``rotation-identity/index.html`` -> ``rotation-identity/``."""
+    return relative.removesuffix("index.html")
+
+
+class _MathSourceFinder(HTMLParser):
+    """Does the static page hold TeX outside code? (then the browser must typeset it)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.skipping = 0
+        self.has_math = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in SKIP_TAGS:
+            self.skipping += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in SKIP_TAGS and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping and MATH_SOURCE.search(data):
+            self.has_math = True
+
+
+def has_math_source(html_file: Path) -> bool:
+    finder = _MathSourceFinder()
+    finder.feed(html_file.read_text(encoding="utf-8"))
+    return finder.has_math
+
+
+# Everything the checks need from a rendered page, in one round trip.
+PAGE_STATE_JS = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  const skip = new Set(["CODE", "PRE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER"]);
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    let skipped = false;
+    for (let el = node.parentElement; el; el = el.parentElement) {
+      if (skip.has(el.tagName.toUpperCase())) { skipped = true; break; }
+    }
+    if (!skipped && node.textContent.trim()) texts.push(node.textContent);
+  }
+  const images = Array.from(document.images).map((img) => ({
+    src: img.getAttribute("src").slice(0, 60),
+    alt: img.getAttribute("alt"),
+    width: img.naturalWidth,
+  }));
+  const entries = [...performance.getEntriesByType("navigation"),
+                   ...performance.getEntriesByType("resource")];
+  return {
+    bytes: entries.reduce((sum, e) => sum + (e.decodedBodySize || 0), 0),
+    heaviest: entries.map((e) => [e.decodedBodySize || 0, e.name])
+      .sort((a, b) => b[0] - a[0]).slice(0, 5),
+    scheme: document.body.getAttribute("data-md-color-scheme"),
+    math: document.querySelectorAll("mjx-container").length,
+    errors: Array.from(document.querySelectorAll("mjx-merror")).map((e) => e.textContent),
+    text: texts.join("\\n"),
+    images: images,
+    background: getComputedStyle(document.body).backgroundColor,
+  };
+}
+"""
+
+# For each figure: which of its images is displayed, and its pixels' colours against the ink.
+FIGURES_JS = """
+async (inks) => {
+  const out = [];
+  for (const figure of document.querySelectorAll("figure.pe-figure")) {
+    const shown = Array.from(figure.querySelectorAll("img")).filter(
+      (img) => getComputedStyle(img).display !== "none" && img.getClientRects().length > 0
+    );
+    const info = { shown: shown.map((img) => img.className), inkPixels: 0, cornerAlpha: -1 };
+    if (shown.length === 1) {
+      const img = shown[0];
+      await img.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext("2d");
+      ctx.drawImage(img, 0, 0);
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      const ink = inks[img.classList.contains("pe-fig-dark") ? "dark" : "light"];
+      info.cornerAlpha = data[3];
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] > 200 && Math.abs(data[i] - ink[0]) + Math.abs(data[i + 1] - ink[1])
+            + Math.abs(data[i + 2] - ink[2]) < 24) info.inkPixels++;
+      }
+    }
+    out.push(info);
+  }
+  return out;
+}
+"""
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    if colour.startswith("#"):
+        return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+    r, g, b = (int(v) for v in re.findall(r"\d+", colour)[:3])
+    return r, g, b
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    a, b = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+INKS = {p.name: _rgb(p.ink) for p in (figures.LIGHT, figures.DARK)}
+
+
+def wait_for_typesetting(page: Page) -> None:
+    """Wait until Material has mounted and the page's MathJax typeset (if any) has finished."""
+    page.wait_for_function("() => document.body.hasAttribute('data-md-color-scheme')")
+    page.wait_for_function(
+        "() => !document.querySelector('script[src*=\"mathjax\"]') || "
+        "(window.MathJax && MathJax.startup && MathJax.startup.promise)"
+    )
+
+
+def check_page(page: Page, url: str, html_file: Path, palette: str) -> list[str]:
+    """Problems on one rendered page (empty when it is fine).
+
+    The page weight is the sum of the decoded bodies of the page and of everything it
+    fetched (Resource Timing): stylesheets, scripts, MathJax's components and the fonts it
+    actually used, the search index (fetched by the page for Material's worker).
+    """
+    page.goto(url, wait_until="load")
+    wait_for_typesetting(page)
+    state = page.evaluate(PAGE_STATE_JS)
+    problems = []
+    weight = state["bytes"]
+    WEIGHTS[url] = weight
+    if weight > BUDGET:
+        heaviest = ", ".join(
+            f"{name.split('/', 3)[-1]} {size // 1024} KiB" for size, name in state["heaviest"]
+        )
+        problems.append(f"weighs {weight / 2**20:.2f} MiB > 2 MiB; heaviest: {heaviest}")
+    if state["scheme"] != PALETTES[palette]:
+        problems.append(f"palette is {state['scheme']!r}, expected {PALETTES[palette]!r}")
+    if has_math_source(html_file) and state["math"] == 0:
+        problems.append("the page has TeX but MathJax typeset no formula")
+    problems += [f"MathJax error: {e}" for e in state["errors"]]
+    problems += [f"raw TeX left in the text: {m!r}" for m in _raw_tex(state["text"])]
+    for image in state["images"]:
+        if image["width"] <= 0:
+            problems.append(f"image did not load: {image['src']}")
+        if not (image["alt"] or "").strip():
+            problems.append(f"image without alt text: {image['src']}")
+    background = _rgb(state["background"])
+    ink_contrast = contrast(INKS[palette], background)
+    for number, figure in enumerate(page.evaluate(FIGURES_JS, INKS), start=1):
+        if figure["shown"] != [f"pe-fig pe-fig-{palette}"]:
+            problems.append(f"figure {number}: displayed {figure['shown']}, expected the {palette}")
+            continue
+        if figure["cornerAlpha"] != 0:
+            problems.append(f"figure {number}: opaque background (it would be a box in the page)")
+        if figure["inkPixels"] < 50:
+            problems.append(f"figure {number}: no axes or text drawn in the {palette} ink")
+    if ink_contrast < 4.5:
+        problems.append(
+            f"{palette} figure ink has contrast {ink_contrast:.1f} < 4.5 on {background}"
+        )
+    return problems
+
+
+WEIGHTS: dict[str, int] = {}  # url -> bytes downloaded by the last check_page of that url
+
+
+def _raw_tex(text: str) -> list[str]:
+    found = []
+    for match in RAW_TEX.finditer(text):
+        start = max(match.start() - 30, 0)
+        found.append(text[start : match.end() + 30].replace("\n", " "))
+    return found[:5]
+
+
+def _slug(path: str) -> str:
+    return path.strip("/").removesuffix(".html").replace("/", "--")
+
+
+# --------------------------------------------------------------------------------------------
+# The tests.
+
+
+def test_the_pages_are_found(built_site: Path) -> None:
+    """The walk finds the home page, the notebook pages, the plain pages and the references."""
+    pages = site_pages(built_site)
+    for expected in ("index.html", "404.html", "rotation-identity/index.html"):
+        assert expected in pages
+    for expected in ("bibliography/", "reference/api/", "reference/api/numeric/", "reference/cli/"):
+        assert f"{expected}index.html" in pages
+    sources = [
+        p
+        for p in (ROOT / "docs").rglob("*")
+        if p.suffix in {".py", ".md"} and "_hooks" not in p.parts
+    ]
+    assert len(pages) >= len(sources)
+
+
+@pytest.mark.parametrize("palette", ["light", "dark"])
+def test_every_page_renders_offline(
+    browser: Browser, server: str, built_site: Path, palette: str
+) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    context, traffic = open_context(browser, server, palette)
+    report: dict[str, list[str]] = {}
+    try:
+        page = context.new_page()
+        for relative in site_pages(built_site):
+            traffic.clear()
+            url = server + page_url(relative)
+            problems = check_page(page, url, built_site / relative, palette)
+            shot = ARTIFACTS / f"{_slug(page_url(relative) or 'index')}-{palette}.png"
+            page.screenshot(path=shot, full_page=True)
+            problems += traffic.problems()
+            if problems:
+                report[relative] = problems
+    finally:
+        context.close()
+    heaviest = max(WEIGHTS, key=WEIGHTS.__getitem__)
+    print(f"heaviest page: {heaviest}, {WEIGHTS[heaviest] / 2**20:.2f} MiB")  # shown with -s
+    assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
+
+
+def test_search_finds_the_rotation_identity_page(browser: Browser, server: str) -> None:
+    context, traffic = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        page.goto(server, wait_until="load")
+        wait_for_typesetting(page)
+        search = page.locator("input.md-search__input")
+        search.click()
+        search.press_sequentially("rotation", delay=20)  # Material searches on key events
+        hit = page.locator('.md-search-result__item a[href*="rotation-identity"]').first
+        hit.wait_for(state="visible", timeout=20_000)
+        assert "rotation" in hit.inner_text().lower()
+        page.screenshot(path=ARTIFACTS / "search-rotation.png")
+        assert traffic.problems() == []
+    finally:
+        context.close()
+
+
+def test_the_palette_toggle_switches_and_figures_follow(browser: Browser, server: str) -> None:
+    context, traffic = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        page.goto(server + "rotation-identity/", wait_until="load")
+        wait_for_typesetting(page)
+        shown = "el => Array.from(el.querySelectorAll('img')).filter(i => i.offsetWidth > 0)"
+        first_figure = page.locator("figure.pe-figure").first
+        for scheme, palette in (("slate", "dark"), ("default", "light")):
+            page.locator("form[data-md-component=palette] label:visible").first.click()
+            page.wait_for_function(
+                f"() => document.body.getAttribute('data-md-color-scheme') === '{scheme}'"
+            )
+            classes = first_figure.evaluate(f"el => ({shown})(el).map(i => i.className)")
+            assert classes == [f"pe-fig pe-fig-{palette}"]
+            page.screenshot(path=ARTIFACTS / f"toggle-{palette}.png")
+        # The choice is remembered on the next page.
+        page.locator("form[data-md-component=palette] label:visible").first.click()
+        page.goto(server, wait_until="load")
+        wait_for_typesetting(page)
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+        assert traffic.problems() == []
+    finally:
+        context.close()
+
+
+def test_the_checks_can_fail(browser: Browser, server: str, built_site: Path) -> None:
+    """The page checks report raw TeX, a MathJax error, a missing alt, a broken image,
+    a request to another host, the wrong figure for the palette and a page over budget."""
+    broken = built_site / "broken-fixture" / "index.html"
+    html = (built_site / "rotation-identity" / "index.html").read_text(encoding="utf-8")
+    injected = (
+        '<p class="arithmatex">\\(\\frac{1}\\)</p>'
+        '<p class="tex2jax_ignore">left raw: $x^2$</p>'
+        "<p><code>$kept in code$</code></p>"
+        '<img src="data:image/png;base64,AAAA" alt="">'
+        '<img src="https://example.org/pixel.png" alt="remote">'
+        "<style>.pe-figure img.pe-fig-dark { display: block !important; }</style>"
+        f"<!-- {'x' * BUDGET} -->"
+    )
+    broken.parent.mkdir()
+    broken.write_text(html.replace("</article>", f"{injected}</article>", 1), encoding="utf-8")
+    context, traffic = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        problems = check_page(page, server + "broken-fixture/", broken, "light")
+        text = page.evaluate("document.body.innerText")
+        problems += traffic.problems()
+    finally:
+        context.close()
+        shutil.rmtree(broken.parent)
+    joined = "\n".join(problems)
+    assert "MathJax error" in joined
+    assert "image without alt text" in joined
+    assert "image did not load" in joined
+    assert "request to another host (blocked): https://example.org/pixel.png" in joined
+    assert "expected the light" in joined
+    assert "MiB > 2 MiB" in joined
+    assert "raw TeX left in the text" in joined
+    assert "left raw: $x^2$" in joined
+    assert "kept in code" in text
+    assert "kept in code" not in joined
+    assert _raw_tex("before $x^2$ after")
+    assert _raw_tex(r"\(x\)")
+    assert not _raw_tex("costs 5 $")
+
+
+def test_a_page_renders_from_file_urls(browser: Browser, built_site: Path) -> None:
+    """What the README says about ``file://``: a page renders fully without a server
+    (formulas typeset, figures shown, nothing fetched from anywhere else); links between
+    pages end on a folder and search is off, which is why the README recommends a server."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("request", lambda request: requests.append(request.url))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto((built_site / "rotation-identity" / "index.html").as_uri(), wait_until="load")
+        wait_for_typesetting(page)
+        state = page.evaluate(PAGE_STATE_JS)
+        page.screenshot(path=ARTIFACTS / "file-url-rotation-identity.png")
+        link = page.locator("a.md-nav__link[href='../why-order/']").first.get_attribute("href")
+    finally:
+        context.close()
+    assert state["math"] > 0
+    assert state["errors"] == []
+    assert _raw_tex(state["text"]) == []
+    assert all(image["width"] > 0 for image in state["images"])
+    assert [url for url in requests if not url.startswith(("file://", "data:"))] == []
+    # The only error: the theme's search cannot load its index from file:// (it says so).
+    assert [error for error in errors if "search" not in error] == []
+    assert link == "../why-order/"  # a folder: from file:// the browser lists it

@@ -1,0 +1,593 @@
+"""Hostile inputs to every public function and every command: a clear error, nothing else.
+
+API: each bad argument raises ``ValueError`` or ``TypeError`` (as the table says) with a
+one-line message naming the argument, before anything large is allocated: every call runs
+under :mod:`tracemalloc` and may not allocate more than :data:`ALLOCATION_LIMIT`, far below
+:data:`pe.MAX_BYTES`, so a check that came after the allocation would be caught.
+
+CLI: each bad command line exits with status 2, a usage line and a one-line ``error:`` on
+stderr, nothing on stdout, no traceback, and no file left behind in the working directory.
+
+Then hypothesis fuzzes argument combinations of the API and the CLI (in process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+import sys
+import textwrap
+import tracemalloc
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import pe
+from pe import cli, numeric, symbolic
+
+ALLOCATION_LIMIT = 32 * 2**20  # bytes: a refused request allocates next to nothing
+HUGE = 10**12
+NAN, INF = float("nan"), float("inf")
+
+# Bad values shared by the arguments of the same kind: (value, exception, label).
+BAD_SIZES = [
+    (0, ValueError, "zero"),
+    (-3, ValueError, "negative"),
+    (2.5, TypeError, "float"),
+    (8.0, TypeError, "integral float"),
+    (NAN, TypeError, "NaN"),
+    (INF, TypeError, "infinite"),
+    (True, TypeError, "bool"),
+    ("8", TypeError, "numeric string"),
+    ("eight", TypeError, "non-numeric string"),
+    (None, TypeError, "None"),
+    (np.float64(4.0), TypeError, "numpy float"),
+]
+BAD_WIDTHS = [
+    *BAD_SIZES,
+    (7, ValueError, "odd"),
+    (1, ValueError, "one"),
+    (HUGE, ValueError, "huge (over the cap)"),
+    (2**64, ValueError, "beyond int64 (over the cap)"),
+    (10**400, ValueError, "astronomical (over the cap)"),
+]
+# Sizes refused by the memory cap are named by the allocation they would need.
+CAPPED = "(over the cap)"
+BAD_BASES = [
+    (1, ValueError, "one"),
+    (1.0, ValueError, "one as float"),
+    (0.5, ValueError, "below one"),
+    (0, ValueError, "zero"),
+    (-10000, ValueError, "negative"),
+    (NAN, ValueError, "NaN"),
+    (INF, ValueError, "infinite"),
+    (-INF, ValueError, "minus infinity"),
+    (10**400, ValueError, "int beyond float range"),
+    ("10000", TypeError, "numeric string"),
+    (True, TypeError, "bool"),
+    (None, TypeError, "None"),
+    (1 + 2j, TypeError, "complex"),
+]
+BAD_DTYPES = [
+    ("int32", TypeError, "integer dtype"),
+    (np.int8, TypeError, "integer type"),
+    (np.complex128, TypeError, "complex"),
+    (object, TypeError, "object"),
+    ("float8", TypeError, "unknown name"),
+    ("f8,f8", TypeError, "structured"),
+    (3.5, TypeError, "a number"),
+]
+BAD_POSITIONS = [
+    *[case for case in BAD_SIZES if case[2] != "integral float"],
+    ([], ValueError, "empty list"),
+    ([[0, 1], [2, 3]], ValueError, "2-D"),
+    ([0.5, 1.5], TypeError, "float array"),
+    (["a", "b"], TypeError, "string array"),
+    ([-1, 2], ValueError, "negative position"),
+    ([2**60], ValueError, "beyond 2**53"),
+    (np.array([2**64 - 1], dtype=np.uint64), ValueError, "beyond int64"),
+    (HUGE, ValueError, "huge count"),
+]
+BAD_OFFSETS = [
+    (np.array([-(2**63)]), ValueError, "int64 minimum"),
+    ([2**60], ValueError, "beyond 2**53"),
+    ([0.5], TypeError, "float array"),
+    ([], ValueError, "empty"),
+    ("1", TypeError, "string"),
+]
+BAD_SCALARS = [
+    (NAN, ValueError, "NaN"),
+    (INF, ValueError, "infinite"),
+    (10**400, ValueError, "int beyond float range"),
+    ("3", TypeError, "string"),
+    (None, TypeError, "None"),
+    (True, TypeError, "bool"),
+    ([1, 2], TypeError, "list"),
+]
+BAD_ROWS = [
+    ("rows", TypeError, "string"),
+    (np.zeros((3, 7)), ValueError, "odd width"),
+    (np.zeros((3, 0)), ValueError, "empty width"),
+    (np.float64(1.0), ValueError, "0-d"),
+    (np.zeros((2, 4), dtype=bool), TypeError, "booleans"),
+    (np.zeros((2, 4), dtype=complex), TypeError, "complex"),
+    (np.array([["a", "b"]]), TypeError, "strings"),
+    (np.zeros((2, 4), dtype=np.longdouble), TypeError, "long double"),
+]
+
+Call = Callable[[Any], object]
+
+# Each function, each argument: how to call it with one bad value and the rest valid.
+TARGETS: dict[str, dict[str, tuple[Call, list[tuple[Any, type[Exception], str]]]]] = {
+    "frequencies": {
+        "d_model": (pe.frequencies, BAD_WIDTHS),
+        "base": (lambda v: pe.frequencies(8, v), BAD_BASES),
+    },
+    "sinusoidal": {
+        "positions": (lambda v: pe.sinusoidal(v, 8), BAD_POSITIONS),
+        "d_model": (lambda v: pe.sinusoidal(4, v), BAD_WIDTHS),
+        "base": (lambda v: pe.sinusoidal(4, 8, base=v), BAD_BASES),
+        "dtype": (lambda v: pe.sinusoidal(4, 8, dtype=v), BAD_DTYPES),
+        "the table": (lambda v: pe.sinusoidal(v, 2**20), [(2**20, ValueError, "over the cap")]),
+    },
+    "shift_matrix": {
+        "k": (lambda v: pe.shift_matrix(v, 8), BAD_SCALARS),
+        "d_model": (lambda v: pe.shift_matrix(1, v), BAD_WIDTHS),
+        "base": (lambda v: pe.shift_matrix(1, 8, base=v), BAD_BASES),
+        "shift_matrix": (lambda v: pe.shift_matrix(1, v), [(2**16, ValueError, "over the cap")]),
+    },
+    "shift": {
+        "rows": (lambda v: pe.shift(v, 1), BAD_ROWS),
+        "k": (lambda v: pe.shift(np.zeros((2, 8)), v), BAD_SCALARS),
+        "base": (lambda v: pe.shift(np.zeros((2, 8)), 1, base=v), BAD_BASES),
+    },
+    "check_rotation_identity": {
+        "d_model": (lambda v: pe.check_rotation_identity(v, 4, 2), BAD_WIDTHS),
+        "positions": (lambda v: pe.check_rotation_identity(8, v, 2), BAD_POSITIONS),
+        "offsets": (lambda v: pe.check_rotation_identity(8, 4, v), BAD_OFFSETS),
+        "base": (lambda v: pe.check_rotation_identity(8, 4, 2, base=v), BAD_BASES),
+        "dtype": (lambda v: pe.check_rotation_identity(8, 4, 2, dtype=v), BAD_DTYPES),
+        "the check": (
+            lambda v: pe.check_rotation_identity(v, 10**6, 1),
+            [(2**12, ValueError, "over the cap")],
+        ),
+        "candidate": (
+            lambda v: pe.check_rotation_identity(8, 4, 2, candidate=v),
+            [
+                (lambda k, d, b: np.eye(3), ValueError, "wrong shape"),
+                (lambda k, d, b: np.full((8, 8), "x"), TypeError, "strings"),
+            ],
+        ),
+    },
+    "fitted_shift_matrix": {
+        "k": (
+            lambda v: numeric.fitted_shift_matrix(v, 8, 64),
+            [
+                (2.5, TypeError, "float"),
+                (NAN, TypeError, "NaN"),
+                (True, TypeError, "bool"),
+                ("1", TypeError, "string"),
+                (None, TypeError, "None"),
+                (-100, ValueError, "before position 0"),
+                (2**63, ValueError, "beyond int64"),
+            ],
+        ),
+        "d_model": (lambda v: numeric.fitted_shift_matrix(1, v, 64), BAD_WIDTHS),
+        "positions": (lambda v: numeric.fitted_shift_matrix(1, 8, v), BAD_POSITIONS),
+        "base": (lambda v: numeric.fitted_shift_matrix(1, 8, 64, base=v), BAD_BASES),
+    },
+    "block_diagonal_identity": {
+        "d_model": (
+            symbolic.block_diagonal_identity,
+            [
+                # (10**400 is left out: the message echoes all 401 digits; reported.)
+                *((v, e, label.replace(CAPPED, "")) for v, e, label in BAD_WIDTHS[:-1]),
+                (514, ValueError, "above 512"),
+            ],
+        ),
+        "base": (
+            lambda v: symbolic.block_diagonal_identity(4, base=v),
+            [
+                (1, ValueError, "one"),
+                (0, ValueError, "zero"),
+                (1.5, TypeError, "float (no floats in a proof)"),
+                ("10000", TypeError, "string"),
+                (True, TypeError, "bool"),
+            ],
+        ),
+    },
+}
+if hasattr(numeric, "sinusoidal_direct"):  # the plain formula, next to the fast table
+    TARGETS["sinusoidal_direct"] = {
+        "positions": (lambda v: numeric.sinusoidal_direct(v, 8), BAD_POSITIONS),
+        "d_model": (lambda v: numeric.sinusoidal_direct(4, v), BAD_WIDTHS),
+        "base": (lambda v: numeric.sinusoidal_direct(4, 8, base=v), BAD_BASES),
+        "dtype": (lambda v: numeric.sinusoidal_direct(4, 8, dtype=v), BAD_DTYPES),
+    }
+
+API_CASES = [
+    pytest.param(
+        call,
+        value,
+        error,
+        "pe.MAX_BYTES" if label.endswith(CAPPED) else argument,
+        id=f"{function}-{argument}-{label}",
+    )
+    for function, arguments in TARGETS.items()
+    for argument, (call, cases) in arguments.items()
+    for value, error, label in cases
+]
+
+
+@contextlib.contextmanager
+def allocation_limit(limit: int = ALLOCATION_LIMIT) -> Iterator[None]:
+    """Fail if the block's peak traced allocation (NumPy's included) exceeds ``limit``."""
+    tracemalloc.start()
+    try:
+        yield
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak <= limit, f"allocated {peak / 2**20:.1f} MiB before refusing"
+
+
+@pytest.mark.parametrize(("call", "value", "error", "argument"), API_CASES)
+def test_the_api_refuses_bad_arguments(
+    call: Call, value: Any, error: type[Exception], argument: str
+) -> None:
+    with allocation_limit(), pytest.raises(error) as caught:
+        call(value)
+    assert type(caught.value) is error  # not a subclass such as numpy's AxisError
+    message = str(caught.value)
+    assert "\n" not in message
+    assert 0 < len(message) <= 200
+    assert argument in message
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: pe.frequencies(np.int64(8), np.float32(10.0)),
+        lambda: pe.sinusoidal(np.array([0, 3, 2**53], dtype=np.uint64), 8, dtype="float16"),
+        lambda: pe.shift_matrix(-2.5, 2),
+        lambda: pe.shift(np.zeros((2, 3, 4)), 10**300),
+        lambda: pe.check_rotation_identity(2, [0, 2**52], [-(2**51)], base=1.0001),
+    ],
+)
+def test_valid_edge_cases_are_accepted(call: Callable[[], object]) -> None:
+    """The refusals above are not overreach: edge values that are valid give an answer."""
+    result = call()
+    values = result if isinstance(result, np.ndarray) else np.array([result.worst_ratio])
+    assert np.all(np.isfinite(values))
+
+
+def test_the_cap_is_documented_and_used() -> None:
+    assert pe.MAX_BYTES == 2**30
+    width = 2**17  # a float64 table needs 8 + 4 (working space) bytes an entry
+    rows = pe.MAX_BYTES // (12 * width)
+    with allocation_limit(), pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
+        pe.sinusoidal(rows + 1, width)
+    assert pe.sinusoidal(1, width).shape == (1, width)
+
+
+# --------------------------------------------------------------------------------------------
+# The command line.
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """``pe ARGV`` in process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(argv)
+        except SystemExit as done:
+            status = done.code if isinstance(done.code, int) else 1
+    return status, out.getvalue(), err.getvalue()
+
+
+def assert_usage_error(status: int, out: str, err: str) -> None:
+    assert status == 2, (out, err)
+    assert out == ""
+    lines = err.strip().split("\n")  # not splitlines(): echoed input may hold \x1e etc.
+    assert lines[0].startswith("usage: pe"), err
+    assert lines[-1].startswith("pe"), err
+    assert ": error: " in lines[-1], err
+    assert "Traceback" not in err
+
+
+def subcommands() -> list[str]:
+    parser = cli.build_parser()
+    for action in parser._actions:
+        if hasattr(action, "choices") and isinstance(action.choices, dict):
+            return list(action.choices)
+    return []
+
+
+# Files for `pe identify`: written into the working directory by the test.
+NPY_FILES: dict[str, Callable[[Path], None]] = {
+    "empty.npy": lambda path: path.write_bytes(b""),
+    "garbage.npy": lambda path: path.write_bytes(b"\x93NUMPY\x01\x00garbage" + bytes(40)),
+    "text.npy": lambda path: path.write_text("not an array at all\n"),
+    "truncated.npy": lambda path: path.write_bytes(_npy_bytes(np.zeros((64, 8)))[:200]),
+    "vector.npy": lambda path: np.save(path, np.zeros(64)),
+    "scalar.npy": lambda path: np.save(path, np.float64(1.0)),
+    "strings.npy": lambda path: np.save(path, np.array([["a", "b"]] * 64)),
+    "objects.npy": lambda path: np.save(path, np.array([[None, 1]] * 64, dtype=object)),
+    "empty-table.npy": lambda path: np.save(path, np.zeros((0, 8))),
+    "complex.npy": lambda path: np.save(path, np.zeros((64, 8), dtype=complex)),
+    "3d.npy": lambda path: np.save(path, np.zeros((4, 64, 8))),
+}
+
+USER_MODULE = """
+import numpy as np
+
+def raises(n, d):
+    raise RuntimeError("user code failed")
+
+def wrong_shape(n, d):
+    return np.zeros((n + 1, d))
+
+def not_an_array(n, d):
+    return "table"
+
+def no_arguments():
+    return np.zeros((4, 4))
+
+value = 3
+"""
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+CLI_CASES = [
+    # pe itself
+    [],
+    ["nonsense"],
+    ["--d-model", "8"],
+    # pe prove
+    ["prove", "--d-model", "0"],
+    ["prove", "--d-model", "-8"],
+    ["prove", "--d-model", "7"],
+    ["prove", "--d-model", "8.0"],
+    ["prove", "--d-model", "nan"],
+    ["prove", "--d-model", "inf"],
+    ["prove", "--d-model", "eight"],
+    ["prove", "--d-model", ""],
+    ["prove", "--d-model", "514"],
+    ["prove", "--d-model", str(10**30)],
+    ["prove", "--d-model"],
+    ["prove", "extra"],
+    # pe check
+    ["check", "--d-model", "0"],
+    ["check", "--d-model", "-2"],
+    ["check", "--d-model", "9"],
+    ["check", "--d-model", "1e3"],
+    ["check", "--d-model", "nan"],
+    ["check", "--d-model", str(10**30)],
+    ["check", "--d-model", "1000000", "--positions", "1000"],
+    ["check", "--positions", "0"],
+    ["check", "--positions", "-1"],
+    ["check", "--positions", "2.5"],
+    ["check", "--positions", "inf"],
+    ["check", "--positions", str(10**12)],
+    ["check", "--offsets", "0"],
+    ["check", "--offsets", "nan"],
+    ["check", "--offsets", str(10**9)],
+    ["check", "--base", "1"],
+    ["check", "--base", "0.5"],
+    ["check", "--base", "-10"],
+    ["check", "--base", "nan"],
+    ["check", "--base", "inf"],
+    ["check", "--base", "1e309"],
+    ["check", "--base", "ten"],
+    ["check", "--dtype", "float16"],
+    ["check", "--dtype", "int32"],
+    ["check", "--dtype", ""],
+    ["check", "--unknown"],
+    # pe verify
+    ["verify", "extra"],
+    ["verify", "--json=yes"],
+    # pe identify (files written by the test; functions from a module it writes)
+    ["identify"],
+    ["identify", "missing.npy"],
+    *[["identify", name] for name in NPY_FILES],
+    ["identify", "no_such_module_for_pe:f", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:no_such_function", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:raises", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:wrong_shape", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:not_an_array", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:no_arguments", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:value", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:", "--n", "64", "--d", "8"],
+    ["identify", ":raises", "--n", "64", "--d", "8"],
+    ["identify", "pe_hostile_user:wrong_shape", "--n", "0", "--d", "8"],
+    ["identify", "pe_hostile_user:wrong_shape", "--n", "-5", "--d", "8"],
+    ["identify", "pe_hostile_user:wrong_shape", "--n", "nan", "--d", "8"],
+    ["identify", "pe_hostile_user:wrong_shape", "--n", "64", "--d", "7"],
+    ["identify", "pe_hostile_user:wrong_shape", "--n", str(10**12), "--d", str(10**12)],
+]
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working directory holding the identify inputs and a user module."""
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    for name, write in NPY_FILES.items():
+        write(inputs / name)
+    (inputs / "pe_hostile_user.py").write_text(textwrap.dedent(USER_MODULE))
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in NPY_FILES:
+        (work / name).symlink_to(inputs / name)
+    monkeypatch.chdir(work)
+    monkeypatch.syspath_prepend(str(inputs))
+    sys.modules.pop("pe_hostile_user", None)
+    return work
+
+
+@pytest.mark.parametrize("argv", CLI_CASES, ids=lambda argv: " ".join(argv) or "(nothing)")
+def test_the_cli_refuses_bad_arguments(argv: list[str], workdir: Path) -> None:
+    before = sorted(os.listdir(workdir))
+    with allocation_limit():
+        status, out, err = run_cli(argv)
+    assert_usage_error(status, out, err)
+    if argv[:1] and argv[0] in subcommands():  # refused by the subcommand, not as unknown
+        assert f"invalid choice: {argv[0]!r}" not in err
+    assert len(err.strip().split("\n")) <= 4  # the usage (wrapped) and the error
+    assert sorted(os.listdir(workdir)) == before  # no partial output file
+
+
+# --------------------------------------------------------------------------------------------
+# Property tests.
+
+sizes = st.one_of(
+    st.integers(-5, 300),
+    st.sampled_from([0, 1, 7, 2**40, 2**64, -(2**63)]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=4),
+)
+bases = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**6), 10**6),
+    st.sampled_from([1, 10**400, "10000", None, True]),
+)
+dtypes = st.sampled_from(
+    [np.float16, np.float32, np.float64, "float32", None, "int8", np.uint8, complex, "f8,f8"]
+)
+
+
+def _one_line_error(error: Exception) -> None:
+    assert isinstance(error, ValueError | TypeError), repr(error)
+    assert "\n" not in str(error)
+    assert str(error)
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=sizes, d=sizes, base=bases, dtype=dtypes)
+def test_sinusoidal_returns_a_valid_table_or_a_clean_error(
+    n: Any, d: Any, base: Any, dtype: Any
+) -> None:
+    try:
+        with allocation_limit(64 * 2**20):
+            table = pe.sinusoidal(n, d, base=base, dtype=dtype)
+    except (ValueError, TypeError) as error:
+        _one_line_error(error)
+        return
+    assert table.shape == (n, d)
+    assert table.dtype in (np.float16, np.float32, np.float64)
+    assert np.all(np.abs(table) <= 1)
+    # Valid only if every argument was valid.
+    assert isinstance(n, int)
+    assert isinstance(d, int)
+    assert d % 2 == 0
+    assert n > 0
+    assert math.isfinite(float(base))
+    assert float(base) > 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    k=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(), st.none()),
+    d=sizes,
+    base=bases,
+    rows=st.sampled_from(
+        # float16/float32 rows are left out: pe.shift casts the angles k * w_i to the rows'
+        # dtype, which overflows for |k| > 65504 (float16) and gives NaN (reported).
+        [np.zeros((2, 8)), np.zeros((3, 5)), np.zeros((2, 4), dtype=int), [[1, 2]], "x"]
+    ),
+)
+def test_shifts_return_finite_values_or_a_clean_error(k: Any, d: Any, base: Any, rows: Any) -> None:
+    for call in (lambda: pe.shift_matrix(k, d, base=base), lambda: pe.shift(rows, k, base=base)):
+        try:
+            with allocation_limit(64 * 2**20):
+                result = call()
+        except (ValueError, TypeError) as error:
+            _one_line_error(error)
+            continue
+        assert np.all(np.isfinite(result))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    d=st.sampled_from([2, 4, 8, 7, 0, -2, 2.0, "8", 2**40]),
+    positions=st.one_of(sizes, st.lists(st.integers(-(2**63), 2**63 - 1), max_size=4)),
+    offsets=st.one_of(sizes, st.lists(st.integers(-(2**63), 2**63 - 1), max_size=4)),
+    dtype=dtypes,
+)
+def test_check_passes_or_refuses_cleanly(d: Any, positions: Any, offsets: Any, dtype: Any) -> None:
+    try:
+        with allocation_limit(64 * 2**20):
+            result = pe.check_rotation_identity(d, positions, offsets, dtype=dtype)
+    except (ValueError, TypeError) as error:
+        _one_line_error(error)
+        return
+    assert result.passed, result.summary()  # the true T_k passes on every valid input
+
+
+TOKENS = [
+    "0", "-1", "2", "4", "8", "7", "1.5", "nan", "inf", "-inf", "1e3", "1e309", "abc", "",
+    " ", "0x10", "99999999999999999999", "float16", "float32", "float64", "--", "-x",
+]  # fmt: skip
+OPTIONS = {
+    "prove": ["--d-model"],
+    "check": ["--d-model", "--positions", "--offsets", "--dtype", "--base"],
+}
+
+
+# Random text without digits (any script's): a random digit string could ask for a valid
+# but slow run, such as a width of 8000.
+NON_DIGITS = st.text(st.characters(blacklist_categories=("Nd", "Cs")), max_size=5)
+
+
+@st.composite
+def command_lines(draw: st.DrawFn) -> list[str]:
+    """A subcommand (or garbage) and a few options with values from a hostile pool."""
+    command = draw(st.sampled_from([*OPTIONS, "verify", "bogus", "--d-model"]))
+    argv = [command]
+    for _ in range(draw(st.integers(0, 3))):
+        option = draw(st.sampled_from([*OPTIONS.get(command, ["--json"]), "--nope"]))
+        argv.append(option)
+        if draw(st.booleans()) or option != "--json":
+            argv.append(draw(st.one_of(st.sampled_from(TOKENS), NON_DIGITS)))
+    if command == "verify":  # only its argument handling: running every claim is not fuzzed
+        argv.append("unexpected")
+    if command == "check":  # every value above is parsed; the last occurrence keeps runs small
+        argv += ["--positions", "16", "--offsets", "4"]
+    return argv
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(argv=command_lines())
+def test_the_cli_exits_cleanly_on_any_command_line(argv: list[str], tmp_path: Path) -> None:
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with allocation_limit(256 * 2**20):
+            status, out, err = run_cli(argv)
+        assert os.listdir(tmp_path) == []
+    finally:
+        os.chdir(cwd)
+    assert "Traceback" not in err
+    if status == 2:
+        assert_usage_error(status, out, err)
+    else:
+        assert status in (0, 1), (argv, status, err)
+        assert err == "", (argv, err)
