@@ -173,7 +173,7 @@ report.exercise(
 
 # %% tags=["hide_input"]
 report.exercise(
-    "In a residual stack, what is \\(h_L - \\sum_{l<L} f_l(h_l)\\)?",
+    "In a residual stack, what is \\(h_L - \\sum_{l \\lt L} f_l(h_l)\\)?",
     "Exactly the input \\(x + PE\\): the encoding is a term of the sum at every depth.",
     claim_id="residual-stream-carries-position",
 )

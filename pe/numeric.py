@@ -311,8 +311,10 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
         raise ValueError("rows must have at least one axis (the width d)")
     width = _validate.even_width("rows.shape[-1]", array.shape[-1])
     offset = _validate.real_scalar("k", k)
-    angles = (offset * frequencies(width, base)).astype(dtype)
-    c, s = np.cos(angles), np.sin(angles)
+    # The angles k * w_i and their sines and cosines in float64, rounded once to the rows'
+    # dtype: a float16 angle would overflow beyond 65504 and lose the offset long before.
+    angles = offset * frequencies(width, base)
+    c, s = np.cos(angles).astype(dtype), np.sin(angles).astype(dtype)
     a, b = array[..., 0::2], array[..., 1::2]
     out = np.empty_like(array)
     out[..., 0::2] = c * a + s * b
@@ -343,8 +345,22 @@ def rotation_tolerance(
     """
     eps = float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
     eps64 = float(np.finfo(np.float64).eps)
-    reach = np.abs(np.asarray(position, dtype=np.float64)) + abs(float(offset))
-    return 4.0 * eps + 4.0 * eps64 * np.asarray(omega, dtype=np.float64) * reach
+    k = _validate.real_scalar("offset", offset)
+    reach = np.abs(_real_array("position", position)) + abs(k)
+    return 4.0 * eps + 4.0 * eps64 * _real_array("omega", omega) * reach
+
+
+def _real_array(name: str, value: object) -> Float64Array:
+    """``value`` as a finite float64 array, or a one-line error naming ``name``."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a real number or array, got a string")
+    array = np.asarray(value)
+    if array.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be a real number or array, got dtype {array.dtype}")
+    result = array.astype(np.float64)
+    if not np.all(np.isfinite(result)):
+        raise ValueError(f"{name} must be finite")
+    return result
 
 
 @dataclass(frozen=True)
@@ -520,6 +536,11 @@ def fitted_shift_matrix(
     if ps.min() + offset < 0:
         raise ValueError("positions + k must be >= 0")
     _validate.capped_elements("the fit", 3 * ps.size * width, 8)
+    if np.unique(ps).size < width:
+        raise ValueError(
+            f"positions must hold at least d_model = {width} distinct positions to determine "
+            f"a {width} x {width} map, got {np.unique(ps).size}"
+        )
     omega = frequencies(width, base)
     sources = _table(ps, omega, np.dtype(np.float64))
     targets = _table(ps + offset, omega, np.dtype(np.float64))

@@ -186,7 +186,7 @@ BAD_CALLS = [
     (lambda: numeric.frequencies(8, base="10000"), TypeError, "base must be a real number"),
     (lambda: numeric.sinusoidal(0, 8), ValueError, "positions must be an integer >= 1"),
     (lambda: numeric.sinusoidal(-3, 8), ValueError, "positions"),
-    (lambda: numeric.sinusoidal(3.5, 8), ValueError, "positions"),
+    (lambda: numeric.sinusoidal(3.5, 8), TypeError, "positions"),
     (lambda: numeric.sinusoidal(10, 9), ValueError, "d_model must be even"),
     (lambda: numeric.sinusoidal(10, 8, dtype=np.int32), TypeError, "dtype"),
     (lambda: numeric.sinusoidal(10, 8, dtype="complex128"), TypeError, "dtype"),
@@ -216,3 +216,29 @@ def test_bad_input_gets_a_one_line_error(call, error, message) -> None:  # type:
     with pytest.raises(error, match=message) as raised:
         call()
     assert "\n" not in str(raised.value)
+
+
+def test_shift_of_float16_rows_by_a_large_offset_stays_finite() -> None:
+    """The angles are formed in float64: a float16 angle would overflow past 65504."""
+    rows = numeric.sinusoidal(np.array([0, 100_000]), 16, dtype=np.float16)
+    moved = numeric.shift(rows[:1], 100_000)
+    assert np.all(np.isfinite(moved))
+    assert np.max(np.abs(moved[0].astype(np.float64) - rows[1])) <= 4 * np.finfo(np.float16).eps
+
+
+def test_fit_needs_as_many_positions_as_the_width() -> None:
+    with pytest.raises(ValueError, match="at least d_model = 8 distinct positions"):
+        numeric.fitted_shift_matrix(1, 8, 3)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "message"),
+    [
+        (("abc", 1, 1, np.float64), TypeError, "omega"),
+        ((1.0, [1, 2], float("nan"), np.float64), ValueError, "offset must be finite"),
+        ((1.0, [np.inf], 1, np.float64), ValueError, "position must be finite"),
+    ],
+)
+def test_rotation_tolerance_names_bad_arguments(args: tuple, error: type, message: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(error, match=message):
+        numeric.rotation_tolerance(*args)

@@ -19,7 +19,7 @@ EXTERNAL = re.compile(
 def test_strict_build_has_the_pages(built_site: Path) -> None:
     for page in ("index.html", "rotation-identity/index.html", "claims/index.html"):
         assert (built_site / page).is_file(), page
-    assert (built_site / "assets/mathjax/tex-chtml.js").is_file()
+    assert (built_site / "assets/mathjax/startup.js").is_file()
     assert any((built_site / "assets/mathjax/output/chtml/fonts/woff-v2").glob("*.woff"))
 
 

@@ -27,9 +27,6 @@ WANTED = (
     # TeX extensions that input/tex autoloads, and the fonts.
     "input/tex/extensions",
     "output/chtml/fonts/woff-v2",
-    # The combined bundle (with the context menu), not loaded by the site: kept for pages
-    # or readers that include it directly.
-    "tex-chtml.js",
 )
 
 
