@@ -24,8 +24,10 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are a usage line and one error line, exit 2."""
 
     def error(self, message: str) -> NoReturn:
+        # Arguments echoed in the message may hold line breaks: keep the error on one line.
+        one_line = message.replace("\r", "\\r").replace("\n", "\\n")
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line}\n")
 
 
 def _even_width(text: str) -> int:

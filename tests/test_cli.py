@@ -61,6 +61,8 @@ def test_module_and_help() -> None:
         ["prove", "--d-model", "9"],
         ["prove", "--d-model", "100000"],
         ["verify", "--json", "extra"],
+        ["verify", "--json", "\n", "unexpected"],  # found by hypothesis: a newline in argv
+        ["check", "--d-model", "8\r\n9"],
     ],
 )
 def test_bad_arguments_exit_2_with_a_usage_line(args: list[str]) -> None:
