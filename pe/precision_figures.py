@@ -117,9 +117,19 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         draw,
         alt=(
             f"Log-log plot of error against position up to {n_positions - 1} for d = "
-            f"{d_model}: rows built by chaining one-step rotations lose accuracy steadily "
-            "(complex64 from 1e-7 towards 1e-4, complex128 from 1e-16 towards 1e-13), "
-            "while pe's anchored tables stay flat at their rounding level."
+            f"{d_model}: rows built by chaining one-step rotations lose accuracy "
+            + ", ".join(
+                f"({name}: from {values[0]:.0e} to {values[-1]:.0e})"
+                for name, values in curves.items()
+                if name.startswith("chained")
+            )
+            + ", while pe's anchored tables stay at their rounding level "
+            + ", ".join(
+                f"({name}: at most {values.max():.0e})"
+                for name, values in curves.items()
+                if name.startswith("pe")
+            )
+            + "."
         ),
         caption=(
             "Why each block is re-anchored: repeated multiplication by the one-step "
