@@ -6,7 +6,7 @@ Run with ``make bench`` (or ``.venv/bin/python benchmarks/run.py``). For several
 - ``pe``: :func:`pe.numeric.sinusoidal` (the rotation algorithm);
 - ``np.full``: writing an array of the same shape and dtype (the memory-write limit);
 - ``direct64``: sin and cos of ``p * w`` in float64, then cast (:func:`pe.numeric.sinusoidal_direct`);
-- ``recipe``: the float32 deep-learning recipe (:func:`pe.precision.float32_recipe`);
+- ``recipe``: the float32 deep-learning recipe (:func:`pe.experiments.precision.float32_recipe`);
 - ``naive``: a Python double loop with :func:`math.sin` (small sizes only);
 
 then measures the largest error against 50-digit mpmath on sampled entries (the last
@@ -32,7 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from pe import numeric, precision, rotation_table
+from pe import _rotation_table as rotation_table
+from pe import numeric
+from pe.experiments import precision
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

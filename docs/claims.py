@@ -20,7 +20,8 @@
 # would have failed.
 
 # %% tags=["hide_input"]
-from pe import claims, report
+from pe import claims
+from pe.site import report
 
 results = claims.verify_all()
 failed = [r.id for r in results if not r.ok]

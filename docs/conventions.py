@@ -34,9 +34,11 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import bug_zoo, conventions, conventions_report, numeric, report
+from pe import bug_zoo, conventions, numeric
 from pe.claims import conventions as convention_claims
 from pe.identify import identify
+from pe.site import conventions as conventions_report
+from pe.site import report
 
 conventions_report.conventions_table()
 
@@ -196,7 +198,7 @@ report.claim("column-index-bug-breaks-identity")
 #
 # `pe identify FILE.npy` reads a table (an $(n, d)$ float array, rows at consecutive
 # positions, $n \ge 16$) and `pe identify MODULE:FUNCTION --n N --d D` calls your own
-# function as `FUNCTION(N, D)` (see `pe identify --help` and `pe.table_sources` for the
+# function as `FUNCTION(N, D)` (see `pe identify --help` and `pe.identify._inputs` for the
 # accepted signatures). It fits one sinusoid per column, pairs the columns, reads the order
 # from the direction in which each pair turns, the offset from the phases at row 0, and the
 # law from the logarithms of the frequencies; then it says, in words and with `--json`,

@@ -23,7 +23,10 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import intro_figures, naive_encodings, numeric, report
+from pe import numeric
+from pe.experiments import failed_designs as naive_encodings
+from pe.site import intro as intro_figures
+from pe.site import report
 
 # %% [markdown]
 # ## Design 1: the raw index

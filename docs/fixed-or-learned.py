@@ -23,9 +23,12 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import learned_table, numeric, report, residual_stack, rotation_figures
+from pe import numeric
 from pe.claims import fixed_or_learned as facts
-from pe.report import Html
+from pe.experiments import learned_table, residual_stack
+from pe.site import report
+from pe.site import rotation_identity as rotation_figures
+from pe.site.report import Html
 
 # %% [markdown]
 # ## What a learned table trades
@@ -113,7 +116,7 @@ report.claim("unseen-values-beyond-training")
 #
 # The encoding added at the bottom is still a term of the sum at the top, unchanged, unless a
 # sublayer happens to output something that cancels it. Nothing enforces it, and the
-# sublayers' outputs pile up on top of it. A tiny stack in `pe.residual_stack` shows this
+# sublayers' outputs pile up on top of it. A tiny stack in `pe.experiments.residual_stack` shows this
 # with random weights: attention and feed-forward sublayers after layer normalisation, run
 # once on content $x$ and once on $x + PE$. The change at the top keeps the direction of
 # $PE(p)$ with residual connections; without them, or with a sublayer that cancels its input,

@@ -23,9 +23,12 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import numeric, report, rotation_figures, similarity
+from pe import numeric
 from pe.claims import implications as facts
-from pe.report import Html
+from pe.experiments import implications as similarity
+from pe.site import report
+from pe.site import rotation_identity as rotation_figures
+from pe.site.report import Html
 
 # %% [markdown]
 # ## The dot product depends only on the offset

@@ -26,7 +26,11 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import numeric, precision, precision_figures, report, rotation_table
+from pe import _rotation_table as rotation_table
+from pe import numeric
+from pe.experiments import precision
+from pe.site import precision as precision_figures
+from pe.site import report
 
 report.claim("table-accurate-float64")
 
@@ -36,7 +40,7 @@ report.claim("table-accurate-float64")
 # * **The float32 recipe.** Most deep-learning code builds the table in float32: positions
 #   as float32, frequencies `exp(arange(0, d, 2) * -(log(10000) / d))` in float32, the
 #   product $p \cdot \omega_i$ rounded to float32, then `sin` and `cos` in float32
-#   (`pe.precision.float32_recipe`).
+#   (`pe.experiments.precision.float32_recipe`).
 # * **The direct float64 evaluation.** The same formula in float64, then rounded once to the
 #   output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable reference).
 # * **The rotation algorithm.** `pe.numeric.sinusoidal`, described below.
@@ -95,7 +99,7 @@ report.claim("complex-shift-step")
 report.proof(precision.complex_shift_proof())
 
 # %% [markdown]
-# `pe.numeric.sinusoidal` uses it as follows (module `pe.rotation_table`):
+# `pe.numeric.sinusoidal` uses it as follows (module `pe._rotation_table`):
 #
 # 1. Write every position as $p = q + r$, with $q$ a multiple of the block size $B$ and
 #    $0 \le r < B$.

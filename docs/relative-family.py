@@ -28,9 +28,12 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import numeric, relative, relative_figures, report, rotary
-from pe import relative_proofs as proofs
-from pe.report import Html
+from pe import numeric, rotary
+from pe.experiments import relative_family as relative
+from pe.proofs import relative_family as proofs
+from pe.site import relative_family as relative_figures
+from pe.site import report
+from pe.site.report import Html
 
 report.claim("identical-tokens-relative")
 
@@ -81,7 +84,7 @@ report.claim("shaw-clipped-offsets")
 
 # %% tags=["hide_input"]
 Html(
-    "<pre>pe.relative.shaw_offsets(7, clip=2), query i down, key j across:\n"
+    "<pre>pe.experiments.relative_family.shaw_offsets(7, clip=2), query i down, key j across:\n"
     + np.array2string(relative.shaw_offsets(7, 2))
     + "</pre>"
 )
@@ -121,7 +124,7 @@ report.proof(proofs.absolute_score_four_terms())
 # one table per head, shared across layers. The bucket of an offset is exact for small
 # distances and logarithmic beyond, up to a maximum distance (32 buckets and 128 in T5). In
 # the encoder the two directions get separate halves of the buckets; in the decoder every key
-# is in the past. `pe.relative.t5_bucket` implements it; its properties are checked below, and
+# is in the past. `pe.experiments.relative_family.t5_bucket` implements it; its properties are checked below, and
 # the tests compare it with a scalar re-implementation.
 #
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
@@ -160,7 +163,7 @@ report.claim("alibi-slopes")
 
 # %% tags=["hide_input"]
 Html(
-    "<p><code>pe.relative.alibi_slopes(8)</code> = "
+    "<p><code>pe.experiments.relative_family.alibi_slopes(8)</code> = "
     f"<code>{relative.alibi_slopes(8).tolist()}</code></p>"
 )
 

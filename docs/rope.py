@@ -26,9 +26,11 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import numeric, report, rotary, rotary_figures
-from pe import rotary_proofs as proofs
-from pe.report import Html
+from pe import numeric, rotary
+from pe.proofs import rope as proofs
+from pe.site import report
+from pe.site import rope as rotary_figures
+from pe.site.report import Html
 
 # %% [markdown]
 # ## From the identity to a rotation of queries and keys

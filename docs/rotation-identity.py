@@ -26,7 +26,10 @@
 # %% tags=["hide_input"]
 import numpy as np
 
-from pe import figures, group_laws, numeric, report, rotation_figures, symbolic
+from pe import numeric, symbolic
+from pe.proofs import rotation_identity as group_laws
+from pe.site import figures, report
+from pe.site import rotation_identity as rotation_figures
 
 report.claim("rotation-identity")
 

@@ -33,7 +33,10 @@ import html
 import numpy as np
 import sympy as sp
 
-from pe import encoding_facts, figures, intro_figures, numeric, report
+from pe import numeric
+from pe.experiments import sinusoidal_encoding as encoding_facts
+from pe.site import figures, report
+from pe.site import intro as intro_figures
 
 # %% [markdown]
 # ## One notation for several write-ups

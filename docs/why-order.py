@@ -29,7 +29,9 @@ import html
 
 import numpy as np
 
-from pe import attention, intro_figures, report
+from pe.experiments import why_order as attention
+from pe.site import intro as intro_figures
+from pe.site import report
 
 # %% [markdown]
 # ## Self-attention sees a set

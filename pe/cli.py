@@ -268,7 +268,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _identify(args: argparse.Namespace) -> int:
     from pe import identify as identify_module
-    from pe import table_sources
+    from pe.identify import _inputs as table_sources
 
     if args.source.endswith(".npy"):
         if args.n is not None or args.d is not None:

@@ -20,9 +20,9 @@ and :math:`T_k\,PE(p) = PE(p + k)` for every position ``p`` (the rotation identi
 Computing the table
 -------------------
 :func:`sinusoidal` (the default) computes the table by the rotation identity itself
-(:mod:`pe.rotation_table`): accurate sines and cosines for one block of positions and
+(:mod:`pe._rotation_table`): accurate sines and cosines for one block of positions and
 for every block start, then one complex multiplication per entry. Its float64 tables
-are within :data:`pe.rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the exact
+are within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the exact
 values at every position up to ``2**53``, and lower dtypes are rounded once from that.
 :func:`sinusoidal_direct` is the plain formula, kept as the readable reference.
 
@@ -56,7 +56,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate, rotation_table
+from pe import _rotation_table as rotation_table
+from pe import _validate
 
 __all__ = [
     "RotationCheck",
@@ -150,7 +151,7 @@ def sinusoidal(
         PE[p, 2i] = \sin(\omega_i p), \qquad PE[p, 2i+1] = \cos(\omega_i p),
         \qquad \omega_i = \mathrm{base}^{-2i/d}.
 
-    Computed by the rotation identity (:func:`pe.rotation_table.table`): sines and
+    Computed by the rotation identity (:func:`pe._rotation_table.table`): sines and
     cosines evaluated accurately (angles reduced modulo :math:`2\pi` in extended
     precision) for the positions of one block and for each block start, then each entry
     is one complex multiplication, :math:`z(q + r) = z(r)\,(\cos\omega_i q -
@@ -173,8 +174,8 @@ def sinusoidal(
     Returns
     -------
     numpy.ndarray
-        Array of shape ``(n, d)``. Error model (:mod:`pe.rotation_table`): float64 entries
-        are within :data:`pe.rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the
+        Array of shape ``(n, d)``. Error model (:mod:`pe._rotation_table`): float64 entries
+        are within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the
         exact value at every position up to ``2**53``; float32 entries within
         :math:`2^{-25} + 1.6 \times 10^{-15}` (under ``6e-8``); float16 entries within
         :math:`2^{-12} + 1.6 \times 10^{-15}`. The error does not grow with the position.

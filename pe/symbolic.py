@@ -43,6 +43,7 @@ __all__ = [
     "Step",
     "block_diagonal_identity",
     "pair",
+    "rotation",
     "rotation_identity",
     "shift_block",
     "shift_is_orthogonal",
@@ -119,6 +120,24 @@ def to_latex(expr: Any) -> str:
     """LaTeX of ``expr`` with :math:`\\mathrm{base}^{-2i/d}` shown as :math:`\\omega_i`."""
     shown = expr.subs(OMEGA, _OMEGA_DISPLAY) if hasattr(expr, "subs") else expr
     return str(sp.latex(shown, symbol_names=_LATEX_NAMES))
+
+
+def rotation(theta: Any) -> Any:
+    r"""The counter-clockwise rotation :math:`R(\theta) = [[\cos\theta, -\sin\theta], [\sin\theta, \cos\theta]]`.
+
+    The textbook rotation, and the block of RoPE. The paper's shift block is
+    :math:`R(-k\omega)` (see :func:`shift_block`).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> rotation(sp.pi / 2)
+    Matrix([
+    [0, -1],
+    [1,  0]])
+    """
+    c, s = sp.cos(theta), sp.sin(theta)
+    return sp.Matrix([[c, -s], [s, c]])
 
 
 def shift_block(k: Any, w: Any) -> Any:

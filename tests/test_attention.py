@@ -1,4 +1,4 @@
-"""pe.attention: attention against a loop re-implementation, equivariance, the RNN contrast."""
+"""pe.experiments.why_order: attention against a loop re-implementation, equivariance, the RNN contrast."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from pe import attention, numeric
+from pe import numeric
+from pe.experiments import why_order as attention
 
 
 def loop_attention(

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
 
-from pe import figures
+from pe.site import figures
 
 from .conftest import ROOT
 

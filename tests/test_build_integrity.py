@@ -161,7 +161,7 @@ def test_figures_carry_no_date_or_software_stamp(built_site: Path) -> None:
 
 
 def test_the_stamp_check_can_fail() -> None:
-    """Matplotlib's default PNG carries a Software stamp; pe.figures removes it."""
+    """Matplotlib's default PNG carries a Software stamp; pe.site.figures removes it."""
     import io
 
     import matplotlib.pyplot as plt

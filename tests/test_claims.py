@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from pe import claims, report
+from pe import claims
+from pe.site import report
 
 from .conftest import ROOT, run_pe
 

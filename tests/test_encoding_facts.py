@@ -1,4 +1,4 @@
-"""pe.encoding_facts: indices, wavelengths, conventions, the worked example, means, geometry."""
+"""pe.experiments.sinusoidal_encoding: indices, wavelengths, conventions, the worked example, means, geometry."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import encoding_facts, numeric
+from pe import numeric
+from pe.experiments import sinusoidal_encoding as encoding_facts
 
 mpmath.mp.dps = 50
 

@@ -1,4 +1,4 @@
-"""pe.group_laws: the group laws of T_k and the sign convention, with wrong candidates rejected."""
+"""pe.proofs.rotation_identity: the group laws of T_k and the sign convention, with wrong candidates rejected."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import group_laws, numeric, symbolic
+from pe import numeric, symbolic
+from pe.proofs import rotation_identity as group_laws
 
 
 def textbook(k: Any, w: Any) -> Any:

@@ -1,4 +1,4 @@
-"""pe.similarity: dot products, norms, distances and scores, against independent references."""
+"""pe.experiments.implications: dot products, norms, distances and scores, against independent references."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import numeric, similarity, symbolic
+from pe import numeric, symbolic
+from pe.experiments import implications as similarity
 
 
 def _mp_f(k: int, d: int) -> float:

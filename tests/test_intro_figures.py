@@ -1,4 +1,4 @@
-"""pe.intro_figures: every figure of chapters 1-3 renders both palettes with alt text."""
+"""pe.site.intro: every figure of chapters 1-3 renders both palettes with alt text."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from pe import intro_figures
-from pe.report import Html
+from pe.site import intro as intro_figures
+from pe.site.report import Html
 
 FIGURES: dict[str, Callable[[], Html]] = {
     "sentence_outputs": intro_figures.sentence_outputs,

@@ -1,11 +1,12 @@
-"""pe.learned_table and pe.residual_stack: what learned tables trade, what residuals carry."""
+"""pe.experiments.learned_table and pe.experiments.residual_stack: what learned tables trade, what residuals carry."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pe import learned_table, numeric, residual_stack
+from pe import numeric
+from pe.experiments import learned_table, residual_stack
 
 
 def test_learned_table_parameters_and_range() -> None:

@@ -1,4 +1,4 @@
-"""pe.naive_encodings: the raw and normalised index fail; the requirements hold for PE."""
+"""pe.experiments.failed_designs: the raw and normalised index fail; the requirements hold for PE."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import naive_encodings, numeric
+from pe import numeric
+from pe.experiments import failed_designs as naive_encodings
 
 
 def test_position_share_against_a_direct_computation() -> None:

@@ -8,14 +8,16 @@ import mpmath
 import numpy as np
 import pytest
 
-from pe import numeric, precision, rotation_table
+from pe import _rotation_table as rotation_table
+from pe import numeric
+from pe.experiments import precision
 
 EPS64 = float(np.finfo(np.float64).eps)
 BOUND = rotation_table.ENTRY_ERROR_BOUND
 
 
 def exact(p: int, column: int, d: int, base: float = 10000.0) -> mpmath.mpf:
-    """PE(p, column) in 60-digit arithmetic, written independently of pe.precision."""
+    """PE(p, column) in 60-digit arithmetic, written independently of pe.experiments.precision."""
     with mpmath.workdps(60):
         angle = mpmath.mpf(p) * mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * (column // 2)) / d)
         return mpmath.sin(angle) if column % 2 == 0 else mpmath.cos(angle)

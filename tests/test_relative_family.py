@@ -1,4 +1,4 @@
-"""pe.relative and pe.relative_proofs: each scheme against a loop written here, and its proofs."""
+"""pe.experiments.relative_family and pe.proofs.relative_family: each scheme against a loop written here, and its proofs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pe import numeric, relative
-from pe import relative_proofs as proofs
+from pe import numeric
+from pe.experiments import relative_family as relative
+from pe.proofs import relative_family as proofs
 
 
 def t5_reference(r: int, bidirectional: bool, num_buckets: int, max_distance: int) -> int:

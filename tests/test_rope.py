@@ -1,4 +1,4 @@
-"""pe.rotary and pe.rotary_proofs: RoPE against independent references, its proofs and checks."""
+"""pe.rotary and pe.proofs.rope: RoPE against independent references, its proofs and checks."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 from pe import numeric, rotary
-from pe import rotary_proofs as proofs
+from pe.proofs import rope as proofs
 
 mpmath.mp.dps = 50
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from pe import encoding_facts, naive_encodings, numeric
+from pe import numeric
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import failed_designs as naive_encodings
+from pe.experiments import sinusoidal_encoding as encoding_facts
 
 PAGE = "failed-designs"
 

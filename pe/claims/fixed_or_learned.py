@@ -6,8 +6,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pe import learned_table, numeric, residual_stack, similarity
+from pe import numeric
 from pe.claims import Claim, Evidence, checked
+from pe.experiments import implications as similarity
+from pe.experiments import learned_table, residual_stack
 
 PAGE = "fixed-or-learned"
 

@@ -9,8 +9,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from pe import numeric, similarity, symbolic
+from pe import numeric, symbolic
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import implications as similarity
 
 PAGE = "implications"
 

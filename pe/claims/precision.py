@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from pe import numeric, precision, rotation_table
+from pe import _rotation_table as rotation_table
+from pe import numeric
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import precision
 
 PAGE = "precision"
 

@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pe import numeric, relative, rotary
-from pe import relative_proofs as proofs
+from pe import numeric, rotary
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import relative_family as relative
+from pe.proofs import relative_family as proofs
 
 PAGE = "relative-family"
 
@@ -250,7 +251,7 @@ CLAIMS = (
         title="ALiBi's slopes are geometric and its bias falls linearly with distance",
         statement=r"m_h = 2^{-8h/H},\ h = 1..H;\quad b_{ij} = -m_h\,(i - j),\ j \le i",
         page=PAGE,
-        evidence=(_alibi(relative.alibi_slopes, "pe.relative.alibi_slopes"),),
+        evidence=(_alibi(relative.alibi_slopes, "pe.experiments.relative_family.alibi_slopes"),),
         controls=(_alibi(lambda h: 2.0 ** -np.arange(1, h + 1, dtype=np.float64), "2^(-h)"),),
     ),
     Claim(

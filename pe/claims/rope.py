@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pe import relative, rotary
-from pe import rotary_proofs as proofs
+from pe import rotary
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import relative_family as relative
+from pe.proofs import rope as proofs
 
 PAGE = "rope"
 

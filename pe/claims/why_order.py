@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pe import attention
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import why_order as attention
 
 PAGE = "why-order"
 

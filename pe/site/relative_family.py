@@ -1,6 +1,6 @@
-"""Figures of the page "The relative-position family", drawn from :mod:`pe.relative`.
+"""Figures of the page "The relative-position family", drawn from :mod:`pe.experiments.relative_family`.
 
-Each function returns the HTML of :func:`pe.figures.render` (both palettes, alt text).
+Each function returns the HTML of :func:`pe.site.figures.render` (both palettes, alt text).
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from pe import relative
-from pe.figures import Palette, render
-from pe.report import Html
+from pe.experiments import relative_family as relative
+from pe.site.figures import Palette, render
+from pe.site.report import Html
 
 __all__ = ["repeated_token_scores", "t5_buckets"]
 
@@ -82,6 +82,6 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
         ),
         caption=(
             f"T5's bucketing with {num_buckets} buckets and max_distance {max_distance}, computed "
-            "by pe.relative.t5_bucket."
+            "by pe.experiments.relative_family.t5_bucket."
         ),
     )

@@ -1,6 +1,6 @@
 """Figures of the page "Precision and speed", drawn at build time against 50-digit mpmath.
 
-Needs matplotlib (the ``docs`` extra), through :func:`pe.figures.render`.
+Needs matplotlib (the ``docs`` extra), through :func:`pe.site.figures.render`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import precision, rotation_table
-from pe.figures import Palette, render
-from pe.report import Html
+from pe.experiments import precision
+from pe import _rotation_table as rotation_table
+from pe.site.figures import Palette, render
+from pe.site.report import Html
 
 __all__ = ["anchoring", "error_vs_position"]
 

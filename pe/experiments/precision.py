@@ -24,8 +24,9 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from pe import numeric, rotation_table
-from pe.report import Html
+from pe import _rotation_table as rotation_table
+from pe import numeric
+from pe.site.report import Html
 
 __all__ = [
     "BENCHMARK_JSON",

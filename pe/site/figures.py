@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from pe import numeric
-from pe.report import Html
+from pe.site.report import Html
 
 __all__ = ["Palette", "identity_error", "render", "table_heatmap"]
 

@@ -375,7 +375,7 @@ def wrapped_rows_distance(
     :math:`\lVert PE(p+k) - PE(p)\rVert^2 = \sum_i (2 - 2\cos\omega_i k)`. ``wrap`` is a wrong
     candidate that treats ``horizon`` as a maximum length and encodes ``p mod wrap``.
     """
-    from pe import naive_encodings
+    from pe.experiments import failed_designs as naive_encodings
 
     width = _validate.even_width("d_model", d_model)
     span = _validate.positive_int("horizon", horizon, minimum=1000)

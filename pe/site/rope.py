@@ -1,6 +1,6 @@
 """Figures of the page "From sinusoids to rotary embeddings", drawn from :mod:`pe.rotary`.
 
-Each function returns the HTML of :func:`pe.figures.render` (both palettes, alt text).
+Each function returns the HTML of :func:`pe.site.figures.render` (both palettes, alt text).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
 from pe import rotary
-from pe.figures import Palette, render
-from pe.report import Html
+from pe.site.figures import Palette, render
+from pe.site.report import Html
 
 __all__ = ["decay", "offset_error", "offset_table", "pairings"]
 

@@ -1,7 +1,7 @@
 """Figures of the chapters "The rotation identity", "What the identity implies", "Fixed or learned".
 
 Each function computes its data with :mod:`pe` and draws it through
-:func:`pe.figures.render` (both palettes, alt text, labelled axes).
+:func:`pe.site.figures.render` (both palettes, alt text, labelled axes).
 """
 
 from __future__ import annotations
@@ -9,9 +9,12 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from pe import learned_table, numeric, residual_stack, similarity
-from pe.figures import Palette, render
-from pe.report import Html
+from pe import numeric
+from pe.experiments import learned_table
+from pe.experiments import residual_stack
+from pe.experiments import implications as similarity
+from pe.site.figures import Palette, render
+from pe.site.report import Html
 
 __all__ = [
     "dot_product_by_offset",

@@ -22,9 +22,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import bug_zoo, cli, conventions, numeric
-from pe.figures import Palette, render
+from pe.site.figures import Palette, render
 from pe.identify import Identification, identify
-from pe.report import Html
+from pe.site.report import Html
 
 __all__ = [
     "accuracy_table",

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from pe import group_laws, numeric, symbolic
+from pe import numeric, symbolic
 from pe.claims import Claim, Evidence, checked, proved
+from pe.proofs import rotation_identity as group_laws
 
 PAGE = "rotation-identity"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from pe import encoding_facts, numeric
+from pe import numeric
 from pe.claims import Claim, Evidence, checked, proved
+from pe.experiments import sinusoidal_encoding as encoding_facts
 
 PAGE = "sinusoidal-encoding"
 

@@ -1,7 +1,7 @@
 """Figures of the chapters "Why order must be injected", "Designs that fail" and "The sinusoidal encoding".
 
 Each function computes its data from :mod:`pe` and returns the HTML of
-:func:`pe.figures.render` (both palettes, alt text, labelled axes).
+:func:`pe.site.figures.render` (both palettes, alt text, labelled axes).
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import attention, encoding_facts, naive_encodings, numeric
-from pe.figures import Palette, render
-from pe.report import Html
+from pe import numeric
+from pe.experiments import why_order as attention
+from pe.experiments import sinusoidal_encoding as encoding_facts
+from pe.experiments import failed_designs as naive_encodings
+from pe.site.figures import Palette, render
+from pe.site.report import Html
 
 __all__ = [
     "binary_vs_sinusoid",
