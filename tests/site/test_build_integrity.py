@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .conftest import ROOT, build_site
+from ..conftest import ROOT, build_site
 
 # <link rel=...> that the browser fetches with the page (not prev/next/canonical).
 LOADED_RELS = {"stylesheet", "icon", "preload", "modulepreload", "manifest"}

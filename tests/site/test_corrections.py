@@ -6,7 +6,7 @@ import re
 
 from pe import claims
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 PAGE = ROOT / "docs" / "corrections.md"
 LINK = re.compile(r"\(([a-z0-9-]+)\.py#claim-([a-z0-9-]+)\)")

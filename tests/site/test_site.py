@@ -6,7 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .conftest import ROOT, build_site
+from ..conftest import ROOT, build_site
 
 # Anything the browser would fetch by itself: src attributes, <link href>, CSS url().
 # Plain <a href> links to other sites are navigation, not loads, and are allowed.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 NOTEBOOKS = sorted(p for p in (ROOT / "docs").rglob("*.py") if "_hooks" not in p.parts)
 

@@ -31,7 +31,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
 
 from pe.site import figures
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 LAUNCH_ARGS = [
     "--no-sandbox",
