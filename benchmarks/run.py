@@ -13,7 +13,8 @@ then measures the largest error against 50-digit mpmath on sampled entries (the 
 positions always included) and the peak extra memory of ``pe`` (tracemalloc, beyond the
 output itself). It prints a table and the issue's targets, and saves
 ``benchmarks/results/latest.json`` and ``latest.md`` (no timestamps: only the measured
-numbers change between runs).
+numbers change between runs), and the same JSON as ``pe/site/data/benchmarks.json``, the
+copy the page "Precision and speed" shows (inside the package, so that a built wheel has it).
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from pe import _rotation_table as rotation_table
-from pe import numeric
+from pe import _extended_precision, numeric, reference
 from pe.experiments import precision
 
 RESULTS = Path(__file__).resolve().parent / "results"
+#: The copy inside the package, read by :func:`pe.site.precision.benchmark_results`.
+PACKAGE_DATA = Path(__file__).resolve().parents[1] / "pe" / "site" / "data" / "benchmarks.json"
 
 #: (n, d, dtype, rounds); the second row is the one the targets are stated for.
 CASES: list[tuple[int, int, str, int]] = [
@@ -125,7 +127,7 @@ def peak_extra(run: Callable[[], np.ndarray]) -> tuple[int, int]:
 def max_error(table: np.ndarray, n: int, d: int) -> float:
     positions, columns = precision.sample_entries(n, d, SAMPLES, seed=n + d)
     values = table[positions, columns]
-    return float(precision.exact_error(values, positions, columns, d).max())
+    return float(reference.errors(values, positions, columns, d).max())
 
 
 def case(n: int, d: int, dtype: str, rounds: int) -> dict[str, Any]:
@@ -138,9 +140,9 @@ def case(n: int, d: int, dtype: str, rounds: int) -> dict[str, Any]:
         for name in ("pe", "direct64", "recipe")
     }
     ms = {k: (None if v is None else round(1000 * v, 3)) for k, v in seconds.items()}
-    rotation_table.frequency_turns.cache_clear()
+    _extended_precision.frequency_turns.cache_clear()
     start = time.perf_counter()
-    rotation_table.frequency_turns(d, 10000.0)
+    _extended_precision.frequency_turns(d, 10000.0)
     frequency_ms = round(1000 * (time.perf_counter() - start), 3)
     return {
         "n": n,
@@ -163,7 +165,7 @@ def accuracy() -> dict[str, float]:
         positions, columns = precision.sample_entries(n, d, ACCURACY_SAMPLES, seed=7, largest=64)
         table = numeric.sinusoidal(positions, d, dtype=dtype)
         values = table[np.arange(positions.size), columns]
-        out[dtype] = float(f"{precision.exact_error(values, positions, columns, d).max():.3g}")
+        out[dtype] = float(f"{reference.errors(values, positions, columns, d).max():.3g}")
     return out
 
 
@@ -246,7 +248,10 @@ def main() -> int:
     ]
     data = {"machine": machine(), "rows": rows, "accuracy": accurate, "targets": targets}
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "latest.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    (RESULTS / "latest.json").write_text(text)
+    PACKAGE_DATA.parent.mkdir(parents=True, exist_ok=True)
+    PACKAGE_DATA.write_text(text)
     text = markdown(data)
     (RESULTS / "latest.md").write_text(text)
     print(text)

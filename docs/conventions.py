@@ -32,15 +32,10 @@
 # the page is built.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import bug_zoo, conventions, numeric
-from pe.claims import conventions as convention_claims
-from pe.identify import identify
-from pe.site import conventions as conventions_report
+from pe.site import conventions as page
 from pe.site import report
 
-conventions_report.conventions_table()
+page.conventions_table()
 
 # %% [markdown]
 # The table above is `pe.conventions.CONVENTIONS`: each convention is data, and produces
@@ -56,7 +51,7 @@ conventions_report.conventions_table()
 # starts with a column of ones at row 0, a sine-first one with a column of zeros.
 
 # %% tags=["hide_input"]
-conventions_report.convention_heatmaps()
+page.convention_heatmaps()
 
 # %% [markdown]
 # ## Who uses what
@@ -88,12 +83,7 @@ conventions_report.convention_heatmaps()
 # where the paper's columns go ($s_k$, $c_k$: sine and cosine of pair $k$):
 
 # %% tags=["hide_input"]
-paper_table = conventions.get("paper").table(50, 8)
-for layout in conventions.LAYOUTS:
-    there = conventions.convert(paper_table, conventions.LAYOUTS[0], layout)
-    back = conventions.convert(there, layout, conventions.LAYOUTS[0])
-    assert np.array_equal(back, paper_table)
-conventions_report.permutation_table(8)
+page.permutation_table(8)
 
 # %% [markdown]
 # A permutation is a change of coordinates, so the rotation identity survives it: with $P$
@@ -106,7 +96,7 @@ conventions_report.permutation_table(8)
 report.claim("layout-shift-matrix")
 
 # %% tags=["hide_input"]
-report.proof(convention_claims.layout_identity("halves", "sin-first"))
+page.layout_proof("halves", "sin-first")
 
 # %% [markdown]
 # ## Why the sign of the shift matrix depends on the order
@@ -120,10 +110,7 @@ report.proof(convention_claims.layout_identity("halves", "sin-first"))
 # case, and rejects the paper's block there:
 
 # %% tags=["hide_input"]
-report.claim("cos-first-block")
-
-# %% tags=["hide_input"]
-report.proof(convention_claims.cos_first_block())
+report.claim("cos-first-block", proofs=True)
 
 # %% [markdown]
 # Seen as complex numbers, $\cos\theta + i\sin\theta = e^{i\theta}$ turns counter-clockwise
@@ -141,15 +128,7 @@ report.proof(convention_claims.cos_first_block())
 report.claim("t2t-law-is-paper-law")
 
 # %% tags=["hide_input"]
-t2t_512 = 10000.0 ** (512 / 510)
-paper_8 = 10000.0 ** (6 / 8)
-report.Html(
-    "<p>For $d = 512$, tensor2tensor with base 10000 is the paper's law with base "
-    f"{t2t_512:.6g}; for $d = 8$ the paper's base 10000 is tensor2tensor's base "
-    f"{paper_8:.6g}: the two tables are the same, and no program can tell which law was "
-    "meant. <code>pe identify</code> reports the law whose base is rounder, the paper's on "
-    "a tie, and says when both are round.</p>"
-)
+page.law_equivalence()
 
 # %% [markdown]
 # ## The bug zoo
@@ -159,7 +138,7 @@ report.Html(
 # of one of the notes this site started from:
 
 # %% tags=["hide_input"]
-conventions_report.bug_source("doubled-exponent")
+page.bug_source("doubled-exponent")
 
 # %% [markdown]
 # Here `i` already steps by 2, so the exponent $2i/d$ counts every pair twice:
@@ -171,7 +150,7 @@ report.claim("doubled-exponent-base")
 # The seven bugs next to the paper's table:
 
 # %% tags=["hide_input"]
-conventions_report.bug_heatmaps()
+page.bug_heatmaps()
 
 # %% [markdown]
 # What each bug does to the heat map, what `pe identify` says about it (the bug's table at
@@ -181,7 +160,7 @@ conventions_report.bug_heatmaps()
 # A small second number means a rotation identity still holds, with other blocks.
 
 # %% tags=["hide_input"]
-conventions_report.bug_table()
+page.bug_table()
 
 # %% [markdown]
 # Most bugs keep the sine and cosine of each pair at one frequency, so a (different) shift
@@ -205,24 +184,14 @@ report.claim("column-index-bug-breaks-identity")
 # what it found. A worked session, run while this page was built:
 
 # %% tags=["hide_input"]
-conventions_report.cli_session(
-    [
-        ["identify", "{dir}/paper.npy"],
-        ["identify", "{dir}/fairseq.npy"],
-        ["identify", "pe.bug_zoo:column_index_exponent", "--n", "200", "--d", "64"],
-        ["identify", "{dir}/random.npy"],
-        ["identify", "{dir}/missing.npy"],
-    ]
-)
+page.cli_session(page.SESSION)
 
 # %% [markdown]
 # The exit status is 0 for a sinusoidal encoding, 1 for a table that is not one (random,
 # learned, zeros, NaN) and 2 for bad input. The same from Python:
 
 # %% tags=["hide_input"]
-found = identify(conventions.get("fairseq").table(100, 512, dtype=np.float32))
-assert (found.layout, found.law, found.position_offset) == ("halves", "tensor2tensor", 2)
-report.Html(f"<pre><code>{found.summary()}</code></pre>")
+page.identify_from_python()
 
 # %% [markdown]
 # ### Accuracy
@@ -236,14 +205,14 @@ report.Html(f"<pre><code>{found.summary()}</code></pre>")
 # a false precision.
 
 # %% tags=["hide_input"]
-conventions_report.uncertainty_figure()
+page.uncertainty_figure()
 
 # %% [markdown]
 # Measured on the paper's law, 256 rows (relative errors against the exact frequencies;
 # targets $10^{-6}$ for float64 and $10^{-3}$ for float32):
 
 # %% tags=["hide_input"]
-conventions_report.accuracy_table()
+page.accuracy_table()
 
 # %% tags=["hide_input"]
 report.claim("identify-recovers-conventions")
@@ -255,27 +224,10 @@ report.claim("identify-recovers-conventions")
 # guessing. The multiplying bug shows it:
 
 # %% tags=["hide_input"]
-grown = identify(bug_zoo.multiplied(200, 64))
-assert any("above π" in note for note in grown.notes)
-report.Html("<ul>" + "".join(f"<li>{note}</li>" for note in grown.notes) + "</ul>")
+page.alias_notes()
 
 # %% [markdown]
 # A table that is not a sinusoidal encoding at all gets a refusal, not a forced fit:
 
 # %% tags=["hide_input"]
-one_nan = numeric.sinusoidal(200, 64)
-one_nan[3, 5] = np.nan
-noise = np.random.default_rng(1).normal(0, 1e-3, (200, 64))
-refusals = {
-    "uniform noise": np.random.default_rng(0).uniform(-1, 1, (200, 64)),
-    "paper + noise 1e-3 (learned-like)": np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1),
-    "all zeros": np.zeros((200, 64)),
-    "one NaN": one_nan,
-}
-verdicts = {name: identify(table) for name, table in refusals.items()}
-assert not any(v.is_encoding for v in verdicts.values())
-report.Html(
-    "<ul>"
-    + "".join(f"<li><strong>{name}</strong>: {v.reason}</li>" for name, v in verdicts.items())
-    + "</ul>"
-)
+page.refusals()

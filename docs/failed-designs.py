@@ -21,11 +21,7 @@
 # Everything on this page is computed by the package `pe` while the page is built.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import numeric
-from pe.experiments import failed_designs as naive_encodings
-from pe.site import intro as intro_figures
+from pe.site import failed_designs as page
 from pe.site import report
 
 # %% [markdown]
@@ -38,18 +34,7 @@ from pe.site import report
 # $N(0, 1)$.)
 
 # %% tags=["hide_input"]
-probe = np.array([10, 100, 1_000, 10_000])
-ratio = naive_encodings.raw_index_ratio(probe, 512)
-share = naive_encodings.position_share(probe, 512, design="raw")
-rows = "".join(
-    f"<tr><td>{p}</td><td>{r:.4g}</td><td>{s:.4f}</td></tr>"
-    for p, r, s in zip(probe, ratio, share, strict=True)
-)
-report.Html(
-    '<table class="pe-table"><thead><tr><th>position p</th>'
-    "<th>p / rms of an embedding entry</th><th>share of |[e; p]|² held by p (d = 512)</th>"
-    f"</tr></thead><tbody>{rows}</tbody></table>"
-)
+page.raw_index_table()
 
 # %% [markdown]
 # The index's share of the squared norm, $p^2/(p^2 + \lVert e\rVert^2)$, tends to 1: far
@@ -61,7 +46,7 @@ report.Html(
 report.claim("raw-index-dominates")
 
 # %% tags=["hide_input"]
-intro_figures.position_share()
+page.position_share()
 
 # %% [markdown]
 # ## Design 2: the index divided by the length
@@ -73,13 +58,10 @@ intro_figures.position_share()
 # position 10 in the long one.
 
 # %% tags=["hide_input"]
-report.claim("normalised-index-gap")
+report.claim("normalised-index-gap", proofs=True)
 
 # %% tags=["hide_input"]
-report.proof(naive_encodings.neighbour_gap_proof())
-
-# %% tags=["hide_input"]
-intro_figures.normalised_index_gaps()
+page.normalised_index_gaps()
 
 # %% [markdown]
 # ## What a position encoding needs
@@ -120,16 +102,7 @@ report.claim("encoding-bounded")
 # bring it almost exactly back to where it started:
 
 # %% tags=["hide_input"]
-offsets = np.arange(1, 20_001)
-single = naive_encodings.row_distance_by_offset(offsets, 2)
-k_near = int(offsets[np.argmin(single)])
-report.Html(
-    f"<p>Within 20000 positions, pair 0 comes closest to repeating at offset {k_near}: "
-    f"{k_near} radians are {k_near / (2 * np.pi):.7f} turns, and the pair at position "
-    f"\\(p + {k_near}\\) is only {single.min():.2g} away from the pair at \\(p\\). The "
-    "other pairs turn at other rates and keep the full vectors apart: with \\(d = 512\\) "
-    "no two rows of the first 20000 positions come closer than neighbours do.</p>"
-)
+page.single_pair_note()
 
 # %% tags=["hide_input"]
 report.claim("encoding-rows-distinct")
@@ -143,10 +116,7 @@ report.claim("encoding-rows-distinct")
 # measures it on the full vectors.
 
 # %% tags=["hide_input"]
-report.claim("offset-distance-position-free")
-
-# %% tags=["hide_input"]
-report.proof(naive_encodings.offset_distance_proof())
+report.claim("offset-distance-position-free", proofs=True)
 
 # %% [markdown]
 # [Chapter 4](rotation-identity.py) shows the stronger fact behind this: one fixed rotation
@@ -179,32 +149,4 @@ report.claim("encoding-deterministic")
 # ## Exercises
 
 # %% tags=["hide_input"]
-report.exercise(
-    "Under \\(p/n\\), what is the gap between neighbours in a sentence of 4 tokens, and in one "
-    "of 40?",
-    f"\\(1/n\\): {naive_encodings.normalised_index(4)[1]:.2f} and "
-    f"{naive_encodings.normalised_index(40)[1]:.3f}, computed from the index itself.",
-    claim_id="normalised-index-gap",
-)
-
-# %% tags=["hide_input"]
-far = naive_encodings.position_share([1_000], 512, design="raw")[0]
-report.exercise(
-    "With \\(d = 512\\) and embedding entries of size about 1, what share of the squared norm "
-    "of \\([e;\\,p]\\) does the raw index hold at position 1000?",
-    f"About {far:.4f}: \\(p^2/(p^2 + \\lVert e\\rVert^2)\\) with \\(\\lVert e\\rVert^2 "
-    "\\approx 512\\). It tends to 1 as \\(p\\) grows.",
-    claim_id="raw-index-dominates",
-)
-
-# %% tags=["hide_input"]
-one_step = naive_encodings.row_distance_by_offset([1], 512)[0]
-table = numeric.sinusoidal(1001, 512)
-measured = float(np.linalg.norm(table[1000] - table[999]))
-report.exercise(
-    "How far apart are the encodings (d = 512) of positions 0 and 1, and of positions 999 and "
-    "1000?",
-    f"The same distance, \\(\\sqrt{{\\sum_i (2 - 2\\cos\\omega_i)}} = {one_step:.6f}\\) "
-    f"(measured between 999 and 1000: {measured:.6f}): it depends on the offset only.",
-    claim_id="offset-distance-position-free",
-)
+page.exercises()

@@ -21,14 +21,8 @@
 # sequences" amounts to, and what residual connections do with the position once it is in.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import numeric
-from pe.claims import fixed_or_learned as facts
-from pe.experiments import learned_table, residual_stack
+from pe.site import fixed_or_learned as page
 from pe.site import report
-from pe.site import rotation_identity as rotation_figures
-from pe.site.report import Html
 
 # %% [markdown]
 # ## What a learned table trades
@@ -41,17 +35,7 @@ from pe.site.report import Html
 # value at every position.
 
 # %% tags=["hide_input"]
-table = learned_table.LearnedPositions(facts.N_MAX, facts.WIDTH)
-try:
-    table.lookup([facts.N_MAX])
-    refused = "answered"
-except ValueError as error:
-    refused = str(error)
-Html(
-    f"<p>For \\(n_{{\\max}} = {facts.N_MAX}\\) and \\(d = {facts.WIDTH}\\) (the base model's "
-    f"width): {table.parameters:,} parameters. Asking it for position {facts.N_MAX}: "
-    f"<code>{refused}</code>.</p>"
-)
+page.learned_table_sentence()
 
 # %% tags=["hide_input"]
 report.claim("learned-table-trade")
@@ -77,17 +61,10 @@ report.claim("learned-table-trade")
 # position produced:
 
 # %% tags=["hide_input"]
-unseen = learned_table.unseen_pairs(facts.WIDTH, facts.N_MAX, 2 * facts.N_MAX)
-slow = int((numeric.frequencies(facts.WIDTH) * (facts.N_MAX - 1) < 2 * np.pi).sum())
-Html(
-    f"<p>With \\(d = {facts.WIDTH}\\) and training positions 0 to {facts.N_MAX - 1}, "
-    f"{slow} of the {facts.WIDTH // 2} pairs never complete a turn in training. At position "
-    f"{2 * facts.N_MAX}, {int(unseen.sum())} pairs lie farther from every training value than "
-    "one step of their own rotation: the model is shown combinations it never saw.</p>"
-)
+page.unseen_sentence()
 
 # %% tags=["hide_input"]
-rotation_figures.unseen_pairs_by_position()
+page.unseen_pairs_by_position()
 
 # %% tags=["hide_input"]
 report.claim("unseen-values-beyond-training")
@@ -116,36 +93,20 @@ report.claim("unseen-values-beyond-training")
 #
 # The encoding added at the bottom is still a term of the sum at the top, unchanged, unless a
 # sublayer happens to output something that cancels it. Nothing enforces it, and the
-# sublayers' outputs pile up on top of it. A tiny stack in `pe.experiments.residual_stack` shows this
+# sublayers' outputs pile up on top of it. A tiny stack in `pe.experiments.fixed_or_learned` shows this
 # with random weights: attention and feed-forward sublayers after layer normalisation, run
 # once on content $x$ and once on $x + PE$. The change at the top keeps the direction of
 # $PE(p)$ with residual connections; without them, or with a sublayer that cancels its input,
 # it does not.
 
 # %% tags=["hide_input"]
-d, n, layers = facts.STACK
-values = {
-    "residual, h + f(h)": residual_stack.position_signal(d, n, layers),
-    "plain, f(h)": residual_stack.position_signal(d, n, layers, residual=False),
-    "residual, first sublayer outputs −h": residual_stack.position_signal(
-        d, n, layers, cancel=True
-    ),
-}
-signal = list(values.values())
-assert signal[0] > 0.5 > signal[1]
-assert signal[2] == 0.0
-rows = "".join(f"<tr><td>{k}</td><td>{v:.3f}</td></tr>" for k, v in values.items())
-Html(
-    f'<table class="pe-table"><thead><tr><th>stack ({layers} sublayers, d = {d}, '
-    f"{n} positions)</th><th>mean cosine(h<sub>L</sub>(x + PE) − h<sub>L</sub>(x), PE)</th>"
-    f"</tr></thead><tbody>{rows}</tbody></table>"
-)
+page.signal_table()
 
 # %% tags=["hide_input"]
 report.claim("residual-stream-carries-position")
 
 # %% tags=["hide_input"]
-rotation_figures.position_signal_by_depth()
+page.position_signal_by_depth()
 
 # %% [markdown]
 # The residual path carries the encoding; it does not protect it. Each sublayer adds its own
@@ -155,28 +116,10 @@ rotation_figures.position_signal_by_depth()
 # ## Exercises
 
 # %% tags=["hide_input"]
-bigger = learned_table.LearnedPositions(2048, 1024)
-report.exercise(
-    "How many parameters does a learned position table need for sequences of up to 2048 "
-    "tokens at width 1024, and how many does the sinusoidal table need?",
-    f"\\(2048 \\times 1024 = {bigger.parameters:,}\\) for the learned table; none for the "
-    "sinusoidal one.",
-    claim_id="learned-table-trade",
-)
+page.exercise_parameters()
 
 # %% tags=["hide_input"]
-at_1024 = int(learned_table.unseen_pairs(facts.WIDTH, facts.N_MAX, 1024).sum())
-at_300 = int(learned_table.unseen_pairs(facts.WIDTH, facts.N_MAX, 300).sum())
-report.exercise(
-    f"A model with \\(d = {facts.WIDTH}\\) was trained on positions 0 to {facts.N_MAX - 1}. "
-    "How many pairs take values unlike any training position at position 300, and at 1024?",
-    f"{at_300} at position 300 (inside the training range); {at_1024} at position 1024.",
-    claim_id="unseen-values-beyond-training",
-)
+page.exercise_unseen_pairs()
 
 # %% tags=["hide_input"]
-report.exercise(
-    "In a residual stack, what is \\(h_L - \\sum_{l \\lt L} f_l(h_l)\\)?",
-    "Exactly the input \\(x + PE\\): the encoding is a term of the sum at every depth.",
-    claim_id="residual-stream-carries-position",
-)
+page.exercise_residual_sum()

@@ -21,14 +21,9 @@
 # the page is built.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import numeric
-from pe.claims import implications as facts
-from pe.experiments import implications as similarity
+from pe.proofs import implications as proofs
+from pe.site import implications as page
 from pe.site import report
-from pe.site import rotation_identity as rotation_figures
-from pe.site.report import Html
 
 # %% [markdown]
 # ## The dot product depends only on the offset
@@ -47,7 +42,7 @@ from pe.site.report import Html
 report.claim("dot-product-offset-only")
 
 # %% tags=["hide_input"]
-report.proof(similarity.dot_product_per_pair())
+report.proof(proofs.dot_product_per_pair())
 
 # %% [markdown]
 # ## It is symmetric: the raw encoding has no direction
@@ -70,18 +65,10 @@ report.claim("dot-product-symmetric")
 # positions, so $f$ wobbles, and the wobbles eventually win over the slow decline.
 
 # %% tags=["hide_input"]
-rise, low, low_value = facts.decay_facts()
-f = similarity.dot_by_offset(facts.DECAY_WIDTH, np.arange(rise + 2))
-Html(
-    f"<p>For \\(d = {facts.DECAY_WIDTH}\\), \\(f\\) decreases from \\(f(0) = {f[0]:.0f}\\) "
-    f"down to \\(f({rise}) = {f[rise]:.4f}\\), then rises for the first time: "
-    f"\\(f({rise + 1}) = {f[rise + 1]:.4f}\\). Over \\(0 \\le k \\le {facts.DECAY_RANGE}\\) its "
-    f"minimum is \\(f({low}) = {low_value:.2f}\\), a negative value: rows {low} positions "
-    "apart point, on balance, away from each other.</p>"
-)
+page.decay_sentence()
 
 # %% tags=["hide_input"]
-rotation_figures.dot_product_by_offset()
+page.dot_product_by_offset()
 
 # %% tags=["hide_input"]
 report.claim("dot-product-not-monotone")
@@ -100,7 +87,7 @@ report.claim("dot-product-not-monotone")
 report.claim("norm-constant")
 
 # %% tags=["hide_input"]
-report.proof(similarity.norm_per_pair())
+report.proof(proofs.norm_per_pair())
 
 # %% [markdown]
 # ## Every position has its own row
@@ -119,16 +106,7 @@ report.proof(similarity.norm_per_pair())
 # brute-force search).
 
 # %% tags=["hide_input"]
-nearest = [(n, d, *similarity.nearest_rows(n, d)) for n, d in facts.ROW_SETTINGS]
-assert all(k == 1 and dist > 0 for _, _, k, dist in nearest)  # the prose below says so
-rows = "".join(
-    f"<tr><td>{n}</td><td>{d}</td><td>{k}</td><td>{dist:.4f}</td></tr>" for n, d, k, dist in nearest
-)
-Html(
-    '<table class="pe-table"><thead><tr><th>positions n</th><th>d</th>'
-    "<th>offset of the closest two rows</th><th>their distance</th></tr></thead>"
-    f"<tbody>{rows}</tbody></table>"
-)
+page.nearest_rows_table()
 
 # %% tags=["hide_input"]
 report.claim("rows-distinct")
@@ -151,15 +129,7 @@ report.claim("rows-distinct")
 # moves little per step. The check below runs every one of the $d/2$ pairs for $d = 512$.
 
 # %% tags=["hide_input"]
-omega = numeric.frequencies(512)
-closest, apart = similarity.pair_min_distance(omega[[0, -1]], 10_000)
-assert np.all(closest > 0)
-Html(
-    f"<p>Among positions 0 to 9999, pair 0's closest two positions are {apart[0]} apart "
-    f"(\\({apart[0]} \\approx {apart[0] / (2 * np.pi):.2f} \\cdot 2\\pi\\)), at distance "
-    f"{closest[0]:.2g}; pair {omega.size - 1}'s closest are {apart[1]} apart, at distance "
-    f"{closest[1]:.2g}. Both are small and both are non-zero.</p>"
-)
+page.pair_distances_sentence()
 
 # %% tags=["hide_input"]
 report.claim("every-pair-relative-and-absolute")
@@ -194,26 +164,10 @@ report.claim("projected-score-not-relative")
 # not.
 
 # %% tags=["hide_input"]
-settings = [
-    ("raw PE · PE", "identity", 0.0),
-    ("scaled rotations, no content", "rotation", 0.0),
-    ("raw PE, content added", "identity", 1.0),
-    ("random W_q, W_k, no content", "random", 0.0),
-    ("random W_q, W_k, content added", "random", 1.0),
-]
-rows = ""
-for label, projection, content in settings:
-    spread, scale = similarity.offset_spread(
-        similarity.scores(300, 64, projection=projection, content=content)
-    )
-    rows += f"<tr><td>{label}</td><td>{spread:.3g}</td><td>{scale:.3g}</td></tr>"
-Html(
-    '<table class="pe-table"><thead><tr><th>score</th><th>largest spread along a diagonal</th>'
-    f"<th>std of all scores</th></tr></thead><tbody>{rows}</tbody></table>"
-)
+page.spread_table()
 
 # %% tags=["hide_input"]
-rotation_figures.score_matrices()
+page.score_matrices()
 
 # %% [markdown]
 # Even the raw dot product stops being relative once content is added: the cross terms
@@ -226,26 +180,10 @@ rotation_figures.score_matrices()
 # ## Exercises
 
 # %% tags=["hide_input"]
-f1 = similarity.dot_by_offset(512, [1])[0]
-report.exercise(
-    "For \\(d = 512\\), what is \\(PE(p) \\cdot PE(p+1)\\), and for which positions \\(p\\)?",
-    f"\\(\\sum_i \\cos \\omega_i = {f1:.4f}\\) for every position \\(p\\): the dot product "
-    "depends only on the offset.",
-    claim_id="dot-product-offset-only",
-)
+page.exercise_dot_product()
 
 # %% tags=["hide_input"]
-report.exercise(
-    "For \\(d = 512\\), at which offset does \\(PE(p) \\cdot PE(p+k)\\) first increase?",
-    f"From \\(k = {rise}\\) to \\(k = {rise + 1}\\): "
-    f"\\(f({rise}) = {f[rise]:.4f} < f({rise + 1}) = {f[rise + 1]:.4f}\\).",
-    claim_id="dot-product-not-monotone",
-)
+page.exercise_first_rise()
 
 # %% tags=["hide_input"]
-far = np.linalg.norm(numeric.sinusoidal(np.array([10**6]), 512)[0])
-report.exercise(
-    "What is the length of \\(PE(10^6)\\) for \\(d = 512\\)?",
-    f"\\(\\sqrt{{512/2}} = 16\\); computed: {far:.12f}.",
-    claim_id="norm-constant",
-)
+page.exercise_norm()

@@ -24,12 +24,7 @@
 # computed by mpmath with 50 significant digits.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import _rotation_table as rotation_table
-from pe import numeric
-from pe.experiments import precision
-from pe.site import precision as precision_figures
+from pe.site import precision as page
 from pe.site import report
 
 report.claim("table-accurate-float64")
@@ -48,7 +43,7 @@ report.claim("table-accurate-float64")
 # The largest error over all columns, at a few positions ($d = 64$):
 
 # %% tags=["hide_input"]
-precision.drift_table()
+page.drift_table()
 
 # %% [markdown]
 # ## Why the float32 recipe drifts
@@ -83,7 +78,7 @@ report.claim("float32-recipe-drifts")
 # position. The recipes grow linearly.
 
 # %% tags=["hide_input"]
-precision_figures.error_vs_position()
+page.error_vs_position()
 
 # %% [markdown]
 # ## The rotation algorithm
@@ -93,10 +88,7 @@ precision_figures.error_vs_position()
 # moving by $q$ positions is **one complex multiplication**:
 
 # %% tags=["hide_input"]
-report.claim("complex-shift-step")
-
-# %% tags=["hide_input"]
-report.proof(precision.complex_shift_proof())
+report.claim("complex-shift-step", proofs=True)
 
 # %% [markdown]
 # `pe.numeric.sinusoidal` uses it as follows (module `pe._rotation_table`):
@@ -112,12 +104,7 @@ report.proof(precision.complex_shift_proof())
 # Step 3 is the whole cost: one complex multiply per pair instead of a sine and a cosine.
 
 # %% tags=["hide_input"]
-report.Html(
-    report.math(
-        rf"B = {rotation_table.BLOCK}, \qquad "
-        rf"\text{{anchors for }} n \text{{ positions}} \approx B + n / B"
-    )
-)
+page.block_size()
 
 # %% [markdown]
 # ### Accurate anchors: the angle in more than float64 precision
@@ -147,13 +134,7 @@ report.Html(
 # $|s| + |c| \le \sqrt2$, and three roundings of quantities at most 1:
 
 # %% tags=["hide_input"]
-report.Html(
-    report.math(
-        r"|\widehat{PE} - PE| \le 2\sqrt2\,\delta + 3\cdot 2^{-54}"
-        rf" \le {precision.latex_number(rotation_table.ENTRY_ERROR_BOUND)},"
-        r" \quad \delta = 1.02\cdot 2^{-53}"
-    )
-)
+page.entry_bound()
 
 # %% [markdown]
 # Rounding that float64 value once to float32 adds at most $2^{-25}$ (half a unit in the
@@ -174,7 +155,7 @@ report.claim("table-accurate-float32")
 # product of two anchors computed directly from accurate angles.
 
 # %% tags=["hide_input"]
-precision_figures.anchoring()
+page.anchoring()
 
 # %% [markdown]
 # ## Low precision and the rotation identity
@@ -190,12 +171,7 @@ precision_figures.anchoring()
 report.claim("identity-low-precision")
 
 # %% tags=["hide_input"]
-checks = [
-    numeric.check_rotation_identity(64, np.arange(256), np.array([1, 3, 100, -7]), dtype=dtype)
-    for dtype in (np.float16, np.float32, np.float64)
-]
-assert all(c.passed for c in checks)
-report.check_table(checks)
+page.identity_table()
 
 # %% [markdown]
 # ## Low precision and the uniqueness of rows
@@ -208,7 +184,7 @@ report.check_table(checks)
 # first 4096 positions.
 
 # %% tags=["hide_input"]
-precision.separation_table()
+page.separation_table()
 
 # %% tags=["hide_input"]
 report.claim("float16-positions-collide")
@@ -259,20 +235,13 @@ report.claim("float16-positions-collide")
 # It saves `benchmarks/results/latest.json` and `latest.md`.
 
 # %% tags=["hide_input"]
-precision.benchmark_table()
+page.benchmark_table()
 
 # %% [markdown]
 # The targets, as measured in that run:
 
 # %% tags=["hide_input"]
-report.Html(
-    "<ul>"
-    + "".join(
-        f"<li>{t['name']}: <strong>{t['value']}</strong> ({'met' if t['met'] else 'not met'})</li>"
-        for t in precision.benchmark_results()["targets"]
-    )
-    + "</ul>"
-)
+page.benchmark_targets()
 
 # %% [markdown]
 # ## Using it

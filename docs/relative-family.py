@@ -26,19 +26,13 @@
 # diagonal); if it encodes absolute positions, it does not.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import numeric, rotary
-from pe.experiments import relative_family as relative
-from pe.proofs import relative_family as proofs
-from pe.site import relative_family as relative_figures
+from pe.site import relative_family as page
 from pe.site import report
-from pe.site.report import Html
 
 report.claim("identical-tokens-relative")
 
 # %% tags=["hide_input"]
-relative_figures.repeated_token_scores()
+page.repeated_token_scores()
 
 # %% [markdown]
 # ## Learned absolute embeddings
@@ -56,13 +50,7 @@ relative_figures.repeated_token_scores()
 # and sinusoidal embeddings and kept the sinusoids in the hope that they extrapolate.
 
 # %% tags=["hide_input"]
-table = np.zeros((512, 8))
-try:
-    relative.learned_lookup(table, [511, 512])
-    message = "no error"
-except ValueError as error:
-    message = str(error)
-Html(f"<p>Looking up positions 511 and 512 in a 512-row table: <code>{message}</code></p>")
+page.learned_lookup(512)
 
 # %% [markdown]
 # ## Relative position representations (Shaw et al., 2018)
@@ -83,11 +71,7 @@ Html(f"<p>Looking up positions 511 and 512 in a 512-row table: <code>{message}</
 report.claim("shaw-clipped-offsets")
 
 # %% tags=["hide_input"]
-Html(
-    "<pre>pe.experiments.relative_family.shaw_offsets(7, clip=2), query i down, key j across:\n"
-    + np.array2string(relative.shaw_offsets(7, 2))
-    + "</pre>"
-)
+page.shaw_offsets(7, clip=2)
 
 # %% [markdown]
 # ## Transformer-XL's decomposition (Dai et al., 2019)
@@ -111,10 +95,7 @@ Html(
 # 1,800 times faster than a vanilla Transformer with recomputation.
 
 # %% tags=["hide_input"]
-report.claim("transformer-xl-four-terms")
-
-# %% tags=["hide_input"]
-report.proof(proofs.absolute_score_four_terms())
+report.claim("transformer-xl-four-terms", proofs=True)
 
 # %% [markdown]
 # ## T5's bucketed bias (Raffel et al., 2020)
@@ -139,7 +120,7 @@ report.proof(proofs.absolute_score_four_terms())
 report.claim("t5-buckets")
 
 # %% tags=["hide_input"]
-relative_figures.t5_buckets()
+page.t5_buckets()
 
 # %% [markdown]
 # ## ALiBi (Press et al., 2022)
@@ -162,10 +143,7 @@ relative_figures.t5_buckets()
 report.claim("alibi-slopes")
 
 # %% tags=["hide_input"]
-Html(
-    "<p><code>pe.experiments.relative_family.alibi_slopes(8)</code> = "
-    f"<code>{relative.alibi_slopes(8).tolist()}</code></p>"
-)
+page.alibi_slopes(8)
 
 # %% [markdown]
 # ## No positional encoding, with a causal mask (NoPE)
@@ -187,20 +165,10 @@ Html(
 # the encodings they compared on their reasoning and arithmetic tasks.
 
 # %% tags=["hide_input"]
-report.claim("nope-causal-position")
+report.claim("nope-causal-position", proofs=True)
 
 # %% tags=["hide_input"]
-report.proof(proofs.causal_mean_counts_position())
-
-# %% tags=["hide_input"]
-values = np.zeros(6)
-values[0] = 1.0
-Html(
-    "<p>Values [1, 0, 0, 0, 0, 0], equal scores: with the causal mask the outputs are "
-    f"<code>{np.round(relative.causal_mean_attention(values), 4).tolist()}</code>; without it, "
-    f"<code>{np.round(relative.causal_mean_attention(values, causal=False), 4).tolist()}</code>."
-    "</p>"
-)
+page.causal_outputs(6)
 
 # %% [markdown]
 # ## Extending RoPE's context: position interpolation and base scaling
@@ -225,24 +193,10 @@ Html(
 report.claim("position-interpolation-range")
 
 # %% tags=["hide_input"]
-report.claim("ntk-base-scaling")
+report.claim("ntk-base-scaling", proofs=True)
 
 # %% tags=["hide_input"]
-report.proof(proofs.ntk_frequencies())
-
-# %% tags=["hide_input"]
-d, s = 128, 4.0
-old = numeric.frequencies(d)
-ntk = numeric.frequencies(d, relative.ntk_base(10000.0, s, d))
-ratio = old / ntk
-pi_angles = rotary.rope_angles(np.array([int(s) * 2048 - 1]), d, scale=s)[0]
-Html(
-    f"<p>$d = {d}$, $s = {s:g}$: NTK scaling divides the frequencies by factors from "
-    f"{ratio[0]:.4g} (pair 0) through {ratio[d // 4]:.4g} (pair {d // 4}) to {ratio[-1]:.4g} "
-    f"(pair {d // 2 - 1}); position interpolation divides all of them by {s:g}. With "
-    f"interpolation, position {int(s) * 2048 - 1} turns pair 0 by {pi_angles[0]:.2f} rad, "
-    "below the 2048 rad of a 2048-position training window.</p>"
-)
+page.ntk_factors(128, scale=4.0)
 
 # %% [markdown]
 # ## Summary

@@ -24,13 +24,8 @@
 # number is computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import numeric, rotary
-from pe.proofs import rope as proofs
 from pe.site import report
-from pe.site import rope as rotary_figures
-from pe.site.report import Html
+from pe.site import rope as page
 
 # %% [markdown]
 # ## From the identity to a rotation of queries and keys
@@ -45,10 +40,7 @@ from pe.site.report import Html
 # position multiplies it by a unit phase.
 
 # %% tags=["hide_input"]
-report.claim("rope-complex-rotation")
-
-# %% tags=["hide_input"]
-report.proof(proofs.complex_form())
+report.claim("rope-complex-rotation", proofs=True)
 
 # %% [markdown]
 # `pe.numeric.rope(x, positions, pairing=...)` applies this to the last axis of an array of
@@ -56,13 +48,7 @@ report.proof(proofs.complex_form())
 # at each position, with the same length (a rotation does not stretch):
 
 # %% tags=["hide_input"]
-x = np.tile(np.array([1.0, 0.0, 1.0, 0.0]), (4, 1))
-rotated = numeric.rope(x, 4)
-Html(
-    "<pre>rope([1, 0, 1, 0] at positions 0..3), d = 4:\n"
-    + np.array2string(rotated, precision=4, suppress_small=True)
-    + f"\nlengths: {np.array2string(np.linalg.norm(rotated, axis=1), precision=6)}</pre>"
-)
+page.rotated_example()
 
 # %% [markdown]
 # ## The score depends only on the offset
@@ -78,10 +64,7 @@ Html(
 # arguments, applies the angle-addition formulas and collects terms, leaving exactly zero.
 
 # %% tags=["hide_input"]
-report.claim("rope-relative-property")
-
-# %% tags=["hide_input"]
-report.proof(proofs.relative_property())
+report.claim("rope-relative-property", proofs=True)
 
 # %% [markdown]
 # A wrong candidate does not survive the same reduction: a rotation scaled by 2 gives four times
@@ -94,10 +77,7 @@ report.proof(proofs.relative_property())
 # in the next section.
 
 # %% tags=["hide_input"]
-report.claim("rope-relative-block-diagonal")
-
-# %% tags=["hide_input"]
-report.proof(proofs.relative_property_block_diagonal(8, pairing="halves"))
+page.claim_with_proof("rope-relative-block-diagonal", evidence=1)
 
 # %% [markdown]
 # ## Two pairings in public code
@@ -109,7 +89,7 @@ report.proof(proofs.relative_property_block_diagonal(8, pairing="halves"))
 # sign.
 
 # %% tags=["hide_input"]
-rotary_figures.pairings(8)
+page.pairings(8)
 
 # %% [markdown]
 # The two layouts differ by one fixed permutation $P$ that moves coordinate $2i$ to slot $i$
@@ -117,14 +97,10 @@ rotary_figures.pairings(8)
 # adjacent layout ($P^{\mathsf T}$), rotating there and moving back ($P$):
 
 # %% tags=["hide_input"]
-perm = numeric.pairing_permutation(8)
-Html(f"<p><code>pe.numeric.pairing_permutation(8)</code> = <code>{perm.tolist()}</code></p>")
+page.pairing_permutation(8)
 
 # %% tags=["hide_input"]
-report.claim("rope-pairing-permutation")
-
-# %% tags=["hide_input"]
-report.proof(proofs.pairings_differ_by_permutation(8))
+report.claim("rope-pairing-permutation", proofs=True)
 
 # %% [markdown]
 # The two pairings produce different vectors from the same input, so weights trained with one
@@ -136,19 +112,10 @@ report.proof(proofs.pairings_differ_by_permutation(8))
 # two matrices, or neither, changes the scores.
 
 # %% tags=["hide_input"]
-report.claim("rope-converted-weights")
+report.claim("rope-converted-weights", proofs=True)
 
 # %% tags=["hide_input"]
-report.proof(proofs.permuted_scores_agree(8))
-
-# %% tags=["hide_input"]
-rng = np.random.default_rng(0)
-x8 = rng.standard_normal((1, 8))
-same_input = np.abs(numeric.rope(x8, [5]) - numeric.rope(x8, [5], pairing="halves")).max()
-Html(
-    "<p>Same input vector at position 5, $d = 8$: the two pairings differ by up to "
-    f"{same_input:.3f} in a coordinate.</p>"
-)
+page.same_input_gap()
 
 # %% [markdown]
 # ## Why rotate after the projections
@@ -166,11 +133,7 @@ Html(
 # same reduction gives exactly zero (the wrong candidate of the claim).
 
 # %% tags=["hide_input"]
-report.claim("additive-not-relative-after-projection")
-
-# %% tags=["hide_input"]
-counter, value = proofs.additive_counterexample()
-report.proof(counter)
+report.claim("additive-not-relative-after-projection", proofs=True)
 
 # %% [markdown]
 # RoPE applies the rotation *after* the projections, to $q = W_q x$ and $k = W_k y$. The relative
@@ -180,10 +143,7 @@ report.proof(counter)
 # no longer factors out.
 
 # %% tags=["hide_input"]
-report.claim("rope-relative-after-any-projection")
-
-# %% tags=["hide_input"]
-report.proof(proofs.offset_only_after_projection(2))
+page.claim_with_proof("rope-relative-after-any-projection", evidence=0)
 
 # %% [markdown]
 # ## In floating point
@@ -205,13 +165,7 @@ report.proof(proofs.offset_only_after_projection(2))
 report.claim("rope-offset-only-float64")
 
 # %% tags=["hide_input"]
-checks = [
-    rotary.check_offset_dependence(
-        128, np.array([0, 10, 1000, 4097, 60_001]), np.array([1, 5, 37]), angle_dtype=dtype
-    )
-    for dtype in ("float64", "float32", "float16")
-]
-rotary_figures.offset_table(checks)
+page.offset_table()
 
 # %% [markdown]
 # Each dtype stays within its own error model: the measured error grows with the position
@@ -224,14 +178,10 @@ rotary_figures.offset_table(checks)
 report.claim("rope-angle-error-model")
 
 # %% tags=["hide_input"]
-merged = rotary.rope_angles(np.array([2048, 2049]), 8, angle_dtype="float16")[:, 0]
-Html(
-    f"<p>Angle of pair 0 at positions 2048 and 2049 formed in float16: {merged[0]:g} and "
-    f"{merged[1]:g}.</p>"
-)
+page.merged_angles()
 
 # %% tags=["hide_input"]
-rotary_figures.offset_error()
+page.offset_error()
 
 # %% [markdown]
 # ## The "long-term decay" is a bound
@@ -250,10 +200,7 @@ rotary_figures.offset_error()
 # sums but the last one gives a "bound" that random vectors violate.
 
 # %% tags=["hide_input"]
-report.claim("rope-decay-bound")
-
-# %% tags=["hide_input"]
-report.proof(proofs.summation_by_parts(4))
+report.claim("rope-decay-bound", proofs=True)
 
 # %% [markdown]
 # The right side, averaged over windows of offsets, does decrease. The scores themselves do
@@ -265,7 +212,7 @@ report.proof(proofs.summation_by_parts(4))
 report.claim("rope-scores-not-monotone")
 
 # %% tags=["hide_input"]
-rotary_figures.decay()
+page.decay()
 
 # %% [markdown]
 # ## What RoPE keeps and what it does not

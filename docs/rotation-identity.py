@@ -24,12 +24,9 @@
 # Everything below is computed by the package `pe` while this page is built.
 
 # %% tags=["hide_input"]
-import numpy as np
-
-from pe import numeric, symbolic
-from pe.proofs import rotation_identity as group_laws
-from pe.site import figures, report
-from pe.site import rotation_identity as rotation_figures
+from pe.proofs import rotation_identity as proofs
+from pe.site import report, sinusoidal_encoding
+from pe.site import rotation_identity as page
 
 report.claim("rotation-identity")
 
@@ -44,7 +41,7 @@ report.claim("rotation-identity")
 # `simplify`, no floating-point numbers. The steps below are the ones SymPy took.
 
 # %% tags=["hide_input"]
-report.proof(symbolic.rotation_identity())
+report.proof(proofs.rotation_identity())
 
 # %% [markdown]
 # ## Why the sign is $[[c, s], [-s, c]]$
@@ -68,7 +65,7 @@ report.proof(symbolic.rotation_identity())
 report.claim("block-sign-sin-cos-order")
 
 # %% tags=["hide_input"]
-report.proof(group_laws.sin_cos_block_is_clockwise())
+report.proof(proofs.sin_cos_block_is_clockwise())
 
 # %% tags=["hide_input"]
 report.claim("textbook-block-cos-sin-order")
@@ -78,9 +75,7 @@ report.claim("textbook-block-cos-sin-order")
 # vanish: what is left is twice the sine terms, the signature of a turn in the wrong direction.
 
 # %% tags=["hide_input"]
-textbook = symbolic.rotation_identity(lambda k, w: group_laws.textbook_rotation(k * w))
-assert not textbook.holds
-report.proof(textbook)
+page.rejected_textbook()
 
 # %% [markdown]
 # ## Every pair turns on its own circle
@@ -90,7 +85,7 @@ report.proof(textbook)
 # less. $T_k$ turns all of them at once, each by $k\omega_i$.
 
 # %% tags=["hide_input"]
-rotation_figures.turning_pairs()
+page.turning_pairs()
 
 # %% [markdown]
 # ## The whole vector
@@ -102,7 +97,7 @@ rotation_figures.turning_pairs()
 report.claim("rotation-identity-block-diagonal")
 
 # %% tags=["hide_input"]
-report.proof(symbolic.block_diagonal_identity(8))
+report.proof(proofs.block_diagonal_identity(8))
 
 # %% [markdown]
 # ## The group laws
@@ -126,10 +121,7 @@ report.claim("shift-identity-at-zero")
 # The wrong law $T_a T_b = T_{a-b}$ is rejected, and so are matrices that are not rotations.
 
 # %% tags=["hide_input"]
-report.claim("shift-composition")
-
-# %% tags=["hide_input"]
-report.proof(group_laws.composition())
+report.claim("shift-composition", proofs=True)
 
 # %% [markdown]
 # ### Shifting back
@@ -139,10 +131,7 @@ report.proof(group_laws.composition())
 # identity above: it is a shift, but by $-k$.)
 
 # %% tags=["hide_input"]
-report.claim("shift-inverse-is-transpose")
-
-# %% tags=["hide_input"]
-report.proof(group_laws.inverse_is_transpose())
+report.claim("shift-inverse-is-transpose", proofs=True)
 
 # %% [markdown]
 # ### $T_k$ is a rotation: orthogonal, determinant 1
@@ -152,10 +141,7 @@ report.proof(group_laws.inverse_is_transpose())
 # moves the encoding without stretching or reflecting it.
 
 # %% tags=["hide_input"]
-report.claim("shift-orthogonal")
-
-# %% tags=["hide_input"]
-report.proof(symbolic.shift_is_orthogonal())
+report.claim("shift-orthogonal", proofs=True)
 
 # %% [markdown]
 # ### $T_k$ does not depend on the position
@@ -166,10 +152,7 @@ report.proof(symbolic.shift_is_orthogonal())
 # table alone, without the formula, is $T_k$ and serves every position.
 
 # %% tags=["hide_input"]
-report.claim("shift-independent-of-position")
-
-# %% tags=["hide_input"]
-report.proof(symbolic.shift_is_position_free())
+report.claim("shift-independent-of-position", proofs=True)
 
 # %% [markdown]
 # The notes' example makes this concrete: if a matrix takes position 10 to position 15, the
@@ -179,10 +162,7 @@ report.proof(symbolic.shift_is_position_free())
 # $\sin^2 x + \cos^2 x - 1$, leaving a remainder of exactly zero.
 
 # %% tags=["hide_input"]
-report.claim("same-map-10-15-20")
-
-# %% tags=["hide_input"]
-report.proof(group_laws.ten_to_fifteen_to_twenty())
+report.claim("same-map-10-15-20", proofs=True)
 
 # %% [markdown]
 # ## The numeric check and its error model
@@ -200,15 +180,7 @@ report.proof(group_laws.ten_to_fifteen_to_twenty())
 # $\varepsilon_{64}\,\omega_i p$ in the angle).
 
 # %% tags=["hide_input"]
-positions = np.concatenate([np.arange(1024), [10_000, 100_000, 1_000_000]])
-offsets = np.array([1, 2, 5, 10, 100, 1000, -3])
-results = [
-    numeric.check_rotation_identity(d, positions, offsets, dtype=dtype)
-    for d in (64, 512)
-    for dtype in (np.float32, np.float64)
-]
-assert all(r.passed for r in results)
-report.check_table(results)
+page.check_table()
 
 # %% [markdown]
 # The error grows with the position as the model predicts: float64 errors rise linearly from
@@ -216,7 +188,7 @@ report.check_table(results)
 # angles in float64 before rounding.
 
 # %% tags=["hide_input"]
-figures.identity_error()
+page.identity_error()
 
 # %% [markdown]
 # ## The table itself
@@ -226,40 +198,10 @@ figures.identity_error()
 # to $2\pi \cdot 10000$).
 
 # %% tags=["hide_input"]
-figures.table_heatmap(100, 128)
+sinusoidal_encoding.table_heatmap(100, 128)
 
 # %% [markdown]
 # ## Exercises
 
 # %% tags=["hide_input"]
-t3 = numeric.shift_matrix(3, 512)
-back_error = float(np.abs(t3.T @ t3 - np.eye(512)).max())
-report.exercise(
-    "You have \\(T_3\\) for \\(d = 512\\). How do you get the matrix that moves every "
-    "position three steps <em>back</em>, without evaluating a single sine or cosine?",
-    "Transpose it: \\(T_{-3} = T_3^{-1} = T_3^{\\mathsf T}\\). Computed here, "
-    f"\\(\\max |T_3^{{\\mathsf T}} T_3 - I| = {back_error:.1e}\\).",
-    claim_id="shift-inverse-is-transpose",
-)
-
-# %% tags=["hide_input"]
-report.exercise(
-    "A library stores each pair as \\((\\cos\\omega_i p, \\sin\\omega_i p)\\), cosine "
-    "first. Which \\(2 \\times 2\\) block shifts its pairs by \\(k\\), and which way do "
-    "they turn?",
-    "The textbook rotation \\([[\\cos k\\omega_i, -\\sin k\\omega_i], "
-    "[\\sin k\\omega_i, \\cos k\\omega_i]]\\): in (cos, sin) order the pairs turn "
-    "counter-clockwise, in the paper's (sin, cos) order clockwise.",
-    claim_id="textbook-block-cos-sin-order",
-)
-
-# %% tags=["hide_input"]
-table = numeric.sinusoidal(16, 512)
-two_then_three = numeric.shift_matrix(2, 512) @ numeric.shift_matrix(3, 512) @ table[10]
-composed_error = float(np.abs(two_then_three - table[15]).max())
-report.exercise(
-    "Apply \\(T_3\\) and then \\(T_2\\) to \\(PE(10)\\) with \\(d = 512\\). Which row do you get?",
-    "\\(T_2 T_3 = T_5\\), so the row of position 15: computed here, "
-    f"\\(\\max|T_2 T_3 PE(10) - PE(15)| = {composed_error:.1e}\\).",
-    claim_id="shift-composition",
-)
+page.exercises()

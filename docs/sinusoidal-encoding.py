@@ -28,15 +28,8 @@
 # Everything on this page is computed by the package `pe` while the page is built.
 
 # %% tags=["hide_input"]
-import html
-
-import numpy as np
-import sympy as sp
-
-from pe import numeric
-from pe.experiments import sinusoidal_encoding as encoding_facts
-from pe.site import figures, report
-from pe.site import intro as intro_figures
+from pe.site import report
+from pe.site import sinusoidal_encoding as page
 
 # %% [markdown]
 # ## One notation for several write-ups
@@ -78,24 +71,13 @@ report.claim("pair-index-range")
 # symbolic.
 
 # %% tags=["hide_input"]
-report.claim("wavelength-progression")
+report.claim("wavelength-progression", proofs=True)
 
 # %% tags=["hide_input"]
-report.proof(encoding_facts.wavelength_proof())
+page.wavelength_numbers()
 
 # %% tags=["hide_input"]
-lam512 = encoding_facts.wavelengths(512)
-report.Html(
-    f"<p>For \\(d = 512\\): \\(\\lambda_0 = 2\\pi = {lam512[0]:.6f}\\), \\(\\lambda_{{255}} = "
-    f"2\\pi\\cdot 10000^{{510/512}} = {lam512[-1]:.2f}\\) positions, against "
-    f"\\(2\\pi\\cdot 10000 = {2 * np.pi * 10000:.2f}\\): the longest wavelength is "
-    f"{100 * (1 - lam512[-1] / (2 * np.pi * 10000)):.2f}% shorter, the factor "
-    f"\\(10000^{{-2/512}} = {10000 ** (-2 / 512):.6f}\\). Consecutive wavelengths grow by "
-    f"\\(10000^{{2/512}} = {lam512[1] / lam512[0]:.6f}\\).</p>"
-)
-
-# %% tags=["hide_input"]
-intro_figures.wavelength_ladder()
+page.wavelength_ladder()
 
 # %% [markdown]
 # ### Note 001's 1-indexed convention shifts the frequencies
@@ -123,17 +105,7 @@ report.claim("one-indexed-frequencies-shifted")
 report.claim("base-is-not-a-length")
 
 # %% tags=["hide_input"]
-rows = "".join(
-    f"<tr><td>{base:g}</td><td>{numeric.frequencies(512, base)[-1]:.3g}</td>"
-    f"<td>{encoding_facts.wavelengths(512, base=base)[-1]:.4g}</td></tr>"
-    for base in (100.0, 10_000.0, 1_000_000.0)
-)
-report.Html(
-    "<p>Changing the base changes the slowest frequency, not any limit on positions "
-    "(\\(d = 512\\)):</p>"
-    '<table class="pe-table"><thead><tr><th>base</th><th>slowest frequency</th>'
-    f"<th>longest wavelength (positions)</th></tr></thead><tbody>{rows}</tbody></table>"
-)
+page.base_table()
 
 # %% [markdown]
 # ### 512 is a choice
@@ -154,10 +126,10 @@ report.claim("width-refines-frequencies")
 # columns change quickly from row to row; the last ones barely move over a hundred positions.
 
 # %% tags=["hide_input"]
-figures.table_heatmap(100, 512)
+page.table_heatmap(100, 512)
 
 # %% tags=["hide_input"]
-intro_figures.column_lines()
+page.column_lines()
 
 # %% [markdown]
 # ## A worked example: "My name is RK"
@@ -173,50 +145,7 @@ intro_figures.column_lines()
 report.claim("worked-example-my-name-is-rk")
 
 # %% tags=["hide_input"]
-example = numeric.sinusoidal(4, 512)
-exact = encoding_facts.reference_table(4, 512)
-with encoding_facts.mpmath.workdps(50):
-    m = encoding_facts.mpmath
-    exact_text = {
-        (1, 0): m.nstr(m.sin(1), 20),
-        (1, 1): m.nstr(m.cos(1), 20),
-        (1, 256): m.nstr(m.sin(m.mpf(1) / 100), 20),
-        (1, 511): m.nstr(m.cos(m.power(10000, -m.mpf(510) / 512)), 20),
-    }
-formulas = {
-    (1, 0): "\\(\\sin 1\\)",
-    (1, 1): "\\(\\cos 1\\)",
-    (1, 256): "\\(\\sin(1/100)\\)",
-    (1, 511): "\\(\\cos(10000^{-510/512})\\)",
-}
-first_row = ", ".join(f"{v:g}" for v in example[0, :8])
-rows = "".join(
-    f"<tr><td>PE({p}, {j})</td><td>{formulas[(p, j)]}</td><td>{example[p, j]:.17g}</td>"
-    f"<td>{exact_text[(p, j)]}</td><td>{abs(example[p, j] - exact[p, j]):.1g}</td></tr>"
-    for p, j in formulas
-)
-assert np.array_equal(example[0], np.tile([0.0, 1.0], 256))
-report.Html(
-    f"<p><em>My</em> (position 0): PE(0) = [{first_row}, ...], the pattern [0, 1] repeated "
-    "256 times.</p>"
-    '<table class="pe-table"><thead><tr><th>entry</th><th>formula</th>'
-    "<th>pe (float64)</th><th>mpmath, 50 digits (first 20 shown)</th><th>|difference|</th>"
-    f"</tr></thead><tbody>{rows}</tbody></table>"
-)
-
-# %% tags=["hide_input"]
-words = encoding_facts.WORKED_SENTENCE
-cells = "".join(
-    f"<tr><td>{w}</td><td>{p}</td>"
-    + "".join(f"<td>{example[p, j]:.4f}</td>" for j in (0, 1, 2, 3, 256, 257, 510, 511))
-    + "</tr>"
-    for p, w in enumerate(words)
-)
-heads = "".join(f"<th>j = {j}</th>" for j in (0, 1, 2, 3, 256, 257, 510, 511))
-report.Html(
-    '<table class="pe-table"><thead><tr><th>word</th><th>p</th>'
-    f"{heads}</tr></thead><tbody>{cells}</tbody></table>"
-)
+page.worked_example()
 
 # %% [markdown]
 # ## The binary-counter analogy, and where it stops
@@ -234,7 +163,7 @@ report.Html(
 # - bits take two values, the encoding takes real values in $[-1, 1]$.
 
 # %% tags=["hide_input"]
-intro_figures.binary_vs_sinusoid()
+page.binary_vs_sinusoid()
 
 # %% tags=["hide_input"]
 report.claim("binary-bits-periods")
@@ -266,35 +195,7 @@ report.claim("zero-mean-full-period")
 report.claim("finite-column-means")
 
 # %% tags=["hide_input"]
-sample = (0, 1, 128, 129, 256, 257, 510, 511)
-lengths = (4, 100, 1000)
-means = {n: encoding_facts.column_means(n, 512) for n in lengths}
-overall = {n: float(numeric.sinusoidal(n, 512).mean()) for n in lengths}
-
-
-def shown(value: float) -> str:
-    """Three decimals, without a minus sign on values that round to zero."""
-    return f"{value:.3f}" if abs(value) >= 5e-4 else "0.000"
-
-
-rows = "".join(
-    f"<tr><td>column {j} ({'sin' if j % 2 == 0 else 'cos'}, λ = "
-    f"{encoding_facts.wavelengths(512)[j // 2]:.3g})</td>"
-    + "".join(f"<td>{shown(means[n][j])}</td>" for n in lengths)
-    + "</tr>"
-    for j in sample
-)
-rows += (
-    "<tr><td><strong>whole table</strong></td>"
-    + "".join(f"<td>{shown(overall[n])}</td>" for n in lengths)
-    + "</tr>"
-)
-heads = "".join(f"<th>n = {n}</th>" for n in lengths)
-report.Html(
-    "<p>Measured means over the positions \\(0, \\dots, n-1\\), \\(d = 512\\):</p>"
-    f'<table class="pe-table"><thead><tr><th>column</th>{heads}</tr></thead>'
-    f"<tbody>{rows}</tbody></table>"
-)
+page.column_means_table()
 
 # %% [markdown]
 # So "zero-centred" holds for the fast pairs over a long text, not for the table of a short
@@ -310,17 +211,7 @@ report.Html(
 # $d = 512$:
 
 # %% tags=["hide_input"]
-cost = encoding_facts.projection_cost(512)
-report.Html(
-    '<table class="pe-table"><thead><tr><th></th><th>input width</th>'
-    "<th>weights of one 512-output projection</th><th>multiply-adds per token</th></tr></thead>"
-    f"<tbody><tr><td>add</td><td>{cost['width_add']}</td><td>{cost['weights_add']:,}</td>"
-    f"<td>{cost['madds_add']:,}</td></tr>"
-    f"<tr><td>concatenate</td><td>{cost['width_concat']}</td>"
-    f"<td>{cost['weights_concat']:,}</td><td>{cost['madds_concat']:,}</td></tr></tbody></table>"
-    "<p>Each layer of the paper's base model has four such projections (queries, keys, values, "
-    "output), so the extra width would be paid again wherever it is carried.</p>"
-)
+page.projection_cost_table()
 
 # %% [markdown]
 # **What is lost.** Less than it seems. A layer reading a concatenation splits into two
@@ -328,10 +219,7 @@ report.Html(
 # where the two projections are the same matrix:
 
 # %% tags=["hide_input"]
-report.claim("concat-is-two-projections")
-
-# %% tags=["hide_input"]
-report.proof(encoding_facts.concat_projection_proof())
+report.claim("concat-is-two-projections", proofs=True)
 
 # %% [markdown]
 # **What adding does geometrically.** It shifts each embedding by a vector of fixed length
@@ -343,7 +231,7 @@ report.proof(encoding_facts.concat_projection_proof())
 report.claim("embedding-encoding-nearly-orthogonal")
 
 # %% tags=["hide_input"]
-intro_figures.cosine_histograms()
+page.cosine_histograms()
 
 # %% [markdown]
 # The encodings of a sentence also crowd into few directions: the rows of the first 200
@@ -356,44 +244,10 @@ intro_figures.cosine_histograms()
 report.claim("encoding-subspace-share")
 
 # %% tags=["hide_input"]
-rank, share = encoding_facts.encoding_subspace_share(200, 512)
-norm_pe = float(np.linalg.norm(numeric.sinusoidal(1, 512)[0]))
-report.Html(
-    f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norm_pe:.4f} = "
-    f"\\sqrt{{256}}\\); a random embedding with \\(N(0,1)\\) entries has norm about "
-    f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 span "
-    f"{rank} directions, holding {100 * share:.1f}% of a random embedding's squared norm.</p>"
-)
+page.subspace_numbers()
 
 # %% [markdown]
 # ## Exercises
 
 # %% tags=["hide_input"]
-lam128 = encoding_facts.wavelengths(128)
-report.exercise(
-    "For \\(d = 128\\), what are the shortest and the longest wavelength, and how far is the "
-    "longest from \\(2\\pi\\cdot 10000\\)?",
-    f"\\(\\lambda_0 = 2\\pi = {lam128[0]:.4f}\\) and \\(\\lambda_{{63}} = 2\\pi\\cdot "
-    f"10000^{{126/128}} = {lam128[-1]:.1f}\\), a factor \\(10000^{{-2/128}} = "
-    f"{lam128[-1] / (2 * np.pi * 10000):.4f}\\) of \\(2\\pi\\cdot 10000\\).",
-    claim_id="wavelength-progression",
-)
-
-# %% tags=["hide_input"]
-value = numeric.sinusoidal(3, 512)[2, 256]
-report.exercise(
-    'In "My name is RK" with \\(d = 512\\), what is the entry of column 256 for <em>is</em> '
-    "(position 2)?",
-    f"\\(\\sin(2 \\cdot 10000^{{-256/512}}) = \\sin(2/100) = {value:.10f}\\).",
-    claim_id="worked-example-my-name-is-rk",
-)
-
-# %% tags=["hide_input"]
-width, _ = encoding_facts.ratio_equals_two_width(10000)
-report.exercise(
-    "At which width \\(d\\) would consecutive wavelengths double, as the periods of the bits "
-    "of a binary counter do?",
-    f"\\(10000^{{2/d}} = 2\\) gives \\(d = {html.escape(sp.latex(width))} \\approx "
-    f"{float(width):.3f}\\), not an even integer: no width makes the analogy exact.",
-    claim_id="wavelength-ratio-not-two",
-)
+page.exercises()

@@ -25,13 +25,8 @@
 # Everything on this page is computed by the package `pe` while the page is built.
 
 # %% tags=["hide_input"]
-import html
-
-import numpy as np
-
-from pe.experiments import why_order as attention
-from pe.site import intro as intro_figures
 from pe.site import report
+from pe.site import why_order as page
 
 # %% [markdown]
 # ## Self-attention sees a set
@@ -71,7 +66,7 @@ report.claim("attention-permutation-equivariant")
 # No floating-point number enters.
 
 # %% tags=["hide_input"]
-report.proof(attention.equivariance_proof(3, 2))
+page.exact_proof()
 
 # %% [markdown]
 # Two wrong statements fed to the same proof are rejected: *invariance*
@@ -80,9 +75,7 @@ report.proof(attention.equivariance_proof(3, 2))
 # depend on the order, as in a decoder):
 
 # %% tags=["hide_input"]
-wrong = [attention.equivariance_proof(3, 2, candidate=c) for c in ("invariant", "causal")]
-assert not any(p.holds for p in wrong)
-report.Html("<ul>" + "".join(f"<li>{html.escape(p.summary())}</li>" for p in wrong) + "</ul>")
+page.wrong_proofs()
 
 # %% [markdown]
 # ### The numeric check, for a realistic sequence
@@ -95,28 +88,7 @@ report.Html("<ul>" + "".join(f"<li>{html.escape(p.summary())}</li>" for p in wro
 # $\tau = 4\,n\,\varepsilon\,\max|XW_v|$ with $\varepsilon = 2^{-52}$.
 
 # %% tags=["hide_input"]
-checks = [
-    attention.check_equivariance(32, 64, candidate=c)
-    for c in ("equivariant", "invariant", "causal", "positions")
-]
-assert checks[0].passed
-assert not any(c.passed for c in checks[1:])
-labels = {
-    "equivariant": "Attn(PX) against P Attn(X)",
-    "invariant": "Attn(PX) against Attn(X) (wrong)",
-    "causal": "causal mask (wrong)",
-    "positions": "encoding added before attention (wrong)",
-}
-rows = "".join(
-    f"<tr><td>{labels[c.candidate]}</td><td>{c.max_abs_error:.3g}</td>"
-    f"<td>{c.tolerance:.3g}</td><td>{'holds' if c.passed else 'fails'}</td></tr>"
-    for c in checks
-)
-report.Html(
-    '<table class="pe-table"><thead><tr><th>comparison (n = 32, d = 64)</th>'
-    "<th>max |difference|</th><th>tolerance</th><th>verdict</th></tr></thead>"
-    f"<tbody>{rows}</tbody></table>"
-)
+page.equivariance_table()
 
 # %% [markdown]
 # ## Dog bites man, man bites dog
@@ -142,7 +114,7 @@ report.claim("dog-bites-man-same-outputs")
 report.claim("encoding-breaks-symmetry")
 
 # %% tags=["hide_input"]
-intro_figures.sentence_outputs()
+page.sentence_outputs()
 
 # %% [markdown]
 # ## A recurrent network reads in order
@@ -178,38 +150,4 @@ report.claim("attention-rows-parallel")
 # ## Exercises
 
 # %% tags=["hide_input"]
-proof_4 = attention.equivariance_proof(4, 1)
-assert proof_4.holds
-report.exercise(
-    "The proof above covers 3 tokens. How many permutation matrices must a proof of the same "
-    "kind try for \\(n = 4\\) tokens, and does the statement still hold?",
-    f"\\(4! = 24\\) permutations. SymPy runs them with \\(d = 1\\): "
-    f"{html.escape(proof_4.summary())}. The argument itself (scores, softmax, "
-    "\\(P^{\\mathsf T}P = I\\)) never used the value of \\(n\\).",
-    claim_id="attention-permutation-equivariant",
-)
-
-# %% tags=["hide_input"]
-pair = attention.sentence_pair(64)
-mean_gap = float(np.abs(pair.first.mean(axis=0) - pair.second.mean(axis=0)).max())
-report.exercise(
-    "A sentence classifier averages the attention outputs of its words. Without positional "
-    "information, how far apart are its inputs for <em>dog bites man</em> and <em>man bites "
-    "dog</em>?",
-    f"Equal up to rounding: the averages differ by at most {mean_gap:.1g} here, because the "
-    "two sentences give the same multiset of outputs and an average does not depend on the "
-    "order of its terms.",
-    claim_id="dog-bites-man-same-outputs",
-)
-
-# %% tags=["hide_input"]
-constant = attention.sentence_pair(64, constant_encoding=True)
-report.exercise(
-    "Someone proposes to mark every token with the same learned vector \\(c\\) before "
-    "attention. Does that let the head tell the two sentences apart?",
-    f"No. \\(PX + \\mathbf{{1}}c^{{\\mathsf T}} = P(X + \\mathbf{{1}}c^{{\\mathsf T}})\\), so "
-    "equivariance still holds; with \\(c = PE(0)\\) a word's outputs in the two sentences "
-    f"differ by only {constant.word_gap:.1g}. The added vectors must differ from position to "
-    "position.",
-    claim_id="encoding-breaks-symmetry",
-)
+page.exercises()

@@ -23,24 +23,9 @@ on which other rows were asked for (the same position always gives the same bits
 
 Accurate anchors
 ----------------
-A float64 angle :math:`\omega_i p` is not accurate enough: rounding :math:`\omega_i`
-alone moves the angle by up to :math:`2^{-53}\omega_i p` (about ``1e-10`` at
-``p = 1e6``). The anchors therefore work in *turns*, :math:`t = p f_i` with
-:math:`f_i = \omega_i / 2\pi`, and reduce modulo one turn exactly:
-
-* :math:`f_i` is computed once per ``(d, base)`` with 60-digit decimal arithmetic and
-  stored as an unevaluated sum of three doubles ``f_hi + f_mid + f_lo``.
-* ``f_hi`` is split (Veltkamp) into two 26-bit halves and the integer ``p`` into
-  ``p = P1 + P0`` with ``P1`` a multiple of ``2**26``: each partial product has at most
-  53 significant bits, so it is *exact* in float64 (no FMA needed), and its fractional
-  part ``x - rint(x)`` is exact too. The fractional parts are summed with error-free
-  two-sums into a double-double ``s + e`` in about ``[-1/2, 1/2]`` turns; ``p f_mid``
-  and ``p f_lo`` are added the same way.
-* The reduced angle :math:`x = 2\pi(s + e)`, ``|x| <= pi``, is formed as a double-double
-  ``x_hi + x_lo`` (Dekker's exact product), and
-  :math:`\sin x \approx \sin x_{hi} + x_{lo} \cos x_{hi}`,
-  :math:`\cos x \approx \cos x_{hi} - x_{lo} \sin x_{hi}` (the neglected term is below
-  :math:`x_{lo}^2/2 < 10^{-31}`).
+The anchors are computed from angles reduced modulo :math:`2\pi` in extended precision
+(:mod:`pe._extended_precision`): their error is at most
+:data:`pe._extended_precision.ANCHOR_ERROR_BOUND`, about one unit in the last place.
 
 Error model
 -----------
@@ -88,20 +73,14 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
-from decimal import Decimal, localcontext
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = [
-    "BLOCK",
-    "ENTRY_ERROR_BOUND",
-    "anchors",
-    "frequency_turns",
-    "table",
-]
+from pe._extended_precision import ANCHOR_ERROR_BOUND, Turns, anchors, frequency_turns
+
+__all__ = ["BLOCK", "ENTRY_ERROR_BOUND", "RADIX", "table"]
 
 Float64Array = npt.NDArray[np.float64]
 Complex128Array = npt.NDArray[np.complex128]
@@ -109,208 +88,18 @@ Complex128Array = npt.NDArray[np.complex128]
 #: Rows per block: an entry at position ``p`` is ``anchor(p % BLOCK) * anchor(p - p % BLOCK)``.
 BLOCK = 128
 
-#: Bound on an anchor's absolute error: 0.52 ulp of the library sine/cosine plus one rounding.
-ANCHOR_ERROR_BOUND = 1.02 * 2.0**-53
-
 #: Bound on a float64 table entry's absolute error (module docstring, "Error model").
 ENTRY_ERROR_BOUND = 2.0 * math.sqrt(2.0) * ANCHOR_ERROR_BOUND + 3.0 * 2.0**-54
 
-#: 2 pi to 65 significant digits (checked against mpmath by the tests).
-TWO_PI_DIGITS = "6.2831853071795864769252867665590057683943387987502116419498891846"
-
-_TWO_PI_HI = float(Decimal(TWO_PI_DIGITS))
-_TWO_PI_LO = float(Decimal(TWO_PI_DIGITS) - Decimal(_TWO_PI_HI))
-_SPLITTER = 2.0**27 + 1.0  # Veltkamp: splits a double into two halves of <= 26 bits
-_TWO_PI_SPLIT = (
-    _TWO_PI_HI * _SPLITTER - (_TWO_PI_HI * _SPLITTER - _TWO_PI_HI),
-    _TWO_PI_HI - (_TWO_PI_HI * _SPLITTER - (_TWO_PI_HI * _SPLITTER - _TWO_PI_HI)),
-)
-_HALF_SPLIT = 2.0**26  # integer positions are split as P1 (multiple of 2**26) + P0
-
 #: Complex entries per tile of the fill (a tile and its float64 scratch stay in cache).
 _TILE = 65536
-#: Anchor entries computed per chunk (temporaries of 64 KiB).
-_CHUNK = 8192
 #: Tables with fewer entries than this are filled by the calling thread alone.
 _THREADED_ENTRIES = 1 << 20
 
 
-def _split(x: Float64Array) -> tuple[Float64Array, Float64Array]:
-    """Veltkamp split ``x = hi + lo`` with ``hi`` and ``lo`` of at most 26 significant bits."""
-    c = x * _SPLITTER
-    hi = c - (c - x)
-    return hi, x - hi
-
-
-def _two_sum(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float64Array]:
-    """Knuth's error-free sum: ``a + b = s + e`` exactly, ``s = fl(a + b)``."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _fraction(x: Float64Array) -> Float64Array:
-    """``x - rint(x)`` in ``[-1/2, 1/2]``: exact for every double."""
-    return x - np.rint(x)
-
-
-def _to_doubles(value: Decimal, parts: int) -> list[float]:
-    """``value`` as ``parts`` doubles whose sum approximates it (each the rounded remainder)."""
-    doubles = []
-    for _ in range(parts):
-        double = float(value)
-        doubles.append(double)
-        value -= Decimal(double)
-    return doubles
-
-
-def _two_product(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float64Array]:
-    """Dekker's error-free product without FMA: ``a * b = p + e`` exactly."""
-    p = a * b
-    a_hi, a_lo = _split(a)
-    b_hi, b_lo = _split(b)
-    return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-
-
-#: Widths up to this many pairs get 150-bit frequencies (one decimal product per pair);
-#: wider tables combine two decimal tables in double-double arithmetic (104 bits).
-_DECIMAL_PAIRS = 1 << 13
-
-
-@lru_cache(maxsize=32)
-def frequency_turns(d_model: int, base: float) -> tuple[Float64Array, Float64Array, Float64Array]:
-    r"""Frequencies in turns per position, :math:`f_i = \mathrm{base}^{-2i/d} / 2\pi`, to ~150 bits.
-
-    Computed with 60-digit decimal arithmetic (:math:`r = \mathrm{base}^{-2/d}` once, then
-    :math:`\omega_i = r^i` by repeated multiplication, relative error below
-    :math:`i \cdot 10^{-58}`) and returned as three float64 arrays ``hi, mid, lo`` with
-    :math:`f_i \approx hi_i + mid_i + lo_i`, each term the rounded remainder of the
-    previous ones. For more than 8192 pairs, :math:`f_i = (r^j / 2\pi) \cdot r^{256 k}`
-    (``i = j + 256 k``) is formed from two short decimal tables by an exact double-double
-    product instead: 104 bits, so the angle gains an error below
-    :math:`2^{-103}\,\omega_i p` (under ``1e-19`` radians for ``p < 2**40``).
-    The arrays are read-only and cached per ``(d_model, base)``.
-
-    Parameters
-    ----------
-    d_model
-        Even width ``>= 2`` (not validated here: callers validate).
-    base
-        Base of the frequency law, ``> 1``.
-    """
-    half = d_model // 2
-    with localcontext() as ctx:
-        ctx.prec = 60
-        ratio = (Decimal(-2) * Decimal(base).ln() / Decimal(d_model)).exp()
-        inverse_two_pi = 1 / Decimal(TWO_PI_DIGITS)
-        if half <= _DECIMAL_PAIRS:
-            out = np.empty((half, 3), dtype=np.float64)
-            turns = inverse_two_pi
-            for i in range(half):
-                out[i] = _to_doubles(turns, 3)
-                turns *= ratio
-        else:
-            step = 256
-            low = np.array(
-                [_to_doubles(inverse_two_pi * ratio**j, 2) for j in range(step)], dtype=np.float64
-            )
-            high_ratio = ratio**step
-            high = np.array(
-                [_to_doubles(high_ratio**k, 2) for k in range(-(-half // step))], dtype=np.float64
-            )
-            index = np.arange(half)
-            a, b = low[index % step], high[index // step]
-            product, error = _two_product(a[:, 0], b[:, 0])
-            error = error + (a[:, 0] * b[:, 1] + a[:, 1] * b[:, 0])
-            total = product + error
-            out = np.stack([total, error - (total - product), np.zeros(half)], axis=1)
-    hi, mid, lo = (np.ascontiguousarray(column) for column in out.T)
-    for column in (hi, mid, lo):
-        column.setflags(write=False)
-    return hi, mid, lo
-
-
-def _reduced_turns(
-    positions: Float64Array, turns: tuple[Float64Array, Float64Array, Float64Array]
-) -> tuple[Float64Array, Float64Array]:
-    """``p * f_i`` modulo 1 as a double-double ``s + e``, ``s`` in about ``[-1/2, 1/2]``.
-
-    ``positions`` holds non-negative integers ``<= 2**53`` (exact in float64); the result
-    has shape ``(positions.size, d/2)``.
-    """
-    f_hi, f_mid, f_lo = turns
-    a1, a0 = _split(f_hi)
-    b1, b0 = _split(f_mid)
-    p = positions[:, None]
-    p0 = np.fmod(p, _HALF_SPLIT)  # < 2**26: at most 26 significant bits
-    p1 = p - p0  # a multiple of 2**26 below 2**53: at most 27 significant bits
-    # Every partial product has at most 53 significant bits: exact, and so is its
-    # fractional part. A position's result does not depend on the other positions.
-    s, e = _two_sum(_fraction(p0 * a1), _fraction(p0 * a0))
-    # p0 * f_mid < 2**-30 turns: its rounding error is below 2**-83 turns.
-    e = e + p0 * f_mid
-    if bool(np.any(p1)):
-        # Positions >= 2**26: p1 * f_mid reaches 1/8 turn, so it is split exactly too.
-        # Where p1 == 0 these terms are exact zeros and change no bit of (s, e): skipping
-        # them for a chunk of small positions gives the same result.
-        for term in (p1 * a1, p1 * a0, p1 * b1, p1 * b0):
-            s, err = _two_sum(_fraction(s), _fraction(term))
-            e = e + err
-    e = e + p * f_lo
-    s = _fraction(s)
-    total = s + e
-    return total, e - (total - s)
-
-
-def anchors(
-    positions: Float64Array, turns: tuple[Float64Array, Float64Array, Float64Array]
-) -> Complex128Array:
-    r"""Accurate :math:`\sin \omega_i p + \mathrm{i}\cos \omega_i p` for the given positions.
-
-    Parameters
-    ----------
-    positions
-        1-D float64 array of non-negative integers ``<= 2**53``.
-    turns
-        The frequencies from :func:`frequency_turns`.
-
-    Returns
-    -------
-    numpy.ndarray
-        Complex128 array of shape ``(positions.size, d/2)``; each real and imaginary part
-        within :data:`ANCHOR_ERROR_BOUND` of the exact value.
-    """
-    points = np.asarray(positions, dtype=np.float64)
-    half = turns[0].size
-    out = np.empty((points.size, half), dtype=np.complex128)
-    # Row chunks keep every temporary small and in cache (large temporaries cost a page
-    # fault per 4 KiB, which dominates this arithmetic).
-    step = max(1, _CHUNK // half)
-    for start in range(0, points.size, step):
-        _anchor_rows(points[start : start + step], turns, out[start : start + step])
-    return out
-
-
-def _anchor_rows(
-    points: Float64Array,
-    turns: tuple[Float64Array, Float64Array, Float64Array],
-    out: Complex128Array,
-) -> None:
-    s, e = _reduced_turns(points, turns)
-    # x = 2 pi (s + e) as a double-double: Dekker's exact product of 2 pi's high part and s.
-    x_hi = _TWO_PI_HI * s
-    s_hi, s_lo = _split(s)
-    x_lo = ((_TWO_PI_SPLIT[0] * s_hi - x_hi) + _TWO_PI_SPLIT[0] * s_lo) + _TWO_PI_SPLIT[1] * s_hi
-    x_lo = x_lo + _TWO_PI_SPLIT[1] * s_lo + (_TWO_PI_HI * e + _TWO_PI_LO * s)
-    sin_hi = np.sin(x_hi)
-    cos_hi = np.cos(x_hi)
-    out.real = sin_hi + x_lo * cos_hi
-    out.imag = cos_hi - x_lo * sin_hi
-
-
 def _anchors_in_parallel(
     positions: Float64Array,
-    turns: tuple[Float64Array, Float64Array, Float64Array],
+    turns: Turns,
     pool: ThreadPoolExecutor | None,
 ) -> Complex128Array:
     """:func:`anchors`, row chunks spread over ``pool`` (the result does not depend on it)."""
@@ -408,7 +197,7 @@ RADIX = 16
 def _anchor_set(
     points: Float64Array,
     unit: int,
-    turns: tuple[Float64Array, Float64Array, Float64Array],
+    turns: Turns,
     pool: ThreadPoolExecutor | None,
     composed: bool,
 ) -> Complex128Array:
@@ -476,7 +265,7 @@ def table(
 
 
 def _composed_ranges(
-    rows: int, count: int, first: int, turns: tuple[Float64Array, Float64Array, Float64Array]
+    rows: int, count: int, first: int, turns: Turns
 ) -> tuple[Complex128Array, Complex128Array]:
     """Composed anchors of ``0 .. rows-1`` and of ``first + BLOCK * (0 .. count-1)``.
 
@@ -507,7 +296,7 @@ def _composed_ranges(
 def _consecutive(
     out: npt.NDArray[Any],
     first: int,
-    turns: tuple[Float64Array, Float64Array, Float64Array],
+    turns: Turns,
     pool: ThreadPoolExecutor | None,
     composed: bool,
 ) -> None:
@@ -532,7 +321,7 @@ def _consecutive(
 def _scattered(
     out: npt.NDArray[Any],
     positions: npt.NDArray[np.int64],
-    turns: tuple[Float64Array, Float64Array, Float64Array],
+    turns: Turns,
     pool: ThreadPoolExecutor | None,
     composed: bool,
 ) -> None:

@@ -4,7 +4,8 @@ Every numeric check of the library compares many computed values with their exac
 counterparts, each against its own tolerance :math:`\tau`, and reports the worst case:
 :class:`ToleranceCheck` holds that report (the largest error, where it occurs, the
 tolerance there and the largest error-to-tolerance ratio); it passes when every error is
-within its tolerance. :func:`worst_case` builds one from arrays of errors and tolerances.
+within its tolerance. :func:`worst_case` builds one from arrays of errors and tolerances;
+checks that report more (where the worst case was measured) subclass it.
 
 :func:`phase_tolerance` is the error model of a sine or cosine of a phase
 :math:`\omega x`: rounding each result costs :math:`\varepsilon` (a few times, for the
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ToleranceCheck", "phase_tolerance", "worst_case"]
+__all__ = ["ToleranceCheck", "WorstCase", "phase_tolerance", "real_array", "worst_case"]
 
 #: The machine epsilon of float64, :math:`2^{-52}`.
 EPS64 = float(np.finfo(np.float64).eps)
@@ -83,7 +84,8 @@ def worst_case(errors: npt.ArrayLike, tolerances: npt.ArrayLike) -> WorstCase:
     """The worst case of ``errors`` against ``tolerances`` (broadcast to one shape).
 
     Every entry counts: the ratio is taken entry by entry, so a single entry over its
-    tolerance fails the check wherever it is. A NaN error fails it too.
+    tolerance fails the check wherever it is. A NaN error fails it too. The index is that
+    of the first largest error (C order).
     """
     err = np.abs(np.asarray(errors, dtype=np.float64))
     tol = np.broadcast_to(np.asarray(tolerances, dtype=np.float64), err.shape)
@@ -100,6 +102,25 @@ def worst_case(errors: npt.ArrayLike, tolerances: npt.ArrayLike) -> WorstCase:
     )
 
 
+def real_array(name: str, value: object) -> npt.NDArray[np.float64]:
+    """``value`` as a finite float64 array, or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> real_array("reach", [1, 2.5])
+    array([1. , 2.5])
+    """
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a real number or array, got a string")
+    array = np.asarray(value)
+    if array.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be a real number or array, got dtype {array.dtype}")
+    result = array.astype(np.float64)
+    if not np.all(np.isfinite(result)):
+        raise ValueError(f"{name} must be finite")
+    return result
+
+
 def phase_tolerance(
     eps: float, omega: npt.ArrayLike, reach: npt.ArrayLike
 ) -> npt.NDArray[np.float64]:
@@ -110,11 +131,21 @@ def phase_tolerance(
     eps
         The machine epsilon of the dtype the result is computed in.
     omega
-        The frequencies :math:`\omega`.
+        The frequencies :math:`\omega` (finite reals).
     reach
         The largest :math:`|x|` the phase :math:`\omega x` was formed from (for a shift by
-        ``k`` from position ``p``, :math:`|p| + |k|`).
+        ``k`` from position ``p``, :math:`|p| + |k|`), finite.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``omega`` or ``reach`` is not a finite real number or array.
+
+    Examples
+    --------
+    >>> float(phase_tolerance(2.0**-52, 1.0, 0.0)) == 4 * 2.0**-52
+    True
     """
-    w = np.asarray(omega, dtype=np.float64)
-    x = np.abs(np.asarray(reach, dtype=np.float64))
+    w = real_array("omega", omega)
+    x = np.abs(real_array("reach", reach))
     return np.asarray(4.0 * eps + 4.0 * EPS64 * w * x, dtype=np.float64)

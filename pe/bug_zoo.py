@@ -6,6 +6,14 @@ chapter "Conventions and pitfalls" shows their source, their heat maps, what
 :func:`pe.identify.identify` says about them and what they do to the rotation identity;
 ``tests/test_bug_zoo.py`` re-implements each with explicit loops and checks that
 ``identify`` names it.
+
+Examples
+--------
+>>> from pe import bug_zoo
+>>> [bug.name for bug in bug_zoo.BUGS][:3]
+['doubled-exponent', 'multiplied', 'integer-division']
+>>> bug_zoo.odd_width(10, 5).shape
+(10, 5)
 """
 
 from __future__ import annotations

@@ -177,12 +177,13 @@ def _prove(args: argparse.Namespace) -> int:
     import sympy as sp
 
     from pe import symbolic
+    from pe.proofs import rotation_identity as theorems
 
     proofs = [
-        symbolic.rotation_identity(),
-        symbolic.block_diagonal_identity(args.d_model),
-        symbolic.shift_is_position_free(),
-        symbolic.shift_is_orthogonal(),
+        theorems.rotation_identity(),
+        theorems.block_diagonal_identity(args.d_model),
+        theorems.shift_is_position_free(),
+        theorems.shift_is_orthogonal(),
     ]
     omega = sp.Symbol("ω")
 
@@ -267,20 +268,19 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _identify(args: argparse.Namespace) -> int:
-    from pe import identify as identify_module
-    from pe.identify import _inputs as table_sources
+    from pe.identify import call_function, identify, load_npy
 
     if args.source.endswith(".npy"):
         if args.n is not None or args.d is not None:
             raise ValueError("--n and --d apply to MODULE:FUNCTION, not to a .npy file")
-        table = table_sources.load_npy(args.source)
+        table = load_npy(args.source)
     elif ":" in args.source:
         if args.n is None or args.d is None:
             raise ValueError("MODULE:FUNCTION needs --n N and --d D")
-        table = table_sources.call_function(args.source, args.n, args.d)
+        table = call_function(args.source, args.n, args.d)
     else:
         raise ValueError(f"SOURCE must be FILE.npy or MODULE:FUNCTION, got {args.source!r}")
-    result = identify_module.identify(table)
+    result = identify(table)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:

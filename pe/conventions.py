@@ -93,6 +93,12 @@ def column_roles(
     (pair, is_sine)
         Two arrays of length ``d``: column ``j`` holds the sine (``is_sine[j]``) or the
         cosine of pair ``pair[j]``.
+
+    Examples
+    --------
+    >>> pair, is_sine = column_roles(4, "halves")
+    >>> pair.tolist(), is_sine.tolist()
+    ([0, 1, 0, 1], [True, True, False, False])
     """
     width = _validate.even_width("d_model", d_model)
     lay, ordr = _layout_args(layout, order)
@@ -125,6 +131,11 @@ def permutation(
     numpy.ndarray
         Integer array ``perm`` of length ``d``: column ``j`` of the target layout is
         column ``perm[j]`` of the source layout.
+
+    Examples
+    --------
+    >>> permutation(4).tolist()  # interleaved (s0, c0, s1, c1) -> halves (s0, s1, c0, c1)
+    [0, 2, 1, 3]
     """
     src_pair, src_sine = column_roles(d_model, *source)
     dst_pair, dst_sine = column_roles(d_model, *target)
@@ -140,7 +151,13 @@ def permutation_matrix(
     source: tuple[Layout, Order] = ("interleaved", "sin-first"),
     target: tuple[Layout, Order] = ("halves", "sin-first"),
 ) -> npt.NDArray[np.float64]:
-    """The matrix ``P`` with ``x_target = P x_source`` (``P[j, perm[j]] = 1``)."""
+    """The matrix ``P`` with ``x_target = P x_source`` (``P[j, perm[j]] = 1``).
+
+    Examples
+    --------
+    >>> permutation_matrix(4).astype(int).tolist()
+    [[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]
+    """
     perm = permutation(d_model, source, target)
     matrix = np.zeros((perm.size, perm.size))
     matrix[np.arange(perm.size), perm] = 1.0
@@ -152,7 +169,15 @@ def convert(
     source: tuple[Layout, Order],
     target: tuple[Layout, Order],
 ) -> npt.NDArray[Any]:
-    """Reorder the columns of an ``(n, d)`` table from the ``source`` layout to ``target``."""
+    """Reorder the columns of an ``(n, d)`` table from the ``source`` layout to ``target``.
+
+    Examples
+    --------
+    >>> paper = get("paper").table(5, 8)
+    >>> halves = convert(paper, LAYOUTS[0], ("halves", "sin-first"))
+    >>> bool(np.array_equal(halves, get("halves").table(5, 8)))
+    True
+    """
     array = np.asarray(table)
     if array.ndim != 2:
         raise ValueError(f"table must be a 2-D array (n, d), got shape {array.shape}")
@@ -173,6 +198,12 @@ def shift_matrix(
     matrix from the paper's layout to ``(layout, order)``. In cos-first order each block
     becomes :math:`[[\cos k\omega, -\sin k\omega], [\sin k\omega, \cos k\omega]]`: the
     textbook counter-clockwise rotation.
+
+    Examples
+    --------
+    >>> c, s = math.cos(1.0), math.sin(1.0)
+    >>> bool(np.allclose(shift_matrix(1, 2, "interleaved", "cos-first"), [[c, -s], [s, c]]))
+    True
     """
     p = permutation_matrix(d_model, ("interleaved", "sin-first"), _layout_args(layout, order))
     return p @ numeric.shift_matrix(k, d_model, base=base) @ p.T
@@ -295,7 +326,14 @@ CONVENTIONS: dict[str, Convention] = {
 
 
 def get(name: str) -> Convention:
-    """The named convention; ``KeyError`` listing the names if unknown."""
+    """The named convention; ``KeyError`` listing the names if unknown.
+
+    Examples
+    --------
+    >>> fairseq = get("fairseq")
+    >>> fairseq.layout, fairseq.law, fairseq.offset
+    ('halves', 'tensor2tensor', 2)
+    """
     try:
         return CONVENTIONS[name]
     except KeyError:
@@ -321,6 +359,14 @@ def linear_shift_error(
         Offset, an integer ``>= 1``.
     matrix
         Optional ``(d, d)`` candidate.
+
+    Examples
+    --------
+    >>> paper = numeric.sinusoidal(64, 4)
+    >>> linear_shift_error(paper, 2) < 1e-9
+    True
+    >>> linear_shift_error(paper, 2, matrix=numeric.shift_matrix(2, 4).T) > 0.1
+    True
     """
     array = np.asarray(table, dtype=np.float64)
     if array.ndim != 2:

@@ -8,43 +8,33 @@ Notation (the paper's, Vaswani et al. 2017, section 3.5): ``d`` is the model wid
     \omega_i = \mathrm{base}^{-2i/d}, \qquad
     PE(p, 2i) = \sin(\omega_i p), \qquad PE(p, 2i+1) = \cos(\omega_i p).
 
-For every offset ``k`` the shift matrix :math:`T_k` is block-diagonal with the blocks
-
-.. math::
-
-    B_i(k) = \begin{pmatrix} \cos \omega_i k & \sin \omega_i k \\
-                             -\sin \omega_i k & \cos \omega_i k \end{pmatrix},
-
-and :math:`T_k\,PE(p) = PE(p + k)` for every position ``p`` (the rotation identity).
+For every offset ``k`` the block-diagonal shift matrix :math:`T_k` (:func:`shift_matrix`)
+moves every row: :math:`T_k\,PE(p) = PE(p + k)` for every position ``p`` (the rotation
+identity).
 
 Computing the table
 -------------------
-:func:`sinusoidal` (the default) computes the table by the rotation identity itself
-(:mod:`pe._rotation_table`): accurate sines and cosines for one block of positions and
-for every block start, then one complex multiplication per entry. Its float64 tables
-are within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the exact
-values at every position up to ``2**53``, and lower dtypes are rounded once from that.
-:func:`sinusoidal_direct` is the plain formula, kept as the readable reference.
+:func:`sinusoidal` computes the table by the rotation identity itself
+(:mod:`pe._rotation_table`), within about ``4.9e-16`` of the exact values at every
+position up to ``2**53``; :func:`sinusoidal_direct` is the plain formula, the readable
+reference.
 
 Error model
 -----------
-In the direct evaluation (and in :func:`check_rotation_identity`, which uses it) all
-angles :math:`\omega_i p` are formed in float64 and rounded once to the output dtype.
-Forming an angle :math:`\theta = \omega_i p` costs a relative error of about
-:math:`\varepsilon_{64}` (rounding :math:`\omega_i`, then the product), that is an absolute
-angle error of about :math:`\varepsilon_{64} |\theta|`; sine and cosine pass it on
-unchanged in size. Rounding to the output dtype adds :math:`\varepsilon/2` of that dtype.
-For the identity check, :math:`T_k PE(p)` and :math:`PE(p+k)` are compared entry by entry;
-the entry of pair ``i`` is accepted when its error is at most
+In the direct evaluation (and in :func:`check_rotation_identity`, which uses it) every
+angle :math:`\theta = \omega_i p` is formed in float64, with a relative error of about
+:math:`\varepsilon_{64}` (rounding :math:`\omega_i`, then the product) that sine and cosine
+pass on unchanged in size, and each value is rounded once to the output dtype. The
+identity check accepts the entry of pair ``i`` of :math:`T_k PE(p)` against :math:`PE(p+k)`
+within (:func:`rotation_tolerance`, the phase model of :mod:`pe._tolerance`)
 
 .. math::
 
     \tau_i(p, k) = 4\,\varepsilon + 4\,\varepsilon_{64}\,\omega_i (|p| + |k|),
 
-where :math:`\varepsilon` is the machine epsilon of the dtype the check computes in
-(``np.finfo(dtype).eps``). The first term covers the roundings of the table, the matrix
-and the two-term product in that dtype; the second covers the angle errors of
-:math:`PE(p)`, :math:`T_k` and :math:`PE(p+k)`, which grow linearly with position and offset.
+:math:`\varepsilon` of the dtype the check computes in: the roundings of the table, the
+matrix and the two-term product, plus the angle errors of :math:`PE(p)`, :math:`T_k` and
+:math:`PE(p+k)`, which grow linearly with position and offset.
 """
 
 from __future__ import annotations
@@ -58,6 +48,7 @@ import numpy.typing as npt
 
 from pe import _rotation_table as rotation_table
 from pe import _validate
+from pe._tolerance import ToleranceCheck, WorstCase, phase_tolerance, real_array, worst_case
 
 __all__ = [
     "RotationCheck",
@@ -151,13 +142,10 @@ def sinusoidal(
         PE[p, 2i] = \sin(\omega_i p), \qquad PE[p, 2i+1] = \cos(\omega_i p),
         \qquad \omega_i = \mathrm{base}^{-2i/d}.
 
-    Computed by the rotation identity (:func:`pe._rotation_table.table`): sines and
-    cosines evaluated accurately (angles reduced modulo :math:`2\pi` in extended
-    precision) for the positions of one block and for each block start, then each entry
-    is one complex multiplication, :math:`z(q + r) = z(r)\,(\cos\omega_i q -
-    \mathrm{i}\sin\omega_i q)` with :math:`z = \sin + \mathrm{i}\cos`, in float64,
-    rounded once to ``dtype``. A row depends only on its position, not on the other
-    rows requested. :func:`sinusoidal_direct` evaluates the formula plainly.
+    Computed by the rotation identity (:func:`pe._rotation_table.table`): accurate
+    sines and cosines for one block of positions and for each block start, then one
+    complex multiplication per entry in float64, rounded once to ``dtype``. A row depends
+    only on its position, not on the other rows requested.
 
     Parameters
     ----------
@@ -275,12 +263,8 @@ def shift_matrix(k: float, d_model: int, *, base: float = 10000.0) -> Float64Arr
 def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray:
     r"""Apply :math:`T_k` to the last axis of ``rows`` in :math:`O(d)` per row, without the matrix.
 
-    For each pair ``(a, b) = (x[2i], x[2i+1])``:
-
-    .. math::
-
-        a' = a \cos k\omega_i + b \sin k\omega_i, \qquad
-        b' = -a \sin k\omega_i + b \cos k\omega_i.
+    For each pair ``(a, b) = (x[2i], x[2i+1])``: :math:`a' = a \cos k\omega_i + b \sin k\omega_i`,
+    :math:`b' = -a \sin k\omega_i + b \cos k\omega_i`.
 
     Parameters
     ----------
@@ -328,6 +312,8 @@ def rotation_tolerance(
 ) -> FloatArray:
     r"""Accepted error :math:`\tau_i(p, k) = 4\varepsilon + 4\varepsilon_{64}\,\omega_i(|p| + |k|)`.
 
+    The phase model :func:`pe._tolerance.phase_tolerance`, reach :math:`|p| + |k|`.
+
     Parameters
     ----------
     omega
@@ -343,30 +329,24 @@ def rotation_tolerance(
     -------
     numpy.ndarray
         The broadcast tolerance, float64.
+
+    Examples
+    --------
+    >>> float(rotation_tolerance(1.0, 0, 0, np.float32)) == 4 * 2.0**-23
+    True
     """
     eps = float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
-    eps64 = float(np.finfo(np.float64).eps)
     k = _validate.real_scalar("offset", offset)
-    reach = np.abs(_real_array("position", position)) + abs(k)
-    return 4.0 * eps + 4.0 * eps64 * _real_array("omega", omega) * reach
+    return phase_tolerance(eps, omega, np.abs(real_array("position", position)) + abs(k))
 
 
-def _real_array(name: str, value: object) -> Float64Array:
-    """``value`` as a finite float64 array, or a one-line error naming ``name``."""
-    if isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be a real number or array, got a string")
-    array = np.asarray(value)
-    if array.dtype.kind not in "fiu":
-        raise TypeError(f"{name} must be a real number or array, got dtype {array.dtype}")
-    result = array.astype(np.float64)
-    if not np.all(np.isfinite(result)):
-        raise ValueError(f"{name} must be finite")
-    return result
+@dataclass(frozen=True, kw_only=True)
+class RotationCheck(ToleranceCheck):
+    """Outcome of :func:`check_rotation_identity`, a :class:`pe._tolerance.ToleranceCheck`.
 
-
-@dataclass(frozen=True)
-class RotationCheck:
-    """Outcome of :func:`check_rotation_identity`.
+    ``max_abs_error`` is the largest :math:`|(T_k PE(p))_j - PE(p+k)_j|` over all ``p``,
+    ``k``, ``j``, ``tolerance`` the model's :math:`\\tau` there, ``worst_ratio`` the largest
+    error over its own tolerance, ``passed`` whether every entry is within its tolerance.
 
     Attributes
     ----------
@@ -374,16 +354,8 @@ class RotationCheck:
         What was checked.
     n_positions, n_offsets
         How many positions ``p`` and offsets ``k`` (every pair was compared).
-    max_abs_error
-        Largest :math:`|(T_k PE(p))_j - PE(p+k)_j|` over all ``p``, ``k``, ``j``.
     position, offset, column
         Where ``max_abs_error`` occurs.
-    tolerance
-        The error model's tolerance :math:`\\tau` at that entry.
-    worst_ratio
-        Largest error divided by its own tolerance, over all entries (``<= 1`` to pass).
-    passed
-        Whether every entry is within its tolerance.
     """
 
     d_model: int
@@ -391,21 +363,16 @@ class RotationCheck:
     dtype: str
     n_positions: int
     n_offsets: int
-    max_abs_error: float
     position: int
     offset: int
     column: int
-    tolerance: float
-    worst_ratio: float
-    passed: bool
 
     def summary(self) -> str:
         """One line: the largest error, where, against which tolerance, and the verdict."""
-        verdict = "holds" if self.passed else "FAILS"
         return (
             f"max |T_k PE(p) - PE(p+k)| = {self.max_abs_error:.3g} at p={self.position}, "
             f"k={self.offset}, column {self.column} (tolerance {self.tolerance:.3g}); "
-            f"worst error/tolerance {self.worst_ratio:.3g}: {verdict}"
+            f"worst error/tolerance {self.worst_ratio:.3g}: {self.verdict}"
         )
 
 
@@ -465,48 +432,31 @@ def check_rotation_identity(
     if np.abs(ks).max() > MAX_POSITION or ps.max() + np.abs(ks).max() > MAX_POSITION:
         raise ValueError("positions + offsets must stay within 2**53 in absolute value")
     _validate.capped_elements("the check", 4 * ps.size * width + width * width, 8)
-    build = candidate if candidate is not None else _true_shift_matrix
-
+    build = candidate or (lambda k, d, b: shift_matrix(k, d, base=b))
     omega = frequencies(width, b)
     column_omega = np.repeat(omega, 2)
     rows = _table(ps, omega, work_dtype)
-    best = (-1.0, 0, 0, 0, 0.0)  # error, p, k, column, tolerance
-    worst_ratio = 0.0
+    found: list[tuple[WorstCase, int]] = []
     for k in ks.tolist():
         matrix = _candidate_matrix(build, k, width, b, work_dtype)
-        shifted = rows @ matrix.T
-        reference = _table(ps + k, omega, work_dtype)
-        error = np.abs(shifted.astype(np.float64) - reference.astype(np.float64))
-        error = np.where(np.isnan(error), np.inf, error)
+        error = np.abs((rows @ matrix.T).astype(np.float64) - _table(ps + k, omega, work_dtype))
         tolerance = rotation_tolerance(column_omega[None, :], ps[:, None], k, work_dtype)
-        worst_ratio = max(worst_ratio, float(np.max(error / tolerance)))
-        row, column = np.unravel_index(int(np.argmax(error)), error.shape)
-        if error[row, column] > best[0]:
-            best = (
-                float(error[row, column]),
-                int(ps[row]),
-                k,
-                int(column),
-                float(tolerance[row, column]),
-            )
+        found.append((worst_case(np.where(np.isnan(error), np.inf, error), tolerance), k))
+    worst, k = max(found, key=lambda item: item[0].max_abs_error)  # the first largest
+    row, column = worst.index
     return RotationCheck(
         d_model=width,
         base=b,
         dtype=str(work_dtype),
         n_positions=int(ps.size),
         n_offsets=int(ks.size),
-        max_abs_error=best[0],
-        position=best[1],
-        offset=best[2],
-        column=best[3],
-        tolerance=best[4],
-        worst_ratio=worst_ratio,
-        passed=worst_ratio <= 1.0,
+        max_abs_error=worst.max_abs_error,
+        tolerance=worst.tolerance,
+        worst_ratio=max(item[0].worst_ratio for item in found),
+        position=int(ps[row]),
+        offset=k,
+        column=column,
     )
-
-
-def _true_shift_matrix(k: float, d_model: int, base: float) -> Float64Array:
-    return shift_matrix(k, d_model, base=base)
 
 
 def fitted_shift_matrix(
@@ -547,6 +497,3 @@ def fitted_shift_matrix(
     targets = _table(ps + offset, omega, np.dtype(np.float64))
     solution, *_ = np.linalg.lstsq(sources, targets, rcond=None)
     return np.asarray(solution.T, dtype=np.float64)
-
-
-from pe.rotary import pairing_permutation, rope  # noqa: F401  (re-export)

@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DPS", "angle", "entry", "frequencies", "frequency", "shift_block", "table"]
+__all__ = ["DPS", "angle", "entry", "errors", "frequencies", "frequency", "shift_block", "table"]
 
 #: Significant decimal digits of every reference value, unless a caller asks for more.
 DPS = 50
@@ -63,6 +63,51 @@ def table(
     """The paper's table at ``positions``, each entry the float64 nearest the exact value."""
     rows = [[float(entry(p, c, d, base, dps=dps)) for c in range(d)] for p in positions]
     return np.array(rows, dtype=np.float64).reshape(-1, d)
+
+
+def errors(
+    values: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    columns: npt.ArrayLike,
+    d: int,
+    base: float = 10000.0,
+    *,
+    dps: int = DPS,
+) -> npt.NDArray[np.float64]:
+    r"""``|value - PE(p)_column|`` for each triple, computed at ``dps`` digits.
+
+    The difference is taken before rounding, so the reference's own rounding to float64
+    does not enter the measured error.
+
+    Parameters
+    ----------
+    values
+        Computed entries (any float dtype), one per ``(position, column)`` pair.
+    positions, columns
+        Integer arrays of the same length as ``values``.
+    d, base
+        The encoding: :math:`\omega_i = \mathrm{base}^{-2i/d}` (``base`` taken exactly).
+
+    Examples
+    --------
+    >>> float(errors([0.5], [0], [0], 4)[0])
+    0.5
+    """
+    vals = np.asarray(values).astype(np.float64).ravel()
+    ps = np.asarray(positions, dtype=np.int64).ravel()
+    cs = np.asarray(columns, dtype=np.int64).ravel()
+    found = np.empty(vals.size, dtype=np.float64)
+    omega: dict[int, mpmath.mpf] = {}
+    with mpmath.workdps(dps):
+        for k, (value, p, c) in enumerate(
+            zip(vals.tolist(), ps.tolist(), cs.tolist(), strict=True)
+        ):
+            if c // 2 not in omega:
+                omega[c // 2] = frequency(c // 2, d, base, dps=dps)
+            theta = omega[c // 2] * p
+            exact = mpmath.sin(theta) if c % 2 == 0 else mpmath.cos(theta)
+            found[k] = float(abs(mpmath.mpf(value) - exact))
+    return found
 
 
 def shift_block(k: float, w: mpmath.mpf, *, dps: int = DPS) -> mpmath.matrix:

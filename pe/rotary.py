@@ -46,12 +46,15 @@ position 2048, where float16 stops holding every integer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
+from pe._tolerance import ToleranceCheck, worst_case
+from pe.numeric import frequencies
 
 __all__ = [
     "PAIRINGS",
@@ -159,8 +162,6 @@ def rope_angles(
     if dtype == np.float16 and int(np.abs(ps).max()) > MAX_FLOAT16:
         raise ValueError("positions must lie within +-65504 for float16 angles (else inf)")
     _validate.capped_elements("the angles", ps.size * width, 16)
-    from pe.numeric import frequencies  # lazy: pe.numeric re-exports this module
-
     omega = frequencies(width, base)
     if dtype == np.float64:
         return np.multiply.outer(ps.astype(np.float64) / s, omega)
@@ -294,20 +295,9 @@ def rope_scores(
     if ms.shape != ns.shape:
         raise ValueError("query_positions and key_positions must have the same length")
     _validate.capped_elements("the scores", 2 * ms.size * qv.size, 8)
-    rq = rope(
-        np.broadcast_to(qv, (ms.size, qv.size)),
-        ms,
-        base=base,
-        pairing=pairing,
-        angle_dtype=angle_dtype,
-    )
-    rk = rope(
-        np.broadcast_to(kv, (ns.size, kv.size)),
-        ns,
-        base=base,
-        pairing=pairing,
-        angle_dtype=angle_dtype,
-    )
+    rotate = partial(rope, base=base, pairing=pairing, angle_dtype=angle_dtype)
+    rq = rotate(np.broadcast_to(qv, (ms.size, qv.size)), ms)
+    rk = rotate(np.broadcast_to(kv, (ns.size, kv.size)), ns)
     return np.asarray(np.einsum("jd,jd->j", rq, rk), dtype=np.float64)
 
 
@@ -379,8 +369,6 @@ def offset_tolerance(
     kv = _as_float_array("k", k).astype(np.float64)
     mode = _pairing(pairing)
     width = _validate.even_width("q.shape[-1]", qv.size)
-    from pe.numeric import frequencies
-
     omega = frequencies(width, base)
     rho = _pair_norms(qv, mode) * _pair_norms(kv, mode)
     eps_a = float(np.finfo(_validate.float_dtype("model_dtype", model_dtype)).eps)
@@ -392,9 +380,9 @@ def offset_tolerance(
     )
 
 
-@dataclass(frozen=True)
-class OffsetCheck:
-    """Outcome of :func:`check_offset_dependence`.
+@dataclass(frozen=True, kw_only=True)
+class OffsetCheck(ToleranceCheck):
+    """Outcome of :func:`check_offset_dependence`: a :class:`~pe._tolerance.ToleranceCheck`.
 
     Attributes
     ----------
@@ -402,16 +390,8 @@ class OffsetCheck:
         What was checked, and the angle dtype whose epsilon the tolerance uses.
     n_positions, n_offsets
         How many positions ``m`` and offsets ``r``.
-    max_abs_error
-        Largest ``|s(m, m + r) - <q, R_r k>|``.
     position, offset
-        Where it occurs.
-    tolerance
-        The error model's bound there.
-    worst_ratio
-        Largest error divided by its own tolerance (``<= 1`` to pass).
-    passed
-        Whether every error is within its tolerance.
+        Where the largest ``|s(m, m + r) - <q, R_r k>|`` (``max_abs_error``) occurs.
     """
 
     d_model: int
@@ -420,21 +400,16 @@ class OffsetCheck:
     pairing: str
     n_positions: int
     n_offsets: int
-    max_abs_error: float
     position: int
     offset: int
-    tolerance: float
-    worst_ratio: float
-    passed: bool
 
     def summary(self) -> str:
         """One line: the largest error, where, the tolerance, the verdict."""
-        verdict = "holds" if self.passed else "FAILS"
         return (
             f"d={self.d_model}, {self.pairing}, angles in {self.angle_dtype}: "
             f"max |s(m, m+r) - <q, R_r k>| = {self.max_abs_error:.3g} at m={self.position}, "
             f"r={self.offset} (tolerance for {self.model_dtype} angles {self.tolerance:.3g}); "
-            f"worst error/tolerance {self.worst_ratio:.3g}: {verdict}"
+            f"worst error/tolerance {self.worst_ratio:.3g}: {self.verdict}"
         )
 
 
@@ -466,9 +441,8 @@ def check_offset_dependence(
     q, k = rng.standard_normal(width), rng.standard_normal(width)
     errors = offset_error(q, k, ms, rs, base=base, pairing=pairing, angle_dtype=angle)
     tolerance = offset_tolerance(q, k, ms, rs, base=base, pairing=pairing, model_dtype=model)
-    ratio = errors / tolerance
-    row, col = np.unravel_index(int(np.argmax(errors)), errors.shape)
-    worst = float(np.max(ratio))
+    worst = worst_case(errors, tolerance)
+    row, col = worst.index
     return OffsetCheck(
         d_model=width,
         angle_dtype=str(angle),
@@ -476,12 +450,11 @@ def check_offset_dependence(
         pairing=str(pairing),
         n_positions=int(ms.size),
         n_offsets=int(rs.size),
-        max_abs_error=float(errors[row, col]),
         position=int(ms[row]),
         offset=int(rs[col]),
-        tolerance=float(tolerance[row, col]),
-        worst_ratio=worst,
-        passed=bool(worst <= 1.0),
+        max_abs_error=worst.max_abs_error,
+        tolerance=worst.tolerance,
+        worst_ratio=worst.worst_ratio,
     )
 
 
@@ -516,8 +489,6 @@ def abel_bound(
     width = _validate.even_width("q.shape[-1]", qv.size)
     rs = _signed_positions("offsets", offsets).astype(np.float64)
     _validate.capped_elements("the bound", 4 * rs.size * width, 16)
-    from pe.numeric import frequencies
-
     omega = frequencies(width, base)
     h = np.conj(qv[0::2] + 1j * qv[1::2]) * (kv[0::2] + 1j * kv[1::2])
     steps = np.abs(np.diff(np.append(h, 0.0)))

@@ -8,9 +8,11 @@ import re
 import pytest
 
 from pe import claims
+from pe.proofs.wrong import Candidate
 from pe.site import report
 
 from .conftest import ROOT, run_pe
+from .helpers import equals_two, false_claim, true_claim
 
 CLAIMS = claims.all_claims()
 
@@ -45,23 +47,55 @@ def test_ids_are_unique_kebab_case() -> None:
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
 
 
-def test_a_claim_without_evidence_or_controls_is_refused() -> None:
-    ok = claims.Evidence("numpy", True, "fine")
+def test_a_claim_without_evidence_or_wrong_candidates_is_refused() -> None:
     with pytest.raises(ValueError, match="no evidence"):
-        claims.Claim("x", "x", "x", "x", evidence=())
-    with pytest.raises(ValueError, match="no negative control"):
-        claims.Claim("x", "x", "x", "x", evidence=(lambda: ok,))
+        claims.Claim(id="x", title="x", statement="x", page="x", checks=())
+    with pytest.raises(ValueError, match="no wrong candidate"):
+        claims.Claim(
+            id="x", title="x", statement="x", page="x", checks=(claims.Check(equals_two, 2),)
+        )
+
+
+def test_a_claim_needs_a_statement_or_a_proof() -> None:
+    claim = claims.Claim(
+        id="x", title="x", page="x", checks=(claims.Check(equals_two, 2, (Candidate("3", 3),)),)
+    )
+    with pytest.raises(ValueError, match="no statement and no proof"):
+        claims.run(claim)
+
+
+def test_the_statement_comes_from_the_proof() -> None:
+    from pe import symbolic
+    from pe.proofs import rotation_identity, wrong
+
+    claim = claims.Claim(
+        id="x",
+        title="x",
+        page="x",
+        checks=(
+            claims.Check(
+                claims.by_proof(rotation_identity.rotation_identity),
+                true=symbolic.shift_block,
+                wrong=(wrong.TRANSPOSED_BLOCK,),
+            ),
+        ),
+    )
+    result = claims.run(claim)
+    assert result.ok
+    assert result.statement == rotation_identity.rotation_identity().statement
+    assert result.controls[0].detail.startswith("transposed block: ")
+
+
+def test_a_true_claim_verifies_and_a_false_one_does_not() -> None:
+    assert claims.run(true_claim()).ok
+    false = claims.run(false_claim())
+    assert not false.ok
+    assert false.controls_rejected
+    assert not false.holds
 
 
 def test_report_refuses_to_show_a_false_claim(monkeypatch: pytest.MonkeyPatch) -> None:
-    false = claims.Claim(
-        "false-claim",
-        "a false claim",
-        "1 = 2",
-        "claims",
-        evidence=(lambda: claims.Evidence("numpy", False, "1 != 2"),),
-        controls=(lambda: claims.Evidence("numpy", False, "control"),),
-    )
+    false = false_claim()
     monkeypatch.setattr(claims, "all_claims", lambda: (*CLAIMS, false))
     claims.verify.cache_clear()
     try:

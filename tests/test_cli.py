@@ -8,6 +8,7 @@ import pytest
 from pe import cli, numeric
 
 from .conftest import run_pe
+from .helpers import false_claim
 
 
 def test_prove_prints_steps_and_exits_zero() -> None:
@@ -92,14 +93,7 @@ def test_verify_exits_one_when_a_claim_fails(
 ) -> None:
     from pe import claims
 
-    false = claims.Claim(
-        "false-claim",
-        "a false claim",
-        "1 = 2",
-        "claims",
-        evidence=(lambda: claims.Evidence("numpy", False, "1 != 2"),),
-        controls=(lambda: claims.Evidence("numpy", False, "control"),),
-    )
+    false = false_claim()
     monkeypatch.setattr(claims, "all_claims", lambda: (false,))
     claims.verify.cache_clear()
     try:

@@ -1,16 +1,25 @@
-"""pe.conventions: named conventions, layout converters and the identity in each layout."""
+"""The chapter "Conventions and pitfalls": pe.conventions, its proofs, measurements and claims."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
-import sympy as sp
 
-from pe import conventions, numeric
+from pe import bug_zoo, conventions, numeric
+from pe.claims import Claim, run
 from pe.claims import conventions as claims
-from pe.conventions import LAYOUTS
+from pe.conventions import LAYOUTS, Layout, Order
+from pe.experiments import conventions as experiments
+from pe.identify import identify
+from pe.proofs import conventions as proofs
+from pe.proofs import wrong
+from pe.proofs.conventions import ShiftInLayout, conjugated
 
 
 def reference_table(
@@ -74,7 +83,9 @@ def test_dtype_is_kept() -> None:
 
 @pytest.mark.parametrize("source", LAYOUTS)
 @pytest.mark.parametrize("target", LAYOUTS)
-def test_permutations_convert_between_layouts(source: tuple, target: tuple) -> None:
+def test_permutations_convert_between_layouts(
+    source: tuple[Layout, Order], target: tuple[Layout, Order]
+) -> None:
     d = 12
     src = reference_table(20, d, layout=source[0], order=source[1], law="paper", base=1e4, offset=0)
     dst = reference_table(20, d, layout=target[0], order=target[1], law="paper", base=1e4, offset=0)
@@ -115,33 +126,52 @@ def test_cos_first_blocks_are_counter_clockwise() -> None:
 
 
 @pytest.mark.parametrize(("layout", "order"), LAYOUTS)
-def test_layout_proofs_and_their_controls(layout: str, order: str) -> None:
-    assert claims.layout_identity(layout, order, d_model=4).holds  # type: ignore[arg-type]
-    transposed = claims.layout_identity(layout, order, "transposed", d_model=4)  # type: ignore[arg-type]
-    unconjugated = claims.layout_identity(layout, order, "unconjugated", d_model=4)  # type: ignore[arg-type]
+def test_layout_proofs_and_their_controls(layout: Layout, order: Order) -> None:
+    assert proofs.layout_identity(layout, order, d_model=4).holds
+    transposed = proofs.layout_identity(
+        layout, order, wrong.TRANSPOSED_CONJUGATION.value.build, d_model=4
+    )
+    unconjugated = proofs.layout_identity(
+        layout, order, wrong.UNCONJUGATED_SHIFT.value.build, d_model=4
+    )
     if (layout, order) == ("interleaved", "sin-first"):
         assert transposed.holds
         assert unconjugated.holds
     else:
         assert not unconjugated.holds
         # P^T T P equals P T P^T only when P is its own inverse (a swap inside pairs)
-        perm = conventions.permutation(4, LAYOUTS[0], (layout, order))  # type: ignore[arg-type]
+        perm = conventions.permutation(4, LAYOUTS[0], (layout, order))
         assert transposed.holds == bool(np.array_equal(perm[perm], np.arange(4)))
-    big = claims.layout_identity("halves", "sin-first", "transposed", d_model=8)
-    assert not big.holds
-    with pytest.raises(ValueError, match="unknown candidate"):
-        claims.layout_identity(layout, order, "nonsense")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [wrong.UNCONJUGATED_SHIFT, wrong.TRANSPOSED_CONJUGATION, wrong.COS_FIRST_UNCONJUGATED],
+    ids=lambda c: c.name,
+)
+def test_wrong_shift_rules_fail_where_they_are_claimed(
+    candidate: wrong.Candidate[ShiftInLayout],
+) -> None:
+    rule = candidate.value
+    for layout, order in rule.layouts:
+        assert not proofs.layout_identity(layout, order, rule.build).holds
+    assert experiments.layout_shift_errors(rule, d=16).ratio > 1e6
+
+
+def test_true_shift_rule_in_numbers() -> None:
+    worst, ratio = experiments.layout_shift_errors(ShiftInLayout(conjugated), d=64)
+    assert ratio <= 1.0
+    assert worst < 1e-12
 
 
 def test_order_and_law_proofs() -> None:
-    assert claims.cos_first_block().holds
-    assert not claims.cos_first_block(
-        lambda k, w: sp.Matrix([[sp.cos(k * w), sp.sin(k * w)], [-sp.sin(k * w), sp.cos(k * w)]])
-    ).holds
-    assert claims.t2t_equals_paper().holds
-    assert not claims.t2t_equals_paper(claims.D_SYM / (claims.D_SYM - 1)).holds
-    assert claims.doubled_exponent().holds
-    assert not claims.doubled_exponent(3).holds
+    assert proofs.cos_first_block().holds
+    assert not proofs.cos_first_block(wrong.PAPER_BLOCK.value).holds
+    assert proofs.t2t_equals_paper().holds
+    assert not proofs.t2t_equals_paper(wrong.T2T_EXPONENT_D_MINUS_1.value).holds
+    assert not proofs.t2t_equals_paper(wrong.T2T_SAME_BASE.value).holds
+    assert proofs.doubled_exponent().holds
+    assert not proofs.doubled_exponent(wrong.BASE_CUBED.value).holds
 
 
 def test_t2t_base_equivalence_numerically() -> None:
@@ -182,3 +212,49 @@ def test_bad_arguments() -> None:
         conventions.column_roles(8, "halves", "tan-first")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="2-D"):
         conventions.convert(np.zeros(8), LAYOUTS[0], LAYOUTS[2])
+
+
+def test_t2t_formula_error() -> None:
+    assert experiments.t2t_formula_error(conventions.get("tensor2tensor"), d=64, n=200) < 1e-12
+    assert experiments.t2t_formula_error(conventions.get("halves"), d=64, n=200) > 1e-3
+
+
+def test_column_index_bug_leaves_no_shift_matrix() -> None:
+    assert conventions.linear_shift_error(bug_zoo.column_index_exponent(4000, 16), 3) > 0.1
+    assert conventions.linear_shift_error(wrong.PAPER_TABLE.value(4000, 16), 3) < 1e-9
+
+
+@dataclasses.dataclass(frozen=True)
+class Mislabelled(conventions.Convention):
+    """Says "paper" but makes the halves table."""
+
+    def table(
+        self, n_positions: int, d_model: int, *, dtype: npt.DTypeLike = np.float64
+    ) -> npt.NDArray[Any]:
+        return conventions.get("halves").table(n_positions, d_model, dtype=dtype)
+
+
+def test_recovery_of_a_few_conventions() -> None:
+    named = {name: conventions.get(name) for name in ("paper", "fairseq")}
+    found = experiments.recovery(named)
+    assert (found.cases, found.failures, found.bugs_named) == (12, [], True)
+    mislabelled = experiments.recovery({"mislabelled": Mislabelled("mislabelled", "x")})
+    assert len(mislabelled.failures) == 6
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [wrong.UNIFORM_NOISE_TABLE, wrong.NOISY_PAPER_TABLE, wrong.ZERO_TABLE],
+    ids=lambda c: c.name,
+)
+def test_non_encodings_are_refused(
+    candidate: wrong.Candidate[Callable[[], npt.NDArray[np.float64]]],
+) -> None:
+    assert not identify(candidate.value()).is_encoding
+    assert all(not identify(table).is_encoding for table in experiments.non_encodings().values())
+
+
+@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.id)
+def test_claims_verify(claim: Claim) -> None:
+    result = run(claim)
+    assert result.ok, [e.detail for e in result.evidence + result.controls]

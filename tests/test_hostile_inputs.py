@@ -22,7 +22,7 @@ import textwrap
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -30,14 +30,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pe
-from pe import cli, numeric, symbolic
+from pe import cli, numeric
+from pe.proofs import rotation_identity as theorems
 
 ALLOCATION_LIMIT = 32 * 2**20  # bytes: a refused request allocates next to nothing
 HUGE = 10**12
 NAN, INF = float("nan"), float("inf")
 
-# Bad values shared by the arguments of the same kind: (value, exception, label).
-BAD_SIZES = [
+# Bad values shared by the arguments of the same kind: (value, the error it must raise, a
+# word its message holds).
+Bad = list[tuple[Any, type[Exception], str]]
+
+BAD_SIZES: Bad = [
     (0, ValueError, "zero"),
     (-3, ValueError, "negative"),
     (2.5, TypeError, "float"),
@@ -50,7 +54,7 @@ BAD_SIZES = [
     (None, TypeError, "None"),
     (np.float64(4.0), TypeError, "numpy float"),
 ]
-BAD_WIDTHS = [
+BAD_WIDTHS: Bad = [
     *BAD_SIZES,
     (7, ValueError, "odd"),
     (1, ValueError, "one"),
@@ -60,7 +64,7 @@ BAD_WIDTHS = [
 ]
 # Sizes refused by the memory cap are named by the allocation they would need.
 CAPPED = "(over the cap)"
-BAD_BASES = [
+BAD_BASES: Bad = [
     (1, ValueError, "one"),
     (1.0, ValueError, "one as float"),
     (0.5, ValueError, "below one"),
@@ -75,7 +79,7 @@ BAD_BASES = [
     (None, TypeError, "None"),
     (1 + 2j, TypeError, "complex"),
 ]
-BAD_DTYPES = [
+BAD_DTYPES: Bad = [
     ("int32", TypeError, "integer dtype"),
     (np.int8, TypeError, "integer type"),
     (np.complex128, TypeError, "complex"),
@@ -84,7 +88,7 @@ BAD_DTYPES = [
     ("f8,f8", TypeError, "structured"),
     (3.5, TypeError, "a number"),
 ]
-BAD_POSITIONS = [
+BAD_POSITIONS: Bad = [
     *[case for case in BAD_SIZES if case[2] != "integral float"],
     ([], ValueError, "empty list"),
     ([[0, 1], [2, 3]], ValueError, "2-D"),
@@ -95,14 +99,14 @@ BAD_POSITIONS = [
     (np.array([2**64 - 1], dtype=np.uint64), ValueError, "beyond int64"),
     (HUGE, ValueError, "huge count"),
 ]
-BAD_OFFSETS = [
+BAD_OFFSETS: Bad = [
     (np.array([-(2**63)]), ValueError, "int64 minimum"),
     ([2**60], ValueError, "beyond 2**53"),
     ([0.5], TypeError, "float array"),
     ([], ValueError, "empty"),
     ("1", TypeError, "string"),
 ]
-BAD_SCALARS = [
+BAD_SCALARS: Bad = [
     (NAN, ValueError, "NaN"),
     (INF, ValueError, "infinite"),
     (10**400, ValueError, "int beyond float range"),
@@ -111,7 +115,7 @@ BAD_SCALARS = [
     (True, TypeError, "bool"),
     ([1, 2], TypeError, "list"),
 ]
-BAD_ROWS = [
+BAD_ROWS: Bad = [
     ("rows", TypeError, "string"),
     (np.zeros((3, 7)), ValueError, "odd width"),
     (np.zeros((3, 0)), ValueError, "empty width"),
@@ -122,7 +126,7 @@ BAD_ROWS = [
     (np.zeros((2, 4), dtype=np.longdouble), TypeError, "long double"),
 ]
 
-Call = Callable[[Any], object]
+Call = Callable[[Any], Any]
 
 # Each function, each argument: how to call it with one bad value and the rest valid.
 TARGETS: dict[str, dict[str, tuple[Call, list[tuple[Any, type[Exception], str]]]]] = {
@@ -185,7 +189,7 @@ TARGETS: dict[str, dict[str, tuple[Call, list[tuple[Any, type[Exception], str]]]
     },
     "block_diagonal_identity": {
         "d_model": (
-            symbolic.block_diagonal_identity,
+            theorems.block_diagonal_identity,
             [
                 # (10**400 is left out: the message echoes all 401 digits; reported.)
                 *((v, e, label.replace(CAPPED, "")) for v, e, label in BAD_WIDTHS[:-1]),
@@ -193,7 +197,7 @@ TARGETS: dict[str, dict[str, tuple[Call, list[tuple[Any, type[Exception], str]]]
             ],
         ),
         "base": (
-            lambda v: symbolic.block_diagonal_identity(4, base=v),
+            lambda v: theorems.block_diagonal_identity(4, base=v),
             [
                 (1, ValueError, "one"),
                 (0, ValueError, "zero"),
@@ -254,14 +258,14 @@ def test_the_api_refuses_bad_arguments(
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: pe.frequencies(np.int64(8), np.float32(10.0)),
+        lambda: pe.frequencies(cast(Any, np.int64(8)), cast(Any, np.float32(10.0))),
         lambda: pe.sinusoidal(np.array([0, 3, 2**53], dtype=np.uint64), 8, dtype="float16"),
         lambda: pe.shift_matrix(-2.5, 2),
         lambda: pe.shift(np.zeros((2, 3, 4)), 10**300),
         lambda: pe.check_rotation_identity(2, [0, 2**52], [-(2**51)], base=1.0001),
     ],
 )
-def test_valid_edge_cases_are_accepted(call: Callable[[], object]) -> None:
+def test_valid_edge_cases_are_accepted(call: Callable[[], Any]) -> None:
     """The refusals above are not overreach: edge values that are valid give an answer."""
     result = call()
     values = result if isinstance(result, np.ndarray) else np.array([result.worst_ratio])
@@ -311,7 +315,7 @@ def subcommands() -> list[str]:
 
 
 # Files for `pe identify`: written into the working directory by the test.
-NPY_FILES: dict[str, Callable[[Path], None]] = {
+NPY_FILES: dict[str, Callable[[Path], object]] = {
     "empty.npy": lambda path: path.write_bytes(b""),
     "garbage.npy": lambda path: path.write_bytes(b"\x93NUMPY\x01\x00garbage" + bytes(40)),
     "text.npy": lambda path: path.write_text("not an array at all\n"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +15,9 @@ from pe.identify import Identification, identify
 
 from .conftest import run_pe
 
-TARGET = {np.float64: 1e-6, np.float32: 1e-3}
+Dtype = type[np.floating[Any]]
+
+TARGET: dict[Dtype, float] = {np.float64: 1e-6, np.float32: 1e-3}
 
 
 def direct_frequencies(law: str, d: int, base: float) -> np.ndarray:
@@ -26,7 +29,7 @@ def direct_frequencies(law: str, d: int, base: float) -> np.ndarray:
     return np.asarray([math.exp(-i * math.log(base) / (h - 1)) for i in k])
 
 
-def check_accuracy(result: Identification, true: np.ndarray, n: int, dtype: type) -> None:
+def check_accuracy(result: Identification, true: np.ndarray, n: int, dtype: Dtype) -> None:
     target = TARGET[dtype]
     eps = float(np.finfo(dtype).eps)
     sin_err = np.abs(result.sin_frequencies - true) / true
@@ -49,7 +52,7 @@ def check_accuracy(result: Identification, true: np.ndarray, n: int, dtype: type
 @pytest.mark.parametrize("d", [8, 64, 512, 4096])
 @pytest.mark.parametrize("base", [100.0, 1e4, 1e6])
 @pytest.mark.parametrize("law", ["paper", "tensor2tensor"])
-def test_accuracy_across_widths_and_bases(dtype: type, d: int, base: float, law: str) -> None:
+def test_accuracy_across_widths_and_bases(dtype: Dtype, d: int, base: float, law: str) -> None:
     n = 256 if d < 4096 else 128
     convention = conventions.Convention("x", "x", law=law, base=base)  # type: ignore[arg-type]
     result = identify(convention.table(n, d, dtype=dtype))
@@ -72,12 +75,13 @@ def test_short_and_long_tables(n: int) -> None:
 
 @pytest.mark.parametrize("name", list(conventions.CONVENTIONS))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
-def test_every_named_convention_is_recovered(name: str, dtype: type) -> None:
+def test_every_named_convention_is_recovered(name: str, dtype: Dtype) -> None:
     c = conventions.get(name)
     result = identify(c.table(128, 64, dtype=dtype))
     assert (result.layout, result.order, result.position_offset) == (c.layout, c.order, c.offset)
     assert result.law == {"one-indexed": "other"}.get(c.law, c.law)
-    tolerance = {np.float64: 1e-9, np.float32: 1e-4, np.float16: 2e-2}[dtype]
+    tolerances: dict[Dtype, float] = {np.float64: 1e-9, np.float32: 1e-4, np.float16: 2e-2}
+    tolerance = tolerances[dtype]
     assert result.base is not None
     assert abs(result.base / 1e4 - 1) < tolerance
     assert result.matches_paper == (name == "paper")

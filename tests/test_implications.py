@@ -1,51 +1,71 @@
-"""pe.experiments.implications: dot products, norms, distances and scores, against independent references."""
+"""What the identity implies: proofs, measurements and wrong candidates, against independent references."""
 
 from __future__ import annotations
 
 import inspect
 
-import mpmath
 import numpy as np
 import pytest
-import sympy as sp
 
-from pe import numeric, symbolic
-from pe.experiments import implications as similarity
+from pe import numeric, reference
+from pe.experiments import implications as measured
+from pe.proofs import implications as proofs
+from pe.proofs import wrong
+from pe.symbolic import pair
 
 
-def _mp_f(k: int, d: int) -> float:
-    with mpmath.workdps(50):
-        total = mpmath.fsum(
-            mpmath.cos(k * mpmath.power(10000, mpmath.mpf(-2 * i) / d)) for i in range(d // 2)
-        )
-        return float(total)
+def exact_f(k: int, d: int) -> float:
+    """f(k) = sum_i cos(w_i k) from the 50-digit reference cosines (odd columns of the table)."""
+    return float(sum(reference.entry(k, 2 * i + 1, d) for i in range(d // 2)))
 
 
 @pytest.mark.parametrize("k", [0, 1, 43, 44, 1000, -17])
-def test_dot_by_offset_against_mpmath(k: int) -> None:
-    assert abs(similarity.dot_by_offset(64, [k])[0] - _mp_f(k, 64)) < 1e-12
+def test_dot_by_offset_against_the_reference(k: int) -> None:
+    assert abs(measured.dot_by_offset(64, [k])[0] - exact_f(k, 64)) < 1e-12
+    assert abs(measured.reference_dot_by_offset(64, [k])[0] - exact_f(k, 64)) < 1e-12
 
 
 def test_dot_by_offset_matches_table_rows_at_any_position() -> None:
     table = numeric.sinusoidal(np.array([5, 12, 900, 907]), 32)
-    f7 = similarity.dot_by_offset(32, [7])[0]
+    f7 = measured.dot_by_offset(32, [7])[0]
     assert abs(table[0] @ table[1] - f7) < 1e-12
     assert abs(table[2] @ table[3] - f7) < 1e-12
     assert abs(table[0] @ table[3] - f7) > 0.1  # offset 902 is different
 
 
 def test_first_rise() -> None:
-    assert similarity.first_rise([3.0, 2.0, 1.0, 2.0]) == 2
-    assert similarity.first_rise([3.0, 2.0, 1.0]) is None
-    assert similarity.first_rise([1.0, 1.0]) is None
+    assert measured.first_rise([3.0, 2.0, 1.0, 2.0]) == 2
+    assert measured.first_rise([3.0, 2.0, 1.0]) is None
+    assert measured.first_rise([1.0, 1.0]) is None
 
 
-def test_first_rise_for_d512_is_where_mpmath_says() -> None:
-    f = similarity.dot_by_offset(512, np.arange(200))
-    rise = similarity.first_rise(f)
-    assert rise is not None
-    assert _mp_f(rise + 1, 512) > _mp_f(rise, 512)
-    assert all(_mp_f(k + 1, 512) < _mp_f(k, 512) for k in range(0, rise, 6))
+def test_first_rise_for_d512_is_where_the_reference_says() -> None:
+    rise, low, value = measured.decay_facts(512, 20_000)
+    assert rise == measured.first_rise(measured.dot_by_offset(512, np.arange(200)))
+    assert exact_f(rise + 1, 512) > exact_f(rise, 512)
+    assert all(exact_f(k + 1, 512) < exact_f(k, 512) for k in range(0, rise, 6))
+    assert value < 0
+    assert value == measured.dot_by_offset(512, [low])[0]
+
+
+def test_the_monotone_decay_candidate_never_rises() -> None:
+    assert measured.first_rise(wrong.MONOTONE_DECAY.value(np.arange(20_001))) is None
+
+
+def test_dot_product_error_and_the_doubled_exponent() -> None:
+    assert measured.dot_product_error(64, 300) < measured.dot_tolerance(64, 600)
+    assert measured.dot_product_error(64, 300, wrong.DOUBLED_EXPONENT.value) > 1.0
+
+
+def test_symmetry_gap_and_a_shift_between_the_rows() -> None:
+    assert measured.symmetry_gap(64, 500, 200) < measured.dot_tolerance(64, 700)
+    assert measured.symmetry_gap(64, 500, 200, wrong.SHIFT_BETWEEN_ROWS.value) > 1.0
+
+
+def test_norm_error_and_the_wrong_norm() -> None:
+    positions = [0, 17, 10**6, 2**40]
+    assert measured.norm_error((8, 64), positions, 0.5) < measured.dot_tolerance(64, 0.0)
+    assert measured.norm_error((8, 64), positions, float(wrong.NORM_SQUARED_D.value)) > 1.0
 
 
 def test_nearest_rows_against_brute_force() -> None:
@@ -57,19 +77,26 @@ def test_nearest_rows_against_brute_force() -> None:
             dist = float(np.linalg.norm(table[p] - table[q]))
             if dist < best[0]:
                 best = (dist, q - p)
-    k, dist = similarity.nearest_rows(n, d)
+    k, dist = measured.nearest_rows(n, d)
     assert k == best[1]
     assert abs(dist - best[0]) < 1e-12
+    assert abs(measured.brute_force_nearest(n, d) - best[0]) < 1e-9
 
 
 def test_nearest_rows_refuses_one_position() -> None:
     with pytest.raises(ValueError, match="n_positions"):
-        similarity.nearest_rows(1, 16)
+        measured.nearest_rows(1, 16)
+
+
+def test_binary_counter_rows_repeat() -> None:
+    distances = measured.chord_lengths(wrong.BINARY_COUNTER.value(16), np.arange(1, 1000))
+    assert distances[255] < 1e-12  # offset 256 = 2^(d/2): every pair back where it was
+    assert measured.chord_lengths(numeric.frequencies(16), np.arange(1, 1000)).min() > 0.5
 
 
 def test_pair_min_distance_against_brute_force() -> None:
     omega = np.array([1.0, 0.01, 2 * np.pi / 8])
-    distances, where = similarity.pair_min_distance(omega, 50)
+    distances, where = measured.pair_min_distance(omega, 50)
     for j, w in enumerate(omega):
         points = np.stack([np.sin(w * np.arange(50)), np.cos(w * np.arange(50))], axis=1)
         gaps = [
@@ -82,54 +109,59 @@ def test_pair_min_distance_against_brute_force() -> None:
     assert distances[2] < 1e-12  # rational period: positions coincide
 
 
+@pytest.mark.parametrize("candidate", [wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD])
+def test_pair_shift_ratio_rejects_wrong_blocks(
+    candidate: wrong.Candidate[measured.FrequencyLaw],
+) -> None:
+    assert measured.pair_shift_ratio(64, 2000, (1, 7), numeric.frequencies) <= 1.0
+    assert measured.pair_shift_ratio(64, 2000, (1, 7), candidate.value) > 1e6
+
+
 def test_offset_spread() -> None:
     toeplitz = np.subtract.outer(np.arange(20), np.arange(20)).astype(float) ** 2
-    assert similarity.offset_spread(toeplitz)[0] == 0.0
+    assert measured.offset_spread(toeplitz)[0] == 0.0
     broken = toeplitz.copy()
     broken[3, 5] += 1.0
-    assert similarity.offset_spread(broken)[0] == 1.0
+    assert measured.offset_spread(broken)[0] == 1.0
 
 
 def test_scores_relative_only_for_raw_and_rotation_blocks() -> None:
-    for projection, relative in (("identity", True), ("rotation", True), ("random", False)):
-        spread, scale = similarity.offset_spread(similarity.scores(80, 32, projection=projection))
-        assert (spread < 1e-10 * scale) is relative, projection
-    spread, scale = similarity.offset_spread(
-        similarity.scores(80, 32, content=1.0, projection="identity")
+    for projection, relative in (
+        (wrong.IDENTITY_PROJECTION.value, True),
+        (wrong.ROTATION_PROJECTION.value, True),
+        (measured.RANDOM, False),
+    ):
+        spread, scale = measured.offset_spread(measured.scores(80, 32, projection=projection))
+        assert (spread < 1e-10 * scale) is relative, projection.name
+    spread, scale = measured.offset_spread(
+        measured.scores(80, 32, content=1.0, projection=measured.IDENTITY)
     )
     assert spread > 0.01 * scale  # content breaks it even without projections
 
 
-def test_scores_bad_projection() -> None:
-    with pytest.raises(ValueError, match="projection must be"):
-        similarity.scores(10, 8, projection="learned")
-
-
 def test_symbolic_dot_products_and_wrong_candidates() -> None:
-    assert similarity.dot_product_per_pair().holds
-    assert not similarity.dot_product_per_pair(lambda k, w: sp.sin(k * w)).holds
-    assert similarity.dot_product_concrete(8).holds
-    assert not similarity.dot_product_concrete(8, doubled=True).holds
-    assert similarity.offset_symmetry().holds
-    assert not similarity.offset_symmetry(lambda _k, w: symbolic.shift_block(1, w)).holds
+    assert proofs.dot_product_per_pair().holds
+    assert not proofs.dot_product_per_pair(wrong.DOUBLE_ANGLE_COSINE.value).holds
+    assert proofs.dot_product_concrete().holds
+    assert not proofs.dot_product_concrete(wrong.DOUBLED_EXPONENT.value).holds
+    assert proofs.offset_symmetry().holds
+    assert not proofs.offset_symmetry(wrong.SHIFT_BETWEEN_ROWS.value).holds
 
 
 def test_symbolic_norm_and_distance() -> None:
-    assert similarity.norm_per_pair().holds
-    assert not similarity.norm_per_pair(
-        lambda p, w: sp.Matrix([sp.sin(w * p), sp.sin(w * p)])
-    ).holds
-    assert similarity.norm_concrete(16).holds
-    assert not similarity.norm_concrete(16, claimed=16).holds
-    assert similarity.distance_identity().holds
-    assert not similarity.distance_identity(lambda p, q, w: 2 - 2 * sp.cos(w * (p + q))).holds
+    assert proofs.norm_per_pair(pair).holds
+    assert not proofs.norm_per_pair(wrong.MIXED_FREQUENCY_PAIR.value).holds
+    assert proofs.norm_concrete(proofs.HALF, 16).holds
+    assert not proofs.norm_concrete(wrong.NORM_SQUARED_D.value, 16).holds
+    assert proofs.distance_identity().holds
+    assert not proofs.distance_identity(wrong.SUM_ANGLE_DISTANCE.value).holds
 
 
 def test_symbolic_attention_terms() -> None:
-    assert similarity.attention_four_terms().holds
-    assert not similarity.attention_four_terms(drop_cross_terms=True).holds
-    assert similarity.position_term().holds
-    assert not similarity.position_term(relative_only=True).holds
+    assert proofs.attention_four_terms().holds
+    assert not proofs.attention_four_terms(wrong.CROSS_TERMS_DROPPED.value).holds
+    assert proofs.position_term().holds
+    assert not proofs.position_term(wrong.DIFFERENCE_ONLY.value).holds
 
 
 def test_position_term_numerically_for_a_random_block() -> None:
@@ -150,10 +182,10 @@ def test_position_term_numerically_for_a_random_block() -> None:
 
 def test_exact_widths_are_capped() -> None:
     with pytest.raises(ValueError, match="d_model"):
-        similarity.dot_product_concrete(128)
+        proofs.dot_product_concrete(1, 128)
     with pytest.raises(ValueError, match="d_model"):
-        similarity.norm_concrete(7)
+        proofs.norm_concrete(proofs.HALF, 7)
 
 
 def test_no_simplify() -> None:
-    assert "simplify(" not in inspect.getsource(similarity)
+    assert "simplify(" not in inspect.getsource(proofs)

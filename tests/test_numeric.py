@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-import mpmath
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe import numeric
-
-mpmath.mp.dps = 50
-
-
-def exact_entry(p: int, column: int, d: int, base: float = 10000.0) -> float:
-    """PE(p, column) from the paper's formula, in 50-digit arithmetic."""
-    i = column // 2
-    angle = mpmath.mpf(p) * mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d)
-    return float(mpmath.sin(angle) if column % 2 == 0 else mpmath.cos(angle))
+from pe import _tolerance, numeric, reference
+from pe.proofs import wrong
 
 
 def test_frequencies_follow_the_paper_law() -> None:
     d = 512
     omega = numeric.frequencies(d)
     assert omega.shape == (d // 2,)
-    exact = [float(mpmath.power(10000, -mpmath.mpf(2 * i) / d)) for i in range(d // 2)]
+    exact = [float(w) for w in reference.frequencies(d)]
     np.testing.assert_allclose(omega, exact, rtol=4e-16)
     assert omega[0] == 1.0
     assert np.all(np.diff(omega) < 0)
@@ -43,7 +37,7 @@ def test_frequencies_reject_the_doubled_exponent() -> None:
 )
 def test_table_entries_match_mpmath(p: int, column: int) -> None:
     table = numeric.sinusoidal(np.array([p]), 512)
-    assert abs(table[0, column] - exact_entry(p, column, 512)) <= 2e-16 + 4e-16 * p
+    assert abs(table[0, column] - float(reference.entry(p, column, 512))) <= 2e-16 + 4e-16 * p
 
 
 def test_layout_is_interleaved_sine_then_cosine() -> None:
@@ -64,7 +58,7 @@ def test_count_and_array_of_positions_agree() -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_dtype_is_respected_and_rounded_once(dtype: type[np.floating]) -> None:  # type: ignore[type-arg]
+def test_dtype_is_respected_and_rounded_once(dtype: type[np.floating[Any]]) -> None:
     table = numeric.sinusoidal(64, 32, dtype=dtype)
     assert table.dtype == dtype
     reference = numeric.sinusoidal(64, 32)
@@ -100,7 +94,7 @@ def test_shift_keeps_float32() -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_check_passes_within_the_error_model(dtype: type[np.floating]) -> None:  # type: ignore[type-arg]
+def test_check_passes_within_the_error_model(dtype: type[np.floating[Any]]) -> None:
     positions = np.array([0, 1, 2, 100, 1000, 50_000, 2_000_000])
     result = numeric.check_rotation_identity(
         128, positions, np.array([1, 3, 64, -1, 999]), dtype=dtype
@@ -108,6 +102,8 @@ def test_check_passes_within_the_error_model(dtype: type[np.floating]) -> None: 
     assert result.passed, result.summary()
     assert 0 < result.max_abs_error <= result.tolerance
     assert result.worst_ratio <= 1.0
+    assert isinstance(result, _tolerance.ToleranceCheck)
+    assert result.verdict in result.summary()
 
 
 def test_tolerance_is_not_loose() -> None:
@@ -117,24 +113,13 @@ def test_tolerance_is_not_loose() -> None:
         assert result.worst_ratio > 1 / 20, (dtype, result.summary())
 
 
-def wrong_sign(k: float, d: int, base: float) -> np.ndarray:
-    return numeric.shift_matrix(k, d, base=base).T
-
-
-def wrong_frequency(k: float, d: int, base: float) -> np.ndarray:
-    return numeric.shift_matrix(k, d, base=base * 1.0001)
-
-
-def slightly_off(k: float, d: int, base: float) -> np.ndarray:
-    """T_k with one entry off by 1e-9: far below any plotting precision."""
-    matrix = numeric.shift_matrix(k, d, base=base)
-    matrix[4, 4] += 1e-9
-    return matrix
-
-
-@pytest.mark.parametrize("candidate", [wrong_sign, wrong_frequency, slightly_off])
-def test_check_rejects_wrong_candidates(candidate: numeric.MatrixCandidate) -> None:
-    result = numeric.check_rotation_identity(64, 256, np.array([1, 5]), candidate=candidate)
+@pytest.mark.parametrize(
+    "candidate",
+    [wrong.TRANSPOSED_SHIFT_MATRIX, wrong.OTHER_BASE_SHIFT_MATRIX, wrong.NUDGED_SHIFT_MATRIX],
+    ids=lambda c: c.name,
+)
+def test_check_rejects_wrong_candidates(candidate: wrong.Candidate[Any]) -> None:
+    result = numeric.check_rotation_identity(64, 256, np.array([1, 5]), candidate=candidate.value)
     assert not result.passed
     assert result.worst_ratio > 1.0
 
@@ -172,18 +157,18 @@ def test_fitted_matrix_is_the_shift_matrix() -> None:
     assert not np.allclose(fitted, numeric.shift_matrix(5, 16).T, atol=1e-3)
 
 
-BAD_CALLS = [
+BAD_CALLS: list[tuple[Callable[[], Any], type[Exception], str]] = [
     (lambda: numeric.frequencies(7), ValueError, "d_model must be even"),
     (lambda: numeric.frequencies(0), ValueError, "d_model"),
     (lambda: numeric.frequencies(-4), ValueError, "d_model"),
-    (lambda: numeric.frequencies(8.0), TypeError, "d_model must be an integer"),
+    (lambda: numeric.frequencies(8.0), TypeError, "d_model must be an integer"),  # type: ignore[arg-type]
     (lambda: numeric.frequencies(True), TypeError, "d_model must be an integer"),
-    (lambda: numeric.frequencies("8"), TypeError, "d_model must be an integer"),
+    (lambda: numeric.frequencies("8"), TypeError, "d_model must be an integer"),  # type: ignore[arg-type]
     (lambda: numeric.frequencies(8, base=1.0), ValueError, "base must be > 1"),
     (lambda: numeric.frequencies(8, base=0.5), ValueError, "base must be > 1"),
     (lambda: numeric.frequencies(8, base=float("nan")), ValueError, "base must be finite"),
     (lambda: numeric.frequencies(8, base=float("inf")), ValueError, "base must be finite"),
-    (lambda: numeric.frequencies(8, base="10000"), TypeError, "base must be a real number"),
+    (lambda: numeric.frequencies(8, base="10000"), TypeError, "base must be a real number"),  # type: ignore[arg-type]
     (lambda: numeric.sinusoidal(0, 8), ValueError, "positions must be an integer >= 1"),
     (lambda: numeric.sinusoidal(-3, 8), ValueError, "positions"),
     (lambda: numeric.sinusoidal(3.5, 8), TypeError, "positions"),
@@ -212,7 +197,9 @@ BAD_CALLS = [
 
 
 @pytest.mark.parametrize(("call", "error", "message"), BAD_CALLS)
-def test_bad_input_gets_a_one_line_error(call, error, message) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_gets_a_one_line_error(
+    call: Callable[[], Any], error: type[Exception], message: str
+) -> None:
     with pytest.raises(error, match=message) as raised:
         call()
     assert "\n" not in str(raised.value)
@@ -239,6 +226,25 @@ def test_fit_needs_as_many_positions_as_the_width() -> None:
         ((1.0, [np.inf], 1, np.float64), ValueError, "position must be finite"),
     ],
 )
-def test_rotation_tolerance_names_bad_arguments(args: tuple, error: type, message: str) -> None:  # type: ignore[type-arg]
+def test_rotation_tolerance_names_bad_arguments(
+    args: tuple[Any, ...], error: type[Exception], message: str
+) -> None:
     with pytest.raises(error, match=message):
         numeric.rotation_tolerance(*args)
+
+
+def test_rotation_tolerance_is_the_phase_model() -> None:
+    omega = numeric.frequencies(16)
+    expected = _tolerance.phase_tolerance(float(np.finfo(np.float32).eps), omega, 12.0)
+    np.testing.assert_array_equal(numeric.rotation_tolerance(omega, 5, -7, np.float32), expected)
+    assert not np.array_equal(numeric.rotation_tolerance(omega, 5, -7, np.float64), expected)
+
+
+def test_check_reports_the_first_largest_error() -> None:
+    """The worst entry is found over every offset; NaN errors fail the check."""
+    result = numeric.check_rotation_identity(
+        8, 64, np.array([1, 2]), candidate=lambda k, d, b: np.full((d, d), np.nan)
+    )
+    assert not result.passed
+    assert result.max_abs_error == np.inf
+    assert (result.offset, result.position, result.column) == (1, 0, 0)

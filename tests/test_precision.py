@@ -1,66 +1,63 @@
-"""Accuracy of the tables against 50-digit mpmath, each method against its own error model."""
+"""The chapter "Precision and speed": the rotation algorithm against 50-digit mpmath, each
+method against its own error model, the chapter's proof, measurements, claims and page data."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import mpmath
 import numpy as np
+import numpy.typing as npt
 import pytest
 
-from pe import _rotation_table as rotation_table
-from pe import numeric
+from pe import _extended_precision, _rotation_table, numeric, reference
+from pe.claims import precision as claims
+from pe.claims import run
 from pe.experiments import precision
+from pe.proofs import precision as proofs
+from pe.proofs import wrong
 
 EPS64 = float(np.finfo(np.float64).eps)
-BOUND = rotation_table.ENTRY_ERROR_BOUND
-
-
-def exact(p: int, column: int, d: int, base: float = 10000.0) -> mpmath.mpf:
-    """PE(p, column) in 60-digit arithmetic, written independently of pe.experiments.precision."""
-    with mpmath.workdps(60):
-        angle = mpmath.mpf(p) * mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * (column // 2)) / d)
-        return mpmath.sin(angle) if column % 2 == 0 else mpmath.cos(angle)
+BOUND = _rotation_table.ENTRY_ERROR_BOUND
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 
 def errors(
-    table: np.ndarray,
-    rows: np.ndarray,
-    positions: np.ndarray,
-    columns: np.ndarray,
+    table: npt.NDArray[Any],
+    rows: IntArray,
+    positions: IntArray,
+    columns: IntArray,
     d: int,
     *,
     base: float = 10000.0,
-) -> np.ndarray:
-    with mpmath.workdps(60):
-        return np.array(
-            [
-                float(abs(mpmath.mpf(float(table[r, c])) - exact(int(p), int(c), d, base)))
-                for r, p, c in zip(rows.tolist(), positions.tolist(), columns.tolist(), strict=True)
-            ]
-        )
+) -> FloatArray:
+    """|table[row, column] - PE(position, column)| at 60 digits, by pe.reference."""
+    return reference.errors(table[rows, columns], positions, columns, d, base, dps=60)
 
 
-def sampled(n: int, d: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def sampled(n: int, d: int, count: int, seed: int) -> tuple[IntArray, IntArray]:
     rng = np.random.default_rng(seed)
     positions = np.concatenate([n - 1 - np.arange(64), rng.integers(0, n, count - 64)])
     return positions.astype(np.int64), rng.integers(0, d, count)
 
 
 def test_two_pi_constant_matches_mpmath() -> None:
+    digits = _extended_precision.TWO_PI_DIGITS
     with mpmath.workdps(70):
-        assert abs(mpmath.mpf(rotation_table.TWO_PI_DIGITS) - 2 * mpmath.pi) < mpmath.mpf(10) ** -63
-    assert Decimal(rotation_table.TWO_PI_DIGITS) != Decimal("6.283185307179586")
+        assert abs(mpmath.mpf(digits) - 2 * mpmath.pi) < mpmath.mpf(10) ** -63
+    assert Decimal(digits) != Decimal("6.283185307179586")
 
 
 @pytest.mark.parametrize(
     ("d", "base"), [(512, 10000.0), (4096, 10000.0), (64, 500000.0), (10, 1.5)]
 )
 def test_frequency_turns_carry_about_150_bits(d: int, base: float) -> None:
-    hi, mid, lo = rotation_table.frequency_turns(d, base)
+    hi, mid, lo = _extended_precision.frequency_turns(d, base)
     with mpmath.workdps(60):
         for i in range(0, d // 2, max(1, d // 64)):
-            f = mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d) / (2 * mpmath.pi)
+            f = reference.frequency(i, d, base, dps=60) / (2 * mpmath.pi)
             total = mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) + mpmath.mpf(lo[i])
             assert abs(total - f) <= f * mpmath.mpf(2) ** -145
             pair = mpmath.mpf(hi[i]) + mpmath.mpf(mid[i])
@@ -69,16 +66,16 @@ def test_frequency_turns_carry_about_150_bits(d: int, base: float) -> None:
 
 
 def test_wide_tables_use_double_double_frequencies(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rotation_table, "_DECIMAL_PAIRS", 8)
-    rotation_table.frequency_turns.cache_clear()
+    monkeypatch.setattr(_extended_precision, "_DECIMAL_PAIRS", 8)
+    _extended_precision.frequency_turns.cache_clear()
     try:
-        hi, mid, lo = rotation_table.frequency_turns(1024, 10000.0)
+        hi, mid, lo = _extended_precision.frequency_turns(1024, 10000.0)
     finally:
-        rotation_table.frequency_turns.cache_clear()
+        _extended_precision.frequency_turns.cache_clear()
     assert not lo.any()
     with mpmath.workdps(60):
         for i in range(0, 512, 37):
-            f = mpmath.power(10000, -mpmath.mpf(2 * i) / 1024) / (2 * mpmath.pi)
+            f = reference.frequency(i, 1024, dps=60) / (2 * mpmath.pi)
             assert abs(mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) - f) <= f * mpmath.mpf(2) ** -103
 
 
@@ -122,7 +119,7 @@ def test_float16_tables_are_rounded_once() -> None:
 
 
 def test_consecutive_rows_match_mpmath_across_block_boundaries() -> None:
-    n, d = 3 * rotation_table.BLOCK + 17, 96
+    n, d = 3 * _rotation_table.BLOCK + 17, 96
     table = numeric.sinusoidal(n, d)
     rows = np.repeat(np.arange(n), 4)
     columns = np.random.default_rng(1).integers(0, d, rows.size)
@@ -165,7 +162,7 @@ def test_float32_recipe_fails_the_6e_8_bound() -> None:
     """Negative control: angles formed in float32 drift by ~1e-4 at p ~ 1e4."""
     positions = np.array([10_000, 10_001, 20_000])
     d = 64
-    table = precision.float32_recipe(positions, d)
+    table = wrong.FLOAT32_RECIPE.value(positions, d)
     rows = np.repeat(np.arange(3), d)
     columns = np.tile(np.arange(d), 3)
     found = errors(table, rows, positions[rows], columns, d)
@@ -185,7 +182,7 @@ def test_chained_rotation_drifts_and_anchoring_does_not() -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_a_row_does_not_depend_on_the_other_rows(dtype: type) -> None:
+def test_a_row_does_not_depend_on_the_other_rows(dtype: type[np.floating[Any]]) -> None:
     n, d = 700, 40
     full = numeric.sinusoidal(n, d, dtype=dtype)
     picked = np.array([699, 0, 128, 129, 5, 383, 384, 641])
@@ -197,8 +194,8 @@ def test_a_row_does_not_depend_on_the_other_rows(dtype: type) -> None:
 
 def test_threaded_fill_gives_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
     serial = numeric.sinusoidal(1000, 64, dtype=np.float32)
-    monkeypatch.setattr(rotation_table, "_THREADED_ENTRIES", 1)
-    monkeypatch.setattr(rotation_table.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_rotation_table, "_THREADED_ENTRIES", 1)
+    monkeypatch.setattr("pe._rotation_table.os.cpu_count", lambda: 2)
     np.testing.assert_array_equal(numeric.sinusoidal(1000, 64, dtype=np.float32), serial)
 
 
@@ -233,3 +230,62 @@ def test_row_separation_finds_duplicates_of_float16_positions() -> None:
     clean = precision.row_separation(numeric.sinusoidal(positions, 16), "pe float64")
     assert clean.duplicates == 0
     assert clean.smallest > 0.1
+
+
+@pytest.mark.parametrize(
+    "candidate", [wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS], ids=lambda c: c.name
+)
+def test_float64_wrong_methods_miss_the_bound(candidate: wrong.Candidate[Any]) -> None:
+    error, p, _ = precision.max_sampled_error(candidate.value, 2**20, 64, seed=64)
+    assert error > 1000 * BOUND
+    assert p > 2**19  # the error grows with position
+
+
+def test_complex_shift_proof_and_its_wrong_factors() -> None:
+    assert proofs.complex_shift(proofs.shift_factor).holds
+    for candidate in (wrong.CONJUGATE_FACTOR, wrong.SWAPPED_FACTOR):
+        proof = proofs.complex_shift(candidate.value)
+        assert not proof.holds, candidate.name
+        assert any(entry != 0 for entry in proof.residual)
+
+
+def test_row_errors_agree_with_the_reference_entries() -> None:
+    positions = np.array([0, 7, 10**6])
+    found = precision.row_errors(numeric.sinusoidal_direct, positions, 8)
+    table = numeric.sinusoidal_direct(positions, 8)
+    for row, p in enumerate(positions.tolist()):
+        for column in range(8):
+            with mpmath.workdps(50):
+                exact = abs(mpmath.mpf(float(table[row, column])) - reference.entry(p, column, 8))
+            assert found[row, column] == pytest.approx(float(exact), rel=1e-12, abs=1e-300)
+
+
+def test_drift_marks_overflowed_float16_positions() -> None:
+    found = precision.drift((1000, 100_000), 16)
+    assert np.isnan(found["float16 recipe"][1])
+    assert found["pe float64"].max() <= BOUND
+    assert found["float32 recipe"][1] > found["float32 recipe"][0]
+
+
+def test_separations_cover_both_tables_in_three_dtypes() -> None:
+    found = precision.separations(2100, 8)
+    assert [r.label for r in found][:2] == ["recipe in float16", "pe, rounded to float16"]
+    assert found[0].duplicates > 0
+    assert all(r.duplicates == 0 for r in found[1:])
+
+
+@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.id)
+def test_claims_verify_and_reject_their_wrong_candidates(claim: Any) -> None:
+    result = run(claim)
+    assert result.holds, [e.detail for e in result.evidence]
+    assert result.controls_rejected, [e.detail for e in result.controls]
+    assert result.controls
+
+
+def test_benchmark_data_ships_inside_the_package() -> None:
+    from pe.site import precision as page
+
+    data = page.benchmark_results()
+    assert {"machine", "rows", "targets"} <= set(data)
+    assert "pe / np.full" in page.benchmark_table(data)
+    assert page.benchmark_targets(data).count("<li>") == len(data["targets"])

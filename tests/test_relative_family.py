@@ -1,4 +1,5 @@
-"""pe.experiments.relative_family and pe.proofs.relative_family: each scheme against a loop written here, and its proofs."""
+"""The relative-family chapter: each scheme of pe.experiments.relative_family against a loop
+written here, and the proofs of pe.proofs.relative_family with their wrong candidates."""
 
 from __future__ import annotations
 
@@ -12,22 +13,9 @@ import pytest
 from pe import numeric
 from pe.experiments import relative_family as relative
 from pe.proofs import relative_family as proofs
+from pe.proofs import wrong
 
-
-def t5_reference(r: int, bidirectional: bool, num_buckets: int, max_distance: int) -> int:
-    """T5's bucket of r = key - query, one value at a time, from the description of the scheme."""
-    half = num_buckets // 2 if bidirectional else num_buckets
-    if bidirectional:
-        offset, distance = (half if r > 0 else 0), abs(r)
-    else:
-        offset, distance = 0, max(0, -r)
-    exact = half // 2
-    if distance < exact:
-        return offset + distance
-    widened = exact + int(
-        math.log(distance / exact) / math.log(max_distance / exact) * (half - exact)
-    )
-    return offset + min(widened, half - 1)
+t5_reference = relative.t5_bucket_reference
 
 
 @pytest.mark.parametrize("bidirectional", [True, False])
@@ -39,7 +27,12 @@ def test_t5_bucket_matches_the_reference(
     got = relative.t5_bucket(
         rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
     )
-    expected = [t5_reference(int(r), bidirectional, num_buckets, max_distance) for r in rel]
+    expected = [
+        t5_reference(
+            int(r), bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+        )
+        for r in rel
+    ]
     assert got.tolist() == expected
     ok, detail = relative.t5_bucket_properties(
         bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
@@ -47,17 +40,20 @@ def test_t5_bucket_matches_the_reference(
     assert ok, detail
 
 
-def test_t5_properties_reject_wrong_bucketings() -> None:
-    def uncapped(rel: Any, **kw: Any) -> Any:
-        return relative.t5_bucket(
-            rel, bidirectional=kw["bidirectional"], num_buckets=128, max_distance=2048
-        )
+def test_t5_reference_by_hand() -> None:
+    """A few buckets worked out from T5's description (32 buckets, max distance 128)."""
+    # backward: 0..7 exact; forward gets 16 + the same; far distances share bucket 15 / 31
+    assert [t5_reference(r) for r in (0, -1, -7, 1, 7, -128, -10_000, 10_000)] == [
+        0, 1, 7, 17, 23, 15, 15, 31,
+    ]  # fmt: skip
+    assert t5_reference(-8) == 8  # first logarithmic bucket: 8 + floor(ln(1) ...) = 8
+    assert t5_reference(-3, bidirectional=False) == 3
+    assert t5_reference(3, bidirectional=False) == 0
 
-    def one_sided(rel: Any, **kw: Any) -> Any:
-        return relative.t5_bucket(-np.abs(rel), **kw)
 
-    assert not relative.t5_bucket_properties(uncapped)[0]
-    assert not relative.t5_bucket_properties(one_sided)[0]
+@pytest.mark.parametrize("candidate", [wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN], ids=str)
+def test_t5_properties_reject_wrong_bucketings(candidate: wrong.Candidate[Any]) -> None:
+    assert not relative.t5_bucket_properties(candidate.value)[0]
 
 
 def test_t5_bias_depends_only_on_the_offset() -> None:
@@ -65,7 +61,7 @@ def test_t5_bias_depends_only_on_the_offset() -> None:
     bias = relative.t5_bias(40, table)
     for i in range(40):
         for j in range(40):
-            assert bias[i, j] == table[t5_reference(j - i, True, 32, 128)]
+            assert bias[i, j] == table[t5_reference(j - i)]
 
 
 def test_shaw_offsets_and_scores_match_loops() -> None:
@@ -114,6 +110,7 @@ def test_alibi_slopes_are_the_geometric_sequence() -> None:
     ]
     with pytest.raises(ValueError, match="power of two"):
         relative.alibi_slopes(12)
+    assert wrong.HALVING_SLOPES.value(16)[-1] != relative.alibi_slopes(16)[-1]
 
 
 def test_alibi_bias_is_causal_and_linear() -> None:
@@ -131,6 +128,9 @@ def test_causal_mean_attention_matches_a_loop() -> None:
     assert np.all(
         relative.causal_mean_attention(values, causal=False) == pytest.approx(values.mean())
     )
+    assert np.all(
+        wrong.UNMASKED_MEAN.value(values) == relative.causal_mean_attention(values, causal=False)
+    )
 
 
 def test_learned_table_has_no_row_beyond_its_length() -> None:
@@ -147,8 +147,9 @@ def test_ntk_base_keeps_the_first_frequency_and_divides_the_last() -> None:
     assert new[0] == old[0] == 1.0
     assert new[-1] == pytest.approx(old[-1] / s, rel=1e-13)
     assert np.all(new <= old)
-    plain = numeric.frequencies(d, 10000.0 * s)
+    plain = numeric.frequencies(d, wrong.PLAIN_BASE_SCALING.value(10000.0, s, d))
     assert plain[-1] != pytest.approx(old[-1] / s, rel=1e-3)
+    assert proofs.ntk_scaled_base(10000.0, s, d) == relative.ntk_base(10000.0, s, d)
 
 
 @pytest.mark.parametrize("scheme", ["rope", "shaw", "transformer-xl", "t5", "alibi", "nope"])
@@ -169,12 +170,22 @@ def test_toeplitz_deviation_refuses_partial_masks() -> None:
 
 def test_proofs_hold_and_reject_wrong_candidates() -> None:
     assert proofs.absolute_score_four_terms().holds
-    for term in "abcd":
-        assert not proofs.absolute_score_four_terms(drop=term).holds
+    assert not proofs.absolute_score_four_terms(wrong.TERM_C_LEFT_OUT.value).holds
+    for term in proofs.FOUR_TERMS:
+        three = tuple(t for t in proofs.FOUR_TERMS if t != term)
+        assert not proofs.absolute_score_four_terms(three).holds
     assert proofs.causal_mean_counts_position().holds
-    assert not proofs.causal_mean_counts_position(causal=False).holds
+    assert not proofs.causal_mean_counts_position(wrong.NO_CAUSAL_MASK.value).holds
     assert proofs.ntk_frequencies().holds
-    assert not proofs.ntk_frequencies(exponent=1).holds
+    assert not proofs.ntk_frequencies(wrong.PLAIN_BASE_SCALING.value).holds
+
+
+def test_shaw_clipping_and_interpolation_candidates() -> None:
+    """The wrong candidates' values do what their names say."""
+    unclipped = relative.shaw_offsets(20, wrong.NO_CLIPPING.value)
+    assert np.unique(unclipped).size == 39  # every offset -19 .. 19: nothing clipped
+    assert relative.identical_token_scores(wrong.LEARNED_ABSOLUTE.value[0]).shape == (12, 12)
+    assert wrong.NO_INTERPOLATION.value == 1.0
 
 
 @pytest.mark.parametrize(
@@ -186,6 +197,7 @@ def test_proofs_hold_and_reject_wrong_candidates() -> None:
         (lambda: relative.alibi_slopes(0), ValueError),
         (lambda: relative.ntk_base(10000.0, 0.5, 64), ValueError),
         (lambda: relative.identical_token_scores("absolute"), ValueError),
+        (lambda: proofs.absolute_score_four_terms(("a", "e")), ValueError),
         (lambda: relative.causal_mean_attention([]), ValueError),
         (lambda: relative.shaw_offsets(100_000, 2), ValueError),  # above pe.MAX_BYTES
     ],

@@ -1,4 +1,4 @@
-"""pe.rotary and pe.proofs.rope: RoPE against independent references, its proofs and checks."""
+"""The rope chapter: pe.rotary against independent references, pe.proofs.rope, pe.experiments.rope."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import numeric, rotary
+from pe import reference, rotary
+from pe._tolerance import ToleranceCheck
+from pe.experiments import rope as experiments
 from pe.proofs import rope as proofs
-
-mpmath.mp.dps = 50
+from pe.proofs import wrong
 
 
 def gptj_style(x: np.ndarray, positions: np.ndarray, base: float = 10000.0) -> np.ndarray:
@@ -39,7 +40,7 @@ def neox_style(x: np.ndarray, positions: np.ndarray, base: float = 10000.0) -> n
     emb = np.concatenate([freqs, freqs], axis=-1)
     half = d // 2
     rotated = np.concatenate([-x[:, half:], x[:, :half]], axis=-1)
-    return x * np.cos(emb) + rotated * np.sin(emb)
+    return np.asarray(x * np.cos(emb) + rotated * np.sin(emb), dtype=np.float64)
 
 
 @pytest.fixture
@@ -53,7 +54,7 @@ def test_adjacent_matches_a_gptj_style_loop(sample: tuple[np.ndarray, np.ndarray
     x, ps = sample
     expected = gptj_style(x, ps)
     np.testing.assert_allclose(rotary.rope(x, ps), expected, atol=1e-10)
-    np.testing.assert_allclose(numeric.rope(x, ps, pairing="adjacent"), expected, atol=1e-10)
+    np.testing.assert_allclose(rotary.rope(x, ps, pairing="adjacent"), expected, atol=1e-10)
 
 
 def test_halves_matches_a_neox_style_rotate_half(sample: tuple[np.ndarray, np.ndarray]) -> None:
@@ -69,7 +70,7 @@ def test_the_pairings_are_different_functions(sample: tuple[np.ndarray, np.ndarr
 
 def test_a_flipped_sign_is_rejected(sample: tuple[np.ndarray, np.ndarray]) -> None:
     x, ps = sample
-    assert not np.allclose(rotary.rope(x, -ps), gptj_style(x, ps), atol=1e-3)
+    assert not np.allclose(wrong.FLIPPED_ROPE.value(x, ps), gptj_style(x, ps), atol=1e-3)
 
 
 def test_entries_against_mpmath() -> None:
@@ -77,10 +78,15 @@ def test_entries_against_mpmath() -> None:
     p = 31_337
     out = rotary.rope(x, np.array([p]))[0]
     for i in range(2):
-        t = mpmath.mpf(p) * mpmath.power(10000, -mpmath.mpf(2 * i) / 4)
-        a, b = mpmath.mpf(x[0, 2 * i]), mpmath.mpf(x[0, 2 * i + 1])
-        assert abs(out[2 * i] - float(a * mpmath.cos(t) - b * mpmath.sin(t))) < 1e-11
-        assert abs(out[2 * i + 1] - float(b * mpmath.cos(t) + a * mpmath.sin(t))) < 1e-11
+        t = reference.angle(p, i, 4)
+        with mpmath.workdps(reference.DPS):
+            a, b = mpmath.mpf(x[0, 2 * i]), mpmath.mpf(x[0, 2 * i + 1])
+            first, second = (
+                a * mpmath.cos(t) - b * mpmath.sin(t),
+                b * mpmath.cos(t) + a * mpmath.sin(t),
+            )
+        assert abs(out[2 * i] - float(first)) < 1e-11
+        assert abs(out[2 * i + 1] - float(second)) < 1e-11
 
 
 def test_rope_is_a_rotation_and_keeps_dtype_and_batch_shape() -> None:
@@ -110,6 +116,9 @@ def test_pairing_permutation_maps_one_pairing_to_the_other() -> None:
     assert not np.allclose(
         rotary.rope(x, ps, pairing="halves"), rotary.rope(x[:, perm], ps)[:, back], atol=1e-3
     )
+    assert experiments.permutation_gap(rotary.pairing_permutation) < 1e-12
+    for candidate in (wrong.TRANSPOSED_PERMUTATION, wrong.NO_PERMUTATION):
+        assert experiments.permutation_gap(candidate.value) > 1.0
 
 
 def test_converted_weights_give_the_same_scores() -> None:
@@ -132,6 +141,8 @@ def test_converted_weights_give_the_same_scores() -> None:
         @ rotary.rope(x @ w_k.T, ps, pairing="halves").T
     )
     assert not np.allclose(unconverted, meta, atol=1e-3)
+    assert experiments.converted_weights_gap(proofs.permute_both) < 1e-12
+    assert experiments.converted_weights_gap(wrong.ONLY_QUERY_PERMUTED.value) > 0.1
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])
@@ -140,6 +151,8 @@ def test_scores_depend_only_on_the_offset_in_float64(pairing: Any) -> None:
         64, np.array([0, 5, 999, 50_000, 10**6]), np.array([0, 3, -9, 400]), pairing=pairing
     )
     assert result.passed, result.summary()
+    assert isinstance(result, ToleranceCheck)
+    assert result.worst_ratio <= 1.0
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
@@ -173,6 +186,28 @@ def test_abel_bound_holds_and_scores_match_rope() -> None:
     direct = rotary.rope_scores(q, k, np.zeros_like(offsets), offsets)
     np.testing.assert_allclose(scores, direct, atol=1e-9)
     assert np.all(np.abs(scores) <= bound)
+    assert experiments.decay_ratio(rotary.abel_bound) <= 1.0
+    assert experiments.decay_ratio(wrong.LAST_PARTIAL_SUM.value) > 1.0
+
+
+def test_the_complex_product_matches_and_a_flipped_sign_does_not() -> None:
+    assert max(experiments.complex_gaps(rotary.rope)) < 1e-12
+    assert min(experiments.complex_gaps(wrong.FLIPPED_ROPE.value)) > 1.0
+
+
+def test_additive_scores_move_with_the_position_and_rope_scores_do_not() -> None:
+    assert min(experiments.offset_spreads(experiments.additive_scores)) > 1.0
+    assert max(experiments.offset_spreads(wrong.ROPE_AFTER_PROJECTION.value)) < 1e-10
+
+
+def test_rope_scores_rise_again_and_alibi_does_not() -> None:
+    offsets = np.arange(0, 2001)
+    for scores in experiments.rope_score_sequences(offsets).values():
+        assert experiments.largest_rise(scores) > 0.1 * np.abs(scores).max()
+    for scores in wrong.ALIBI_SEQUENCE.value(offsets).values():
+        assert experiments.largest_rise(scores) <= 0
+    first, second, third = experiments.bound_windows(offsets)
+    assert first > second > third
 
 
 @pytest.mark.parametrize(
@@ -204,22 +239,9 @@ def test_bad_input_gets_a_one_line_error(call: Any, error: type) -> None:
 # --- proofs ---------------------------------------------------------------------------------
 
 
-def scaled(p: Any, w: Any) -> Any:
-    return 2 * proofs.rope_block(p * w)
-
-
-def squared(p: Any, w: Any) -> Any:
-    return proofs.rope_block(p**2 * w)
-
-
-def not_a_rotation(p: Any, w: Any) -> Any:
-    c, s = sp.cos(p * w), sp.sin(p * w)
-    return sp.Matrix([[c, s], [s, c]])
-
-
 def test_complex_form() -> None:
     assert proofs.complex_form().holds
-    assert not proofs.complex_form(lambda p, w: proofs.rope_block(p * w).T).holds
+    assert not proofs.complex_form(wrong.TRANSPOSED_ROTATION.value).holds
 
 
 def test_relative_property_one_pair() -> None:
@@ -229,38 +251,48 @@ def test_relative_property_one_pair() -> None:
     assert any("expand_trig" in s.title for s in proof.steps)
 
 
-@pytest.mark.parametrize("candidate", [scaled, squared, not_a_rotation])
-def test_relative_property_rejects_wrong_rotations(candidate: Any) -> None:
-    assert not proofs.relative_property(candidate).holds
+@pytest.mark.parametrize(
+    "candidate", [wrong.SCALED_ROTATION, wrong.SQUARED_ANGLE, wrong.NOT_A_ROTATION], ids=str
+)
+def test_relative_property_rejects_wrong_rotations(candidate: wrong.Candidate[Any]) -> None:
+    assert not proofs.relative_property(candidate.value).holds
 
 
 def test_a_clockwise_rotation_is_also_relative() -> None:
     """The transposed block rotates the other way: still a function of the offset."""
-    assert proofs.relative_property(lambda p, w: proofs.rope_block(p * w).T).holds
+    assert proofs.relative_property(wrong.TRANSPOSED_ROTATION.value).holds
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])
 def test_relative_property_block_diagonal(pairing: str) -> None:
-    assert proofs.relative_property_block_diagonal(8, pairing=pairing).holds
-    assert not proofs.relative_property_block_diagonal(8, pairing=pairing, rotation=squared).holds
+    assert proofs.relative_property_block_diagonal(pairing=pairing).holds
+    squared = wrong.SQUARED_ANGLE.value
+    assert not proofs.relative_property_block_diagonal(squared, pairing=pairing).holds
 
 
 def test_pairing_permutation_proof() -> None:
-    assert proofs.pairings_differ_by_permutation(8).holds
-    assert proofs.pairings_differ_by_permutation(4).holds
-    transposed = list(np.argsort(rotary.pairing_permutation(8)))
-    assert not proofs.pairings_differ_by_permutation(8, permutation=transposed).holds
-    assert not proofs.pairings_differ_by_permutation(8, permutation=list(range(8))).holds
+    assert proofs.pairings_differ_by_permutation(d_model=8).holds
+    assert proofs.pairings_differ_by_permutation(d_model=4).holds
+    for candidate in (wrong.TRANSPOSED_PERMUTATION, wrong.NO_PERMUTATION):
+        assert not proofs.pairings_differ_by_permutation(candidate.value, 8).holds
 
 
 def test_permuted_scores_proof() -> None:
-    assert proofs.permuted_scores_agree(8).holds
-    assert not proofs.permuted_scores_agree(8, permute_key=False).holds
+    proof = proofs.permuted_scores_agree()
+    assert proof.holds
+    assert "(Pq, Pk)" in proof.steps[0].title
+    only_query = proofs.permuted_scores_agree(wrong.ONLY_QUERY_PERMUTED.value)
+    assert not only_query.holds
+    assert "(Pq, k)" in only_query.steps[0].title
 
 
 def test_projection_proofs() -> None:
-    assert proofs.offset_only_after_projection(2).holds
-    assert not proofs.offset_only_after_projection(2, rotate_first=True).holds
+    proof = proofs.offset_only_after_projection()
+    assert proof.holds
+    assert proof.statement.startswith(r"\langle R_m W_q x, R_n W_k y\rangle")
+    before = proofs.offset_only_after_projection(wrong.ROTATE_BEFORE_PROJECTING.value)
+    assert not before.holds
+    assert before.statement.startswith(r"\langle W_q R_m x, W_k R_n y\rangle")
 
 
 def test_additive_counterexample_is_exact() -> None:
@@ -270,32 +302,32 @@ def test_additive_counterexample_is_exact() -> None:
     a = sp.Matrix([[1, 2], [0, 1]]).T * sp.Matrix([[2, 0], [1, 1]])
     assert value == a[0, 0] - a[1, 1]
     assert value != 0
-    identity, zero = proofs.additive_counterexample(((1, 0), (0, 1)), ((1, 0), (0, 1)))
+    identity, zero = proofs.additive_counterexample(*wrong.IDENTITY_PROJECTIONS.value)
     assert identity.holds
     assert zero == 0
 
 
 def test_summation_by_parts() -> None:
-    assert proofs.summation_by_parts(4).holds
-    assert proofs.summation_by_parts(7).holds
-    assert not proofs.summation_by_parts(4, shift=0).holds
-    assert not proofs.summation_by_parts(4, sign=-1).holds
+    assert proofs.summation_by_parts(terms=4).holds
+    assert proofs.summation_by_parts(terms=7).holds
+    for candidate in (wrong.PARTIAL_SUM_SHIFTED, wrong.ABEL_SIGN_FLIPPED):
+        assert not proofs.summation_by_parts(candidate.value).holds
 
 
 def test_proofs_never_call_simplify_or_use_floats() -> None:
     source = inspect.getsource(proofs)
     assert "simplify(" not in source
-    for proof in (proofs.relative_property(), proofs.relative_property_block_diagonal(8)):
+    for proof in (proofs.relative_property(), proofs.relative_property_block_diagonal()):
         for entry in proof.residual:
             assert not entry.has(sp.Float)
 
 
 def test_proof_arguments_are_checked() -> None:
     with pytest.raises(TypeError):
-        proofs.relative_property_block_diagonal(8, base=10000.0)
+        proofs.relative_property_block_diagonal(base=10000.0)
     with pytest.raises(ValueError, match="pairing"):
-        proofs.relative_property_block_diagonal(8, pairing="interleaved")
+        proofs.relative_property_block_diagonal(pairing="interleaved")
     with pytest.raises(TypeError):
-        proofs.additive_counterexample(((0.5, 0), (0, 1)), ((1, 0), (0, 1)))
+        proofs.additive_counterexample(((0.5, 0), (0, 1)), ((1, 0), (0, 1)))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="rotation must return"):
         proofs.relative_property(lambda p, w: [[1, 0], [0, 1]])

@@ -1,149 +1,85 @@
-"""pe.symbolic: each proof reduces to exactly 0 and rejects wrong candidates."""
+"""pe.symbolic, the proof engine: symbols, the shift block, R(theta), Derivation and Proof."""
 
 from __future__ import annotations
 
 import inspect
-from typing import Any
 
-import pytest
 import sympy as sp
 
 from pe import symbolic
+from pe.symbolic import OMEGA, Derivation, K, P, pair, rotation, shift_block
 
 
-def transposed(k: Any, w: Any) -> Any:
-    return symbolic.shift_block(k, w).T
+def test_shift_block_is_the_clockwise_rotation() -> None:
+    theta = sp.Symbol("theta", real=True)
+    assert shift_block(1, theta) == rotation(-theta)
+    assert shift_block(-K, OMEGA) == shift_block(K, OMEGA).T
 
 
-def sign_flipped(k: Any, w: Any) -> Any:
-    c, s = sp.cos(k * w), sp.sin(k * w)
-    return sp.Matrix([[c, -s], [s, c]])  # the textbook rotation: right for (cos, sin) order only
+def test_rotation_turns_counter_clockwise() -> None:
+    assert rotation(sp.pi / 2) * sp.Matrix([1, 0]) == sp.Matrix([0, 1])
 
 
-def scaled(k: Any, w: Any) -> Any:
-    return 2 * symbolic.shift_block(k, w)
+def test_pair_is_sine_then_cosine() -> None:
+    assert pair(P, OMEGA) == sp.Matrix([sp.sin(OMEGA * P), sp.cos(OMEGA * P)])
 
 
-def wrong_frequency(k: Any, w: Any) -> Any:
-    return symbolic.shift_block(k, 2 * w)
+def test_to_latex_shows_omega() -> None:
+    assert r"\omega_{i}" in symbolic.to_latex(shift_block(K, OMEGA))
+    assert symbolic.to_latex(symbolic.BASE) == r"\mathrm{base}"
+    assert symbolic.to_latex(3) == "3"
 
 
-def not_a_rotation(k: Any, w: Any) -> Any:
-    c, s = sp.cos(k * w), sp.sin(k * w)
-    return sp.Matrix([[c, s], [s, c]])
-
-
-WRONG = [transposed, sign_flipped, scaled, wrong_frequency]
-
-
-def test_rotation_identity_holds() -> None:
-    proof = symbolic.rotation_identity()
+def test_angle_addition_reduces_the_identity_and_records_each_step() -> None:
+    derivation = Derivation()
+    residual = shift_block(K, OMEGA) * pair(P, OMEGA) - pair(P + K, OMEGA)
+    proof = derivation.proof("identity", "s", derivation.angle_addition(residual))
     assert proof.holds
-    assert list(proof.residual) == [0, 0]
-    assert len(proof.steps) >= 4
-    titles = " ".join(s.title for s in proof.steps)
-    for strategy in ("expand", "expand_trig"):
-        assert strategy in titles
-    assert r"\omega_{i}" in proof.statement
+    assert [s.title for s in proof.steps][1] == "Apply the angle-addition formulas (expand_trig)"
+    assert proof.summary() == "identity: 3 steps, residual is exactly 0"
 
 
-@pytest.mark.parametrize("candidate", WRONG)
-def test_rotation_identity_rejects_wrong_blocks(candidate: symbolic.Block) -> None:
-    proof = symbolic.rotation_identity(candidate)
+def test_a_non_zero_residual_does_not_hold() -> None:
+    derivation = Derivation()
+    residual = shift_block(K, OMEGA).T * pair(P, OMEGA) - pair(P + K, OMEGA)
+    proof = derivation.proof("wrong", "s", derivation.angle_addition(residual))
     assert not proof.holds
-    assert any(entry != 0 for entry in proof.residual)
+    assert "NOT zero" in proof.summary()
+    assert proof.residual_latex() != "0"
 
 
-def test_transposed_block_leaves_the_expected_residual() -> None:
-    residual = symbolic.rotation_identity(transposed).residual
-    w = symbolic.OMEGA
-    k, p = symbolic.K, symbolic.P
-    expected = sp.Matrix([-2 * sp.sin(k * w) * sp.cos(p * w), 2 * sp.sin(k * w) * sp.sin(p * w)])
-    assert (residual - expected).applyfunc(sp.expand) == sp.zeros(2, 1)
+def test_pythagoras_is_a_named_step() -> None:
+    x = sp.Symbol("x", real=True)
+    derivation = Derivation()
+    residual = derivation.pythagoras(sp.Matrix([sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1]))
+    assert list(residual) == [0]
+    assert any("sin²x = 1 − cos²x" in s.title for s in derivation.steps)
+    assert list(Derivation().pythagoras(sp.Matrix([sp.sin(x) ** 2]))) != [0]
 
 
-@pytest.mark.parametrize("d", [2, 8, 64])
-def test_block_diagonal_identity_for_concrete_widths(d: int) -> None:
-    assert symbolic.block_diagonal_identity(d).holds
+def test_note_keeps_the_form() -> None:
+    derivation = Derivation()
+    derivation.note("a form", "x", sp.Symbol("x"))
+    assert derivation.steps[0].latex == "x"
+    assert derivation.steps[0].expr == sp.Symbol("x")
 
 
-@pytest.mark.parametrize("candidate", [transposed, sign_flipped, scaled])
-def test_block_diagonal_identity_rejects_wrong_blocks(candidate: symbolic.Block) -> None:
-    assert not symbolic.block_diagonal_identity(8, block=candidate).holds
-
-
-def test_block_diagonal_identity_with_another_base() -> None:
-    assert symbolic.block_diagonal_identity(6, base=sp.Rational(7, 2)).holds
-
-
-def test_position_free() -> None:
-    proof = symbolic.shift_is_position_free()
-    assert proof.holds
-    assert "neither p nor q" in proof.steps[0].title
-
-
-@pytest.mark.parametrize("candidate", WRONG)
-def test_position_free_rejects_wrong_blocks(candidate: symbolic.Block) -> None:
-    assert not symbolic.shift_is_position_free(candidate).holds
-
-
-def test_position_free_rejects_blocks_that_mention_the_position() -> None:
-    def depends_on_p(k: Any, w: Any) -> Any:
-        return symbolic.shift_block(k + symbolic.P, w)
-
-    proof = symbolic.shift_is_position_free(depends_on_p)
-    assert not proof.holds
-
-
-def test_orthogonal() -> None:
-    proof = symbolic.shift_is_orthogonal()
-    assert proof.holds
-    assert any("sin²x = 1 − cos²x" in s.title for s in proof.steps)
-
-
-@pytest.mark.parametrize("candidate", [scaled, not_a_rotation])
-def test_orthogonal_rejects_non_rotations(candidate: symbolic.Block) -> None:
-    assert not symbolic.shift_is_orthogonal(candidate).holds
-
-
-def test_transposed_block_is_still_orthogonal() -> None:
-    """A rotation the wrong way is still a rotation: orthogonality alone cannot catch it."""
-    assert symbolic.shift_is_orthogonal(transposed).holds
-    assert not symbolic.rotation_identity(transposed).holds
-
-
-def test_proofs_never_call_simplify_or_use_floats() -> None:
+def test_the_engine_never_simplifies() -> None:
     source = inspect.getsource(symbolic)
     assert "simplify(" not in source
     assert "nsimplify" not in source
-    for proof in (symbolic.rotation_identity(), symbolic.block_diagonal_identity(8)):
-        for entry in proof.residual:
-            assert not entry.has(sp.Float)
 
 
-@pytest.mark.parametrize(
-    ("block", "error"),
-    [
-        (lambda k, w: [[1, 0], [0, 1]], TypeError),
-        (lambda k, w: sp.eye(3), ValueError),
-        (lambda k, w: sp.Matrix([1, 2]), ValueError),
-    ],
-)
-def test_malformed_candidates_get_a_clear_error(block: symbolic.Block, error: type) -> None:
-    with pytest.raises(error, match="block must return"):
-        symbolic.rotation_identity(block)
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "error"),
-    [
-        ({"d_model": 7}, ValueError),
-        ({"d_model": 1024}, ValueError),
-        ({"d_model": 8, "base": 10000.0}, TypeError),
-        ({"d_model": 8, "base": 1}, ValueError),
-        ({"d_model": "8"}, TypeError),
-    ],
-)
-def test_block_diagonal_bad_arguments(kwargs: dict[str, Any], error: type) -> None:
-    with pytest.raises(error):
-        symbolic.block_diagonal_identity(**kwargs)
+def test_product_residual_and_one_step_angle_addition() -> None:
+    derivation = Derivation()
+    residual = derivation.product_residual(
+        shift_block(K, OMEGA), pair(P, OMEGA), pair(P + K, OMEGA)
+    )
+    assert residual.shape == (2, 1)
+    reduced = derivation.angle_addition_in_one_step(residual, shown=1)
+    assert list(reduced) == [0, 0]
+    assert derivation.steps[-1].title.endswith("0 of 2 entries are non-zero")
+    wrong = Derivation().angle_addition_in_one_step(
+        shift_block(K, OMEGA).T * pair(P, OMEGA) - pair(P + K, OMEGA), shown=1
+    )
+    assert any(entry != 0 for entry in wrong)

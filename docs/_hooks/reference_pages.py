@@ -3,8 +3,8 @@
 - ``<!-- pe-cli-reference -->`` is replaced by the help of ``pe`` and of every subcommand
   the parser has, found by walking ``pe.cli.build_parser()`` (never listed here). The help
   is formatted at a fixed width, so the page does not depend on the build's terminal.
-- every public module of the package, found with :mod:`pkgutil` (a name starting with
-  ``_`` is private), gets its own page ``reference/api/<module>.md`` holding one
+- every public module of the package, at any depth, found with :mod:`pkgutil` (a name
+  with a part starting with ``_`` is private; ``pe.site``, page rendering, is left out), gets its own page ``reference/api/<module>.md`` holding one
   mkdocstrings block (``::: pe.module``), added to the build without a file in ``docs/``;
   ``<!-- pe-api-reference -->`` is replaced by a table linking them with the first line of
   each module's docstring. A new module appears without editing anything. (One page per
@@ -64,19 +64,29 @@ def cli_reference() -> str:
     return "\n".join(parts) + "\n"
 
 
+#: Left out of the API reference: page rendering, and the chapters' claim declarations
+#: (listed, with their verdicts, on the site's Claims page).
+UNDOCUMENTED = {"pe.site", "pe.claims."}
+
+
 def public_modules() -> list[tuple[str, Path]]:
-    """(dotted name, source file) of pe's public top-level modules and packages, sorted."""
+    """(dotted name, source file) of pe's public modules and packages, at any depth, sorted.
+
+    A name with a part starting with ``_`` is private; ``pe.site`` (page rendering) is left
+    out with everything below it.
+    """
     import pe
 
     found = []
-    for module in pkgutil.iter_modules(pe.__path__):
-        if module.name.startswith("_"):
+    for module in pkgutil.walk_packages(pe.__path__, prefix="pe."):
+        name = module.name
+        if any(part.startswith("_") for part in name.split(".")):
             continue
-        folder = Path(pe.__path__[0])
-        source = (
-            folder / module.name / "__init__.py" if module.ispkg else folder / f"{module.name}.py"
-        )
-        found.append((f"pe.{module.name}", source))
+        if any(name == skip or name.startswith(skip.rstrip(".") + ".") for skip in UNDOCUMENTED):
+            continue
+        folder = Path(pe.__path__[0]).joinpath(*name.split(".")[1:])
+        source = folder / "__init__.py" if module.ispkg else folder.with_suffix(".py")
+        found.append((name, source))
     return sorted(found)
 
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import numpy as np
-import sympy as sp
+from collections.abc import Callable
+from typing import Any
 
-from pe import numeric
-from pe.claims import Claim, Evidence, checked, proved
-from pe.experiments import failed_designs as naive_encodings
-from pe.experiments import sinusoidal_encoding as encoding_facts
+import numpy as np
+
+from pe import numeric, reference
+from pe._tolerance import worst_case
+from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.experiments import failed_designs as experiments
+from pe.experiments.failed_designs import Design
+from pe.proofs import failed_designs as proofs
+from pe.proofs import wrong
+from pe.symbolic import pair
 
 PAGE = "failed-designs"
 
@@ -17,119 +23,103 @@ EPS = float(np.finfo(np.float64).eps)
 FAR = np.array([0, 1, 10, 1_000, 10_000, 1_000_000, 10**9, 2**53])
 
 
-def _share(design: str) -> Evidence:
-    share = naive_encodings.position_share([10, 100, 1000], 512, design=design)
-    label = "[e; p] (raw index)" if design == "raw" else "e + PE(p) (sinusoidal)"
+def _share(design: Design) -> Evidence:
+    share = experiments.position_share(design, [10, 100, 1000], 512)
     return checked(
         bool(share[-1] > 0.99),
-        f"d=512, 1000 random embeddings, {label}: the position's share of the squared norm "
+        f"d=512, 1000 random embeddings: the position's share of the squared norm "
         f"is {share[0]:.3g}, {share[1]:.3g}, {share[2]:.4g} at p = 10, 100, 1000 (needs > 0.99 "
         "at p = 1000)",
     )
 
 
-def _gaps(candidate: str) -> Evidence:
-    short, long = naive_encodings.normalised_index(4), naive_encodings.normalised_index(40)
+def _gaps(gap: Callable[[Any], Any]) -> Evidence:
+    short, long = experiments.normalised_index(4), experiments.normalised_index(40)
     g4, g40 = np.diff(short), np.diff(long)
-    expected = {"1/n": (1 / 4, 1 / 40), "1/(n-1)": (1 / 3, 1 / 39)}[candidate]
+    expected = float(gap(4)), float(gap(40))
     error = max(np.abs(g4 - expected[0]).max(), np.abs(g40 - expected[1]).max())
     return checked(
         error <= 2 * EPS,
         f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
-        f"candidate {candidate}: max error {error:.2g}",
+        f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error {error:.2g}",
     )
 
 
-def _bounded(design: str) -> Evidence:
-    if design == "sinusoidal":
-        table = numeric.sinusoidal(FAR, 512)
-        pairs = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
-        worst, norm_error = float(np.abs(table).max()), float(np.abs(pairs - 1).max())
-        ok = worst <= 1.0 and norm_error <= 4 * EPS
-        return checked(
-            ok,
-            f"d=512, p up to 2^53: max |PE(p, j)| = {worst:.17g}, max |sin² + cos² − 1| = "
-            f"{norm_error:.2g} (tolerance 4 eps)",
-        )
-    worst = float(np.abs(FAR).max())
-    return checked(worst <= 1.0, f"raw index at the same positions: max value {worst:.3g}")
+def _bounded(design: Design) -> Evidence:
+    table = design(FAR, FAR.size, 512)
+    pairs = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
+    worst = float(np.abs(table).max())
+    norm_error = float(np.abs(pairs - 1).max(initial=0.0))
+    return checked(
+        worst <= 1.0 and norm_error <= 4 * EPS,
+        f"d=512, p up to 2^53: max |E(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
+        f"pairs = {norm_error:.2g} (tolerance 4 eps)",
+    )
 
 
 def _distinct(d_model: int) -> Evidence:
     offsets = np.arange(1, 20_001)
-    distance = naive_encodings.row_distance_by_offset(offsets, d_model)
+    distance = experiments.row_distance_by_offset(offsets, d_model)
     k = int(offsets[np.argmin(distance)])
     detail = (
         f"d={d_model}: smallest distance between rows up to 20000 positions apart "
         f"{distance.min():.3g} (offset {k})"
     )
     if d_model >= 64:
-        brute, p, q = naive_encodings.smallest_row_distance(4096, d_model)
+        brute, p, q = experiments.smallest_row_distance(4096, d_model)
         detail += f"; brute force over all pairs of p < 4096: {brute:.3g} (p = {p}, q = {q})"
         return checked(min(distance.min(), brute) > 1.0, detail + " (needs > 1)")
     return checked(distance.min() > 1.0, detail + " (needs > 1)")
 
 
-def _single_pair_repeats() -> Evidence:
+def _single_pair_repeats(d_model: int) -> Evidence:
     offsets = np.arange(1, 20_001)
-    distance = naive_encodings.row_distance_by_offset(offsets, 2)
+    distance = experiments.row_distance_by_offset(offsets, d_model)
     k = int(offsets[np.argmin(distance)])
     return checked(
         distance.min() < 1e-4,
-        f"d=2 (pair 0 alone): within 20000 positions it comes back within "
+        f"d={d_model} (pair 0 alone): within 20000 positions it comes back within "
         f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
     )
 
 
-def _offsets(design: str) -> Evidence:
+def _offsets(design: Design) -> Evidence:
     offsets, starts = np.array([1, 5, 50]), np.arange(0, 1000, 7)
-    if design == "sinusoidal":
-        measured = naive_encodings.offset_distances(offsets, starts, 512)
-        expected = naive_encodings.row_distance_by_offset(offsets, 512)
-        spread = float(np.abs(measured - expected[None, :]).max())
-        return checked(
-            spread <= 1e-12,
-            f"d=512: ||PE(p+k) − PE(p)|| for k in (1, 5, 50), 143 starts p, against "
-            f"sqrt(Σ(2 − 2cos ω_i k)): max difference {spread:.2g} (tolerance 1e-12)",
+    expected = experiments.row_distance_by_offset(offsets, 512)
+    spread = max(
+        float(
+            np.abs(experiments.offset_distances(design, offsets, starts, 512, n) - expected).max()
         )
-    inside = np.array([0, 1, 2])  # neighbours inside the 4-token sentence
-    short = naive_encodings.offset_distances([1], inside, 2, design="normalised", n=4)
-    long = naive_encodings.offset_distances([1], inside, 2, design="normalised", n=40)
-    spread = float(np.abs(short - long).max())
+        for n in (4, 40)
+    )
     return checked(
         spread <= 1e-12,
-        f"p/n: offset k = 1 gives {short[0, 0]:.3g} in a 4-token sentence and {long[0, 0]:.3g} "
-        f"in a 40-token one (difference {spread:.3g})",
+        f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
+        f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): max difference {spread:.2g} "
+        "(tolerance 1e-12)",
     )
 
 
-def _independent_of_length(design: str) -> Evidence:
-    if design == "sinusoidal":
-        short, long = numeric.sinusoidal(4, 512), numeric.sinusoidal(40, 512)[:4]
-    else:
-        short, long = naive_encodings.normalised_index(4), naive_encodings.normalised_index(40)[:4]
+def _independent_of_length(design: Design) -> Evidence:
+    short = design(np.arange(4), 4, 512)
+    long = design(np.arange(40), 40, 512)[:4]
     same = bool(np.array_equal(short, long))
-    label = "PE" if design == "sinusoidal" else "p/n"
     return checked(
         same,
-        f"{label}: rows of positions 0-3 in a 4-token and a 40-token sentence "
+        f"rows of positions 0-3 in a 4-token and a 40-token sentence "
         f"{'identical' if same else 'differ'} (max difference {np.abs(short - long).max():.3g})",
     )
 
 
-def _any_position(learned_rows: int | None) -> Evidence:
-    if learned_rows is not None:
-        table = np.random.default_rng(0).standard_normal((learned_rows, 512))
-        defined = bool(FAR.max() < table.shape[0])
-        return checked(
-            defined,
-            f"a learned table of {learned_rows} rows: position {int(FAR.max())} has no row",
-        )
-    values = numeric.sinusoidal(FAR, 64)
-    exact = encoding_facts.reference_table(FAR, 64)
+def _any_position(design: Design) -> Evidence:
+    try:
+        values = design(FAR, FAR.size, 64)
+    except IndexError:
+        return checked(False, f"position {int(FAR.max())} has no row")
+    exact = reference.table(FAR.tolist(), 64)
     omega = numeric.frequencies(64)
     tolerance = EPS + 4 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)
-    ratio = float((np.abs(values - exact) / tolerance).max())
+    ratio = worst_case(values - exact, tolerance).worst_ratio
     return checked(
         ratio <= 1.0,
         f"d=64, p in {{0, 1, 10, 1e3, 1e4, 1e6, 1e9, 2^53}}: every entry within "
@@ -137,16 +127,11 @@ def _any_position(learned_rows: int | None) -> Evidence:
     )
 
 
-def _deterministic(random_init: bool) -> Evidence:
-    if random_init:
-        a = np.random.default_rng(1).standard_normal((64, 512))
-        b = np.random.default_rng(2).standard_normal((64, 512))
-        same = bool(np.array_equal(a, b))
-        return checked(same, "random initial tables from two seeds: differ")
-    first = numeric.sinusoidal(64, 512)
-    again = numeric.sinusoidal(64, 512)
+def _deterministic(design: Design) -> Evidence:
+    positions = np.arange(64)
+    first, again = design(positions, 64, 512), design(positions, 64, 512)
     shuffled = np.random.default_rng(3).permutation(64)
-    reordered = numeric.sinusoidal(shuffled, 512)
+    reordered = design(shuffled, 64, 512)
     same = bool(np.array_equal(first, again) and np.array_equal(first[shuffled], reordered))
     return checked(
         same,
@@ -164,16 +149,9 @@ CLAIMS = (
             r" \text{the index's share of } \lVert [e;\,p] \rVert^2 \text{ tends to 1} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: proved(naive_encodings.position_share_limit_proof()),
-            lambda: _share("raw"),
-        ),
-        controls=(
-            lambda: proved(
-                naive_encodings.position_share_limit_proof(design="sinusoidal"),
-                "a sine/cosine pair",
-            ),
-            lambda: _share("sinusoidal"),
+        checks=(
+            Check(by_proof(proofs.share_limit), true=proofs.raw_share, wrong=(wrong.PAIR_SHARE,)),
+            Check(_share, true=experiments.raw_index, wrong=(wrong.SINUSOIDAL_DESIGN,)),
         ),
     ),
     Claim(
@@ -184,12 +162,13 @@ CLAIMS = (
             r" \tfrac14 = 0.25 \text{ for } n = 4,\quad \tfrac1{40} = 0.025 \text{ for } n = 40 \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: proved(naive_encodings.neighbour_gap_proof()), lambda: _gaps("1/n")),
-        controls=(
-            lambda: proved(
-                naive_encodings.neighbour_gap_proof(gap=sp.Rational(1, 4)), "gap 1/4 for every n"
+        checks=(
+            Check(
+                by_proof(proofs.neighbour_gap),
+                true=experiments.one_over_n,
+                wrong=(wrong.CONSTANT_GAP,),
             ),
-            lambda: _gaps("1/(n-1)"),
+            Check(_gaps, true=experiments.one_over_n, wrong=(wrong.GAP_ONE_OVER_N_MINUS_ONE,)),
         ),
     ),
     Claim(
@@ -200,16 +179,9 @@ CLAIMS = (
             r" \implies |PE(p, j)| \le 1 \text{ for every position } p \end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: proved(naive_encodings.pair_bounded_proof()),
-            lambda: _bounded("sinusoidal"),
-        ),
-        controls=(
-            lambda: proved(
-                naive_encodings.pair_bounded_proof(second=sp.Symbol("p", real=True)),
-                "raw index p in place of the cosine",
-            ),
-            lambda: _bounded("raw"),
+        checks=(
+            Check(by_proof(proofs.pair_bounded), true=pair, wrong=(wrong.RAW_INDEX_PAIR,)),
+            Check(_bounded, true=experiments.sinusoidal, wrong=(wrong.RAW_INDEX,)),
         ),
     ),
     Claim(
@@ -221,8 +193,10 @@ CLAIMS = (
             r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _distinct(512), _single_pair_repeats),
-        controls=(lambda: _distinct(2),),
+        checks=(
+            Check(_distinct, true=512, wrong=(wrong.SINGLE_PAIR,)),
+            Check(_single_pair_repeats, true=wrong.SINGLE_PAIR.value),
+        ),
     ),
     Claim(
         id="offset-distance-position-free",
@@ -232,16 +206,9 @@ CLAIMS = (
             r" \text{no } p \text{ and no sentence length in it} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: proved(naive_encodings.offset_distance_proof()),
-            lambda: _offsets("sinusoidal"),
-        ),
-        controls=(
-            lambda: proved(
-                naive_encodings.offset_distance_proof(cos_frequency_factor=2),
-                "cosine at twice the sine's frequency",
-            ),
-            lambda: _offsets("normalised"),
+        checks=(
+            Check(by_proof(proofs.offset_distance), true=pair, wrong=(wrong.DOUBLED_COSINE_PAIR,)),
+            Check(_offsets, true=experiments.sinusoidal, wrong=(wrong.NORMALISED_INDEX,)),
         ),
     ),
     Claim(
@@ -249,8 +216,13 @@ CLAIMS = (
         title="A position's vector does not depend on the sentence length",
         statement=r"PE(p) \text{ is the same row in a sentence of 4 tokens and one of 40}",
         page=PAGE,
-        evidence=(lambda: _independent_of_length("sinusoidal"),),
-        controls=(lambda: _independent_of_length("normalised"),),
+        checks=(
+            Check(
+                _independent_of_length,
+                true=experiments.sinusoidal,
+                wrong=(wrong.NORMALISED_INDEX,),
+            ),
+        ),
     ),
     Claim(
         id="encoding-any-position",
@@ -260,8 +232,7 @@ CLAIMS = (
             r" \text{within } \varepsilon + 4\varepsilon\,\omega_i p \text{ of the exact value} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _any_position(None),),
-        controls=(lambda: _any_position(512),),
+        checks=(Check(_any_position, true=experiments.sinusoidal, wrong=(wrong.LEARNED_TABLE,)),),
     ),
     Claim(
         id="encoding-deterministic",
@@ -271,7 +242,6 @@ CLAIMS = (
             r" \text{same bits in any call and any order} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _deterministic(False),),
-        controls=(lambda: _deterministic(True),),
+        checks=(Check(_deterministic, true=experiments.sinusoidal, wrong=(wrong.RANDOM_INIT,)),),
     ),
 )

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from pe import numeric
-from pe.claims import Claim, Evidence, checked
-from pe.experiments import implications as similarity
-from pe.experiments import learned_table, residual_stack
+from pe.claims import Check, Claim, Evidence, checked
+from pe.experiments import fixed_or_learned as learned
+from pe.experiments import implications as measured
+from pe.proofs import wrong
 
 PAGE = "fixed-or-learned"
 
@@ -18,10 +21,12 @@ N_MAX = 512
 WIDTH = 512
 #: Residual-stack settings: width, positions, sublayers.
 STACK = (64, 128, 6)
+#: Positions beyond training where the sinusoidal table is checked.
+FAR = np.array([N_MAX, 10**6, 2**40])
 
 
 def _parameters(count: Callable[[int, int], int]) -> Evidence:
-    table = learned_table.LearnedPositions(N_MAX, WIDTH)
+    table = learned.LearnedPositions(N_MAX, WIDTH)
     expected = count(N_MAX, WIDTH)
     return checked(
         table.parameters == expected,
@@ -30,73 +35,60 @@ def _parameters(count: Callable[[int, int], int]) -> Evidence:
     )
 
 
-def _learned_has_no_row_beyond(position: int) -> Callable[[], Evidence]:
-    def run() -> Evidence:
-        table = learned_table.LearnedPositions(N_MAX, WIDTH)
-        try:
-            table.lookup([position])
-        except ValueError as error:
-            return checked(True, f"learned table has no row for position {position}: {error}")
-        return checked(False, f"learned table has a row for position {position}")
-
-    return run
+def _no_row_at(position: int) -> Evidence:
+    try:
+        learned.LearnedPositions(N_MAX, WIDTH).lookup([position])
+    except ValueError as error:
+        return checked(True, f"learned table has no row for position {position}: {error}")
+    return checked(False, f"learned table has a row for position {position}")
 
 
-def _sinusoidal_everywhere() -> Evidence:
-    positions = np.array([N_MAX, 10**6, 2**40])
-    table = numeric.sinusoidal(positions, WIDTH)
-    norm_gap = float(np.abs(np.linalg.norm(table, axis=1) - np.sqrt(WIDTH / 2)).max())
-    identity = numeric.check_rotation_identity(WIDTH, positions, np.array([1, 5, 100]))
-    ok = norm_gap <= similarity.dot_tolerance(WIDTH, 0.0) and identity.passed
+def _rows_everywhere(
+    encoding: Callable[[npt.NDArray[np.int64], int], npt.NDArray[np.float64]],
+) -> Evidence:
+    rows = encoding(FAR, WIDTH)
+    norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
+    identity = numeric.check_rotation_identity(WIDTH, FAR, np.array([1, 5, 100]))
     return checked(
-        ok,
+        norm_gap <= measured.dot_tolerance(WIDTH, 0.0) and identity.passed,
         f"sinusoidal rows at p in (512, 10^6, 2^40), d={WIDTH}, 0 parameters: norm within "
         f"{norm_gap:.2g} of sqrt(d/2); {identity.summary()}",
     )
 
 
-def _unseen(position: int) -> Callable[[], Evidence]:
-    def run() -> Evidence:
-        unseen = learned_table.unseen_pairs(WIDTH, N_MAX, position)
-        slow = numeric.frequencies(WIDTH) * (N_MAX - 1) < 2 * np.pi
-        return checked(
-            bool(unseen.any()),
-            f"d={WIDTH}, trained on 0..{N_MAX - 1}: at position {position}, {int(unseen.sum())} "
-            f"of {WIDTH // 2} pairs lie outside every trained value (pairs that do not complete "
-            f"a turn in training: {int(slow.sum())})",
-        )
-
-    return run
-
-
-def _stack_sum(residual: bool) -> Evidence:
-    d, n, layers = STACK
-    rng = np.random.default_rng(7)
-    inputs = rng.standard_normal((n, d)) + numeric.sinusoidal(n, d)
-    run = residual_stack.run_stack(inputs, layers, residual=residual)
-    gap = float(np.abs(run.top - inputs - run.sublayer_sum).max())
-    scale = float(np.abs(run.top).max())
-    label = "residual" if residual else "plain (no residual)"
+def _unseen_at(position: int) -> Evidence:
+    unseen = learned.unseen_pairs(WIDTH, N_MAX, position)
+    slow = numeric.frequencies(WIDTH) * (N_MAX - 1) < 2 * np.pi
     return checked(
-        bool(gap <= 64 * np.finfo(float).eps * scale * layers),
-        f"{label} stack, d={d}, {layers} sublayers: max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g}",
+        bool(unseen.any()),
+        f"d={WIDTH}, trained on 0..{N_MAX - 1}: at position {position}, {int(unseen.sum())} "
+        f"of {WIDTH // 2} pairs lie outside every trained value (pairs that do not complete "
+        f"a turn in training: {int(slow.sum())})",
     )
 
 
-def _signal(residual: bool, cancel: bool = False) -> Callable[[], Evidence]:
-    def run() -> Evidence:
-        d, n, layers = STACK
-        value = residual_stack.position_signal(d, n, layers, residual=residual, cancel=cancel)
-        label = ("residual" if residual else "plain") + (
-            ", first sublayer cancels" if cancel else ""
-        )
-        return checked(
-            value > 0.5,
-            f"{label} stack, d={d}, n={n}, {layers} sublayers: mean cosine between the change "
-            f"at the top and PE(p) = {value:.3f} (threshold 0.5)",
-        )
+def _stack_sum(connection: learned.Connection) -> Evidence:
+    d, n, layers = STACK
+    rng = np.random.default_rng(7)
+    inputs = rng.standard_normal((n, d)) + numeric.sinusoidal(n, d)
+    run = learned.run_stack(inputs, layers, connection=connection)
+    gap = float(np.abs(run.top - inputs - run.sublayer_sum).max())
+    scale = float(np.abs(run.top).max())
+    return checked(
+        bool(gap <= 64 * np.finfo(float).eps * scale * layers),
+        f"{connection.name} stack, d={d}, {layers} sublayers: "
+        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g}",
+    )
 
-    return run
+
+def _signal(connection: learned.Connection) -> Evidence:
+    d, n, layers = STACK
+    value = learned.position_signal(d, n, layers, connection=connection)
+    return checked(
+        value > 0.5,
+        f"{connection.name} stack, d={d}, n={n}, {layers} sublayers: mean cosine between the "
+        f"change at the top and PE(p) = {value:.3f} (threshold 0.5)",
+    )
 
 
 CLAIMS = (
@@ -109,14 +101,10 @@ CLAIMS = (
             r" \text{sinusoidal: } 0 \text{ parameters, a row for every } p\end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: _parameters(lambda n, d: n * d),
-            _learned_has_no_row_beyond(N_MAX),
-            _sinusoidal_everywhere,
-        ),
-        controls=(
-            lambda: _parameters(lambda n, d: n + d),
-            _learned_has_no_row_beyond(N_MAX - 1),
+        checks=(
+            Check(_parameters, true=operator.mul, wrong=(wrong.PARAMETERS_ADDED,)),
+            Check(_no_row_at, true=N_MAX, wrong=(wrong.LAST_TRAINED_POSITION,)),
+            Check(_rows_everywhere, true=numeric.sinusoidal),
         ),
     ),
     Claim(
@@ -128,15 +116,26 @@ CLAIMS = (
             r" v_i(p'),\ p' < 512\end{gathered}"
         ),
         page=PAGE,
-        evidence=(_unseen(2 * N_MAX),),
-        controls=(_unseen(N_MAX // 2), _unseen(N_MAX - 1)),
+        checks=(
+            Check(
+                _unseen_at,
+                true=2 * N_MAX,
+                wrong=(wrong.INSIDE_TRAINING, wrong.LAST_TRAINED_POSITION),
+            ),
+        ),
     ),
     Claim(
         id="residual-stream-carries-position",
         title="The residual stream keeps the encoding in its sum",
-        statement=(r"h_{l+1} = h_l + f_l(h_l) \implies h_L = x + PE + \sum_{l<L} f_l(h_l)"),
+        statement=r"h_{l+1} = h_l + f_l(h_l) \implies h_L = x + PE + \sum_{l<L} f_l(h_l)",
         page=PAGE,
-        evidence=(lambda: _stack_sum(True), _signal(True)),
-        controls=(lambda: _stack_sum(False), _signal(False), _signal(True, cancel=True)),
+        checks=(
+            Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK,)),
+            Check(
+                _signal,
+                true=learned.RESIDUAL,
+                wrong=(wrong.PLAIN_STACK, wrong.CANCELLING_SUBLAYER),
+            ),
+        ),
     ),
 )

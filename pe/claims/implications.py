@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-import mpmath
 import numpy as np
-import sympy as sp
+import numpy.typing as npt
 
-from pe import numeric, symbolic
-from pe.claims import Claim, Evidence, checked, proved
-from pe.experiments import implications as similarity
+from pe import numeric
+from pe._tolerance import EPS64, phase_tolerance
+from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.experiments import implications as measured
+from pe.proofs import implications as proofs
+from pe.proofs import wrong
+from pe.proofs.rotation_identity import rotation_identity
+from pe.symbolic import D, pair, shift_block
 
 PAGE = "implications"
 
@@ -20,196 +25,114 @@ DECAY_WIDTH = 512
 DECAY_RANGE = 20_000
 #: (n, d) settings for the smallest distance between rows.
 ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
+#: Positions of the norm check: every p < 10^4 and three far ones.
+NORM_POSITIONS = np.concatenate([np.arange(10_000), [10**6, 10**9, 2**40]])
 
 
-def _numeric_dot(doubled: bool = False) -> Callable[[], Evidence]:
-    """Every dot product of a d=512 table against sum_i cos(w_i (q - p))."""
-
-    def run() -> Evidence:
-        d, n = 512, 1500
-        table = numeric.sinusoidal(n, d)
-        gram = table @ table.T
-        offsets = np.arange(-(n - 1), n)
-        omega = numeric.frequencies(d)
-        if doubled:  # the doubled exponent 10000 ** (2 * (2i) / d): every w_i squared
-            omega = omega**2
-        f = np.cos(np.multiply.outer(offsets.astype(np.float64), omega)).sum(axis=1)
-        q_minus_p = np.subtract.outer(np.arange(n), np.arange(n)).T
-        error = float(np.abs(gram - f[q_minus_p + n - 1]).max())
-        tol = similarity.dot_tolerance(d, 2 * n)
-        label = "sum of cos with the doubled exponent" if doubled else "sum_i cos(w_i (q - p))"
-        return checked(
-            error <= tol,
-            f"d={d}, all {n}x{n} dot products of rows against {label}: "
-            f"max error {error:.2g} (tolerance {tol:.2g})",
-        )
-
-    return run
+def _dot_products(power: int) -> Evidence:
+    d, n = 512, 1500
+    error = measured.dot_product_error(d, n, power)
+    tol = measured.dot_tolerance(d, 2 * n)
+    law = "w_i" if power == 1 else f"w_i^{power}"
+    return checked(
+        error <= tol,
+        f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
+        f"max error {error:.2g} (tolerance {tol:.2g})",
+    )
 
 
-def _numeric_symmetric(between: bool = False) -> Evidence:
-    d, p = 512, 2000
-    ks = np.arange(1, 1500)
-    table = numeric.sinusoidal(np.concatenate([[p], p + ks, p - ks]), d)
-    row, ahead, behind = table[0], table[1 : 1 + ks.size], table[1 + ks.size :]
-    if between:
-        row = numeric.shift_matrix(1, d).T @ row  # PE(p)^T T_1 PE(q)
-    gap = float(np.abs(ahead @ row - behind @ row).max())
-    tol = similarity.dot_tolerance(d, p + 1500)
-    label = "PE(p)^T T_1 PE(p±k)" if between else "PE(p) · PE(p±k)"
+def _symmetric(between: int) -> Evidence:
+    d, p, reach = 512, 2000, 1500
+    gap = measured.symmetry_gap(d, p, reach, between)
+    tol = measured.dot_tolerance(d, p + reach)
+    label = "PE(p) · PE(p±k)" if between == 0 else f"PE(p)^T T_{between} PE(p±k)"
     return checked(
         gap <= tol,
-        f"d={d}, p={p}, k=1..1499: max |{label} ahead - behind| = {gap:.2g} (tolerance {tol:.2g})",
+        f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = {gap:.2g} "
+        f"(tolerance {tol:.2g})",
     )
 
 
-def decay_facts() -> tuple[int, int, float]:
-    """First rise, position and value of the minimum of ``f`` for d=512, 0 <= k <= 20000."""
-    f = similarity.dot_by_offset(DECAY_WIDTH, np.arange(DECAY_RANGE + 1))
-    rise = similarity.first_rise(f)
+def _not_monotone(curve: Callable[[npt.ArrayLike], npt.NDArray[np.float64]]) -> Evidence:
+    f = curve(np.arange(DECAY_RANGE + 1))
+    rise = measured.first_rise(f)
     if rise is None:
-        raise AssertionError("f never rises")
-    return rise, int(np.argmin(f)), float(f.min())
-
-
-def _mp_f(k: int) -> Any:
-    """f(k) at 50 digits with mpmath, frequencies 10000^(-2i/512) formed at 50 digits."""
-    with mpmath.workdps(50):
-        return mpmath.fsum(
-            mpmath.cos(k * mpmath.power(10000, mpmath.mpf(-2 * i) / DECAY_WIDTH))
-            for i in range(DECAY_WIDTH // 2)
-        )
-
-
-def _numeric_not_monotone() -> Evidence:
-    rise, low, value = decay_facts()
-    f = similarity.dot_by_offset(DECAY_WIDTH, np.arange(rise + 2))
-    before = bool(np.all(np.diff(f[: rise + 1]) < 0))
+        return checked(False, f"f falls for every k = 0..{DECAY_RANGE}: no rise")
+    falls = bool(np.all(np.diff(f[: rise + 1]) < 0))
     step = f[rise + 1] - f[rise]
-    with mpmath.workdps(50):
-        exact_step = _mp_f(rise + 1) - _mp_f(rise)
-    ok = before and step > 0 and exact_step > 0 and abs(float(exact_step) - step) < 1e-9
+    exact = measured.reference_dot_by_offset(DECAY_WIDTH, [rise, rise + 1])
+    exact_step = float(exact[1] - exact[0])
+    low = int(np.argmin(f))
     return checked(
-        ok,
+        falls and exact_step > 0 and abs(exact_step - step) < 1e-9,
         f"d={DECAY_WIDTH}: f falls for k = 0..{rise}, then f({rise + 1}) - f({rise}) = {step:.4g} "
-        f"> 0 (mpmath, 50 digits: {mpmath.nstr(exact_step, 6)}); minimum over 0..{DECAY_RANGE}: "
-        f"{value:.4g} at k = {low}",
+        f"> 0 (mpmath, 50 digits: {exact_step:.6g}); minimum over 0..{DECAY_RANGE}: "
+        f"{f[low]:.4g} at k = {low}",
     )
 
 
-def _monotone_control() -> Evidence:
-    ks = np.arange(DECAY_RANGE + 1)
-    reference = DECAY_WIDTH / 2 * np.exp(-ks / 1000.0)
-    rise = similarity.first_rise(reference)
-    return checked(rise is not None, f"the rise detector on a monotone decay finds rise = {rise}")
-
-
-def _numeric_norm(claimed: str = "sqrt(d/2)") -> Evidence:
-    worst, tol = 0.0, 0.0
-    for d in (64, 512):
-        positions = np.concatenate([np.arange(10_000), [10**6, 10**9, 2**40]])
-        table = numeric.sinusoidal(positions, d)
-        target = np.sqrt(d / 2) if claimed == "sqrt(d/2)" else np.sqrt(d)
-        worst = max(worst, float(np.abs(np.linalg.norm(table, axis=1) - target).max()))
-        tol = max(tol, similarity.dot_tolerance(d, 0.0))
+def _norm(per_dimension: Any) -> Evidence:
+    widths = (64, 512)
+    worst = measured.norm_error(widths, NORM_POSITIONS, float(per_dimension))
+    tol = max(measured.dot_tolerance(d, 0.0) for d in widths)
     return checked(
         worst <= tol,
-        f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - {claimed} | = "
-        f"{worst:.2g} (tolerance {tol:.2g})",
+        f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - "
+        f"sqrt({per_dimension * D}) | = {worst:.2g} (tolerance {tol:.2g})",
     )
 
 
-def _numeric_rows_distinct() -> Evidence:
-    parts, ok = [], True
-    for n, d in ROW_SETTINGS:
-        k, distance = similarity.nearest_rows(n, d)
-        ok = ok and distance > 1e-6
-        parts.append(f"n={n}, d={d}: {distance:.4g} (offset {k})")
-    # independent brute force over all pairs for a small table
-    table = numeric.sinusoidal(2000, 64)
-    sq = (table**2).sum(axis=1)
-    gram = np.maximum(sq[:, None] + sq[None, :] - 2 * table @ table.T, 0.0)
-    np.fill_diagonal(gram, np.inf)
-    brute = float(np.sqrt(gram.min()))
-    shortcut = similarity.nearest_rows(2000, 64)[1]
-    ok = ok and abs(brute - shortcut) < 1e-9
+def _nearest(law: measured.FrequencyLaw, n: int, d: int) -> tuple[int, float]:
+    distances = measured.chord_lengths(law(d), np.arange(1, n))
+    return int(np.argmin(distances)) + 1, float(distances.min())
+
+
+def _rows_distinct(law: measured.FrequencyLaw) -> Evidence:
+    nearest = [(n, d, *_nearest(law, n, d)) for n, d in ROW_SETTINGS]
+    brute = measured.brute_force_nearest(2000, 64)
+    shortcut = _nearest(law, 2000, 64)[1]
     return checked(
-        ok,
+        all(distance > 1e-6 for *_, distance in nearest) and abs(brute - shortcut) < 1e-9,
         "smallest distance between two rows: "
-        + "; ".join(parts)
+        + "; ".join(f"n={n}, d={d}: {dist:.4g} (offset {k})" for n, d, k, dist in nearest)
         + f"; brute force over all pairs, n=2000, d=64: {brute:.6g} = {shortcut:.6g}",
     )
 
 
-def _binary_counter_control() -> Evidence:
-    """Frequencies 2 pi / 2^(j+1) (a binary-counter design): rows repeat after 2^(d/2) steps."""
+def _rows_repeat_never(law: measured.FrequencyLaw) -> Evidence:
     d, n = 16, 1000
-    omega = 2 * np.pi / 2.0 ** np.arange(1, d // 2 + 1)
-    ks = np.arange(1, n, dtype=float)
-    distance = np.sqrt((4 * np.sin(np.multiply.outer(ks, omega) / 2) ** 2).sum(axis=1))
-    k = int(np.argmin(distance)) + 1
+    k, distance = _nearest(law, n, d)
     return checked(
-        distance.min() > 1e-6,
-        f"frequencies 2π/2^j, d={d}, n={n}: smallest distance {distance.min():.2g} at offset {k}",
+        distance > 1e-6,
+        f"d={d}, n={n}: smallest distance between two rows {distance:.3g} at offset {k}",
     )
 
 
-def _numeric_every_pair(wrong_frequency: bool = False) -> Evidence:
+def _every_pair(blocks: measured.FrequencyLaw) -> Evidence:
     d, n = 512, 10_000
-    omega = numeric.frequencies(d)
-    table = numeric.sinusoidal(n, d)
-    worst_ratio = 0.0
-    for k in (1, 7, 500):
-        shifted = numeric.shift(table[: n - k], k)
-        if wrong_frequency:  # pair 0 turned by the angle of pair d/2 - 1
-            angle = k * omega[-1]
-            a, b = table[: n - k, 0], table[: n - k, 1]
-            shifted[:, 0] = np.cos(angle) * a + np.sin(angle) * b
-            shifted[:, 1] = np.cos(angle) * b - np.sin(angle) * a
-        error = np.abs(shifted - table[k:]).reshape(n - k, d // 2, 2).max(axis=(0, 2))
-        tol = numeric.rotation_tolerance(omega, n, k, np.float64)
-        worst_ratio = max(worst_ratio, float((error / tol).max()))
-    distances, where = similarity.pair_min_distance(omega, n)
-    rounding = 4 * np.finfo(float).eps * (1 + omega * n)
-    distinct = bool(np.all(distances > 1000 * rounding))
-    ok = worst_ratio <= 1.0 and distinct
-    label = "pair 0 turned by pair 255's angle; " if wrong_frequency else ""
+    ratio = measured.pair_shift_ratio(d, n, (1, 7, 500), blocks)
+    omega = blocks(d)
+    distances, where = measured.pair_min_distance(omega, n)
+    distinct = bool(np.all(distances > 1000 * phase_tolerance(EPS64, omega, n)))
     return checked(
-        ok,
-        f"{label}d={d}, p < {n}: every pair's block maps v_i(p) to v_i(p+k) for k in (1, 7, 500), "
-        f"worst error/tolerance {worst_ratio:.2g}; every pair alone separates all positions: "
+        ratio <= 1.0 and distinct,
+        f"d={d}, p < {n}: every pair's block maps v_i(p) to v_i(p+k) for k in (1, 7, 500), "
+        f"worst error/tolerance {ratio:.2g}; every pair alone separates all positions: "
         f"pair 0's closest two positions are {where[0]} apart at distance {distances[0]:.3g}, "
         f"pair {d // 2 - 1}'s {where[-1]} apart at {distances[-1]:.3g}",
     )
 
 
-def _rational_period_control() -> Evidence:
-    omega = np.array([2 * np.pi / 8])
-    distance, where = similarity.pair_min_distance(omega, 100)
-    return checked(
-        bool(distance[0] > 1e-9),
-        f"a pair with w = 2π/8 (period 8): positions {where[0]} apart coincide "
-        f"(distance {distance[0]:.2g})",
+def _not_relative(content: float, projection: measured.Projection) -> Evidence:
+    spread, scale = measured.offset_spread(
+        measured.scores(300, 64, projection=projection, content=content)
     )
-
-
-def _numeric_not_relative(projection: str, content: float) -> Callable[[], Evidence]:
-    def run() -> Evidence:
-        spread, scale = similarity.offset_spread(
-            similarity.scores(300, 64, projection=projection, content=content)
-        )
-        ratio = spread / scale
-        return checked(
-            ratio > 0.1,
-            f"d=64, n=300, W = {projection}, content scale {content}: largest spread along one "
-            f"diagonal q - p = const is {spread:.3g}, {ratio:.3g} times the scores' std",
-        )
-
-    return run
-
-
-def _relative_only(k: Any, w: Any) -> Any:
-    return sp.cos(2 * k * w)
+    ratio = spread / scale
+    return checked(
+        ratio > 0.1,
+        f"d=64, n=300, W = {projection.name}, content scale {content}: largest spread along "
+        f"one diagonal q - p = const is {spread:.3g}, {ratio:.3g} times the scores' std",
+    )
 
 
 CLAIMS = (
@@ -218,15 +141,14 @@ CLAIMS = (
         title="The dot product of two rows depends only on their offset",
         statement=r"PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k",
         page=PAGE,
-        evidence=(
-            lambda: proved(similarity.dot_product_per_pair()),
-            lambda: proved(similarity.dot_product_concrete(8)),
-            _numeric_dot(),
-        ),
-        controls=(
-            lambda: proved(similarity.dot_product_per_pair(_relative_only), "cos(2ωk)"),
-            lambda: proved(similarity.dot_product_concrete(8, doubled=True), "doubled exponent"),
-            _numeric_dot(doubled=True),
+        checks=(
+            Check(
+                by_proof(proofs.dot_product_per_pair),
+                true=proofs.offset_cosine,
+                wrong=(wrong.DOUBLE_ANGLE_COSINE,),
+            ),
+            Check(by_proof(proofs.dot_product_concrete), true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
+            Check(_dot_products, true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
         ),
     ),
     Claim(
@@ -234,13 +156,9 @@ CLAIMS = (
         title="The dot product cannot tell k ahead from k behind",
         statement=r"PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)",
         page=PAGE,
-        evidence=(lambda: proved(similarity.offset_symmetry()), _numeric_symmetric),
-        controls=(
-            lambda: proved(
-                similarity.offset_symmetry(lambda _k, w: symbolic.shift_block(1, w)),
-                "T_1 between the rows",
-            ),
-            lambda: _numeric_symmetric(between=True),
+        checks=(
+            Check(by_proof(proofs.offset_symmetry), true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
+            Check(_symmetric, true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
         ),
     ),
     Claim(
@@ -251,28 +169,23 @@ CLAIMS = (
             r" \text{ with } f(k+1) > f(k)"
         ),
         page=PAGE,
-        evidence=(_numeric_not_monotone,),
-        controls=(_monotone_control,),
+        checks=(
+            Check(
+                _not_monotone,
+                true=partial(measured.dot_by_offset, DECAY_WIDTH),
+                wrong=(wrong.MONOTONE_DECAY,),
+            ),
+        ),
     ),
     Claim(
         id="norm-constant",
         title="Every row has the same length",
         statement=r"\lVert PE(p) \rVert = \sqrt{d/2} \quad \text{for every } p",
         page=PAGE,
-        evidence=(
-            lambda: proved(similarity.norm_per_pair()),
-            lambda: proved(similarity.norm_concrete(8)),
-            _numeric_norm,
-        ),
-        controls=(
-            lambda: proved(
-                similarity.norm_per_pair(
-                    lambda p, w: sp.Matrix([sp.sin(w * p), sp.cos(2 * w * p)])
-                ),
-                "pair (sin ωp, cos 2ωp)",
-            ),
-            lambda: proved(similarity.norm_concrete(8, claimed=8), "norm² = d"),
-            lambda: _numeric_norm("sqrt(d)"),
+        checks=(
+            Check(by_proof(proofs.norm_per_pair), true=pair, wrong=(wrong.MIXED_FREQUENCY_PAIR,)),
+            Check(by_proof(proofs.norm_concrete), true=proofs.HALF, wrong=(wrong.NORM_SQUARED_D,)),
+            Check(_norm, true=proofs.HALF, wrong=(wrong.NORM_SQUARED_D,)),
         ),
     ),
     Claim(
@@ -283,13 +196,14 @@ CLAIMS = (
             r" \text{ for integers } p \ne q"
         ),
         page=PAGE,
-        evidence=(lambda: proved(similarity.distance_identity()), _numeric_rows_distinct),
-        controls=(
-            lambda: proved(
-                similarity.distance_identity(lambda p, q, w: 2 - 2 * sp.cos(w * (p + q))),
-                "2 − 2cos ω(p+q)",
+        checks=(
+            Check(
+                by_proof(proofs.distance_identity),
+                true=proofs.chord_squared,
+                wrong=(wrong.SUM_ANGLE_DISTANCE,),
             ),
-            _binary_counter_control,
+            Check(_rows_distinct, true=numeric.frequencies),
+            Check(_rows_repeat_never, true=numeric.frequencies, wrong=(wrong.BINARY_COUNTER,)),
         ),
     ),
     Claim(
@@ -300,10 +214,13 @@ CLAIMS = (
             r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q\end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: proved(symbolic.rotation_identity()), _numeric_every_pair),
-        controls=(
-            lambda: _numeric_every_pair(wrong_frequency=True),
-            _rational_period_control,
+        checks=(
+            Check(by_proof(rotation_identity), true=shift_block),
+            Check(
+                _every_pair,
+                true=numeric.frequencies,
+                wrong=(wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD),
+            ),
         ),
     ),
     Claim(
@@ -315,8 +232,13 @@ CLAIMS = (
             r" W = W_q^{\mathsf T} W_k\end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: proved(similarity.attention_four_terms()),),
-        controls=(lambda: proved(similarity.attention_four_terms(True), "cross terms dropped"),),
+        checks=(
+            Check(
+                by_proof(proofs.attention_four_terms),
+                true=proofs.ALL_TERMS,
+                wrong=(wrong.CROSS_TERMS_DROPPED,),
+            ),
+        ),
     ),
     Claim(
         id="projected-score-not-relative",
@@ -328,15 +250,18 @@ CLAIMS = (
             r"\end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: proved(similarity.position_term()),
-            _numeric_not_relative("random", 0.0),
-            _numeric_not_relative("random", 1.0),
-        ),
-        controls=(
-            lambda: proved(similarity.position_term(relative_only=True), "p − q terms only"),
-            _numeric_not_relative("identity", 0.0),
-            _numeric_not_relative("rotation", 0.0),
+        checks=(
+            Check(
+                by_proof(proofs.position_term),
+                true=proofs.sum_and_difference,
+                wrong=(wrong.DIFFERENCE_ONLY,),
+            ),
+            Check(
+                partial(_not_relative, 0.0),
+                true=measured.RANDOM,
+                wrong=(wrong.IDENTITY_PROJECTION, wrong.ROTATION_PROJECTION),
+            ),
+            Check(partial(_not_relative, 1.0), true=measured.RANDOM),
         ),
     ),
 )

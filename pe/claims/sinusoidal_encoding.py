@@ -2,68 +2,83 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import numpy as np
+import numpy.typing as npt
 import sympy as sp
 
-from pe import numeric
-from pe.claims import Claim, Evidence, checked, proved
-from pe.experiments import sinusoidal_encoding as encoding_facts
+from pe import numeric, reference
+from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.experiments import sinusoidal_encoding as facts
+from pe.proofs import sinusoidal_encoding as proofs
+from pe.proofs import wrong
+from pe.proofs.wrong import Candidate
 
 PAGE = "sinusoidal-encoding"
-
 EPS = float(np.finfo(np.float64).eps)
+#: The width of every check (the paper's base model).
+D = 512
+
+#: A table-making function ``(n, d) -> (n, d)``.
+Table = Callable[[int, int], npt.NDArray[np.float64]]
+
+#: Embeddings that share a direction with every encoding row (wrong: not isotropic).
+SHARES_PE0: Candidate[facts.Embeddings] = Candidate(
+    "embeddings sharing PE(0)'s direction", facts.embeddings_plus_pe0
+)
+#: Embeddings inside the span of the encoding rows (wrong: not isotropic).
+MADE_OF_ROWS: Candidate[facts.Embeddings] = Candidate(
+    "embeddings made of encoding rows", facts.encoding_row_embeddings
+)
 
 
-def _columns(inclusive: bool) -> Evidence:
-    d = 512
-    columns = encoding_facts.pair_columns(d, inclusive=inclusive)
-    ok = columns == list(range(d))
-    label = "0 <= i <= d/2 (inclusive)" if inclusive else "0 <= i < d/2"
+def _columns(n_pairs: int) -> Evidence:
+    columns = facts.pair_columns(D, n_pairs)
+    ok = columns == list(range(D))
+    extra = n_pairs - D // 2
+    label = "0 <= i < d/2" + (f" + {extra}" if extra else "")
     return checked(
         ok,
-        f"d={d}, {label}: {len(columns) // 2} pairs write {len(columns)} columns, from "
+        f"d={D}, {label}: {len(columns) // 2} pairs write {len(columns)} columns, from "
         f"{columns[0]} to {columns[-1]} ({'each of 0..d-1 once' if ok else 'not 0..d-1'})",
     )
 
 
-def _wavelengths(last_factor: float) -> Evidence:
-    d = 512
-    lam = encoding_facts.wavelengths(d)
+def _wavelengths(law: proofs.WavelengthLaw) -> Evidence:
+    lam = facts.wavelengths(D)
     ratios = lam[1:] / lam[:-1]
-    expected_last = 2 * np.pi * 10000.0 ** ((d - 2) / d) * last_factor
-    ratio_error = float(np.abs(ratios / 10000.0 ** (2 / d) - 1).max())
+    d = sp.Symbol("d", integer=True, positive=True)
+    expected_last = float(sp.lambdify(d, law.last(d), "numpy")(D))
+    ratio_error = float(np.abs(ratios / 10000.0 ** (2 / D) - 1).max())
     last_error = abs(lam[-1] / expected_last - 1)
     ok = ratio_error <= 1e-13 and abs(lam[0] - 2 * np.pi) <= 4 * EPS and last_error <= 1e-13
-    label = "2π·10000^((d−2)/d)" if last_factor == 1.0 else "2π·10000"
     return checked(
         ok,
-        f"d={d}: λ_0 = {lam[0]:.6f}, λ_255 = {lam[-1]:.1f} against {label} = "
+        f"d={D}: λ_0 = {lam[0]:.6f}, λ_255 = {lam[-1]:.1f} against {law.last_text} = "
         f"{expected_last:.1f} (relative error {last_error:.2g}); consecutive ratios "
         f"within {ratio_error:.2g} of 10000^(2/d)",
     )
 
 
-def _note_001(shifted: bool) -> Evidence:
-    d = 512
-    paper, one_indexed = encoding_facts.frequency_sets(d)
-    if shifted:
-        error = float(np.abs(one_indexed[:-1] - paper[1:]).max())
-        extra = abs(one_indexed[-1] - 1e-4)
-        ok = error <= 4 * EPS and extra <= 4 * EPS * 1e-4
-        return checked(
-            ok,
-            f"d={d}: note 001's pair i is the paper's pair i (max difference {error:.2g}); its "
-            f"highest frequency is {one_indexed[0]:.6f} = 10000^(-2/d), its lowest "
-            f"{one_indexed[-1]:.3g}",
-        )
-    error = float(np.abs(one_indexed - paper).max())
-    return checked(error <= 1e-12, f"note 001's frequencies equal the paper's: off by {error:.3g}")
+def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
+    """Are ``frequencies`` the paper's shifted by one step, ending at 10000^(-1)?"""
+    error = float(np.abs(frequencies[:-1] - numeric.frequencies(D)[1:]).max())
+    extra = abs(frequencies[-1] - 1e-4)
+    exponent = round(float(np.log(frequencies[0]) / np.log(10000.0)) * D)
+    return checked(
+        error <= 4 * EPS and extra <= 4 * EPS * 1e-4,
+        f"d={D}: note 001's pair i is the paper's pair i (max difference {error:.3g}); its "
+        f"highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), its lowest "
+        f"{frequencies[-1]:.3g}",
+    )
 
 
 def _refinement(d_model: int, factor: int) -> Evidence:
     small, large = numeric.frequencies(d_model), numeric.frequencies(2 * d_model)
     error = float(np.abs(small - large[::factor][: small.size]).max())
-    picked = "every second" if factor == 2 else "the first half"
+    picked = {1: "the first half", 2: "every second"}.get(factor, f"every {factor}-th")
     return checked(
         error <= 4 * EPS,
         f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
@@ -71,47 +86,28 @@ def _refinement(d_model: int, factor: int) -> Evidence:
     )
 
 
-def _worked_example(wrong: str | None) -> Evidence:
-    d, sentence = 512, encoding_facts.WORKED_SENTENCE
-    exact = encoding_facts.reference_table(len(sentence), d)
-    if wrong is None:
-        table = numeric.sinusoidal(len(sentence), d)
-        label = "pe.numeric.sinusoidal"
-    elif wrong == "doubled":
-        # Note 003's loop: i steps by 2 and the exponent doubles it again.
-        columns = np.arange(0, d, 2)
-        omega = 10000.0 ** (-(2.0 * columns) / d)
-        table = np.empty((len(sentence), d))
-        table[:, 0::2] = np.sin(np.outer(np.arange(len(sentence)), omega))
-        table[:, 1::2] = np.cos(np.outer(np.arange(len(sentence)), omega))
-        label = "note 003's doubled exponent"
-    else:
-        _, omega = encoding_facts.frequency_sets(d)
-        angles = np.outer(np.arange(len(sentence)), omega)
-        table = np.empty((len(sentence), d))
-        table[:, 0::2], table[:, 1::2] = np.sin(angles), np.cos(angles)
-        label = "note 001's 1-indexed frequencies"
-    error = float(np.abs(table - exact).max())
+def _worked_example(table: Table) -> Evidence:
+    sentence = facts.WORKED_SENTENCE
+    exact = reference.table(range(len(sentence)), D)
+    values = table(len(sentence), D)
+    error = float(np.abs(values - exact).max())
     return checked(
         error <= 2 * EPS,
-        f"'My name is RK', d={d}, all 4 x 512 entries of {label} against 50-digit mpmath: "
-        f"max error {error:.2g} (tolerance 2 eps); PE(1,256) = {table[1, 256]:.6f}",
+        f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
+        f"against 50-digit mpmath: max error {error:.2g} (tolerance 2 eps); "
+        f"PE(1,256) = {values[1, 256]:.6f}",
     )
 
 
-def _binary_periods(offset: int) -> Evidence:
-    bits = encoding_facts.binary_bits(1024, 4)
-    ok = True
-    for b in range(4):
-        period = 2 ** (b + 1 - offset)
-        ok = ok and bool(np.array_equal(bits[period:, b], bits[:-period, b]))
-        ok = ok and not any(np.array_equal(bits[s:, b], bits[:-s, b]) for s in range(1, period))
-    label = "2, 4, 8, 16" if offset == 0 else "1, 2, 4, 8"
-    return checked(ok, f"bits 0-3 of 0..1023 have least periods {label}: {ok}")
+def _least_periods(periods: tuple[int, ...]) -> Evidence:
+    ok = facts.least_periods(facts.binary_bits(1024, 4)) == periods
+    return checked(
+        ok, f"bits 0-3 of 0..1023 have least periods {', '.join(map(str, periods))}: {ok}"
+    )
 
 
 def _ratio_two(base: int) -> Evidence:
-    width, even_integer = encoding_facts.ratio_equals_two_width(base)
+    width, even_integer = facts.ratio_equals_two_width(base)
     return checked(
         not even_integer,
         f"base {base}: consecutive wavelengths double only at d = {sp.sstr(width)} "
@@ -120,15 +116,15 @@ def _ratio_two(base: int) -> Evidence:
 
 
 def _steps(factor: float) -> Evidence:
-    table = numeric.sinusoidal(10_001, 512)
-    omega = numeric.frequencies(512)
+    table = numeric.sinusoidal(10_001, D)
+    omega = numeric.frequencies(D)
     steps = np.abs(np.diff(table, axis=0))
     bound = factor * np.repeat(omega, 2)[None, :] + 4 * EPS
     worst = float((steps / bound).max())
-    label = "ω_i" if factor == 1.0 else "ω_i / 2"
+    label = "ω_i" if factor == 1.0 else f"{factor:g} ω_i"
     return checked(
         worst <= 1.0,
-        f"d=512, p < 10001: max |PE(p+1, j) − PE(p, j)| / {label} = {worst:.4f} (needs <= 1); "
+        f"d={D}, p < 10001: max |PE(p+1, j) − PE(p, j)| / {label} = {worst:.4f} (needs <= 1); "
         "a bit jumps by 1 at every flip",
     )
 
@@ -136,85 +132,65 @@ def _steps(factor: float) -> Evidence:
 def _finite_means(shift: float) -> Evidence:
     worst = 0.0
     for n in (4, 100, 1000):
-        measured = encoding_facts.column_means(n, 512)
-        closed = encoding_facts.column_means_closed_form(n, 512, shift=shift)
+        measured = facts.column_means(n, D)
+        closed = facts.column_means_closed_form(n, D, shift=shift)
         worst = max(worst, float(np.abs(measured - closed).max()))
-    label = "n − 1" if shift == 1.0 else "n"
+    label = f"n − {shift:g}" if shift else "n"
     return checked(
         worst <= 1e-12,
-        f"d=512, n in (4, 100, 1000): measured column means against the closed form with "
+        f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
         f"{label}: max difference {worst:.2g} (tolerance 1e-12)",
     )
 
 
-def _costs() -> Evidence:
-    cost = encoding_facts.projection_cost(512)
+def _costs(rhs: proofs.Projection) -> Evidence:
+    cost = facts.projection_cost(D)
     rng = np.random.default_rng(0)
-    e, q = rng.standard_normal(512), rng.standard_normal(512)
-    w = rng.standard_normal((512, 1024))
-    split = w[:, :512] @ e + w[:, 512:] @ q
-    error = float(np.abs(w @ np.concatenate([e, q]) - split).max())
+    e, q = rng.standard_normal(D), rng.standard_normal(D)
+    w = rng.standard_normal((D, 2 * D))
+    error = float(np.abs(w @ np.concatenate([e, q]) - rhs(w[:, :D], w[:, D:], e, q)).max())
     ratio = cost["weights_concat"] / cost["weights_add"]
     return checked(
         error <= 1e-10 and ratio == 2,
-        f"d=512: a 512-output projection has {cost['weights_add']} weights after adding and "
+        f"d={D}: a 512-output projection has {cost['weights_add']} weights after adding and "
         f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; q] − "
-        f"(W_e e + W_q q) = {error:.2g}",
+        f"({proofs.projection_text(rhs)}) = {error:.{2 if error < 1 else 3}g}",
     )
 
 
-def _costs_tied() -> Evidence:
-    rng = np.random.default_rng(0)
-    e, q = rng.standard_normal(512), rng.standard_normal(512)
-    w = rng.standard_normal((512, 1024))
-    error = float(np.abs(w @ np.concatenate([e, q]) - w[:, :512] @ (e + q)).max())
-    return checked(error <= 1e-10, f"d=512: W[e; q] − W_e (e + q) = {error:.3g}")
-
-
-def _orthogonal(aligned: bool) -> Evidence:
-    d = 512
-    cosines = encoding_facts.cosine_embedding_encoding(d, aligned=aligned)
+def _orthogonal(embeddings: facts.Embeddings) -> Evidence:
+    cosines = facts.cosine_embedding_encoding(embeddings(1000, D, 7))
     std, mean = float(cosines.std()), float(cosines.mean())
     q99 = float(np.quantile(np.abs(cosines), 0.99))
-    ok = abs(std * np.sqrt(d) - 1) <= 0.05 and abs(mean) <= 0.01 and q99 <= 3.5 / np.sqrt(d)
-    label = "embeddings sharing PE(0)'s direction" if aligned else "random embeddings"
+    ok = abs(std * np.sqrt(D) - 1) <= 0.05 and abs(mean) <= 0.01 and q99 <= 3.5 / np.sqrt(D)
     return checked(
         ok,
-        f"d={d}, 1000 {label} x 200 positions: cosine mean {mean:.3g}, std {std:.4f} "
-        f"(1/sqrt(d) = {1 / np.sqrt(d):.4f}), 99% of |cos| below {q99:.3f} "
-        f"(needs std within 5% of 1/sqrt(d), |mean| <= 0.01, 99% quantile <= 3.5/sqrt(d))",
+        f"d={D}, 1000 {embeddings.__name__.replace('_', ' ')} x 200 positions: cosine mean "
+        f"{mean:.3g}, std {std:.4f} (1/sqrt(d) = {1 / np.sqrt(D):.4f}), 99% of |cos| below "
+        f"{q99:.3f} (needs std within 5% of 1/sqrt(d), |mean| <= 0.01, 99% quantile <= "
+        "3.5/sqrt(d))",
     )
 
 
 def _past_base(wrap: int | None) -> Evidence:
-    distance = encoding_facts.wrapped_rows_distance(512, horizon=10_000, wrap=wrap)
-    label = "positions encoded modulo 10000 (a maximum length)" if wrap else "the encoding"
+    distance = facts.wrapped_rows_distance(D, horizon=10_000, wrap=wrap)
+    label = f"positions encoded modulo {wrap} (a maximum length)" if wrap else "the encoding"
     return checked(
         distance > 1.0,
-        f"d=512, {label}: smallest distance between a row before 10000 and a row from "
+        f"d={D}, {label}: smallest distance between a row before 10000 and a row from "
         f"10000 on is {distance:.3g} (brute force on 1000 x 1000 rows and all offsets up "
         "to 20000; needs > 1)",
     )
 
 
-def _subspace(aligned: bool) -> Evidence:
-    rank, share = encoding_facts.encoding_subspace_share(200, 512)
-    expected = rank / 512
-    if aligned:
-        # Wrong candidate: embeddings built inside the span of the encoding rows.
-        table = numeric.sinusoidal(200, 512)
-        weights = np.random.default_rng(5).standard_normal((1000, 200))
-        embeddings = weights @ table
-        _, singular, vt = np.linalg.svd(table, full_matrices=False)
-        basis = vt[: int((singular > 1e-3 * singular[0]).sum())]
-        share = float((((embeddings @ basis.T) ** 2).sum(1) / (embeddings**2).sum(1)).mean())
-    ok = abs(share / expected - 1) <= 0.1
-    label = "embeddings made of encoding rows" if aligned else "random embeddings"
+def _subspace(embeddings: facts.Embeddings) -> Evidence:
+    rank, share = facts.encoding_subspace_share(200, D, embeddings=embeddings(1000, D, 11))
+    expected = rank / D
     return checked(
-        ok,
-        f"d=512: the rows PE(0..199) span r = {rank} directions (singular values above 1e-3 "
-        f"of the largest); {label} put {share:.3f} of their squared norm there, r/d = "
-        f"{expected:.3f} (needs within 10%)",
+        abs(share / expected - 1) <= 0.1,
+        f"d={D}: the rows PE(0..199) span r = {rank} directions (singular values above 1e-3 "
+        f"of the largest); {embeddings.__name__.replace('_', ' ')} put {share:.3f} of their "
+        f"squared norm there, r/d = {expected:.3f} (needs within 10%)",
     )
 
 
@@ -227,8 +203,11 @@ CLAIMS = (
             r" d/2 \text{ pairs, each column once} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _columns(False),),
-        controls=(lambda: _columns(True),),
+        checks=(
+            Check(
+                _columns, true=D // 2, wrong=(Candidate("0 <= i <= d/2 (inclusive)", D // 2 + 1),)
+            ),
+        ),
     ),
     Claim(
         id="wavelength-progression",
@@ -238,13 +217,15 @@ CLAIMS = (
             r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi\cdot 10000 \cdot 10000^{-2/d} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: proved(encoding_facts.wavelength_proof()), lambda: _wavelengths(1.0)),
-        controls=(
-            lambda: proved(
-                encoding_facts.wavelength_proof(last=2 * sp.pi * 10000), "last = 2π·10000"
+        checks=(
+            Check(
+                by_proof(proofs.wavelength_progression),
+                true=proofs.PAPER_WAVELENGTHS,
+                wrong=(wrong.LAST_WAVELENGTH_2PI_BASE, wrong.DOUBLED_EXPONENT_WAVELENGTHS),
             ),
-            lambda: proved(encoding_facts.wavelength_proof(exponent_factor=4), "doubled exponent"),
-            lambda: _wavelengths(10000.0 ** (2 / 512)),
+            Check(
+                _wavelengths, true=proofs.PAPER_WAVELENGTHS, wrong=(wrong.LAST_WAVELENGTH_2PI_BASE,)
+            ),
         ),
     ),
     Claim(
@@ -256,8 +237,13 @@ CLAIMS = (
             r" \text{instead of } 1, \dots, 10000^{-(d-2)/d} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _note_001(True),),
-        controls=(lambda: _note_001(False),),
+        checks=(
+            Check(
+                _shifted_one_step,
+                true=facts.one_indexed_frequencies(D),
+                wrong=(Candidate("the paper's frequencies", numeric.frequencies(D)),),
+            ),
+        ),
     ),
     Claim(
         id="base-is-not-a-length",
@@ -268,8 +254,9 @@ CLAIMS = (
             r" \text{positions past 10000 get new vectors} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _past_base(None),),
-        controls=(lambda: _past_base(10_000),),
+        checks=(
+            Check(_past_base, true=None, wrong=(Candidate("a maximum length of 10000", 10_000),)),
+        ),
     ),
     Claim(
         id="width-refines-frequencies",
@@ -279,16 +266,10 @@ CLAIMS = (
             r" \text{every width spans } 1 \text{ to about } \mathrm{base}^{-1} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: proved(encoding_facts.width_refinement_proof()),
-            lambda: _refinement(256, 2),
-            lambda: _refinement(512, 2),
-        ),
-        controls=(
-            lambda: proved(
-                encoding_facts.width_refinement_proof(index_factor=1), "ω_i(d) = ω_i(2d)"
-            ),
-            lambda: _refinement(512, 1),
+        checks=(
+            Check(by_proof(proofs.width_refinement), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
+            Check(partial(_refinement, 256), true=2),
+            Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
         ),
     ),
     Claim(
@@ -301,8 +282,13 @@ CLAIMS = (
             r" PE(1,511) = \cos 10000^{-510/512} \approx 1 \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _worked_example(None),),
-        controls=(lambda: _worked_example("doubled"), lambda: _worked_example("one-indexed")),
+        checks=(
+            Check(
+                _worked_example,
+                true=numeric.sinusoidal,
+                wrong=(wrong.DOUBLED_EXPONENT_TABLE, wrong.ONE_INDEXED_TABLE),
+            ),
+        ),
     ),
     Claim(
         id="binary-bits-periods",
@@ -312,8 +298,13 @@ CLAIMS = (
             r" 2, 4, 8, 16 \text{ for } b = 0, 1, 2, 3 \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _binary_periods(0),),
-        controls=(lambda: _binary_periods(1),),
+        checks=(
+            Check(
+                _least_periods,
+                true=(2, 4, 8, 16),
+                wrong=(Candidate("periods 2^b", (1, 2, 4, 8)),),
+            ),
+        ),
     ),
     Claim(
         id="wavelength-ratio-not-two",
@@ -323,8 +314,7 @@ CLAIMS = (
             r" \text{not an even integer} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _ratio_two(10000),),
-        controls=(lambda: _ratio_two(2**13),),
+        checks=(Check(_ratio_two, true=10000, wrong=(Candidate("base 2^13", 2**13),)),),
     ),
     Claim(
         id="encoding-steps-smooth",
@@ -334,24 +324,20 @@ CLAIMS = (
             r" \Rightarrow\ |PE(p+1, j) - PE(p, j)| \le \omega_i \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: proved(encoding_facts.step_distance_proof()), lambda: _steps(1.0)),
-        controls=(
-            lambda: proved(
-                encoding_facts.step_distance_proof(half_angle=False), "step = ω exactly"
+        checks=(
+            Check(
+                by_proof(proofs.step_distance),
+                true=proofs.chord_squared,
+                wrong=(wrong.STEP_IS_OMEGA,),
             ),
-            lambda: _steps(0.5),
+            Check(_steps, true=1.0, wrong=(Candidate("|step| <= ω_i / 2", 0.5),)),
         ),
     ),
     Claim(
         id="zero-mean-full-period",
         title="Zero-centred over a full period",
-        statement=(
-            r"\frac{\omega}{2\pi}\int_0^{2\pi/\omega} \sin \omega t\,dt ="
-            r" \frac{\omega}{2\pi}\int_0^{2\pi/\omega} \cos \omega t\,dt = 0"
-        ),
         page=PAGE,
-        evidence=(lambda: proved(encoding_facts.period_mean_proof()),),
-        controls=(lambda: proved(encoding_facts.period_mean_proof(squared=True), "sin² and cos²"),),
+        checks=(Check(by_proof(proofs.period_mean), true=1, wrong=(wrong.SQUARED_MEAN,)),),
     ),
     Claim(
         id="finite-column-means",
@@ -361,8 +347,7 @@ CLAIMS = (
             r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _finite_means(1.0),),
-        controls=(lambda: _finite_means(0.0),),
+        checks=(Check(_finite_means, true=1.0, wrong=(Candidate("n instead of n − 1", 0.0),)),),
     ),
     Claim(
         id="concat-is-two-projections",
@@ -372,10 +357,13 @@ CLAIMS = (
             r" \text{adding } e + q \text{ is the case } W_e = W_q \text{, at half the weights} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: proved(encoding_facts.concat_projection_proof()), _costs),
-        controls=(
-            lambda: proved(encoding_facts.concat_projection_proof(tied=True), "W_e (e + q)"),
-            _costs_tied,
+        checks=(
+            Check(
+                by_proof(proofs.concat_projection),
+                true=proofs.separate_projections,
+                wrong=(wrong.TIED_PROJECTION,),
+            ),
+            Check(_costs, true=proofs.separate_projections, wrong=(wrong.TIED_PROJECTION,)),
         ),
     ),
     Claim(
@@ -387,8 +375,7 @@ CLAIMS = (
             r" \text{for isotropic } e:\ \approx 0.044 \text{ at } d = 512 \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _orthogonal(False),),
-        controls=(lambda: _orthogonal(True),),
+        checks=(Check(_orthogonal, true=facts.random_embeddings, wrong=(SHARES_PE0,)),),
     ),
     Claim(
         id="encoding-subspace-share",
@@ -398,7 +385,6 @@ CLAIMS = (
             r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _subspace(False),),
-        controls=(lambda: _subspace(True),),
+        checks=(Check(_subspace, true=facts.random_embeddings, wrong=(MADE_OF_ROWS,)),),
     ),
 )

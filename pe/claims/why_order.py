@@ -3,74 +3,56 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
-import numpy as np
-
-from pe.claims import Claim, Evidence, checked, proved
-from pe.experiments import why_order as attention
+from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.experiments import why_order as experiments
+from pe.experiments.why_order import Encoding, Layer, Sides, Summary
+from pe.proofs import why_order as proofs
+from pe.proofs import wrong
 
 PAGE = "why-order"
 
-EPS = float(np.finfo(np.float64).eps)
+
+def _numeric_equivariance(sides: Sides) -> Evidence:
+    result = experiments.check_equivariance(sides, 32, 64)
+    return checked(result.passed, f"random X, W_q, W_k, W_v, P, float64: {result.summary()}")
 
 
-def _numeric_equivariance(candidate: attention.Candidate) -> Callable[[], Evidence]:
-    def run() -> Evidence:
-        result = attention.check_equivariance(32, 64, candidate=candidate)
-        return checked(result.passed, f"random X, W_q, W_k, W_v, P, float64: {result.summary()}")
-
-    return run
-
-
-def _sentences(positions: bool, constant: bool = False) -> Evidence:
-    pair = attention.sentence_pair(64, positions=positions, constant_encoding=constant)
-    label = (
-        "with the sinusoidal encoding added"
-        if positions
-        else "with the same vector PE(0) added to every word"
-        if constant
-        else "embeddings alone"
-    )
+def _sentences(encoding: Encoding) -> Evidence:
+    pair = experiments.sentence_pair(encoding, 64)
     return checked(
         pair.word_gap <= pair.tolerance,
-        f"d=64, {label}: largest difference between a word's outputs in the two sentences "
-        f"{pair.word_gap:.3g} (tolerance {pair.tolerance:.3g})",
+        f"d=64, {encoding.label}: largest difference between a word's outputs in the two "
+        f"sentences {pair.word_gap:.3g} (tolerance {pair.tolerance:.3g})",
     )
 
 
-def _symmetry_broken(positions: bool, constant: bool = False) -> Evidence:
-    pair = attention.sentence_pair(64, positions=positions, constant_encoding=constant)
-    label = "sinusoidal encoding" if positions else "constant vector PE(0) on every row"
+def _symmetry_broken(encoding: Encoding) -> Evidence:
+    pair = experiments.sentence_pair(encoding, 64)
     ratio = pair.word_gap / pair.scale
     return checked(
         ratio > 0.05,
-        f"d=64, {label}: a word's outputs in the two sentences differ by {pair.word_gap:.3g}, "
-        f"{ratio:.3g} of the output scale {pair.scale:.3g} (needs > 0.05)",
+        f"d=64, {encoding.label}: a word's outputs in the two sentences differ by "
+        f"{pair.word_gap:.3g}, {ratio:.3g} of the output scale {pair.scale:.3g} (needs > 0.05)",
     )
 
 
-def _rnn(recurrent: bool) -> Evidence:
-    gap = attention.rnn_final_gap(64, recurrent=recurrent)
-    label = "final state h_3" if recurrent else "W_h = 0, sum of the states"
-    return checked(gap > 1e-3, f"Elman cell, 16 units, d=64, {label}: difference {gap:.3g}")
+def _rnn(summary: Summary) -> Evidence:
+    gap = experiments.rnn_final_gap(summary, 64)
+    return checked(gap > 1e-3, f"Elman cell, 16 units, d=64: difference {gap:.3g}")
 
 
-def _rows_alone(positions: bool) -> Evidence:
-    gap = attention.row_independence_gap(32, 64, positions=positions)
-    label = "with" if positions else "without"
-    return checked(
-        gap <= 1e-12,
-        f"n=32, d=64, {label} the encoding: each row computed alone vs all at once, "
-        f"max difference {gap:.3g} (tolerance 1e-12)",
-    )
+def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
+    def run(layer: Layer) -> Evidence:
+        gap = experiments.row_independence_gap(layer, 32, 64, encoding)
+        return checked(
+            gap <= 1e-12,
+            f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
+            f"max difference {gap:.3g} (tolerance 1e-12)",
+        )
 
-
-def _rnn_alone() -> Evidence:
-    gap = attention.rnn_step_without_history_gap(32, 64)
-    return checked(
-        gap <= 1e-12,
-        f"Elman cell: h_t computed without h_(t-1) vs the true h_t, max difference {gap:.3g}",
-    )
+    return run
 
 
 CLAIMS = (
@@ -82,23 +64,23 @@ CLAIMS = (
             r" \text{for every permutation matrix } P \end{gathered}"
         ),
         page=PAGE,
-        evidence=(
-            lambda: proved(attention.equivariance_proof(3, 2)),
-            _numeric_equivariance("equivariant"),
-        ),
-        controls=(
-            lambda: proved(
-                attention.equivariance_proof(3, 2, candidate="invariant"),
-                "invariance Attn(PX) = Attn(X)",
+        checks=(
+            Check(
+                by_proof(partial(proofs.equivariance, n=3, d_model=2)),
+                true=experiments.equivariant,
+                wrong=(wrong.INVARIANCE, wrong.CAUSAL_MASK),
             ),
-            lambda: proved(attention.equivariance_proof(3, 2, candidate="causal"), "causal mask"),
-            lambda: proved(
-                attention.equivariance_proof(3, 1, candidate="positions"),
-                "position vectors added",
+            # symbolic position vectors make n = 3, d = 2 slow: d = 1 proves the same point
+            Check(
+                by_proof(partial(proofs.equivariance, n=3, d_model=1)),
+                true=experiments.equivariant,
+                wrong=(wrong.POSITIONS_ADDED,),
             ),
-            _numeric_equivariance("invariant"),
-            _numeric_equivariance("causal"),
-            _numeric_equivariance("positions"),
+            Check(
+                _numeric_equivariance,
+                true=experiments.equivariant,
+                wrong=(wrong.INVARIANCE, wrong.CAUSAL_MASK, wrong.POSITIONS_ADDED),
+            ),
         ),
     ),
     Claim(
@@ -110,8 +92,10 @@ CLAIMS = (
             r" \text{(the same multiset of output rows)} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _sentences(False), lambda: _sentences(False, constant=True)),
-        controls=(lambda: _sentences(True),),
+        checks=(
+            Check(_sentences, true=experiments.NO_ENCODING, wrong=(wrong.SINUSOIDAL_ENCODING,)),
+            Check(_sentences, true=experiments.CONSTANT_PE0),
+        ),
     ),
     Claim(
         id="encoding-breaks-symmetry",
@@ -121,8 +105,9 @@ CLAIMS = (
             r" \\ \text{a word's output depends on where it stands} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _symmetry_broken(True),),
-        controls=(lambda: _symmetry_broken(False, constant=True),),
+        checks=(
+            Check(_symmetry_broken, true=experiments.SINUSOIDAL, wrong=(wrong.CONSTANT_ENCODING,)),
+        ),
     ),
     Claim(
         id="rnn-reads-order",
@@ -132,8 +117,7 @@ CLAIMS = (
             r" h_3(\text{dog bites man}) \neq h_3(\text{man bites dog}) \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _rnn(True),),
-        controls=(lambda: _rnn(False),),
+        checks=(Check(_rnn, true=experiments.final_state, wrong=(wrong.FORGETFUL_READER,)),),
     ),
     Claim(
         id="attention-rows-parallel",
@@ -144,7 +128,13 @@ CLAIMS = (
             r" \text{needs no other output; } h_t \text{ needs } h_{t-1} \end{gathered}"
         ),
         page=PAGE,
-        evidence=(lambda: _rows_alone(False), lambda: _rows_alone(True)),
-        controls=(_rnn_alone,),
+        checks=(
+            Check(
+                _rows_alone(experiments.NO_ENCODING),
+                true=experiments.attention_layer,
+                wrong=(wrong.RECURRENT_STEPS,),
+            ),
+            Check(_rows_alone(experiments.SINUSOIDAL), true=experiments.attention_layer),
+        ),
     ),
 )

@@ -19,34 +19,59 @@ any position independently of the sentence length, deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import sympy as sp
 
 from pe import _validate, numeric
-from pe.symbolic import Derivation, Proof
 
 __all__ = [
     "SEED",
-    "neighbour_gap_proof",
+    "Design",
+    "normalised",
     "normalised_index",
-    "offset_distance_proof",
     "offset_distances",
-    "pair_bounded_proof",
+    "one_over_n",
     "position_share",
-    "position_share_limit_proof",
+    "raw_index",
     "raw_index_ratio",
     "row_distance_by_offset",
+    "sinusoidal",
     "smallest_row_distance",
     "toy_embeddings",
 ]
 
 Float64Array = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: A way to write positions as numbers: ``(positions, n, d) -> rows``, one row per position
+#: of a sentence of ``n`` tokens, for embeddings of width ``d``.
+Design = Callable[[IntArray, int, int], Float64Array]
 
 #: Seed of the random token embeddings used in this chapter.
 SEED = 4
+
+
+def raw_index(positions: IntArray, _n: int, _d_model: int) -> Float64Array:
+    """Design 1: the position ``p`` itself, as one extra coordinate (``n`` and ``d`` unused)."""
+    return np.asarray(positions, dtype=np.float64)[:, None]
+
+
+def normalised(positions: IntArray, n: int, _d_model: int) -> Float64Array:
+    """Design 2: ``p / n``, as one extra coordinate, in a sentence of ``n`` tokens."""
+    return np.asarray(positions, dtype=np.float64)[:, None] / n
+
+
+def sinusoidal(positions: IntArray, _n: int, d_model: int) -> Float64Array:
+    """The sinusoidal encoding :math:`PE(|p|)` of width ``d_model`` (``n`` unused)."""
+    return np.asarray(numeric.sinusoidal(np.abs(positions), d_model), dtype=np.float64)
+
+
+def one_over_n(n: Any) -> Any:
+    """The neighbour gap :math:`1/n` of the normalised index (for a number or a SymPy symbol)."""
+    return 1 / n
 
 
 def toy_embeddings(n_tokens: int, d_model: int, *, seed: int = SEED) -> Float64Array:
@@ -72,149 +97,32 @@ def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Arra
     return np.asarray(np.abs(ps) / rms, dtype=np.float64)
 
 
-def position_share(
-    positions: npt.ArrayLike, d_model: int = 512, *, design: str = "raw"
-) -> Float64Array:
+def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
     r"""Mean share of the squared norm that the position holds, over 1000 random embeddings.
 
-    ``design="raw"``: the vector :math:`[e; p]` (the index as an extra coordinate), share
-    :math:`p^2 / (p^2 + \lVert e\rVert^2)`. ``design="sinusoidal"``: :math:`e + PE(p)`,
-    share :math:`\lVert PE(p)\rVert^2 / (\lVert PE(p)\rVert^2 + \lVert e\rVert^2)` (the two
-    are nearly orthogonal in high dimension, so the squared norms nearly add).
+    The share is :math:`\lVert E(p)\rVert^2 / (\lVert E(p)\rVert^2 + \lVert e\rVert^2)`:
+    for the raw index the vector :math:`[e; p]` (the index as an extra coordinate), for the
+    sinusoidal encoding :math:`e + PE(p)` (the two are nearly orthogonal in high dimension,
+    so the squared norms nearly add).
+
+    Examples
+    --------
+    >>> share = position_share(raw_index, [10, 1000], 64)
+    >>> bool(share[0] < 0.9 < share[1])
+    True
     """
     ps = _validate.integer_positions("positions", positions)
     width = _validate.even_width("d_model", d_model)
     embedding_sq = (toy_embeddings(1000, width) ** 2).sum(axis=1)
-    if design == "raw":
-        position_sq = ps.astype(np.float64) ** 2
-    elif design == "sinusoidal":
-        position_sq = (numeric.sinusoidal(np.abs(ps), width) ** 2).sum(axis=1)
-    else:
-        raise ValueError(f"design must be 'raw' or 'sinusoidal', got {design!r}")
+    position_sq = (design(ps, ps.size, width) ** 2).sum(axis=1)
     share = position_sq[:, None] / (position_sq[:, None] + embedding_sq[None, :])
     return np.asarray(share.mean(axis=1), dtype=np.float64)
-
-
-def position_share_limit_proof(*, design: str = "raw") -> Proof:
-    r"""Prove :math:`\lim_{p\to\infty} p^2/(p^2 + c) = 1` for every ``c > 0`` (raw index).
-
-    With ``design="sinusoidal"`` (a wrong candidate for "the position swamps the
-    embedding") the share of one pair is :math:`(\sin^2 + \cos^2)/(\sin^2 + \cos^2 + c)`,
-    which Pythagoras reduces to :math:`1/(1 + c)`: the residual against 1 is not zero.
-    """
-    p = sp.Symbol("p", positive=True)
-    c = sp.Symbol("c", positive=True)
-    derivation = Derivation()
-    if design == "raw":
-        share = p**2 / (p**2 + c)
-        derivation.note("Share of the squared norm held by the raw index", sp.latex(share))
-        limit = sp.limit(share, p, sp.oo)
-        derivation.note("Limit as p → ∞ (sympy.limit)", sp.latex(limit))
-    elif design == "sinusoidal":
-        pair = sp.sin(p) ** 2 + sp.cos(p) ** 2
-        share = pair / (pair + c)
-        derivation.note("Share held by one sine/cosine pair", sp.latex(share))
-        limit = share.subs(sp.sin(p) ** 2, 1 - sp.cos(p) ** 2)
-        limit = sp.expand(sp.together(limit))
-        derivation.note(
-            "Substitute sin²p = 1 − cos²p (Pythagoras): same for every p", sp.latex(limit)
-        )
-    else:
-        raise ValueError(f"design must be 'raw' or 'sinusoidal', got {design!r}")
-    residual = sp.Matrix([sp.together(limit - 1)])
-    derivation.note("Residual: the limit minus 1", sp.latex(residual[0]))
-    return derivation.proof(
-        f"the position's share tends to 1 ({design})",
-        r"\lim_{p \to \infty} \frac{p^2}{p^2 + \lVert e \rVert^2} = 1",
-        residual,
-    )
 
 
 def normalised_index(n: int) -> Float64Array:
     """The normalised index ``p / n`` for the positions ``0 .. n-1`` of a sentence of ``n``."""
     length = _validate.positive_int("n", n)
     return np.arange(length, dtype=np.float64) / length
-
-
-def neighbour_gap_proof(lengths: tuple[int, ...] = (4, 40), *, gap: Any = None) -> Proof:
-    r"""Prove that neighbours differ by :math:`1/n` under the normalised index.
-
-    The residual stacks :math:`(p+1)/n - p/n - g(n)` for a symbolic ``n`` and, for each
-    length in ``lengths``, its value with that ``n`` substituted. The true gap is
-    :math:`g(n) = 1/n`; pass ``gap`` (an expression in the symbol ``n``) to test a wrong one.
-    """
-    p = sp.Symbol("p", integer=True, nonnegative=True)
-    n = sp.Symbol("n", integer=True, positive=True)
-    candidate = 1 / n if gap is None else gap
-    derivation = Derivation()
-    difference = (p + 1) / n - p / n
-    derivation.note("Neighbour gap under the normalised index", r"\frac{p+1}{n} - \frac{p}{n}")
-    residual = sp.Matrix([difference - candidate])
-    residual = derivation.apply(
-        "Residual against the gap, multiplied out (expand)", residual, sp.expand
-    )
-    values = [sp.expand(difference.subs(n, m)) for m in lengths]
-    derivation.note(
-        "The gap in sentences of " + " and ".join(str(m) for m in lengths) + " tokens",
-        r",\ ".join(rf"n = {m}:\ {sp.latex(v)}" for m, v in zip(lengths, values, strict=True)),
-    )
-    residual = sp.Matrix(
-        [residual[0], *(sp.expand((difference - candidate).subs(n, m)) for m in lengths)]
-    )
-    return derivation.proof(
-        "neighbour gap of the normalised index",
-        r"\frac{p+1}{n} - \frac{p}{n} = \frac{1}{n}",
-        residual,
-    )
-
-
-def offset_distance_proof(*, cos_frequency_factor: Any = 1) -> Proof:
-    r"""Prove :math:`\lVert v(p+k) - v(p)\rVert^2 = 2 - 2\cos\omega k` for one pair, free of ``p``.
-
-    :math:`v(p) = (\sin\omega p, \cos\omega p)`. Pass ``cos_frequency_factor`` (e.g. 2) for a
-    wrong candidate whose cosine turns at another frequency: its residual keeps ``p``.
-    """
-    p, k = sp.Symbol("p", real=True), sp.Symbol("k", real=True)
-    w = sp.Symbol("omega", positive=True)
-    a = cos_frequency_factor * w
-    diff = sp.Matrix([sp.sin(w * (p + k)) - sp.sin(w * p), sp.cos(a * (p + k)) - sp.cos(a * p)])
-    derivation = Derivation()
-    derivation.note(
-        "Residual: squared distance between the pair at p + k and at p, minus 2 − 2 cos ωk",
-        rf"\lVert {sp.latex(diff)} \rVert^2 - (2 - 2\cos \omega k)",
-    )
-    residual = sp.Matrix([(diff.T * diff)[0] - (2 - 2 * sp.cos(w * k))])
-    residual = derivation.apply(
-        "Multiply out and expand the arguments (expand)", residual, sp.expand
-    )
-    residual = derivation.apply("Angle-addition formulas (expand_trig)", residual, sp.expand_trig)
-    residual = derivation.pythagoras(residual)
-    return derivation.proof(
-        "the same offset looks the same at every position",
-        r"\lVert PE(p+k) - PE(p) \rVert^2 = \sum_{i} \bigl(2 - 2\cos \omega_i k\bigr)",
-        residual,
-    )
-
-
-def pair_bounded_proof(*, second: Any = None) -> Proof:
-    r"""Prove :math:`\sin^2 \omega p + \cos^2 \omega p = 1`: every pair lies on the unit circle.
-
-    So every entry is in ``[-1, 1]`` and :math:`\lVert PE(p) \rVert^2 = d/2`. ``second``
-    replaces the cosine entry by another expression in ``p`` (a wrong candidate, e.g. the
-    raw index ``p``).
-    """
-    p = sp.Symbol("p", real=True)
-    w = sp.Symbol("omega", positive=True)
-    other = sp.cos(w * p) if second is None else second
-    derivation = Derivation()
-    residual = sp.Matrix([sp.sin(w * p) ** 2 + other**2 - 1])
-    derivation.note("Residual: squared norm of the pair minus 1", sp.latex(residual[0]))
-    residual = derivation.pythagoras(residual)
-    return derivation.proof(
-        "each pair lies on the unit circle",
-        r"\sin^2 \omega_i p + \cos^2 \omega_i p = 1 \implies |PE(p, j)| \le 1",
-        residual,
-    )
 
 
 def row_distance_by_offset(
@@ -251,27 +159,27 @@ def smallest_row_distance(n_positions: int, d_model: int) -> tuple[float, int, i
 
 
 def offset_distances(
+    design: Design,
     offsets: npt.ArrayLike,
     starts: npt.ArrayLike,
     d_model: int,
-    *,
-    design: str = "sinusoidal",
     n: int = 4,
 ) -> Float64Array:
     r"""Distances :math:`\lVert E(p+k) - E(p)\rVert` for each start ``p`` (rows) and offset ``k`` (columns).
 
-    ``design="sinusoidal"`` uses the encoding; ``design="normalised"`` uses ``p / n`` with
-    the sentence length ``n``.
+    ``E`` is the ``design``, in a sentence of ``n`` tokens.
+
+    Examples
+    --------
+    >>> offset_distances(normalised, [1], [0, 1], 2, n=4)
+    array([[0.25],
+           [0.25]])
     """
     ks = _validate.integer_positions("offsets", offsets)
     ps = _validate.integer_positions("starts", starts)
     width = _validate.even_width("d_model", d_model)
-    if design == "sinusoidal":
-        far = numeric.sinusoidal(np.add.outer(ps, ks).ravel(), width)
-        near = numeric.sinusoidal(ps, width)
-        diff = far.reshape(ps.size, ks.size, width) - near[:, None, :]
-        return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)
-    if design == "normalised":
-        length = _validate.positive_int("n", n)
-        return np.abs(np.add.outer(ps, ks) - ps[:, None]) / float(length)
-    raise ValueError(f"design must be 'sinusoidal' or 'normalised', got {design!r}")
+    length = _validate.positive_int("n", n)
+    far = design(np.add.outer(ps, ks).ravel(), length, width)
+    near = design(ps, length, width)
+    diff = far.reshape(ps.size, ks.size, -1) - near[:, None, :]
+    return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)

@@ -1,92 +1,54 @@
 r"""How accurate a computed sinusoidal table is, measured against 50-digit mpmath.
 
-The tools of the page "Precision and speed": the exact reference (:func:`exact_error`),
-the common deep-learning recipe that forms angles in float32 (:func:`float32_recipe`),
-a rotation chained step by step without re-anchoring (:func:`chained_rotation`), the
-error of each method against position (:func:`error_by_position`), how close distinct
-rows come in each dtype (:func:`row_separation`), and the saved benchmark
-(:func:`benchmark_results`, :func:`benchmark_table`).
+The measurements of the page "Precision and speed": the common deep-learning recipe that
+forms angles in float32 (:func:`float32_recipe`), a rotation chained step by step without
+re-anchoring (:func:`chained_rotation`), the rotation algorithm with float64 angles
+(:func:`rotation_with_float64_angles`), the error of each method of :data:`METHODS`
+against position (:func:`row_errors`, :func:`error_by_position`, :func:`drift`) or on
+sampled entries (:func:`max_sampled_error`), and how close distinct rows come in each
+dtype (:func:`row_separation`, :func:`separations`).
 
 All errors are absolute errors of table entries (every entry lies in ``[-1, 1]``),
-computed in mpmath so that the reference's own rounding does not enter the measurement.
+measured by :func:`pe.reference.errors` at 50 digits, so that the reference's own
+rounding does not enter the measurement.
+
+Examples
+--------
+>>> import numpy as np
+>>> errors = error_by_position("float32 recipe", np.array([10, 10_000]), 64)
+>>> bool(errors[1] > 1e-4 > errors[0])
+True
 """
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from pe import _rotation_table as rotation_table
-from pe import numeric
-from pe.site.report import Html
+from pe import _rotation_table, numeric, reference
 
 __all__ = [
-    "BENCHMARK_JSON",
     "METHODS",
     "RowSeparation",
-    "benchmark_results",
-    "benchmark_table",
+    "Table",
     "chained_rotation",
+    "drift",
     "error_by_position",
-    "exact_error",
     "float32_recipe",
+    "max_sampled_error",
+    "rotation_with_float64_angles",
+    "row_errors",
     "row_separation",
     "sample_entries",
+    "separations",
 ]
 
-#: Where ``benchmarks/run.py`` saves its last results (read by the page, never run by it).
-BENCHMARK_JSON = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "latest.json"
-
-#: Digits of the mpmath reference.
-DIGITS = 50
-
+#: A table method: ``(positions, d_model) -> (positions.size, d_model)`` array.
 Table = Callable[[npt.NDArray[np.int64], int], npt.NDArray[Any]]
-
-
-def exact_error(
-    values: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    columns: npt.ArrayLike,
-    d_model: int,
-    *,
-    base: float = 10000.0,
-) -> npt.NDArray[np.float64]:
-    r"""``|value - PE(p, j)|`` for each triple, with :math:`PE` evaluated in 50-digit mpmath.
-
-    Parameters
-    ----------
-    values
-        Computed entries (any float dtype), one per ``(position, column)`` pair.
-    positions, columns
-        Integer arrays of the same length as ``values``.
-    d_model, base
-        The encoding: :math:`\omega_i = \mathrm{base}^{-2i/d}` exactly (``base`` as given).
-    """
-    vals = np.asarray(values).astype(np.float64).ravel()
-    ps = np.asarray(positions, dtype=np.int64).ravel()
-    cs = np.asarray(columns, dtype=np.int64).ravel()
-    errors = np.empty(vals.size, dtype=np.float64)
-    with mpmath.workdps(DIGITS):
-        log_base = mpmath.log(mpmath.mpf(base))
-        omega: dict[int, Any] = {}
-        for k, (value, p, c) in enumerate(
-            zip(vals.tolist(), ps.tolist(), cs.tolist(), strict=True)
-        ):
-            i = c // 2
-            if i not in omega:
-                omega[i] = mpmath.exp(-2 * i * log_base / d_model)
-            angle = omega[i] * p
-            exact = mpmath.sin(angle) if c % 2 == 0 else mpmath.cos(angle)
-            errors[k] = float(abs(mpmath.mpf(value) - exact))
-    return errors
 
 
 def sample_entries(
@@ -164,6 +126,23 @@ METHODS: dict[str, Table] = {
 }
 
 
+def row_errors(
+    table: Table, positions: npt.ArrayLike, d_model: int, columns: npt.ArrayLike | None = None
+) -> npt.NDArray[np.float64]:
+    """Errors of ``table(positions, d_model)`` at the given ``columns`` (all by default).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(positions.size, columns.size)``; NaN where the method produced NaN.
+    """
+    ps = np.asarray(positions, dtype=np.int64)
+    cs = np.arange(d_model) if columns is None else np.asarray(columns, dtype=np.int64)
+    values = np.asarray(table(ps, d_model))[:, cs].ravel()
+    grid_p, grid_c = np.repeat(ps, cs.size), np.tile(cs, ps.size)
+    return reference.errors(values, grid_p, grid_c, d_model).reshape(ps.size, cs.size)
+
+
 def error_by_position(
     method: str, positions: npt.ArrayLike, d_model: int, *, columns: int = 16, seed: int = 0
 ) -> npt.NDArray[np.float64]:
@@ -171,16 +150,23 @@ def error_by_position(
 
     ``method`` is a key of :data:`METHODS`.
     """
-    ps = np.asarray(positions, dtype=np.int64)
     rng = np.random.default_rng(seed)
     chosen = np.unique(np.concatenate([[0, 1], rng.integers(0, d_model, columns - 2)]))
-    table = METHODS[method](ps, d_model)
-    grid_p = np.repeat(ps, chosen.size)
-    grid_c = np.tile(chosen, ps.size)
-    values = table[:, chosen].ravel()
-    found = exact_error(values, grid_p, grid_c, d_model).reshape(ps.size, chosen.size)
-    worst: npt.NDArray[np.float64] = found.max(axis=1)
+    worst: npt.NDArray[np.float64] = row_errors(METHODS[method], positions, d_model, chosen).max(
+        axis=1
+    )
     return worst
+
+
+def drift(
+    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
+) -> dict[str, npt.NDArray[np.float64]]:
+    """Largest error over all columns at each position, for each method of :data:`METHODS`.
+
+    A position whose row holds a NaN (a float16 position that overflowed) gets NaN.
+    """
+    ps = np.asarray(positions, dtype=np.int64)
+    return {name: row_errors(table, ps, d_model).max(axis=1) for name, table in METHODS.items()}
 
 
 @dataclass(frozen=True)
@@ -241,103 +227,6 @@ def row_separation(table: npt.ArrayLike, label: str) -> RowSeparation:
     return RowSeparation(label, n, d, int(duplicates), float(np.sqrt(max(best, 0.0))), pair)
 
 
-def benchmark_results(path: Path = BENCHMARK_JSON) -> dict[str, Any]:
-    """The results saved by ``benchmarks/run.py`` (machine, rows, targets)."""
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-def _cell(value: object, fmt: str) -> str:
-    if value is None:
-        return "-"
-    return format(value, fmt) if isinstance(value, float | int) else html.escape(str(value))
-
-
-def benchmark_table(results: dict[str, Any] | None = None) -> Html:
-    """The saved benchmark as two HTML tables: times, then errors and memory."""
-    data = benchmark_results() if results is None else results
-
-    def size(r: dict[str, Any]) -> str:
-        return f"<td>{r['n']} &times; {r['d']}</td><td>{html.escape(r['dtype'])}</td>"
-
-    times = "".join(
-        f"<tr>{size(r)}<td>{_cell(r['ms']['pe'], '.2f')}</td><td>{_cell(r['ms']['full'], '.2f')}</td>"
-        f"<td><strong>{_cell(r['ratio_full'], '.2f')}</strong></td>"
-        f"<td>{_cell(r['ms']['direct64'], '.1f')}</td>"
-        f"<td><strong>{_cell(r['speedup_direct'], '.1f')}</strong></td>"
-        f"<td>{_cell(r['ms']['recipe'], '.1f')}</td><td>{_cell(r['ms']['naive'], '.0f')}</td></tr>"
-        for r in data["rows"]
-    )
-    quality = "".join(
-        f"<tr>{size(r)}<td>{_cell(r['error']['pe'], '.2g')}</td>"
-        f"<td>{_cell(r['error']['direct64'], '.2g')}</td>"
-        f"<td>{_cell(r['error']['recipe'], '.2g')}</td>"
-        f"<td>{_cell(100 * r['peak_extra_fraction'], '.1f')} %</td></tr>"
-        for r in data["rows"]
-    )
-    machine = html.escape(", ".join(f"{k}: {v}" for k, v in data["machine"].items()))
-    return Html(
-        '<table class="pe-table"><thead><tr><th>n &times; d</th><th>dtype</th><th>pe</th>'
-        "<th>np.full</th><th>pe / np.full</th><th>direct</th><th>direct / pe</th>"
-        "<th>recipe</th><th>loop</th></tr></thead>"
-        f"<tbody>{times}</tbody></table>"
-        "<p><small>Best times in milliseconds. <em>direct</em>: sin and cos of p&middot;w in "
-        "float64, then cast; <em>recipe</em>: the float32 recipe; <em>loop</em>: a Python "
-        "double loop (small sizes only). pe's times are for repeated calls: the frequencies "
-        "of a new (d, base) are computed once and cached (one-time cost: "
-        + ", ".join(f"{r['frequency_setup_ms']:.1f} ms for d = {r['d']}" for r in data["rows"])
-        + ").</small></p>"
-        '<table class="pe-table"><thead><tr><th>n &times; d</th><th>dtype</th>'
-        "<th>max error pe</th><th>max error direct</th><th>max error recipe</th>"
-        "<th>pe peak extra memory</th></tr></thead>"
-        f"<tbody>{quality}</tbody></table>"
-        "<p><small>Errors against 50-digit mpmath on sampled entries (last positions "
-        "included); memory traced by tracemalloc beyond the output, as a share of the "
-        f"output's size. Machine: {machine}.</small></p>"
-    )
-
-
-def complex_shift_proof(factor: Callable[[Any, Any], Any] | None = None) -> Any:
-    r"""SymPy proof of the algorithm's step: :math:`z(p + q) = z(p)\,(\cos \omega q - \mathrm{i}\sin \omega q)`.
-
-    :math:`z(p) = \sin \omega p + \mathrm{i}\cos \omega p` is a table pair stored as one
-    complex number (sine real, cosine imaginary). The residual, left minus right, is
-    reduced to exactly 0 by the angle-addition strategy of
-    :class:`pe.symbolic.Derivation` (expand, expand_trig, expand; :math:`\mathrm{i}^2 = -1`
-    is applied by ``expand``).
-
-    Parameters
-    ----------
-    factor
-        Optional candidate ``(q, w) -> expression`` to test instead of
-        :math:`\cos \omega q - \mathrm{i} \sin \omega q` (a wrong one leaves a residual).
-
-    Returns
-    -------
-    pe.symbolic.Proof
-    """
-    import sympy as sp
-
-    from pe import symbolic
-
-    p, q = sp.symbols("p q", integer=True, nonnegative=True)
-    w = sp.Symbol("omega_i", positive=True)
-
-    def z(x: Any) -> Any:
-        return sp.sin(w * x) + sp.I * sp.cos(w * x)
-
-    shift = factor(q, w) if factor is not None else sp.cos(w * q) - sp.I * sp.sin(w * q)
-    left, right = z(p + q), z(p) * shift
-    statement = (
-        f"{sp.latex(left)} = \\left({sp.latex(z(p))}\\right) \\left({sp.latex(shift)}\\right)"
-    )
-    derivation = symbolic.Derivation()
-    residual = sp.Matrix([left - right])
-    derivation.note("Residual: left side minus right side", sp.latex(residual[0]), residual)
-    residual = derivation.angle_addition(residual)
-    return derivation.proof("one complex multiplication shifts a pair by q", statement, residual)
-
-
 def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.NDArray[np.float64]:
     r"""The rotation algorithm with its anchors' angles formed in plain float64 (a wrong design).
 
@@ -347,7 +236,7 @@ def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.
     longer within the float64 bound at large positions.
     """
     ps = np.asarray(positions, dtype=np.int64)
-    block = rotation_table.BLOCK
+    block = _rotation_table.BLOCK
     omega = numeric.frequencies(d_model)
     low = np.multiply.outer((ps % block).astype(np.float64), omega)
     high = np.multiply.outer((ps - ps % block).astype(np.float64), omega)
@@ -371,61 +260,19 @@ def max_sampled_error(
     """
     positions, columns = sample_entries(n_positions, d_model, count, seed=seed, largest=32)
     values = np.asarray(table(positions, d_model))[np.arange(positions.size), columns]
-    found = exact_error(values, positions, columns, d_model)
+    found = reference.errors(values, positions, columns, d_model)
     k = int(np.argmax(found))
     return float(found[k]), int(positions[k]), int(columns[k])
 
 
-def drift_table(
-    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
-) -> Html:
-    """Largest error over all columns at a few positions, for each method of :data:`METHODS`."""
-    ps = np.asarray(positions, dtype=np.int64)
-    columns = np.arange(d_model)
-    grid_p, grid_c = np.repeat(ps, d_model), np.tile(columns, ps.size)
-    head = "".join(f"<th>p = {p:,}</th>" for p in positions)
-    rows = []
-    for name, table in METHODS.items():
-        values = np.asarray(table(ps, d_model))[np.repeat(np.arange(ps.size), d_model), grid_c]
-        found = exact_error(values, grid_p, grid_c, d_model).reshape(ps.size, d_model)
-        cells = "".join(
-            "<td>NaN (overflow)</td>" if np.isnan(row).any() else f"<td>{row.max():.2g}</td>"
-            for row in found
-        )
-        rows.append(f"<tr><td>{html.escape(name)}</td>{cells}</tr>")
-    return Html(
-        f'<table class="pe-table"><thead><tr><th>method (d = {d_model})</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-
-
-def separation_table(n_positions: int = 4096, d_model: int = 16) -> Html:
+def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparation]:
     """:func:`row_separation` of the recipe and of pe's table, in float16, float32 and float64."""
     positions = np.arange(n_positions)
     found = []
     for dtype in (np.float16, np.float32, np.float64):
         name = np.dtype(dtype).name
-        found.append(
-            row_separation(float32_recipe(positions, d_model, dtype=dtype), f"recipe in {name}")
-        )
-        found.append(
-            row_separation(
-                numeric.sinusoidal(n_positions, d_model, dtype=dtype), f"pe, rounded to {name}"
-            )
-        )
-    rows = "".join(
-        f"<tr><td>{html.escape(r.label)}</td><td>{r.duplicates}</td><td>{r.smallest:.3g}</td>"
-        f"<td>{r.pair[0]} and {r.pair[1]}</td></tr>"
-        for r in found
-    )
-    return Html(
-        f'<table class="pe-table"><thead><tr><th>table (positions 0..{n_positions - 1}, '
-        f"d = {d_model})</th><th>rows equal to an earlier row</th><th>smallest distance "
-        f"between two rows</th><th>at positions</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
-
-
-def latex_number(value: float, digits: int = 3) -> str:
-    r"""``value`` in LaTeX scientific notation, e.g. ``4.87 \times 10^{-16}``."""
-    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
-    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+        recipe = float32_recipe(positions, d_model, dtype=dtype)
+        found.append(row_separation(recipe, f"recipe in {name}"))
+        table = numeric.sinusoidal(n_positions, d_model, dtype=dtype)
+        found.append(row_separation(table, f"pe, rounded to {name}"))
+    return found

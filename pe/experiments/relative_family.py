@@ -27,6 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
+from pe.numeric import frequencies, sinusoidal
+from pe.rotary import rope
 
 __all__ = [
     "SCHEMES",
@@ -42,6 +44,7 @@ __all__ = [
     "t5_bias",
     "t5_bucket",
     "t5_bucket_properties",
+    "t5_bucket_reference",
     "toeplitz_deviation",
     "transformer_xl_scores",
 ]
@@ -128,8 +131,6 @@ def signed_sinusoid(offsets: npt.NDArray[np.int64], d_model: int) -> Float64Arra
     The sinusoidal encoding evaluated at any integer, negative ones included (Transformer-XL's
     :math:`R_{i-j}`); angles in float64.
     """
-    from pe.numeric import frequencies
-
     angles = np.multiply.outer(offsets.astype(np.float64), frequencies(d_model))
     out = np.empty((*offsets.shape, d_model), dtype=np.float64)
     out[..., 0::2] = np.sin(angles)
@@ -213,6 +214,33 @@ def t5_bucket(
 
 
 BucketFunction = Callable[..., IntArray]
+
+
+def t5_bucket_reference(
+    r: int, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> int:
+    """T5's bucket of one relative position ``r``, in scalar Python (``math.log``).
+
+    An independent re-implementation of :func:`t5_bucket`, from the description of the
+    scheme, one value at a time.
+
+    Examples
+    --------
+    >>> [t5_bucket_reference(r) for r in (-3, 0, 3, 500)]
+    [3, 0, 19, 31]
+    """
+    half = num_buckets // 2 if bidirectional else num_buckets
+    if bidirectional:
+        offset, distance = (half if r > 0 else 0), abs(r)
+    else:
+        offset, distance = 0, max(0, -r)
+    exact = half // 2
+    if distance < exact:
+        return offset + distance
+    widened = exact + int(
+        math.log(distance / exact) / math.log(max_distance / exact) * (half - exact)
+    )
+    return offset + min(widened, half - 1)
 
 
 def t5_bucket_properties(
@@ -373,8 +401,6 @@ def identical_token_scores(
     w_k = rng.standard_normal((width, width)) / math.sqrt(width)
     x = np.tile(token, (size, 1))
     if scheme in ("learned absolute", "sinusoidal (added)"):
-        from pe.numeric import sinusoidal
-
         table: Float64Array = (
             rng.standard_normal((size, width))
             if scheme == "learned absolute"
@@ -385,8 +411,6 @@ def identical_token_scores(
     q, k = x @ w_q.T, x @ w_k.T
     scores: Float64Array = q @ k.T  # NoPE: the content score alone
     if scheme == "rope":
-        from pe.rotary import rope
-
         scores = rope(q, size) @ rope(k, size).T
     elif scheme == "shaw":
         clip = 3

@@ -1,4 +1,4 @@
-r"""Facts about the sinusoidal encoding itself: indices, wavelengths, conventions, examples.
+r"""Measurements of the chapter "The sinusoidal encoding": indices, wavelengths, conventions, means, geometry.
 
 Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, position
 ``p``, :math:`\omega_i = 10000^{-2i/d}`, :math:`PE(p, 2i) = \sin \omega_i p`,
@@ -6,191 +6,137 @@ Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, 
 
 - Wavelengths :math:`\lambda_i = 2\pi/\omega_i = 2\pi \cdot 10000^{2i/d}` form a geometric
   progression of ratio :math:`10000^{2/d}` from :math:`2\pi` to
-  :math:`2\pi \cdot 10000^{(d-2)/d}`, a factor :math:`10000^{-2/d}` short of
-  :math:`2\pi \cdot 10000`.
+  :math:`2\pi \cdot 10000^{(d-2)/d}` (proved in :mod:`pe.proofs.sinusoidal_encoding`).
 - A 1-indexed convention with :math:`\sin(t / 10000^{2i/d})`, :math:`0 < i \le d/2`
   (source note 001) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
   paper's shifted by one step; its highest is :math:`10000^{-2/d}`, not 1.
-- Doubling the width keeps every frequency: :math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}`.
-- :func:`reference_table` evaluates the formula in 50-digit arithmetic (mpmath) for
-  comparison with :func:`pe.numeric.sinusoidal`.
+- Token embeddings are modelled as i.i.d. :math:`N(0, 1)` vectors (seeded); their
+  cosines with the encoding rows and their share inside the span of the rows are measured.
+
+Exact values come from :mod:`pe.reference`.
+
+Examples
+--------
+>>> from pe.experiments import sinusoidal_encoding as facts
+>>> facts.pair_columns(4)
+[0, 1, 2, 3]
+>>> facts.least_periods(facts.binary_bits(64, 3))
+(2, 4, 8)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-import mpmath
 import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric
-from pe.symbolic import Derivation, Proof
 
 __all__ = [
     "WORKED_SENTENCE",
+    "Embeddings",
     "binary_bits",
     "column_means",
     "column_means_closed_form",
-    "concat_projection_proof",
     "cosine_embedding_encoding",
+    "embeddings_plus_pe0",
+    "encoding_row_embeddings",
     "encoding_subspace_share",
-    "frequency_sets",
+    "least_periods",
+    "one_indexed_frequencies",
     "pair_columns",
-    "period_mean_proof",
     "projection_cost",
+    "random_embeddings",
     "ratio_equals_two_width",
-    "reference_table",
-    "step_distance_proof",
-    "wavelength_proof",
     "wavelengths",
-    "width_refinement_proof",
     "wrapped_rows_distance",
 ]
 
 Float64Array = npt.NDArray[np.float64]
+#: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
+Embeddings = Callable[[int, int, int], Float64Array]
 
 #: The worked example of source note 004.
 WORKED_SENTENCE: tuple[str, ...] = ("My", "name", "is", "RK")
 
-#: Digits of the mpmath reference.
-DIGITS = 50
 
+def pair_columns(d_model: int, n_pairs: int | None = None) -> list[int]:
+    """Columns ``2i`` and ``2i + 1`` written by the pairs ``i = 0 .. n_pairs - 1``, in order.
 
-def pair_columns(d_model: int, *, inclusive: bool = False) -> list[int]:
-    """Columns ``2i`` and ``2i + 1`` written by the pairs ``i = 0 .. d/2 - 1``, in order.
+    By default ``n_pairs = d/2``. Reading "i ranges from 0 to d_model/2" as inclusive
+    gives ``d/2 + 1`` pairs: one too many, writing the columns ``d`` and ``d + 1``.
 
-    With ``inclusive`` the pair index runs from 0 to ``d/2`` *inclusive* (the reading of
-    "i ranges from 0 to d_model/2"): one pair too many, columns ``d`` and ``d + 1``.
+    Examples
+    --------
+    >>> pair_columns(4, 3)
+    [0, 1, 2, 3, 4, 5]
     """
     width = _validate.even_width("d_model", d_model)
-    last = width // 2 + (1 if inclusive else 0)
-    return [c for i in range(last) for c in (2 * i, 2 * i + 1)]
+    count = width // 2 if n_pairs is None else _validate.positive_int("n_pairs", n_pairs)
+    return [c for i in range(count) for c in (2 * i, 2 * i + 1)]
 
 
 def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
-    r"""Wavelengths :math:`\lambda_i = 2\pi / \omega_i`, in positions, ``i = 0 .. d/2 - 1``."""
+    r"""Wavelengths :math:`\lambda_i = 2\pi / \omega_i`, in positions, ``i = 0 .. d/2 - 1``.
+
+    Examples
+    --------
+    >>> wavelengths(4, base=100.0).round(2)
+    array([ 6.28, 62.83])
+    """
     return np.asarray(2.0 * np.pi / numeric.frequencies(d_model, base), dtype=np.float64)
 
 
-def wavelength_proof(*, exponent_factor: int = 2, last: Any = None) -> Proof:
-    r"""Prove the wavelength law: ratio :math:`10000^{2/d}`, first :math:`2\pi`, last short of :math:`2\pi \cdot 10000`.
-
-    Residuals (symbolic ``i`` and ``d``, exact base 10000):
-
-    1. :math:`\lambda_{i+1}/\lambda_i - 10000^{2/d}`;
-    2. :math:`\lambda_0 - 2\pi`;
-    3. :math:`\lambda_{d/2-1} - L` with the candidate last wavelength ``L``
-       (default :math:`2\pi \cdot 10000^{(d-2)/d}`);
-    4. :math:`\lambda_{d/2-1} / (2\pi\cdot 10000) - 10000^{-2/d}`.
-
-    ``exponent_factor=4`` gives the doubled exponent of a known tutorial bug, and
-    ``last=2*pi*10000`` the common statement; both leave a non-zero residual.
-    """
-    i = sp.Symbol("i", integer=True, nonnegative=True)
-    d = sp.Symbol("d", integer=True, positive=True)
-    base = sp.Integer(10000)
-
-    def lam(index: Any) -> Any:
-        return 2 * sp.pi * base ** (exponent_factor * index / d)
-
-    candidate = 2 * sp.pi * base ** ((d - 2) / d) if last is None else last
-    derivation = Derivation()
-    derivation.note(
-        "Wavelength of pair i", rf"\lambda_i = \frac{{2\pi}}{{\omega_i}} = {sp.latex(lam(i))}"
-    )
-    residual = sp.Matrix(
-        [
-            lam(i + 1) / lam(i) - base ** (sp.Integer(2) / d),
-            lam(0) - 2 * sp.pi,
-            lam(d / 2 - 1) - candidate,
-            lam(d / 2 - 1) / (2 * sp.pi * base) - base ** (-sp.Integer(2) / d),
-        ]
-    )
-    derivation.note(
-        "Residuals: ratio, first, last, last against 2π·10000", sp.latex(residual), residual
-    )
-    residual = derivation.apply(
-        "Combine the powers of 10000 (powsimp), then expand the exponents (expand)",
-        residual,
-        lambda e: sp.expand(sp.powsimp(sp.expand(e), force=True)),
-    )
-    return derivation.proof(
-        "wavelengths form a geometric progression",
-        r"\begin{gathered} \lambda_{i+1} / \lambda_i = 10000^{2/d},\quad \lambda_0 = 2\pi \\"
-        r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi \cdot 10000 \cdot 10000^{-2/d}"
-        r" \end{gathered}",
-        residual,
-    )
-
-
-def frequency_sets(d_model: int) -> tuple[Float64Array, Float64Array]:
-    r"""The paper's frequencies and those of source note 001's 1-indexed convention.
+def one_indexed_frequencies(d_model: int) -> Float64Array:
+    r"""The frequencies of source note 001's 1-indexed convention, as the note writes them.
 
     Note 001 writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
     so its pair ``i`` turns at :math:`10000^{-2i/d}` for ``i = 1 .. d/2``.
+
+    Examples
+    --------
+    >>> one_indexed_frequencies(4)
+    array([0.01  , 0.0001])
     """
     width = _validate.even_width("d_model", d_model)
-    paper = numeric.frequencies(width)
     one_indexed = np.power(10000.0, -2.0 * np.arange(1, width // 2 + 1) / width)
-    return paper, np.asarray(one_indexed, dtype=np.float64)
-
-
-def width_refinement_proof(*, index_factor: int = 2) -> Proof:
-    r"""Prove :math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}`: doubling the width keeps every frequency.
-
-    ``index_factor=1`` is the wrong candidate :math:`\omega_i^{(d)} = \omega_i^{(2d)}`.
-    """
-    i = sp.Symbol("i", integer=True, nonnegative=True)
-    d = sp.Symbol("d", integer=True, positive=True)
-    b = sp.Symbol("base", positive=True)
-
-    def omega(index: Any, width: Any) -> Any:
-        return b ** (-2 * index / width)
-
-    derivation = Derivation()
-    residual = sp.Matrix([omega(i, d) - omega(index_factor * i, 2 * d)])
-    derivation.note(
-        "Residual: frequency i at width d minus frequency 2i at width 2d",
-        sp.latex(residual[0]),
-        residual,
-    )
-    residual = derivation.apply(
-        "Cancel the exponents (powsimp, expand)", residual, lambda e: sp.expand(sp.powsimp(e))
-    )
-    return derivation.proof(
-        "doubling the width keeps every frequency",
-        r"\omega_i^{(d)} = \mathrm{base}^{-2i/d} = \mathrm{base}^{-2(2i)/(2d)} = \omega_{2i}^{(2d)}",
-        residual,
-    )
-
-
-def reference_table(positions: npt.ArrayLike, d_model: int, *, base: int = 10000) -> Float64Array:
-    r"""The encoding evaluated in :data:`DIGITS`-digit arithmetic (mpmath), rounded to float64.
-
-    Independent of :func:`pe.numeric.sinusoidal`: it uses
-    :math:`\sin(p \cdot \mathrm{base}^{-2i/d})` with every operation at 50 digits.
-    """
-    ps = _validate.integer_positions("positions", positions)
-    width = _validate.even_width("d_model", d_model)
-    _validate.capped_elements("reference_table", ps.size * width, 8 * 64)
-    out = np.empty((ps.size, width))
-    with mpmath.workdps(DIGITS):
-        omegas = [mpmath.power(base, -mpmath.mpf(2 * i) / width) for i in range(width // 2)]
-        for row, p in enumerate(ps.tolist()):
-            for i, w in enumerate(omegas):
-                angle = mpmath.mpf(p) * w
-                out[row, 2 * i] = float(mpmath.sin(angle))
-                out[row, 2 * i + 1] = float(mpmath.cos(angle))
-    return out
+    return np.asarray(one_indexed, dtype=np.float64)
 
 
 def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
-    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows)."""
+    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows).
+
+    Examples
+    --------
+    >>> binary_bits(4, 2).tolist()
+    [[0, 0], [1, 0], [0, 1], [1, 1]]
+    """
     count = _validate.positive_int("n_positions", n_positions)
     bits = _validate.positive_int("n_bits", n_bits)
     return (np.arange(count)[:, None] >> np.arange(bits)[None, :]) & 1
+
+
+def least_periods(columns: npt.NDArray[Any]) -> tuple[int, ...]:
+    """The least period of each column (the smallest shift that maps it onto itself).
+
+    A column with no period shorter than its length gets its length.
+
+    Examples
+    --------
+    >>> least_periods(np.array([[0, 1], [1, 1], [0, 0], [1, 0]]))
+    (2, 4)
+    """
+    rows = columns.shape[0]
+    return tuple(
+        next(
+            (s for s in range(1, rows) if np.array_equal(column[s:], column[:-s])),
+            rows,
+        )
+        for column in columns.T
+    )
 
 
 def ratio_equals_two_width(base: int = 10000) -> tuple[Any, bool]:
@@ -205,6 +151,11 @@ def ratio_equals_two_width(base: int = 10000) -> tuple[Any, bool]:
     -------
     tuple
         The exact width (a SymPy expression) and whether it is an even integer.
+
+    Examples
+    --------
+    >>> ratio_equals_two_width(2**13)
+    (26, True)
     """
     value = _validate.positive_int("base", base, minimum=2)
     width = sp.expand_log(2 * sp.log(sp.Integer(value)) / sp.log(2), force=True)
@@ -212,67 +163,14 @@ def ratio_equals_two_width(base: int = 10000) -> tuple[Any, bool]:
     return width, power_of_two
 
 
-def step_distance_proof(*, half_angle: bool = True) -> Proof:
-    r"""Prove :math:`\lVert v(p+1) - v(p) \rVert = 2\sin(\omega/2)` for one pair (a smooth step).
-
-    The residual is :math:`\lVert v(p+1) - v(p)\rVert^2 - 4\sin^2(\omega/2)`, reduced with
-    :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`. ``half_angle=False`` tests the wrong
-    candidate :math:`\lVert \cdot \rVert = \omega` (true only to first order).
-    """
-    p = sp.Symbol("p", real=True)
-    w = sp.Symbol("omega", positive=True)
-    step = sp.Matrix([sp.sin(w * (p + 1)) - sp.sin(w * p), sp.cos(w * (p + 1)) - sp.cos(w * p)])
-    target = 2 - 2 * sp.cos(w) if half_angle else w**2
-    derivation = Derivation()
-    derivation.note(
-        "Residual: squared step of the pair minus 4 sin²(ω/2) = 2 − 2 cos ω"
-        if half_angle
-        else "Residual: squared step of the pair minus ω²",
-        rf"\lVert {sp.latex(step)} \rVert^2 - {sp.latex(target)}",
-    )
-    residual = sp.Matrix([(step.T * step)[0] - target])
-    residual = derivation.angle_addition(residual)
-    residual = derivation.pythagoras(residual)
-    return derivation.proof(
-        "one step moves a pair by 2 sin(ω/2)",
-        r"\lVert v_i(p+1) - v_i(p) \rVert = 2 \sin(\omega_i / 2) \le \omega_i",
-        residual,
-    )
-
-
-def period_mean_proof(*, squared: bool = False) -> Proof:
-    r"""Prove that sine and cosine average to 0 over a full period :math:`2\pi/\omega`.
-
-    Residuals: :math:`\frac{\omega}{2\pi}\int_0^{2\pi/\omega} \sin(\omega t)\,dt` and the same
-    for cosine. ``squared=True`` is the wrong candidate "sin² averages to 0" (it averages
-    to 1/2).
-    """
-    t = sp.Symbol("t", real=True)
-    w = sp.Symbol("omega", positive=True)
-    power = 2 if squared else 1
-    derivation = Derivation()
-    integrals = sp.Matrix(
-        [
-            w / (2 * sp.pi) * sp.integrate(sp.sin(w * t) ** power, (t, 0, 2 * sp.pi / w)),
-            w / (2 * sp.pi) * sp.integrate(sp.cos(w * t) ** power, (t, 0, 2 * sp.pi / w)),
-        ]
-    )
-    derivation.note(
-        "Mean of the sine and of the cosine over one period (sympy.integrate)",
-        rf"\frac{{\omega}}{{2\pi}}\int_0^{{2\pi/\omega}} \sin^{{{power}}}(\omega t)\,dt,\ "
-        rf"\frac{{\omega}}{{2\pi}}\int_0^{{2\pi/\omega}} \cos^{{{power}}}(\omega t)\,dt",
-    )
-    residual = derivation.apply("Evaluate and expand", integrals, sp.expand)
-    return derivation.proof(
-        "zero mean over a full period",
-        r"\frac{\omega}{2\pi}\int_0^{2\pi/\omega} \sin \omega t\,dt ="
-        r" \frac{\omega}{2\pi}\int_0^{2\pi/\omega} \cos \omega t\,dt = 0",
-        residual,
-    )
-
-
 def column_means(n_positions: int, d_model: int) -> Float64Array:
-    """Mean of each column of the table over the positions ``0 .. n-1`` (measured)."""
+    """Mean of each column of the table over the positions ``0 .. n-1`` (measured).
+
+    Examples
+    --------
+    >>> column_means(2, 2).round(3)
+    array([0.421, 0.77 ])
+    """
     return np.asarray(numeric.sinusoidal(n_positions, d_model).mean(axis=0), dtype=np.float64)
 
 
@@ -281,8 +179,13 @@ def column_means_closed_form(n_positions: int, d_model: int, *, shift: float = 1
 
     For :math:`\theta = \omega_i`, :math:`\frac1n\sum_{p=0}^{n-1} \sin p\theta =
     \frac{\sin(n\theta/2)\,\sin((n-1)\theta/2)}{n \sin(\theta/2)}` and the same with
-    :math:`\cos((n-1)\theta/2)` for the cosine. ``shift`` replaces the ``n - 1`` by
-    ``n - shift`` (``shift=0`` is a wrong candidate).
+    :math:`\cos((n-1)\theta/2)` for the cosine. ``shift`` is the candidate ``s`` of the
+    middle angle :math:`(n - s)\theta/2`; only ``s = 1`` is right.
+
+    Examples
+    --------
+    >>> column_means_closed_form(2, 2).round(3)
+    array([0.421, 0.77 ])
     """
     count = _validate.positive_int("n_positions", n_positions)
     theta = numeric.frequencies(d_model)
@@ -294,41 +197,16 @@ def column_means_closed_form(n_positions: int, d_model: int, *, shift: float = 1
     return out
 
 
-def concat_projection_proof(*, tied: bool = False, width: int = 2) -> Proof:
-    r"""Prove :math:`W [e; q] = W_e e + W_q q` with ``W = [W_e | W_q]``: concatenating then projecting.
-
-    A layer reading the concatenation ``[e; q]`` (width ``2d``) equals two separate
-    projections added; adding ``e + q`` first is the special case :math:`W_e = W_q`.
-    ``tied=True`` tests the wrong candidate :math:`W[e; q] = W_e (e + q)`.
-    """
-    size = _validate.positive_int("width", width)
-    e = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"e_{r + 1}", real=True))
-    q = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"q_{r + 1}", real=True))
-    w_e = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"a_{{{r + 1}{c + 1}}}", real=True))
-    w_q = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"b_{{{r + 1}{c + 1}}}", real=True))
-    whole = sp.Matrix.hstack(w_e, w_q)
-    stacked = sp.Matrix.vstack(e, q)
-    right = w_e * (e + q) if tied else w_e * e + w_q * q
-    derivation = Derivation()
-    derivation.note(
-        "Residual: the layer on the concatenation minus the candidate",
-        rf"{sp.latex(whole)} {sp.latex(stacked)} - "
-        + (r"W_e (e + q)" if tied else r"(W_e e + W_q q)"),
-    )
-    residual = derivation.apply("Multiply out (expand)", whole * stacked - right, sp.expand)
-    return derivation.proof(
-        "concatenate-then-project is add-after-separate-projections",
-        r"\begin{pmatrix} W_e & W_q \end{pmatrix} \begin{pmatrix} e \\ q \end{pmatrix}"
-        r" = W_e e + W_q q",
-        residual,
-    )
-
-
 def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
     """Weights and multiply-adds per token of one projection reading the input, add vs concatenate.
 
     Adding keeps the input width ``d``; concatenating makes it ``2d``. One ``(d_in x d_out)``
     projection has ``d_in * d_out`` weights and as many multiply-adds per token.
+
+    Examples
+    --------
+    >>> projection_cost(8, 3)["weights_concat"]
+    48
     """
     width = _validate.positive_int("d_model", d_model)
     out = width if d_out is None else _validate.positive_int("d_out", d_out)
@@ -342,23 +220,61 @@ def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
     }
 
 
-def cosine_embedding_encoding(
-    d_model: int, *, n_tokens: int = 1000, n_positions: int = 200, aligned: bool = False
-) -> Float64Array:
-    r"""Cosines between random token embeddings and encoding rows, all pairs (measured).
+def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
+    r"""Isotropic token embeddings: i.i.d. :math:`N(0, 1)` entries, seeded.
 
-    Embeddings have i.i.d. :math:`N(0,1)` entries (seeded). For an isotropic embedding the
-    cosine with a fixed unit vector has mean 0 and variance exactly :math:`1/d`.
-    ``aligned=True`` is a wrong candidate: embeddings that share a direction with the
-    encoding (each embedding plus :math:`PE(0)`).
+    Examples
+    --------
+    >>> random_embeddings(3, 4).shape
+    (3, 4)
     """
-    width = _validate.even_width("d_model", d_model)
+    tokens = _validate.positive_int("n_tokens", n_tokens)
+    width = _validate.positive_int("d_model", d_model)
+    return np.random.default_rng(seed).standard_normal((tokens, width))
+
+
+def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
+    r"""Embeddings that share a direction with the encoding: :func:`random_embeddings` plus :math:`PE(0)`.
+
+    Examples
+    --------
+    >>> np.allclose(embeddings_plus_pe0(2, 4) - random_embeddings(2, 4), [0.0, 1.0, 0.0, 1.0])
+    True
+    """
+    return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
+
+
+def encoding_row_embeddings(
+    n_tokens: int, d_model: int, seed: int = 5, *, n_positions: int = 200
+) -> Float64Array:
+    r"""Embeddings made of encoding rows: random combinations of :math:`PE(0), \dots, PE(n-1)`.
+
+    Examples
+    --------
+    >>> encoding_row_embeddings(3, 8, n_positions=2).shape
+    (3, 8)
+    """
     tokens = _validate.positive_int("n_tokens", n_tokens)
     count = _validate.positive_int("n_positions", n_positions)
+    weights = np.random.default_rng(seed).standard_normal((tokens, count))
+    return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
+
+
+def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) -> Float64Array:
+    r"""Cosines between token embeddings and the encoding rows ``0 .. n-1``, all pairs (measured).
+
+    For an isotropic embedding the cosine with a fixed unit vector has mean 0 and variance
+    exactly :math:`1/d`.
+
+    Examples
+    --------
+    >>> cosine_embedding_encoding(random_embeddings(10, 64), 5).shape
+    (10, 5)
+    """
+    tokens, width = embeddings.shape
+    width = _validate.even_width("d_model", width)
+    count = _validate.positive_int("n_positions", n_positions)
     _validate.capped_elements("cosines", tokens * (width + count), 8)
-    embeddings = np.random.default_rng(7).standard_normal((tokens, width))
-    if aligned:
-        embeddings = embeddings + numeric.sinusoidal(1, width)
     table = numeric.sinusoidal(count, width)
     e_unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
     t_unit = table / np.linalg.norm(table, axis=1, keepdims=True)
@@ -372,10 +288,15 @@ def wrapped_rows_distance(
 
     Computed by brute force on blocks of 1000 positions (every pair of the first 1000 rows
     before and after ``horizon``) and over all offsets up to ``2 horizon`` through
-    :math:`\lVert PE(p+k) - PE(p)\rVert^2 = \sum_i (2 - 2\cos\omega_i k)`. ``wrap`` is a wrong
-    candidate that treats ``horizon`` as a maximum length and encodes ``p mod wrap``.
+    :math:`\lVert PE(p+k) - PE(p)\rVert^2 = \sum_i (2 - 2\cos\omega_i k)`. ``wrap`` is a
+    candidate maximum length: positions are encoded modulo ``wrap`` (None: not at all).
+
+    Examples
+    --------
+    >>> wrapped_rows_distance(8, horizon=1000, wrap=1000)
+    0.0
     """
-    from pe.experiments import failed_designs as naive_encodings
+    from pe.experiments import failed_designs
 
     width = _validate.even_width("d_model", d_model)
     span = _validate.positive_int("horizon", horizon, minimum=1000)
@@ -388,19 +309,30 @@ def wrapped_rows_distance(
     brute = float(np.sqrt(max(float(squared.min()), 0.0)))
     if wrap is not None:
         return brute
-    by_offset = naive_encodings.row_distance_by_offset(np.arange(1, 2 * span), width)
+    by_offset = failed_designs.row_distance_by_offset(np.arange(1, 2 * span), width)
     return min(brute, float(by_offset.min()))
 
 
 def encoding_subspace_share(
-    n_positions: int = 200, d_model: int = 512, *, relative: float = 1e-3
+    n_positions: int = 200,
+    d_model: int = 512,
+    *,
+    embeddings: Float64Array | None = None,
+    relative: float = 1e-3,
 ) -> tuple[int, float]:
-    r"""Effective dimension of the encoding rows and the share of a random embedding inside it.
+    r"""Effective dimension of the encoding rows and the share of embeddings inside it.
 
     The rows :math:`PE(0), \dots, PE(n-1)` span (numerically) the directions whose singular
-    value exceeds ``relative`` times the largest; ``r`` is their number. For 1000 random
-    embeddings with i.i.d. :math:`N(0,1)` entries, the measured mean share of the squared
-    norm that falls in that ``r``-dimensional subspace is returned (about ``r / d``).
+    value exceeds ``relative`` times the largest; ``r`` is their number. Returned with it:
+    the measured mean share of the squared norm of ``embeddings`` (default: 1000
+    :func:`random_embeddings` with seed 11) that falls in that ``r``-dimensional subspace
+    (about ``r / d`` for isotropic embeddings).
+
+    Examples
+    --------
+    >>> rank, share = encoding_subspace_share(4, 64)
+    >>> rank, round(share / (rank / 64), 1)
+    (4, 1.0)
     """
     count = _validate.positive_int("n_positions", n_positions)
     width = _validate.even_width("d_model", d_model)
@@ -408,7 +340,7 @@ def encoding_subspace_share(
     _, singular, vt = np.linalg.svd(table, full_matrices=False)
     rank = int((singular > relative * singular[0]).sum())
     basis = vt[:rank]
-    embeddings = np.random.default_rng(11).standard_normal((1000, width))
-    inside = ((embeddings @ basis.T) ** 2).sum(axis=1)
-    share = float((inside / (embeddings**2).sum(axis=1)).mean())
+    vectors = random_embeddings(1000, width, 11) if embeddings is None else embeddings
+    inside = ((vectors @ basis.T) ** 2).sum(axis=1)
+    share = float((inside / (vectors**2).sum(axis=1)).mean())
     return rank, share

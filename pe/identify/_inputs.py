@@ -1,7 +1,11 @@
-"""Where ``pe identify`` gets a table: a ``.npy`` file or a user's function.
+"""Where ``pe identify`` gets a table, and what it accepts as one.
 
-Every failure becomes a one-line :class:`ValueError` (or :class:`TypeError`) naming the
-source, so the command line can print it with a usage line and exit 2, never a traceback.
+A table comes from a ``.npy`` file (:func:`load_npy`) or a user's function
+(:func:`call_function`); :func:`as_table` checks that it is a 2-D float array,
+:func:`screen` refuses what cannot be an encoding at all and :func:`padding` finds the
+zero rows and columns that implementations add. Every failure of a source becomes a
+one-line :class:`ValueError` (or :class:`TypeError`) naming the source, so the command
+line can print it with a usage line and exit 2, never a traceback.
 
 Accepted functions
 ------------------
@@ -26,12 +30,30 @@ import importlib.util
 import inspect
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-__all__ = ["call_function", "load_npy"]
+from pe import _validate
+
+__all__ = [
+    "FIT_ROWS",
+    "MIN_ROWS",
+    "Padding",
+    "as_table",
+    "call_function",
+    "load_npy",
+    "padding",
+    "screen",
+]
+
+#: Fewest rows :func:`pe.identify.identify` accepts.
+MIN_ROWS = 16
+#: Rows used for the fits (the rest are checked against the fitted sinusoids).
+FIT_ROWS = 1024
 
 
 def _one_line(error: BaseException) -> str:
@@ -113,3 +135,137 @@ def call_function(spec: str, n: int, d: int) -> Any:
     if array.shape != (n, d):
         raise ValueError(f"{spec}({n}, {d}) returned shape {array.shape}, expected ({n}, {d})")
     return array
+
+
+def as_table(table: object) -> npt.NDArray[Any]:
+    """``table`` as a 2-D float array of at least :data:`MIN_ROWS` rows and 2 columns.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For anything else, with the reason.
+
+    Examples
+    --------
+    >>> as_table(np.zeros((16, 2))).shape
+    (16, 2)
+    >>> as_table(np.zeros((15, 2)))
+    Traceback (most recent call last):
+    ...
+    ValueError: table must have at least 16 rows (positions), got 15
+    """
+    if isinstance(table, str | bytes) or table is None:
+        raise TypeError("table must be a 2-D array of floats (n positions, d columns)")
+    try:
+        array = np.asarray(table)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"table must be a 2-D array of floats: {error}") from None
+    if array.dtype.kind != "f":
+        raise TypeError(f"table must hold float16, float32 or float64 values, got {array.dtype}")
+    _validate.float_dtype("table.dtype", array.dtype)
+    if array.ndim != 2:
+        raise ValueError(f"table must be 2-D (n positions, d columns), got shape {array.shape}")
+    n, d = array.shape
+    if n < MIN_ROWS:
+        raise ValueError(f"table must have at least {MIN_ROWS} rows (positions), got {n}")
+    if d < 2:
+        raise ValueError(f"table must have at least 2 columns, got {d}")
+    _validate.capped_elements("identify's work arrays", min(n, FIT_ROWS) * d, 16)
+    return array
+
+
+def screen(array: npt.NDArray[Any], eps: float) -> str | None:
+    """Why the table cannot be an encoding at all (None if it may be one).
+
+    Examples
+    --------
+    >>> screen(np.zeros((16, 2)), 1e-16)
+    'not an encoding: every value is 0'
+    """
+    bad = ~np.isfinite(array)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        what = "NaN" if np.isnan(array[r, c]) else "infinite"
+        return (
+            f"not an encoding: the table holds {int(bad.sum())} NaN or infinite values "
+            f"(first: {what} at row {r}, column {c})"
+        )
+    if not array.any():
+        return "not an encoding: every value is 0"
+    if not np.any(array != array[0]):
+        return "not an encoding: every row is the same, so no column depends on the position"
+    peak = float(np.max(np.abs(array)))
+    if peak > 1.0 + 8 * eps:
+        return (
+            f"not a sinusoidal encoding: values reach {peak:.4g}, outside [-1, 1] "
+            "(sines and cosines never leave it; a scaled table must be divided by its scale)"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Padding:
+    """The rows and columns an implementation padded with zeros.
+
+    Attributes
+    ----------
+    rows
+        1 for the rows used by the fit, 0 for zero (padding) rows.
+    width
+        Columns analysed (an odd width's trailing zero column dropped).
+    has_zero_rows
+        Whether some row is all zeros.
+    notes
+        What was found, in words.
+    """
+
+    rows: npt.NDArray[np.float64]
+    width: int
+    has_zero_rows: bool
+    notes: list[str]
+
+
+def padding(array: npt.NDArray[Any], m: int) -> Padding | str:
+    """Zero rows (fairseq's padding row) and zero columns (tensor2tensor's odd-width pad).
+
+    Returns the refusal instead when the zeros leave no encoding to read.
+
+    Examples
+    --------
+    >>> table = np.ones((16, 3))
+    >>> table[:, 2] = 0.0
+    >>> padding(table, 16).width
+    2
+    """
+    d = array.shape[1]
+    notes: list[str] = []
+    zero_rows = ~np.any(array != 0, axis=1)
+    if zero_rows.any():
+        listed = np.flatnonzero(zero_rows)
+        if listed.size > 2:
+            more = ", ..." if listed.size > 5 else ""
+            return (
+                f"not a sinusoidal encoding: {listed.size} rows are all zeros "
+                f"(rows {', '.join(map(str, listed[:5]))}{more})"
+            )
+        notes.append(
+            f"row {', '.join(map(str, listed))} is all zeros: a padding row (fairseq zeroes "
+            "the row of padding_idx and starts the tokens after it); it is ignored"
+        )
+    zero_cols = ~np.any(array != 0, axis=0)
+    width = d
+    if zero_cols[-1] and d % 2 == 1:
+        width = d - 1
+        notes.append(
+            f"the width d = {d} is odd and the last column is all zeros: padding, as "
+            "tensor2tensor does for odd widths"
+        )
+    elif zero_cols.any():
+        listed = np.flatnonzero(zero_cols)[:8]
+        notes.append(
+            f"columns {', '.join(map(str, listed))} are all zeros (read as sines of frequency 0)"
+        )
+    if width < 2:
+        return "not an encoding: fewer than two non-zero columns"
+    rows = (~zero_rows[:m]).astype(np.float64)
+    return Padding(rows, width, bool(zero_rows.any()), notes)

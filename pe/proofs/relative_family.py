@@ -14,20 +14,64 @@ power rules); a wrong candidate leaves a non-zero residual.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 
 from pe.symbolic import Derivation, Proof
 
-__all__ = ["absolute_score_four_terms", "causal_mean_counts_position", "ntk_frequencies"]
+__all__ = [
+    "CAUSAL",
+    "FOUR_TERMS",
+    "Mask",
+    "absolute_score_four_terms",
+    "causal_mean_counts_position",
+    "ntk_frequencies",
+    "ntk_scaled_base",
+]
+
+#: The four terms (a), (b), (c), (d) of the additive score.
+FOUR_TERMS = ("a", "b", "c", "d")
+
+
+@dataclass(frozen=True)
+class Mask:
+    """Which keys a query sees when every score is equal: ``visible(i, L)`` of ``L`` keys.
+
+    Examples
+    --------
+    >>> CAUSAL.visible(4, 10)
+    5
+    """
+
+    description: str
+    visible: Callable[[Any, Any], Any]
+
+
+#: The causal mask: the query at ``i`` sees the keys ``0 .. i``.
+CAUSAL = Mask("causal mask: mean of the first i + 1 values", lambda i, _length: i + 1)
+
+
+def ntk_scaled_base(b: Any, s: Any, d: Any) -> Any:
+    r"""NTK-aware scaling of the base, :math:`b' = b\,s^{d/(d-2)}` (symbolic or numeric).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> b, s, d = sp.symbols("b s d", positive=True)
+    >>> ntk_scaled_base(b, s, d)
+    b*s**(d/(d - 2))
+    """
+    return b * s ** (d / (d - 2))
 
 
 def _vector(name: str, size: int) -> Any:
     return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
 
 
-def absolute_score_four_terms(*, drop: str | None = None) -> Proof:
+def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     r"""Prove :math:`(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d)`.
 
     With every entry symbolic (``d = 2``):
@@ -35,7 +79,8 @@ def absolute_score_four_terms(*, drop: str | None = None) -> Proof:
     (c) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (d) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`.
     Transformer-XL replaces :math:`U_j` by a sinusoid :math:`R_{i-j}` (with its own
     :math:`W_{k,R}`) and the query-side :math:`U_i^{\mathsf T} W_q^{\mathsf T}` by learned ``u``, ``v``.
-    ``drop`` (a wrong candidate) leaves one term out.
+    ``candidate`` names the terms summed on the right (:data:`FOUR_TERMS`; a wrong candidate
+    leaves one out).
     """
     wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
     wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
@@ -46,17 +91,16 @@ def absolute_score_four_terms(*, drop: str | None = None) -> Proof:
         "c": u_i.T * wq.T * wk * e_j,
         "d": u_i.T * wq.T * wk * u_j,
     }
-    if drop is not None and drop not in terms:
-        raise ValueError(f"drop must be one of a, b, c, d, got {drop!r:.20}")
-    kept = [t for name, t in terms.items() if name != drop]
+    if not set(candidate) <= set(terms):
+        raise ValueError(f"terms must be among a, b, c, d, got {candidate!r:.20}")
+    kept = [terms[name] for name in candidate]
     total = kept[0]
     for term in kept[1:]:
         total = total + term
     left = (wq * (e_i + u_i)).T * (wk * (e_j + u_j))
     derivation = Derivation()
     derivation.note(
-        "Residual: the score minus the sum of the terms "
-        + ", ".join(f"({n})" for n in terms if n != drop),
+        "Residual: the score minus the sum of the terms " + ", ".join(f"({n})" for n in candidate),
         r"(W_q(E_i + U_i))^{\mathsf T} W_k (E_j + U_j) - \sum \text{terms}",
     )
     residual = derivation.apply("Multiply out (expand)", left - total, sp.expand)
@@ -70,7 +114,7 @@ def absolute_score_four_terms(*, drop: str | None = None) -> Proof:
     return derivation.proof("the additive score has four terms", statement, residual)
 
 
-def causal_mean_counts_position(*, causal: bool = True) -> Proof:
+def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
     r"""Prove that equal-score causal attention tells position ``i`` from ``i + 1``.
 
     A first token with value :math:`v_0` followed by copies of ``v``: with a causal mask the
@@ -80,27 +124,22 @@ def causal_mean_counts_position(*, causal: bool = True) -> Proof:
 
         o_i - o_{i+1} = \frac{v_0 - v}{(i + 1)(i + 2)} \ne 0 \quad (v_0 \ne v).
 
-    Without the mask (``causal=False``, the wrong candidate) every output is the mean of the
-    whole sequence of length ``L`` and the same difference is 0, not the formula.
+    ``candidate`` says how many of the ``L`` keys position ``i`` sees (:data:`CAUSAL`).
+    Without the mask (the wrong candidate) every output is the mean of the whole sequence
+    and the same difference is 0, not the formula.
     """
     i = sp.Symbol("i", integer=True, nonnegative=True)
     length = sp.Symbol("L", integer=True, positive=True)
     v0, v = sp.symbols("v_0 v", real=True)
 
     def output(position: Any) -> Any:
-        if causal:
-            return (v0 + position * v) / (position + 1)
-        return (v0 + (length - 1) * v) / length
+        seen = candidate.visible(position, length)
+        return (v0 + (seen - 1) * v) / seen
 
     claimed = (v0 - v) / ((i + 1) * (i + 2))
     derivation = Derivation()
     derivation.note(
-        "Outputs at i and i + 1"
-        + (
-            " (causal mask: mean of the first i + 1 values)"
-            if causal
-            else " (no mask: mean of all L values)"
-        ),
+        f"Outputs at i and i + 1 ({candidate.description})",
         rf"o_i = {sp.latex(output(i))},\quad o_{{i+1}} = {sp.latex(output(i + 1))}",
     )
     residual = sp.Matrix([output(i) - output(i + 1) - claimed])
@@ -110,18 +149,17 @@ def causal_mean_counts_position(*, causal: bool = True) -> Proof:
     return derivation.proof("causal attention counts positions", statement, residual)
 
 
-def ntk_frequencies(*, exponent: Any = None) -> Proof:
+def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base) -> Proof:
     r"""Prove that :math:`b' = b\,s^{d/(d-2)}` keeps :math:`\omega_0` and divides :math:`\omega_{d/2-1}` by ``s``.
 
     :math:`\omega'_i = b'^{-2i/d}`; the residual stacks :math:`\omega'_0 - 1` and
     :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s` with ``b``, ``s``, ``d`` symbolic (positive).
-    ``exponent`` replaces :math:`d/(d-2)` for a wrong candidate (``1``: plain base scaling
-    :math:`b' = b\,s`).
+    ``candidate(b, s, d)`` is the scaled base (:func:`ntk_scaled_base`; a wrong candidate:
+    plain base scaling :math:`b' = b\,s`).
     """
     b, s = sp.symbols("b s", positive=True)
     d = sp.Symbol("d", positive=True)
-    power = d / (d - 2) if exponent is None else exponent
-    scaled = b * s**power
+    scaled = candidate(b, s, d)
 
     def omega(base: Any, index: Any) -> Any:
         return base ** (-2 * index / d)

@@ -32,50 +32,94 @@ from typing import Any
 import sympy as sp
 
 from pe import _validate
-from pe.symbolic import OMEGA, Derivation, Proof
+from pe.rotary import pairing_permutation
+from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
 
 __all__ = [
+    "Conversion",
     "M",
     "N",
+    "Permutation",
+    "Projection",
     "Rotation",
+    "abel_right_side",
     "additive_counterexample",
     "complex_form",
     "offset_only_after_projection",
     "pairings_differ_by_permutation",
+    "permute_both",
     "permuted_scores_agree",
     "relative_property",
     "relative_property_block_diagonal",
-    "rope_block",
+    "rope_rotation",
+    "rotate_after_projecting",
     "summation_by_parts",
 ]
 
 #: Query and key positions (real symbols).
-M = sp.Symbol("m", real=True)
-N = sp.Symbol("n", real=True)
+M, N = sp.symbols("m n", real=True)
 _THETA = sp.Symbol("theta", real=True)
-_OMEGA_DISPLAY = sp.Symbol("omega_i", positive=True)
 
 #: A candidate rotation: ``(position, w) -> 2 x 2 sympy.Matrix`` (RoPE: ``R(position * w)``).
 Rotation = Callable[[Any, Any], Any]
+#: A candidate pairing permutation: ``d -> the d indices perm`` with ``(P y)[j] = y[perm[j]]``.
+Permutation = Callable[[int], Any]
+#: A candidate conversion between pairings: ``(permute, q, k) -> (q', k')``.
+Conversion = Callable[[Callable[[Any], Any], Any, Any], tuple[Any, Any]]
+#: A candidate place for the rotation: ``(W, R, v) -> the projected, rotated vector``.
+Projection = Callable[[Any, Any, Any], Any]
 
 
-def to_latex(expr: Any) -> str:
-    shown = expr.subs(OMEGA, _OMEGA_DISPLAY) if hasattr(expr, "subs") else expr
-    return str(sp.latex(shown, symbol_names={sp.Symbol("base", positive=True): r"\mathrm{base}"}))
+def rope_rotation(position: Any, w: Any) -> Any:
+    r"""RoPE's rotation of one pair at ``position``: :math:`R(p\,\omega)` (:func:`pe.symbolic.rotation`).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> rope_rotation(2, sp.pi / 4)
+    Matrix([
+    [0, -1],
+    [1,  0]])
+    """
+    return rotation(position * w)
 
 
-def rope_block(angle: Any) -> Any:
-    r"""The RoPE rotation :math:`R(\theta) = [[\cos\theta, -\sin\theta], [\sin\theta, \cos\theta]]`."""
-    c, s = sp.cos(angle), sp.sin(angle)
-    return sp.Matrix([[c, -s], [s, c]])
+def permute_both(permute: Callable[[Any], Any], q: Any, k: Any) -> tuple[Any, Any]:
+    """Converting weights between pairings: permute the query and the key alike.
+
+    Examples
+    --------
+    >>> permute_both(lambda v: v[::-1], [1, 2], [3, 4])
+    ([2, 1], [4, 3])
+    """
+    return permute(q), permute(k)
 
 
-def _rope_rotation(position: Any, w: Any) -> Any:
-    return rope_block(position * w)
+def rotate_after_projecting(w: Any, r: Any, v: Any) -> Any:
+    """RoPE's order: project ``v`` by ``w``, then rotate by ``r``: ``r w v``.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> w, r, v = sp.symbols("W R x", commutative=False)
+    >>> rotate_after_projecting(w, r, v)
+    R*W*x
+    """
+    return r * w * v
 
 
-def _rotation(candidate: Rotation | None, position: Any, w: Any) -> Any:
-    matrix = (candidate or _rope_rotation)(position, w)
+def abel_right_side(h: Sequence[Any], partial: Sequence[Any], count: int) -> Any:
+    r"""The right side of summation by parts, :math:`-\sum_{j<N} S_{j+1}(h_{j+1} - h_j)`."""
+    return -sp.Add(*[partial[j + 1] * (h[j + 1] - h[j]) for j in range(count)])
+
+
+def _shown(expr: Any, joiner: str = "") -> str:
+    """A product of non-commuting symbols as written: ``R_m*W_q*x`` -> ``R_m W_q x``."""
+    return str(expr).replace("*", joiner)
+
+
+def _rotation(candidate: Rotation, position: Any, w: Any) -> Any:
+    matrix = candidate(position, w)
     if not isinstance(matrix, sp.MatrixBase) or matrix.shape != (2, 2):
         raise TypeError("rotation must return a 2 x 2 sympy Matrix")
     return sp.Matrix(matrix)
@@ -93,14 +137,14 @@ def _reduce(derivation: Derivation, residual: Any) -> Any:
     return derivation.apply("Collect terms (expand)", residual, sp.expand)
 
 
-def complex_form(rotation: Rotation | None = None) -> Proof:
+def complex_form(candidate: Rotation = rope_rotation) -> Proof:
     r"""Prove that rotating ``(a, b)`` by :math:`\theta` is :math:`(a + \mathrm{i}b)\,e^{\mathrm{i}\theta}`.
 
     The residual is ``R(θ)(a, b)`` minus the real and imaginary parts of the product, after
     Euler's formula :math:`e^{\mathrm{i}\theta} = \cos\theta + \mathrm{i}\sin\theta`.
     """
     a, b = sp.symbols("a b", real=True)
-    matrix = _rotation(rotation, _THETA, 1)
+    matrix = _rotation(candidate, _THETA, 1)
     product = sp.expand((a + sp.I * b) * sp.exp(sp.I * _THETA).rewrite(sp.cos))
     real, imag = product.as_real_imag()
     derivation = Derivation()
@@ -121,20 +165,16 @@ def complex_form(rotation: Rotation | None = None) -> Proof:
     return derivation.proof("RoPE pair rotation is complex multiplication", statement, residual)
 
 
-def relative_property(rotation: Rotation | None = None) -> Proof:
+def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     r"""Prove :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for one pair.
 
     ``q = (q_0, q_1)``, ``k = (k_0, k_1)``, ``m``, ``n`` and
-    :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p = R(p\,\omega_i)`.
-
-    Parameters
-    ----------
-    rotation
-        Optional candidate ``(position, w) -> 2 x 2 Matrix`` used on both sides.
+    :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p` is
+    ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
     """
     q, k = _vector("q", 2), _vector("k", 2)
-    rm, rn = _rotation(rotation, M, OMEGA), _rotation(rotation, N, OMEGA)
-    rd = _rotation(rotation, N - M, OMEGA)
+    rm, rn = _rotation(candidate, M, OMEGA), _rotation(candidate, N, OMEGA)
+    rd = _rotation(candidate, N - M, OMEGA)
     left = (rm * q).T * (rn * k)
     right = q.T * (rd * k)
     derivation = Derivation()
@@ -150,7 +190,7 @@ def relative_property(rotation: Rotation | None = None) -> Proof:
     residual = _reduce(derivation, left - right)
     statement = (
         r"\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad "
-        rf"R_p = {to_latex(rope_block(sp.Symbol('p') * OMEGA))}"
+        rf"R_p = {to_latex(rotation(sp.Symbol('p') * OMEGA))}"
     )
     return derivation.proof("RoPE relative property (one pair)", statement, residual)
 
@@ -171,34 +211,21 @@ def _exact_width(d_model: int, limit: int) -> int:
     return width
 
 
-def _rotation_matrix(
-    position: Any, omegas: Sequence[Any], pairing: str, rotation: Rotation | None
-) -> Any:
+def _rotation_matrix(position: Any, omegas: Sequence[Any], pairing: str, rotation: Rotation) -> Any:
     """The d x d RoPE matrix at ``position`` for the pairing, built from the pair blocks."""
     blocks = [_rotation(rotation, position, w) for w in omegas]
     if pairing == "adjacent":
         return sp.diag(*blocks)
-    half = len(omegas)
-    matrix = sp.zeros(2 * half, 2 * half)
-    for i, block in enumerate(blocks):
-        for r, row in enumerate((i, i + half)):
-            for c, col in enumerate((i, i + half)):
-                matrix[row, col] = block[r, c]
-    return matrix
-
-
-def _pairing(value: str) -> str:
-    if value not in ("adjacent", "halves"):
-        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {value!r:.40}")
-    return value
+    perm = [int(i) for i in pairing_permutation(2 * len(omegas))]
+    return sp.diag(*blocks).extract(perm, perm)  # pairs (i, i + d/2): P diag(blocks) P^T
 
 
 def relative_property_block_diagonal(
+    candidate: Rotation = rope_rotation,
     d_model: int = 8,
     *,
     pairing: str = "adjacent",
     base: int | Any = 10000,
-    rotation: Rotation | None = None,
 ) -> Proof:
     r"""Prove :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for a concrete width.
 
@@ -207,12 +234,14 @@ def relative_property_block_diagonal(
     pairing, and pairs ``(i, i + d/2)`` for the halves pairing.
     """
     width = _exact_width(d_model, 32)
-    mode = _pairing(pairing)
+    if pairing not in ("adjacent", "halves"):
+        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
+    mode = pairing
     omegas = _exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
-    rm = _rotation_matrix(M, omegas, mode, rotation)
-    rn = _rotation_matrix(N, omegas, mode, rotation)
-    rd = _rotation_matrix(N - M, omegas, mode, rotation)
+    rm = _rotation_matrix(M, omegas, mode, candidate)
+    rn = _rotation_matrix(N, omegas, mode, candidate)
+    rd = _rotation_matrix(N - M, omegas, mode, candidate)
     derivation = Derivation()
     pairs = (
         [(2 * i, 2 * i + 1) for i in range(width // 2)]
@@ -262,30 +291,26 @@ def _rope_adjacent_direct(x: Any, angles: Sequence[Any]) -> Any:
 
 
 def _permutation_matrix(perm: Sequence[int]) -> Any:
-    size = len(perm)
-    if sorted(perm) != list(range(size)):
+    if sorted(perm) != list(range(len(perm))):
         raise ValueError("permutation must hold each index 0 .. d-1 once")
-    matrix = sp.zeros(size, size)
-    for row, col in enumerate(perm):
-        matrix[row, col] = 1
-    return matrix
-
-
-def _default_permutation(width: int) -> list[int]:
-    return list(range(0, width, 2)) + list(range(1, width, 2))
+    return sp.eye(len(perm)).extract(list(perm), list(range(len(perm))))
 
 
 def pairings_differ_by_permutation(
-    d_model: int = 8, *, permutation: Sequence[int] | None = None, base: int | Any = 10000
+    candidate: Permutation = pairing_permutation,
+    d_model: int = 8,
+    *,
+    base: int | Any = 10000,
 ) -> Proof:
     r"""Prove :math:`\mathrm{rope}_{\text{halves}}(x) = P\,\mathrm{rope}_{\text{adjacent}}(P^{\mathsf T} x)`.
 
     Both sides are built independently: the halves side as ``x cos + rotate_half(x) sin``
     with ``rotate_half(x) = (-x[d/2:], x[:d/2])``, the adjacent side pair by pair. ``x`` and
-    the position ``m`` are symbolic. ``P y = y[perm]`` with ``perm = [0, 2, ..., 1, 3, ...]``.
+    the position ``m`` are symbolic. ``P y = y[perm]`` with ``perm = candidate(d)``, for RoPE
+    :func:`pe.rotary.pairing_permutation`: ``[0, 2, ..., 1, 3, ...]``.
     """
     width = _exact_width(d_model, 64)
-    perm = list(permutation) if permutation is not None else _default_permutation(width)
+    perm = [int(i) for i in candidate(width)]
     matrix = _permutation_matrix(perm)
     if matrix.shape != (width, width):
         raise ValueError(f"permutation must have {width} entries, got {len(perm)}")
@@ -313,31 +338,31 @@ def pairings_differ_by_permutation(
 
 
 def permuted_scores_agree(
-    d_model: int = 8, *, permute_key: bool = True, base: int | Any = 10000
+    candidate: Conversion = permute_both, d_model: int = 8, *, base: int | Any = 10000
 ) -> Proof:
     r"""Prove :math:`\langle \mathrm{h}(Pq, m), \mathrm{h}(Pk, n)\rangle = \langle \mathrm{a}(q, m), \mathrm{a}(k, n)\rangle`.
 
     ``h`` is the halves pairing, ``a`` the adjacent one; ``q``, ``k``, ``m``, ``n`` symbolic.
     Weights trained with the adjacent pairing give the same scores under the halves pairing
-    once the rows of :math:`W_q` and :math:`W_k` are permuted by ``P``. ``permute_key=False``
-    (a wrong candidate) permutes only ``q``.
+    once the rows of :math:`W_q` and :math:`W_k` are permuted by ``P``: ``candidate`` turns
+    ``(P, q, k)`` into the halves side's query and key (:func:`permute_both` for RoPE).
     """
     width = _exact_width(d_model, 64)
-    matrix = _permutation_matrix(_default_permutation(width))
+    matrix = _permutation_matrix([int(i) for i in pairing_permutation(width)])
     omegas = _exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
-    key = matrix * k if permute_key else k
-    left = _rope_halves_direct(matrix * q, [M * w for w in omegas]).T * _rope_halves_direct(
+    query, key = candidate(lambda v: matrix * v, q, k)
+    left = _rope_halves_direct(query, [M * w for w in omegas]).T * _rope_halves_direct(
         key, [N * w for w in omegas]
     )
+    p, q_, k_ = sp.symbols("P q k", commutative=False)
+    shown = ", ".join(_shown(v) for v in candidate(lambda v: p * v, q_, k_))
     right = _rope_adjacent_direct(q, [M * w for w in omegas]).T * _rope_adjacent_direct(
         k, [N * w for w in omegas]
     )
     derivation = Derivation()
     derivation.note(
-        "Residual: halves scores of (Pq, Pk) minus adjacent scores of (q, k)"
-        if permute_key
-        else "Residual: halves scores of (Pq, k) minus adjacent scores of (q, k)",
+        f"Residual: halves scores of ({shown}) minus adjacent scores of (q, k)",
         r"\langle h(Pq, m), h(Pk, n)\rangle - \langle a(q, m), a(k, n)\rangle",
     )
     residual = derivation.apply("Collect terms (expand)", left - right, sp.expand)
@@ -350,14 +375,16 @@ def permuted_scores_agree(
     return derivation.proof(f"permuted scores agree, d = {width}", statement, residual)
 
 
-def offset_only_after_projection(d_model: int = 2, *, rotate_first: bool = False) -> Proof:
+def offset_only_after_projection(
+    candidate: Projection = rotate_after_projecting, d_model: int = 2
+) -> Proof:
     r"""Prove :math:`s(m, n) = s(0, n - m)` for RoPE after generic projections :math:`W_q, W_k`.
 
     :math:`s(m, n) = \langle R_m W_q x, R_n W_k y\rangle` with every entry of :math:`W_q`,
     :math:`W_k`, ``x``, ``y`` symbolic and :math:`\omega` symbolic (``d = 2``) or exact
-    (``d = 4``). ``rotate_first=True`` (a wrong candidate) rotates the input before the
-    projection, :math:`s(m, n) = \langle W_q R_m x, W_k R_n y\rangle`, which is not a
-    function of ``n - m`` for generic weights.
+    (``d = 4``). ``candidate(W, R, v)`` places the rotation: :func:`rotate_after_projecting`
+    for RoPE; rotating the input before the projection, :math:`W_q R_m x`, is not a function
+    of ``n - m`` for generic weights.
     """
     width = _exact_width(d_model, 4)
     omegas = [OMEGA] if width == 2 else _exact_frequencies(width, 10000)
@@ -366,13 +393,12 @@ def offset_only_after_projection(d_model: int = 2, *, rotate_first: bool = False
     x, y = _vector("x", width), _vector("y", width)
 
     def score(m: Any, n: Any) -> Any:
-        rm = _rotation_matrix(m, omegas, "adjacent", None)
-        rn = _rotation_matrix(n, omegas, "adjacent", None)
-        if rotate_first:
-            return (wq * rm * x).T * (wk * rn * y)
-        return (rm * wq * x).T * (rn * wk * y)
+        rm = _rotation_matrix(m, omegas, "adjacent", rope_rotation)
+        rn = _rotation_matrix(n, omegas, "adjacent", rope_rotation)
+        return candidate(wq, rm, x).T * candidate(wk, rn, y)
 
-    order = r"W_q R_m x, W_k R_n y" if rotate_first else r"R_m W_q x, R_n W_k y"
+    names = sp.symbols("W_q R_m x W_k R_n y", commutative=False)
+    order = ", ".join(_shown(candidate(*names[i : i + 3]), " ") for i in (0, 3))
     derivation = Derivation()
     derivation.note(
         "Score with generic projections; residual s(m, n) − s(0, n − m)",
@@ -382,8 +408,7 @@ def offset_only_after_projection(d_model: int = 2, *, rotate_first: bool = False
     statement = (
         rf"\langle {order}\rangle = s(0, n - m) \text{{ for all }} W_q, W_k, x, y,\ d = {width}"
     )
-    name = "rotate before projecting" if rotate_first else "RoPE after any projection"
-    return derivation.proof(name, statement, residual)
+    return derivation.proof("RoPE after any projection", statement, residual)
 
 
 def additive_counterexample(
@@ -443,21 +468,23 @@ def additive_counterexample(
     return derivation.proof("additive encoding after projections", statement, residual), value
 
 
-def summation_by_parts(terms: int = 4, *, shift: int = 1, sign: int = 1) -> Proof:
+def summation_by_parts(
+    candidate: Callable[[Sequence[Any], Sequence[Any], int], Any] = abel_right_side,
+    terms: int = 4,
+) -> Proof:
     r"""Prove :math:`\sum_{i<N} h_i e_i = -\sum_{j<N} S_{j+1}(h_{j+1} - h_j)` with :math:`h_N = 0`.
 
     :math:`S_j = \sum_{i<j} e_i` (so :math:`S_0 = 0`); ``h`` and ``e`` are symbolic. This is
     the step behind RoFormer's bound on :math:`\sum_i h_i e^{\mathrm{i} r\omega_i}`.
-    ``shift`` and ``sign`` make wrong candidates (``S_j`` for ``S_{j+1}``, a flipped sign).
+    ``candidate(h, S, N)`` is the right side (:func:`abel_right_side`); a wrong one (``S_j``
+    for ``S_{j+1}``, a flipped sign) leaves a residual.
     """
     count = _validate.positive_int("terms", terms, minimum=2)
     h = [*sp.symbols(f"h_0:{count}"), sp.Integer(0)]
     e = list(sp.symbols(f"e_0:{count}"))
     partial = [sp.Add(*e[:j]) for j in range(count + 1)]
     left = sp.Add(*[h[i] * e[i] for i in range(count)])
-    right = -sign * sp.Add(
-        *[partial[min(j + shift, count)] * (h[j + 1] - h[j]) for j in range(count)]
-    )
+    right = candidate(h, partial, count)
     derivation = Derivation()
     derivation.note(
         f"N = {count}, h_N = 0, S_j = e_0 + ... + e_(j−1)",

@@ -1,6 +1,8 @@
-r"""The shift matrices form a group of rotations: exact proofs of the group laws, in SymPy.
+r"""Exact proofs of the chapter "The rotation identity", in SymPy.
 
-For one frequency :math:`\omega` the block of :math:`T_k` is
+Pair ``i`` of the encoding is :math:`v(p) = (\sin\omega_i p, \cos\omega_i p)^T` with
+:math:`\omega_i = \mathrm{base}^{-2i/d}` symbolic (see :mod:`pe.symbolic`). For one
+frequency the block of the shift matrix :math:`T_k` is
 
 .. math::
 
@@ -9,68 +11,229 @@ For one frequency :math:`\omega` the block of :math:`T_k` is
          = R(-k\omega), \qquad
     R(\theta) = \begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{pmatrix},
 
-with :math:`R(\theta)` the textbook (counter-clockwise) rotation. Because :math:`T_k` is
-block-diagonal with one such block per pair, every law proved here for one block holds for
-:math:`T_k` at every width:
+with :math:`R(\theta)` the textbook (counter-clockwise) rotation
+(:func:`pe.symbolic.rotation`). The proofs:
 
-* :math:`T_0 = I`;
-* :math:`T_a T_b = T_{a+b}` (shifting by ``b`` then by ``a`` is shifting by ``a + b``);
-* :math:`T_{-k} T_k = I` and :math:`T_k^{\mathsf T} = T_{-k}`, so
-  :math:`T_{-k} = T_k^{-1} = T_k^{\mathsf T}`;
+* the rotation identity :math:`B(k)\,v(p) = v(p+k)` (:func:`rotation_identity`), and for
+  the whole vector at a concrete width, :math:`T_k\,PE(p) = PE(p+k)`
+  (:func:`block_diagonal_identity`);
+* :math:`T_k` does not depend on the position (:func:`shift_is_position_free`) and is a
+  rotation, :math:`B^{\mathsf T} B = I`, :math:`\det B = 1` (:func:`shift_is_orthogonal`);
+* the group laws, which hold for :math:`T_k` at every width because it is block-diagonal:
+  :math:`T_0 = I`, :math:`T_a T_b = T_{a+b}`, :math:`T_{-k} = T_k^{-1} = T_k^{\mathsf T}`,
+  and one map takes 10 to 15 and 15 to 20;
 * in (sin, cos) order the block is :math:`R(-k\omega)` (clockwise), and in (cos, sin) order
   the textbook :math:`R(k\omega)` is the right block.
 
 Each proof reduces a residual to exactly zero with the strategies of
 :class:`pe.symbolic.Derivation` (angle addition, Pythagoras) or, where multiple angles
 appear, :func:`pythagorean_reduce` (polynomial division by :math:`s^2 + c^2 - 1`).
-No ``simplify``, no floats. Every function takes an optional wrong candidate and then
-returns ``holds=False``.
+No ``simplify``, no floats. Every function takes an optional wrong candidate (the named
+ones are in :mod:`pe.proofs.wrong`) and then returns ``holds=False`` with the non-zero
+residual.
+
+Examples
+--------
+>>> from pe.proofs import wrong
+>>> rotation_identity().holds, rotation_identity(wrong.TRANSPOSED_BLOCK.value).holds
+(True, False)
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, Literal
 
 import sympy as sp
 
-from pe.symbolic import OMEGA, Derivation, K, P, Proof, pair, shift_block, to_latex
+from pe import _validate, symbolic
+from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, pair, to_latex
 
 __all__ = [
-    "A",
-    "B",
     "Order",
+    "block_diagonal_identity",
     "block_in_order",
     "composition",
     "identity_at_zero",
     "inverse_is_transpose",
     "pythagorean_reduce",
+    "rotation_identity",
+    "shift_is_orthogonal",
+    "shift_is_position_free",
     "sin_cos_block_is_clockwise",
     "ten_to_fifteen_to_twenty",
-    "textbook_rotation",
 ]
 
-#: Two offsets (real).
-A = sp.Symbol("a", real=True)
-B = sp.Symbol("b", real=True)
-
-#: A candidate block ``(k, w) -> 2 x 2 Matrix``.
-Block = Callable[[Any, Any], Any]
 #: Order of the two entries of a pair.
 Order = Literal["sin-cos", "cos-sin"]
 
 
-def textbook_rotation(theta: Any) -> Any:
-    r"""The counter-clockwise rotation :math:`R(\theta) = [[\cos\theta, -\sin\theta], [\sin\theta, \cos\theta]]`."""
-    c, s = sp.cos(theta), sp.sin(theta)
-    return sp.Matrix([[c, -s], [s, c]])
-
-
 def _block(block: Block | None, k: Any, w: Any) -> Any:
-    matrix = (block or shift_block)(k, w)
-    if not isinstance(matrix, sp.MatrixBase) or matrix.shape != (2, 2):
-        raise TypeError("block must return a 2 x 2 sympy Matrix")
-    return sp.Matrix(matrix)
+    candidate = (block or symbolic.shift_block)(k, w)
+    if not isinstance(candidate, sp.MatrixBase):
+        raise TypeError(f"block must return a sympy Matrix, got {type(candidate).__name__}")
+    if candidate.shape != (2, 2):
+        raise ValueError(f"block must return a 2 x 2 Matrix, got shape {candidate.shape}")
+    return sp.Matrix(candidate)
+
+
+def rotation_identity(block: Block | None = None) -> Proof:
+    r"""Prove :math:`B(k, \omega_i)\,v(p) = v(p+k)` for symbolic ``p``, ``k``, ``i``, ``d``, ``base``.
+
+    Parameters
+    ----------
+    block
+        Optional candidate ``(k, w) -> 2 x 2 sympy.Matrix``; default :func:`pe.symbolic.shift_block`.
+
+    Returns
+    -------
+    Proof
+        ``holds`` is true iff the residual :math:`B v(p) - v(p+k)` reduces to exactly 0.
+    """
+    matrix = _block(block, K, OMEGA)
+    before, after = pair(P, OMEGA), pair(P + K, OMEGA)
+    statement = (
+        f"{to_latex(matrix)} {to_latex(before)} = {to_latex(after)}, "
+        r"\qquad \omega_i = \mathrm{base}^{-2i/d}"
+    )
+    derivation = Derivation()
+    residual = derivation.product_residual(matrix, before, after)
+    derivation.note(
+        "What the angle-addition formulas (expand_trig) make of the shifted pair",
+        f"{to_latex(after)} = {to_latex(after.applyfunc(sp.expand).applyfunc(sp.expand_trig))}",
+    )
+    residual = derivation.angle_addition(residual)
+    return derivation.proof("rotation identity (one pair)", statement, residual)
+
+
+def _pe_vector(position: Any, omegas: list[Any]) -> Any:
+    entries: list[Any] = []
+    for w in omegas:
+        entries.extend([sp.sin(w * position), sp.cos(w * position)])
+    return sp.Matrix(entries)
+
+
+def _exact_base(base: object) -> Any:
+    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
+        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
+    value = sp.Rational(base)
+    if value <= 1:
+        raise ValueError(f"base must be > 1, got {value}")
+    return value
+
+
+def block_diagonal_identity(
+    d_model: int, *, base: int | Any = 10000, block: Block | None = None
+) -> Proof:
+    r"""Prove :math:`T_k\,PE(p) = PE(p+k)` exactly for a concrete even width ``d_model``.
+
+    :math:`T_k` is the ``d x d`` block-diagonal matrix of the blocks
+    :math:`B(k, \omega_i)`, :math:`\omega_i = \mathrm{base}^{-2i/d}` with exact rational
+    exponents; ``p`` and ``k`` stay symbolic.
+
+    Parameters
+    ----------
+    d_model
+        Even width, ``2 <= d_model <= 512``.
+    base
+        An integer or sympy Rational ``> 1`` (floats are refused: no floats in proofs).
+    block
+        Optional candidate block, as in :func:`rotation_identity`.
+
+    Examples
+    --------
+    >>> block_diagonal_identity(4).holds
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    if width > 512:
+        raise ValueError(f"d_model must be <= 512 for an exact proof, got {width}")
+    b = _exact_base(base)
+    omegas = [b ** sp.Rational(-2 * i, width) for i in range(width // 2)]
+    blocks = [_block(block, K, w) for w in omegas]
+    matrix = sp.diag(*blocks)
+    before, after = _pe_vector(P, omegas), _pe_vector(P + K, omegas)
+    statement = (
+        rf"T_k\,PE(p) = PE(p+k) \text{{ for }} d = {width},\ \mathrm{{base}} = {sp.latex(b)}:"
+        rf" T_k = \operatorname{{diag}}\left(B(k,\omega_0), \dots, B(k,\omega_{{{width // 2 - 1}}})\right)"
+    )
+    derivation = Derivation()
+    derivation.note(
+        f"T_k has {width // 2} blocks; the first and the last are",
+        f"{to_latex(blocks[0])}, \\quad {to_latex(blocks[-1])}",
+    )
+    residual = matrix * before - after
+    derivation.note(
+        f"Residual T_k PE(p) − PE(p+k): {width} entries; the first two are",
+        to_latex(residual[:2, :]),
+        residual[:2, :],
+    )
+    residual = derivation.angle_addition_in_one_step(residual, shown=2)
+    return derivation.proof(f"rotation identity, d = {width}", statement, residual)
+
+
+def shift_is_position_free(block: Block | None = None) -> Proof:
+    r"""Prove that the linear map taking :math:`v(p) \to v(p+k)` is the block itself, whatever ``p``.
+
+    Take two positions ``p`` and ``q`` and :math:`V = [v(p)\ v(q)]`,
+    :math:`V' = [v(p+k)\ v(q+k)]`. Whenever :math:`\det V = \sin \omega(p - q) \ne 0`, the only
+    matrix ``M`` with :math:`M V = V'` is :math:`V' V^{-1} = V' \operatorname{adj}(V) / \det V`.
+    The proof reduces :math:`V' \operatorname{adj}(V) - B(k, \omega) \det V` to zero: so
+    :math:`M = B(k, \omega)`, which contains neither ``p`` nor ``q``.
+    """
+    matrix = _block(block, K, OMEGA)
+    stack = sp.Matrix.hstack(pair(P, OMEGA), pair(Q, OMEGA))
+    shifted = sp.Matrix.hstack(pair(P + K, OMEGA), pair(Q + K, OMEGA))
+    free = sorted(str(s) for s in matrix.free_symbols)
+    statement = (
+        r"M\,[v(p)\ v(q)] = [v(p+k)\ v(q+k)],\ \sin\omega_i(p-q) \neq 0"
+        rf" \implies M = {to_latex(matrix)}"
+    )
+    derivation = Derivation()
+    derivation.note(
+        "The candidate contains the symbols " + ", ".join(free) + " (neither p nor q)",
+        to_latex(matrix),
+    )
+    derivation.note(
+        "Residual: V′ adj(V) − B det(V)",
+        f"{to_latex(shifted)} {to_latex(stack.adjugate())} - {to_latex(matrix)} \\cdot ({to_latex(stack.det())})",
+    )
+    residual = derivation.apply(
+        "Multiply out the products", shifted * stack.adjugate() - matrix * stack.det(), sp.expand
+    )
+    residual = derivation.angle_addition(residual)
+    proof = derivation.proof("T_k does not depend on the position", statement, residual)
+    if P in matrix.free_symbols or Q in matrix.free_symbols:
+        return Proof(proof.name, proof.statement, proof.steps, False, proof.residual)
+    return proof
+
+
+def shift_is_orthogonal(block: Block | None = None) -> Proof:
+    r"""Prove :math:`B^T B = I` and :math:`\det B = 1`, so every :math:`T_k` is a rotation.
+
+    :math:`T_k^T T_k` is block-diagonal with blocks :math:`B_i^T B_i`, so the block result
+    gives :math:`T_k^T T_k = I` for every width. The residual stacks
+    :math:`B^T B - I` (four entries) and :math:`\det B - 1`.
+
+    Examples
+    --------
+    >>> from pe.proofs import wrong
+    >>> shift_is_orthogonal().holds, shift_is_orthogonal(wrong.SCALED_BLOCK.value).holds
+    (True, False)
+    """
+    matrix = _block(block, K, OMEGA)
+    statement = rf"B^T B = I,\ \det B = 1 \quad\text{{for}}\quad B = {to_latex(matrix)}"
+    derivation = Derivation()
+    gram = matrix.T * matrix - sp.eye(2)
+    residual = sp.Matrix([*list(gram), matrix.det() - 1])
+    derivation.note(
+        "Residual: the entries of BᵀB − I, then det B − 1",
+        to_latex(residual),
+        residual,
+    )
+    residual = derivation.pythagoras(residual)
+    return derivation.proof("T_k is orthogonal with determinant 1", statement, residual)
 
 
 def _ordered_pair(position: Any, w: Any, order: Order) -> Any:
@@ -92,7 +255,7 @@ def block_in_order(block: Block, order: Order) -> Proof:
     ----------
     block
         ``(k, w) -> 2 x 2 sympy.Matrix``, e.g. :func:`pe.symbolic.shift_block` or
-        ``lambda k, w: textbook_rotation(k * w)``.
+        ``pe.proofs.wrong.TEXTBOOK_ROTATION.value``.
     order
         ``"sin-cos"`` or ``"cos-sin"``.
     """
@@ -113,19 +276,25 @@ def sin_cos_block_is_clockwise(block: Block | None = None) -> Proof:
     :math:`\sin(-x) = -\sin x` and :math:`\cos(-x) = \cos x` on construction).
     """
     matrix = _block(block, K, OMEGA)
-    clockwise = textbook_rotation(-K * OMEGA)
+    clockwise = symbolic.rotation(-K * OMEGA)
     statement = f"{to_latex(matrix)} = R(-k\\omega_i) = {to_latex(clockwise)}"
     derivation = Derivation()
     derivation.note(
         "R(θ) is the textbook counter-clockwise rotation; R(−kω) turns clockwise",
-        rf"R(\theta) = {to_latex(textbook_rotation(sp.Symbol('theta')))}",
+        rf"R(\theta) = {to_latex(symbolic.rotation(sp.Symbol('theta')))}",
     )
     residual = derivation.apply("Residual B(k) − R(−kω), expanded", matrix - clockwise, sp.expand)
     return derivation.proof("the (sin, cos) block turns clockwise", statement, residual)
 
 
 def identity_at_zero(block: Block | None = None) -> Proof:
-    r"""Prove :math:`B(0) = I`, hence :math:`T_0 = I`."""
+    r"""Prove :math:`B(0) = I`, hence :math:`T_0 = I`.
+
+    Examples
+    --------
+    >>> identity_at_zero().residual.tolist()
+    [[0, 0], [0, 0]]
+    """
     matrix = _block(block, sp.Integer(0), OMEGA)
     statement = rf"T_0 = \operatorname{{diag}}(B(0), \dots) = I, \quad B(0) = {to_latex(matrix)}"
     derivation = Derivation()
@@ -146,11 +315,17 @@ def composition(
     block
         Optional candidate block.
     combine
-        Optional wrong law for the right-hand offset, e.g. ``lambda a, b: a - b``;
-        default ``a + b``.
+        Optional law for the right-hand offset, e.g. the wrong ``operator.sub``;
+        default ``operator.add``.
+
+    Examples
+    --------
+    >>> import operator
+    >>> composition().holds, composition(combine=operator.sub).holds
+    (True, False)
     """
     left = _block(block, A, OMEGA) * _block(block, B, OMEGA)
-    total = (combine or (lambda a, b: a + b))(A, B)
+    total = (combine or operator.add)(A, B)
     right = _block(block, total, OMEGA)
     statement = rf"B(a)\,B(b) = B({sp.latex(total)})"
     derivation = Derivation()
@@ -186,6 +361,12 @@ def pythagorean_reduce(expr: Any, angle: Any) -> Any:
     divided by :math:`s^2 + c^2 - 1` (lexicographic order, ``c`` first), which leaves a
     remainder of degree at most one in ``c``. The remainder is zero exactly when ``expr``
     vanishes for every angle.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x")
+    >>> pythagorean_reduce(sp.sin(x) ** 2 + sp.cos(x) ** 2, x)
+    1
     """
     s, c = sp.symbols("s c")
     poly = sp.expand(expr).subs({sp.sin(angle): s, sp.cos(angle): c})

@@ -1,20 +1,20 @@
 """Tables, figures and the worked session of the chapter "Conventions and pitfalls".
 
 Everything here is computed when the page is built, from :mod:`pe.conventions`,
-:mod:`pe.bug_zoo` and :mod:`pe.identify`. Needs matplotlib (the ``docs`` extra).
+:mod:`pe.bug_zoo`, :mod:`pe.identify` and the chapter's :mod:`pe.proofs.conventions` and
+:mod:`pe.experiments.conventions`. Needs matplotlib (the ``docs`` extra).
 """
 
 from __future__ import annotations
 
 import contextlib
-import html
 import inspect
 import io
 import shlex
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -22,19 +22,28 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import bug_zoo, cli, conventions, numeric
-from pe.site.figures import Palette, render
+from pe.experiments import conventions as experiments
 from pe.identify import Identification, identify
-from pe.site.report import Html
+from pe.proofs import conventions as proofs
+from pe.site import report
+from pe.site.figures import Palette, render
+from pe.site.html import Html, code, escape, table
 
 __all__ = [
+    "SESSION",
     "accuracy_table",
+    "alias_notes",
     "bug_heatmaps",
     "bug_source",
     "bug_table",
     "cli_session",
     "convention_heatmaps",
     "conventions_table",
+    "identify_from_python",
+    "law_equivalence",
+    "layout_proof",
     "permutation_table",
+    "refusals",
     "uncertainty_figure",
 ]
 
@@ -42,25 +51,32 @@ __all__ = [
 D_SHOW, N_SHOW = 64, 100
 
 
-def _code(text: str) -> str:
-    """HTML-escape ``text`` and show its `backticked` parts as code."""
-    parts = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+#: The worked session of ``pe identify`` shown on the page (see :func:`cli_session`).
+SESSION: tuple[tuple[str, ...], ...] = (
+    ("identify", "{dir}/paper.npy"),
+    ("identify", "{dir}/fairseq.npy"),
+    ("identify", "pe.bug_zoo:column_index_exponent", "--n", "200", "--d", "64"),
+    ("identify", "{dir}/random.npy"),
+    ("identify", "{dir}/missing.npy"),
+)
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> Html:
-    header = "".join(f"<th>{h}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return Html(
-        f'<table class="pe-table"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
-    )
+def _code(text: str) -> Html:
+    """``text`` escaped, with its `backticked` parts shown as code."""
+    parts = text.split("`")
+    return Html("".join(code(p) if i % 2 else escape(p) for i, p in enumerate(parts)))
+
+
+def _fail(message: str) -> NoReturn:
+    """Fail the page build: what the page shows no longer holds."""
+    raise RuntimeError(message)
 
 
 def conventions_table() -> Html:
     """The named conventions of :data:`pe.conventions.CONVENTIONS`, as data."""
     rows = [
         (
-            f"<code>{c.name}</code>",
+            code(c.name),
             c.layout,
             c.order,
             c.law,
@@ -69,7 +85,7 @@ def conventions_table() -> Html:
         )
         for c in conventions.CONVENTIONS.values()
     ]
-    return _table(("name", "layout", "order", "law", "base", "row 0 at position"), rows)
+    return table(("name", "layout", "order", "law", "base", "row 0 at position"), rows)
 
 
 def _heatmap_grid(
@@ -81,10 +97,10 @@ def _heatmap_grid(
     def draw(fig: Figure, palette: Palette) -> None:
         fig.set_layout_engine("constrained")
         image = None
-        for index, (title, table) in enumerate(panels):
+        for index, (title, values) in enumerate(panels):
             ax: Axes = fig.add_subplot(lines, columns, index + 1)
             image = ax.imshow(
-                table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
+                values, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
             )
             ax.set_title(title, fontsize=8)
             if index % columns == 0:
@@ -144,7 +160,7 @@ def bug_heatmaps() -> Html:
 def bug_source(name: str) -> Html:
     """The source of one bug's function, as a code block."""
     bug = next(b for b in bug_zoo.BUGS if b.name == name)
-    source = html.escape(inspect.getsource(bug.make))
+    source = escape(inspect.getsource(bug.make))
     return Html(f'<pre class="pe-code"><code class="language-python">{source}</code></pre>')
 
 
@@ -154,17 +170,17 @@ def bug_table(n: int = 400, d: int = 16, k: int = 3) -> Html:
     for bug in bug_zoo.BUGS:
         width = d + 1 if bug.name == "odd-width" else d
         result = identify(bug.make(200, width + 48))
-        table = bug.make(n if bug.name != "column-index" else 4000, width)
+        values = bug.make(n if bug.name != "column-index" else 4000, width)
         paper_error = (
-            conventions.linear_shift_error(table, k, matrix=numeric.shift_matrix(k, d))
+            conventions.linear_shift_error(values, k, matrix=numeric.shift_matrix(k, d))
             if width == d
             else float("nan")
         )
-        best = conventions.linear_shift_error(table, k)
+        best = conventions.linear_shift_error(values, k)
         named = "; ".join(_code(note) for note in result.notes if "pinned" not in note)
         items.append(
             f"<li><strong>{_code(bug.title)}</strong>. Heat map: {_code(bug.heat_map)}. "
-            f"<code>identify</code>: {named}.</li>"
+            f"{code('identify')}: {named}.</li>"
         )
         rows.append(
             (
@@ -174,10 +190,10 @@ def bug_table(n: int = 400, d: int = 16, k: int = 3) -> Html:
                 _code(bug.identity),
             )
         )
-    numbers = _table(
+    numbers = table(
         (
             "bug",
-            f"paper's T<sub>{k}</sub>: max error",
+            Html(f"paper's T<sub>{k}</sub>: max error"),
             "best fixed matrix: max error",
             "rotation identity",
         ),
@@ -187,46 +203,43 @@ def bug_table(n: int = 400, d: int = 16, k: int = 3) -> Html:
 
 
 def permutation_table(d_model: int = 8) -> Html:
-    """Where each column of the paper's layout goes in the other layouts."""
+    """Where each column of the paper's layout goes in the other layouts.
+
+    Each conversion is checked first: there and back gives the paper's table again.
+    """
     paper = conventions.LAYOUTS[0]
+    paper_table = conventions.get("paper").table(50, d_model)
     rows = []
     for layout, order in conventions.LAYOUTS:
+        there = conventions.convert(paper_table, paper, (layout, order))
+        if not np.array_equal(conventions.convert(there, (layout, order), paper), paper_table):
+            _fail(f"converting to {layout}, {order} and back changes the table")
         perm = conventions.permutation(d_model, paper, (layout, order))
         pair, sine = conventions.column_roles(d_model, layout, order)
-        roles = " ".join(
-            f"{'s' if s else 'c'}<sub>{k}</sub>" for k, s in zip(pair, sine, strict=True)
+        roles = Html(
+            " ".join(f"{'s' if s else 'c'}<sub>{k}</sub>" for k, s in zip(pair, sine, strict=True))
         )
-        rows.append((f"{layout}, {order}", roles, f"<code>{perm.tolist()}</code>"))
-    return _table(
+        rows.append((f"{layout}, {order}", roles, code(perm.tolist())))
+    return table(
         ("layout", f"columns 0..{d_model - 1} hold", "perm (target = paper[:, perm])"), rows
     )
 
 
 def accuracy_table(n: int = 256) -> Html:
     """identify's measured accuracy on paper-law tables, per width, base and dtype."""
-    rows = []
-    for dtype, target in ((np.float64, 1e-6), (np.float32, 1e-3)):
-        for d in (8, 512, 4096):
-            for base in (100.0, 1e4, 1e6):
-                convention = conventions.Convention("x", "x", base=base)
-                true = convention.frequencies(d)
-                result = identify(convention.table(n, d, dtype=dtype))
-                sin_err = float(np.max(np.abs(result.sin_frequencies / true - 1)))
-                cos_rel = np.abs(result.cos_frequencies / true - 1)
-                flagged = result.cos_uncertainty / true > target
-                pinned = float(np.max(cos_rel[~flagged])) if (~flagged).any() else 0.0
-                rows.append(
-                    (
-                        np.dtype(dtype).name,
-                        str(d),
-                        f"{base:g}",
-                        f"{sin_err:.1e}",
-                        f"{pinned:.1e}",
-                        f"{int(flagged.sum())} of {d // 2}",
-                        f"{result.base:.7g}" if result.base else "-",
-                    )
-                )
-    return _table(
+    rows = [
+        (
+            row.dtype,
+            str(row.d),
+            f"{row.base:g}",
+            f"{row.sine_error:.1e}",
+            f"{row.cosine_error:.1e}",
+            f"{row.flagged} of {row.d // 2}",
+            f"{row.fitted_base:.7g}" if row.fitted_base else "-",
+        )
+        for row in experiments.identify_accuracy(n)
+    ]
+    return table(
         (
             "dtype",
             "d",
@@ -274,7 +287,7 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
     )
 
 
-def cli_session(commands: Sequence[Sequence[str]]) -> Html:
+def cli_session(commands: Sequence[Sequence[str]] = SESSION) -> Html:
     """Run ``pe`` commands in a scratch directory (tables saved there first) and show them.
 
     Each command is a list of arguments; the token ``{dir}`` is replaced by the scratch
@@ -297,5 +310,53 @@ def cli_session(commands: Sequence[Sequence[str]]) -> Html:
                     status = int(stop.code or 0)
             shown = " ".join(shlex.quote(a.replace("{dir}/", "")) for a in command)
             text = (out.getvalue() + err.getvalue()).replace(scratch + "/", "")
-            blocks.append(f"$ pe {html.escape(shown)}\n{html.escape(text)}[exit status {status}]")
+            blocks.append(f"$ pe {escape(shown)}\n{escape(text)}[exit status {status}]")
     return Html('<pre class="pe-session"><code>' + "\n\n".join(blocks) + "</code></pre>")
+
+
+def layout_proof(
+    layout: conventions.Layout = "halves", order: conventions.Order = "sin-first"
+) -> Html:
+    """The SymPy proof of the rotation identity in one layout, step by step."""
+    return report.proof(proofs.layout_identity(layout, order))
+
+
+def law_equivalence() -> Html:
+    """The two laws at d = 512 and d = 8: each is the other with another base."""
+    t2t_512 = 10000.0 ** (512 / 510)
+    paper_8 = 10000.0 ** (6 / 8)
+    return Html(
+        "<p>For $d = 512$, tensor2tensor with base 10000 is the paper's law with base "
+        f"{t2t_512:.6g}; for $d = 8$ the paper's base 10000 is tensor2tensor's base "
+        f"{paper_8:.6g}: the two tables are the same, and no program can tell which law was "
+        f"meant. {code('pe identify')} reports the law whose base is rounder, the paper's on "
+        "a tie, and says when both are round.</p>"
+    )
+
+
+def identify_from_python() -> Html:
+    """``identify`` on a fairseq-style float32 table (100 x 512), its summary as text."""
+    found = identify(conventions.get("fairseq").table(100, 512, dtype=np.float32))
+    if (found.layout, found.law, found.position_offset) != ("halves", "tensor2tensor", 2):
+        _fail(f"identify misreads the fairseq table: {found.reason}")
+    return Html(f"<pre>{code(found.summary())}</pre>")
+
+
+def alias_notes() -> Html:
+    """identify's notes on the multiplying bug, whose frequencies alias above π."""
+    grown = identify(bug_zoo.multiplied(200, 64))
+    if not any("above π" in note for note in grown.notes):
+        _fail("identify no longer notes the frequencies above π")
+    return Html("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in grown.notes) + "</ul>")
+
+
+def refusals() -> Html:
+    """identify's verdict on tables that are not sinusoidal encodings (all refused)."""
+    verdicts = {name: identify(t) for name, t in experiments.non_encodings().items()}
+    if any(v.is_encoding for v in verdicts.values()):
+        _fail("identify accepted a table that is not a sinusoidal encoding")
+    items = "".join(
+        f"<li><strong>{escape(name)}</strong>: {escape(v.reason)}</li>"
+        for name, v in verdicts.items()
+    )
+    return Html(f"<ul>{items}</ul>")

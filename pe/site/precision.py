@@ -1,10 +1,22 @@
-"""Figures of the page "Precision and speed", drawn at build time against 50-digit mpmath.
+r"""The page "Precision and speed": figures, tables and formulas, computed at build time.
 
-Needs matplotlib (the ``docs`` extra), through :func:`pe.site.figures.render`.
+Errors are measured against 50-digit mpmath (:mod:`pe.experiments.precision`). Figures
+need matplotlib (the ``docs`` extra), through :func:`pe.site.figures.render`. The
+benchmark shown is the last saved run of ``benchmarks/run.py``, shipped with the package
+as ``pe/site/data/benchmarks.json`` (:func:`benchmark_results`).
+
+Examples
+--------
+>>> print(latex_number(4.87e-16))
+4.87 \times 10^{-16}
+>>> benchmark_results()["targets"][0]["met"] in (True, False)
+True
 """
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -12,22 +24,46 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from pe import _rotation_table, numeric
 from pe.experiments import precision
-from pe import _rotation_table as rotation_table
+from pe.site import report
 from pe.site.figures import Palette, render
-from pe.site.report import Html
+from pe.site.html import Html, escape, math, table
 
-__all__ = ["anchoring", "error_vs_position"]
+__all__ = [
+    "anchoring",
+    "benchmark_results",
+    "benchmark_table",
+    "benchmark_targets",
+    "block_size",
+    "drift_table",
+    "entry_bound",
+    "error_vs_position",
+    "identity_table",
+    "latex_number",
+    "separation_table",
+]
+
+#: The saved benchmark, inside the package (written by ``benchmarks/run.py``).
+BENCHMARK_RESOURCE = "data/benchmarks.json"
 
 #: Methods drawn by :func:`error_vs_position`, with their line style and error bound.
 _CURVES = (
     ("direct float64", "o", None),
-    ("pe float64", "s", rotation_table.ENTRY_ERROR_BOUND),
+    ("pe float64", "s", _rotation_table.ENTRY_ERROR_BOUND),
     ("float32 recipe", "^", None),
-    ("pe float32", "D", 2.0**-25 + rotation_table.ENTRY_ERROR_BOUND),
+    ("pe float32", "D", 2.0**-25 + _rotation_table.ENTRY_ERROR_BOUND),
     ("float16 recipe", "v", None),
-    ("pe float16", "P", 2.0**-12 + rotation_table.ENTRY_ERROR_BOUND),
+    ("pe float16", "P", 2.0**-12 + _rotation_table.ENTRY_ERROR_BOUND),
 )
+
+
+def _label(ax: Axes, xlabel: str, ylabel: str) -> None:
+    """Axis labels, a major grid and the legend to the right of the plot."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="major", lw=0.5)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
 def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
@@ -55,10 +91,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             )
             if bound is not None:
                 ax.axhline(bound, color=colour, lw=0.7, ls="--")
-        ax.set_xlabel("position p")
-        ax.set_ylabel("max |computed - exact| over 16 columns")
-        ax.grid(True, which="major", lw=0.5)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        _label(ax, "position p", "max |computed - exact| over 16 columns")
 
     return render(
         draw,
@@ -81,15 +114,10 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
 def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
     """Chained rotation z(p+1) = z(p) u against pe's anchored blocks, per position."""
     positions = np.unique(np.logspace(0, np.log10(n_positions - 1), 24).astype(np.int64))
-    columns = np.arange(d_model)
-    grid_p, grid_c = np.repeat(positions, d_model), np.tile(columns, positions.size)
 
-    def worst(table: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
-        values = table[grid_p, grid_c]
-        found = precision.exact_error(values, grid_p, grid_c, d_model)
-        result: npt.NDArray[np.float64] = np.maximum(
-            found.reshape(positions.size, d_model).max(axis=1), 1e-18
-        )
+    def worst(rows: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+        found = precision.row_errors(lambda ps, _d: rows[ps], positions, d_model)
+        result: npt.NDArray[np.float64] = np.maximum(found.max(axis=1), 1e-18)
         return result
 
     curves = {
@@ -109,10 +137,7 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         ax: Axes = fig.add_subplot()
         for colour, (name, values) in zip(palette.lines, curves.items(), strict=False):
             ax.loglog(positions, values, "o-", ms=3, lw=1.0, color=colour, label=name)
-        ax.set_xlabel("position p (number of chained steps)")
-        ax.set_ylabel("max |computed - exact| over columns")
-        ax.grid(True, which="major", lw=0.5)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        _label(ax, "position p (number of chained steps)", "max |computed - exact| over columns")
 
     return render(
         draw,
@@ -138,3 +163,159 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         ),
         size=(7.0, 3.4),
     )
+
+
+def drift_table(
+    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
+) -> Html:
+    """Largest error over all columns at a few positions, for each method of the page."""
+    found = precision.drift(positions, d_model)
+    return table(
+        [f"method (d = {d_model})", *(f"p = {p:,}" for p in positions)],
+        (
+            [name, *("NaN (overflow)" if np.isnan(e) else f"{e:.2g}" for e in errors)]
+            for name, errors in found.items()
+        ),
+    )
+
+
+def separation_table(n_positions: int = 4096, d_model: int = 16) -> Html:
+    """How close two rows of the recipe's and of pe's tables come, per dtype."""
+    return table(
+        [
+            f"table (positions 0..{n_positions - 1}, d = {d_model})",
+            "rows equal to an earlier row",
+            "smallest distance between two rows",
+            "at positions",
+        ],
+        (
+            [r.label, r.duplicates, f"{r.smallest:.3g}", f"{r.pair[0]} and {r.pair[1]}"]
+            for r in precision.separations(n_positions, d_model)
+        ),
+    )
+
+
+def identity_table(n_positions: int = 256, offsets: tuple[int, ...] = (1, 3, 100, -7)) -> Html:
+    """:func:`pe.site.report.check_table` of the identity checked in float16, float32, float64.
+
+    Raises
+    ------
+    AssertionError
+        If a check fails (the page is then not built).
+    """
+    checks = [
+        numeric.check_rotation_identity(64, np.arange(n_positions), np.array(offsets), dtype=t)
+        for t in (np.float16, np.float32, np.float64)
+    ]
+    failed = [c.summary() for c in checks if not c.passed]
+    if failed:
+        raise AssertionError("; ".join(failed))
+    return report.check_table(checks)
+
+
+def latex_number(value: float, digits: int = 3) -> str:
+    r"""``value`` in LaTeX scientific notation, e.g. ``4.87 \times 10^{-16}``."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def block_size() -> Html:
+    """The block size ``B`` of the rotation algorithm and the anchors it needs."""
+    return Html(
+        math(
+            rf"B = {_rotation_table.BLOCK}, \qquad "
+            rf"\text{{anchors for }} n \text{{ positions}} \approx B + n / B"
+        )
+    )
+
+
+def entry_bound() -> Html:
+    """The error bound of a float64 entry, with its value."""
+    return Html(
+        math(
+            r"|\widehat{PE} - PE| \le 2\sqrt2\,\delta + 3\cdot 2^{-54}"
+            rf" \le {latex_number(_rotation_table.ENTRY_ERROR_BOUND)},"
+            r" \quad \delta = 1.02\cdot 2^{-53}"
+        )
+    )
+
+
+def benchmark_results() -> dict[str, Any]:
+    """The results saved by ``benchmarks/run.py`` (machine, rows, targets)."""
+    text = resources.files("pe.site").joinpath(BENCHMARK_RESOURCE).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _cell(value: object, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def _strong(value: object, fmt: str) -> Html:
+    return Html(f"<strong>{escape(_cell(value, fmt))}</strong>")
+
+
+def benchmark_table(results: dict[str, Any] | None = None) -> Html:
+    """The saved benchmark as two HTML tables: times, then errors and memory."""
+    data = benchmark_results() if results is None else results
+    size = Html("n &times; d")
+    times = table(
+        [size, "dtype", "pe", "np.full", "pe / np.full", "direct", "direct / pe", "recipe", "loop"],
+        (
+            [
+                Html(f"{r['n']} &times; {r['d']}"),
+                r["dtype"],
+                _cell(r["ms"]["pe"], ".2f"),
+                _cell(r["ms"]["full"], ".2f"),
+                _strong(r["ratio_full"], ".2f"),
+                _cell(r["ms"]["direct64"], ".1f"),
+                _strong(r["speedup_direct"], ".1f"),
+                _cell(r["ms"]["recipe"], ".1f"),
+                _cell(r["ms"]["naive"], ".0f"),
+            ]
+            for r in data["rows"]
+        ),
+    )
+    quality = table(
+        [
+            size,
+            "dtype",
+            "max error pe",
+            "max error direct",
+            "max error recipe",
+            "pe peak extra memory",
+        ],
+        (
+            [
+                Html(f"{r['n']} &times; {r['d']}"),
+                r["dtype"],
+                _cell(r["error"]["pe"], ".2g"),
+                _cell(r["error"]["direct64"], ".2g"),
+                _cell(r["error"]["recipe"], ".2g"),
+                f"{_cell(100 * r['peak_extra_fraction'], '.1f')} %",
+            ]
+            for r in data["rows"]
+        ),
+    )
+    setup = ", ".join(f"{r['frequency_setup_ms']:.1f} ms for d = {r['d']}" for r in data["rows"])
+    machine = escape(", ".join(f"{k}: {v}" for k, v in data["machine"].items()))
+    return Html(
+        f"{times}<p><small>Best times in milliseconds. <em>direct</em>: sin and cos of "
+        "p&middot;w in float64, then cast; <em>recipe</em>: the float32 recipe; "
+        "<em>loop</em>: a Python double loop (small sizes only). pe's times are for "
+        "repeated calls: the frequencies of a new (d, base) are computed once and cached "
+        f"(one-time cost: {setup}).</small></p>{quality}<p><small>Errors against 50-digit "
+        "mpmath on sampled entries (last positions included); memory traced by tracemalloc "
+        f"beyond the output, as a share of the output's size. Machine: {machine}.</small></p>"
+    )
+
+
+def benchmark_targets(results: dict[str, Any] | None = None) -> Html:
+    """The benchmark's targets as a list: name, measured value, met or not."""
+    data = benchmark_results() if results is None else results
+    items = "".join(
+        f"<li>{escape(t['name'])}: <strong>{escape(t['value'])}</strong> "
+        f"({'met' if t['met'] else 'not met'})</li>"
+        for t in data["targets"]
+    )
+    return Html(f"<ul>{items}</ul>")

@@ -1,6 +1,8 @@
-"""Figures of the page "The relative-position family", drawn from :mod:`pe.experiments.relative_family`.
+"""Figures and page helpers of "The relative-position family" (docs/relative-family.py).
 
-Each function returns the HTML of :func:`pe.site.figures.render` (both palettes, alt text).
+Figures are drawn from :mod:`pe.experiments.relative_family` and return the HTML of
+:func:`pe.site.figures.render` (both palettes, alt text); the other helpers return the lines
+of computed numbers the page shows.
 """
 
 from __future__ import annotations
@@ -8,11 +10,75 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from pe.experiments import relative_family as relative
+from pe import numeric, rotary
+from pe.experiments import relative_family as experiments
 from pe.site.figures import Palette, render
-from pe.site.report import Html
+from pe.site.html import Html, code, escape
 
-__all__ = ["repeated_token_scores", "t5_buckets"]
+__all__ = [
+    "alibi_slopes",
+    "causal_outputs",
+    "learned_lookup",
+    "ntk_factors",
+    "repeated_token_scores",
+    "shaw_offsets",
+    "t5_buckets",
+]
+
+
+def learned_lookup(rows: int = 512) -> Html:
+    """What looking up the positions ``rows - 1`` and ``rows`` in a learned table gives."""
+    try:
+        experiments.learned_lookup(np.zeros((rows, 8)), [rows - 1, rows])
+        message = "no error"
+    except ValueError as error:
+        message = str(error)
+    return Html(
+        f"<p>Looking up positions {rows - 1} and {rows} in a {rows}-row table: {code(message)}</p>"
+    )
+
+
+def shaw_offsets(n: int = 7, clip: int = 2) -> Html:
+    """Shaw et al.'s clipped offsets as a printed matrix."""
+    text = (
+        f"pe.experiments.relative_family.shaw_offsets({n}, clip={clip}), query i down, key j "
+        f"across:\n{np.array2string(experiments.shaw_offsets(n, clip))}"
+    )
+    return Html(f"<pre>{escape(text)}</pre>")
+
+
+def alibi_slopes(n_heads: int = 8) -> Html:
+    """The line ``pe.experiments.relative_family.alibi_slopes(H) = [...]``."""
+    slopes = experiments.alibi_slopes(n_heads).tolist()
+    name = f"pe.experiments.relative_family.alibi_slopes({n_heads})"
+    return Html(f"<p>{code(name)} = {code(slopes)}</p>")
+
+
+def causal_outputs(n: int = 6) -> Html:
+    """Equal-score attention over values ``[1, 0, ..., 0]``, with and without the causal mask."""
+    values = np.zeros(n)
+    values[0] = 1.0
+    masked = np.round(experiments.causal_mean_attention(values), 4).tolist()
+    unmasked = np.round(experiments.causal_mean_attention(values, causal=False), 4).tolist()
+    return Html(
+        f"<p>Values {[int(v) for v in values]}, equal scores: with the causal mask the outputs "
+        f"are {code(masked)}; without it, {code(unmasked)}.</p>"
+    )
+
+
+def ntk_factors(d_model: int = 128, scale: float = 4.0, trained: int = 2048) -> Html:
+    """How NTK scaling and position interpolation divide the frequencies, as a sentence."""
+    d, s = d_model, scale
+    ratio = numeric.frequencies(d) / numeric.frequencies(d, experiments.ntk_base(10000.0, s, d))
+    last = int(s) * trained - 1
+    angle = rotary.rope_angles(np.array([last]), d, scale=s)[0, 0]
+    return Html(
+        f"<p>$d = {d}$, $s = {s:g}$: NTK scaling divides the frequencies by factors from "
+        f"{ratio[0]:.4g} (pair 0) through {ratio[d // 4]:.4g} (pair {d // 4}) to {ratio[-1]:.4g} "
+        f"(pair {d // 2 - 1}); position interpolation divides all of them by {s:g}. With "
+        f"interpolation, position {last} turns pair 0 by {angle:.2f} rad, "
+        f"below the {trained} rad of a {trained}-position training window.</p>"
+    )
 
 
 def repeated_token_scores(
@@ -23,9 +89,9 @@ def repeated_token_scores(
     def draw(fig: Figure, palette: Palette) -> None:
         axes = fig.subplots(1, len(schemes))
         for ax, scheme in zip(axes, schemes, strict=True):
-            scores = relative.identical_token_scores(scheme)
+            scores = experiments.identical_token_scores(scheme)
             ax.imshow(scores, cmap="RdBu_r", interpolation="nearest")
-            dev = relative.toeplitz_deviation(scores)
+            dev = experiments.toeplitz_deviation(scores)
             ax.set_title(f"{scheme}\ndiagonal spread {dev:.1g}", fontsize=8, color=palette.ink)
             ax.set_xlabel("key j", fontsize=8)
             ax.set_xticks([])
@@ -56,7 +122,7 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
     def draw(fig: Figure, palette: Palette) -> None:
         ax = fig.add_subplot()
         for colour, bidirectional in zip(palette.lines, (True, False), strict=False):
-            buckets = relative.t5_bucket(
+            buckets = experiments.t5_bucket(
                 rel,
                 bidirectional=bidirectional,
                 num_buckets=num_buckets,

@@ -35,7 +35,8 @@ def _evidence_list(items: Iterable[claims.Evidence]) -> Html:
 def claim(claim_id: str, *, proofs: bool = False) -> Html:
     """A card for one claim: statement, evidence and controls, verified now.
 
-    With ``proofs``, the SymPy proofs behind the claim are shown step by step below the card.
+    With ``proofs``, the SymPy proofs behind the claim are shown step by step below the card
+    (a proof that backs two checks is shown once).
 
     Raises
     ------
@@ -48,7 +49,9 @@ def claim(claim_id: str, *, proofs: bool = False) -> Html:
             f"claim {claim_id!r} does not verify: "
             + "; ".join(e.detail for e in result.evidence + result.controls)
         )
-    shown = "".join(proof(e.proof) for e in result.evidence if proofs and e.proof is not None)
+    shown = "".join(
+        dict.fromkeys(proof(e.proof) for e in result.evidence if proofs and e.proof is not None)
+    )
     return Html(
         f'<div class="pe-claim" id="claim-{result.id}">'
         f'<p class="pe-claim-head"><strong>Claim {code(result.id)}</strong>: '

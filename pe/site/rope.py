@@ -1,28 +1,95 @@
-"""Figures of the page "From sinusoids to rotary embeddings", drawn from :mod:`pe.rotary`.
+"""Figures, tables and page helpers of "From sinusoids to rotary embeddings" (docs/rope.py).
 
-Each function returns the HTML of :func:`pe.site.figures.render` (both palettes, alt text).
+Each figure returns the HTML of :func:`pe.site.figures.render` (both palettes, alt text);
+the other helpers return the small tables and lines of computed numbers the page shows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
-from pe import rotary
+from pe import claims, rotary
+from pe.site import report
 from pe.site.figures import Palette, render
-from pe.site.report import Html
+from pe.site.html import Html, code, escape, table
 
-__all__ = ["decay", "offset_error", "offset_table", "pairings"]
+__all__ = [
+    "claim_with_proof",
+    "decay",
+    "merged_angles",
+    "offset_error",
+    "offset_table",
+    "pairing_permutation",
+    "pairings",
+    "rotated_example",
+    "same_input_gap",
+]
 
 
-def offset_table(results: Iterable[rotary.OffsetCheck]) -> Html:
-    """A table of :func:`pe.rotary.check_offset_dependence` results against the float64 model."""
+def claim_with_proof(claim_id: str, evidence: int) -> Html:
+    """The claim's card and, below it, the SymPy proof of one piece of its evidence only.
+
+    For claims proved several times (two pairings, two widths) where the page shows one.
+    """
+    card = report.claim(claim_id)
+    proof = claims.verify(claim_id).evidence[evidence].proof
+    if proof is None:
+        raise ValueError(f"evidence {evidence} of claim {claim_id!r} is not a SymPy proof")
+    return Html(card + report.proof(proof))
+
+
+def rotated_example() -> Html:
+    """The vector ``[1, 0, 1, 0]`` rotated at positions 0..3 (``d = 4``), and its lengths."""
+    rotated = rotary.rope(np.tile(np.array([1.0, 0.0, 1.0, 0.0]), (4, 1)), 4)
+    lengths = np.array2string(np.linalg.norm(rotated, axis=1), precision=6)
+    return Html(
+        "<pre>"
+        + escape(
+            "rope([1, 0, 1, 0] at positions 0..3), d = 4:\n"
+            + np.array2string(rotated, precision=4, suppress_small=True)
+            + f"\nlengths: {lengths}"
+        )
+        + "</pre>"
+    )
+
+
+def pairing_permutation(d_model: int = 8) -> Html:
+    """The line ``pe.rotary.pairing_permutation(d) = [...]``."""
+    perm = rotary.pairing_permutation(d_model).tolist()
+    return Html(f"<p>{code(f'pe.rotary.pairing_permutation({d_model})')} = {code(perm)}</p>")
+
+
+def same_input_gap(position: int = 5, d_model: int = 8) -> Html:
+    """How far the two pairings move one random vector apart, as a sentence."""
+    x = np.random.default_rng(0).standard_normal((1, d_model))
+    gap = np.abs(rotary.rope(x, [position]) - rotary.rope(x, [position], pairing="halves")).max()
+    return Html(
+        f"<p>Same input vector at position {position}, $d = {d_model}$: the two pairings differ "
+        f"by up to {gap:.3f} in a coordinate.</p>"
+    )
+
+
+def merged_angles(positions: Sequence[int] = (2048, 2049)) -> Html:
+    """The angle of pair 0 at two positions, formed in float16."""
+    merged = rotary.rope_angles(np.array(positions), 8, angle_dtype="float16")[:, 0]
+    return Html(
+        f"<p>Angle of pair 0 at positions {positions[0]} and {positions[1]} formed in float16: "
+        f"{merged[0]:g} and {merged[1]:g}.</p>"
+    )
+
+
+def offset_table(dtypes: Sequence[str] = ("float64", "float32", "float16")) -> Html:
+    """:func:`pe.rotary.check_offset_dependence` per angle dtype, against the float64 model."""
     rows = []
-    for r in results:
+    for dtype in dtypes:
+        r = rotary.check_offset_dependence(
+            128, np.array([0, 10, 1000, 4097, 60_001]), np.array([1, 5, 37]), angle_dtype=dtype
+        )
         strict = rotary.check_offset_dependence(
             r.d_model,
             np.array([r.position]),
@@ -33,15 +100,16 @@ def offset_table(results: Iterable[rotary.OffsetCheck]) -> Html:
         )
         verdict = "within" if strict.passed else "exceeds"
         rows.append(
-            f"<tr><td>{r.angle_dtype}</td>"
-            f"<td>{r.max_abs_error:.3g} (m={r.position}, r={r.offset})</td>"
-            f"<td>{r.tolerance:.3g}</td><td>{strict.tolerance:.3g}: {verdict}</td></tr>"
+            [
+                r.angle_dtype,
+                f"{r.max_abs_error:.3g} (m={r.position}, r={r.offset})",
+                f"{r.tolerance:.3g}",
+                f"{strict.tolerance:.3g}: {verdict}",
+            ]
         )
-    return Html(
-        '<table class="pe-table"><thead><tr><th>angles in</th>'
-        "<th>largest error (where)</th><th>tolerance, own dtype</th>"
-        "<th>tolerance, float64 angles</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+    return table(
+        ["angles in", "largest error (where)", "tolerance, own dtype", "tolerance, float64 angles"],
+        rows,
     )
 
 

@@ -1,27 +1,30 @@
-"""Figures of the chapters "The rotation identity", "What the identity implies", "Fixed or learned".
+"""Everything the page "The rotation identity" renders: figures, tables, exercises.
 
-Each function computes its data with :mod:`pe` and draws it through
-:func:`pe.site.figures.render` (both palettes, alt text, labelled axes).
+Each function computes its data with :mod:`pe` (figures through
+:func:`pe.site.figures.render`, in both palettes with alt text; tables through
+:func:`pe.site.report.check_table`) and returns :class:`~pe.site.html.Html`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import numeric
-from pe.experiments import learned_table
-from pe.experiments import residual_stack
-from pe.experiments import implications as similarity
+from pe import claims, numeric
+from pe.experiments import rotation_identity as experiments
+from pe.proofs import rotation_identity as proofs
+from pe.proofs import wrong
+from pe.site import report
 from pe.site.figures import Palette, render
-from pe.site.report import Html
+from pe.site.html import Html
 
 __all__ = [
-    "dot_product_by_offset",
-    "position_signal_by_depth",
-    "score_matrices",
+    "check_table",
+    "exercises",
+    "identity_error",
+    "rejected_textbook",
     "turning_pairs",
-    "unseen_pairs_by_position",
 ]
 
 
@@ -70,143 +73,121 @@ def turning_pairs(d_model: int = 16, pairs: tuple[int, ...] = (0, 1, 2, 3), n: i
     )
 
 
-def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
-    """``f(k) = sum_i cos(w_i k)`` against ``k``, with the first rise and the minimum marked."""
-    ks = np.arange(k_max + 1)
-    f = similarity.dot_by_offset(d_model, ks)
-    rise = similarity.first_rise(f)
-    low = int(np.argmin(f))
+def rejected_textbook() -> Html:
+    """The one-pair identity fed the textbook :math:`R(k\\omega)` for (sin, cos) pairs.
+
+    SymPy's residual does not vanish (claim ``block-sign-sin-cos-order`` rejects the same
+    candidate); the proof is shown step by step with its non-zero residual.
+
+    Raises
+    ------
+    pe.claims.ClaimFailedError
+        If the textbook block is not rejected.
+    """
+    result = proofs.rotation_identity(wrong.TEXTBOOK_ROTATION.value)
+    if result.holds:
+        raise claims.ClaimFailedError("the textbook rotation was not rejected for (sin, cos)")
+    return report.proof(result)
+
+
+def check_table() -> Html:
+    """The numeric rotation-identity checks of :func:`pe.experiments.rotation_identity.identity_checks`.
+
+    Raises
+    ------
+    pe.claims.ClaimFailedError
+        If any check fails its tolerance.
+    """
+    results = experiments.identity_checks()
+    failed = [f"d={r.d_model} {r.dtype}" for r in results if not r.passed]
+    if failed:
+        raise claims.ClaimFailedError(f"rotation identity fails its tolerance: {failed}")
+    return report.check_table(results)
+
+
+def identity_error(d_model: int = 512, k: int = 7) -> Html:
+    """Largest error of :math:`T_k PE(p) - PE(p+k)` against position, float32 and float64."""
+    positions = np.unique(np.logspace(0, 7, 36).astype(np.int64))
+    measured = {
+        dtype: experiments.error_by_position(d_model, positions, k, dtype)
+        for dtype in ("float32", "float64")
+    }
 
     def draw(fig: Figure, palette: Palette) -> None:
-        left, right = fig.subplots(1, 2)
-        near = ks <= 200
-        left.plot(ks[near], f[near], color=palette.lines[0], lw=1.2)
-        if rise is not None:
-            left.plot(
-                [rise], [f[rise]], "o", color=palette.lines[1], label=f"first rise after k = {rise}"
+        ax: Axes = fig.add_subplot()
+        for colour, (dtype, (errors, tolerances)) in zip(
+            palette.lines, measured.items(), strict=False
+        ):
+            ax.loglog(
+                positions,
+                np.maximum(errors, 1e-18),
+                "o",
+                ms=3.5,
+                color=colour,
+                label=f"{dtype}: measured",
             )
-        left.set_xlabel("offset k")
-        left.set_ylabel("PE(p) · PE(p+k)")
-        left.legend(fontsize=8)
-        left.grid(True, lw=0.4)
-        right.plot(ks, f, color=palette.lines[0], lw=0.6)
-        right.plot([low], [f[low]], "o", color=palette.lines[1], label=f"minimum at k = {low}")
-        right.axhline(0, color=palette.grid, lw=0.8)
-        right.set_xlabel("offset k")
-        right.set_ylabel("PE(p) · PE(p+k)")
-        right.legend(fontsize=8)
-        fig.tight_layout()
-
-    return render(
-        draw,
-        alt=(
-            f"Two line plots of the dot product between rows k apart, d = {d_model}. Left, "
-            f"k from 0 to 200: it falls from {f[0]:.0f} with small wiggles; the first "
-            f"increase is marked after k = {rise}. Right, k up to {k_max}: it keeps "
-            f"oscillating, dips below zero, with its lowest value {f[low]:.1f} at k = {low}."
-        ),
-        caption=(
-            f"f(k) = Σ cos(ω_i k), d = {d_model}: large for nearby positions, but it does not "
-            "decrease steadily with the distance."
-        ),
-        size=(8.5, 3.2),
-    )
-
-
-def score_matrices(n: int = 120, d_model: int = 64) -> Html:
-    """Score matrices: raw ``PE PE^T`` (constant along diagonals) and with projections."""
-    raw = similarity.scores(n, d_model, projection="identity")
-    projected = similarity.scores(n, d_model, projection="random", content=1.0)
-
-    def draw(fig: Figure, palette: Palette) -> None:
-        axes = fig.subplots(1, 2)
-        titles = ("PE(p) · PE(q)", "(x + PE(p))ᵀ W_qᵀ W_k (x + PE(q))")
-        for ax, data, title in zip(axes, (raw, projected), titles, strict=True):
-            image = ax.imshow(data, cmap="RdBu_r", interpolation="nearest")
-            ax.set_title(title, fontsize=9)
-            ax.set_xlabel("key position q")
-            ax.set_ylabel("query position p")
-            bar = fig.colorbar(image, ax=ax, shrink=0.8)
-            bar.set_label("score")
-            bar.outline.set_edgecolor(palette.ink)
-        fig.tight_layout()
-
-    return render(
-        draw,
-        alt=(
-            f"Two heat maps of scores between positions 0 to {n - 1}, d = {d_model}. Left, "
-            "the raw dot products: every diagonal has one constant colour, so the score "
-            "depends only on q − p. Right, with random projections and a content vector: the "
-            "colours change along the diagonals, so the score depends on p and q separately."
-        ),
-        caption=(
-            "Raw encodings give a score that is a function of q − p (constant diagonals); "
-            "projections and content break that."
-        ),
-        size=(8.5, 3.6),
-    )
-
-
-def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
-    """How many pairs take values no training position came near, against the position."""
-    positions = np.unique(np.concatenate([np.arange(0, 4 * n_train, 8), [n_train]]))
-    counts = np.array(
-        [learned_table.unseen_pairs(d_model, n_train, int(p)).sum() for p in positions]
-    )
-
-    def draw(fig: Figure, palette: Palette) -> None:
-        ax = fig.add_subplot()
-        ax.plot(positions, counts, color=palette.lines[0], lw=1.2)
-        ax.axvline(n_train, color=palette.lines[1], lw=1, ls="--", label="training length")
+            ax.loglog(
+                positions,
+                tolerances,
+                "-",
+                color=colour,
+                lw=1.2,
+                label=f"{dtype}: error model's tolerance",
+            )
         ax.set_xlabel("position p")
-        ax.set_ylabel(f"pairs (of {d_model // 2}) with unseen values")
-        ax.legend(fontsize=8)
-        ax.grid(True, lw=0.4)
+        ax.set_ylabel(f"max over columns of |T_{k} PE(p) - PE(p+{k})|")
+        ax.grid(True, which="major", lw=0.5)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
-    beyond = counts[positions > n_train]
     return render(
         draw,
         alt=(
-            f"Line plot of the number of frequency pairs, out of {d_model // 2}, whose value at "
-            f"position p lies outside what positions 0 to {n_train - 1} produced. It is 0 up "
-            f"to the training length {n_train}, then rises to {beyond.max()} and stays between "
-            f"{beyond[beyond > 0].min()} and {beyond.max()} once it has risen."
+            f"Log-log plot of the largest error of the rotation identity for offset {k} and "
+            f"d = {d_model}, against position from 1 to {positions[-1]:,}: "
+            + "; ".join(
+                f"{dtype} errors range from {errors.min():.0e} to {errors.max():.0e}, "
+                + ("all below" if np.all(errors <= tolerances) else "NOT all below")
+                + " its tolerance line"
+                for dtype, (errors, tolerances) in measured.items()
+            )
+            + "."
         ),
         caption=(
-            f"d = {d_model}, trained on positions 0 .. {n_train - 1}: beyond the training "
-            "length, the slow pairs move into angles the model never saw."
+            "Measured error (dots) and the error model's tolerance (lines): "
+            "4 eps + 4 eps64 w_i (|p| + |k|), maximised over columns."
         ),
     )
 
 
-def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -> Html:
-    """Mean cosine between the top's change and PE, residual against plain stacks."""
-    layers = np.arange(1, depth + 1)
-    with_residual = [residual_stack.position_signal(d_model, n, int(k)) for k in layers]
-    plain = [residual_stack.position_signal(d_model, n, int(k), residual=False) for k in layers]
-
-    def draw(fig: Figure, palette: Palette) -> None:
-        ax = fig.add_subplot()
-        ax.plot(
-            layers, with_residual, "o-", color=palette.lines[0], ms=4, label="residual: h + f(h)"
+def exercises() -> Html:
+    """The chapter's three exercises, their answers computed now, each with its claim."""
+    t3 = numeric.shift_matrix(3, 512)
+    back_error = float(np.abs(t3.T @ t3 - np.eye(512)).max())
+    table = numeric.sinusoidal(16, 512)
+    two_then_three = numeric.shift_matrix(2, 512) @ numeric.shift_matrix(3, 512) @ table[10]
+    composed_error = float(np.abs(two_then_three - table[15]).max())
+    return Html(
+        report.exercise(
+            "You have \\(T_3\\) for \\(d = 512\\). How do you get the matrix that moves every "
+            "position three steps <em>back</em>, without evaluating a single sine or cosine?",
+            "Transpose it: \\(T_{-3} = T_3^{-1} = T_3^{\\mathsf T}\\). Computed here, "
+            f"\\(\\max |T_3^{{\\mathsf T}} T_3 - I| = {back_error:.1e}\\).",
+            claim_id="shift-inverse-is-transpose",
         )
-        ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(h)")
-        ax.set_xlabel("number of sublayers L")
-        ax.set_ylabel("mean cosine(h_L(x+PE) − h_L(x), PE)")
-        ax.set_ylim(-0.1, 1.05)
-        ax.legend(fontsize=8)
-        ax.grid(True, lw=0.4)
-
-    return render(
-        draw,
-        alt=(
-            f"Line plot against the number of sublayers, 1 to {depth}: with residual "
-            f"connections the cosine between the change at the top and PE starts at "
-            f"{with_residual[0]:.2f} and declines slowly to {with_residual[-1]:.2f}; without, "
-            f"it stays between {min(plain):.2f} and {max(plain):.2f}."
-        ),
-        caption=(
-            f"d = {d_model}, {n} positions, random sublayers (gain 0.5). The residual path "
-            "keeps PE in the sum; the sublayers' outputs add to it and slowly dilute it."
-        ),
+        + report.exercise(
+            "A library stores each pair as \\((\\cos\\omega_i p, \\sin\\omega_i p)\\), cosine "
+            "first. Which \\(2 \\times 2\\) block shifts its pairs by \\(k\\), and which way do "
+            "they turn?",
+            "The textbook rotation \\([[\\cos k\\omega_i, -\\sin k\\omega_i], "
+            "[\\sin k\\omega_i, \\cos k\\omega_i]]\\): in (cos, sin) order the pairs turn "
+            "counter-clockwise, in the paper's (sin, cos) order clockwise.",
+            claim_id="textbook-block-cos-sin-order",
+        )
+        + report.exercise(
+            "Apply \\(T_3\\) and then \\(T_2\\) to \\(PE(10)\\) with \\(d = 512\\). "
+            "Which row do you get?",
+            "\\(T_2 T_3 = T_5\\), so the row of position 15: computed here, "
+            f"\\(\\max|T_2 T_3 PE(10) - PE(15)| = {composed_error:.1e}\\).",
+            claim_id="shift-composition",
+        )
     )

@@ -67,10 +67,13 @@ def test_a_false_claim_fails_the_docs_build(tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text())
     (tmp_path / "docs" / "rotation-identity.py").write_text(
         "# %%\n"
-        "from pe import claims, report\n"
-        "false = claims.Claim('false-claim', 'false', '1 = 2', 'rotation-identity',\n"
-        "    evidence=(lambda: claims.Evidence('numpy', False, '1 != 2'),),\n"
-        "    controls=(lambda: claims.Evidence('numpy', False, 'control'),))\n"
+        "from pe import claims\n"
+        "from pe.proofs.wrong import Candidate\n"
+        "from pe.site import report\n"
+        "check = claims.Check(lambda x: claims.checked(x == 2, f'{x} = 2'), true=1,\n"
+        "    wrong=(Candidate('three', 3),))\n"
+        "false = claims.Claim(id='false-claim', title='false', statement='1 = 2',\n"
+        "    page='rotation-identity', checks=(check,))\n"
         "everything = claims.all_claims()\n"
         "claims.all_claims = lambda: (*everything, false)\n"
         "report.claim('false-claim')\n"

@@ -1,4 +1,5 @@
-"""pe.experiments.why_order: attention against a loop re-implementation, equivariance, the RNN contrast."""
+"""Chapter why-order: attention against a loop re-implementation, the equivariance proof and
+check with their wrong candidates, the two sentences, the RNN contrast."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ import pytest
 
 from pe import numeric
 from pe.experiments import why_order as attention
+from pe.proofs import why_order as proofs
+from pe.proofs import wrong
+from pe.proofs.wrong import Candidate
+
+WRONG_SIDES = (wrong.INVARIANCE, wrong.CAUSAL_MASK, wrong.POSITIONS_ADDED)
 
 
 def loop_attention(
@@ -86,44 +92,52 @@ def test_permutation_matrix_refuses_non_permutations(bad: list[int]) -> None:
 
 
 def test_symbolic_equivariance_holds_for_every_permutation() -> None:
-    proof = attention.equivariance_proof(3, 2)
+    proof = proofs.equivariance(n=3, d_model=2)
     assert proof.holds
     assert len(proof.residual) == math.factorial(3) * 3 * 2
     assert all(entry == 0 for entry in proof.residual)
 
 
 def test_symbolic_equivariance_for_two_tokens() -> None:
-    assert attention.equivariance_proof(2, 2).holds
+    assert proofs.equivariance(n=2, d_model=2).holds
 
 
-@pytest.mark.parametrize(
-    ("candidate", "n", "d"), [("invariant", 3, 2), ("causal", 3, 2), ("positions", 3, 1)]
-)
-def test_symbolic_proof_rejects_wrong_candidates(
-    candidate: attention.Candidate, n: int, d: int
-) -> None:
-    proof = attention.equivariance_proof(n, d, candidate=candidate)
+@pytest.mark.parametrize("candidate", WRONG_SIDES, ids=lambda c: c.name)
+def test_symbolic_proof_rejects_wrong_candidates(candidate: Candidate[attention.Sides]) -> None:
+    proof = proofs.equivariance(candidate.value, n=3, d_model=1)
     assert not proof.holds
     assert any(entry != 0 for entry in proof.residual)
 
 
+def test_symbolic_proof_notes_the_positions_and_the_mask() -> None:
+    added = proofs.equivariance(wrong.POSITIONS_ADDED.value, n=2, d_model=1)
+    assert any("position vectors E" in step.title for step in added.steps)
+    causal = proofs.equivariance(wrong.CAUSAL_MASK.value, n=2, d_model=1)
+    plain = proofs.equivariance(n=2, d_model=1)
+    assert len(causal.steps) == len(plain.steps) == len(added.steps) - 1
+
+
 def test_symbolic_proof_refuses_large_sizes() -> None:
     with pytest.raises(ValueError, match="n <= 4"):
-        attention.equivariance_proof(5, 2)
+        proofs.equivariance(n=5, d_model=2)
 
 
 @pytest.mark.parametrize(("n", "d", "seed"), [(32, 64, 0), (8, 16, 1), (50, 128, 2)])
 def test_numeric_equivariance(n: int, d: int, seed: int) -> None:
-    result = attention.check_equivariance(n, d, seed=seed)
+    result = attention.check_equivariance(n=n, d_model=d, seed=seed)
     assert result.passed, result.summary()
     assert result.max_abs_error <= result.tolerance
+    assert result.summary().endswith("holds")
 
 
-@pytest.mark.parametrize("candidate", ["invariant", "causal", "positions"])
-def test_numeric_equivariance_rejects_wrong_candidates(candidate: attention.Candidate) -> None:
-    result = attention.check_equivariance(32, 64, candidate=candidate)
+@pytest.mark.parametrize("candidate", WRONG_SIDES, ids=lambda c: c.name)
+def test_numeric_equivariance_rejects_wrong_candidates(
+    candidate: Candidate[attention.Sides],
+) -> None:
+    result = attention.check_equivariance(candidate.value, 32, 64)
     assert not result.passed
     assert result.max_abs_error > 1e6 * result.tolerance
+    assert result.summary().endswith("FAILS")
 
 
 def test_equivariance_against_every_permutation_of_four_tokens() -> None:
@@ -138,7 +152,7 @@ def test_equivariance_against_every_permutation_of_four_tokens() -> None:
 
 
 def test_dog_bites_man_same_outputs_without_positions() -> None:
-    pair = attention.sentence_pair(64)
+    pair = attention.sentence_pair(d_model=64)
     assert pair.word_gap <= pair.tolerance
     # the multiset: sort the rows of both outputs and compare
     first = pair.first[np.lexsort(pair.first.T[::-1])]
@@ -153,7 +167,7 @@ def test_the_encoding_changes_the_output_of_dog() -> None:
     one = np.stack([vocab[t] for t in attention.SENTENCE]) + pe_rows
     two = np.stack([vocab[t] for t in attention.SWAPPED]) + pe_rows
     out_one, out_two = loop_attention(one, w), loop_attention(two, w)
-    pair = attention.sentence_pair(64, positions=True)
+    pair = attention.sentence_pair(attention.SINUSOIDAL, 64)
     np.testing.assert_allclose(pair.first, out_one, atol=1e-12)
     # word r of the first sentence stands at position 2 - r in the second
     gaps = [np.abs(out_one[r] - out_two[2 - r]).max() for r in range(3)]
@@ -162,8 +176,9 @@ def test_the_encoding_changes_the_output_of_dog() -> None:
 
 
 def test_a_constant_encoding_does_not_break_the_symmetry() -> None:
-    pair = attention.sentence_pair(64, constant_encoding=True)
+    pair = attention.sentence_pair(wrong.CONSTANT_ENCODING.value, 64)
     assert pair.word_gap <= pair.tolerance
+    assert attention.sentence_pair(wrong.SINUSOIDAL_ENCODING.value, 64).word_gap > 0.1
 
 
 def test_rnn_matches_a_loop_implementation_and_reads_order() -> None:
@@ -176,13 +191,15 @@ def test_rnn_matches_a_loop_implementation_and_reads_order() -> None:
 
 
 def test_rnn_without_recurrence_forgets_the_order() -> None:
-    assert attention.rnn_final_gap(64, recurrent=False) <= 1e-14
-    assert attention.rnn_final_gap(64) > 0.1
+    assert attention.rnn_final_gap(wrong.FORGETFUL_READER.value, 64) <= 1e-14
+    assert attention.rnn_final_gap(d_model=64) > 0.1
 
 
 def test_rnn_steps_need_the_previous_state() -> None:
-    assert attention.rnn_step_without_history_gap(8, 16) > 1e-3
-    assert attention.row_independence_gap(8, 16) <= 1e-13
+    assert attention.row_independence_gap(wrong.RECURRENT_STEPS.value, 8, 16) > 1e-3
+    assert attention.row_independence_gap(n=8, d_model=16) <= 1e-13
+    encoded = attention.row_independence_gap(n=8, d_model=16, encoding=attention.SINUSOIDAL)
+    assert encoded <= 1e-13
 
 
 def test_toy_objects_are_deterministic() -> None:
@@ -204,4 +221,4 @@ def test_bad_input_is_refused_with_a_clear_message() -> None:
     with pytest.raises(ValueError, match="not in the vocabulary"):
         attention.sentence_matrix(("cat",), attention.toy_vocabulary(4))
     with pytest.raises(ValueError, match="d_model must be even"):
-        attention.check_equivariance(4, 5)
+        attention.check_equivariance(n=4, d_model=5)

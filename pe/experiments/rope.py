@@ -1,0 +1,238 @@
+r"""The NumPy measurements of the chapter "From sinusoids to rotary embeddings".
+
+Each function measures one property of :func:`pe.rotary.rope` for a *candidate* (the
+rotation itself, a permutation, a way to convert weights, a way to score, a bound), so that
+a claim feeds the true candidate and the wrong ones to the same measurement:
+
+- :func:`complex_gaps`: RoPE against the complex product :math:`(a + ib)\,e^{ip\omega_i}`;
+- :func:`permutation_gap` and :func:`converted_weights_gap`: the two pairings and the
+  conversion of weights between them;
+- :func:`offset_spreads`: how far scores after :math:`W_q, W_k` move with the position at a
+  fixed offset (:func:`additive_scores`, :func:`rope_after_projection`);
+- :func:`offset_checks`: :func:`pe.rotary.check_offset_dependence` at the chapter's positions;
+- :func:`decay_ratio`, :func:`largest_rise`, :func:`rope_score_sequences`,
+  :func:`alibi_score_sequence`, :func:`bound_windows`: RoFormer's decay bound and the scores.
+
+Examples
+--------
+>>> from pe import rotary
+>>> max(complex_gaps(rotary.rope)) < 1e-12
+True
+>>> largest_rise([3.0, 1.0, 2.0])
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pe import rotary
+from pe.experiments.relative_family import alibi_bias, signed_sinusoid
+
+__all__ = [
+    "OFFSETS",
+    "POSITIONS",
+    "additive_scores",
+    "alibi_score_sequence",
+    "bound_windows",
+    "complex_gaps",
+    "complex_reference",
+    "converted_weights_gap",
+    "decay_ratio",
+    "largest_rise",
+    "offset_checks",
+    "offset_spreads",
+    "permutation_gap",
+    "rope_after_projection",
+    "rope_score_sequences",
+]
+
+Float64Array = npt.NDArray[np.float64]
+#: A rotation like :func:`pe.rotary.rope`: ``(x, positions, pairing=...) -> array``.
+Rope = Callable[..., Any]
+#: A way to score query positions ``ms`` against key positions ``ns`` after ``W_q, W_k``.
+Scores = Callable[[Float64Array, Float64Array, Any, Any, np.random.Generator], Float64Array]
+#: A bound like :func:`pe.rotary.abel_bound`: ``(q, k, offsets) -> (bound, scores)``.
+Bound = Callable[[Any, Any, Any], tuple[Float64Array, Float64Array]]
+
+#: Positions of the numeric offset checks: the first 64 and far ones (below float16's max).
+POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_001]])
+#: Offsets of the numeric checks, negative ones included.
+OFFSETS = np.array([0, 1, 5, 37, -3, 500])
+#: Width of the decay measurements.
+DECAY_WIDTH = 128
+
+
+def complex_reference(
+    x: Float64Array, positions: npt.NDArray[np.int64], pairing: str
+) -> Float64Array:
+    """Rotate by multiplying complex pairs by :math:`e^{ip\\omega}` (NumPy complex arithmetic).
+
+    Examples
+    --------
+    >>> complex_reference(np.array([[1.0, 0.0]]), np.array([0]), "adjacent")
+    array([[1., 0.]])
+    """
+    d = x.shape[-1]
+    angles = np.multiply.outer(
+        positions.astype(np.float64), rotary.rope_angles(np.array([1]), d)[0]
+    )
+    if pairing == "adjacent":
+        z = (x[..., 0::2] + 1j * x[..., 1::2]) * np.exp(1j * angles)
+        out = np.empty_like(x)
+        out[..., 0::2], out[..., 1::2] = z.real, z.imag
+        return out
+    z = (x[..., : d // 2] + 1j * x[..., d // 2 :]) * np.exp(1j * angles)
+    return np.concatenate([z.real, z.imag], axis=-1)
+
+
+def complex_gaps(candidate: Rope) -> tuple[float, float]:
+    """Largest gap of ``candidate`` from :func:`complex_reference`, adjacent and halves.
+
+    50 random vectors, ``d = 64``, positions ``0, 100, .., 4900``.
+    """
+    x = np.random.default_rng(3).standard_normal((50, 64))
+    ps = np.arange(0, 5000, 100)
+    adjacent, halves = (
+        float(np.abs(candidate(x, ps, pairing=p) - complex_reference(x, ps, p)).max())
+        for p in ("adjacent", "halves")
+    )
+    return adjacent, halves
+
+
+def permutation_gap(candidate: Callable[[int], Any], d_model: int = 64) -> float:
+    r"""``max|rope_halves(x) - P rope_adjacent(P^T x)|`` with ``P`` from ``candidate(d)``.
+
+    ``(P y)[j] = y[perm[j]]``; 40 random vectors at positions ``0, 100, .., 3900``.
+    """
+    perm = np.asarray(candidate(d_model))
+    x = np.random.default_rng(4).standard_normal((40, d_model))
+    ps = np.arange(0, 4000, 100)
+    halves = rotary.rope(x, ps, pairing="halves")
+    adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
+    return float(np.abs(halves - adjacent).max())
+
+
+def converted_weights_gap(candidate: Callable[..., tuple[Any, Any]], d_model: int = 64) -> float:
+    """Relative gap between adjacent scores and halves scores of converted weights.
+
+    ``candidate(permute, W_q, W_k)`` converts the weights (``permute(W)`` permutes the rows
+    by :func:`pe.rotary.pairing_permutation`); 32 random tokens at positions ``37 j``.
+    """
+    rng = np.random.default_rng(5)
+    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
+    x = rng.standard_normal((32, d_model))
+    perm = rotary.pairing_permutation(d_model)
+    ps = np.arange(32) * 37
+    adjacent = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
+    wq2, wk2 = candidate(lambda w: w[perm], w_q, w_k)
+    q2, k2 = x @ wq2.T, x @ wk2.T
+    halves = rotary.rope(q2, ps, pairing="halves") @ rotary.rope(k2, ps, pairing="halves").T
+    return float(np.abs(adjacent - halves).max() / np.abs(adjacent).max())
+
+
+def additive_scores(
+    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
+) -> Float64Array:
+    """Position-position scores of the additive encoding, ``<W_q PE(m), W_k PE(n)>``."""
+    del rng  # the additive encoding draws nothing
+    table = signed_sinusoid(np.concatenate([ms, ns]), w_q.shape[0])
+    pm, pn = table[: len(ms)], table[len(ms) :]
+    return np.asarray(np.einsum("jd,jd->j", pm @ w_q.T, pn @ w_k.T), dtype=np.float64)
+
+
+def rope_after_projection(
+    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
+) -> Float64Array:
+    """Scores ``<R_m W_q x, R_n W_k x>`` of one random token ``x`` (RoPE after the projections)."""
+    x = rng.standard_normal(w_q.shape[0])
+    q = np.tile(w_q @ x, (len(ms), 1))
+    k = np.tile(w_k @ x, (len(ns), 1))
+    return np.asarray(np.einsum("jd,jd->j", rotary.rope(q, ms), rotary.rope(k, ns)))
+
+
+def offset_spreads(candidate: Scores) -> list[float]:
+    """Spread over ``m`` of ``s(m, m + r)`` for ``r = 0, 1, 10``: 0 for a relative score.
+
+    Random ``W_q, W_k`` (``d = 64``), integer ``m < 2000`` in steps of 7.
+    """
+    rng = np.random.default_rng(6)
+    d = 64
+    w_q = rng.standard_normal((d, d)) / 8
+    w_k = rng.standard_normal((d, d)) / 8
+    ms = np.arange(0, 2000, 7)
+    spreads = []
+    for r in (0, 1, 10):
+        s = candidate(w_q, w_k, ms, ms + r, rng)
+        spreads.append(float(s.max() - s.min()))
+    return spreads
+
+
+def offset_checks(
+    angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent", "halves")
+) -> list[rotary.OffsetCheck]:
+    """:func:`pe.rotary.check_offset_dependence` at :data:`POSITIONS` and :data:`OFFSETS`, d=128."""
+    return [
+        rotary.check_offset_dependence(
+            128,
+            POSITIONS,
+            OFFSETS,
+            angle_dtype=angle_dtype,
+            model_dtype=model_dtype,
+            pairing=p,  # type: ignore[arg-type]
+        )
+        for p in pairings
+    ]
+
+
+def _decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
+    rng = np.random.default_rng(1)
+    ones = np.ones(DECAY_WIDTH)
+    return (ones, ones), (rng.standard_normal(DECAY_WIDTH), rng.standard_normal(DECAY_WIDTH))
+
+
+def decay_ratio(candidate: Bound) -> float:
+    """Largest ``|s(r)| / bound(r)`` for ``q = k = 1`` and random ``q, k``, ``r = 0 .. 5000``."""
+    offsets = np.arange(0, 5001)
+    worst = 0.0
+    for q, k in _decay_pairs():
+        bound, scores = candidate(q, k, offsets)
+        worst = max(worst, float(np.max(np.abs(scores) / bound)))
+    return worst
+
+
+def largest_rise(values: npt.ArrayLike) -> float:
+    """Largest ``values[j] - values[i]`` over ``i < j``: 0 for a non-increasing sequence.
+
+    Examples
+    --------
+    >>> largest_rise([3.0, 2.0, 1.0])
+    -1.0
+    """
+    v = np.asarray(values, dtype=np.float64)
+    return float(np.max(v[1:] - np.minimum.accumulate(v)[:-1]))
+
+
+def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
+    """RoPE scores ``s(r)`` of ``q = k = 1`` and of random ``q, k``, ``d = 128``."""
+    labels = ("q=k=1", "random q, k")
+    return {
+        label: rotary.abel_bound(q, k, offsets)[1]
+        for label, (q, k) in zip(labels, _decay_pairs(), strict=True)
+    }
+
+
+def alibi_score_sequence(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
+    """ALiBi's bias ``-r/2`` at the offsets ``r = 0, 1, ..`` (a monotone sequence)."""
+    return {"ALiBi's bias -r/2": alibi_bias(np.size(offsets), 0.5)[-1, ::-1]}
+
+
+def bound_windows(offsets: npt.ArrayLike) -> list[float]:
+    """Mean of RoFormer's bound for ``q = k = 1`` over ``r`` in [0, 10), [10, 100), [100, 1000)."""
+    ones = np.ones(DECAY_WIDTH)
+    bound, _ = rotary.abel_bound(ones, ones, offsets)
+    return [float(bound[a:b].mean()) for a, b in ((0, 10), (10, 100), (100, 1000))]

@@ -1,0 +1,134 @@
+"""The verdict in words: refusals, deviations from the paper and the known bugs they betray."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pe.identify._fit import ColumnFit, wrap
+from pe.identify._inputs import Padding
+from pe.identify._law import LawFit
+from pe.identify._layout import Located, Roles
+
+__all__ = ["TARGET", "matches_paper", "precision_note", "reason", "residual_refusal", "shape_notes"]
+
+#: Relative accuracy promised per dtype (float16 is best effort).
+TARGET = {"float64": 1e-6, "float32": 1e-3, "float16": 1e-2}
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def residual_refusal(fit: ColumnFit, offset: int, n: int, eps: float) -> str | None:
+    """Refuse when some column is not a sinusoid of the position within the precision."""
+    reach = fit.w * (abs(offset) + n)
+    # rounding of the values, the producer's angle error (eps times the angle; aliased
+    # columns hide their true angle, hence the absolute floor), capped: beyond 0.02 the
+    # table carries no usable position information anyway
+    tolerance = np.minimum(8 * eps + 2 * eps * reach + 1e-8, 0.02)
+    failing = fit.residual > tolerance
+    if not failing.any():
+        return None
+    worst = int(np.argmax(fit.residual / tolerance))
+    return (
+        f"not a sinusoidal encoding: {int(failing.sum())} of {fit.w.size} columns are not "
+        f"sinusoids of the position (column {worst} misses its best sinusoid by "
+        f"{fit.residual[worst]:.2g}, the table's precision allows {tolerance[worst]:.2g}); "
+        "a learned or random table? (rows must be consecutive positions, shape (n, d))"
+    )
+
+
+def shape_notes(fit: ColumnFit, roles: Roles, d: int, located: Located, offset: int) -> list[str]:
+    """Notes on the layout, the unpaired column, the offset and the pairs."""
+    notes: list[str] = []
+    p_hat, p_sigma = located.estimate, located.sigma
+    unpaired = roles.pairing.unpaired
+    if unpaired is not None:
+        wj = float(fit.w[unpaired])
+        as_sine = abs(wrap(fit.psi[unpaired] - wj * offset))
+        as_cos = abs(wrap(fit.psi[unpaired] - np.pi / 2 - wj * offset))
+        kind = "sine" if as_sine <= as_cos else "cosine"
+        notes.append(
+            f"the width d = {d} is odd: column {unpaired} is a {kind} without a partner "
+            f"(frequency {_fmt(wj)}); the rotation identity cannot move it"
+        )
+    layout = roles.pairing.layout
+    if layout != "interleaved" or roles.order != "sin-first":
+        notes.append(
+            f"layout {layout}, {roles.order}: not the paper's interleaved (sin, cos) columns; "
+            "pe.conventions.convert reorders the columns, and the shift matrix becomes "
+            "P T_k P^T"
+        )
+    if math.isfinite(p_sigma) and p_sigma > 0.5:
+        notes.append(f"the offset is uncertain: row 0 is at position {p_hat:.3g} ± {p_sigma:.2g}")
+    elif math.isfinite(p_sigma) and abs(p_hat - offset) > max(2 * p_sigma, 0.05):
+        notes.append(f"row 0 sits at position {p_hat:.4g}, not an integer; rounded to {offset}")
+    if offset != 0:
+        extra = " (fairseq-style: the first token at position 2)" if offset == 2 else ""
+        notes.append(f"row 0 is position {offset}, not 0{extra}")
+    if located.inconsistent:
+        notes.append(f"{located.inconsistent} columns disagree with a single offset")
+    disagree = roles.disagree
+    if disagree.any():
+        k0 = int(np.flatnonzero(disagree)[0])
+        sin_w, cos_w = fit.w[roles.sine_cols], fit.w[roles.cos_cols]
+        notes.append(
+            f"sine and cosine columns of a pair use different frequencies "
+            f"({int(disagree.sum())} of {disagree.size} pairs; pair {k0}: sine "
+            f"{_fmt(sin_w[k0])}, cosine {_fmt(cos_w[k0])}): no rotation maps one row to a "
+            "later one"
+        )
+    if roles.turned.any():
+        notes.append(
+            f"{int(roles.turned.sum())} pairs turn the wrong way: their frequencies lie "
+            "between π and 2π, where integer positions show only the alias 2π − ω (or their "
+            "sine and cosine are swapped); the values listed are the aliases in [0, π], "
+            "the true frequencies cannot be told from this table"
+        )
+    return notes
+
+
+def precision_note(fit: ColumnFit, roles: Roles, dtype: str, n: int) -> list[str]:
+    """A note when slow cosine columns are pinned only loosely (their sines are sharp)."""
+    target = TARGET.get(dtype, 1e-2)
+    sin_w, cos_w = fit.w[roles.sine_cols], fit.w[roles.cos_cols]
+    sin_s, cos_s = fit.sigma_w[roles.sine_cols], fit.sigma_w[roles.cos_cols]
+    loose = (cos_s > target * np.maximum(cos_w, 1e-300)) & (sin_s <= target * sin_w)
+    if not loose.any():
+        return []
+    worst = float(np.max(cos_s[loose] / np.maximum(cos_w[loose], 1e-300)))
+    return [
+        (
+            f"{int(loose.sum())} slow cosine columns are pinned only to about eps/θ² (θ = the "
+            f"largest angle of their pair over {n} rows; worst relative uncertainty {worst:.2g}): "
+            "their values come with cos_uncertainty; the sine columns of those pairs pin them"
+        )
+    ]
+
+
+def matches_paper(found: LawFit, roles: Roles, offset: int, d: int, padding: Padding) -> bool:
+    """Paper layout and order, paper law, base 10000 and offset 0, within the precision."""
+    return bool(
+        found.law == "paper"
+        and found.base is not None
+        and abs(found.base - 10000.0) <= max(2 * (found.base_sigma or 0.0), 1e-9 * 10000.0)
+        and (roles.pairing.layout, roles.order, offset) == ("interleaved", "sin-first", 0)
+        and padding.width == d
+        and d % 2 == 0
+        and not roles.disagree.any()
+        and not roles.turned.any()
+        and not padding.has_zero_rows
+    )
+
+
+def reason(matches: bool, found: LawFit, roles: Roles, offset: int) -> str:
+    """The verdict of an encoding in one sentence."""
+    if matches:
+        return "the paper's encoding: interleaved (sin, cos), base 10000, positions from 0"
+    parts = [f"{roles.pairing.layout} ({roles.order})", f"law {found.law}"]
+    if found.base is not None:
+        parts.append(f"base {found.base:.6g}")
+    parts.append(f"row 0 at position {offset}")
+    return "a sinusoidal encoding, not the paper's: " + ", ".join(parts)

@@ -1,0 +1,249 @@
+r"""Exact proofs of the chapter "Conventions and pitfalls", in SymPy.
+
+* In every layout the shift matrix is the paper's :math:`T_k` conjugated by the column
+  permutation: :math:`(P\,T_k\,P^{\mathsf T})\,P\,PE(p) = P\,PE(p+k)`
+  (:func:`layout_identity`, at a concrete width with a symbolic base).
+* In (cos, sin) order the shift block is the textbook rotation :math:`R(k\omega)`, the
+  transpose of the paper's (sin, cos) block (:func:`cos_first_block`).
+* tensor2tensor's law is the paper's with the base :math:`b^{d/(d-2)}`
+  (:func:`t2t_equals_paper`).
+* The doubled exponent :math:`b^{-2(2i)/d}` is the paper's law with the base squared
+  (:func:`doubled_exponent`).
+
+Each function takes its candidate (the matrix rule, the block, the exponent, the power) as
+an argument, with the true one as default; a wrong candidate gives ``holds=False``. The
+wrong candidates are named in :mod:`pe.proofs.wrong`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import sympy as sp
+
+from pe import conventions
+from pe.conventions import LAYOUTS, Layout, Order
+from pe.symbolic import (
+    BASE,
+    OMEGA,
+    D,
+    Derivation,
+    I,
+    K,
+    P,
+    Proof,
+    pair,
+    rotation,
+    shift_block,
+    to_latex,
+)
+
+__all__ = [
+    "PROOF_WIDTH",
+    "ShiftInLayout",
+    "conjugated",
+    "cos_first_block",
+    "cos_sin_block",
+    "doubled_exponent",
+    "layout_identity",
+    "t2t_equals_paper",
+    "t2t_exponent",
+]
+
+#: Width of the exact layout proofs.
+PROOF_WIDTH = 8
+
+#: A rule ``(P, T_k) -> matrix`` building a layout's shift matrix (SymPy or NumPy matrices).
+Construction = Callable[[Any, Any], Any]
+
+
+def conjugated(perm: Any, shift: Any) -> Any:
+    r"""The true rule: :math:`P\,T_k\,P^{\mathsf T}`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> swap = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> conjugated(swap, np.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    [[4.0, 3.0], [2.0, 1.0]]
+    """
+    return perm @ shift @ perm.T
+
+
+class ShiftInLayout(NamedTuple):
+    """A candidate shift matrix for other layouts: how it is built, and where it is claimed.
+
+    Attributes
+    ----------
+    build
+        ``(P, T_k) -> matrix``, with ``P`` the permutation matrix from the paper's layout
+        and ``T_k`` the paper's shift matrix (SymPy or NumPy).
+    layouts
+        The ``(layout, order)`` pairs the rule is claimed for.
+    formula
+        How the rule reads, for the record of a check.
+    """
+
+    build: Construction
+    layouts: tuple[tuple[Layout, Order], ...] = LAYOUTS
+    formula: str = "P T_k P^T"
+
+
+def _sympy_permutation(d_model: int, layout: Layout, order: Order) -> Any:
+    matrix = conventions.permutation_matrix(d_model, LAYOUTS[0], (layout, order))
+    return sp.Matrix(d_model, d_model, [int(v) for v in matrix.ravel()])
+
+
+def layout_identity(
+    layout: Layout,
+    order: Order,
+    build: Construction = conjugated,
+    d_model: int = PROOF_WIDTH,
+) -> Proof:
+    r"""Prove :math:`(P T_k P^{\mathsf T})\,(P\,PE(p)) = P\,PE(p+k)` exactly for one layout.
+
+    ``P`` is the permutation matrix from the paper's layout to ``(layout, order)``;
+    :math:`\omega_i = \mathrm{base}^{-2i/d}` with a symbolic base and exact exponents, ``p``
+    and ``k`` symbolic. ``build`` makes the matrix tried from ``P`` and :math:`T_k`: the
+    true :func:`conjugated`, or a wrong rule of :mod:`pe.proofs.wrong`.
+
+    Examples
+    --------
+    >>> layout_identity("halves", "cos-first", d_model=4).holds
+    True
+    """
+    omegas = [BASE ** sp.Rational(-2 * i, d_model) for i in range(d_model // 2)]
+    shift = sp.diag(*[shift_block(K, w) for w in omegas])
+    perm = _sympy_permutation(d_model, layout, order)
+    matrix = build(perm, shift)
+    before = perm * sp.Matrix.vstack(*[pair(P, w) for w in omegas])
+    after = perm * sp.Matrix.vstack(*[pair(P + K, w) for w in omegas])
+    statement = (
+        rf"(P\,T_k\,P^{{\mathsf T}})\,PE_L(p) = PE_L(p+k),\quad PE_L = P\,PE,"
+        rf"\quad d = {d_model}"
+    )
+    derivation = Derivation()
+    derivation.note(
+        f"Layout {layout}, {order}: the vector PE_L(p) = P PE(p) begins",
+        to_latex(before[:4, :]),
+    )
+    derivation.note(
+        f"Candidate matrix ({build.__name__.lstrip('_')}): its top-left 4 x 4 corner",
+        to_latex(matrix[:4, :4]),
+    )
+    residual = matrix * before - after
+    residual = residual.applyfunc(sp.expand)
+    residual = residual.applyfunc(sp.expand_trig)
+    residual = residual.applyfunc(sp.expand)
+    nonzero = sum(1 for entry in residual if entry != 0)
+    derivation.note(
+        "Residual, after expanding the arguments, expand_trig and expand: "
+        f"{nonzero} of {d_model} entries are non-zero",
+        to_latex(residual[:4, :]),
+        residual[:4, :],
+    )
+    return derivation.proof(
+        f"rotation identity in the {layout}, {order} layout", statement, residual
+    )
+
+
+def cos_sin_block(k: Any, w: Any) -> Any:
+    r"""The shift block in (cos, sin) order: the textbook rotation :math:`R(k\omega)`."""
+    return rotation(k * w)
+
+
+def cos_first_block(block: Callable[[Any, Any], Any] = cos_sin_block) -> Proof:
+    r"""Prove :math:`[[c, -s], [s, c]]\,(\cos\omega p, \sin\omega p)^{\mathsf T} = (\cos\omega(p+k), \sin\omega(p+k))^{\mathsf T}`.
+
+    In (cos, sin) order the shift block is the textbook counter-clockwise rotation, the
+    transpose of the paper's (sin, cos) block. ``block`` ``(k, w) -> 2 x 2 Matrix`` is the
+    candidate.
+
+    Examples
+    --------
+    >>> from pe.symbolic import shift_block
+    >>> cos_first_block().holds, cos_first_block(shift_block).holds
+    (True, False)
+    """
+    matrix = sp.Matrix(block(K, OMEGA))
+    before = sp.Matrix([sp.cos(OMEGA * P), sp.sin(OMEGA * P)])
+    after = sp.Matrix([sp.cos(OMEGA * (P + K)), sp.sin(OMEGA * (P + K))])
+    left, right = f"{to_latex(matrix)} {to_latex(before)}", to_latex(after)
+    derivation = Derivation()
+    derivation.note("Residual: left side minus right side", f"{left} - {right}")
+    residual = matrix * before - after
+    derivation.note("Multiply out the product", to_latex(residual), residual)
+    residual = derivation.angle_addition(residual)
+    return derivation.proof("shift block in (cos, sin) order", f"{left} = {right}", residual)
+
+
+def _reduced(
+    name: str,
+    statement: str,
+    difference: tuple[str, Any],
+    *rewrites: tuple[str, Callable[[Any], Any]],
+) -> Proof:
+    """A proof of a scalar identity: its residual (titled), then each rewrite in turn."""
+    title, expr = difference
+    derivation = Derivation()
+    residual = sp.Matrix([expr])
+    derivation.note(title, sp.latex(residual[0], symbol_names={BASE: "b"}), residual)
+    for step, rewrite in rewrites:
+        residual = derivation.apply(step, residual, rewrite)
+    return derivation.proof(name, statement, residual)
+
+
+#: The true exponent of the base in :func:`t2t_equals_paper`: :math:`d/(d-2)`.
+t2t_exponent = D / (D - 2)
+
+
+def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
+    r"""Prove :math:`e^{-i \ln b/(d/2 - 1)} = \bigl(b^{d/(d-2)}\bigr)^{-2i/d}`.
+
+    Both sides are positive, so the proof compares their logarithms,
+    :math:`-i\ln b/(d/2-1)` and :math:`-(2i/d)\cdot(d/(d-2))\ln b`, and reduces the
+    difference with ``together`` then ``cancel`` (rational functions of ``d``).
+    ``exponent`` is the candidate for :math:`d/(d-2)`.
+
+    Examples
+    --------
+    >>> t2t_equals_paper().holds, t2t_equals_paper(1).holds
+    (True, False)
+    """
+    log_t2t = -I * sp.log(BASE) / (D / 2 - 1)
+    log_paper = -2 * I / D * exponent * sp.log(BASE)
+    statement = (
+        r"\exp\Bigl(-\frac{i \ln b}{d/2 - 1}\Bigr) = \bigl(b^{"
+        + sp.latex(exponent)
+        + r"}\bigr)^{-2i/d}"
+    )
+    return _reduced(
+        "tensor2tensor law = paper law with base b^(d/(d-2))",
+        statement,
+        ("Residual of the logarithms (both sides are positive)", log_t2t - log_paper),
+        ("Put over one denominator (together)", sp.together),
+        ("Cancel common factors (cancel)", sp.cancel),
+    )
+
+
+def doubled_exponent(base_power: int = 2) -> Proof:
+    r"""Prove :math:`b^{-2(2i)/d} = (b^2)^{-2i/d}`: the doubled exponent is the base squared.
+
+    ``base_power`` is the candidate power of the base.
+
+    Examples
+    --------
+    >>> doubled_exponent().holds, doubled_exponent(3).holds
+    (True, False)
+    """
+    lhs = BASE ** (-2 * (2 * I) / D)
+    rhs = (BASE**base_power) ** (-2 * I / D)
+    statement = r"b^{-2(2i)/d} = \bigl(b^{" + str(base_power) + r"}\bigr)^{-2i/d}"
+    return _reduced(
+        "doubled exponent = squared base",
+        statement,
+        ("Residual (b > 0, so (b^m)^x = b^(m x))", lhs - rhs),
+        ("Combine powers (powsimp)", sp.powsimp),
+        ("Collect terms (expand)", sp.expand),
+    )

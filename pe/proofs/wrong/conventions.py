@@ -1,0 +1,73 @@
+"""Named wrong candidates of the chapter "conventions"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import conventions, numeric, symbolic
+from pe.proofs import conventions as _layouts
+from pe.proofs.wrong._candidate import Candidate
+
+# --- conventions -----------------------------------------------------------------------------
+
+
+def _unconjugated(_perm: Any, shift: Any) -> Any:
+    return shift
+
+
+def _transposed_conjugation(perm: Any, shift: Any) -> Any:
+    return perm.T @ shift @ perm
+
+
+def _uniform_noise() -> npt.NDArray[np.float64]:
+    return np.random.default_rng(0).uniform(-1, 1, size=(200, 64))
+
+
+def _noisy_paper() -> npt.NDArray[np.float64]:
+    noise = np.random.default_rng(1).normal(0, 0.01, size=(200, 64))
+    return np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1)
+
+
+def _zeros() -> npt.NDArray[np.float64]:
+    return np.zeros((100, 64))
+
+
+_HALVES: tuple[conventions.Layout, conventions.Order] = ("halves", "sin-first")
+#: The paper's :math:`T_k` used as is on a halves table (no conjugation by ``P``).
+UNCONJUGATED_SHIFT: Candidate[_layouts.ShiftInLayout] = Candidate(
+    "T_k not conjugated",
+    _layouts.ShiftInLayout(_unconjugated, (_HALVES,), "the paper's T_k on halves"),
+)
+#: :math:`P^{\mathsf T} T_k P`: conjugated by the inverse permutation.
+TRANSPOSED_CONJUGATION: Candidate[_layouts.ShiftInLayout] = Candidate(
+    "P^T T_k P instead", _layouts.ShiftInLayout(_transposed_conjugation, (_HALVES,), "P^T T_k P")
+)
+#: The paper's (sin, cos) blocks on an interleaved (cos, sin) table.
+COS_FIRST_UNCONJUGATED: Candidate[_layouts.ShiftInLayout] = Candidate(
+    "the paper's blocks in (cos, sin) order",
+    _layouts.ShiftInLayout(_unconjugated, (("interleaved", "cos-first"),), "the paper's T_k"),
+)
+#: Exponents of the base for tensor2tensor's law (true: :math:`d/(d-2)`).
+T2T_EXPONENT_D_MINUS_1: Candidate[Any] = Candidate(
+    "base b^(d/(d-1))", symbolic.D / (symbolic.D - 1)
+)
+T2T_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
+#: The doubled exponent read as the base cubed (true: squared).
+BASE_CUBED: Candidate[int] = Candidate("the base cubed", 3)
+#: The paper's table ``(n, d) -> (n, d)``: every pair at one frequency, so a shift matrix exists.
+PAPER_TABLE: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
+    "the paper's table", numeric.sinusoidal
+)
+#: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
+UNIFORM_NOISE_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(
+    "uniform random table", _uniform_noise
+)
+NOISY_PAPER_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(
+    "paper table + noise 0.01 (learned-like)", _noisy_paper
+)
+ZERO_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate("all zeros", _zeros)

@@ -1,0 +1,81 @@
+"""Named wrong candidates of the chapter "failed-designs"."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe.experiments import failed_designs
+from pe.proofs.wrong._candidate import Candidate
+
+# --- failed-designs --------------------------------------------------------------------------
+
+
+def _pair_share(p: Any, c: Any) -> Any:
+    pair = sp.sin(p) ** 2 + sp.cos(p) ** 2
+    return pair / (pair + c)
+
+
+def _raw_index_pair(p: Any, w: Any) -> Any:
+    return sp.Matrix([sp.sin(w * p), p])
+
+
+def _doubled_cosine_pair(p: Any, w: Any) -> Any:
+    return sp.Matrix([sp.sin(w * p), sp.cos(2 * w * p)])
+
+
+def _learned_512(positions: Any, _n: int, d_model: int) -> npt.NDArray[np.float64]:
+    table = np.random.default_rng(0).standard_normal((512, d_model))
+    return np.asarray(table[positions], dtype=np.float64)
+
+
+_RANDOM_SEEDS = itertools.count(1)
+
+
+def _random_init(positions: Any, _n: int, d_model: int) -> npt.NDArray[np.float64]:
+    rng = np.random.default_rng(next(_RANDOM_SEEDS))
+    table = rng.standard_normal((int(np.max(positions)) + 1, d_model))
+    return np.asarray(table[positions], dtype=np.float64)
+
+
+#: The share of one sine/cosine pair, :math:`(\sin^2 + \cos^2)/(\sin^2 + \cos^2 + c)`.
+PAIR_SHARE: Candidate[Callable[[Any, Any], Any]] = Candidate("a sine/cosine pair", _pair_share)
+#: The sinusoidal encoding added to the embedding, in place of the raw index.
+SINUSOIDAL_DESIGN: Candidate[failed_designs.Design] = Candidate(
+    "e + PE(p) (sinusoidal)", failed_designs.sinusoidal
+)
+#: The same neighbour gap 1/4 for every sentence length.
+CONSTANT_GAP: Candidate[Callable[[Any], Any]] = Candidate(
+    "gap 1/4 for every n", lambda _: sp.Rational(1, 4)
+)
+#: The gap :math:`1/(n-1)` (positions spread over [0, 1]).
+GAP_ONE_OVER_N_MINUS_ONE: Candidate[Callable[[Any], Any]] = Candidate(
+    "gap 1/(n-1)", lambda n: 1 / (n - 1)
+)
+#: The raw index ``p`` in place of the cosine of a pair.
+RAW_INDEX_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
+    "raw index p in place of the cosine", _raw_index_pair
+)
+#: Design 1, the raw index.
+RAW_INDEX: Candidate[failed_designs.Design] = Candidate(
+    "raw index at the same positions", failed_designs.raw_index
+)
+#: Design 2, the normalised index ``p / n``.
+NORMALISED_INDEX: Candidate[failed_designs.Design] = Candidate("p/n", failed_designs.normalised)
+#: One sine/cosine pair alone (width 2): it comes back near itself.
+SINGLE_PAIR: Candidate[int] = Candidate("one pair alone", 2)
+#: A pair whose cosine turns at twice the sine's frequency.
+DOUBLED_COSINE_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
+    "cosine at twice the sine's frequency", _doubled_cosine_pair
+)
+#: A learned table of 512 rows: no row for a later position.
+LEARNED_TABLE: Candidate[failed_designs.Design] = Candidate(
+    "a learned table of 512 rows", _learned_512
+)
+#: A randomly initialised table: another draw at every call.
+RANDOM_INIT: Candidate[failed_designs.Design] = Candidate("random initial tables", _random_init)

@@ -1,0 +1,23 @@
+"""Named wrong candidates of the chapter "fixed-or-learned"."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+
+from pe.experiments import fixed_or_learned as _learned
+from pe.proofs.wrong._candidate import Candidate
+
+# --- fixed-or-learned ------------------------------------------------------------------------
+#: Parameters :math:`n_{\max} + d` instead of :math:`n_{\max} d`.
+PARAMETERS_ADDED: Candidate[Callable[[int, int], int]] = Candidate("n_max + d", operator.add)
+#: Position 511, the last one of a training range 0 .. 511.
+LAST_TRAINED_POSITION: Candidate[int] = Candidate("position 511, the last trained", 511)
+#: Position 256, inside a training range 0 .. 511.
+INSIDE_TRAINING: Candidate[int] = Candidate("position 256, inside training", 256)
+#: A stack without residual connections.
+PLAIN_STACK: Candidate[_learned.Connection] = Candidate("no residual", _learned.PLAIN)
+#: A residual stack whose first sublayer outputs :math:`-h_0`.
+CANCELLING_SUBLAYER: Candidate[_learned.Connection] = Candidate(
+    "a sublayer that cancels its input", _learned.CANCELLING
+)

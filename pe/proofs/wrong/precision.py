@@ -1,0 +1,61 @@
+"""Named wrong candidates of the chapter "precision"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import numeric
+from pe.experiments.precision import float32_recipe, rotation_with_float64_angles
+from pe.proofs.wrong._candidate import Candidate, ShiftMatrix
+
+
+# --- precision -------------------------------------------------------------------------------
+def _conjugate_factor(q: Any, w: Any) -> Any:
+    return sp.cos(w * q) + sp.I * sp.sin(w * q)
+
+
+def _swapped_factor(q: Any, w: Any) -> Any:
+    return sp.sin(w * q) - sp.I * sp.cos(w * q)
+
+
+def _other_base_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
+    return numeric.shift_matrix(k, d, base=base * 1.001)
+
+
+def _nudged_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
+    matrix = numeric.shift_matrix(k, d, base=base)
+    matrix[4, 4] += 1e-9  # far below any plotting precision, far above float64's
+    return matrix
+
+
+#: :math:`\cos \omega q + \mathrm{i}\sin \omega q` for the complex shift factor: a shift by -q.
+CONJUGATE_FACTOR: Candidate[Callable[[Any, Any], Any]] = Candidate(
+    "factor cos + i sin", _conjugate_factor
+)
+#: :math:`\sin \omega q - \mathrm{i}\cos \omega q`: sine and cosine swapped in the factor.
+SWAPPED_FACTOR: Candidate[Callable[[Any, Any], Any]] = Candidate(
+    "factor sin - i cos", _swapped_factor
+)
+#: :math:`T_k` built with base 10010 instead of 10000: slightly wrong frequencies.
+OTHER_BASE_SHIFT_MATRIX: Candidate[ShiftMatrix] = Candidate(
+    "T_k with base 10010", _other_base_shift_matrix
+)
+#: :math:`T_k` with one entry off by ``1e-9``.
+NUDGED_SHIFT_MATRIX: Candidate[ShiftMatrix] = Candidate(
+    "T_k with one entry off by 1e-9", _nudged_shift_matrix
+)
+#: Table methods ``(positions, d) -> table`` that miss the float64 or float32 bounds.
+DIRECT_FLOAT64_TABLE: Candidate[Callable[[Any, int], Any]] = Candidate(
+    "direct float64 evaluation", numeric.sinusoidal_direct
+)
+FLOAT64_ANGLE_ANCHORS: Candidate[Callable[[Any, int], Any]] = Candidate(
+    "rotation with anchors from float64 angles", rotation_with_float64_angles
+)
+FLOAT32_RECIPE: Candidate[Callable[[Any, int], Any]] = Candidate(
+    "the float32 recipe", float32_recipe
+)

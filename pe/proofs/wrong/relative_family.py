@@ -1,0 +1,40 @@
+"""Named wrong candidates of the chapter "relative-family"."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+
+from pe.experiments import relative_family as _family
+from pe.proofs import relative_family as _family_proofs
+from pe.proofs.wrong._candidate import Candidate
+
+# --- relative-family -------------------------------------------------------------------------
+#: Absolute schemes, for the claim that relative ones give scores depending on i - j only.
+LEARNED_ABSOLUTE = Candidate("learned absolute", ("learned absolute",))
+SINUSOIDAL_ADDED = Candidate("sinusoidal (added)", ("sinusoidal (added)",))
+#: Shaw et al.'s clip as far as a sequence of 20 reaches: no clipping.
+NO_CLIPPING = Candidate("no clipping", 19)
+#: Transformer-XL's sum with term (c) missing.
+TERM_C_LEFT_OUT = Candidate("term (c) left out", ("a", "b", "d"))
+#: T5 bucketings ``(rel, *, bidirectional, num_buckets, max_distance) -> buckets``.
+UNCAPPED_BUCKETS = Candidate(
+    "no cap at the last bucket",
+    lambda rel, *, num_buckets, max_distance, **kw: _family.t5_bucket(
+        rel, num_buckets=4 * num_buckets, max_distance=16 * max_distance, **kw
+    ),
+)
+DIRECTION_FORGOTTEN = Candidate(
+    "direction forgotten", lambda rel, **kw: _family.t5_bucket(-np.abs(np.asarray(rel)), **kw)
+)
+#: ALiBi slopes ``H -> m_h`` halving per head.
+HALVING_SLOPES = Candidate("2^(-h)", lambda h: 2.0 ** -np.arange(1, h + 1, dtype=np.float64))
+#: Equal-score attention without the causal mask: as a proof's mask and as a measurement.
+NO_CAUSAL_MASK = Candidate(
+    "no causal mask", _family_proofs.Mask("no mask: mean of all L values", lambda _i, n: n)
+)
+UNMASKED_MEAN = Candidate("no causal mask", partial(_family.causal_mean_attention, causal=False))
+#: Position interpolation by 1 (none); plain base scaling ``(b, s, d) -> b s``.
+NO_INTERPOLATION = Candidate("no interpolation", 1.0)
+PLAIN_BASE_SCALING = Candidate("b' = b s", lambda b, s, _d: b * s)

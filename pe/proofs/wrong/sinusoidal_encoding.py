@@ -1,0 +1,53 @@
+"""Named wrong candidates of the chapter "sinusoidal-encoding"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import bug_zoo, conventions
+from pe.proofs import sinusoidal_encoding as _encoding
+from pe.proofs.wrong._candidate import Candidate
+
+
+# --- sinusoidal-encoding ---------------------------------------------------------------------
+def _doubled_exponent_wavelength(i: Any, d: Any) -> Any:
+    return 2 * sp.pi * sp.Integer(10000) ** (4 * i / d)
+
+
+def _one_indexed_table(n: int, d: int) -> npt.NDArray[np.float64]:
+    return np.asarray(conventions.get("one-indexed").table(n, d), dtype=np.float64)
+
+
+#: The stated last wavelength :math:`2\pi \cdot 10000` (the paper's sentence), one step too far.
+LAST_WAVELENGTH_2PI_BASE: Candidate[_encoding.WavelengthLaw] = Candidate(
+    "last = 2π·10000",
+    _encoding.PAPER_WAVELENGTHS._replace(last=lambda _d: 2 * sp.pi * 10000, last_text="2π·10000"),
+)
+#: Note 003's exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
+DOUBLED_EXPONENT_WAVELENGTHS: Candidate[_encoding.WavelengthLaw] = Candidate(
+    "doubled exponent",
+    _encoding.PAPER_WAVELENGTHS._replace(wavelength=_doubled_exponent_wavelength),
+)
+#: :math:`\omega_i^{(d)} = \omega_i^{(2d)}`: the index factor 1 instead of 2.
+SAME_INDEX_WIDER: Candidate[int] = Candidate("ω_i(d) = ω_i(2d)", 1)
+#: Note 003's table ``(n, d) -> (n, d)``, with the doubled exponent.
+DOUBLED_EXPONENT_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
+    "note 003's doubled exponent", bug_zoo.doubled_exponent
+)
+#: Note 001's 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
+ONE_INDEXED_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
+    "note 001's 1-indexed frequencies", _one_indexed_table
+)
+#: The squared step :math:`\omega^2` of a pair: "one step moves a pair by exactly ω".
+STEP_IS_OMEGA: Candidate[Callable[[Any], Any]] = Candidate("step = ω exactly", lambda w: w**2)
+#: "sin² and cos² average to 0 over a period" (they average to 1/2): the power 2.
+SQUARED_MEAN: Candidate[int] = Candidate("sin² and cos²", 2)
+#: :math:`W[e; q] = W_e (e + q)`: one projection for both halves.
+TIED_PROJECTION: Candidate[_encoding.Projection] = Candidate(
+    "W_e (e + q)", lambda w_e, _w_q, e, q: w_e @ (e + q)
+)

@@ -1,0 +1,189 @@
+"""The page "Fixed or learned": its figures, tables, sentences and exercises.
+
+Each function computes its numbers with :mod:`pe.experiments.fixed_or_learned` when called
+and returns :class:`~pe.site.html.Html`; figures go through :func:`pe.site.figures.render`.
+A function that states a fact the prose relies on raises if the fact does not hold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from pe import numeric
+from pe.claims import fixed_or_learned as facts
+from pe.experiments import fixed_or_learned as learned
+from pe.site import report
+from pe.site.figures import Palette, render
+from pe.site.html import Html, code, table
+
+__all__ = [
+    "exercise_parameters",
+    "exercise_residual_sum",
+    "exercise_unseen_pairs",
+    "learned_table_sentence",
+    "position_signal_by_depth",
+    "signal_table",
+    "unseen_pairs_by_position",
+    "unseen_sentence",
+]
+
+#: The stacks of :func:`signal_table`: label and connection.
+STACKS = (
+    ("residual, h + f(h)", learned.RESIDUAL),
+    ("plain, f(h)", learned.PLAIN),
+    ("residual, first sublayer outputs −h", learned.CANCELLING),
+)
+
+
+def learned_table_sentence() -> Html:
+    """The size of the page's learned table, and what it answers for position ``n_max``.
+
+    Examples
+    --------
+    >>> "262,144 parameters" in learned_table_sentence()
+    True
+    """
+    positions = learned.LearnedPositions(facts.N_MAX, facts.WIDTH)
+    try:
+        positions.lookup([facts.N_MAX])
+        refused = "answered"
+    except ValueError as error:
+        refused = str(error)
+    return Html(
+        f"<p>For \\(n_{{\\max}} = {facts.N_MAX}\\) and \\(d = {facts.WIDTH}\\) (the base model's "
+        f"width): {positions.parameters:,} parameters. Asking it for position {facts.N_MAX}: "
+        f"{code(refused)}.</p>"
+    )
+
+
+def unseen_sentence() -> Html:
+    """How many pairs never complete a turn in training, and how many are unseen at ``2 n_max``."""
+    d, n = facts.WIDTH, facts.N_MAX
+    unseen = learned.unseen_pairs(d, n, 2 * n)
+    slow = int((numeric.frequencies(d) * (n - 1) < 2 * np.pi).sum())
+    return Html(
+        f"<p>With \\(d = {d}\\) and training positions 0 to {n - 1}, "
+        f"{slow} of the {d // 2} pairs never complete a turn in training. At position "
+        f"{2 * n}, {int(unseen.sum())} pairs lie farther from every training value than "
+        "one step of their own rotation: the model is shown combinations it never saw.</p>"
+    )
+
+
+def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
+    """How many pairs take values no training position came near, against the position."""
+    positions = np.unique(np.concatenate([np.arange(0, 4 * n_train, 8), [n_train]]))
+    counts = np.array([learned.unseen_pairs(d_model, n_train, int(p)).sum() for p in positions])
+
+    def draw(fig: Figure, palette: Palette) -> None:
+        ax = fig.add_subplot()
+        ax.plot(positions, counts, color=palette.lines[0], lw=1.2)
+        ax.axvline(n_train, color=palette.lines[1], lw=1, ls="--", label="training length")
+        ax.set_xlabel("position p")
+        ax.set_ylabel(f"pairs (of {d_model // 2}) with unseen values")
+        ax.legend(fontsize=8)
+        ax.grid(True, lw=0.4)
+
+    beyond = counts[positions > n_train]
+    return render(
+        draw,
+        alt=(
+            f"Line plot of the number of frequency pairs, out of {d_model // 2}, whose value at "
+            f"position p lies outside what positions 0 to {n_train - 1} produced. It is 0 up "
+            f"to the training length {n_train}, then rises to {beyond.max()} and stays between "
+            f"{beyond[beyond > 0].min()} and {beyond.max()} once it has risen."
+        ),
+        caption=(
+            f"d = {d_model}, trained on positions 0 .. {n_train - 1}: beyond the training "
+            "length, the slow pairs move into angles the model never saw."
+        ),
+    )
+
+
+def signal_table() -> Html:
+    """The position signal at the top of the page's stack, residual, plain and cancelling.
+
+    Raises
+    ------
+    AssertionError
+        If the residual stack does not keep PE's direction, the plain one does, or the
+        cancelling one leaves any signal (the prose says so).
+    """
+    d, n, layers = facts.STACK
+    values = [learned.position_signal(d, n, layers, connection=c) for _, c in STACKS]
+    if not (values[0] > 0.5 > values[1] and values[2] == 0.0):
+        raise AssertionError(f"position signals {values} contradict the prose")
+    return table(
+        [
+            f"stack ({layers} sublayers, d = {d}, {n} positions)",
+            Html("mean cosine(h<sub>L</sub>(x + PE) − h<sub>L</sub>(x), PE)"),
+        ],
+        [[label, f"{value:.3f}"] for (label, _), value in zip(STACKS, values, strict=True)],
+    )
+
+
+def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -> Html:
+    """Mean cosine between the top's change and PE, residual against plain stacks."""
+    layers = np.arange(1, depth + 1)
+    with_residual = [learned.position_signal(d_model, n, int(k)) for k in layers]
+    plain = [learned.position_signal(d_model, n, int(k), connection=learned.PLAIN) for k in layers]
+
+    def draw(fig: Figure, palette: Palette) -> None:
+        ax = fig.add_subplot()
+        ax.plot(
+            layers, with_residual, "o-", color=palette.lines[0], ms=4, label="residual: h + f(h)"
+        )
+        ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(h)")
+        ax.set_xlabel("number of sublayers L")
+        ax.set_ylabel("mean cosine(h_L(x+PE) − h_L(x), PE)")
+        ax.set_ylim(-0.1, 1.05)
+        ax.legend(fontsize=8)
+        ax.grid(True, lw=0.4)
+
+    return render(
+        draw,
+        alt=(
+            f"Line plot against the number of sublayers, 1 to {depth}: with residual "
+            f"connections the cosine between the change at the top and PE starts at "
+            f"{with_residual[0]:.2f} and declines slowly to {with_residual[-1]:.2f}; without, "
+            f"it stays between {min(plain):.2f} and {max(plain):.2f}."
+        ),
+        caption=(
+            f"d = {d_model}, {n} positions, random sublayers (gain 0.5). The residual path "
+            "keeps PE in the sum; the sublayers' outputs add to it and slowly dilute it."
+        ),
+    )
+
+
+def exercise_parameters() -> Html:
+    """Exercise: the parameters of a learned table for 2048 positions at width 1024."""
+    bigger = learned.LearnedPositions(2048, 1024)
+    return report.exercise(
+        "How many parameters does a learned position table need for sequences of up to 2048 "
+        "tokens at width 1024, and how many does the sinusoidal table need?",
+        f"\\(2048 \\times 1024 = {bigger.parameters:,}\\) for the learned table; none for the "
+        "sinusoidal one.",
+        claim_id="learned-table-trade",
+    )
+
+
+def exercise_unseen_pairs() -> Html:
+    """Exercise: unseen pairs inside the training range and beyond it."""
+    d, n = facts.WIDTH, facts.N_MAX
+    at_1024 = int(learned.unseen_pairs(d, n, 1024).sum())
+    at_300 = int(learned.unseen_pairs(d, n, 300).sum())
+    return report.exercise(
+        f"A model with \\(d = {d}\\) was trained on positions 0 to {n - 1}. "
+        "How many pairs take values unlike any training position at position 300, and at 1024?",
+        f"{at_300} at position 300 (inside the training range); {at_1024} at position 1024.",
+        claim_id="unseen-values-beyond-training",
+    )
+
+
+def exercise_residual_sum() -> Html:
+    """Exercise: what a residual stack's top minus its sublayer outputs is."""
+    return report.exercise(
+        "In a residual stack, what is \\(h_L - \\sum_{l \\lt L} f_l(h_l)\\)?",
+        "Exactly the input \\(x + PE\\): the encoding is a term of the sum at every depth.",
+        claim_id="residual-stream-carries-position",
+    )

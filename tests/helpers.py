@@ -1,0 +1,36 @@
+"""Shared test helpers: claims that are true or false on purpose, for the registry's tests.
+
+Exact reference values live in :mod:`pe.reference` (the claims use them too) and wrong
+candidates in :mod:`pe.proofs.wrong`; tests import them from there.
+"""
+
+from __future__ import annotations
+
+from pe import claims
+from pe.proofs.wrong import Candidate
+
+
+def equals_two(value: int) -> claims.Evidence:
+    """The check "value = 2" (true for 2, false for anything else)."""
+    return claims.checked(value == 2, f"{value} = 2")
+
+
+def claim_that(value: int, *, page: str = "claims") -> claims.Claim:
+    """The claim "``value`` = 2", with the wrong candidate 3 rejected: true only for 2."""
+    return claims.Claim(
+        id="true-claim" if value == 2 else "false-claim",
+        title=f"{value} = 2",
+        statement=f"{value} = 2",
+        page=page,
+        checks=(claims.Check(equals_two, true=value, wrong=(Candidate("three", 3),)),),
+    )
+
+
+def false_claim(page: str = "claims") -> claims.Claim:
+    """A claim whose evidence fails: "1 = 2"."""
+    return claim_that(1, page=page)
+
+
+def true_claim(page: str = "claims") -> claims.Claim:
+    """A claim that verifies: "2 = 2"."""
+    return claim_that(2, page=page)

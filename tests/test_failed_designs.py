@@ -1,0 +1,139 @@
+"""Chapter failed-designs: the raw and normalised index fail (proofs and measurements, with
+their wrong candidates); the requirements hold for the sinusoidal encoding."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import partial
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from pe import numeric, reference
+from pe.experiments import failed_designs as designs
+from pe.proofs import failed_designs as proofs
+from pe.proofs import wrong
+
+
+def test_position_share_against_a_direct_computation() -> None:
+    embeddings = designs.toy_embeddings(1000, 64)
+    norms = (embeddings**2).sum(axis=1)
+    for p in (3, 40, 500):
+        direct = np.mean([p * p / (p * p + n) for n in norms])
+        share = designs.position_share(designs.raw_index, [p], 64)[0]
+        assert share == pytest.approx(direct, rel=1e-12)
+
+
+def test_raw_share_rises_to_one_and_sinusoidal_share_is_flat() -> None:
+    raw = designs.position_share(designs.raw_index, [1, 10, 100, 1000, 10_000], 512)
+    assert np.all(np.diff(raw) > 0)
+    assert raw[-1] > 0.9999
+    flat = designs.position_share(wrong.SINUSOIDAL_DESIGN.value, [1, 10, 100, 1000, 10_000], 512)
+    assert np.ptp(flat) < 1e-12
+    assert flat[0] < 0.5
+
+
+def test_raw_index_ratio_grows_linearly() -> None:
+    ratio = designs.raw_index_ratio([10, 100, 1000], 512)
+    assert ratio[1] / ratio[0] == pytest.approx(10.0)
+    assert 0.9 * 1000 < ratio[2] < 1.1 * 1000
+
+
+def test_limit_proof_and_its_control() -> None:
+    assert proofs.share_limit().holds
+    control = proofs.share_limit(wrong.PAIR_SHARE.value)
+    assert not control.holds
+    c = sp.Symbol("c", positive=True)
+    assert sp.cancel(control.residual[0] + c / (1 + c)) == 0
+
+
+def test_normalised_index_gaps_are_exact_fractions() -> None:
+    for n in (4, 40, 7):
+        gaps = np.diff(designs.normalised_index(n))
+        exact = float(Fraction(1, n))
+        np.testing.assert_allclose(gaps, exact, atol=2e-16)
+
+
+def test_neighbour_gap_proof_and_wrong_gaps() -> None:
+    assert proofs.neighbour_gap().holds
+    assert proofs.neighbour_gap(lengths=(4, 40, 400)).holds
+    for candidate in (wrong.CONSTANT_GAP, wrong.GAP_ONE_OVER_N_MINUS_ONE):
+        assert not proofs.neighbour_gap(candidate.value).holds
+    assert not proofs.neighbour_gap(lambda n: 2 / n).holds
+
+
+def _cosine_at(factor: object, p: object, w: object) -> sp.Matrix:
+    """A pair whose cosine turns at ``factor`` times the sine's frequency."""
+    return sp.Matrix([sp.sin(w * p), sp.cos(factor * w * p)])  # type: ignore[operator]
+
+
+def test_offset_distance_proof_rejects_mismatched_frequencies() -> None:
+    assert proofs.offset_distance().holds
+    assert not proofs.offset_distance(wrong.DOUBLED_COSINE_PAIR.value).holds
+    for factor in (3, sp.Rational(1, 2)):
+        assert not proofs.offset_distance(partial(_cosine_at, factor)).holds
+
+
+def test_row_distance_by_offset_against_mpmath() -> None:
+    d = 16
+    omegas = reference.frequencies(d, dps=30)
+    for k in (1, 7, 710, 12_345):
+        exact = mpmath.sqrt(sum(2 - 2 * mpmath.cos(k * w) for w in omegas))
+        got = designs.row_distance_by_offset([k], d)[0]
+        assert got == pytest.approx(float(exact), rel=1e-9)
+
+
+def test_smallest_row_distance_against_loops() -> None:
+    n, d = 60, 8
+    table = numeric.sinusoidal(n, d)
+    best = min((math.dist(table[p], table[q]), p, q) for p in range(n) for q in range(p + 1, n))
+    got = designs.smallest_row_distance(n, d)
+    assert got[0] == pytest.approx(best[0], abs=1e-7)
+
+
+def test_a_single_pair_nearly_repeats_at_710() -> None:
+    distance = designs.row_distance_by_offset(np.arange(1, 1000), 2)
+    assert int(np.argmin(distance)) + 1 == 710
+    assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6)
+
+
+def test_offset_distances_do_not_depend_on_the_start() -> None:
+    measured = designs.offset_distances(designs.sinusoidal, [1, 9], np.arange(0, 300, 11), 64)
+    assert np.ptp(measured, axis=0).max() < 1e-12
+    normalised = designs.offset_distances(wrong.NORMALISED_INDEX.value, [1], [0, 1], 2, n=40)
+    np.testing.assert_allclose(normalised, 0.025)
+
+
+def test_pair_bounded_proof_and_controls() -> None:
+    assert proofs.pair_bounded().holds
+    assert not proofs.pair_bounded(lambda p, w: sp.Matrix([sp.sin(w * p), 2 * sp.cos(w * p)])).holds
+    assert not proofs.pair_bounded(wrong.RAW_INDEX_PAIR.value).holds
+    assert not proofs.pair_bounded(wrong.DOUBLED_COSINE_PAIR.value).holds
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="d_model must be even"):
+        designs.position_share(designs.raw_index, [1], 7)
+    with pytest.raises(ValueError, match="d_model must be even"):
+        designs.row_distance_by_offset([1], 7)
+    with pytest.raises(TypeError, match="n must be an integer"):
+        designs.normalised_index(4.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="GiB"):
+        designs.smallest_row_distance(100_000, 8)
+
+
+def test_designs_and_the_wrong_tables() -> None:
+    far = np.array([0, 1, 2**53])
+    assert designs.raw_index(far, 3, 8)[-1, 0] == 2.0**53
+    np.testing.assert_array_equal(
+        designs.normalised(np.arange(4), 4, 8)[:, 0], [0, 0.25, 0.5, 0.75]
+    )
+    with pytest.raises(IndexError):
+        wrong.LEARNED_TABLE.value(far, 3, 8)
+    positions = np.arange(5)
+    first = wrong.RANDOM_INIT.value(positions, 5, 8)
+    assert not np.array_equal(first, wrong.RANDOM_INIT.value(positions, 5, 8))
+    assert designs.one_over_n(4) == 0.25

@@ -1,0 +1,72 @@
+"""Fixed or learned: what learned tables trade, what residual connections carry."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from pe import numeric, reference
+from pe.experiments import fixed_or_learned as learned
+from pe.proofs import wrong
+
+
+def test_learned_table_parameters_and_range() -> None:
+    table = learned.LearnedPositions(100, 24)
+    assert table.parameters == 100 * 24 != wrong.PARAMETERS_ADDED.value(100, 24)
+    assert table.lookup([0, 99]).shape == (2, 24)
+    with pytest.raises(ValueError, match="no row for position 100"):
+        table.lookup([100])
+    with pytest.raises(ValueError, match="positions must be in"):
+        table.lookup(np.array([-1]))
+
+
+def unseen_reference(d: int, n_train: int, position: int) -> npt.NDArray[np.bool_]:
+    """Independent: nearest trained point per pair from the exact table rows themselves."""
+    rows = reference.table(range(n_train), d).reshape(n_train, d // 2, 2)
+    target = reference.table([position], d).reshape(d // 2, 2)
+    nearest = np.linalg.norm(rows - target[None], axis=2).min(axis=0)
+    omega = numeric.frequencies(d)
+    return np.asarray(nearest > 2 * np.sin(omega / 2) * (1 + 1e-9))
+
+
+@pytest.mark.parametrize("position", [0, 50, 127, 300, 1000])
+def test_unseen_pairs_against_reference(position: int) -> None:
+    got = learned.unseen_pairs(16, 128, position)
+    assert np.array_equal(got, unseen_reference(16, 128, position))
+    if position < 128:
+        assert not got.any()
+
+
+def test_unseen_pairs_appear_beyond_training_only() -> None:
+    assert learned.unseen_pairs(512, 512, 1024).sum() > 50
+    for candidate in (wrong.INSIDE_TRAINING, wrong.LAST_TRAINED_POSITION):
+        assert not learned.unseen_pairs(512, 512, candidate.value).any()
+
+
+def test_residual_stack_telescopes() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((16, 32))
+    run = learned.run_stack(x, 4)
+    assert np.abs(run.top - x - run.sublayer_sum).max() < 1e-12
+    plain = learned.run_stack(x, 4, connection=wrong.PLAIN_STACK.value)
+    assert np.abs(plain.top - x - plain.sublayer_sum).max() > 0.1
+
+
+def test_position_signal_residual_plain_cancel() -> None:
+    with_residual = learned.position_signal(32, 64, 4)
+    plain = learned.position_signal(32, 64, 4, connection=wrong.PLAIN_STACK.value)
+    cancelled = learned.position_signal(32, 64, 4, connection=wrong.CANCELLING_SUBLAYER.value)
+    assert with_residual > 0.5 > plain
+    assert cancelled == 0.0
+
+
+def test_position_signal_is_one_with_silent_sublayers() -> None:
+    assert abs(learned.position_signal(32, 64, 4, gain=0.0) - 1.0) < 1e-12
+
+
+def test_run_stack_bad_input() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        learned.run_stack(np.zeros(5), 2)
+    with pytest.raises((TypeError, ValueError)):
+        learned.run_stack(np.zeros((3, 4)), 0)

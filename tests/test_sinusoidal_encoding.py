@@ -1,0 +1,192 @@
+"""The chapter "The sinusoidal encoding": its proofs, its measurements and its wrong candidates."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from pe import numeric, reference
+from pe.claims import sinusoidal_encoding as chapter_claims
+from pe.experiments import sinusoidal_encoding as facts
+from pe.proofs import sinusoidal_encoding as proofs
+from pe.proofs import wrong
+
+
+def test_pair_columns_cover_each_column_once() -> None:
+    for d in (2, 8, 512):
+        assert facts.pair_columns(d) == list(range(d))
+        inclusive = facts.pair_columns(d, d // 2 + 1)
+        assert inclusive[-2:] == [d, d + 1]
+
+
+def test_wavelengths_against_the_reference_end_points() -> None:
+    lam = facts.wavelengths(512)
+    with mpmath.workdps(reference.DPS):
+        first = 2 * mpmath.pi / reference.frequency(0, 512)
+        last = 2 * mpmath.pi / reference.frequency(255, 512)
+        ratio = reference.frequency(0, 512) / reference.frequency(1, 512)
+        two_pi_base = 2 * mpmath.pi * 10000
+    assert lam[0] == pytest.approx(float(first), rel=1e-15)
+    assert lam[-1] == pytest.approx(float(last), rel=1e-14)
+    assert lam[-1] < float(two_pi_base)
+    np.testing.assert_allclose(lam[1:] / lam[:-1], float(ratio), rtol=1e-14)
+
+
+def test_wavelength_proof_and_wrong_candidates() -> None:
+    proof = proofs.wavelength_progression()
+    assert proof.holds
+    assert list(proof.residual) == [0, 0, 0, 0]
+    last = proofs.wavelength_progression(wrong.LAST_WAVELENGTH_2PI_BASE.value)
+    assert not last.holds
+    assert list(last.residual)[:2] == [0, 0]  # only the stated last wavelength is wrong
+    assert not proofs.wavelength_progression(wrong.DOUBLED_EXPONENT_WAVELENGTHS.value).holds
+
+
+def test_one_indexed_frequencies_are_the_paper_shifted_by_one() -> None:
+    d = 64
+    paper, shifted = numeric.frequencies(d), facts.one_indexed_frequencies(d)
+    exact = [float(reference.frequency(i, d)) for i in range(1, d // 2 + 1)]
+    np.testing.assert_allclose(shifted, exact, rtol=1e-15)
+    np.testing.assert_allclose(shifted[:-1], paper[1:], rtol=1e-15)
+    assert shifted[0] < 1.0
+    assert paper[0] == 1.0
+    assert shifted[-1] == pytest.approx(1e-4, rel=1e-15)
+
+
+def test_width_refinement() -> None:
+    assert proofs.width_refinement().holds
+    assert not proofs.width_refinement(wrong.SAME_INDEX_WIDER.value).holds
+    assert not proofs.width_refinement(3).holds
+    np.testing.assert_array_equal(numeric.frequencies(64), numeric.frequencies(128)[::2])
+
+
+def test_worked_example_against_the_reference_and_math() -> None:
+    table = numeric.sinusoidal(4, 512)
+    exact = reference.table(range(4), 512)
+    assert np.array_equal(table[0], np.tile([0.0, 1.0], 256))
+    assert exact[1, 0] == pytest.approx(math.sin(1.0), abs=1e-16)
+    assert exact[1, 1] == pytest.approx(math.cos(1.0), abs=1e-16)
+    assert exact[1, 256] == pytest.approx(math.sin(0.01), abs=1e-17)
+    assert exact[1, 511] == pytest.approx(math.cos(10000 ** (-510 / 512)), abs=1e-16)
+    assert 1 - exact[1, 511] < 1e-8
+    np.testing.assert_allclose(table, exact, atol=4.5e-16)
+
+
+@pytest.mark.parametrize(
+    ("candidate", "error"),
+    [(wrong.DOUBLED_EXPONENT_TABLE, 0.7), (wrong.ONE_INDEXED_TABLE, 0.1)],
+    ids=["doubled-exponent", "one-indexed"],
+)
+def test_wrong_tables_miss_the_worked_example(
+    candidate: wrong.Candidate[chapter_claims.Table], error: float
+) -> None:
+    exact = reference.table(range(4), 512)
+    assert np.abs(candidate.value(4, 512) - exact).max() == pytest.approx(error, abs=0.01)
+
+
+def test_binary_bits_against_format() -> None:
+    bits = facts.binary_bits(64, 6)
+    for p in range(64):
+        assert [int(c) for c in reversed(f"{p:06b}")] == bits[p].tolist()
+    assert facts.least_periods(bits) == (2, 4, 8, 16, 32, 64)
+
+
+def test_least_periods() -> None:
+    assert facts.least_periods(np.array([[1], [1], [1]])) == (1,)
+    assert facts.least_periods(np.array([[0], [0], [1]])) == (3,)
+
+
+def test_ratio_equals_two_width() -> None:
+    width, even = facts.ratio_equals_two_width(10000)
+    assert not even
+    assert float(width) == pytest.approx(2 * math.log2(10000), rel=1e-15)
+    assert 10000 ** (2 / float(width)) == pytest.approx(2.0, rel=1e-14)
+    width, even = facts.ratio_equals_two_width(2**13)
+    assert even
+    assert width == 26
+
+
+def test_step_distance_proof() -> None:
+    assert proofs.step_distance().holds
+    assert not proofs.step_distance(wrong.STEP_IS_OMEGA.value).holds
+    table = numeric.sinusoidal(50, 16)
+    omega = numeric.frequencies(16)
+    steps = np.linalg.norm(np.diff(table.reshape(50, 8, 2), axis=0), axis=2)
+    expected = np.broadcast_to(2 * np.sin(omega / 2), steps.shape)
+    np.testing.assert_allclose(steps, expected, atol=1e-14)
+
+
+def test_period_mean_proof() -> None:
+    assert proofs.period_mean().holds
+    squares = proofs.period_mean(wrong.SQUARED_MEAN.value)
+    assert not squares.holds
+    assert list(squares.residual) == [sp.Rational(1, 2), sp.Rational(1, 2)]
+
+
+@pytest.mark.parametrize("n", [1, 4, 37])
+def test_column_means_closed_form_against_the_reference(n: int) -> None:
+    d = 16
+    closed = facts.column_means_closed_form(n, d)
+    with mpmath.workdps(reference.DPS):
+        exact = [sum(reference.entry(p, column, d) for p in range(n)) / n for column in range(d)]
+    np.testing.assert_allclose(closed, [float(v) for v in exact], atol=1e-13)
+    np.testing.assert_allclose(facts.column_means(n, d), closed, atol=1e-13)
+    if n > 1:
+        shifted = facts.column_means_closed_form(n, d, shift=0.0)
+        assert np.abs(shifted - closed).max() > 1e-3
+
+
+@pytest.mark.parametrize("width", [1, 2, 3])
+def test_concat_projection_proof(width: int) -> None:
+    assert proofs.concat_projection(width=width).holds
+    assert not proofs.concat_projection(wrong.TIED_PROJECTION.value, width=width).holds
+
+
+def test_projection_text() -> None:
+    assert proofs.projection_text(proofs.separate_projections) == "W_e e + W_q q"
+    assert proofs.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"
+
+
+def test_projection_cost() -> None:
+    cost = facts.projection_cost(512)
+    assert cost["weights_add"] == 512 * 512
+    assert cost["weights_concat"] == 2 * 512 * 512
+    assert facts.projection_cost(8, 3)["madds_concat"] == 48
+
+
+@pytest.mark.parametrize("d", [64, 1024])
+def test_cosines_spread_like_one_over_sqrt_d(d: int) -> None:
+    cosines = facts.cosine_embedding_encoding(facts.random_embeddings(500, d), 50)
+    assert cosines.std() * math.sqrt(d) == pytest.approx(1.0, abs=0.08)
+    aligned = facts.cosine_embedding_encoding(facts.embeddings_plus_pe0(500, d), 50)
+    assert aligned.mean() > 2 * cosines.std()
+
+
+def test_encoding_subspace_share() -> None:
+    rank, share = facts.encoding_subspace_share(100, 128)
+    table = numeric.sinusoidal(100, 128)
+    singular = np.linalg.svd(table, compute_uv=False)
+    assert rank == int((singular > 1e-3 * singular[0]).sum())
+    assert 1 <= rank < 128
+    assert share == pytest.approx(rank / 128, rel=0.15)
+    inside = facts.encoding_row_embeddings(50, 128, n_positions=100)
+    _, share = facts.encoding_subspace_share(100, 128, embeddings=inside)
+    assert share == pytest.approx(1.0, abs=1e-3)
+
+
+def test_wrapped_rows_distance() -> None:
+    assert facts.wrapped_rows_distance(64, horizon=2000) > 1.0
+    assert facts.wrapped_rows_distance(64, horizon=2000, wrap=2000) == 0.0
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="d_model must be even"):
+        facts.pair_columns(7)
+    with pytest.raises(ValueError, match="horizon must be an integer >= 1000"):
+        facts.wrapped_rows_distance(8, horizon=10)
+    with pytest.raises(TypeError, match="base must be an integer"):
+        facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
