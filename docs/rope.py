@@ -43,7 +43,7 @@ from pe.site import rope as page
 report.claim("rope-complex-rotation", proofs=True)
 
 # %% [markdown]
-# `pe.numeric.rope(x, positions, pairing=...)` applies this to the last axis of an array of
+# `pe.rope(x, positions, pairing=...)` applies this to the last axis of an array of
 # shape $(\dots, n, d)$. A query that is the same vector at every position comes out different
 # at each position, with the same length (a rotation does not stretch):
 
