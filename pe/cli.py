@@ -103,20 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="even model width (default 512)",
     )
-    check.add_argument(
-        "--positions",
-        type=_bounded_count(1_000_000),
-        default=1024,
-        metavar="N",
-        help="check positions 0..N-1 (default 1024)",
-    )
-    check.add_argument(
-        "--offsets",
-        type=_bounded_count(100_000),
-        default=64,
-        metavar="N",
-        help="check offsets 0..N-1 (default 64)",
-    )
+    for counted, limit, default in (("positions", 1_000_000, 1024), ("offsets", 100_000, 64)):
+        check.add_argument(
+            f"--{counted}",
+            type=_bounded_count(limit),
+            default=default,
+            metavar="N",
+            help=f"check {counted} 0..N-1 (default {default})",
+        )
     check.add_argument(
         "--dtype",
         choices=("float32", "float64"),

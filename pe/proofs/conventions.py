@@ -169,13 +169,10 @@ def cos_first_block(block: Callable[[Any, Any], Any] = cos_sin_block) -> Proof:
     matrix = sp.Matrix(block(K, OMEGA))
     before = sp.Matrix([sp.cos(OMEGA * P), sp.sin(OMEGA * P)])
     after = sp.Matrix([sp.cos(OMEGA * (P + K)), sp.sin(OMEGA * (P + K))])
-    left, right = f"{to_latex(matrix)} {to_latex(before)}", to_latex(after)
     derivation = Derivation()
-    derivation.note("Residual: left side minus right side", f"{left} - {right}")
-    residual = matrix * before - after
-    derivation.note("Multiply out the product", to_latex(residual), residual)
-    residual = derivation.angle_addition(residual)
-    return derivation.proof("shift block in (cos, sin) order", f"{left} = {right}", residual)
+    residual = derivation.angle_addition(derivation.product_residual(matrix, before, after))
+    statement = f"{to_latex(matrix)} {to_latex(before)} = {to_latex(after)}"
+    return derivation.proof("shift block in (cos, sin) order", statement, residual)
 
 
 def _reduced(

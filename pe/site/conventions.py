@@ -26,7 +26,7 @@ from pe.experiments import conventions as experiments
 from pe.identify import Identification, identify
 from pe.proofs import conventions as proofs
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, colorbar, label_axes, render
 from pe.site.html import Html, code, escape, table
 
 __all__ = [
@@ -108,9 +108,7 @@ def _heatmap_grid(
             if index >= count - columns:
                 ax.set_xlabel("column")
         if image is not None:
-            bar = fig.colorbar(image, ax=fig.axes, shrink=0.8)
-            bar.set_label("value")
-            bar.outline.set_edgecolor(palette.ink)
+            colorbar(fig, image, palette, "value", ax=fig.axes, shrink=0.8)
 
     return render(draw, alt=alt, caption=caption, size=(8.0, 2.6 * lines))
 
@@ -267,10 +265,13 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
         ax.loglog(theta, result.sin_uncertainty / true, "s", ms=2.5, label="sine columns")
         ax.loglog(theta, eps / theta**2, "-", color=palette.ink, lw=1, label="eps / θ²")
         ax.axhline(1e-3, ls=":", color=palette.ink, lw=1, label="float32 target 1e-3")
-        ax.set_xlabel("θ = ω (n - 1), the largest angle of the column's pair")
-        ax.set_ylabel("reported relative uncertainty")
-        ax.grid(True, which="major", lw=0.5)
-        ax.legend(fontsize=8, loc="upper right")
+        label_axes(
+            ax,
+            "θ = ω (n - 1), the largest angle of the column's pair",
+            "reported relative uncertainty",
+            fontsize=8,
+            loc="upper right",
+        )
 
     return render(
         draw,

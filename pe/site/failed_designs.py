@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from pe import numeric
 from pe.experiments import failed_designs as experiments
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, table
 
 __all__ = [
@@ -57,11 +57,10 @@ def position_share(d_model: int = 512) -> Html:
         ax.semilogx(
             positions, sinusoidal, "--", color=palette.lines[1], label="sinusoidal: e + PE(p)"
         )
-        ax.set_xlabel("position p")
-        ax.set_ylabel("share of the squared norm")
         ax.set_ylim(0, 1.02)
-        ax.grid(True, lw=0.4)
-        ax.legend(fontsize=8, loc="center right")
+        label_axes(
+            ax, "position p", "share of the squared norm", grid=0.4, fontsize=8, loc="center right"
+        )
 
     return render(
         draw,

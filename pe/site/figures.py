@@ -5,6 +5,9 @@ light ink for the dark palette, on a transparent background, and returns HTML ho
 PNGs (with alt text); the site's CSS shows the one that matches the palette. PNGs carry no
 date or software stamp, so two builds give identical bytes.
 
+:func:`colorbar`, :func:`label_axes` and :func:`measured_and_model` are the drawing steps
+several figures share.
+
 Needs matplotlib (the ``docs`` extra).
 """
 
@@ -13,22 +16,33 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
 import matplotlib as mpl
+import numpy as np
+import numpy.typing as npt
 from cycler import cycler
 
 mpl.use("Agg")
 
 import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.cm import ScalarMappable
 from matplotlib.figure import Figure
 from PIL import Image
 
 from pe.site.report import Html
 
-__all__ = ["Palette", "render"]
+__all__ = [
+    "LEGEND_RIGHT",
+    "Palette",
+    "colorbar",
+    "label_axes",
+    "measured_and_model",
+    "render",
+]
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,76 @@ DARK = Palette("dark", "#e6e6e6", "#4a4a4a", ("#7fb2ff", "#ffa26b", "#6ee7a0", "
 
 #: Draws on a figure with the palette's colours.
 Draw = Callable[[Figure, Palette], None]
+
+
+def colorbar(
+    fig: Figure, mappable: ScalarMappable, palette: Palette, label: str, **where: Any
+) -> None:
+    """A colour bar for ``mappable``, labelled ``label``, its outline in the palette's ink.
+
+    ``where`` goes to :meth:`matplotlib.figure.Figure.colorbar` (``ax``, ``shrink``, ...).
+
+    Examples
+    --------
+    >>> fig = Figure()
+    >>> ax = fig.add_subplot()
+    >>> colorbar(fig, ax.imshow([[0.0, 1.0]]), LIGHT, "value", ax=ax)
+    >>> fig.axes[-1].get_ylabel()
+    'value'
+    """
+    bar = fig.colorbar(mappable, **where)
+    bar.set_label(label)
+    bar.outline.set_edgecolor(palette.ink)
+
+
+def measured_and_model(
+    ax: Axes,
+    palette: Palette,
+    x: npt.ArrayLike,
+    curves: Mapping[str, tuple[npt.ArrayLike, npt.ArrayLike]],
+    *,
+    floor: float,
+    labels: tuple[str, str],
+) -> None:
+    """Per curve ``name: (measured, model)``, on log-log axes in the next palette colour:
+    the measured errors as dots (raised to ``floor``, so that exact zeros still show) and
+    their error model as a line. ``labels`` are the legend entries of the dots and of the
+    line, with ``{}`` standing for the curve's name.
+
+    Examples
+    --------
+    >>> ax = Figure().add_subplot()
+    >>> curves = {"float64": ([0.0, 1e-16], [1e-15, 1e-15])}
+    >>> measured_and_model(ax, LIGHT, [1, 10], curves, floor=1e-17, labels=("{}", "{} bound"))
+    >>> [line.get_label() for line in ax.lines]
+    ['float64', 'float64 bound']
+    """
+    for colour, (name, (measured, model)) in zip(palette.lines, curves.items(), strict=False):
+        dots, line = (label.format(name) for label in labels)
+        ax.loglog(x, np.maximum(measured, floor), "o", ms=3.5, color=colour, label=dots)
+        ax.loglog(x, model, "-", lw=1.2, color=colour, label=line)
+
+
+#: The usual legend: small, to the right of the plot.
+LEGEND_RIGHT: dict[str, Any] = {"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}
+
+
+def label_axes(ax: Axes, xlabel: str, ylabel: str, *, grid: float = 0.5, **legend: Any) -> None:
+    """Axis labels, a major grid of line width ``grid`` and the legend (``legend`` goes to
+    :meth:`matplotlib.axes.Axes.legend`; by default :data:`LEGEND_RIGHT`).
+
+    Examples
+    --------
+    >>> ax = Figure().add_subplot()
+    >>> _ = ax.plot([0, 1], label="a line")
+    >>> label_axes(ax, "position p", "error")
+    >>> ax.get_xlabel(), ax.get_legend().get_texts()[0].get_text()
+    ('position p', 'a line')
+    """
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="major", lw=grid)
+    ax.legend(**(legend or LEGEND_RIGHT))
 
 
 def _style(palette: Palette) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from pe import numeric
 from pe.claims import fixed_or_learned as facts
 from pe.experiments import fixed_or_learned as learned
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, table
 
 __all__ = [
@@ -79,10 +79,9 @@ def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
         ax = fig.add_subplot()
         ax.plot(positions, counts, color=palette.lines[0], lw=1.2)
         ax.axvline(n_train, color=palette.lines[1], lw=1, ls="--", label="training length")
-        ax.set_xlabel("position p")
-        ax.set_ylabel(f"pairs (of {d_model // 2}) with unseen values")
-        ax.legend(fontsize=8)
-        ax.grid(True, lw=0.4)
+        label_axes(
+            ax, "position p", f"pairs (of {d_model // 2}) with unseen values", grid=0.4, fontsize=8
+        )
 
     beyond = counts[positions > n_train]
     return render(
@@ -134,11 +133,10 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
             layers, with_residual, "o-", color=palette.lines[0], ms=4, label="residual: h + f(h)"
         )
         ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(h)")
-        ax.set_xlabel("number of sublayers L")
-        ax.set_ylabel("mean cosine(h_L(x+PE) − h_L(x), PE)")
         ax.set_ylim(-0.1, 1.05)
-        ax.legend(fontsize=8)
-        ax.grid(True, lw=0.4)
+        label_axes(
+            ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4, fontsize=8
+        )
 
     return render(
         draw,

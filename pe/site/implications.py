@@ -15,7 +15,7 @@ from pe import numeric
 from pe.claims import implications as facts
 from pe.experiments import implications as measured
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, colorbar, render
 from pe.site.html import Html, table
 
 __all__ = [
@@ -168,9 +168,7 @@ def score_matrices(n: int = 120, d_model: int = 64) -> Html:
             ax.set_title(title, fontsize=9)
             ax.set_xlabel("key position q")
             ax.set_ylabel("query position p")
-            bar = fig.colorbar(image, ax=ax, shrink=0.8)
-            bar.set_label("score")
-            bar.outline.set_edgecolor(palette.ink)
+            colorbar(fig, image, palette, "score", ax=ax, shrink=0.8)
         fig.tight_layout()
 
     return render(

@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 from pe import _rotation_table, numeric
 from pe.experiments import precision
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
@@ -58,14 +58,6 @@ _CURVES = (
 )
 
 
-def _label(ax: Axes, xlabel: str, ylabel: str) -> None:
-    """Axis labels, a major grid and the legend to the right of the plot."""
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, which="major", lw=0.5)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-
-
 def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
     """Largest error over sampled columns against position, for pe and the usual recipes."""
     positions = np.unique(np.logspace(0, 20 * np.log10(2), points).astype(np.int64))
@@ -91,7 +83,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             )
             if bound is not None:
                 ax.axhline(bound, color=colour, lw=0.7, ls="--")
-        _label(ax, "position p", "max |computed - exact| over 16 columns")
+        label_axes(ax, "position p", "max |computed - exact| over 16 columns")
 
     return render(
         draw,
@@ -137,7 +129,9 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         ax: Axes = fig.add_subplot()
         for colour, (name, values) in zip(palette.lines, curves.items(), strict=False):
             ax.loglog(positions, values, "o-", ms=3, lw=1.0, color=colour, label=name)
-        _label(ax, "position p (number of chained steps)", "max |computed - exact| over columns")
+        label_axes(
+            ax, "position p (number of chained steps)", "max |computed - exact| over columns"
+        )
 
     return render(
         draw,

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from pe import numeric, rotary
 from pe.experiments import relative_family as experiments
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, escape
 
 __all__ = [
@@ -132,10 +132,7 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
             ax.step(rel, buckets, where="mid", color=colour, lw=1.3, label=label)
         for x in (-max_distance, max_distance):
             ax.axvline(x, color=palette.grid, lw=0.8, ls="--")
-        ax.set_xlabel("relative position r = j − i (key minus query)")
-        ax.set_ylabel("bucket")
-        ax.grid(True, lw=0.5)
-        ax.legend(fontsize=8)
+        label_axes(ax, "relative position r = j − i (key minus query)", "bucket", fontsize=8)
 
     return render(
         draw,

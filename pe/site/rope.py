@@ -15,7 +15,7 @@ from matplotlib.patches import Arc, Rectangle
 
 from pe import claims, rotary
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, label_axes, measured_and_model, render
 from pe.site.html import Html, code, escape, table
 
 __all__ = [
@@ -189,25 +189,27 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
     q, k = rng.standard_normal(d_model), rng.standard_normal(d_model)
     positions = np.unique(np.logspace(0, 4.8, 40).astype(np.int64))
     offsets = np.array([offset])
+    curves = {
+        dtype: (
+            rotary.offset_error(q, k, positions, offsets, angle_dtype=dtype)[:, 0],
+            rotary.offset_tolerance(q, k, positions, offsets, model_dtype=dtype)[:, 0],
+        )
+        for dtype in ("float16", "float32", "float64")
+    }
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
-        for colour, dtype in zip(palette.lines, ("float16", "float32", "float64"), strict=False):
-            errors = rotary.offset_error(q, k, positions, offsets, angle_dtype=dtype)[:, 0]
-            bound = rotary.offset_tolerance(q, k, positions, offsets, model_dtype=dtype)[:, 0]
-            ax.loglog(
-                positions,
-                np.maximum(errors, 1e-17),
-                "o",
-                ms=3.5,
-                color=colour,
-                label=f"angles in {dtype}: measured",
-            )
-            ax.loglog(positions, bound, "-", lw=1.2, color=colour, label=f"{dtype}: error model")
-        ax.set_xlabel("query position m")
-        ax.set_ylabel(f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|")
-        ax.grid(True, which="major", lw=0.5)
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
+        labels = ("angles in {}: measured", "{}: error model")
+        measured_and_model(ax, palette, positions, curves, floor=1e-17, labels=labels)
+        label_axes(
+            ax,
+            "query position m",
+            f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|",
+            fontsize=7,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.18),
+            ncol=3,
+        )
 
     return render(
         draw,

@@ -16,7 +16,7 @@ from pe.experiments import rotation_identity as experiments
 from pe.proofs import rotation_identity as proofs
 from pe.proofs import wrong
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, colorbar, label_axes, measured_and_model, render
 from pe.site.html import Html
 
 __all__ = [
@@ -51,9 +51,7 @@ def turning_pairs(d_model: int = 16, pairs: tuple[int, ...] = (0, 1, 2, 3), n: i
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)
             ax.tick_params(labelsize=7)
-        bar = fig.colorbar(points, ax=list(axes), shrink=0.6)
-        bar.set_label("position p")
-        bar.outline.set_edgecolor(palette.ink)
+        colorbar(fig, points, palette, "position p", ax=list(axes), shrink=0.6)
 
     return render(
         draw,
@@ -115,29 +113,9 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
-        for colour, (dtype, (errors, tolerances)) in zip(
-            palette.lines, measured.items(), strict=False
-        ):
-            ax.loglog(
-                positions,
-                np.maximum(errors, 1e-18),
-                "o",
-                ms=3.5,
-                color=colour,
-                label=f"{dtype}: measured",
-            )
-            ax.loglog(
-                positions,
-                tolerances,
-                "-",
-                color=colour,
-                lw=1.2,
-                label=f"{dtype}: error model's tolerance",
-            )
-        ax.set_xlabel("position p")
-        ax.set_ylabel(f"max over columns of |T_{k} PE(p) - PE(p+{k})|")
-        ax.grid(True, which="major", lw=0.5)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        labels = ("{}: measured", "{}: error model's tolerance")
+        measured_and_model(ax, palette, positions, measured, floor=1e-18, labels=labels)
+        label_axes(ax, "position p", f"max over columns of |T_{k} PE(p) - PE(p+{k})|")
 
     return render(
         draw,

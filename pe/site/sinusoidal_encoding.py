@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from pe import numeric, reference
 from pe.experiments import sinusoidal_encoding as facts
 from pe.site import report
-from pe.site.figures import Palette, render
+from pe.site.figures import Palette, colorbar, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
@@ -57,9 +57,7 @@ def table_heatmap(n_positions: int = 100, d_model: int = 128, *, base: float = 1
         )
         ax.set_xlabel("column j (even: sine, odd: cosine)")
         ax.set_ylabel("position p")
-        bar = fig.colorbar(image, ax=ax)
-        bar.set_label("PE(p, j)")
-        bar.outline.set_edgecolor(palette.ink)
+        colorbar(fig, image, palette, "PE(p, j)", ax=ax)
 
     return render(
         draw,
@@ -221,10 +219,14 @@ def cosine_histograms(widths: tuple[int, ...] = (16, 64, 512)) -> Html:
                 color=colour,
                 label=f"d = {d}: std {values.std():.3f} (1/√d = {1 / np.sqrt(d):.3f})",
             )
-        ax.set_xlabel("cosine between a token embedding and PE(p)")
-        ax.set_ylabel("density")
-        ax.grid(True, lw=0.4)
-        ax.legend(fontsize=8, loc="upper left")
+        label_axes(
+            ax,
+            "cosine between a token embedding and PE(p)",
+            "density",
+            grid=0.4,
+            fontsize=8,
+            loc="upper left",
+        )
 
     return render(
         draw,

@@ -4,6 +4,20 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
+
+import pytest
+
+from pe.site.html import Html
+
+#: A page helper that returns one figure.
+Draw = Callable[[], Html]
+
+
+def each_figure(*draws: Draw) -> pytest.MarkDecorator:
+    """Parametrize a test's ``draw`` over page helpers, in name order, each case named after it."""
+    ordered = sorted(draws, key=lambda draw: draw.__name__)
+    return pytest.mark.parametrize("draw", ordered, ids=[draw.__name__ for draw in ordered])
 
 
 def assert_is_figure(html: str) -> None:

@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-
-import pytest
 
 from pe.site import sinusoidal_encoding as page
-from pe.site.html import Html
 
-from .figure_check import assert_is_figure
-
-FIGURES: dict[str, Callable[[], Html]] = {
-    "column_lines": page.column_lines,
-    "wavelength_ladder": page.wavelength_ladder,
-    "binary_vs_sinusoid": page.binary_vs_sinusoid,
-    "cosine_histograms": page.cosine_histograms,
-    "table_heatmap": page.table_heatmap,
-}
+from .figure_check import Draw, assert_is_figure, each_figure
 
 
-@pytest.mark.parametrize("name", sorted(FIGURES))
-def test_figure_has_both_palettes_and_alt_text(name: str) -> None:
-    assert_is_figure(FIGURES[name]())
+@each_figure(
+    page.column_lines,
+    page.wavelength_ladder,
+    page.binary_vs_sinusoid,
+    page.cosine_histograms,
+    page.table_heatmap,
+)
+def test_figure_has_both_palettes_and_alt_text(draw: Draw) -> None:
+    assert_is_figure(draw())
 
 
 def test_worked_example_tables() -> None:
