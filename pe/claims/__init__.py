@@ -9,7 +9,8 @@ reader might believe. Wrong candidates are values passed in, never flags.
 
 A claim is verified when every check holds for its true candidate and rejects every wrong
 one. Claims live in the submodules listed in :data:`MODULES` (one per chapter, named by
-the chapter's stem); the registry is their concatenation, in that order. The test suite,
+the chapter's stem, each declaring its claims with :meth:`Chapter.claim`); the registry is
+their concatenation, in that order. The test suite,
 ``pe verify`` and the site's claims page all read this one list.
 
 Examples
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MODULES",
+    "Chapter",
     "Check",
     "Claim",
     "ClaimFailedError",
@@ -158,6 +160,36 @@ class Claim:
             raise ValueError(f"claim {self.id!r} has no evidence")
         if not any(check.wrong for check in self.checks):
             raise ValueError(f"claim {self.id!r} has no wrong candidate")
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """The page a chapter's claims are shown on; :meth:`claim` declares one of them.
+
+    A chapter's module binds ``claim = Chapter("rotation-identity").claim`` once, so that
+    each declaration names only what is its own: id, title, checks and statement.
+
+    Examples
+    --------
+    >>> from pe.claims import Chapter, Check, checked
+    >>> from pe.proofs.wrong import Candidate
+    >>> claim = Chapter("why-order").claim
+    >>> two = claim(
+    ...     "two-is-even", "Two is even",
+    ...     Check(lambda n: checked(n % 2 == 0, f"{n} mod 2"), 2, (Candidate("three", 3),)),
+    ...     statement="2 = 2 + 0",
+    ... )
+    >>> two.page, len(two.checks)
+    ('why-order', 1)
+    """
+
+    page: str
+
+    def claim(
+        self, id: str, title: str, *checks: Check[Any], statement: str | None = None
+    ) -> Claim:
+        """The claim ``id`` of this chapter, resting on ``checks`` (see :class:`Claim`)."""
+        return Claim(id=id, title=title, page=self.page, checks=checks, statement=statement)
 
 
 @dataclass(frozen=True)

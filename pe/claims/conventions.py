@@ -6,14 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from pe import bug_zoo, conventions, numeric
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import conventions as experiments
 from pe.identify import identify
 from pe.proofs import conventions as proofs
 from pe.proofs import wrong
 from pe.proofs.conventions import ShiftInLayout
 
-PAGE = "conventions"
+claim = Chapter("conventions").claim
 
 #: The true rule: :math:`P\,T_k\,P^{\mathsf T}` in every layout.
 CONJUGATED = ShiftInLayout(proofs.conjugated)
@@ -73,90 +73,74 @@ def _paper_table() -> Any:
 
 
 CLAIMS = (
-    Claim(
-        id="layout-shift-matrix",
-        title="The rotation identity in every layout",
+    claim(
+        "layout-shift-matrix",
+        "The rotation identity in every layout",
+        Check(
+            _layouts_proved,
+            true=CONJUGATED,
+            wrong=(
+                wrong.UNCONJUGATED_SHIFT,
+                wrong.TRANSPOSED_CONJUGATION,
+                wrong.COS_FIRST_UNCONJUGATED,
+            ),
+        ),
+        Check(_layouts_numeric, true=CONJUGATED, wrong=(wrong.UNCONJUGATED_SHIFT,)),
         statement=(
             r"PE_L(p+k) = \bigl(P_L\,T_k\,P_L^{\mathsf T}\bigr)\,PE_L(p),\quad "
             r"PE_L = P_L\,PE \text{ in all four layouts}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _layouts_proved,
-                true=CONJUGATED,
-                wrong=(
-                    wrong.UNCONJUGATED_SHIFT,
-                    wrong.TRANSPOSED_CONJUGATION,
-                    wrong.COS_FIRST_UNCONJUGATED,
-                ),
-            ),
-            Check(_layouts_numeric, true=CONJUGATED, wrong=(wrong.UNCONJUGATED_SHIFT,)),
-        ),
     ),
-    Claim(
-        id="cos-first-block",
-        title="In (cos, sin) order the block turns the other way",
+    claim(
+        "cos-first-block",
+        "In (cos, sin) order the block turns the other way",
+        Check(
+            by_proof(proofs.cos_first_block),
+            true=proofs.cos_sin_block,
+            wrong=(wrong.PAPER_BLOCK,),
+        ),
         statement=(
             r"\begin{pmatrix} \cos\omega(p+k) \\ \sin\omega(p+k) \end{pmatrix} = "
             r"\begin{pmatrix} \cos k\omega & -\sin k\omega \\ \sin k\omega & \cos k\omega"
             r"\end{pmatrix} \begin{pmatrix} \cos\omega p \\ \sin\omega p \end{pmatrix}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.cos_first_block),
-                true=proofs.cos_sin_block,
-                wrong=(wrong.PAPER_BLOCK,),
-            ),
+    ),
+    claim(
+        "t2t-law-is-paper-law",
+        "tensor2tensor's law is the paper's with another base",
+        Check(
+            by_proof(proofs.t2t_equals_paper),
+            true=proofs.t2t_exponent,
+            wrong=(wrong.T2T_EXPONENT_D_MINUS_1, wrong.T2T_SAME_BASE),
         ),
+        Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
     ),
-    Claim(
-        id="t2t-law-is-paper-law",
-        title="tensor2tensor's law is the paper's with another base",
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.t2t_equals_paper),
-                true=proofs.t2t_exponent,
-                wrong=(wrong.T2T_EXPONENT_D_MINUS_1, wrong.T2T_SAME_BASE),
-            ),
-            Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
-        ),
+    claim(
+        "doubled-exponent-base",
+        "The doubled exponent squares the base",
+        Check(by_proof(proofs.doubled_exponent), true=2, wrong=(wrong.BASE_CUBED,)),
     ),
-    Claim(
-        id="doubled-exponent-base",
-        title="The doubled exponent squares the base",
-        page=PAGE,
-        checks=(Check(by_proof(proofs.doubled_exponent), true=2, wrong=(wrong.BASE_CUBED,)),),
-    ),
-    Claim(
-        id="column-index-bug-breaks-identity",
-        title="With i for i // 2, no matrix shifts the encoding",
+    claim(
+        "column-index-bug-breaks-identity",
+        "With i for i // 2, no matrix shifts the encoding",
+        Check(_no_shift_matrix, true=bug_zoo.column_index_exponent, wrong=(wrong.PAPER_TABLE,)),
         statement=(
             r"\omega_{\sin} \ne \omega_{\cos} \text{ within a pair} \implies "
             r"\nexists M:\ M\,x(p) = x(p+k) \ \forall p"
         ),
-        page=PAGE,
-        checks=(
-            Check(_no_shift_matrix, true=bug_zoo.column_index_exponent, wrong=(wrong.PAPER_TABLE,)),
-        ),
     ),
-    Claim(
-        id="identify-recovers-conventions",
-        title="pe identify recovers every convention and names every bug",
+    claim(
+        "identify-recovers-conventions",
+        "pe identify recovers every convention and names every bug",
+        Check(_recovers, true=conventions.CONVENTIONS),
+        Check(
+            _accepted,
+            true=_paper_table,
+            wrong=(wrong.UNIFORM_NOISE_TABLE, wrong.NOISY_PAPER_TABLE, wrong.ZERO_TABLE),
+        ),
         statement=(
             r"\texttt{identify}(\text{table}) \to \text{layout, order, offset, law, base, }"
             r"\omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3} \text{ float32)}"
-        ),
-        page=PAGE,
-        checks=(
-            Check(_recovers, true=conventions.CONVENTIONS),
-            Check(
-                _accepted,
-                true=_paper_table,
-                wrong=(wrong.UNIFORM_NOISE_TABLE, wrong.NOISY_PAPER_TABLE, wrong.ZERO_TABLE),
-            ),
         ),
     ),
 )

@@ -9,14 +9,14 @@ import numpy as np
 
 from pe import numeric, reference
 from pe._tolerance import worst_case
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import failed_designs as experiments
 from pe.experiments.failed_designs import Design
 from pe.proofs import failed_designs as proofs
 from pe.proofs import wrong
 from pe.symbolic import pair
 
-PAGE = "failed-designs"
+claim = Chapter("failed-designs").claim
 
 EPS = float(np.finfo(np.float64).eps)
 #: Positions probed far from the start: well past any training length.
@@ -141,107 +141,87 @@ def _deterministic(design: Design) -> Evidence:
 
 
 CLAIMS = (
-    Claim(
-        id="raw-index-dominates",
-        title="The raw index swamps the embedding",
+    claim(
+        "raw-index-dominates",
+        "The raw index swamps the embedding",
+        Check(by_proof(proofs.share_limit), true=proofs.raw_share, wrong=(wrong.PAIR_SHARE,)),
+        Check(_share, true=experiments.raw_index, wrong=(wrong.SINUSOIDAL_DESIGN,)),
         statement=(
             r"\begin{gathered} \lim_{p\to\infty} \frac{p^2}{p^2 + \lVert e \rVert^2} = 1 \\"
             r" \text{the index's share of } \lVert [e;\,p] \rVert^2 \text{ tends to 1} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(by_proof(proofs.share_limit), true=proofs.raw_share, wrong=(wrong.PAIR_SHARE,)),
-            Check(_share, true=experiments.raw_index, wrong=(wrong.SINUSOIDAL_DESIGN,)),
-        ),
     ),
-    Claim(
-        id="normalised-index-gap",
-        title="Under p/n the neighbour gap depends on the length",
+    claim(
+        "normalised-index-gap",
+        "Under p/n the neighbour gap depends on the length",
+        Check(
+            by_proof(proofs.neighbour_gap),
+            true=experiments.one_over_n,
+            wrong=(wrong.CONSTANT_GAP,),
+        ),
+        Check(_gaps, true=experiments.one_over_n, wrong=(wrong.GAP_ONE_OVER_N_MINUS_ONE,)),
         statement=(
             r"\begin{gathered} \frac{p+1}{n} - \frac{p}{n} = \frac{1}{n} \\"
             r" \tfrac14 = 0.25 \text{ for } n = 4,\quad \tfrac1{40} = 0.025 \text{ for } n = 40 \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.neighbour_gap),
-                true=experiments.one_over_n,
-                wrong=(wrong.CONSTANT_GAP,),
-            ),
-            Check(_gaps, true=experiments.one_over_n, wrong=(wrong.GAP_ONE_OVER_N_MINUS_ONE,)),
-        ),
     ),
-    Claim(
-        id="encoding-bounded",
-        title="Bounded: every pair lies on the unit circle",
+    claim(
+        "encoding-bounded",
+        "Bounded: every pair lies on the unit circle",
+        Check(by_proof(proofs.pair_bounded), true=pair, wrong=(wrong.RAW_INDEX_PAIR,)),
+        Check(_bounded, true=experiments.sinusoidal, wrong=(wrong.RAW_INDEX,)),
         statement=(
             r"\begin{gathered} \sin^2 \omega_i p + \cos^2 \omega_i p = 1 \\"
             r" \implies |PE(p, j)| \le 1 \text{ for every position } p \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(by_proof(proofs.pair_bounded), true=pair, wrong=(wrong.RAW_INDEX_PAIR,)),
-            Check(_bounded, true=experiments.sinusoidal, wrong=(wrong.RAW_INDEX,)),
-        ),
     ),
-    Claim(
-        id="encoding-rows-distinct",
-        title="Unique: each position has its own vector (with many frequencies)",
+    claim(
+        "encoding-rows-distinct",
+        "Unique: each position has its own vector (with many frequencies)",
+        Check(_distinct, true=512, wrong=(wrong.SINGLE_PAIR,)),
+        Check(_single_pair_repeats, true=wrong.SINGLE_PAIR.value),
         statement=(
             r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > 1 \\"
             r" \text{for } p \neq q,\ |p - q| \le 20000 \\"
             r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_distinct, true=512, wrong=(wrong.SINGLE_PAIR,)),
-            Check(_single_pair_repeats, true=wrong.SINGLE_PAIR.value),
-        ),
     ),
-    Claim(
-        id="offset-distance-position-free",
-        title="The same offset looks the same everywhere",
+    claim(
+        "offset-distance-position-free",
+        "The same offset looks the same everywhere",
+        Check(by_proof(proofs.offset_distance), true=pair, wrong=(wrong.DOUBLED_COSINE_PAIR,)),
+        Check(_offsets, true=experiments.sinusoidal, wrong=(wrong.NORMALISED_INDEX,)),
         statement=(
             r"\begin{gathered} \lVert PE(p+k) - PE(p) \rVert^2 = \sum_{i=0}^{d/2-1} \bigl(2 - 2\cos \omega_i k\bigr) \\"
             r" \text{no } p \text{ and no sentence length in it} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(by_proof(proofs.offset_distance), true=pair, wrong=(wrong.DOUBLED_COSINE_PAIR,)),
-            Check(_offsets, true=experiments.sinusoidal, wrong=(wrong.NORMALISED_INDEX,)),
-        ),
     ),
-    Claim(
-        id="encoding-independent-of-length",
-        title="A position's vector does not depend on the sentence length",
+    claim(
+        "encoding-independent-of-length",
+        "A position's vector does not depend on the sentence length",
+        Check(
+            _independent_of_length,
+            true=experiments.sinusoidal,
+            wrong=(wrong.NORMALISED_INDEX,),
+        ),
         statement=r"PE(p) \text{ is the same row in a sentence of 4 tokens and one of 40}",
-        page=PAGE,
-        checks=(
-            Check(
-                _independent_of_length,
-                true=experiments.sinusoidal,
-                wrong=(wrong.NORMALISED_INDEX,),
-            ),
-        ),
     ),
-    Claim(
-        id="encoding-any-position",
-        title="Defined for any position, with no table to run out of",
+    claim(
+        "encoding-any-position",
+        "Defined for any position, with no table to run out of",
+        Check(_any_position, true=experiments.sinusoidal, wrong=(wrong.LEARNED_TABLE,)),
         statement=(
             r"\begin{gathered} PE(p, j) \text{ is computed from } p \text{ for any } p \le 2^{53} \\"
             r" \text{within } \varepsilon + 4\varepsilon\,\omega_i p \text{ of the exact value} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_any_position, true=experiments.sinusoidal, wrong=(wrong.LEARNED_TABLE,)),),
     ),
-    Claim(
-        id="encoding-deterministic",
-        title="Deterministic: a function of the position alone",
+    claim(
+        "encoding-deterministic",
+        "Deterministic: a function of the position alone",
+        Check(_deterministic, true=experiments.sinusoidal, wrong=(wrong.RANDOM_INIT,)),
         statement=(
             r"\begin{gathered} PE(p) \text{ depends only on } (p, d, \text{base}) \\"
             r" \text{same bits in any call and any order} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_deterministic, true=experiments.sinusoidal, wrong=(wrong.RANDOM_INIT,)),),
     ),
 )

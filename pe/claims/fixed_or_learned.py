@@ -9,12 +9,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import numeric
-from pe.claims import Check, Claim, Evidence, checked
+from pe.claims import Chapter, Check, Evidence, checked
 from pe.experiments import fixed_or_learned as learned
 from pe.experiments import implications as measured
 from pe.proofs import wrong
 
-PAGE = "fixed-or-learned"
+claim = Chapter("fixed-or-learned").claim
 
 #: The base model's trained length and width used on the page.
 N_MAX = 512
@@ -92,50 +92,41 @@ def _signal(connection: learned.Connection) -> Evidence:
 
 
 CLAIMS = (
-    Claim(
-        id="learned-table-trade",
-        title="A learned table costs n_max·d parameters and stops at n_max",
+    claim(
+        "learned-table-trade",
+        "A learned table costs n_max·d parameters and stops at n_max",
+        Check(_parameters, true=operator.mul, wrong=(wrong.PARAMETERS_ADDED,)),
+        Check(_no_row_at, true=N_MAX, wrong=(wrong.LAST_TRAINED_POSITION,)),
+        Check(_rows_everywhere, true=numeric.sinusoidal),
         statement=(
             r"\begin{gathered}\text{learned: } n_{\max} d \text{ parameters, rows for }"
             r" 0 \le p < n_{\max} \text{ only;} \\"
             r" \text{sinusoidal: } 0 \text{ parameters, a row for every } p\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_parameters, true=operator.mul, wrong=(wrong.PARAMETERS_ADDED,)),
-            Check(_no_row_at, true=N_MAX, wrong=(wrong.LAST_TRAINED_POSITION,)),
-            Check(_rows_everywhere, true=numeric.sinusoidal),
-        ),
     ),
-    Claim(
-        id="unseen-values-beyond-training",
-        title="Beyond the training length, the slow pairs take values never seen in training",
+    claim(
+        "unseen-values-beyond-training",
+        "Beyond the training length, the slow pairs take values never seen in training",
+        Check(
+            _unseen_at,
+            true=2 * N_MAX,
+            wrong=(wrong.INSIDE_TRAINING, wrong.LAST_TRAINED_POSITION),
+        ),
         statement=(
             r"\begin{gathered}d = 512,\ \text{trained on } 0 \le p < 512: \text{ at } p = 1024"
             r" \text{ some pairs } v_i(p) \\ \text{lie farther than one step from every }"
             r" v_i(p'),\ p' < 512\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _unseen_at,
-                true=2 * N_MAX,
-                wrong=(wrong.INSIDE_TRAINING, wrong.LAST_TRAINED_POSITION),
-            ),
-        ),
     ),
-    Claim(
-        id="residual-stream-carries-position",
-        title="The residual stream keeps the encoding in its sum",
-        statement=r"h_{l+1} = h_l + f_l(h_l) \implies h_L = x + PE + \sum_{l<L} f_l(h_l)",
-        page=PAGE,
-        checks=(
-            Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK,)),
-            Check(
-                _signal,
-                true=learned.RESIDUAL,
-                wrong=(wrong.PLAIN_STACK, wrong.CANCELLING_SUBLAYER),
-            ),
+    claim(
+        "residual-stream-carries-position",
+        "The residual stream keeps the encoding in its sum",
+        Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK,)),
+        Check(
+            _signal,
+            true=learned.RESIDUAL,
+            wrong=(wrong.PLAIN_STACK, wrong.CANCELLING_SUBLAYER),
         ),
+        statement=r"h_{l+1} = h_l + f_l(h_l) \implies h_L = x + PE + \sum_{l<L} f_l(h_l)",
     ),
 )

@@ -11,14 +11,14 @@ import numpy.typing as npt
 
 from pe import numeric
 from pe._tolerance import EPS64, phase_tolerance
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import implications as measured
 from pe.proofs import implications as proofs
 from pe.proofs import wrong
 from pe.proofs.rotation_identity import rotation_identity
 from pe.symbolic import D, pair, shift_block
 
-PAGE = "implications"
+claim = Chapter("implications").claim
 
 #: Width and range of offsets for the decay of the dot product.
 DECAY_WIDTH = 512
@@ -136,132 +136,108 @@ def _not_relative(content: float, projection: measured.Projection) -> Evidence:
 
 
 CLAIMS = (
-    Claim(
-        id="dot-product-offset-only",
-        title="The dot product of two rows depends only on their offset",
+    claim(
+        "dot-product-offset-only",
+        "The dot product of two rows depends only on their offset",
+        Check(
+            by_proof(proofs.dot_product_per_pair),
+            true=proofs.offset_cosine,
+            wrong=(wrong.DOUBLE_ANGLE_COSINE,),
+        ),
+        Check(by_proof(proofs.dot_product_concrete), true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
+        Check(_dot_products, true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
         statement=r"PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k",
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.dot_product_per_pair),
-                true=proofs.offset_cosine,
-                wrong=(wrong.DOUBLE_ANGLE_COSINE,),
-            ),
-            Check(by_proof(proofs.dot_product_concrete), true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
-            Check(_dot_products, true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
-        ),
     ),
-    Claim(
-        id="dot-product-symmetric",
-        title="The dot product cannot tell k ahead from k behind",
+    claim(
+        "dot-product-symmetric",
+        "The dot product cannot tell k ahead from k behind",
+        Check(by_proof(proofs.offset_symmetry), true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
+        Check(_symmetric, true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
         statement=r"PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)",
-        page=PAGE,
-        checks=(
-            Check(by_proof(proofs.offset_symmetry), true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
-            Check(_symmetric, true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
-        ),
     ),
-    Claim(
-        id="dot-product-not-monotone",
-        title="The dot product does not fall steadily with distance",
+    claim(
+        "dot-product-not-monotone",
+        "The dot product does not fall steadily with distance",
+        Check(
+            _not_monotone,
+            true=partial(measured.dot_by_offset, DECAY_WIDTH),
+            wrong=(wrong.MONOTONE_DECAY,),
+        ),
         statement=(
             r"f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ there is a } k"
             r" \text{ with } f(k+1) > f(k)"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _not_monotone,
-                true=partial(measured.dot_by_offset, DECAY_WIDTH),
-                wrong=(wrong.MONOTONE_DECAY,),
-            ),
-        ),
     ),
-    Claim(
-        id="norm-constant",
-        title="Every row has the same length",
+    claim(
+        "norm-constant",
+        "Every row has the same length",
+        Check(by_proof(proofs.norm_per_pair), true=pair, wrong=(wrong.MIXED_FREQUENCY_PAIR,)),
+        Check(by_proof(proofs.norm_concrete), true=proofs.HALF, wrong=(wrong.NORM_SQUARED_D,)),
+        Check(_norm, true=proofs.HALF, wrong=(wrong.NORM_SQUARED_D,)),
         statement=r"\lVert PE(p) \rVert = \sqrt{d/2} \quad \text{for every } p",
-        page=PAGE,
-        checks=(
-            Check(by_proof(proofs.norm_per_pair), true=pair, wrong=(wrong.MIXED_FREQUENCY_PAIR,)),
-            Check(by_proof(proofs.norm_concrete), true=proofs.HALF, wrong=(wrong.NORM_SQUARED_D,)),
-            Check(_norm, true=proofs.HALF, wrong=(wrong.NORM_SQUARED_D,)),
-        ),
     ),
-    Claim(
-        id="rows-distinct",
-        title="Every position has its own row",
+    claim(
+        "rows-distinct",
+        "Every position has its own row",
+        Check(
+            by_proof(proofs.distance_identity),
+            true=proofs.chord_squared,
+            wrong=(wrong.SUM_ANGLE_DISTANCE,),
+        ),
+        Check(_rows_distinct, true=numeric.frequencies),
+        Check(_rows_repeat_never, true=numeric.frequencies, wrong=(wrong.BINARY_COUNTER,)),
         statement=(
             r"\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i (p - q)\bigr) > 0"
             r" \text{ for integers } p \ne q"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.distance_identity),
-                true=proofs.chord_squared,
-                wrong=(wrong.SUM_ANGLE_DISTANCE,),
-            ),
-            Check(_rows_distinct, true=numeric.frequencies),
-            Check(_rows_repeat_never, true=numeric.frequencies, wrong=(wrong.BINARY_COUNTER,)),
-        ),
     ),
-    Claim(
-        id="every-pair-relative-and-absolute",
-        title="Every pair carries both relative and absolute position",
+    claim(
+        "every-pair-relative-and-absolute",
+        "Every pair carries both relative and absolute position",
+        Check(by_proof(rotation_identity), true=shift_block),
+        Check(
+            _every_pair,
+            true=numeric.frequencies,
+            wrong=(wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD),
+        ),
         statement=(
             r"\begin{gathered}\text{for every pair } i:\quad B(k\omega_i)\,v_i(p) = v_i(p+k)"
             r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(by_proof(rotation_identity), true=shift_block),
-            Check(
-                _every_pair,
-                true=numeric.frequencies,
-                wrong=(wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD),
-            ),
-        ),
     ),
-    Claim(
-        id="attention-score-four-terms",
-        title="With content added, the score has four terms",
+    claim(
+        "attention-score-four-terms",
+        "With content added, the score has four terms",
+        Check(
+            by_proof(proofs.attention_four_terms),
+            true=proofs.ALL_TERMS,
+            wrong=(wrong.CROSS_TERMS_DROPPED,),
+        ),
         statement=(
             r"\begin{gathered}(x + e_p)^{\mathsf T} W (y + e_q) = x^{\mathsf T} W y"
             r" + x^{\mathsf T} W e_q + e_p^{\mathsf T} W y + e_p^{\mathsf T} W e_q, \\"
             r" W = W_q^{\mathsf T} W_k\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.attention_four_terms),
-                true=proofs.ALL_TERMS,
-                wrong=(wrong.CROSS_TERMS_DROPPED,),
-            ),
-        ),
     ),
-    Claim(
-        id="projected-score-not-relative",
-        title="After the projections the score is not a function of p − q alone",
+    claim(
+        "projected-score-not-relative",
+        "After the projections the score is not a function of p − q alone",
+        Check(
+            by_proof(proofs.position_term),
+            true=proofs.sum_and_difference,
+            wrong=(wrong.DIFFERENCE_ONLY,),
+        ),
+        Check(
+            partial(_not_relative, 0.0),
+            true=measured.RANDOM,
+            wrong=(wrong.IDENTITY_PROJECTION, wrong.ROTATION_PROJECTION),
+        ),
+        Check(partial(_not_relative, 1.0), true=measured.RANDOM),
         statement=(
             r"\begin{gathered}e_p^{\mathsf T} W e_q = \tfrac{w_{11}+w_{22}}{2}\cos\omega(p-q)"
             r" + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q) \\"
             r" + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q) + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q)"
             r"\end{gathered}"
-        ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.position_term),
-                true=proofs.sum_and_difference,
-                wrong=(wrong.DIFFERENCE_ONLY,),
-            ),
-            Check(
-                partial(_not_relative, 0.0),
-                true=measured.RANDOM,
-                wrong=(wrong.IDENTITY_PROJECTION, wrong.ROTATION_PROJECTION),
-            ),
-            Check(partial(_not_relative, 1.0), true=measured.RANDOM),
         ),
     ),
 )

@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 
 from pe import _rotation_table, numeric
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import precision
 from pe.proofs import precision as proofs
 from pe.proofs import wrong
 from pe.proofs.wrong import Candidate
 
-PAGE = "precision"
+claim = Chapter("precision").claim
 
 #: The accuracy claims cover positions below 2**20 and these widths.
 WIDTHS = (64, 4096)
@@ -133,98 +133,74 @@ def _shift_matrix(k: float, d: int, base: float) -> Any:
 
 
 CLAIMS = (
-    Claim(
-        id="complex-shift-step",
-        title="One complex multiplication shifts a pair",
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.complex_shift),
-                true=proofs.shift_factor,
-                wrong=(wrong.CONJUGATE_FACTOR, wrong.SWAPPED_FACTOR),
-            ),
+    claim(
+        "complex-shift-step",
+        "One complex multiplication shifts a pair",
+        Check(
+            by_proof(proofs.complex_shift),
+            true=proofs.shift_factor,
+            wrong=(wrong.CONJUGATE_FACTOR, wrong.SWAPPED_FACTOR),
         ),
     ),
-    Claim(
-        id="table-accurate-float64",
-        title="Float64 tables within 5e-16 of the exact values",
-        statement=(
-            r"|\widehat{PE}_{64} - PE| \le 4.9\times 10^{-16} \text{ for } 0 \le p \le 2^{53}"
+    claim(
+        "table-accurate-float64",
+        "Float64 tables within 5e-16 of the exact values",
+        Check(
+            _within(_rotation_table.ENTRY_ERROR_BOUND),
+            true=numeric.sinusoidal,
+            wrong=(wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS),
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _within(_rotation_table.ENTRY_ERROR_BOUND),
-                true=numeric.sinusoidal,
-                wrong=(wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS),
-            ),
-            Check(_far_positions, true=numeric.sinusoidal),
-        ),
+        Check(_far_positions, true=numeric.sinusoidal),
+        statement=r"|\widehat{PE}_{64} - PE| \le 4.9\times 10^{-16} \text{ for } 0 \le p \le 2^{53}",
     ),
-    Claim(
-        id="table-accurate-float32",
-        title="Float32 tables as good as rounding the exact values",
-        statement=(r"|\widehat{PE}_{32} - PE| \le 2^{-25} + 4.9\times 10^{-16} < 6\times 10^{-8}"),
-        page=PAGE,
-        checks=(
-            Check(_within(FLOAT32_TARGET), true=_float32, wrong=(wrong.FLOAT32_RECIPE,)),
-            Check(
-                _last_row,
-                true=_float32,
-                wrong=(
-                    Candidate(
-                        "rows chained z(p+1) = z(p) u in complex64 without re-anchoring",
-                        _chained,
-                    ),
+    claim(
+        "table-accurate-float32",
+        "Float32 tables as good as rounding the exact values",
+        Check(_within(FLOAT32_TARGET), true=_float32, wrong=(wrong.FLOAT32_RECIPE,)),
+        Check(
+            _last_row,
+            true=_float32,
+            wrong=(
+                Candidate(
+                    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring",
+                    _chained,
                 ),
             ),
         ),
+        statement=r"|\widehat{PE}_{32} - PE| \le 2^{-25} + 4.9\times 10^{-16} < 6\times 10^{-8}",
     ),
-    Claim(
-        id="float32-recipe-drifts",
-        title="Angles formed in float32 drift linearly with position",
+    claim(
+        "float32-recipe-drifts",
+        "Angles formed in float32 drift linearly with position",
+        Check(
+            _recipe_drift,
+            true=precision.float32_recipe,
+            wrong=(Candidate("pe float32 (no drift)", _float32),),
+        ),
         statement=(
             r"|\widehat{PE}_{\text{recipe}} - PE| \le (3 + |\ln\omega_i|)"
             r"\,2^{-24}\,\omega_i p + 2^{-24}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _recipe_drift,
-                true=precision.float32_recipe,
-                wrong=(Candidate("pe float32 (no drift)", _float32),),
-            ),
-        ),
     ),
-    Claim(
-        id="float16-positions-collide",
-        title="Positions formed in float16 collide above 2048",
+    claim(
+        "float16-positions-collide",
+        "Positions formed in float16 collide above 2048",
+        Check(_collisions, true=_recipe16, wrong=(Candidate("pe float16 table", _float16),)),
+        Check(_no_collisions, true=_float16),
         statement=(
             r"\mathrm{fl}_{16}(2049) = \mathrm{fl}_{16}(2048) \implies "
             r"PE(\mathrm{fl}_{16}(2049)) = PE(\mathrm{fl}_{16}(2048))"
         ),
-        page=PAGE,
-        checks=(
-            Check(_collisions, true=_recipe16, wrong=(Candidate("pe float16 table", _float16),)),
-            Check(_no_collisions, true=_float16),
-        ),
     ),
-    Claim(
-        id="identity-low-precision",
-        title="The rotation identity in float16, float32 and float64",
+    claim(
+        "identity-low-precision",
+        "The rotation identity in float16, float32 and float64",
+        Check(_identity_in(np.float16), true=_shift_matrix, wrong=(wrong.TRANSPOSED_SHIFT_MATRIX,)),
+        Check(_identity_in(np.float32), true=_shift_matrix, wrong=(wrong.OTHER_BASE_SHIFT_MATRIX,)),
+        Check(_identity_in(np.float64), true=_shift_matrix),
         statement=(
             r"|(T_k PE(p))_j - PE(p+k)_j| \le 4\varepsilon + "
             r"4\varepsilon_{64}\,\omega_i(|p| + |k|)"
-        ),
-        page=PAGE,
-        checks=(
-            Check(
-                _identity_in(np.float16), true=_shift_matrix, wrong=(wrong.TRANSPOSED_SHIFT_MATRIX,)
-            ),
-            Check(
-                _identity_in(np.float32), true=_shift_matrix, wrong=(wrong.OTHER_BASE_SHIFT_MATRIX,)
-            ),
-            Check(_identity_in(np.float64), true=_shift_matrix),
         ),
     ),
 )

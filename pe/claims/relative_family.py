@@ -9,12 +9,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import numeric, rotary
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import relative_family as experiments
 from pe.proofs import relative_family as proofs
 from pe.proofs import wrong
 
-PAGE = "relative-family"
+claim = Chapter("relative-family").claim
 
 #: Schemes whose scores on a repeated token depend only on i - j.
 RELATIVE_SCHEMES = ("rope", "shaw", "transformer-xl", "t5", "alibi")
@@ -135,80 +135,64 @@ _ABSOLUTE = (wrong.LEARNED_ABSOLUTE, wrong.SINUSOIDAL_ADDED)
 _BUCKETINGS = (wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN)
 
 CLAIMS = (
-    Claim(
-        id="identical-tokens-relative",
-        title="On a repeated token, relative schemes give scores that depend only on i − j",
+    claim(
+        "identical-tokens-relative",
+        "On a repeated token, relative schemes give scores that depend only on i − j",
+        Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=_ABSOLUTE),
         statement=(
             r"\begin{gathered}x_i = x\ \forall i \implies s_{ij} = f(i - j) \\"
             r" \text{for RoPE, Shaw, Transformer-XL, T5, ALiBi;} \\"
             r" \text{not for learned or added sinusoidal absolute encodings}\end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=_ABSOLUTE),),
     ),
-    Claim(
-        id="shaw-clipped-offsets",
-        title="Shaw et al. use 2K + 1 relative vectors, the same beyond distance K",
+    claim(
+        "shaw-clipped-offsets",
+        "Shaw et al. use 2K + 1 relative vectors, the same beyond distance K",
+        Check(_shaw, true=3, wrong=(wrong.NO_CLIPPING,)),
         statement=r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors}",
-        page=PAGE,
-        checks=(Check(_shaw, true=3, wrong=(wrong.NO_CLIPPING,)),),
     ),
-    Claim(
-        id="transformer-xl-four-terms",
-        title="The additive score splits into four terms",
-        page=PAGE,
-        checks=(Check(_FOUR_TERMS, true=proofs.FOUR_TERMS, wrong=(wrong.TERM_C_LEFT_OUT,)),),
+    claim(
+        "transformer-xl-four-terms",
+        "The additive score splits into four terms",
+        Check(_FOUR_TERMS, true=proofs.FOUR_TERMS, wrong=(wrong.TERM_C_LEFT_OUT,)),
     ),
-    Claim(
-        id="t5-buckets",
-        title="T5's buckets: exact near 0, logarithmic, capped, one side per direction",
+    claim(
+        "t5-buckets",
+        "T5's buckets: exact near 0, logarithmic, capped, one side per direction",
+        Check(_t5, true=experiments.t5_bucket, wrong=_BUCKETINGS),
+        Check(_t5_reference, true=experiments.t5_bucket, wrong=_BUCKETINGS),
         statement=(
             r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < E;\quad b \text{ non-decreasing"
             r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge D;\quad"
             r" \text{directions disjoint}\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_t5, true=experiments.t5_bucket, wrong=_BUCKETINGS),
-            Check(_t5_reference, true=experiments.t5_bucket, wrong=_BUCKETINGS),
-        ),
     ),
-    Claim(
-        id="alibi-slopes",
-        title="ALiBi's slopes are geometric and its bias falls linearly with distance",
+    claim(
+        "alibi-slopes",
+        "ALiBi's slopes are geometric and its bias falls linearly with distance",
+        Check(_alibi, true=experiments.alibi_slopes, wrong=(wrong.HALVING_SLOPES,)),
         statement=r"m_h = 2^{-8h/H},\ h = 1..H;\quad b_{ij} = -m_h\,(i - j),\ j \le i",
-        page=PAGE,
-        checks=(Check(_alibi, true=experiments.alibi_slopes, wrong=(wrong.HALVING_SLOPES,)),),
     ),
-    Claim(
-        id="nope-causal-position",
-        title="With a causal mask, equal scores still reveal the position",
+    claim(
+        "nope-causal-position",
+        "With a causal mask, equal scores still reveal the position",
+        Check(_COUNTS, true=proofs.CAUSAL, wrong=(wrong.NO_CAUSAL_MASK,)),
+        Check(_nope, true=experiments.causal_mean_attention, wrong=(wrong.UNMASKED_MEAN,)),
         statement=(
             r"o_i = \frac{v_0 + i\,v}{i + 1},\quad o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)}"
             r" \ne 0 \text{ when } v_0 \ne v"
         ),
-        page=PAGE,
-        checks=(
-            Check(_COUNTS, true=proofs.CAUSAL, wrong=(wrong.NO_CAUSAL_MASK,)),
-            Check(_nope, true=experiments.causal_mean_attention, wrong=(wrong.UNMASKED_MEAN,)),
-        ),
     ),
-    Claim(
-        id="position-interpolation-range",
-        title="Position interpolation keeps every angle inside the trained range",
-        statement=(
-            r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i"
-        ),
-        page=PAGE,
-        checks=(Check(_interpolation, true=4.0, wrong=(wrong.NO_INTERPOLATION,)),),
+    claim(
+        "position-interpolation-range",
+        "Position interpolation keeps every angle inside the trained range",
+        Check(_interpolation, true=4.0, wrong=(wrong.NO_INTERPOLATION,)),
+        statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",
     ),
-    Claim(
-        id="ntk-base-scaling",
-        title="NTK-aware scaling keeps the fastest pair and slows the slowest by s",
-        page=PAGE,
-        checks=(
-            Check(_NTK, true=proofs.ntk_scaled_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
-            Check(_ntk, true=experiments.ntk_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
-        ),
+    claim(
+        "ntk-base-scaling",
+        "NTK-aware scaling keeps the fastest pair and slows the slowest by s",
+        Check(_NTK, true=proofs.ntk_scaled_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
+        Check(_ntk, true=experiments.ntk_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
     ),
 )

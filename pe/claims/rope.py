@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 
 from pe import rotary
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import rope as experiments
 from pe.proofs import rope as proofs
 from pe.proofs import wrong
 
-PAGE = "rope"
+claim = Chapter("rope").claim
 
 _WQ = ((1, 2), (0, 1))
 _WK = ((2, 0), (1, 1))
@@ -113,154 +113,123 @@ _ABEL = by_proof(proofs.summation_by_parts)
 _ABEL_WRONG = (wrong.PARTIAL_SUM_SHIFTED, wrong.ABEL_SIGN_FLIPPED)
 
 CLAIMS = (
-    Claim(
-        id="rope-complex-rotation",
-        title="RoPE multiplies each pair by a unit complex phase",
+    claim(
+        "rope-complex-rotation",
+        "RoPE multiplies each pair by a unit complex phase",
+        Check(_COMPLEX, true=proofs.rope_rotation, wrong=(wrong.TRANSPOSED_ROTATION,)),
+        Check(_complex, true=rotary.rope, wrong=(wrong.FLIPPED_ROPE,)),
         statement=(
             r"\begin{pmatrix} a' \\ b' \end{pmatrix} = \begin{pmatrix} \cos p\omega_i & -\sin p\omega_i"
             r" \\ \sin p\omega_i & \cos p\omega_i \end{pmatrix} \begin{pmatrix} a \\ b \end{pmatrix}"
             r"\iff a' + ib' = (a + ib)\,e^{ip\omega_i}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_COMPLEX, true=proofs.rope_rotation, wrong=(wrong.TRANSPOSED_ROTATION,)),
-            Check(_complex, true=rotary.rope, wrong=(wrong.FLIPPED_ROPE,)),
-        ),
     ),
-    Claim(
-        id="rope-relative-property",
-        title="RoPE scores depend only on the offset (one pair)",
-        page=PAGE,
-        checks=(Check(_RELATIVE, true=proofs.rope_rotation, wrong=_NOT_RELATIVE),),
+    claim(
+        "rope-relative-property",
+        "RoPE scores depend only on the offset (one pair)",
+        Check(_RELATIVE, true=proofs.rope_rotation, wrong=_NOT_RELATIVE),
     ),
-    Claim(
-        id="rope-relative-block-diagonal",
-        title="The relative property for the whole vector, both pairings",
+    claim(
+        "rope-relative-block-diagonal",
+        "The relative property for the whole vector, both pairings",
+        Check(_ADJACENT, true=proofs.rope_rotation, wrong=(wrong.SQUARED_ANGLE,)),
+        Check(_HALVES, true=proofs.rope_rotation),
         statement=(
             r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle \\"
             r" \text{exactly for } d = 8, \text{ adjacent and halves pairings}\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_ADJACENT, true=proofs.rope_rotation, wrong=(wrong.SQUARED_ANGLE,)),
-            Check(_HALVES, true=proofs.rope_rotation),
-        ),
     ),
-    Claim(
-        id="rope-pairing-permutation",
-        title="The two pairings differ by one fixed permutation",
+    claim(
+        "rope-pairing-permutation",
+        "The two pairings differ by one fixed permutation",
+        Check(_PAIRINGS, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
+        Check(_permuted, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
         statement=(
             r"\begin{gathered}\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
             r"(P^{\mathsf T} x, m), \\ (Py)_j = y_{\pi(j)},\quad \pi = (0, 2, \dots, d-2, 1, 3,"
             r" \dots, d-1)\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_PAIRINGS, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
-            Check(_permuted, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
-        ),
     ),
-    Claim(
-        id="rope-converted-weights",
-        title="Permuting the rows of W_q and W_k alike converts between pairings",
+    claim(
+        "rope-converted-weights",
+        "Permuting the rows of W_q and W_k alike converts between pairings",
+        Check(_CONVERTED, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
+        Check(_converted, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
         statement=(
             r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(P W_q x, m),"
             r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"
             r" = \langle \mathrm{rope}_{\text{adjacent}}(W_q x, m),"
             r" \mathrm{rope}_{\text{adjacent}}(W_k y, n)\rangle\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_CONVERTED, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
-            Check(_converted, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
-        ),
     ),
-    Claim(
-        id="additive-not-relative-after-projection",
-        title="After W_q and W_k, the additive encoding is not relative",
+    claim(
+        "additive-not-relative-after-projection",
+        "After W_q and W_k, the additive encoding is not relative",
+        Check(_counterexample, true=(_WQ, _WK), wrong=(wrong.IDENTITY_PROJECTIONS,)),
+        Check(_spread, true=experiments.additive_scores, wrong=(wrong.ROPE_AFTER_PROJECTION,)),
         statement=(
             r"\begin{gathered}\exists\, W_q, W_k:\ \langle W_q PE(m), W_k PE(n)\rangle"
             r" \text{ is not a function of } n - m \\ \text{(it is for } W_q = W_k = I:"
             r"\ PE(m)\cdot PE(n) = \textstyle\sum_i \cos\omega_i(n-m))\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_counterexample, true=(_WQ, _WK), wrong=(wrong.IDENTITY_PROJECTIONS,)),
-            Check(_spread, true=experiments.additive_scores, wrong=(wrong.ROPE_AFTER_PROJECTION,)),
-        ),
     ),
-    Claim(
-        id="rope-relative-after-any-projection",
-        title="RoPE after the projections is relative for every W_q, W_k",
+    claim(
+        "rope-relative-after-any-projection",
+        "RoPE after the projections is relative for every W_q, W_k",
+        Check(_PROJECTED, true=_AFTER, wrong=(wrong.ROTATE_BEFORE_PROJECTING,)),
+        Check(_PROJECTED_4, true=_AFTER),
         statement=(
             r"\langle R_m W_q x, R_n W_k y\rangle = \langle W_q x, R_{n-m} W_k y\rangle"
             r" \text{ for all } W_q, W_k, x, y"
         ),
-        page=PAGE,
-        checks=(
-            Check(_PROJECTED, true=_AFTER, wrong=(wrong.ROTATE_BEFORE_PROJECTING,)),
-            Check(_PROJECTED_4, true=_AFTER),
-        ),
     ),
-    Claim(
-        id="rope-offset-only-float64",
-        title="In float64 the computed scores depend only on the offset",
+    claim(
+        "rope-offset-only-float64",
+        "In float64 the computed scores depend only on the offset",
+        Check(
+            partial(_offsets, model_dtype="float64", pairings=("adjacent", "halves")),
+            true="float64",
+            wrong=(wrong.FLOAT32_ANGLES, wrong.FLOAT16_ANGLES),
+        ),
         statement=(
             r"\begin{gathered}|s(m, m + r) - \langle q, R_r k\rangle| \le \tau(m, r)"
             r" \text{ with float64 angles;} \\ \text{float32 and float16 angles exceed it}"
             r"\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                partial(_offsets, model_dtype="float64", pairings=("adjacent", "halves")),
-                true="float64",
-                wrong=(wrong.FLOAT32_ANGLES, wrong.FLOAT16_ANGLES),
-            ),
-        ),
     ),
-    Claim(
-        id="rope-angle-error-model",
-        title="Low-precision angles: error grows with the position as the model says",
+    claim(
+        "rope-angle-error-model",
+        "Low-precision angles: error grows with the position as the model says",
+        Check(partial(_offsets, "float32"), true="float32"),
+        Check(partial(_offsets, "float16"), true="float16", wrong=(wrong.FLOAT32_TOLERANCE,)),
         statement=(
             r"\begin{gathered}|s(m, m + r) - \langle q, R_r k\rangle| \le \tau(m, r) = \\"
             r" \sum_i \rho_i\bigl(2\varepsilon_a\omega_i(|m| + |m+r| + |r|)"
             r" + (d+8)\varepsilon_{64}\bigr)\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(partial(_offsets, "float32"), true="float32"),
-            Check(partial(_offsets, "float16"), true="float16", wrong=(wrong.FLOAT32_TOLERANCE,)),
-        ),
     ),
-    Claim(
-        id="rope-decay-bound",
-        title="RoFormer's long-term decay is a bound, by summation by parts",
+    claim(
+        "rope-decay-bound",
+        "RoFormer's long-term decay is a bound, by summation by parts",
+        Check(_ABEL, true=proofs.abel_right_side, wrong=_ABEL_WRONG),
+        Check(_decay, true=rotary.abel_bound, wrong=(wrong.LAST_PARTIAL_SUM,)),
         statement=(
             r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{ir\omega_i}\Bigr|"
             r" \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j(r)|, \\"
             r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_ABEL, true=proofs.abel_right_side, wrong=_ABEL_WRONG),
-            Check(_decay, true=rotary.abel_bound, wrong=(wrong.LAST_PARTIAL_SUM,)),
-        ),
     ),
-    Claim(
-        id="rope-scores-not-monotone",
-        title="The scores themselves do not decay monotonically",
+    claim(
+        "rope-scores-not-monotone",
+        "The scores themselves do not decay monotonically",
+        Check(
+            _not_monotone,
+            true=experiments.rope_score_sequences,
+            wrong=(wrong.ALIBI_SEQUENCE,),
+        ),
         statement=(
             r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
             r" \text{while the bound's averages decrease}\end{gathered}"
-        ),
-        page=PAGE,
-        checks=(
-            Check(
-                _not_monotone,
-                true=experiments.rope_score_sequences,
-                wrong=(wrong.ALIBI_SEQUENCE,),
-            ),
         ),
     ),
 )

@@ -11,7 +11,7 @@ import numpy as np
 import sympy as sp
 
 from pe import numeric, symbolic
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import rotation_identity as experiments
 from pe.experiments.rotation_identity import LAW_OFFSETS, LAW_WIDTH, shift_matrix
 from pe.proofs import rotation_identity as proofs
@@ -19,7 +19,7 @@ from pe.proofs import wrong
 from pe.proofs.wrong import Candidate, ShiftMatrix
 from pe.symbolic import Block, Proof
 
-PAGE = "rotation-identity"
+claim = Chapter("rotation-identity").claim
 
 
 def _identity(dtype: type[np.floating[Any]]) -> Callable[[ShiftMatrix], Evidence]:
@@ -130,52 +130,43 @@ _COS_SIN = by_proof(partial(proofs.block_in_order, order="cos-sin"))
 _TEXTBOOK = wrong.TEXTBOOK_ROTATION
 
 CLAIMS = (
-    Claim(
-        id="rotation-identity",
-        title="The rotation identity",
-        page=PAGE,
-        checks=(
-            _proved(proofs.rotation_identity, wrong.TRANSPOSED_BLOCK, wrong.SCALED_BLOCK),
-            _measured(_identity(np.float64), wrong.TRANSPOSED_SHIFT_MATRIX),
-            Check(_identity(np.float32), true=shift_matrix),
-        ),
+    claim(
+        "rotation-identity",
+        "The rotation identity",
+        _proved(proofs.rotation_identity, wrong.TRANSPOSED_BLOCK, wrong.SCALED_BLOCK),
+        _measured(_identity(np.float64), wrong.TRANSPOSED_SHIFT_MATRIX),
+        Check(_identity(np.float32), true=shift_matrix),
     ),
-    Claim(
-        id="rotation-identity-block-diagonal",
-        title="The identity for the whole vector",
+    claim(
+        "rotation-identity-block-diagonal",
+        "The identity for the whole vector",
+        _proved(_block_diagonal(8), wrong.TRANSPOSED_BLOCK),
+        _proved(_block_diagonal(64)),
         statement=(
             r"\begin{gathered}T_k\,PE(p) = PE(p+k),\quad T_k = \operatorname{diag}\bigl("
             r"B(k\omega_0), \dots, B(k\omega_{d/2-1})\bigr) \\"
             r" \text{exactly, for } d = 8 \text{ and } d = 64\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            _proved(_block_diagonal(8), wrong.TRANSPOSED_BLOCK),
-            _proved(_block_diagonal(64)),
-        ),
     ),
-    Claim(
-        id="shift-independent-of-position",
-        title="T_k does not depend on the position",
-        page=PAGE,
-        checks=(
-            _proved(proofs.shift_is_position_free, wrong.TRANSPOSED_BLOCK),
-            _measured(_position_free, wrong.TRANSPOSED_SHIFT_MATRIX),
-        ),
+    claim(
+        "shift-independent-of-position",
+        "T_k does not depend on the position",
+        _proved(proofs.shift_is_position_free, wrong.TRANSPOSED_BLOCK),
+        _measured(_position_free, wrong.TRANSPOSED_SHIFT_MATRIX),
     ),
-    Claim(
-        id="shift-orthogonal",
-        title="T_k is a rotation",
+    claim(
+        "shift-orthogonal",
+        "T_k is a rotation",
+        _proved(proofs.shift_is_orthogonal, wrong.SCALED_BLOCK, wrong.NOT_A_ROTATION),
+        _measured(_orthogonal, wrong.FLIPPED_SINE_SHIFT_MATRIX),
         statement=r"T_k^{\mathsf T} T_k = I, \qquad \det T_k = 1",
-        page=PAGE,
-        checks=(
-            _proved(proofs.shift_is_orthogonal, wrong.SCALED_BLOCK, wrong.NOT_A_ROTATION),
-            _measured(_orthogonal, wrong.FLIPPED_SINE_SHIFT_MATRIX),
-        ),
     ),
-    Claim(
-        id="block-sign-sin-cos-order",
-        title="In (sin, cos) order the block is [[c, s], [-s, c]]: a clockwise rotation",
+    claim(
+        "block-sign-sin-cos-order",
+        "In (sin, cos) order the block is [[c, s], [-s, c]]: a clockwise rotation",
+        _proved(_SIN_COS, _TEXTBOOK),
+        _proved(proofs.sin_cos_block_is_clockwise, _TEXTBOOK),
+        Check(_orientation("sin-cos"), true=symbolic.shift_block, wrong=(_TEXTBOOK,)),
         statement=(
             r"\begin{gathered}"
             r"\begin{pmatrix} \sin\omega(p+k) \\ \cos\omega(p+k) \end{pmatrix} ="
@@ -185,60 +176,39 @@ CLAIMS = (
             r"\end{pmatrix} = R(-k\omega) \text{ (clockwise)}"
             r"\end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            _proved(_SIN_COS, _TEXTBOOK),
-            _proved(proofs.sin_cos_block_is_clockwise, _TEXTBOOK),
-            Check(_orientation("sin-cos"), true=symbolic.shift_block, wrong=(_TEXTBOOK,)),
-        ),
     ),
-    Claim(
-        id="textbook-block-cos-sin-order",
-        title="The textbook rotation [[c, -s], [s, c]] is right for (cos, sin) order",
-        page=PAGE,
-        checks=(
-            Check(_COS_SIN, true=_TEXTBOOK.value, wrong=(wrong.PAPER_BLOCK,)),
-            Check(_orientation("cos-sin"), true=_TEXTBOOK.value, wrong=(wrong.PAPER_BLOCK,)),
-        ),
+    claim(
+        "textbook-block-cos-sin-order",
+        "The textbook rotation [[c, -s], [s, c]] is right for (cos, sin) order",
+        Check(_COS_SIN, true=_TEXTBOOK.value, wrong=(wrong.PAPER_BLOCK,)),
+        Check(_orientation("cos-sin"), true=_TEXTBOOK.value, wrong=(wrong.PAPER_BLOCK,)),
     ),
-    Claim(
-        id="shift-identity-at-zero",
-        title="Shifting by zero changes nothing",
-        page=PAGE,
-        checks=(
-            _proved(proofs.identity_at_zero, wrong.SWAPPED_BLOCK, wrong.SCALED_BLOCK),
-            Check(_identity_at_zero, true=0, wrong=(wrong.OFFSET_ONE,)),
-        ),
+    claim(
+        "shift-identity-at-zero",
+        "Shifting by zero changes nothing",
+        _proved(proofs.identity_at_zero, wrong.SWAPPED_BLOCK, wrong.SCALED_BLOCK),
+        Check(_identity_at_zero, true=0, wrong=(wrong.OFFSET_ONE,)),
     ),
-    Claim(
-        id="shift-composition",
-        title="Two shifts make one: offsets add",
+    claim(
+        "shift-composition",
+        "Two shifts make one: offsets add",
+        _proved(proofs.composition, wrong.NOT_A_ROTATION, wrong.SCALED_BLOCK),
+        Check(_composition_law, true=operator.add, wrong=(wrong.OFFSETS_SUBTRACT,)),
+        Check(_composition, true=operator.add, wrong=(wrong.OFFSETS_SUBTRACT,)),
         statement=r"T_a\,T_b = T_{a+b} \quad \text{for all real } a, b",
-        page=PAGE,
-        checks=(
-            _proved(proofs.composition, wrong.NOT_A_ROTATION, wrong.SCALED_BLOCK),
-            Check(_composition_law, true=operator.add, wrong=(wrong.OFFSETS_SUBTRACT,)),
-            Check(_composition, true=operator.add, wrong=(wrong.OFFSETS_SUBTRACT,)),
-        ),
     ),
-    Claim(
-        id="shift-inverse-is-transpose",
-        title="Shifting back is the inverse, and the inverse is the transpose",
+    claim(
+        "shift-inverse-is-transpose",
+        "Shifting back is the inverse, and the inverse is the transpose",
+        _proved(proofs.inverse_is_transpose, wrong.NOT_A_ROTATION, wrong.SCALED_BLOCK),
+        Check(_inverse, true=operator.neg, wrong=(wrong.INVERSE_IS_SELF,)),
         statement=r"T_{-k} = T_k^{-1} = T_k^{\mathsf T}",
-        page=PAGE,
-        checks=(
-            _proved(proofs.inverse_is_transpose, wrong.NOT_A_ROTATION, wrong.SCALED_BLOCK),
-            Check(_inverse, true=operator.neg, wrong=(wrong.INVERSE_IS_SELF,)),
-        ),
     ),
-    Claim(
-        id="same-map-10-15-20",
-        title="The same map takes position 10 to 15 and 15 to 20",
+    claim(
+        "same-map-10-15-20",
+        "The same map takes position 10 to 15 and 15 to 20",
+        _proved(proofs.ten_to_fifteen_to_twenty, wrong.TRANSPOSED_BLOCK),
+        _measured(_ten_fifteen_twenty, wrong.TRANSPOSED_SHIFT_MATRIX),
         statement=r"T_5\,PE(10) = PE(15) \quad\text{and}\quad T_5\,PE(15) = PE(20)",
-        page=PAGE,
-        checks=(
-            _proved(proofs.ten_to_fifteen_to_twenty, wrong.TRANSPOSED_BLOCK),
-            _measured(_ten_fifteen_twenty, wrong.TRANSPOSED_SHIFT_MATRIX),
-        ),
     ),
 )

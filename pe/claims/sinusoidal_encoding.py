@@ -10,13 +10,13 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric, reference
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import sinusoidal_encoding as facts
 from pe.proofs import sinusoidal_encoding as proofs
 from pe.proofs import wrong
 from pe.proofs.wrong import Candidate
 
-PAGE = "sinusoidal-encoding"
+claim = Chapter("sinusoidal-encoding").claim
 EPS = float(np.finfo(np.float64).eps)
 #: The width of every check (the paper's base model).
 D = 512
@@ -195,196 +195,160 @@ def _subspace(embeddings: facts.Embeddings) -> Evidence:
 
 
 CLAIMS = (
-    Claim(
-        id="pair-index-range",
-        title="The pair index runs over 0 <= i < d/2",
+    claim(
+        "pair-index-range",
+        "The pair index runs over 0 <= i < d/2",
+        Check(_columns, true=D // 2, wrong=(Candidate("0 <= i <= d/2 (inclusive)", D // 2 + 1),)),
         statement=(
             r"\begin{gathered} \{2i, 2i+1 : 0 \le i < d/2\} = \{0, 1, \dots, d-1\} \\"
             r" d/2 \text{ pairs, each column once} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _columns, true=D // 2, wrong=(Candidate("0 <= i <= d/2 (inclusive)", D // 2 + 1),)
-            ),
-        ),
     ),
-    Claim(
-        id="wavelength-progression",
-        title="Wavelengths: a geometric progression from 2π to just under 2π·10000",
+    claim(
+        "wavelength-progression",
+        "Wavelengths: a geometric progression from 2π to just under 2π·10000",
+        Check(
+            by_proof(proofs.wavelength_progression),
+            true=proofs.PAPER_WAVELENGTHS,
+            wrong=(wrong.LAST_WAVELENGTH_2PI_BASE, wrong.DOUBLED_EXPONENT_WAVELENGTHS),
+        ),
+        Check(_wavelengths, true=proofs.PAPER_WAVELENGTHS, wrong=(wrong.LAST_WAVELENGTH_2PI_BASE,)),
         statement=(
             r"\begin{gathered} \lambda_i = 2\pi\cdot 10000^{2i/d},\quad \lambda_{i+1} / \lambda_i = 10000^{2/d} \\"
             r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi\cdot 10000 \cdot 10000^{-2/d} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.wavelength_progression),
-                true=proofs.PAPER_WAVELENGTHS,
-                wrong=(wrong.LAST_WAVELENGTH_2PI_BASE, wrong.DOUBLED_EXPONENT_WAVELENGTHS),
-            ),
-            Check(
-                _wavelengths, true=proofs.PAPER_WAVELENGTHS, wrong=(wrong.LAST_WAVELENGTH_2PI_BASE,)
-            ),
-        ),
     ),
-    Claim(
-        id="one-indexed-frequencies-shifted",
-        title="Note 001's 1-indexed convention shifts the frequencies by one step",
+    claim(
+        "one-indexed-frequencies-shifted",
+        "Note 001's 1-indexed convention shifts the frequencies by one step",
+        Check(
+            _shifted_one_step,
+            true=facts.one_indexed_frequencies(D),
+            wrong=(Candidate("the paper's frequencies", numeric.frequencies(D)),),
+        ),
         statement=(
             r"\begin{gathered} W_p[2i-1, t] = \sin(t\,/\,10000^{2i/d}),\ 0 < i \le d/2 \\"
             r" \text{frequencies } 10000^{-2/d}, \dots, 10000^{-1} \\"
             r" \text{instead of } 1, \dots, 10000^{-(d-2)/d} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _shifted_one_step,
-                true=facts.one_indexed_frequencies(D),
-                wrong=(Candidate("the paper's frequencies", numeric.frequencies(D)),),
-            ),
-        ),
     ),
-    Claim(
-        id="base-is-not-a-length",
-        title="10000 is a timescale, not a maximum length",
+    claim(
+        "base-is-not-a-length",
+        "10000 is a timescale, not a maximum length",
+        Check(_past_base, true=None, wrong=(Candidate("a maximum length of 10000", 10_000),)),
         statement=(
             r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > 1 \\"
             r" \text{for } p < 10000 \le q < 20000 \\"
             r" \text{positions past 10000 get new vectors} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_past_base, true=None, wrong=(Candidate("a maximum length of 10000", 10_000),)),
-        ),
     ),
-    Claim(
-        id="width-refines-frequencies",
-        title="The width is a choice: doubling it keeps every frequency",
+    claim(
+        "width-refines-frequencies",
+        "The width is a choice: doubling it keeps every frequency",
+        Check(by_proof(proofs.width_refinement), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
+        Check(partial(_refinement, 256), true=2),
+        Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
         statement=(
             r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)} \\"
             r" \text{every width spans } 1 \text{ to about } \mathrm{base}^{-1} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(by_proof(proofs.width_refinement), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
-            Check(partial(_refinement, 256), true=2),
-            Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
-        ),
     ),
-    Claim(
-        id="worked-example-my-name-is-rk",
-        title='The worked example "My name is RK", d = 512',
+    claim(
+        "worked-example-my-name-is-rk",
+        'The worked example "My name is RK", d = 512',
+        Check(
+            _worked_example,
+            true=numeric.sinusoidal,
+            wrong=(wrong.DOUBLED_EXPONENT_TABLE, wrong.ONE_INDEXED_TABLE),
+        ),
         statement=(
             r"\begin{gathered} PE(0) = [0, 1, 0, 1, \dots] \\"
             r" PE(1,0) = \sin 1,\quad PE(1,1) = \cos 1 \\"
             r" PE(1,256) = \sin\tfrac{1}{100} \\"
             r" PE(1,511) = \cos 10000^{-510/512} \approx 1 \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _worked_example,
-                true=numeric.sinusoidal,
-                wrong=(wrong.DOUBLED_EXPONENT_TABLE, wrong.ONE_INDEXED_TABLE),
-            ),
-        ),
     ),
-    Claim(
-        id="binary-bits-periods",
-        title="Binary counter: bit b flips with period 2^(b+1)",
+    claim(
+        "binary-bits-periods",
+        "Binary counter: bit b flips with period 2^(b+1)",
+        Check(
+            _least_periods,
+            true=(2, 4, 8, 16),
+            wrong=(Candidate("periods 2^b", (1, 2, 4, 8)),),
+        ),
         statement=(
             r"\begin{gathered} \bigl\lfloor p / 2^b \bigr\rfloor \bmod 2 \text{ has least period } 2^{b+1} \\"
             r" 2, 4, 8, 16 \text{ for } b = 0, 1, 2, 3 \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                _least_periods,
-                true=(2, 4, 8, 16),
-                wrong=(Candidate("periods 2^b", (1, 2, 4, 8)),),
-            ),
-        ),
     ),
-    Claim(
-        id="wavelength-ratio-not-two",
-        title="Unlike bits, consecutive wavelengths never double",
+    claim(
+        "wavelength-ratio-not-two",
+        "Unlike bits, consecutive wavelengths never double",
+        Check(_ratio_two, true=10000, wrong=(Candidate("base 2^13", 2**13),)),
         statement=(
             r"\begin{gathered} 10000^{2/d} = 2 \iff d = 2\log_2 10000 = 8 + 8\log_2 5 \approx 26.58 \\"
             r" \text{not an even integer} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_ratio_two, true=10000, wrong=(Candidate("base 2^13", 2**13),)),),
     ),
-    Claim(
-        id="encoding-steps-smooth",
-        title="Unlike bits, the encoding moves smoothly",
+    claim(
+        "encoding-steps-smooth",
+        "Unlike bits, the encoding moves smoothly",
+        Check(
+            by_proof(proofs.step_distance),
+            true=proofs.chord_squared,
+            wrong=(wrong.STEP_IS_OMEGA,),
+        ),
+        Check(_steps, true=1.0, wrong=(Candidate("|step| <= ω_i / 2", 0.5),)),
         statement=(
             r"\begin{gathered} \lVert v_i(p+1) - v_i(p) \rVert = 2\sin(\omega_i/2) \le \omega_i \le 1 \\"
             r" \Rightarrow\ |PE(p+1, j) - PE(p, j)| \le \omega_i \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.step_distance),
-                true=proofs.chord_squared,
-                wrong=(wrong.STEP_IS_OMEGA,),
-            ),
-            Check(_steps, true=1.0, wrong=(Candidate("|step| <= ω_i / 2", 0.5),)),
-        ),
     ),
-    Claim(
-        id="zero-mean-full-period",
-        title="Zero-centred over a full period",
-        page=PAGE,
-        checks=(Check(by_proof(proofs.period_mean), true=1, wrong=(wrong.SQUARED_MEAN,)),),
+    claim(
+        "zero-mean-full-period",
+        "Zero-centred over a full period",
+        Check(by_proof(proofs.period_mean), true=1, wrong=(wrong.SQUARED_MEAN,)),
     ),
-    Claim(
-        id="finite-column-means",
-        title="Over finitely many positions the mean is not zero: the closed form",
+    claim(
+        "finite-column-means",
+        "Over finitely many positions the mean is not zero: the closed form",
+        Check(_finite_means, true=1.0, wrong=(Candidate("n instead of n − 1", 0.0),)),
         statement=(
             r"\begin{gathered} \frac1n\sum_{p=0}^{n-1} \sin p\omega = \frac{\sin\frac{n\omega}{2} \sin\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \\"
             r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_finite_means, true=1.0, wrong=(Candidate("n instead of n − 1", 0.0),)),),
     ),
-    Claim(
-        id="concat-is-two-projections",
-        title="Concatenating then projecting = adding two separate projections",
+    claim(
+        "concat-is-two-projections",
+        "Concatenating then projecting = adding two separate projections",
+        Check(
+            by_proof(proofs.concat_projection),
+            true=proofs.separate_projections,
+            wrong=(wrong.TIED_PROJECTION,),
+        ),
+        Check(_costs, true=proofs.separate_projections, wrong=(wrong.TIED_PROJECTION,)),
         statement=(
             r"\begin{gathered} \begin{pmatrix} W_e & W_q \end{pmatrix}\begin{pmatrix} e \\ q \end{pmatrix} = W_e e + W_q q \\"
             r" \text{adding } e + q \text{ is the case } W_e = W_q \text{, at half the weights} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(proofs.concat_projection),
-                true=proofs.separate_projections,
-                wrong=(wrong.TIED_PROJECTION,),
-            ),
-            Check(_costs, true=proofs.separate_projections, wrong=(wrong.TIED_PROJECTION,)),
-        ),
     ),
-    Claim(
-        id="embedding-encoding-nearly-orthogonal",
-        title="In high dimension, embeddings and encodings are nearly orthogonal",
+    claim(
+        "embedding-encoding-nearly-orthogonal",
+        "In high dimension, embeddings and encodings are nearly orthogonal",
+        Check(_orthogonal, true=facts.random_embeddings, wrong=(SHARES_PE0,)),
         statement=(
             r"\begin{gathered} \cos\angle(e, PE(p)) \text{ has mean } 0 \\"
             r" \text{and standard deviation } 1/\sqrt d \\"
             r" \text{for isotropic } e:\ \approx 0.044 \text{ at } d = 512 \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_orthogonal, true=facts.random_embeddings, wrong=(SHARES_PE0,)),),
     ),
-    Claim(
-        id="encoding-subspace-share",
-        title="The encodings fill a small subspace; an embedding mostly lies outside it",
+    claim(
+        "encoding-subspace-share",
+        "The encodings fill a small subspace; an embedding mostly lies outside it",
+        Check(_subspace, true=facts.random_embeddings, wrong=(MADE_OF_ROWS,)),
         statement=(
             r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d} \text{ for isotropic } e \\"
             r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_subspace, true=facts.random_embeddings, wrong=(MADE_OF_ROWS,)),),
     ),
 )

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pe.claims import Check, Claim, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import why_order as experiments
 from pe.experiments.why_order import Encoding, Layer, Sides, Summary
 from pe.proofs import why_order as proofs
 from pe.proofs import wrong
 
-PAGE = "why-order"
+claim = Chapter("why-order").claim
 
 
 def _numeric_equivariance(sides: Sides) -> Evidence:
@@ -56,85 +56,71 @@ def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
 
 
 CLAIMS = (
-    Claim(
-        id="attention-permutation-equivariant",
-        title="Self-attention without positions is permutation-equivariant",
+    claim(
+        "attention-permutation-equivariant",
+        "Self-attention without positions is permutation-equivariant",
+        Check(
+            by_proof(partial(proofs.equivariance, n=3, d_model=2)),
+            true=experiments.equivariant,
+            wrong=(wrong.INVARIANCE, wrong.CAUSAL_MASK),
+        ),
+        Check(
+            by_proof(partial(proofs.equivariance, n=3, d_model=1)),
+            true=experiments.equivariant,
+            wrong=(wrong.POSITIONS_ADDED,),
+        ),
+        Check(
+            _numeric_equivariance,
+            true=experiments.equivariant,
+            wrong=(wrong.INVARIANCE, wrong.CAUSAL_MASK, wrong.POSITIONS_ADDED),
+        ),
         statement=(
             r"\begin{gathered} \operatorname{Attn}(PX) = P\,\operatorname{Attn}(X) \\"
             r" \text{for every permutation matrix } P \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(
-                by_proof(partial(proofs.equivariance, n=3, d_model=2)),
-                true=experiments.equivariant,
-                wrong=(wrong.INVARIANCE, wrong.CAUSAL_MASK),
-            ),
-            # symbolic position vectors make n = 3, d = 2 slow: d = 1 proves the same point
-            Check(
-                by_proof(partial(proofs.equivariance, n=3, d_model=1)),
-                true=experiments.equivariant,
-                wrong=(wrong.POSITIONS_ADDED,),
-            ),
-            Check(
-                _numeric_equivariance,
-                true=experiments.equivariant,
-                wrong=(wrong.INVARIANCE, wrong.CAUSAL_MASK, wrong.POSITIONS_ADDED),
-            ),
-        ),
     ),
-    Claim(
-        id="dog-bites-man-same-outputs",
-        title="Without positions, the two sentences give the same outputs",
+    claim(
+        "dog-bites-man-same-outputs",
+        "Without positions, the two sentences give the same outputs",
+        Check(_sentences, true=experiments.NO_ENCODING, wrong=(wrong.SINUSOIDAL_ENCODING,)),
+        Check(_sentences, true=experiments.CONSTANT_PE0),
         statement=(
             r"\begin{gathered} \{\!\{\operatorname{Attn}(X_{\text{dog bites man}})_r\}\!\} \\"
             r" = \{\!\{\operatorname{Attn}(X_{\text{man bites dog}})_r\}\!\} \\"
             r" \text{(the same multiset of output rows)} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_sentences, true=experiments.NO_ENCODING, wrong=(wrong.SINUSOIDAL_ENCODING,)),
-            Check(_sentences, true=experiments.CONSTANT_PE0),
-        ),
     ),
-    Claim(
-        id="encoding-breaks-symmetry",
-        title="Adding the sinusoidal encoding breaks the symmetry",
+    claim(
+        "encoding-breaks-symmetry",
+        "Adding the sinusoidal encoding breaks the symmetry",
+        Check(_symmetry_broken, true=experiments.SINUSOIDAL, wrong=(wrong.CONSTANT_ENCODING,)),
         statement=(
             r"\begin{gathered} \operatorname{Attn}(PX + PE) \neq P\,\operatorname{Attn}(X + PE)"
             r" \\ \text{a word's output depends on where it stands} \end{gathered}"
         ),
-        page=PAGE,
-        checks=(
-            Check(_symmetry_broken, true=experiments.SINUSOIDAL, wrong=(wrong.CONSTANT_ENCODING,)),
-        ),
     ),
-    Claim(
-        id="rnn-reads-order",
-        title="A recurrent network's final state depends on the order",
+    claim(
+        "rnn-reads-order",
+        "A recurrent network's final state depends on the order",
+        Check(_rnn, true=experiments.final_state, wrong=(wrong.FORGETFUL_READER,)),
         statement=(
             r"\begin{gathered} h_t = \tanh(W_x x_t + W_h h_{t-1} + b) \\"
             r" h_3(\text{dog bites man}) \neq h_3(\text{man bites dog}) \end{gathered}"
         ),
-        page=PAGE,
-        checks=(Check(_rnn, true=experiments.final_state, wrong=(wrong.FORGETFUL_READER,)),),
     ),
-    Claim(
-        id="attention-rows-parallel",
-        title="Attention is what runs in parallel, with or without the encoding",
+    claim(
+        "attention-rows-parallel",
+        "Attention is what runs in parallel, with or without the encoding",
+        Check(
+            _rows_alone(experiments.NO_ENCODING),
+            true=experiments.attention_layer,
+            wrong=(wrong.RECURRENT_STEPS,),
+        ),
+        Check(_rows_alone(experiments.SINUSOIDAL), true=experiments.attention_layer),
         statement=(
             r"\begin{gathered} \operatorname{Attn}(X)_i = \operatorname{softmax}\!\Bigl("
             r"\tfrac{x_i W_q (XW_k)^{\mathsf T}}{\sqrt d}\Bigr) XW_v \\"
             r" \text{needs no other output; } h_t \text{ needs } h_{t-1} \end{gathered}"
-        ),
-        page=PAGE,
-        checks=(
-            Check(
-                _rows_alone(experiments.NO_ENCODING),
-                true=experiments.attention_layer,
-                wrong=(wrong.RECURRENT_STEPS,),
-            ),
-            Check(_rows_alone(experiments.SINUSOIDAL), true=experiments.attention_layer),
         ),
     ),
 )
