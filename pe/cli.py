@@ -13,7 +13,7 @@ import io
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -38,6 +38,11 @@ def _even_width(text: str) -> int:
     if value < 2 or value % 2:
         raise argparse.ArgumentTypeError(f"expected an even integer >= 2, got {value}")
     return value
+
+
+def _width(default: int, help: str) -> dict[str, Any]:
+    """The keyword arguments of a ``--d-model`` option."""
+    return {"type": _even_width, "default": default, "metavar": "N", "help": help}
 
 
 def _base(text: str) -> float:
@@ -83,10 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prove.add_argument(
         "--d-model",
-        type=_even_width,
-        default=8,
-        metavar="N",
-        help="width for the exact block-diagonal proof (even, at most 512; default 8)",
+        **_width(8, "width for the exact block-diagonal proof (even, at most 512; default 8)"),
     )
 
     check = commands.add_parser(
@@ -96,13 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         "print the largest error per group of offsets against the error model's tolerance. "
         "Exit 0 iff every entry is within tolerance.",
     )
-    check.add_argument(
-        "--d-model",
-        type=_even_width,
-        default=512,
-        metavar="N",
-        help="even model width (default 512)",
-    )
+    check.add_argument("--d-model", **_width(512, "even model width (default 512)"))
     for counted, limit, default in (("positions", 1_000_000, 1024), ("offsets", 100_000, 64)):
         check.add_argument(
             f"--{counted}",
