@@ -21,6 +21,7 @@
 # the sinusoidal positional encoding of [Vaswani et al. (2017)](bibliography.md#vaswani2017)
 # breaks the symmetry. A recurrent network, which reads the words one by one, needs no such
 # help.
+# The last section counts what attention pays for ignoring the order, and what it buys.
 #
 # Everything on this page is computed by the package `pe` while the page is built.
 
@@ -145,6 +146,33 @@ report.claim("rnn-reads-order")
 
 # %% tags=["hide_input"]
 report.claim("attention-rows-parallel")
+
+# %% [markdown]
+# ## What attention costs, and what it buys
+#
+# Ignoring the order has a price. For $n$ tokens of width $d$, one head forms $n^2$ scores,
+# each a dot product of length $d$, then $n$ weighted sums of $n$ value vectors of width
+# $d$: $2n^2 d$ multiplications, growing with the **square** of the length (the projections
+# and the softmax come on top). An Elman layer multiplies by $W_x$ and $W_h$ once per token:
+# $2nd^2$, linear in $n$, but its $n$ steps run one after another. `pe` counts the
+# multiplications exactly, on the products written out by SymPy, at five sizes; each count
+# fed the other layer's law is rejected.
+
+# %% tags=["hide_input"]
+report.claim("attention-cost-quadratic")
+
+# %% [markdown]
+# What the price buys is distance. Every output of an attention layer is one softmax away
+# from every token, so the first word reaches the last in a single layer. In the Elman
+# network token $j$ reaches the state $h_i$ only through the $i - j + 1$ updates between
+# them, and a state never sees the tokens after it; a causal mask, likewise, cuts every
+# path from a later token. SymPy counts the nested `exp` and `tanh` between each input
+# symbol and each output. The paper compares layer types by the same three quantities,
+# cost per layer, sequential steps and longest path
+# ([Vaswani et al. 2017](bibliography.md#vaswani2017), Table 1).
+
+# %% tags=["hide_input"]
+report.claim("attention-path-length-one", proofs=True)
 
 # %% [markdown]
 # ## Exercises

@@ -126,7 +126,8 @@ class Proof:
     def summary(self) -> str:
         """One line: the name, the number of rewrites and the verdict."""
         verdict = "residual is exactly 0" if self.holds else "residual is NOT zero"
-        return f"{self.name}: {len(self.steps)} steps, {verdict}"
+        steps = f"{len(self.steps)} step" + ("" if len(self.steps) == 1 else "s")
+        return f"{self.name}: {steps}, {verdict}"
 
 
 def to_latex(expr: Any) -> str:

@@ -222,3 +222,46 @@ def test_bad_input_is_refused_with_a_clear_message() -> None:
         attention.sentence_matrix(("cat",), attention.toy_vocabulary(4))
     with pytest.raises(ValueError, match="d_model must be even"):
         attention.check_equivariance(n=4, d_model=5)
+
+
+def test_attention_cost_is_counted_not_assumed() -> None:
+    proof = proofs.attention_cost()
+    assert proof.holds
+    # The count at each size is the law's value: n^2 d for QK^T plus n^2 d for AV.
+    assert "(n, d) = (4, 3): 96" in proof.steps[0].title
+    assert not proofs.attention_cost(wrong.RECURRENT_COST.value).holds
+    assert not proofs.attention_cost(lambda n, d: 2 * n * n * d + 1).holds
+
+
+def test_rnn_cost_is_linear_in_the_length() -> None:
+    assert proofs.rnn_cost().holds
+    assert not proofs.rnn_cost(wrong.ATTENTION_COST.value).holds
+
+
+@pytest.mark.parametrize(
+    ("layer", "steps", "holds"),
+    [
+        (proofs.attention_layer, proofs.one_step, True),
+        (proofs.elman_layer, proofs.recurrent_steps, True),
+        (wrong.CAUSAL_LAYER.value, proofs.one_step, False),
+        (wrong.RECURRENT_LAYER.value, proofs.one_step, False),
+        (proofs.elman_layer, wrong.ONE_STEP.value, False),
+        (proofs.attention_layer, proofs.recurrent_steps, False),
+    ],
+)
+def test_path_lengths(layer: proofs.SymbolicLayer, steps: proofs.StepLaw, holds: bool) -> None:
+    assert proofs.path_lengths(layer, steps, n=3, d_model=2).holds is holds
+
+
+def test_path_lengths_counts_each_update_of_the_recurrence() -> None:
+    # Token 1 reaches the last of 5 states through 5 updates: the one wrong entry is caught.
+    def off_by_one(i: int, j: int) -> object:
+        return proofs.recurrent_steps(i, j) if (i, j) != (4, 0) else 4
+
+    assert not proofs.path_lengths(proofs.elman_layer, off_by_one, n=5).holds
+
+
+@pytest.mark.parametrize(("n", "d_model"), [(1, 1), (7, 1), (3, 3)])
+def test_path_lengths_refuses_sizes_it_cannot_expand(n: int, d_model: int) -> None:
+    with pytest.raises(ValueError, match="n"):
+        proofs.path_lengths(n=n, d_model=d_model)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked, proved
 from pe.experiments import why_order as experiments
 from pe.experiments.why_order import Encoding, Layer, Sides, Summary
 from pe.proofs import why_order as proofs
@@ -53,6 +53,10 @@ def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
         )
 
     return run
+
+
+def _recurrent_paths(steps: proofs.StepLaw) -> Evidence:
+    return proved(proofs.path_lengths(proofs.elman_layer, steps))
 
 
 CLAIMS = (
@@ -121,6 +125,36 @@ CLAIMS = (
             r"\begin{gathered} \operatorname{Attn}(X)_i = \operatorname{softmax}\!\Bigl("
             r"\tfrac{x_i W_q (XW_k)^{\mathsf T}}{\sqrt d}\Bigr) XW_v \\"
             r" \text{needs no other output; } h_t \text{ needs } h_{t-1} \end{gathered}"
+        ),
+    ),
+    claim(
+        "attention-cost-quadratic",
+        "Attention's cost grows with the square of the length",
+        Check(
+            by_proof(proofs.attention_cost),
+            true=proofs.attention_cost_law,
+            wrong=(wrong.RECURRENT_COST,),
+        ),
+        Check(by_proof(proofs.rnn_cost), true=proofs.rnn_cost_law, wrong=(wrong.ATTENTION_COST,)),
+        statement=(
+            r"\begin{gathered} QK^{\mathsf T} \text{ and } AV\!: n^2 d + n^2 d = 2n^2 d"
+            r" \text{ multiplications} \\ \text{an Elman layer: } 2nd^2"
+            r" \text{, in } n \text{ steps one after another} \end{gathered}"
+        ),
+    ),
+    claim(
+        "attention-path-length-one",
+        "One attention layer puts every token one step from every output",
+        Check(
+            by_proof(proofs.path_lengths),
+            true=proofs.attention_layer,
+            wrong=(wrong.CAUSAL_LAYER, wrong.RECURRENT_LAYER),
+        ),
+        Check(_recurrent_paths, true=proofs.recurrent_steps, wrong=(wrong.ONE_STEP,)),
+        statement=(
+            r"\begin{gathered} \text{attention: steps}(x_j \to y_i) = 1 \text{ for all } i, j"
+            r" \\ \text{Elman: steps}(x_j \to h_i) = i - j + 1 \text{ for } j \le i,"
+            r" \text{ no path for } j > i \end{gathered}"
         ),
     ),
 )

@@ -8,6 +8,11 @@ weights, over all ``n!`` permutations, by multiplying out polynomials. The state
 value (:data:`pe.experiments.why_order.Sides`): the wrong candidates of
 :mod:`pe.proofs.wrong` (section why-order) go through the same proof and fail.
 
+The chapter also counts what attention costs and how far apart it puts two tokens, exactly,
+on the symbolic expressions: :func:`attention_cost` counts the multiplications of its two
+matrix products (``2 n^2 d``, against ``2 n d^2`` for a recurrent layer, :func:`rnn_cost`),
+and :func:`path_lengths` counts the nonlinear steps between each input token and each output.
+
 Examples
 --------
 >>> equivariance(n=2, d_model=1).holds
@@ -17,6 +22,7 @@ True
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
@@ -25,7 +31,23 @@ from pe import _validate
 from pe.experiments.why_order import Sides, equivariant
 from pe.symbolic import Derivation, Proof
 
-__all__ = ["equivariance"]
+__all__ = [
+    "COST_SIZES",
+    "CostLaw",
+    "StepLaw",
+    "SymbolicLayer",
+    "attention_cost",
+    "attention_cost_law",
+    "attention_layer",
+    "causal_attention_layer",
+    "elman_layer",
+    "equivariance",
+    "one_step",
+    "path_lengths",
+    "recurrent_steps",
+    "rnn_cost",
+    "rnn_cost_law",
+]
 
 
 def _symbolic_matrix(name: str, rows: int, cols: int) -> Any:
@@ -157,3 +179,186 @@ def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Pr
     return derivation.proof(
         f"permutation equivariance, n = {length}, d = {width}", statement, residual
     )
+
+
+#: A cost law ``(n, d) -> number of multiplications`` for ``n`` tokens of width ``d``.
+CostLaw = Callable[[int, int], int]
+
+#: The sizes ``(n, d)`` at which :func:`attention_cost` and :func:`rnn_cost` count.
+COST_SIZES: tuple[tuple[int, int], ...] = ((2, 1), (3, 2), (4, 3), (6, 2), (2, 5))
+
+
+def attention_cost_law(n: int, d: int) -> int:
+    """``2 n^2 d``: the scores :math:`QK^T` (``n^2 d``) and the weighted sum :math:`AV`."""
+    return 2 * n * n * d
+
+
+def rnn_cost_law(n: int, d: int) -> int:
+    """``2 n d^2``: at each of ``n`` steps, :math:`W_x x_t` and :math:`W_h h_{t-1}`."""
+    return 2 * n * d * d
+
+
+def _multiplications(matrix: Any) -> int:
+    mul = sp.Symbol("MUL")
+    return sum(int(sp.count_ops(entry, visual=True).coeff(mul)) for entry in matrix)
+
+
+def _cost_proof(title: str, counted: dict[tuple[int, int], int], law: CostLaw, what: str) -> Proof:
+    derivation = Derivation()
+    derivation.note(
+        f"Count the multiplications in {what}, as SymPy writes the products out, at "
+        + ", ".join(f"(n, d) = ({n}, {d}): {c}" for (n, d), c in counted.items()),
+        r"\text{counted} - \text{law}(n, d)",
+    )
+    residual = sp.Matrix([c - law(n, d) for (n, d), c in counted.items()])
+    formula = sp.latex(law(sp.Symbol("n"), sp.Symbol("d")))
+    return derivation.proof(title, rf"\text{{multiplications}} = {formula}", residual)
+
+
+def attention_cost(law: CostLaw = attention_cost_law) -> Proof:
+    r"""Count the multiplications of one attention head's two products against ``law``.
+
+    For ``n`` tokens of width ``d`` with independent symbolic entries, the scores
+    :math:`QK^{\mathsf T}` are ``n^2`` sums of ``d`` products and the weighted sum
+    :math:`AV` (``A`` the ``n x n`` softmax weights) is ``n d`` sums of ``n`` products:
+    ``2 n^2 d`` in all, quadratic in the length. The count is exact (SymPy's
+    ``count_ops`` on the written-out products) at each size of :data:`COST_SIZES`; the
+    residual is the count minus ``law(n, d)``. The softmax itself (``n^2`` exponentials)
+    and the projections (``3 n d^2``) are not counted.
+
+    Examples
+    --------
+    >>> attention_cost().holds, attention_cost(rnn_cost_law).holds
+    (True, False)
+    """
+    counted = {}
+    for n, d in COST_SIZES:
+        q, k, v = (_symbolic_matrix(name, n, d) for name in "qkv")
+        weights = _symbolic_matrix("a", n, n)
+        counted[(n, d)] = _multiplications(q * k.T) + _multiplications(weights * v)
+    return _cost_proof("attention's multiplications", counted, law, "QKᵀ and AV")
+
+
+def rnn_cost(law: CostLaw = rnn_cost_law) -> Proof:
+    r"""Count the multiplications of an Elman layer's ``n`` steps against ``law``.
+
+    Each step forms :math:`W_x x_t + W_h h_{t-1}` with ``d x d`` matrices: ``2 d^2``
+    multiplications, ``2 n d^2`` for ``n`` steps, linear in the length (the ``tanh`` and
+    the bias are not counted). Counted exactly as in :func:`attention_cost`, with a fresh
+    symbolic state at every step so that nothing is multiplied out across steps.
+
+    Examples
+    --------
+    >>> rnn_cost().holds, rnn_cost(attention_cost_law).holds
+    (True, False)
+    """
+    counted = {}
+    for n, d in COST_SIZES:
+        w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
+        x, h = _symbolic_matrix("x", n, d), _symbolic_matrix("h", n, d)
+        counted[(n, d)] = sum(
+            _multiplications(w_x * x[t, :].T) + _multiplications(w_h * h[t, :].T) for t in range(n)
+        )
+    return _cost_proof("an Elman layer's multiplications", counted, law, "W_x x_t and W_h h_(t-1)")
+
+
+#: A sequence layer on symbolic tokens: ``X`` (``n x d``) to its outputs (``n x d``).
+SymbolicLayer = Callable[[Any], Any]
+
+
+def _weights(d: int) -> tuple[Any, ...]:
+    return tuple(_symbolic_matrix(f"w^{name}", d, d) for name in "qkv")
+
+
+def attention_layer(x: Any) -> Any:
+    """One attention head, no mask, on symbolic tokens."""
+    return _symbolic_attention(x, _weights(x.shape[1]), False)
+
+
+def causal_attention_layer(x: Any) -> Any:
+    """One attention head with a causal mask (token ``i`` sees tokens ``j <= i``)."""
+    return _symbolic_attention(x, _weights(x.shape[1]), True)
+
+
+def elman_layer(x: Any) -> Any:
+    r"""The states of an Elman network, :math:`h_t = \tanh(W_x x_t + W_h h_{t-1} + b)`."""
+    d = x.shape[1]
+    w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
+    b = _symbolic_matrix("b", d, 1)
+    states, h = [], sp.zeros(d, 1)
+    for t in range(x.shape[0]):
+        h = (w_x * x[t, :].T + w_h * h + b).applyfunc(sp.tanh)
+        states.append(h.T)
+    return sp.Matrix.vstack(*states)
+
+
+def _depth(expr: Any, token: frozenset[Any]) -> int | None:
+    """Nested ``exp``/``tanh`` between a symbol of ``token`` and the top of ``expr``."""
+    if expr in token:
+        return 0
+    inner = [d for d in (_depth(a, token) for a in expr.args) if d is not None]
+    if not inner:
+        return None
+    return max(inner) + (1 if isinstance(expr, (sp.exp, sp.tanh)) else 0)
+
+
+def one_step(_i: int, _j: int) -> Any:
+    """Attention's steps from any token to any output: one softmax."""
+    return sp.Integer(1)
+
+
+def recurrent_steps(i: int, j: int) -> Any:
+    """An Elman network's steps: ``i - j + 1`` updates for ``j <= i``; none reach back."""
+    return sp.Integer(i - j + 1) if j <= i else sp.oo
+
+
+#: The steps expected from token ``j`` to output ``i`` (``sympy.oo``: no path).
+StepLaw = Callable[[int, int], Any]
+
+
+def path_lengths(
+    layer: SymbolicLayer = attention_layer, steps: StepLaw = one_step, n: int = 4, d_model: int = 1
+) -> Proof:
+    r"""The nonlinear steps between input token ``j`` and output ``i``, against ``steps``.
+
+    The layer runs on ``n`` symbolic tokens of width ``d_model``; entry ``(i, j)`` counts
+    the ``exp`` (softmax) or ``tanh`` applications nested between a symbol of token ``j``
+    and output ``i`` (:math:`\infty` where output ``i`` does not depend on token ``j``).
+    The residual is zero where the count equals ``steps(i, j)``. For attention every
+    output is one softmax from every token (:func:`one_step`), so the longest path has
+    length 1; a causal mask leaves later tokens unreachable, and in an Elman network
+    token ``j`` reaches state ``i`` through ``i - j + 1`` updates (:func:`recurrent_steps`).
+
+    Examples
+    --------
+    >>> path_lengths().holds, path_lengths(elman_layer, n=3).holds
+    (True, False)
+    >>> path_lengths(elman_layer, recurrent_steps, n=3).holds
+    True
+    """
+    length = _validate.positive_int("n", n, minimum=2)
+    width = _validate.positive_int("d_model", d_model)
+    if length > 6 or width > 2:
+        raise ValueError("path_lengths takes n <= 6 and d_model <= 2")
+    x = _symbolic_matrix("x", length, width)
+    out = layer(x)
+    tokens = [frozenset(x[j, :]) for j in range(length)]
+
+    def counted(i: int, j: int) -> Any:
+        found = [d for d in (_depth(e, tokens[j]) for e in out[i, :]) if d is not None]
+        return sp.Integer(max(found)) if found else sp.oo
+
+    measured = sp.Matrix(length, length, counted)
+    expected = sp.Matrix(length, length, steps)
+    derivation = Derivation()
+    derivation.note(
+        f"Steps (exp or tanh) from token j (column) to output i (row), n = {length}",
+        sp.latex(measured),
+    )
+    residual = sp.Matrix(
+        length,
+        length,
+        lambda i, j: 0 if measured[i, j] == expected[i, j] else measured[i, j] - expected[i, j],
+    )
+    statement = rf"\text{{steps}}(x_j \to y_i) = {sp.latex(expected)}"
+    return derivation.proof(f"path lengths, n = {length}", statement, residual)

@@ -126,20 +126,27 @@ from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_W
 from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
 from pe.proofs.wrong.sinusoidal_encoding import TIED_PROJECTION as TIED_PROJECTION
+from pe.proofs.wrong.why_order import ATTENTION_COST as ATTENTION_COST
+from pe.proofs.wrong.why_order import CAUSAL_LAYER as CAUSAL_LAYER
 from pe.proofs.wrong.why_order import CAUSAL_MASK as CAUSAL_MASK
 from pe.proofs.wrong.why_order import CONSTANT_ENCODING as CONSTANT_ENCODING
 from pe.proofs.wrong.why_order import FORGETFUL_READER as FORGETFUL_READER
 from pe.proofs.wrong.why_order import INVARIANCE as INVARIANCE
+from pe.proofs.wrong.why_order import ONE_STEP as ONE_STEP
 from pe.proofs.wrong.why_order import POSITIONS_ADDED as POSITIONS_ADDED
+from pe.proofs.wrong.why_order import RECURRENT_COST as RECURRENT_COST
+from pe.proofs.wrong.why_order import RECURRENT_LAYER as RECURRENT_LAYER
 from pe.proofs.wrong.why_order import RECURRENT_STEPS as RECURRENT_STEPS
 from pe.proofs.wrong.why_order import SINUSOIDAL_ENCODING as SINUSOIDAL_ENCODING
 
 __all__ = [
     "ABEL_SIGN_FLIPPED",
     "ALIBI_SEQUENCE",
+    "ATTENTION_COST",
     "BASE_CUBED",
     "BINARY_COUNTER",
     "CANCELLING_SUBLAYER",
+    "CAUSAL_LAYER",
     "CAUSAL_MASK",
     "CONJUGATE_FACTOR",
     "CONSTANT_ENCODING",
@@ -189,6 +196,7 @@ __all__ = [
     "OFFSETS_SUBTRACT",
     "OFFSET_ONE",
     "ONE_INDEXED_TABLE",
+    "ONE_STEP",
     "ONLY_QUERY_PERMUTED",
     "OTHER_BASE_SHIFT_MATRIX",
     "PAIR0_SLOWEST_ANGLE",
@@ -204,6 +212,8 @@ __all__ = [
     "RATIONAL_PERIOD",
     "RAW_INDEX",
     "RAW_INDEX_PAIR",
+    "RECURRENT_COST",
+    "RECURRENT_LAYER",
     "RECURRENT_STEPS",
     "ROPE_AFTER_PROJECTION",
     "ROTATE_BEFORE_PROJECTING",
@@ -237,7 +247,4 @@ __all__ = [
     "UNIFORM_NOISE_TABLE",
     "UNMASKED_MEAN",
     "ZERO_TABLE",
-    "Block",
-    "Candidate",
-    "ShiftMatrix",
 ]

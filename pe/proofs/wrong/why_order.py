@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pe.experiments import why_order
+from pe.proofs import why_order as proofs
 from pe.proofs.wrong._candidate import Candidate
 
 # --- why-order -------------------------------------------------------------------------------
@@ -44,3 +45,17 @@ FORGETFUL_READER: Candidate[why_order.Summary] = Candidate(
 RECURRENT_STEPS: Candidate[why_order.Layer] = Candidate(
     "Elman cell, h_t computed without h_(t-1)", why_order.elman_layer
 )
+#: A recurrent layer's count, :math:`2nd^2`: linear in the length.
+RECURRENT_COST: Candidate[proofs.CostLaw] = Candidate("2nd², linear in n", proofs.rnn_cost_law)
+#: Attention's count, :math:`2n^2d`, for an Elman layer.
+ATTENTION_COST: Candidate[proofs.CostLaw] = Candidate(
+    "2n²d, quadratic in n", proofs.attention_cost_law
+)
+#: Attention with a causal mask: a token's output does not see the tokens after it.
+CAUSAL_LAYER: Candidate[proofs.SymbolicLayer] = Candidate(
+    "causal mask", proofs.causal_attention_layer
+)
+#: An Elman network: the first token is ``n`` updates from the last state.
+RECURRENT_LAYER: Candidate[proofs.SymbolicLayer] = Candidate("Elman network", proofs.elman_layer)
+#: Attention's one step from every token, said of an Elman network.
+ONE_STEP: Candidate[proofs.StepLaw] = Candidate("one step for every pair", proofs.one_step)
