@@ -175,6 +175,20 @@ report.claim("wavelength-ratio-not-two")
 report.claim("encoding-steps-smooth")
 
 # %% [markdown]
+# Zhang et al. also call the continuous encoding more space-efficient than a binary one.
+# Counted in numbers it is, by far: a binary code of $n$ positions needs
+# $\lceil \log_2 n \rceil$ bits, while a single pair with $\omega = 1$ already gives every
+# integer position its own point on the circle, because $p$ radians never come back to a
+# whole number of turns. What it gives up is margin. Two different binary codes differ in at
+# least one bit, so they lie at least 1 apart; the points of one pair, positions $k$ apart,
+# lie $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$. A
+# little noise, or rounding, would then confuse two positions. The encoding buys the margin
+# back with many pairs of different frequencies.
+
+# %% tags=["hide_input"]
+report.claim("continuous-fewer-numbers")
+
+# %% [markdown]
 # ## Bounded and zero-centred
 #
 # Every entry lies in $[-1, 1]$ (proved in [Designs that fail](failed-designs.py), claim

@@ -106,6 +106,31 @@ def _least_periods(periods: tuple[int, ...]) -> Evidence:
     )
 
 
+def _bits(law: Callable[[int], int]) -> Evidence:
+    sizes = (2, 3, 8, 9, 1000, 1024, 1025)
+    found = {n: facts.bits_needed(n) for n in sizes}
+    off = [n for n in sizes if law(n) != found[n]]
+    closest = facts.closest_rows(facts.binary_bits(1000, found[1000]))[2]
+    return checked(
+        not off and closest >= 1,
+        "fewest bits that tell 0..n-1 apart, found by trying: "
+        + ", ".join(f"n={n}: {b}" for n, b in found.items())
+        + (f"; the law gives {', '.join(f'{law(n)} for n={n}' for n in off)}" if off else "")
+        + f"; closest codes of 0..999 at distance {closest:g}",
+    )
+
+
+def _one_pair(omega: float) -> Evidence:
+    n = 1000
+    p, q, distance = facts.closest_rows(facts.one_pair_points(n, omega))
+    return checked(
+        facts.SEPARATION_FLOOR < distance < 1e-4,
+        f"one pair, ω = {omega:.4g}, positions 0..{n - 1}: closest points p = {p}, q = {q} "
+        f"(k = {q - p}) at distance {distance:.2g} (distinct: above {facts.SEPARATION_FLOOR:g}; "
+        "close: below 1e-4)",
+    )
+
+
 def _ratio_two(base: int) -> Evidence:
     width, even_integer = facts.ratio_equals_two_width(base)
     return checked(
@@ -302,6 +327,19 @@ CLAIMS = (
         statement=(
             r"\begin{gathered} \lVert v_i(p+1) - v_i(p) \rVert = 2\sin(\omega_i/2) \le \omega_i \le 1 \\"
             r" \Rightarrow\ |PE(p+1, j) - PE(p, j)| \le \omega_i \end{gathered}"
+        ),
+    ),
+    claim(
+        "continuous-fewer-numbers",
+        "Fewer numbers than bits, but less margin between positions",
+        Check(_bits, true=facts.log2_bits, wrong=(wrong.LOG2_ROUNDED_DOWN,)),
+        Check(_one_pair, true=1.0, wrong=(wrong.RATIONAL_TURN,)),
+        statement=(
+            r"\begin{gathered} \text{a binary code of } n \text{ positions needs }"
+            r" \lceil \log_2 n \rceil \text{ bits, its codes at least 1 apart;} \\"
+            r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots, 999"
+            r" \text{ its own point,} \\ \text{but two of those points lie within }"
+            r" 10^{-4} \end{gathered}"
         ),
     ),
     claim(

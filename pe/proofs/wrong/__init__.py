@@ -121,7 +121,9 @@ from pe.proofs.wrong.sinusoidal_encoding import (
     DOUBLED_EXPONENT_WAVELENGTHS as DOUBLED_EXPONENT_WAVELENGTHS,
 )
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
+from pe.proofs.wrong.sinusoidal_encoding import LOG2_ROUNDED_DOWN as LOG2_ROUNDED_DOWN
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
+from pe.proofs.wrong.sinusoidal_encoding import RATIONAL_TURN as RATIONAL_TURN
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
 from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
@@ -182,6 +184,7 @@ __all__ = [
     "LAST_WAVELENGTH_2PI_BASE",
     "LEARNED_ABSOLUTE",
     "LEARNED_TABLE",
+    "LOG2_ROUNDED_DOWN",
     "MIXED_FREQUENCY_PAIR",
     "MONOTONE_DECAY",
     "NOISY_PAPER_TABLE",
@@ -210,6 +213,7 @@ __all__ = [
     "POSITIONS_ADDED",
     "RANDOM_INIT",
     "RATIONAL_PERIOD",
+    "RATIONAL_TURN",
     "RAW_INDEX",
     "RAW_INDEX_PAIR",
     "RECURRENT_COST",
