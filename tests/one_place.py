@@ -61,14 +61,18 @@ def shift_slow_pair_off(relative: float) -> Any:
     return candidate
 
 
-def table_wrong_at(table: Any, position: int, column: int, delta: float) -> Any:
-    """The table function ``table(positions, d)``, off by ``delta`` at one entry only."""
+def table_wrong_at(table: Any, position: int, delta: float, column: int | None = None) -> Any:
+    """The table function ``table(positions, d)``, off by ``delta`` in one row only.
+
+    Only at ``column`` when given, else in every column of the row of ``position``.
+    """
 
     def candidate(positions: Any, d: int, **kwargs: Any) -> Any:
         values = np.array(table(positions, d, **kwargs), copy=True)
         ps = np.arange(positions) if np.ndim(positions) == 0 else np.asarray(positions)
         rows = np.flatnonzero(ps == position)
-        values[rows, column % d] += delta
+        columns = slice(None) if column is None else column % d
+        values[rows, columns] += delta
         return values
 
     return candidate
