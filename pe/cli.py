@@ -125,7 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
         "verify",
         help="run every registered claim and print a table (or JSON)",
         description="Run the proof and/or check of every claim in pe.claims, and the wrong "
-        "candidates that each must reject. Exit 0 iff all hold and all controls are rejected.",
+        "candidates that each must reject, with the registry's self-checks (each control also "
+        "passes its true candidate; no evidence more than 1000x inside its tolerance without "
+        "a stated reason; no exception). Exit 0 iff all hold, all controls are rejected and "
+        "every self-check passes; 1 otherwise (a claim that raises fails, never exit 2).",
     )
     verify.add_argument(
         "--json",
@@ -246,14 +249,35 @@ def _verify(args: argparse.Namespace) -> int:
         print(json.dumps([r.to_json() for r in results], indent=2))
     else:
         width = max(len(r.id) for r in results)
-        print(f"{'claim':<{width}}  {'method':<11} {'holds':<6} {'controls':<9} seconds")
+        print(
+            f"{'claim':<{width}}  {'method':<11} {'holds':<6} {'controls':<9} "
+            f"{'worst ratio':>11}  {'self-check':<10} seconds"
+        )
         for r in results:
+            ratios = [e.ratio for e in r.evidence if e.ratio is not None]
+            worst = f"{max(ratios):11.3g}" if ratios else f"{'-':>11}"
+            flags = [
+                name
+                for name, found in (
+                    ("BROKEN", r.broken_controls),
+                    ("LOOSE", r.loose),
+                    ("ERROR", r.errors),
+                )
+                if found
+            ]
             print(
                 f"{r.id:<{width}}  {r.method:<11} {'yes' if r.holds else 'NO':<6} "
-                f"{'rejected' if r.controls_rejected else 'ACCEPTED':<9} {r.seconds:7.2f}"
+                f"{'rejected' if r.controls_rejected else 'ACCEPTED':<9} {worst}  "
+                f"{'+'.join(flags) or 'ok':<10} {r.seconds:7.2f}"
             )
+        for r in results:
+            for problem in r.problems:
+                print(f"  {r.id}: {problem}")
         ok = sum(r.ok for r in results)
-        print(f"\n{ok} of {len(results)} claims hold with every wrong candidate rejected")
+        print(
+            f"\n{ok} of {len(results)} claims hold with every wrong candidate rejected and "
+            "every self-check passed (worst ratio: largest error/tolerance of the evidence)"
+        )
     return 0 if all(r.ok for r in results) else 1
 
 

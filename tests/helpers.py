@@ -6,6 +6,8 @@ candidates in :mod:`pe.proofs.wrong`; tests import them from there.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pe import claims
 from pe.proofs.wrong import Candidate
 
@@ -34,3 +36,20 @@ def false_claim(page: str = "claims") -> claims.Claim:
 def true_claim(page: str = "claims") -> claims.Claim:
     """A claim that verifies: "2 = 2"."""
     return claim_that(2, page=page)
+
+
+def claim_of(*checks: claims.Check[Any]) -> claims.Claim:
+    """The claim "x" resting on ``checks``, for the registry's self-check tests."""
+    return claims.Claim(id="x", title="x", statement="x", page="claims", checks=checks)
+
+
+def within(tolerance: float) -> Any:
+    """The check "``|value - 2| <= tolerance``", reporting its error and tolerance."""
+
+    def run(value: float) -> claims.Evidence:
+        error = abs(value - 2.0)
+        return claims.checked(
+            error <= tolerance, f"|{value} - 2| = {error:.3g}", error=error, tolerance=tolerance
+        )
+
+    return run

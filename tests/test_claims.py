@@ -12,7 +12,7 @@ from pe.proofs.wrong import Candidate
 from pe.site import report
 
 from .conftest import ROOT, run_pe
-from .helpers import equals_two, false_claim, true_claim
+from .helpers import claim_of, equals_two, false_claim, true_claim, within
 
 CLAIMS = claims.all_claims()
 
@@ -60,8 +60,9 @@ def test_a_claim_needs_a_statement_or_a_proof() -> None:
     claim = claims.Claim(
         id="x", title="x", page="x", checks=(claims.Check(equals_two, 2, (Candidate("3", 3),)),)
     )
-    with pytest.raises(ValueError, match="no statement and no proof"):
-        claims.run(claim)
+    result = claims.run(claim)
+    assert not result.ok
+    assert any("no statement and no proof" in e for e in result.errors)
 
 
 def test_the_statement_comes_from_the_proof() -> None:
@@ -119,3 +120,138 @@ def test_verify_json_lists_every_claim() -> None:
         assert {"id", "statement", "method", "holds"} <= entry.keys()
         assert entry["holds"] is True
         assert entry["method"] in {"sympy", "numpy", "sympy+numpy"}
+        assert entry["ok"] is True
+        assert entry["broken_controls"] == entry["loose"] == entry["errors"] == []
+        for evidence in entry["evidence"]:
+            assert {"error", "tolerance", "ratio"} <= evidence.keys()
+    ratios = [e["ratio"] for c in listed for e in c["evidence"] if e["ratio"] is not None]
+    assert len(ratios) >= 40  # the numeric checks held to a tolerance report it
+    assert all(0 <= r <= 1 for r in ratios)
+
+
+# The registry's self-checks, each with the registry fault it catches.
+
+
+def _two_controls(first_accepted: bool) -> claims.Claim:
+    """A claim with two wrong candidates: 3 (rejected) and 2 or 4 (accepted or rejected)."""
+    second = Candidate("two again", 2) if first_accepted else Candidate("four", 4)
+    return claim_of(claims.Check(equals_two, 2, (Candidate("three", 3), second)))
+
+
+def test_one_control_accepted_is_enough_to_fail() -> None:
+    """Fault caught: a registry that counts a claim verified when *any* control is rejected."""
+    assert claims.run(_two_controls(first_accepted=False)).ok
+    mixed = claims.run(_two_controls(first_accepted=True))
+    assert [c.holds for c in mixed.controls] == [False, True]
+    assert not mixed.controls_rejected
+    assert not mixed.ok
+    assert any(p.startswith("wrong candidate accepted: two again") for p in mixed.problems)
+
+
+def test_a_control_that_cannot_pass_is_broken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault caught: the controls' path hard-wired to come out false (looks like rejection)."""
+    claim = true_claim()
+    assert claims.run(claim).broken_controls == ()
+
+    def hard_wired_false(name: str, evidence: claims.Evidence) -> claims.Evidence:
+        return claims.Evidence(evidence.method, False, f"{name}: {evidence.detail}")
+
+    monkeypatch.setattr(claims, "_named", hard_wired_false)
+    result = claims.run(claim)
+    assert result.holds
+    assert result.controls_rejected
+    assert not result.ok  # ...but the calibration with the true candidate catches it
+    assert result.broken_controls == (
+        f"check 1 fails its true candidate: {claims.TRUE_CONTROL}: 2 = 2",
+    )
+
+
+def test_a_check_failing_its_own_true_candidate_is_broken() -> None:
+    result = claims.run(claim_of(claims.Check(equals_two, 5, (Candidate("three", 3),))))
+    assert not result.ok
+    assert len(result.broken_controls) == 1
+
+
+def test_a_tolerance_loosened_1000x_is_loose() -> None:
+    """Fault caught: a tolerance loosened 1000x passes every wrong-by-order-1 candidate."""
+    wrong = (Candidate("five", 5.0),)
+    tight = claims.run(claim_of(claims.Check(within(1e-3), 2.0005, wrong)))
+    assert tight.ok
+    assert tight.evidence[0].ratio == pytest.approx(0.5)
+    loosened = claims.run(claim_of(claims.Check(within(1.0), 2.0005, wrong)))
+    assert loosened.holds
+    assert loosened.controls_rejected
+    assert not loosened.ok
+    assert loosened.loose
+    assert "error/tolerance 0.0005" in loosened.loose[0]
+    stated = claim_of(claims.Check(within(1.0), 2.0005, wrong, loose="a reason, stated"))
+    assert claims.run(stated).ok
+
+
+def test_loose_threshold_is_1000x() -> None:
+    wrong = (Candidate("five", 5.0),)
+    inside = claims.run(claim_of(claims.Check(within(1.0), 2.0 + 1.001e-3, wrong)))
+    outside = claims.run(claim_of(claims.Check(within(1.0), 2.0 + 0.999e-3, wrong)))
+    assert inside.ok
+    assert not outside.ok
+
+
+def test_checked_needs_both_error_and_tolerance() -> None:
+    with pytest.raises(ValueError, match="both error and tolerance"):
+        claims.checked(True, "x", error=1.0)
+    with pytest.raises(ValueError, match="must be > 0"):
+        claims.checked(True, "x", error=0.0, tolerance=0.0)
+
+
+def _raises(value: int) -> claims.Evidence:
+    raise ZeroDivisionError(f"division by {value - value}")
+
+
+def _divides(value: int) -> claims.Evidence:
+    return claims.checked(10 // (value - 3) == -10, f"10 // ({value} - 3) = -10")
+
+
+def test_an_exception_fails_the_claim_with_its_message() -> None:
+    """Fault caught: an exception escaping a claim (``pe verify`` would exit 2)."""
+    result = claims.run(claim_of(claims.Check(_raises, 2, (Candidate("three", 3),))))
+    assert not result.ok
+    assert result.errors[0] == "ZeroDivisionError: division by 0"
+    assert result.evidence[0].method == "error"
+    control = claims.run(claim_of(claims.Check(_divides, 2, (Candidate("three", 3),))))
+    assert control.holds
+    assert not control.ok
+    assert control.errors == ("three: ZeroDivisionError: integer division or modulo by zero",)
+
+
+def test_pe_verify_exits_1_when_a_claim_raises_or_is_loose(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pe import cli
+
+    raising = claims.Claim(
+        id="raising-claim",
+        title="x",
+        statement="x",
+        page="claims",
+        checks=(claims.Check(_raises, 2, (Candidate("three", 3),)),),
+    )
+    loose = claims.Claim(
+        id="loose-claim",
+        title="x",
+        statement="x",
+        page="claims",
+        checks=(claims.Check(within(1.0), 2.0, (Candidate("five", 5.0),)),),
+    )
+    for bad, flag in ((raising, "ERROR"), (loose, "LOOSE")):
+        monkeypatch.setattr(claims, "all_claims", lambda bad=bad: (*CLAIMS[:2], bad))
+        claims.verify.cache_clear()
+        try:
+            assert cli.main(["verify"]) == 1
+            out = capsys.readouterr().out
+            assert flag in out
+            assert f"  {bad.id}: " in out
+            assert cli.main(["verify", "--json"]) == 1
+            listed = json.loads(capsys.readouterr().out)
+            assert listed[-1]["ok"] is False
+        finally:
+            claims.verify.cache_clear()

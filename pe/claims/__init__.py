@@ -8,7 +8,16 @@ proof or measurement fed a transposed block, a flipped sign, the neighbouring st
 reader might believe. Wrong candidates are values passed in, never flags.
 
 A claim is verified when every check holds for its true candidate and rejects every wrong
-one. Claims live in the submodules listed in :data:`MODULES` (one per chapter, named by
+one. The registry also checks itself, so that a weak check cannot pass for a strong one:
+
+- each check with wrong candidates is also fed its *true* candidate along the very path the
+  wrong ones take, and must hold there (a control that cannot pass proves nothing by
+  failing: it is reported as broken);
+- numeric evidence reports its measured ``error`` and the ``tolerance`` it was held to
+  (:func:`checked`); a true evidence more than ``1 / LOOSE_RATIO`` = 1000 times inside its
+  tolerance is *loose* unless its :class:`Check` states why (``loose="..."``): a tolerance
+  that loose would also accept a candidate wrong by a thousand times the error;
+- an exception inside a check fails the claim with its message (method ``"error"``). Claims live in the submodules listed in :data:`MODULES` (one per chapter, named by
 the chapter's stem, each declaring its claims with :meth:`Chapter.claim`); the registry is
 their concatenation, in that order. The test suite,
 ``pe verify`` and the site's claims page all read this one list.
@@ -32,6 +41,16 @@ Examples
 >>> result = run(claim)
 >>> result.ok, result.controls[0].detail
 (True, 'product: 2 (+) 2 = 5')
+
+Numeric evidence states its error and tolerance; one far inside its tolerance is loose:
+
+>>> def near_pi(value):
+...     error = abs(value - 3.14159)
+...     return checked(error <= 1.0, f"|v - pi| = {error:.2g}", error=error, tolerance=1.0)
+>>> loose = run(Claim(id="pi", title="pi", statement="pi", page="why-order",
+...     checks=(Check(near_pi, 3.14159, (Candidate("three", 3.0),)),)))
+>>> loose.ok, loose.loose
+(False, ('|v - pi| = 0 (error/tolerance 0, needs a stated reason below 0.001)',))
 """
 
 from __future__ import annotations
@@ -39,7 +58,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -48,7 +67,11 @@ if TYPE_CHECKING:
     from pe.symbolic import Proof
 
 __all__ = [
+    "EXACT",
+    "LOOSE_RATIO",
     "MODULES",
+    "ROUNDING",
+    "TRUE_CONTROL",
     "Chapter",
     "Check",
     "Claim",
@@ -65,7 +88,7 @@ __all__ = [
     "verify_all",
 ]
 
-Method = Literal["sympy", "numpy"]
+Method = Literal["sympy", "numpy", "error"]
 T = TypeVar("T")
 
 #: Submodules of :mod:`pe.claims` that define a ``CLAIMS`` tuple, in site order.
@@ -82,6 +105,9 @@ MODULES: tuple[str, ...] = (
     "relative_family",
 )
 
+#: True evidence with an error below this fraction of its tolerance is loose (see above).
+LOOSE_RATIO = 1e-3
+
 
 @dataclass(frozen=True)
 class Evidence:
@@ -90,23 +116,43 @@ class Evidence:
     Attributes
     ----------
     method
-        ``"sympy"`` for an exact proof, ``"numpy"`` for a numeric check.
+        ``"sympy"`` for an exact proof, ``"numpy"`` for a numeric check, ``"error"`` for a
+        check that raised an exception (it never holds).
     holds
         Whether the proof reduced to zero or the check stayed within its tolerance.
     detail
         One line saying what was computed and what came out.
     proof
         The SymPy proof itself, step by step, for ``"sympy"`` evidence (shown on the page).
+    error, tolerance
+        For a numeric check held to a tolerance: the measured error (the largest, or the one
+        in the worst ratio) and the tolerance it was held to; ``None`` otherwise.
     """
 
     method: Method
     holds: bool
     detail: str
     proof: Proof | None = field(default=None, compare=False, repr=False)
+    error: float | None = field(default=None, kw_only=True)
+    tolerance: float | None = field(default=None, kw_only=True)
+
+    @property
+    def ratio(self) -> float | None:
+        """``error / tolerance``, or ``None`` where the check states no tolerance."""
+        if self.error is None or self.tolerance is None:
+            return None
+        return self.error / self.tolerance
 
     def to_json(self) -> dict[str, object]:
-        """``method``, ``holds`` and ``detail`` as a JSON-ready dict."""
-        return {"method": self.method, "holds": self.holds, "detail": self.detail}
+        """``method``, ``holds``, ``detail``, ``error``, ``tolerance`` and ``ratio``."""
+        return {
+            "method": self.method,
+            "holds": self.holds,
+            "detail": self.detail,
+            "error": self.error,
+            "tolerance": self.tolerance,
+            "ratio": self.ratio,
+        }
 
 
 @dataclass(frozen=True)
@@ -121,11 +167,16 @@ class Check(Generic[T]):
         The candidate the claim is about; ``run(true)`` must hold.
     wrong
         Named wrong candidates; ``run(candidate.value)`` must fail for each.
+    loose
+        Why the true evidence may sit more than ``1 / LOOSE_RATIO`` times inside its
+        tolerance (e.g. "the error is exactly 0: the statement is exact in float64"); without
+        a reason, such evidence fails the claim as loose.
     """
 
     run: Callable[[T], Evidence]
     true: T
     wrong: Sequence[Candidate[T]] = ()
+    loose: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,10 +245,14 @@ class Chapter:
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """A verified claim: its evidence, its controls and the verdict.
+    """A verified claim: its evidence, its controls, the registry's self-checks and the verdict.
 
     ``holds`` is true when every piece of evidence holds; ``controls_rejected`` when every
-    wrong candidate was rejected. ``ok`` requires both.
+    wrong candidate was rejected (all of them: one accepted is enough to fail).
+    ``broken_controls`` names the checks that fail their own true candidate on the path the
+    wrong ones take, ``loose`` the true evidence far inside its tolerance with no stated
+    reason, ``errors`` the exceptions raised. ``ok`` requires the first two and no entry in
+    the last three.
     """
 
     id: str
@@ -210,11 +265,29 @@ class ClaimResult:
     evidence: tuple[Evidence, ...]
     controls: tuple[Evidence, ...]
     seconds: float
+    broken_controls: tuple[str, ...] = ()
+    loose: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """Evidence holds and every control was rejected."""
-        return self.holds and self.controls_rejected
+        """Evidence holds, every control was rejected and every self-check passed."""
+        return (
+            self.holds
+            and self.controls_rejected
+            and not (self.broken_controls or self.loose or self.errors)
+        )
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """One line per reason the claim is not verified (empty when ``ok``)."""
+        return (
+            *(f"evidence fails: {e.detail}" for e in self.evidence if not e.holds),
+            *(f"wrong candidate accepted: {c.detail}" for c in self.controls if c.holds),
+            *(f"broken control: {b}" for b in self.broken_controls),
+            *(f"loose: {x}" for x in self.loose),
+            *(f"raised {x}" for x in self.errors),
+        )
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict with ``id``, ``statement``, ``method``, ``holds`` and details."""
@@ -226,6 +299,10 @@ class ClaimResult:
             "method": self.method,
             "holds": self.holds,
             "controls_rejected": self.controls_rejected,
+            "broken_controls": list(self.broken_controls),
+            "loose": list(self.loose),
+            "errors": list(self.errors),
+            "ok": self.ok,
             "evidence": [e.to_json() for e in self.evidence],
             "controls": [e.to_json() for e in self.controls],
             "seconds": round(self.seconds, 3),
@@ -264,36 +341,95 @@ def get(claim_id: str) -> Claim:
     raise KeyError(f"no claim with id {claim_id!r}")
 
 
-def _named(candidate: Candidate[Any], evidence: Evidence) -> Evidence:
-    return Evidence(
-        evidence.method, evidence.holds, f"{candidate.name}: {evidence.detail}", evidence.proof
+def _named(name: str, evidence: Evidence) -> Evidence:
+    return replace(evidence, detail=f"{name}: {evidence.detail}")
+
+
+def _attempt(check: Check[Any], value: Any) -> Evidence:
+    """``check.run(value)``; an exception becomes evidence that fails, with its message."""
+    try:
+        return check.run(value)
+    except Exception as error:  # noqa: BLE001 - any exception fails the claim, never pe verify
+        return Evidence("error", False, f"{type(error).__name__}: {error}")
+
+
+#: Reason for a check whose float64 computation is exact (its error is 0 by construction).
+EXACT = "exact in float64: the compared values come from the same operations, error 0"
+#: Reason for a check with a fixed tolerance above the float64 rounding it measures.
+ROUNDING = (
+    "fixed tolerance above float64 rounding: the exact statement leaves only rounding, "
+    "and the wrong candidates err by orders of magnitude more"
+)
+
+#: The name under which a check's true candidate is fed along the wrong candidates' path.
+TRUE_CONTROL = "true candidate"
+
+
+def _controls(check: Check[Any], truth: Evidence) -> tuple[Evidence, tuple[Evidence, ...]]:
+    """The true candidate and then each wrong one, through one path: (calibration, controls).
+
+    The true candidate's outcome is ``truth`` (already measured), so the calibration costs
+    nothing; what it tests is the path itself: a control that comes out false whatever it
+    is fed fails its calibration.
+    """
+    outcomes = tuple(
+        _named(name, truth if value is check.true else _attempt(check, value))
+        for name, value in (
+            (TRUE_CONTROL, check.true),
+            *((candidate.name, candidate.value) for candidate in check.wrong),
+        )
     )
+    return outcomes[0], outcomes[1:]
+
+
+def _loose(check: Check[Any], evidence: Evidence) -> str | None:
+    ratio = evidence.ratio
+    if check.loose is not None or ratio is None or not ratio < LOOSE_RATIO:
+        return None
+    return f"{evidence.detail} (error/tolerance {ratio:.2g}, needs a stated reason below {LOOSE_RATIO:g})"
 
 
 def run(claim: Claim) -> ClaimResult:
-    """Run every check of ``claim`` on its true candidate and on each wrong one."""
+    """Run every check of ``claim`` on its true candidate and on each wrong one.
+
+    Also runs the registry's self-checks (module docstring): calibration of every control,
+    loose evidence, exceptions. An exception never escapes: it fails the claim.
+    """
     start = time.perf_counter()
-    evidence = tuple(check.run(check.true) for check in claim.checks)
-    controls = tuple(
-        _named(candidate, check.run(candidate.value))
-        for check in claim.checks
-        for candidate in check.wrong
-    )
-    methods = sorted({e.method for e in evidence}, key=["sympy", "numpy"].index)
+    evidence: list[Evidence] = []
+    controls: list[Evidence] = []
+    broken: list[str] = []
+    loose: list[str] = []
+    for number, check in enumerate(claim.checks, start=1):
+        truth = _attempt(check, check.true)
+        evidence.append(truth)
+        if (reason := _loose(check, truth)) is not None:
+            loose.append(reason)
+        if check.wrong:
+            calibration, wrong = _controls(check, truth)
+            controls.extend(wrong)
+            if not calibration.holds:
+                broken.append(f"check {number} fails its true candidate: {calibration.detail}")
+    errors = tuple(e.detail for e in (*evidence, *controls) if e.method == "error")
+    methods = sorted({e.method for e in evidence}, key=["sympy", "numpy", "error"].index)
     proofs = [e.proof.statement for e in evidence if e.proof is not None]
-    if claim.statement is None and not proofs:
-        raise ValueError(f"claim {claim.id!r} has no statement and no proof to take it from")
+    statement = claim.statement if claim.statement is not None else next(iter(proofs), "")
+    if not statement:
+        errors += (f"ValueError: claim {claim.id!r} has no statement and no proof to take it from",)
     return ClaimResult(
         id=claim.id,
         title=claim.title,
-        statement=claim.statement if claim.statement is not None else proofs[0],
+        statement=statement,
         page=claim.page,
         method="+".join(methods),
         holds=all(e.holds for e in evidence),
         controls_rejected=not any(c.holds for c in controls),
-        evidence=evidence,
-        controls=controls,
+        evidence=tuple(evidence),
+        controls=tuple(controls),
         seconds=time.perf_counter() - start,
+        broken_controls=tuple(broken),
+        loose=tuple(loose),
+        errors=errors,
     )
 
 
@@ -313,9 +449,30 @@ def proved(proof: Proof) -> Evidence:
     return Evidence("sympy", proof.holds, proof.summary(), proof)
 
 
-def checked(holds: bool, detail: str) -> Evidence:
-    """Evidence from a NumPy check: whether it passed and a one-line account."""
-    return Evidence("numpy", bool(holds), detail)
+def checked(
+    holds: bool, detail: str, *, error: float | None = None, tolerance: float | None = None
+) -> Evidence:
+    """Evidence from a NumPy check: whether it passed and a one-line account.
+
+    Where the check holds a measured ``error`` to a ``tolerance``, pass both: the registry
+    reports their ratio and flags evidence far inside its tolerance as loose.
+
+    Raises
+    ------
+    ValueError
+        If only one of ``error`` and ``tolerance`` is given, or the tolerance is not > 0.
+    """
+    if (error is None) != (tolerance is None):
+        raise ValueError("checked() needs both error and tolerance, or neither")
+    if tolerance is not None and not tolerance > 0:
+        raise ValueError(f"tolerance must be > 0, got {tolerance}")
+    return Evidence(
+        "numpy",
+        bool(holds),
+        detail,
+        error=None if error is None else float(error),
+        tolerance=None if tolerance is None else float(tolerance),
+    )
 
 
 def by_proof(theorem: Callable[[T], Proof]) -> Callable[[T], Evidence]:

@@ -42,6 +42,8 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
         error <= 2 * EPS,
         f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
         f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error {error:.2g}",
+        error=error,
+        tolerance=2 * EPS,
     )
 
 
@@ -54,6 +56,8 @@ def _bounded(design: Design) -> Evidence:
         worst <= 1.0 and norm_error <= 4 * EPS,
         f"d=512, p up to 2^53: max |E(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
         f"pairs = {norm_error:.2g} (tolerance 4 eps)",
+        error=norm_error,
+        tolerance=4 * EPS,
     )
 
 
@@ -97,6 +101,8 @@ def _offsets(design: Design) -> Evidence:
         f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
         f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): max difference {spread:.2g} "
         "(tolerance 1e-12)",
+        error=spread,
+        tolerance=1e-12,
     )
 
 
@@ -124,6 +130,8 @@ def _any_position(design: Design) -> Evidence:
         ratio <= 1.0,
         f"d=64, p in {{0, 1, 10, 1e3, 1e4, 1e6, 1e9, 2^53}}: every entry within "
         f"eps + 4 eps64 ω_i p of 50-digit mpmath (worst error/tolerance {ratio:.2g})",
+        error=ratio,
+        tolerance=1.0,
     )
 
 

@@ -53,6 +53,8 @@ def _rows_everywhere(
         norm_gap <= measured.dot_tolerance(WIDTH, 0.0) and identity.passed,
         f"sinusoidal rows at p in (512, 10^6, 2^40), d={WIDTH}, 0 parameters: norm within "
         f"{norm_gap:.2g} of sqrt(d/2); {identity.summary()}",
+        error=max(norm_gap / measured.dot_tolerance(WIDTH, 0.0), identity.worst_ratio),
+        tolerance=1.0,
     )
 
 
@@ -78,6 +80,8 @@ def _stack_sum(connection: learned.Connection) -> Evidence:
         bool(gap <= 64 * np.finfo(float).eps * scale * layers),
         f"{connection.name} stack, d={d}, {layers} sublayers: "
         f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g}",
+        error=gap,
+        tolerance=64 * np.finfo(float).eps * scale * layers,
     )
 
 

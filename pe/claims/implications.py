@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from pe import numeric
 from pe._tolerance import EPS64, phase_tolerance
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import implications as measured
 from pe.proofs import implications as proofs
 from pe.proofs import wrong
@@ -28,6 +28,12 @@ ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
 #: Positions of the norm check: every p < 10^4 and three far ones.
 NORM_POSITIONS = np.concatenate([np.arange(10_000), [10**6, 10**9, 2**40]])
 
+#: Why the dot-product checks sit far inside their tolerance.
+_SUM_OF_PAIRS = (
+    "the tolerance adds the phase model's worst case over d/2 pairs; the pairs' rounding "
+    "errors partly cancel in the sum, and the wrong candidates err by order 1"
+)
+
 
 def _dot_products(power: int) -> Evidence:
     d, n = 512, 1500
@@ -38,6 +44,8 @@ def _dot_products(power: int) -> Evidence:
         error <= tol,
         f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
         f"max error {error:.2g} (tolerance {tol:.2g})",
+        error=error,
+        tolerance=tol,
     )
 
 
@@ -50,6 +58,8 @@ def _symmetric(between: int) -> Evidence:
         gap <= tol,
         f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = {gap:.2g} "
         f"(tolerance {tol:.2g})",
+        error=gap,
+        tolerance=tol,
     )
 
 
@@ -68,6 +78,8 @@ def _not_monotone(curve: Callable[[npt.ArrayLike], npt.NDArray[np.float64]]) -> 
         f"d={DECAY_WIDTH}: f falls for k = 0..{rise}, then f({rise + 1}) - f({rise}) = {step:.4g} "
         f"> 0 (mpmath, 50 digits: {exact_step:.6g}); minimum over 0..{DECAY_RANGE}: "
         f"{f[low]:.4g} at k = {low}",
+        error=abs(exact_step - step),
+        tolerance=1e-9,
     )
 
 
@@ -79,6 +91,8 @@ def _norm(per_dimension: Any) -> Evidence:
         worst <= tol,
         f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - "
         f"sqrt({per_dimension * D}) | = {worst:.2g} (tolerance {tol:.2g})",
+        error=worst,
+        tolerance=tol,
     )
 
 
@@ -120,6 +134,8 @@ def _every_pair(blocks: measured.FrequencyLaw) -> Evidence:
         f"worst error/tolerance {ratio:.2g}; every pair alone separates all positions: "
         f"pair 0's closest two positions are {where[0]} apart at distance {distances[0]:.3g}, "
         f"pair {d // 2 - 1}'s {where[-1]} apart at {distances[-1]:.3g}",
+        error=ratio,
+        tolerance=1.0,
     )
 
 
@@ -145,14 +161,14 @@ CLAIMS = (
             wrong=(wrong.DOUBLE_ANGLE_COSINE,),
         ),
         Check(by_proof(proofs.dot_product_concrete), true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
-        Check(_dot_products, true=1, wrong=(wrong.DOUBLED_EXPONENT,)),
+        Check(_dot_products, true=1, wrong=(wrong.DOUBLED_EXPONENT,), loose=_SUM_OF_PAIRS),
         statement=r"PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k",
     ),
     claim(
         "dot-product-symmetric",
         "The dot product cannot tell k ahead from k behind",
         Check(by_proof(proofs.offset_symmetry), true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
-        Check(_symmetric, true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
+        Check(_symmetric, true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,), loose=_SUM_OF_PAIRS),
         statement=r"PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)",
     ),
     claim(
@@ -162,6 +178,7 @@ CLAIMS = (
             _not_monotone,
             true=partial(measured.dot_by_offset, DECAY_WIDTH),
             wrong=(wrong.MONOTONE_DECAY,),
+            loose=ROUNDING,
         ),
         statement=(
             r"f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ there is a } k"

@@ -54,6 +54,8 @@ def _within(bound: float) -> Callable[[precision.Table], Evidence]:
             worst <= bound,
             f"600 sampled entries per width below 2^20 (the 32 largest positions "
             f"included): {'; '.join(parts)}; bound {bound:.3g}",
+            error=worst,
+            tolerance=bound,
         )
 
     return run
@@ -67,6 +69,8 @@ def _far_positions(table: precision.Table) -> Evidence:
     return checked(
         error <= bound,
         f"every entry of 5 rows at positions up to 2^53, d={d}: max error {error:.3g} <= {bound:.3g}",
+        error=error,
+        tolerance=bound,
     )
 
 
@@ -76,6 +80,8 @@ def _last_row(table: precision.Table) -> Evidence:
     return checked(
         error <= FLOAT32_TARGET,
         f"at p={n - 1}, d={d}, max error {error:.3g} against the bound {FLOAT32_TARGET:g}",
+        error=error,
+        tolerance=FLOAT32_TARGET,
     )
 
 
@@ -89,6 +95,8 @@ def _recipe_drift(table: precision.Table) -> Evidence:
         bool(errors.max() >= 1e-4 and np.all(errors <= model)),
         f"p={p}, d={d}: max error {errors.max():.3g} (column {int(np.argmax(errors))}); the "
         f"float32-angle model (3 + |ln ω|)·2^-24·ω p + 2^-24 gives {model.max():.3g} at column 0",
+        error=float((errors / model).max()),
+        tolerance=1.0,
     )
 
 
@@ -123,7 +131,12 @@ def _identity_in(dtype: type[np.floating[Any]]) -> Callable[[numeric.MatrixCandi
         result = numeric.check_rotation_identity(
             64, POSITIONS, OFFSETS, dtype=dtype, candidate=matrix
         )
-        return checked(result.passed, f"d=64, {np.dtype(dtype)}: {result.summary()}")
+        return checked(
+            result.passed,
+            f"d=64, {np.dtype(dtype)}: {result.summary()}",
+            error=result.worst_ratio,
+            tolerance=1.0,
+        )
 
     return run
 

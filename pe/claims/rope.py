@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from pe import rotary
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import rope as experiments
 from pe.proofs import rope as proofs
 from pe.proofs import wrong
@@ -26,17 +26,26 @@ def _complex(candidate: experiments.Rope) -> Evidence:
         max(adjacent, halves) < 1e-12,
         f"rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
         f"max gap {adjacent:.2g} (adjacent), {halves:.2g} (halves)",
+        error=max(adjacent, halves),
+        tolerance=1e-12,
     )
 
 
 def _permuted(candidate: proofs.Permutation) -> Evidence:
     gap = experiments.permutation_gap(candidate)
-    return checked(gap < 1e-12, f"d=64: max|rope_halves(x) - P rope_adjacent(P^T x)| = {gap:.2g}")
+    return checked(
+        gap < 1e-12,
+        f"d=64: max|rope_halves(x) - P rope_adjacent(P^T x)| = {gap:.2g}",
+        error=gap,
+        tolerance=1e-12,
+    )
 
 
 def _converted(candidate: proofs.Conversion) -> Evidence:
     gap = experiments.converted_weights_gap(candidate)
-    return checked(gap < 1e-12, f"d=64, 32 tokens: relative score gap {gap:.2g}")
+    return checked(
+        gap < 1e-12, f"d=64, 32 tokens: relative score gap {gap:.2g}", error=gap, tolerance=1e-12
+    )
 
 
 def _matrix(rows: Sequence[Sequence[int]]) -> str:
@@ -70,7 +79,12 @@ def _offsets(
     angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent",)
 ) -> Evidence:
     results = experiments.offset_checks(angle_dtype, model_dtype, pairings)
-    return checked(all(r.passed for r in results), "; ".join(r.summary() for r in results))
+    return checked(
+        all(r.passed for r in results),
+        "; ".join(r.summary() for r in results),
+        error=max(r.worst_ratio for r in results),
+        tolerance=1.0,
+    )
 
 
 def _decay(candidate: experiments.Bound) -> Evidence:
@@ -78,6 +92,8 @@ def _decay(candidate: experiments.Bound) -> Evidence:
     return checked(
         worst <= 1.0 + 1e-12,
         f"d=128, q=k=1 and random q, k, r = 0..5000: max |s(r)|/bound = {worst:.3g}",
+        error=worst,
+        tolerance=1.0 + 1e-12,
     )
 
 
@@ -117,7 +133,7 @@ CLAIMS = (
         "rope-complex-rotation",
         "RoPE multiplies each pair by a unit complex phase",
         Check(_COMPLEX, true=proofs.rope_rotation, wrong=(wrong.TRANSPOSED_ROTATION,)),
-        Check(_complex, true=rotary.rope, wrong=(wrong.FLIPPED_ROPE,)),
+        Check(_complex, true=rotary.rope, wrong=(wrong.FLIPPED_ROPE,), loose=ROUNDING),
         statement=(
             r"\begin{pmatrix} a' \\ b' \end{pmatrix} = \begin{pmatrix} \cos p\omega_i & -\sin p\omega_i"
             r" \\ \sin p\omega_i & \cos p\omega_i \end{pmatrix} \begin{pmatrix} a \\ b \end{pmatrix}"
@@ -143,7 +159,7 @@ CLAIMS = (
         "rope-pairing-permutation",
         "The two pairings differ by one fixed permutation",
         Check(_PAIRINGS, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
-        Check(_permuted, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
+        Check(_permuted, true=rotary.pairing_permutation, wrong=_PERMUTATIONS, loose=EXACT),
         statement=(
             r"\begin{gathered}\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
             r"(P^{\mathsf T} x, m), \\ (Py)_j = y_{\pi(j)},\quad \pi = (0, 2, \dots, d-2, 1, 3,"
@@ -154,7 +170,12 @@ CLAIMS = (
         "rope-converted-weights",
         "Permuting the rows of W_q and W_k alike converts between pairings",
         Check(_CONVERTED, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
-        Check(_converted, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
+        Check(
+            _converted,
+            true=proofs.permute_both,
+            wrong=(wrong.ONLY_QUERY_PERMUTED,),
+            loose=ROUNDING,
+        ),
         statement=(
             r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(P W_q x, m),"
             r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"

@@ -10,7 +10,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric, reference
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import sinusoidal_encoding as facts
 from pe.proofs import sinusoidal_encoding as proofs
 from pe.proofs import wrong
@@ -59,6 +59,8 @@ def _wavelengths(law: proofs.WavelengthLaw) -> Evidence:
         f"d={D}: λ_0 = {lam[0]:.6f}, λ_255 = {lam[-1]:.1f} against {law.last_text} = "
         f"{expected_last:.1f} (relative error {last_error:.2g}); consecutive ratios "
         f"within {ratio_error:.2g} of 10000^(2/d)",
+        error=max(ratio_error, last_error),
+        tolerance=1e-13,
     )
 
 
@@ -72,6 +74,8 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
         f"d={D}: note 001's pair i is the paper's pair i (max difference {error:.3g}); its "
         f"highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), its lowest "
         f"{frequencies[-1]:.3g}",
+        error=error,
+        tolerance=4 * EPS,
     )
 
 
@@ -83,6 +87,8 @@ def _refinement(d_model: int, factor: int) -> Evidence:
         error <= 4 * EPS,
         f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
         f"difference {error:.2g}",
+        error=error,
+        tolerance=4 * EPS,
     )
 
 
@@ -96,6 +102,8 @@ def _worked_example(table: Table) -> Evidence:
         f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
         f"against 50-digit mpmath: max error {error:.2g} (tolerance 2 eps); "
         f"PE(1,256) = {values[1, 256]:.6f}",
+        error=error,
+        tolerance=2 * EPS,
     )
 
 
@@ -151,6 +159,8 @@ def _steps(factor: float) -> Evidence:
         worst <= 1.0,
         f"d={D}, p < 10001: max |PE(p+1, j) − PE(p, j)| / {label} = {worst:.4f} (needs <= 1); "
         "a bit jumps by 1 at every flip",
+        error=worst,
+        tolerance=1.0,
     )
 
 
@@ -165,6 +175,8 @@ def _finite_means(shift: float) -> Evidence:
         worst <= 1e-12,
         f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
         f"{label}: max difference {worst:.2g} (tolerance 1e-12)",
+        error=worst,
+        tolerance=1e-12,
     )
 
 
@@ -180,6 +192,8 @@ def _costs(rhs: proofs.Projection) -> Evidence:
         f"d={D}: a 512-output projection has {cost['weights_add']} weights after adding and "
         f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; q] − "
         f"({proofs.projection_text(rhs)}) = {error:.{2 if error < 1 else 3}g}",
+        error=error,
+        tolerance=1e-10,
     )
 
 
@@ -250,6 +264,7 @@ CLAIMS = (
             _shifted_one_step,
             true=facts.one_indexed_frequencies(D),
             wrong=(Candidate("the paper's frequencies", numeric.frequencies(D)),),
+            loose=EXACT,
         ),
         statement=(
             r"\begin{gathered} W_p[2i-1, t] = \sin(t\,/\,10000^{2i/d}),\ 0 < i \le d/2 \\"
@@ -271,8 +286,8 @@ CLAIMS = (
         "width-refines-frequencies",
         "The width is a choice: doubling it keeps every frequency",
         Check(by_proof(proofs.width_refinement), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
-        Check(partial(_refinement, 256), true=2),
-        Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
+        Check(partial(_refinement, 256), true=2, loose=EXACT),
+        Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,), loose=EXACT),
         statement=(
             r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)} \\"
             r" \text{every width spans } 1 \text{ to about } \mathrm{base}^{-1} \end{gathered}"
@@ -364,7 +379,12 @@ CLAIMS = (
             true=proofs.separate_projections,
             wrong=(wrong.TIED_PROJECTION,),
         ),
-        Check(_costs, true=proofs.separate_projections, wrong=(wrong.TIED_PROJECTION,)),
+        Check(
+            _costs,
+            true=proofs.separate_projections,
+            wrong=(wrong.TIED_PROJECTION,),
+            loose=ROUNDING,
+        ),
         statement=(
             r"\begin{gathered} \begin{pmatrix} W_e & W_q \end{pmatrix}\begin{pmatrix} e \\ q \end{pmatrix} = W_e e + W_q q \\"
             r" \text{adding } e + q \text{ is the case } W_e = W_q \text{, at half the weights} \end{gathered}"

@@ -25,6 +25,8 @@ def _sentences(encoding: Encoding) -> Evidence:
         pair.word_gap <= pair.tolerance,
         f"d=64, {encoding.label}: largest difference between a word's outputs in the two "
         f"sentences {pair.word_gap:.3g} (tolerance {pair.tolerance:.3g})",
+        error=pair.word_gap,
+        tolerance=pair.tolerance,
     )
 
 
@@ -50,6 +52,8 @@ def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
             gap <= 1e-12,
             f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
             f"max difference {gap:.3g} (tolerance 1e-12)",
+            error=gap,
+            tolerance=1e-12,
         )
 
     return run

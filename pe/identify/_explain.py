@@ -5,29 +5,69 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 
 from pe.identify._fit import ColumnFit, wrap
 from pe.identify._inputs import Padding
 from pe.identify._law import LawFit
 from pe.identify._layout import Located, Roles
+from pe.identify._result import Float64Array
 
-__all__ = ["TARGET", "matches_paper", "precision_note", "reason", "residual_refusal", "shape_notes"]
+__all__ = [
+    "ANGLE_EPS",
+    "RESIDUAL_CAP",
+    "RESIDUAL_EPS",
+    "RESIDUAL_FLOOR",
+    "TARGET",
+    "matches_paper",
+    "precision_note",
+    "reason",
+    "residual_refusal",
+    "residual_tolerance",
+    "shape_notes",
+]
 
 #: Relative accuracy promised per dtype (float16 is best effort).
 TARGET = {"float64": 1e-6, "float32": 1e-3, "float16": 1e-2}
+#: A column's residual may reach RESIDUAL_EPS eps (rounding of the values) ...
+RESIDUAL_EPS = 8.0
+#: ... plus ANGLE_EPS eps times its largest angle (the producer's angle error) ...
+ANGLE_EPS = 2.0
+#: ... plus this absolute floor (aliased columns hide their true angle) ...
+RESIDUAL_FLOOR = 1e-8
+#: ... and never more than this: beyond it a column carries no usable position.
+RESIDUAL_CAP = 0.02
 
 
 def _fmt(value: float) -> str:
     return f"{value:.6g}"
 
 
+def residual_tolerance(w: npt.ArrayLike, offset: int, n: int, eps: float) -> Float64Array:
+    r"""The residual a column of frequency ``w`` may have in a table of ``n`` rows from ``offset``.
+
+    :math:`\min(8\varepsilon + 2\varepsilon\,\omega(|p_0| + n) + 10^{-8},\ 0.02)`:
+    rounding of the values, the producer's angle error (:math:`\varepsilon` times the
+    angle; aliased columns hide their true angle, hence the absolute floor), capped: beyond
+    0.02 the table carries no usable position information anyway.
+
+    Examples
+    --------
+    >>> residual_tolerance([1.0], 0, 16, 2.0**-52).tolist()
+    [1.0000008881784197e-08]
+    >>> residual_tolerance([1.0], 0, 1024, 2.0**-10).tolist()  # float16: capped
+    [0.02]
+    """
+    reach = np.asarray(w, dtype=np.float64) * (abs(offset) + n)
+    return np.asarray(
+        np.minimum(RESIDUAL_EPS * eps + ANGLE_EPS * eps * reach + RESIDUAL_FLOOR, RESIDUAL_CAP),
+        dtype=np.float64,
+    )
+
+
 def residual_refusal(fit: ColumnFit, offset: int, n: int, eps: float) -> str | None:
     """Refuse when some column is not a sinusoid of the position within the precision."""
-    reach = fit.w * (abs(offset) + n)
-    # rounding of the values, the producer's angle error (eps times the angle; aliased
-    # columns hide their true angle, hence the absolute floor), capped: beyond 0.02 the
-    # table carries no usable position information anyway
-    tolerance = np.minimum(8 * eps + 2 * eps * reach + 1e-8, 0.02)
+    tolerance = residual_tolerance(fit.w, offset, n, eps)
     failing = fit.residual > tolerance
     if not failing.any():
         return None

@@ -42,6 +42,7 @@ from pe import _validate
 __all__ = [
     "FIT_ROWS",
     "MIN_ROWS",
+    "PEAK_EPS",
     "Padding",
     "as_table",
     "call_function",
@@ -54,6 +55,8 @@ __all__ = [
 MIN_ROWS = 16
 #: Rows used for the fits (the rest are checked against the fitted sinusoids).
 FIT_ROWS = 1024
+#: Values may leave [-1, 1] by this many machine epsilons (rounding), no more.
+PEAK_EPS = 8
 
 
 def _one_line(error: BaseException) -> str:
@@ -195,7 +198,7 @@ def screen(array: npt.NDArray[Any], eps: float) -> str | None:
     if not np.any(array != array[0]):
         return "not an encoding: every row is the same, so no column depends on the position"
     peak = float(np.max(np.abs(array)))
-    if peak > 1.0 + 8 * eps:
+    if peak > 1.0 + PEAK_EPS * eps:
         return (
             f"not a sinusoidal encoding: values reach {peak:.4g}, outside [-1, 1] "
             "(sines and cosines never leave it; a scaled table must be divided by its scale)"

@@ -18,7 +18,16 @@ import numpy.typing as npt
 
 from pe.identify._result import Float64Array, LawName, significant_digits
 
-__all__ = ["LawFit", "LawInput", "fit_law"]
+__all__ = ["BASE_MATCH", "LAW_FLOOR_EPS", "LINE_FIT", "PINNED", "LawFit", "LawInput", "fit_law"]
+
+#: A line fits when no point lies more than this many uncertainties from it.
+LINE_FIT = 2.5
+#: Relative floor on every ln(omega), in machine epsilons of the table (or of float32).
+LAW_FLOOR_EPS = 128
+#: Frequencies enter the line only when pinned: uncertainty below this fraction of w.
+PINNED = 0.6
+#: A base within this relative distance of 10000 (or within 2 sigma) is the paper's.
+BASE_MATCH = 1e-9
 
 
 @dataclass(frozen=True)
@@ -99,12 +108,12 @@ def _line(x: Float64Array, y: Float64Array, sigma: Float64Array) -> _Line | None
 
 
 def _fits(line: _Line | None) -> bool:
-    return line is not None and line.worst <= 2.5
+    return line is not None and line.worst <= LINE_FIT
 
 
 def _log_line(k: Float64Array, w: Float64Array, sigma: Float64Array, floor: float) -> _Line | None:
     """The line through (k, ln w) for the pinned frequencies; ``floor`` is the law's floor."""
-    keep = (w > 0) & (sigma < 0.6 * w)
+    keep = (w > 0) & (sigma < PINNED * w)
     y = np.log(w[keep])
     s = np.sqrt((sigma[keep] / w[keep]) ** 2 + floor**2)
     return _line(k[keep], y, s)
@@ -122,10 +131,10 @@ def fit_law(data: LawInput, eps: float) -> LawFit:
     >>> found.law, round(found.base or 0.0, 6)
     ('paper', 10000.0)
     """
-    result = _law(data, 128 * eps)
+    result = _law(data, LAW_FLOOR_EPS * eps)
     eps32 = float(np.finfo(np.float32).eps)
     if result.law == "other" and result.base is None and eps < eps32:
-        retry = _law(data, 128 * eps32)
+        retry = _law(data, LAW_FLOOR_EPS * eps32)
         if retry.base is not None or retry.law != "other":
             retry.notes.append(
                 "the frequencies follow the law only to float32 precision (about 1e-7 "
@@ -282,7 +291,7 @@ def _paper_or_t2t(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
             "10000², the doubled-exponent bug (2 * i in the exponent with i already "
             "stepping by 2)"
         )
-    elif abs(paper - 10000.0) > max(2 * paper_sigma, 1e-9 * 1e4):
+    elif abs(paper - 10000.0) > max(2 * paper_sigma, BASE_MATCH * 1e4):
         notes.append(f"base {paper:.6g}, not the paper's 10000")
     return LawFit("paper", paper, paper_sigma, notes)
 

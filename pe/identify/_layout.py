@@ -18,7 +18,12 @@ import numpy.typing as npt
 from pe.identify._fit import ColumnFit, wrap
 from pe.identify._result import Float64Array
 
-__all__ = ["Located", "Pairing", "Roles", "locate", "roles"]
+__all__ = ["AGREE_REL", "QUARTER_TURN", "Located", "Pairing", "Roles", "locate", "roles"]
+
+#: Two frequencies agree within 2 sigma plus this relative slack.
+AGREE_REL = 1e-9
+#: A pair's phases differ by pi/2 within this many radians (plus their uncertainties).
+QUARTER_TURN = 0.25
 
 Mask = npt.NDArray[np.bool_]
 
@@ -93,7 +98,7 @@ def _pairings(width: int) -> list[Pairing]:
 
 
 def _agree(wa: Float64Array, sa: Float64Array, wb: Float64Array, sb: Float64Array) -> Mask:
-    tolerance = 2.0 * np.sqrt(sa * sa + sb * sb) + 1e-9 * np.maximum(wa, wb) + 1e-300
+    tolerance = 2.0 * np.sqrt(sa * sa + sb * sb) + AGREE_REL * np.maximum(wa, wb) + 1e-300
     return np.asarray(np.abs(wa - wb) <= tolerance)
 
 
@@ -104,7 +109,7 @@ def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
         a, b = pairing.first, pairing.second
         agree = _agree(fit.w[a], fit.sigma_w[a], fit.w[b], fit.sigma_w[b])
         gap = wrap(fit.psi[b] - fit.psi[a])
-        tol = 0.25 + fit.sigma_psi[a] + fit.sigma_psi[b]
+        tol = QUARTER_TURN + fit.sigma_psi[a] + fit.sigma_psi[b]
         plus = np.abs(gap - np.pi / 2) <= tol
         minus = np.abs(gap + np.pi / 2) <= tol
         sign = 1 if plus.sum() >= minus.sum() else -1

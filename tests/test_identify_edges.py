@@ -1,0 +1,168 @@
+"""``pe.identify`` just inside and just outside each of its thresholds and refusals.
+
+Each threshold is a named constant of ``pe.identify``'s modules; the tests place a table a
+factor :data:`MARGIN` inside and outside it, in float16, float32 and float64, for a fast
+(base 100), the paper's (10000) and a slow (1e8) frequency law. Tests of the margins of
+real tables (how far inside its threshold a correct table sits) keep a threshold from
+being moved far from where the tables it must accept lie.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pe import numeric
+from pe.identify import _explain, _inputs, _law, _layout, identify
+from pe.identify._fit import check_rest, fit_columns
+
+DTYPES = [np.float16, np.float32, np.float64]
+BASES = [100.0, 10000.0, 1e8]
+#: How far inside (1 / MARGIN) and outside (MARGIN) of a threshold the tables are placed.
+MARGIN = 2.5
+N, D = 1100, 16
+#: Rows: one fitted, one held out (checked against the fit only), the last.
+ROWS = [500, 1090, N - 1]
+
+
+def _eps(dtype: Any) -> float:
+    return float(np.finfo(dtype).eps)
+
+
+def _tolerance(base: float, dtype: Any) -> Any:
+    """The residual tolerance of every column of the (N, D) table of ``base``."""
+    w = np.repeat(numeric.frequencies(D, base), 2)
+    return _explain.residual_tolerance(w, 0, N, _eps(dtype))
+
+
+def _perturbed(base: float, dtype: Any, row: int, column: int, factor: float) -> Any:
+    """The table with one entry moved towards 0 by ``factor`` times its column's tolerance."""
+    table = numeric.sinusoidal(N, D, base=base).astype(np.float64)
+    delta = factor * float(_tolerance(base, dtype)[column])
+    value = table[row, column]
+    table[row, column] = value - delta if value > 0 else value + delta
+    return table.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("base", BASES)
+@pytest.mark.parametrize("row", ROWS)
+@pytest.mark.parametrize("column", [0, 1, D - 2, D - 1])
+def test_one_entry_off_by_the_residual_tolerance(
+    dtype: Any, base: float, row: int, column: int
+) -> None:
+    inside = identify(_perturbed(base, dtype, row, column, 1 / MARGIN))
+    assert inside.is_encoding, inside.reason
+    outside = identify(_perturbed(base, dtype, row, column, MARGIN))
+    assert not outside.is_encoding
+    assert f"column {column} misses its best sinusoid" in outside.reason
+
+
+def _law_change(base: float, dtype: Any, relative: float, start: int = 1050) -> Any:
+    """Rows from ``start`` on turn ``1 + relative`` times faster (a law changed part-way)."""
+    table = numeric.sinusoidal(N, D, base=base)
+    omega = np.repeat(numeric.frequencies(D, base), 2) * (1 + relative)
+    p = np.arange(start, N, dtype=np.float64)[:, None]
+    phase = np.where(np.arange(D) % 2 == 0, 0.0, np.pi / 2)
+    table[start:] = np.sin(p * omega + phase)
+    return table.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("base", BASES)
+def test_held_out_rows_catch_a_law_that_changes_part_way(dtype: Any, base: float) -> None:
+    exact = numeric.sinusoidal(N, D, base=base)
+    probe = 1e-9
+    worst = float(
+        np.max(np.abs(_law_change(base, np.float64, probe) - exact) / _tolerance(base, dtype))
+    )
+    scale = probe / worst  # the change whose largest error equals the tolerance
+    inside = identify(_law_change(base, dtype, scale / MARGIN))
+    assert inside.is_encoding, inside.reason
+    outside = identify(_law_change(base, dtype, scale * MARGIN))
+    assert not outside.is_encoding
+    assert "not sinusoids of the position" in outside.reason
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_values_just_outside_one(dtype: Any, sign: float) -> None:
+    table = numeric.sinusoidal(64, D).astype(np.float64)
+    row, column = np.unravel_index(np.argmax(sign * table), table.shape)
+    for steps, refused in ((_inputs.PEAK_EPS / 2, False), (_inputs.PEAK_EPS * 2, True)):
+        moved = table.copy()
+        moved[row, column] = sign * (1.0 + steps * _eps(dtype))
+        found = identify(moved.astype(dtype))
+        assert ("outside [-1, 1]" in found.reason) is refused, found.reason
+        if sign > 0:  # cos(0) = 1 exactly: moved within the slack, the table still fits
+            assert found.is_encoding is not refused
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_base_just_off_10000_is_noted(dtype: Any) -> None:
+    paper = identify(numeric.sinusoidal(N, D).astype(dtype))
+    sigma = paper.base_uncertainty
+    assert sigma is not None
+    edge = max(2 * sigma, _law.BASE_MATCH * 1e4)
+    for offset, noted in ((edge / MARGIN / 2, False), (edge * MARGIN * 2, True)):
+        found = identify(numeric.sinusoidal(N, D, base=10000.0 + offset).astype(dtype))
+        assert found.law == "paper"
+        assert any("not the paper's 10000" in n for n in found.notes) is noted, found.notes
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_a_pair_whose_frequencies_differ_slightly(dtype: Any) -> None:
+    """Pair 0's sine turns 1 + rho times faster: agree within 2 sigma + AGREE_REL."""
+    base_table = numeric.sinusoidal(N, D).astype(np.float64)
+    paper = identify(base_table.astype(dtype))
+    assert paper.sin_uncertainty is not None
+    assert paper.cos_uncertainty is not None
+    sigma = float(np.hypot(paper.sin_uncertainty[0], paper.cos_uncertainty[0]))
+    edge = 2 * sigma + _layout.AGREE_REL
+    p = np.arange(N, dtype=np.float64)
+    noted = []
+    for rho in (edge / MARGIN, edge * MARGIN):
+        table = base_table.copy()
+        table[:, 0] = np.sin(p * (1 + rho))
+        found = identify(table.astype(dtype))
+        noted.append(any("different frequencies" in n for n in found.notes))
+    assert noted == [False, True]
+
+
+def test_line_fit_threshold() -> None:
+    line = _law._Line(0.0, -0.1, 1e-3, 1e-3, _law.LINE_FIT)
+    assert _law._fits(line)
+    assert not _law._fits(_law._Line(0.0, -0.1, 1e-3, 1e-3, _law.LINE_FIT * (1 + 1e-9)))
+    assert not _law._fits(None)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("base", BASES)
+def test_real_tables_sit_near_the_residual_threshold(dtype: Any, base: float) -> None:
+    """The paper's float16/float32 tables use 1 % to 50 % of the residual tolerance."""
+    table = numeric.sinusoidal(N, D, base=base).astype(dtype)
+    fit = fit_columns(table[:1024].astype(np.float64), np.ones(1024), _eps(dtype))
+    residual = np.maximum(fit.residual, check_rest(table, 1024, fit, np.arange(D)))
+    ratio = float(np.max(residual / _explain.residual_tolerance(fit.w, 0, N, _eps(dtype))))
+    assert 0.004 <= ratio <= 0.5
+
+
+def test_documented_thresholds() -> None:
+    """The values the package docstring states (a moved threshold must move its prose)."""
+    package = importlib.import_module("pe.identify")
+    doc = " ".join((package.__doc__ or "").split())
+    assert _explain.RESIDUAL_FLOOR == 1e-8
+    assert "at least :math:`10^{-8}`" in doc
+    assert "2\\varepsilon\\theta" in doc
+    assert _explain.ANGLE_EPS == 2
+    assert _fit_safety() == 3
+    assert "``SAFETY`` = 3" in doc
+
+
+def _fit_safety() -> float:
+    from pe.identify import _fit
+
+    return _fit.SAFETY

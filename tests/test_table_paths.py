@@ -1,0 +1,133 @@
+"""Every path of the table algorithm (``pe._rotation_table``) against 50-digit mpmath.
+
+``numeric.sinusoidal`` takes the consecutive fill for ``sinusoidal(n, d)`` (block starts
+composed at multiples of ``RADIX * BLOCK`` for float32 and float16) and the scattered fill
+for other positions; float64 goes through complex products clipped to [-1, 1], float32
+through a complex64 view, float16 through float64 tiles; large tables are split between
+threads. Each path is checked entry by entry at its block boundaries against
+:mod:`pe.reference`, and bit for bit against the other paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pe import _rotation_table, numeric, reference
+from pe.claims import precision as precision_claims
+from pe.experiments import precision
+
+from .one_place import table_wrong_at
+
+BLOCK, RADIX = _rotation_table.BLOCK, _rotation_table.RADIX
+#: The error model of each dtype (pe._rotation_table, "Error model").
+BOUND = {
+    np.float64: _rotation_table.ENTRY_ERROR_BOUND,
+    np.float32: 2.0**-25 + 1.6e-15,
+    np.float16: 2.0**-12 + 1.6e-15,
+}
+DTYPES = list(BOUND)
+D = 64
+#: Columns checked: the fastest and the slowest pairs and two in between.
+COLUMNS = np.array([0, 1, 2, 21, 40, D - 2, D - 1])
+#: Position 534483448 has sin(p) within 1.1e-16 of -1; unclipped, the float64 product
+#: rounds to -1.0000000000000002 (found by a search over every p < 2^31).
+NEAR_MINUS_ONE = 534_483_448
+
+
+def _rows_at_boundaries(first: int, n: int) -> np.ndarray:
+    """Row indices at block boundaries of ``first .. first + n - 1`` (and the last row)."""
+    p = first + np.arange(n)
+    edges = (p % BLOCK == 0) | (p % BLOCK == BLOCK - 1) | (p % (RADIX * BLOCK) == 0)
+    return np.unique(np.concatenate([np.flatnonzero(edges), [0, min(1, n - 1), n - 1]]))
+
+
+def _worst(values: np.ndarray, positions: np.ndarray) -> float:
+    grid_p = np.repeat(positions, COLUMNS.size)
+    grid_c = np.tile(COLUMNS, positions.size)
+    return float(reference.errors(values[:, COLUMNS].ravel(), grid_p, grid_c, D).max())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize(
+    ("first", "n"),
+    [
+        (0, 1),
+        (0, BLOCK - 1),
+        (0, BLOCK + 1),
+        (0, RADIX * BLOCK + 3),
+        (BLOCK, 3 * BLOCK + 7),  # consecutive, block starts not composed in one call
+        (RADIX * BLOCK, 2 * BLOCK),
+        (2**53 - 2 * BLOCK, 2 * BLOCK + 1),
+    ],
+)
+def test_consecutive_fill_within_the_error_model(dtype: Any, first: int, n: int) -> None:
+    positions = np.arange(first, first + n)
+    table = numeric.sinusoidal(n if first == 0 else positions, D, dtype=dtype)
+    rows = _rows_at_boundaries(first, n)
+    assert _worst(table[rows], positions[rows]) <= BOUND[dtype]
+    scattered = numeric.sinusoidal(positions[rows][::-1], D, dtype=dtype)[::-1]
+    np.testing.assert_array_equal(table[rows], scattered)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scattered_fill_within_the_error_model(dtype: Any) -> None:
+    rng = np.random.default_rng(11)
+    positions = np.concatenate(
+        [rng.integers(0, 2**53, 20), [0, BLOCK - 1, BLOCK, 2**53, 2**53 - 1, 10**15 + 7]]
+    )
+    table = numeric.sinusoidal(positions, D, dtype=dtype)
+    assert _worst(table, positions) <= BOUND[dtype]
+    one_by_one = np.concatenate([numeric.sinusoidal([p], D, dtype=dtype) for p in positions])
+    np.testing.assert_array_equal(table, one_by_one)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_threaded_fill_matches_the_single_thread(dtype: Any) -> None:
+    n, d = 4 * BLOCK * RADIX + 77, 256  # above 2^20 entries: filled in threads
+    assert n * d >= _rotation_table._THREADED_ENTRIES
+    table = numeric.sinusoidal(n, d, dtype=dtype)
+    rows = np.array([0, BLOCK - 1, BLOCK, RADIX * BLOCK, 2 * RADIX * BLOCK + 5, n - 1])
+    np.testing.assert_array_equal(table[rows], numeric.sinusoidal(rows, d, dtype=dtype))
+    errors = reference.errors(
+        table[rows][:, [0, d - 1]].ravel(), np.repeat(rows, 2), np.tile([0, d - 1], rows.size), d
+    )
+    assert errors.max() <= BOUND[dtype]
+
+
+@pytest.mark.parametrize("d", [2, D])
+def test_values_next_to_minus_one_stay_in_range(d: int) -> None:
+    first = NEAR_MINUS_ONE - NEAR_MINUS_ONE % BLOCK
+    consecutive = numeric.sinusoidal(np.arange(first, first + 2 * BLOCK), d)
+    scattered = numeric.sinusoidal([NEAR_MINUS_ONE, 5], d)
+    for row in (consecutive[NEAR_MINUS_ONE - first], scattered[0]):
+        assert row[0] == -1.0
+        error = reference.errors([row[0]], [NEAR_MINUS_ONE], [0], d)[0]
+        assert error <= BOUND[np.float64]
+    assert np.abs(consecutive).max() <= 1.0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_value_in_range(dtype: Any) -> None:
+    table = numeric.sinusoidal(RADIX * BLOCK + 5, D, dtype=dtype)
+    assert np.abs(table).max() <= 1.0
+
+
+@pytest.mark.parametrize("where", ["last", "first sampled"])
+def test_accuracy_evidence_rejects_a_table_wrong_at_one_position(where: str) -> None:
+    """The float64 accuracy claim's check fails for a table wrong in one row only."""
+    positions, _ = precision.sample_entries(precision_claims.LIMIT, 64, 600, seed=64, largest=32)
+    position = precision_claims.LIMIT - 1 if where == "last" else int(positions[-1])
+    check = precision_claims._within(_rotation_table.ENTRY_ERROR_BOUND)
+    assert check(numeric.sinusoidal).holds
+    assert not check(table_wrong_at(numeric.sinusoidal, position, 1e-12)).holds
+
+
+def test_row_errors_see_one_wrong_entry() -> None:
+    wrong = table_wrong_at(numeric.sinusoidal, 700, 1e-9, column=D - 1)
+    errors = precision.row_errors(wrong, np.array([3, 700, 4096]), D)
+    where = np.unravel_index(np.argmax(errors), errors.shape)
+    assert tuple(int(i) for i in where) == (1, D - 1)
+    assert errors.max() == pytest.approx(1e-9, rel=1e-6)
