@@ -220,5 +220,6 @@ page.decay()
 # RoPE keeps the content–content score $\langle q, R_{n-m} k\rangle$ a function of the offset
 # for any projections, adds no parameters, and costs $O(d)$ per vector. It does not by itself
 # make a model work at positions longer than it was trained on: offsets never seen in
-# training still give angles the model never saw. Position interpolation and base scaling,
-# on the [next page](relative-family.py), address this.
+# training still give angles the model never saw. Position interpolation avoids them for every
+# pair, base scaling only for the pairs that turn in training (the
+# [next page](relative-family.py)).

@@ -82,8 +82,11 @@ from pe.proofs.wrong.relative_family import LEARNED_ABSOLUTE as LEARNED_ABSOLUTE
 from pe.proofs.wrong.relative_family import NO_CAUSAL_MASK as NO_CAUSAL_MASK
 from pe.proofs.wrong.relative_family import NO_CLIPPING as NO_CLIPPING
 from pe.proofs.wrong.relative_family import NO_INTERPOLATION as NO_INTERPOLATION
+from pe.proofs.wrong.relative_family import NO_UNSEEN_PAIRS as NO_UNSEEN_PAIRS
+from pe.proofs.wrong.relative_family import NTK_IN_RANGE as NTK_IN_RANGE
 from pe.proofs.wrong.relative_family import PLAIN_BASE_SCALING as PLAIN_BASE_SCALING
 from pe.proofs.wrong.relative_family import SINUSOIDAL_ADDED as SINUSOIDAL_ADDED
+from pe.proofs.wrong.relative_family import SLOWEST_PAIR_TOO as SLOWEST_PAIR_TOO
 from pe.proofs.wrong.relative_family import TERM_C_LEFT_OUT as TERM_C_LEFT_OUT
 from pe.proofs.wrong.relative_family import UNCAPPED_BUCKETS as UNCAPPED_BUCKETS
 from pe.proofs.wrong.relative_family import UNMASKED_MEAN as UNMASKED_MEAN
