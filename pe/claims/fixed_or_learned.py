@@ -120,13 +120,17 @@ CLAIMS = (
     ),
     claim(
         "residual-stream-carries-position",
-        "The residual stream keeps the encoding in its sum",
-        Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK,)),
+        "With LayerNorm before each sublayer, the residual stream keeps the encoding in its sum",
+        Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK, wrong.POST_LN_STACK)),
         Check(
             _signal,
             true=learned.RESIDUAL,
             wrong=(wrong.PLAIN_STACK, wrong.CANCELLING_SUBLAYER),
         ),
-        statement=r"h_{l+1} = h_l + f_l(h_l) \implies h_L = x + PE + \sum_{l<L} f_l(h_l)",
+        statement=(
+            r"\begin{gathered}\text{pre-LN: } h_{l+1} = h_l + f_l(\mathrm{LN}(h_l)) \implies"
+            r" h_L = x + PE + \sum_{l<L} f_l(\mathrm{LN}(h_l)); \\ \text{not for post-LN, }"
+            r" h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))\end{gathered}"
+        ),
     ),
 )

@@ -55,6 +55,7 @@ from pe.proofs.wrong.fixed_or_learned import INSIDE_TRAINING as INSIDE_TRAINING
 from pe.proofs.wrong.fixed_or_learned import LAST_TRAINED_POSITION as LAST_TRAINED_POSITION
 from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDED
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
+from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
 from pe.proofs.wrong.implications import CROSS_TERMS_DROPPED as CROSS_TERMS_DROPPED
 from pe.proofs.wrong.implications import DIFFERENCE_ONLY as DIFFERENCE_ONLY

@@ -17,6 +17,10 @@ LAST_TRAINED_POSITION: Candidate[int] = Candidate("position 511, the last traine
 INSIDE_TRAINING: Candidate[int] = Candidate("position 256, inside training", 256)
 #: A stack without residual connections.
 PLAIN_STACK: Candidate[_learned.Connection] = Candidate("no residual", _learned.PLAIN)
+#: The paper's post-LN layer, :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`.
+POST_LN_STACK: Candidate[_learned.Connection] = Candidate(
+    "post-LN (the paper's layer)", _learned.POST_LN
+)
 #: A residual stack whose first sublayer outputs :math:`-h_0`.
 CANCELLING_SUBLAYER: Candidate[_learned.Connection] = Candidate(
     "a sublayer that cancels its input", _learned.CANCELLING
