@@ -41,9 +41,14 @@ page.conventions_table()
 # The table above is `pe.conventions.CONVENTIONS`: each convention is data, and produces
 # its table through `pe.numeric.sinusoidal` (the tensor2tensor law is the paper's law with
 # another base, see below; the one-indexed law is the paper's table of width $d + 2$ without
-# its first pair). Any base and any offset are one call away:
-# `conventions.get("tensor2tensor").with_base(500000).with_offset(2)`.
-#
+# its first pair, with the base changed to $b^{(d+2)/d}$: with the base left at $b$, the
+# wider table's pairs turn more slowly than the one-indexed ones). Any base and any offset
+# are one call away: `conventions.get("tensor2tensor").with_base(500000).with_offset(2)`.
+
+# %% tags=["hide_input"]
+report.claim("one-indexed-law-is-wider-paper-law")
+
+# %% [markdown]
 # ## Side by side
 #
 # The same $64$ frequencies in six conventions. Interleaved layouts alternate sine and

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pe import bug_zoo, conventions, numeric
+from pe import bug_zoo, conventions, numeric, symbolic
 from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import conventions as experiments
 from pe.identify import identify
@@ -40,6 +40,17 @@ def _t2t_numeric(convention: conventions.Convention) -> Evidence:
         error < 1e-9,
         f"tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own "
         f"formula, d=512, 1000 rows: max difference {error:.2g}",
+    )
+
+
+def _one_indexed_numeric(exponent: Any) -> Evidence:
+    d = 64
+    value = float(exponent.subs(symbolic.D, d))
+    error = experiments.one_indexed_error(value, d)
+    return checked(
+        error < 1e-12,
+        f"one-indexed law vs columns 2..{d + 1} of the paper's table of width {d + 2} with "
+        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference {error:.2g}",
     )
 
 
@@ -114,6 +125,20 @@ CLAIMS = (
             wrong=(wrong.T2T_EXPONENT_D_MINUS_1, wrong.T2T_SAME_BASE),
         ),
         Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
+    ),
+    claim(
+        "one-indexed-law-is-wider-paper-law",
+        "The one-indexed law is the paper's of width d + 2, first pair dropped, base changed",
+        Check(
+            by_proof(proofs.one_indexed_is_wider_paper),
+            true=proofs.one_indexed_exponent,
+            wrong=(wrong.ONE_INDEXED_SAME_BASE,),
+        ),
+        Check(
+            _one_indexed_numeric,
+            true=proofs.one_indexed_exponent,
+            wrong=(wrong.ONE_INDEXED_SAME_BASE,),
+        ),
     ),
     claim(
         "doubled-exponent-base",

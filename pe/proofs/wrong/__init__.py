@@ -32,6 +32,7 @@ from pe.proofs.wrong._candidate import ShiftMatrix as ShiftMatrix
 from pe.proofs.wrong.conventions import BASE_CUBED as BASE_CUBED
 from pe.proofs.wrong.conventions import COS_FIRST_UNCONJUGATED as COS_FIRST_UNCONJUGATED
 from pe.proofs.wrong.conventions import NOISY_PAPER_TABLE as NOISY_PAPER_TABLE
+from pe.proofs.wrong.conventions import ONE_INDEXED_SAME_BASE as ONE_INDEXED_SAME_BASE
 from pe.proofs.wrong.conventions import PAPER_TABLE as PAPER_TABLE
 from pe.proofs.wrong.conventions import T2T_EXPONENT_D_MINUS_1 as T2T_EXPONENT_D_MINUS_1
 from pe.proofs.wrong.conventions import T2T_SAME_BASE as T2T_SAME_BASE

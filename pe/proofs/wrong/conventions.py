@@ -57,6 +57,9 @@ T2T_EXPONENT_D_MINUS_1: Candidate[Any] = Candidate(
     "base b^(d/(d-1))", symbolic.D / (symbolic.D - 1)
 )
 T2T_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
+#: The one-indexed law read as the wider paper table with the base unchanged (true:
+#: :math:`b^{(d+2)/d}`).
+ONE_INDEXED_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
 #: The doubled exponent read as the base cubed (true: squared).
 BASE_CUBED: Candidate[int] = Candidate("the base cubed", 3)
 #: The paper's table ``(n, d) -> (n, d)``: every pair at one frequency, so a shift matrix exists.
