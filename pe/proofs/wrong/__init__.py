@@ -42,6 +42,8 @@ from pe.proofs.wrong.conventions import UNIFORM_NOISE_TABLE as UNIFORM_NOISE_TAB
 from pe.proofs.wrong.conventions import ZERO_TABLE as ZERO_TABLE
 from pe.proofs.wrong.failed_designs import CONSTANT_GAP as CONSTANT_GAP
 from pe.proofs.wrong.failed_designs import DOUBLED_COSINE_PAIR as DOUBLED_COSINE_PAIR
+from pe.proofs.wrong.failed_designs import FLOAT64_ANGLES_DESIGN as FLOAT64_ANGLES_DESIGN
+from pe.proofs.wrong.failed_designs import FOUR_PAIRS as FOUR_PAIRS
 from pe.proofs.wrong.failed_designs import GAP_ONE_OVER_N_MINUS_ONE as GAP_ONE_OVER_N_MINUS_ONE
 from pe.proofs.wrong.failed_designs import LEARNED_TABLE as LEARNED_TABLE
 from pe.proofs.wrong.failed_designs import NORMALISED_INDEX as NORMALISED_INDEX
@@ -49,6 +51,7 @@ from pe.proofs.wrong.failed_designs import PAIR_SHARE as PAIR_SHARE
 from pe.proofs.wrong.failed_designs import RANDOM_INIT as RANDOM_INIT
 from pe.proofs.wrong.failed_designs import RAW_INDEX as RAW_INDEX
 from pe.proofs.wrong.failed_designs import RAW_INDEX_PAIR as RAW_INDEX_PAIR
+from pe.proofs.wrong.failed_designs import ROTATED_FROM_FIRST as ROTATED_FROM_FIRST
 from pe.proofs.wrong.failed_designs import SINGLE_PAIR as SINGLE_PAIR
 from pe.proofs.wrong.failed_designs import SINUSOIDAL_DESIGN as SINUSOIDAL_DESIGN
 from pe.proofs.wrong.fixed_or_learned import CANCELLING_SUBLAYER as CANCELLING_SUBLAYER
