@@ -80,10 +80,15 @@ DOUBLED_COSINE_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
 LEARNED_TABLE: Candidate[failed_designs.Design] = Candidate(
     "a learned table of 512 rows", _learned_512
 )
+
+
+def _float64_angles(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
+    return np.asarray(numeric.sinusoidal_direct(np.abs(positions), d), dtype=np.float64)
+
+
 #: The formula with its angles formed in float64: defined everywhere, off by order one at 2^53.
 FLOAT64_ANGLES_DESIGN: Candidate[failed_designs.Design] = Candidate(
-    "angles formed in float64",
-    lambda positions, _n, d: numeric.sinusoidal_direct(np.abs(positions), d),
+    "angles formed in float64", _float64_angles
 )
 
 
