@@ -48,8 +48,15 @@ def test_first_rise_for_d512_is_where_the_reference_says() -> None:
     assert value == measured.dot_by_offset(512, [low])[0]
 
 
-def test_the_monotone_decay_candidate_never_rises() -> None:
-    assert measured.first_rise(wrong.MONOTONE_DECAY.value(np.arange(20_001))) is None
+def test_dot_product_statements_of_the_same_check() -> None:
+    """The page says f turns negative: the check rejects "stays positive" and "falls steadily"."""
+    from pe.claims import implications as claims
+
+    assert claims._not_monotone((43, 3284)).holds
+    assert not claims._not_monotone(wrong.MONOTONE_DECAY.value).holds
+    assert not claims._not_monotone(wrong.RISES_STAYS_POSITIVE.value).holds
+    f = measured.dot_by_offset(512, np.arange(3285))
+    assert f[:3284].min() >= 0 > f[3284]
 
 
 def test_dot_product_error_and_the_doubled_exponent() -> None:

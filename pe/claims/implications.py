@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from pe import numeric
 from pe._tolerance import EPS64, phase_tolerance
@@ -53,21 +51,28 @@ def _symmetric(between: int) -> Evidence:
     )
 
 
-def _not_monotone(curve: Callable[[npt.ArrayLike], npt.NDArray[np.float64]]) -> Evidence:
-    f = curve(np.arange(DECAY_RANGE + 1))
+def _not_monotone(stated: tuple[int | None, int | None]) -> Evidence:
+    """``f(k) = PE(p) . PE(p+k)``, d = 512: where it first rises and first turns negative.
+
+    ``stated`` is (last k before the first rise, first k with f(k) < 0), None for never;
+    both places are confirmed with 50-digit mpmath.
+    """
+    f = measured.dot_by_offset(DECAY_WIDTH, np.arange(DECAY_RANGE + 1))
     rise = measured.first_rise(f)
-    if rise is None:
-        return checked(False, f"f falls for every k = 0..{DECAY_RANGE}: no rise")
-    falls = bool(np.all(np.diff(f[: rise + 1]) < 0))
-    step = f[rise + 1] - f[rise]
-    exact = measured.reference_dot_by_offset(DECAY_WIDTH, [rise, rise + 1])
-    exact_step = float(exact[1] - exact[0])
-    low = int(np.argmin(f))
+    negative = np.flatnonzero(f < 0)
+    first_negative = int(negative[0]) if negative.size else None
+    confirmed = True
+    if rise is not None and first_negative is not None:
+        exact = measured.reference_dot_by_offset(
+            DECAY_WIDTH, [rise, rise + 1, first_negative - 1, first_negative]
+        )
+        confirmed = bool(exact[1] > exact[0] and exact[2] >= 0 > exact[3])
     return checked(
-        falls and exact_step > 0 and abs(exact_step - step) < 1e-9,
-        f"d={DECAY_WIDTH}: f falls for k = 0..{rise}, then f({rise + 1}) - f({rise}) = {step:.4g} "
-        f"> 0 (mpmath, 50 digits: {exact_step:.6g}); minimum over 0..{DECAY_RANGE}: "
-        f"{f[low]:.4g} at k = {low}",
+        (rise, first_negative) == stated and confirmed,
+        f"d={DECAY_WIDTH}, k = 0..{DECAY_RANGE}: f falls until k = {rise} and rises at "
+        f"k = {None if rise is None else rise + 1}; first negative at k = {first_negative} "
+        f"(f = {f[first_negative]:.3g}), minimum {f.min():.4g} at k = {int(np.argmin(f))}; "
+        f"both places confirmed with mpmath: {'yes' if confirmed else 'no'} (stated: {stated})",
     )
 
 
@@ -160,12 +165,13 @@ CLAIMS = (
         "The dot product does not fall steadily with distance",
         Check(
             _not_monotone,
-            true=partial(measured.dot_by_offset, DECAY_WIDTH),
-            wrong=(wrong.MONOTONE_DECAY,),
+            true=(43, 3284),
+            wrong=(wrong.MONOTONE_DECAY, wrong.RISES_STAYS_POSITIVE),
         ),
         statement=(
-            r"f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ there is a } k"
-            r" \text{ with } f(k+1) > f(k)"
+            r"\begin{gathered}f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ falls for }"
+            r" 0 \le k \le 43,\ f(44) > f(43); \\ f(k) \ge 0 \text{ for } k < 3284,"
+            r"\ f(3284) < 0\end{gathered}"
         ),
     ),
     claim(

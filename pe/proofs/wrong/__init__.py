@@ -71,6 +71,7 @@ from pe.proofs.wrong.implications import MONOTONE_DECAY as MONOTONE_DECAY
 from pe.proofs.wrong.implications import NORM_SQUARED_D as NORM_SQUARED_D
 from pe.proofs.wrong.implications import PAIR0_SLOWEST_ANGLE as PAIR0_SLOWEST_ANGLE
 from pe.proofs.wrong.implications import RATIONAL_PERIOD as RATIONAL_PERIOD
+from pe.proofs.wrong.implications import RISES_STAYS_POSITIVE as RISES_STAYS_POSITIVE
 from pe.proofs.wrong.implications import ROTATION_PROJECTION as ROTATION_PROJECTION
 from pe.proofs.wrong.implications import SHIFT_BETWEEN_ROWS as SHIFT_BETWEEN_ROWS
 from pe.proofs.wrong.implications import SUM_ANGLE_DISTANCE as SUM_ANGLE_DISTANCE
