@@ -341,3 +341,9 @@ def test_gptneox_1003_by_hand() -> None:
     assert abs(abs(np.cos(1045.0) - np.cos(exact)) - 0.7149) < 1e-3
     assert claims._neox(precision.half_frequency_angles).holds
     assert not claims._neox(wrong.ROUNDED_ANGLES.value).holds
+
+
+def test_recipe_drift_is_checked_at_four_decades() -> None:
+    """"Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
+    assert claims._recipe_drift(precision.float32_recipe).holds
+    assert not claims._recipe_drift(claims._float32).holds  # flat: slope 0
