@@ -113,8 +113,9 @@ page.base_table()
 # The paper's base model has $d_{model} = 512$ (its big model uses 1024); another source note
 # presents $d = 512$ as part of the definition. Any even width works: the frequencies always
 # run from 1 down to just above $10000^{-1}$, and the width only sets how finely that range
-# is sampled. Doubling the width keeps every frequency and inserts one between each
-# neighbouring pair.
+# is sampled. Doubling the width keeps every frequency, inserts one between each
+# neighbouring pair, and adds one more below the old slowest (the range's lower end moves
+# from $10000^{-(d-2)/d}$ to $10000^{-(2d-2)/(2d)}$, closer to $10000^{-1}$).
 
 # %% tags=["hide_input"]
 report.claim("width-refines-frequencies")

@@ -344,6 +344,6 @@ def test_gptneox_1003_by_hand() -> None:
 
 
 def test_recipe_drift_is_checked_at_four_decades() -> None:
-    """"Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
+    """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
     assert claims._recipe_drift(precision.float32_recipe).holds
     assert not claims._recipe_drift(claims._float32).holds  # flat: slope 0

@@ -247,3 +247,12 @@ def test_ntk_factor_of_every_pair() -> None:
         d, wrong.PLAIN_BASE_SCALING.value(1e4, s, d)
     )
     assert not np.allclose(plain, s ** (2 * np.arange(d // 2) / (d - 2)), rtol=1e-3)
+
+
+def test_transformer_xl_claim_checks_its_own_formula() -> None:
+    from pe.claims import relative_family as claims
+
+    assert claims._transformer_xl(proofs.FOUR_TERMS).holds
+    for term in proofs.FOUR_TERMS:
+        three = tuple(t for t in proofs.FOUR_TERMS if t != term)
+        assert not claims._transformer_xl(three).holds

@@ -190,3 +190,20 @@ def test_bad_input() -> None:
         facts.wrapped_rows_distance(8, horizon=10)
     with pytest.raises(TypeError, match="base must be an integer"):
         facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
+
+
+def test_checks_that_were_tautologies_now_read_the_table() -> None:
+    """pair-index-range compares pe's table with the pairs; base-is-not-a-length asks for the
+    neighbours' distance; width-refines-frequencies counts where the new frequencies go."""
+    from pe.claims import sinusoidal_encoding as claims
+    from pe.proofs import wrong
+
+    assert claims._columns(256).holds
+    assert not claims._columns(257).holds  # "0 <= i <= d/2", inclusive
+    assert claims._past_base(None).holds
+    assert not claims._past_base(10_000).holds
+    assert claims._inserted((255, 1)).holds
+    assert not claims._inserted(wrong.ONLY_BETWEEN.value).holds
+    assert facts.neighbour_distance(512) == pytest.approx(
+        math.sqrt(sum(2 - 2 * math.cos(10000 ** (-2 * i / 512)) for i in range(256))), rel=1e-13
+    )

@@ -45,6 +45,24 @@ def _shaw(clip: int) -> Evidence:
     )
 
 
+def _transformer_xl(terms: Sequence[str]) -> Evidence:
+    """Transformer-XL's scores against the chosen terms of its formula, summed in a loop."""
+    n, d = 9, 16
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((n, d))
+    w_q, w_ke, w_kr = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    u, v = rng.standard_normal(d), rng.standard_normal(d)
+    scores = experiments.transformer_xl_scores(x, w_q, w_ke, w_kr, u=u, v=v)
+    loop = experiments.transformer_xl_terms(x, w_q, w_ke, w_kr, u=u, v=v, terms=tuple(terms))
+    gap = float(np.abs(scores - loop).max())
+    return checked(
+        gap <= 1e-12,
+        f"n={n}, d={d}, random weights: pe.experiments.relative_family.transformer_xl_scores "
+        f"against the terms ({', '.join(terms)}) summed entry by entry: max difference "
+        f"{gap:.2g} (tolerance 1e-12)",
+    )
+
+
 def _t5(bucket: experiments.BucketFunction) -> Evidence:
     results = [
         experiments.t5_bucket_properties(bucket, bidirectional=b, num_buckets=nb, max_distance=md)
@@ -180,6 +198,13 @@ CLAIMS = (
         "transformer-xl-four-terms",
         "The additive score splits into four terms",
         Check(_FOUR_TERMS, true=proofs.FOUR_TERMS, wrong=(wrong.TERM_C_LEFT_OUT,)),
+        Check(_transformer_xl, true=proofs.FOUR_TERMS, wrong=(wrong.TERM_C_LEFT_OUT,)),
+        statement=(
+            r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d);"
+            r" \\ \text{Transformer-XL: } A_{ij} = x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E} x_j"
+            r" + x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{i-j} + u^{\mathsf T} W_{k,E} x_j"
+            r" + v^{\mathsf T} W_{k,R} R_{i-j}\end{gathered}"
+        ),
     ),
     claim(
         "t5-buckets",

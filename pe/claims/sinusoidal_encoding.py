@@ -35,14 +35,28 @@ MADE_OF_ROWS: Candidate[facts.Embeddings] = Candidate(
 
 
 def _columns(n_pairs: int) -> Evidence:
-    columns = facts.pair_columns(D, n_pairs)
-    ok = columns == list(range(D))
-    extra = n_pairs - D // 2
-    label = "0 <= i < d/2" + (f" + {extra}" if extra else "")
+    """Do the pairs ``0 <= i < n_pairs`` account for the columns of pe's table, each once?"""
+    positions = np.arange(8)
+    table = numeric.sinusoidal(positions, D)
+    matched, missing = 0, 0
+    for i in range(n_pairs):
+        if 2 * i + 1 >= table.shape[1]:
+            missing += 1
+            continue
+        angle = positions * 10000.0 ** (-2 * i / D)
+        error = max(
+            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
+            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
+        )
+        matched += error <= 8 * EPS
+    covered = sorted(facts.pair_columns(D, min(n_pairs, D // 2)))
+    ok = matched == n_pairs and missing == 0 and covered == list(range(table.shape[1]))
     return checked(
         ok,
-        f"d={D}, {label}: {len(columns) // 2} pairs write {len(columns)} columns, from "
-        f"{columns[0]} to {columns[-1]} ({'each of 0..d-1 once' if ok else 'not 0..d-1'})",
+        f"pe's table, d={D}, has {table.shape[1]} columns; pairs i = 0..{n_pairs - 1}: "
+        f"{matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 (within 8 eps, p < 8), "
+        f"{missing} have no columns; every column written once: "
+        f"{'yes' if covered == list(range(table.shape[1])) else 'no'}",
     )
 
 
@@ -83,6 +97,26 @@ def _refinement(d_model: int, factor: int) -> Evidence:
         error <= 4 * EPS,
         f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
         f"difference {error:.2g}",
+    )
+
+
+def _inserted(counts: tuple[int, int]) -> Evidence:
+    """Where doubling d = 512 puts the new frequencies: ``counts`` = (between, slower)."""
+    small, large = numeric.frequencies(D), numeric.frequencies(2 * D)
+    new = large[1::2]
+    between = int(np.sum((new[:-1] < small[:-1]) & (new[:-1] > small[1:])))
+    slower = int(np.sum(new < small[-1]))
+    spans = [(float(f[0]), float(f[-1])) for f in (small, large)]
+    in_range = all(
+        top == 1.0 and bottom > 1e-4 and abs(bottom / 10000.0 ** (-(w - 2) / w) - 1) <= 4 * EPS
+        for (top, bottom), w in zip(spans, (D, 2 * D), strict=True)
+    )
+    return checked(
+        (between, slower) == counts and in_range,
+        f"d={D} -> {2 * D}: of the {new.size} new frequencies, {between} lie strictly between "
+        f"neighbouring old ones and {slower} below the old slowest (stated: {counts[0]} and "
+        f"{counts[1]}); both widths span 1 down to {spans[0][1]:.4g} and {spans[1][1]:.4g}, "
+        f"= 10000^(-(d-2)/d) > 10000^-1: {'yes' if in_range else 'no'}",
     )
 
 
@@ -174,12 +208,13 @@ def _orthogonal(embeddings: facts.Embeddings) -> Evidence:
 
 def _past_base(wrap: int | None) -> Evidence:
     distance = facts.wrapped_rows_distance(D, horizon=10_000, wrap=wrap)
+    neighbours = float(facts.neighbour_distance(D))
     label = f"positions encoded modulo {wrap} (a maximum length)" if wrap else "the encoding"
     return checked(
-        distance > 1.0,
+        distance >= neighbours * (1 - 1e-12),
         f"d={D}, {label}: smallest distance between a row before 10000 and a row from "
-        f"10000 on is {distance:.3g} (brute force on 1000 x 1000 rows and all offsets up "
-        "to 20000; needs > 1)",
+        f"10000 on is {distance:.6g} (brute force on 1000 x 1000 rows and all offsets up "
+        f"to 20000); neighbours are {neighbours:.6g} apart (needs at least that)",
     )
 
 
@@ -237,8 +272,8 @@ CLAIMS = (
         "10000 is a timescale, not a maximum length",
         Check(_past_base, true=None, wrong=(Candidate("a maximum length of 10000", 10_000),)),
         statement=(
-            r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > 1 \\"
-            r" \text{for } p < 10000 \le q < 20000 \\"
+            r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert \ge \lVert PE(1) - PE(0)"
+            r" \rVert \\ \text{for } p < 10000 \le q < 20000 \\"
             r" \text{positions past 10000 get new vectors} \end{gathered}"
         ),
     ),
@@ -248,9 +283,13 @@ CLAIMS = (
         Check(by_proof(proofs.width_refinement), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
         Check(partial(_refinement, 256), true=2),
         Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
+        Check(_inserted, true=(D // 2 - 1, 1), wrong=(wrong.ONLY_BETWEEN,)),
         statement=(
-            r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)} \\"
-            r" \text{every width spans } 1 \text{ to about } \mathrm{base}^{-1} \end{gathered}"
+            r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)};"
+            r" \text{ the new } \omega_{2i+1}^{(2d)} \text{ lie between neighbours,} \\"
+            r" \text{ the last one } \omega_{d-1}^{(2d)} \text{ below the old slowest};"
+            r" \text{ every width spans } 1 \text{ to } \mathrm{base}^{-(d-2)/d}"
+            r" > \mathrm{base}^{-1} \end{gathered}"
         ),
     ),
     claim(

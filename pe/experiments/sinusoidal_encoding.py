@@ -46,6 +46,7 @@ __all__ = [
     "encoding_row_embeddings",
     "encoding_subspace_share",
     "least_periods",
+    "neighbour_distance",
     "one_indexed_frequencies",
     "pair_columns",
     "projection_cost",
@@ -279,6 +280,19 @@ def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) 
     e_unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
     t_unit = table / np.linalg.norm(table, axis=1, keepdims=True)
     return np.asarray(e_unit @ t_unit.T, dtype=np.float64)
+
+
+def neighbour_distance(d_model: int = 512) -> float:
+    r""":math:`\lVert PE(p+1) - PE(p) \rVert = \sqrt{\sum_i (2 - 2\cos\omega_i)}`, the same for every ``p``.
+
+    Examples
+    --------
+    >>> round(neighbour_distance(512), 4)
+    3.7143
+    """
+    from pe.experiments import failed_designs
+
+    return float(failed_designs.row_distance_by_offset([1], d_model)[0])
 
 
 def wrapped_rows_distance(

@@ -57,6 +57,7 @@ from pe.proofs.wrong.failed_designs import SINUSOIDAL_DESIGN as SINUSOIDAL_DESIG
 from pe.proofs.wrong.fixed_or_learned import CANCELLING_SUBLAYER as CANCELLING_SUBLAYER
 from pe.proofs.wrong.fixed_or_learned import INSIDE_TRAINING as INSIDE_TRAINING
 from pe.proofs.wrong.fixed_or_learned import LAST_TRAINED_POSITION as LAST_TRAINED_POSITION
+from pe.proofs.wrong.fixed_or_learned import LEARNED_LOOKUP as LEARNED_LOOKUP
 from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDED
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
 from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
@@ -134,6 +135,7 @@ from pe.proofs.wrong.sinusoidal_encoding import (
 )
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
+from pe.proofs.wrong.sinusoidal_encoding import ONLY_BETWEEN as ONLY_BETWEEN
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
 from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA

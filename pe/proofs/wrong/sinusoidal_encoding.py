@@ -35,6 +35,11 @@ DOUBLED_EXPONENT_WAVELENGTHS: Candidate[_encoding.WavelengthLaw] = Candidate(
 )
 #: :math:`\omega_i^{(d)} = \omega_i^{(2d)}`: the index factor 1 instead of 2.
 SAME_INDEX_WIDER: Candidate[int] = Candidate("ω_i(d) = ω_i(2d)", 1)
+#: Doubling the width read as "one new frequency between each neighbouring pair" only:
+#: (new ones between neighbours, new ones below the slowest) for d = 512.
+ONLY_BETWEEN: Candidate[tuple[int, int]] = Candidate(
+    "one between each neighbouring pair, none slower", (256, 0)
+)
 #: Note 003's table ``(n, d) -> (n, d)``, with the doubled exponent.
 DOUBLED_EXPONENT_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
     "note 003's doubled exponent", bug_zoo.doubled_exponent
