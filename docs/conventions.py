@@ -139,8 +139,9 @@ page.law_equivalence()
 # ## The bug zoo
 #
 # Seven bugs reported by readers of public implementations and tutorials, each written as a
-# small function in `pe.bug_zoo` (and again, as loops, in the tests). The first is the code
-# of one of the notes this site started from:
+# small function in `pe.bug_zoo` (and again, as loops, in the tests). The first appears in
+# print, in a book's literal translation of the formula into Python
+# ([packt-transformers](bibliography.md#packt-transformers)):
 
 # %% tags=["hide_input"]
 page.bug_source("doubled-exponent")

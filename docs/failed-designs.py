@@ -76,7 +76,7 @@ page.normalised_index_gaps()
 #    its sentence;
 # 5. **deterministic**: a function of the position, the same in every call.
 #
-# One source note adds "periodic", to show relative relationships. Periodicity belongs to
+# Some write-ups add "periodic" to this list, to show relative relationships. Periodicity belongs to
 # each sine/cosine pair, which repeats after its wavelength, and it is what makes one fixed
 # rotation move every position by the same offset ([chapter 4](rotation-identity.py)). The
 # vector as a whole must *not* repeat, or requirement 2 fails: the pairs' wavelengths are

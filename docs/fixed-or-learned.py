@@ -51,9 +51,10 @@ report.claim("learned-table-trade")
 #
 # ## Defined is not the same as seen
 #
-# Several write-ups, including two of this site's source notes, turn the hypothesis into a
-# property: the sinusoidal encoding "works for sequences longer than seen in training", or is
-# preferred "due to better extrapolation capabilities". What is true is narrower: the formula
+# Several write-ups turn the hypothesis into a property: the sinusoidal encoding "works for
+# any sequence length without retraining" and "can handle positions not seen during
+# training" ([thanh-viz](bibliography.md#thanh-viz)), or is preferred for better
+# extrapolation. What is true is narrower: the formula
 # gives a bounded, distinct row at every position, and the rotation identity holds there
 # (the evidence of the claim above checks positions up to $2^{40}$). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn

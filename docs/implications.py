@@ -119,9 +119,9 @@ report.claim("rows-distinct")
 #
 # ## Every pair carries both absolute and relative position
 #
-# Note 000 says the encoding captures absolute position "through the lower-frequency"
-# sinusoids and relative position "through the higher-frequency" ones. That split does not
-# exist. The rotation identity holds for every pair, with its own block $B(k\omega_i)$: the
+# A common statement splits the work between the frequencies: the slow, low-frequency pairs
+# would carry absolute (global) position and the fast, high-frequency ones relative (local)
+# order (for example [vectree](bibliography.md#vectree)). That split does not exist. The rotation identity holds for every pair, with its own block $B(k\omega_i)$: the
 # relative property is a property of each frequency, slow or fast. And every pair on its own
 # separates positions, since no pair ever returns exactly to a former value (the argument
 # above). What differs between frequencies is *resolution*: a fast pair moves a lot per step

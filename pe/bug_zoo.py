@@ -40,7 +40,7 @@ Table = npt.NDArray[np.float64]
 
 
 def doubled_exponent(n: int, d: int) -> Table:
-    """Note 003: ``10000 ** (2 * i / d)`` while ``i`` already steps by 2 (i = 0, 2, 4, ...)."""
+    """The doubled exponent: ``10000 ** (2 * i / d)`` while ``i`` already steps by 2 (i = 0, 2, 4, ...)."""
     pos = np.arange(n)[:, None]
     i = np.arange(0, d, 2)
     angle = pos / 10000 ** (2 * i / d)
@@ -135,7 +135,7 @@ class Bug:
 BUGS: tuple[Bug, ...] = (
     Bug(
         "doubled-exponent",
-        "doubled exponent (note 003)",
+        "doubled exponent",
         doubled_exponent,
         "the columns slow down twice as fast: the right half of the map is flat",
         "holds, but with the blocks of base 1e8: the paper's T_k no longer fits",

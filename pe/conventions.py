@@ -12,7 +12,7 @@ Public code does not agree on the encoding. A convention here is four choices:
 
       \text{paper: } \omega_k = b^{-2k/d}, \qquad
       \text{tensor2tensor: } \omega_k = \exp\!\Bigl(-\frac{k \ln b}{h - 1}\Bigr), \qquad
-      \text{one-indexed (note 001): } \omega_k = b^{-2(k+1)/d};
+      \text{one-indexed: } \omega_k = b^{-2(k+1)/d};
 
 - the **offset**: the position of the first row (fairseq-style tables start at 2).
 
@@ -318,7 +318,7 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "one-indexed",
-            "interleaved, exponents counted from 1: base^(-2(k+1)/d) (note 001)",
+            "interleaved, exponents counted from 1: base^(-2(k+1)/d)",
             law="one-indexed",
         ),
     )

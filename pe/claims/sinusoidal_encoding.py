@@ -83,7 +83,7 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
     exponent = round(float(np.log(frequencies[0]) / np.log(10000.0)) * D)
     return checked(
         error <= 4 * EPS and extra <= 4 * EPS * 1e-4,
-        f"d={D}: note 001's pair i is the paper's pair i (max difference {error:.3g}); its "
+        f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max difference {error:.3g}); its "
         f"highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), its lowest "
         f"{frequencies[-1]:.3g}",
     )
@@ -255,7 +255,7 @@ CLAIMS = (
     ),
     claim(
         "one-indexed-frequencies-shifted",
-        "Note 001's 1-indexed convention shifts the frequencies by one step",
+        "The 1-indexed convention shifts the frequencies by one step",
         Check(
             _shifted_one_step,
             true=facts.one_indexed_frequencies(D),

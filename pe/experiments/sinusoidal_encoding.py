@@ -8,7 +8,7 @@ Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, 
   progression of ratio :math:`10000^{2/d}` from :math:`2\pi` to
   :math:`2\pi \cdot 10000^{(d-2)/d}` (proved in :mod:`pe.proofs.sinusoidal_encoding`).
 - A 1-indexed convention with :math:`\sin(t / 10000^{2i/d})`, :math:`0 < i \le d/2`
-  (source note 001) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
+  (a common variant) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
   paper's shifted by one step; its highest is :math:`10000^{-2/d}`, not 1.
 - Token embeddings are modelled as i.i.d. :math:`N(0, 1)` vectors (seeded); their
   cosines with the encoding rows and their share inside the span of the rows are measured.
@@ -60,7 +60,7 @@ Float64Array = npt.NDArray[np.float64]
 #: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
 Embeddings = Callable[[int, int, int], Float64Array]
 
-#: The worked example of source note 004.
+#: The worked example of the chapter: a four-token sentence.
 WORKED_SENTENCE: tuple[str, ...] = ("My", "name", "is", "RK")
 
 
@@ -92,9 +92,9 @@ def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
 
 
 def one_indexed_frequencies(d_model: int) -> Float64Array:
-    r"""The frequencies of source note 001's 1-indexed convention, as the note writes them.
+    r"""The frequencies of the 1-indexed convention, as it is written.
 
-    Note 001 writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
+    It writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
     so its pair ``i`` turns at :math:`10000^{-2i/d}` for ``i = 1 .. d/2``.
 
     Examples

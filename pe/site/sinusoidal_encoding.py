@@ -109,7 +109,7 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
 
 
 def wavelength_ladder(d_model: int = 512) -> Html:
-    """Wavelengths of the paper's pairs and of note 001's 1-indexed convention, log scale."""
+    """Wavelengths of the paper's pairs and of the 1-indexed convention, log scale."""
     lam = facts.wavelengths(d_model)
     shifted = facts.one_indexed_frequencies(d_model)
 
@@ -126,7 +126,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
         full.legend(fontsize=8, loc="lower right")
         last = index[-6:]
         zoom.plot(last, lam[-6:], "o-", color=palette.lines[0], label="paper")
-        zoom.plot(last, 2 * np.pi / shifted[-6:], "s--", color=palette.lines[1], label="note 001")
+        zoom.plot(last, 2 * np.pi / shifted[-6:], "s--", color=palette.lines[1], label="1-indexed")
         zoom.axhline(2 * np.pi * 10000, color=palette.lines[2], lw=1.0, ls=":", label="2π·10000")
         zoom.set_xlabel("pair index i (last six)")
         zoom.set_ylabel("wavelength (positions)")
@@ -141,7 +141,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
             f"Left: log-scale plot of the wavelength of each pair for d = {d_model}, a straight "
             "line from 2π at i = 0 to just under the dotted 2π·10000 line. Right: a zoom on "
             "the last six pairs: the paper's last wavelength stays below 2π·10000, while the "
-            "1-indexed convention of note 001 runs one step higher and ends exactly on it."
+            "1-indexed convention runs one step higher and ends exactly on it."
         ),
         caption=(
             f"d = {d_model}: λ_0 = {lam[0]:.4f}, λ_{lam.size - 1} = {lam[-1]:.1f}, "

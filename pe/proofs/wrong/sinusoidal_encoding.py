@@ -28,7 +28,7 @@ LAST_WAVELENGTH_2PI_BASE: Candidate[_encoding.WavelengthLaw] = Candidate(
     "last = 2π·10000",
     _encoding.PAPER_WAVELENGTHS._replace(last=lambda _d: 2 * sp.pi * 10000, last_text="2π·10000"),
 )
-#: Note 003's exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
+#: The doubled exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
 DOUBLED_EXPONENT_WAVELENGTHS: Candidate[_encoding.WavelengthLaw] = Candidate(
     "doubled exponent",
     _encoding.PAPER_WAVELENGTHS._replace(wavelength=_doubled_exponent_wavelength),
@@ -40,13 +40,13 @@ SAME_INDEX_WIDER: Candidate[int] = Candidate("ω_i(d) = ω_i(2d)", 1)
 ONLY_BETWEEN: Candidate[tuple[int, int]] = Candidate(
     "one between each neighbouring pair, none slower", (256, 0)
 )
-#: Note 003's table ``(n, d) -> (n, d)``, with the doubled exponent.
+#: The doubled exponent's table ``(n, d) -> (n, d)``, with the doubled exponent.
 DOUBLED_EXPONENT_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
-    "note 003's doubled exponent", bug_zoo.doubled_exponent
+    "the doubled exponent", bug_zoo.doubled_exponent
 )
-#: Note 001's 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
+#: The 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
 ONE_INDEXED_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
-    "note 001's 1-indexed frequencies", _one_indexed_table
+    "the 1-indexed frequencies", _one_indexed_table
 )
 #: The squared step :math:`\omega^2` of a pair: "one step moves a pair by exactly ω".
 STEP_IS_OMEGA: Candidate[Callable[[Any], Any]] = Candidate("step = ω exactly", lambda w: w**2)
