@@ -149,13 +149,18 @@ report.claim("attention-score-four-terms")
 # Only the last term, $e_p^{\mathsf T} W e_q$, involves positions alone, and even it is a
 # function of $p - q$ only for special $W$. Writing one pair's block of $W$ as
 # $[[w_{11}, w_{12}], [w_{21}, w_{22}]]$ and using the product-to-sum formulas, the term has
-# a part in $p - q$ and a part in $p + q$; the $p + q$ part vanishes only when $w_{22} = w_{11}$
-# and $w_{21} = -w_{12}$, that is when the block is a scaled rotation that commutes with
-# $T_k$. The middle terms $x^{\mathsf T} W e_q$ and $e_p^{\mathsf T} W y$ depend on one position
+# a part in $p - q$ and a part in $p + q$; in that block the $p + q$ part vanishes only when
+# $w_{22} = w_{11}$ and $w_{21} = -w_{12}$, that is when the block is a scaled rotation that
+# commutes with $T_k$. That is not enough for the whole term: a block of $W$ coupling two
+# different pairs $i \ne j$ contributes terms in $\omega_i p - \omega_j q$, which are not
+# functions of $p - q$ either, so every such block must vanish too. The middle terms $x^{\mathsf T} W e_q$ and $e_p^{\mathsf T} W y$ depend on one position
 # each, which is how absolute position reaches the score.
 
 # %% tags=["hide_input"]
 report.claim("projected-score-not-relative")
+
+# %% tags=["hide_input"]
+report.claim("position-term-relative-condition")
 
 # %% [markdown]
 # Measured on score matrices for 300 positions, $d = 64$, random $W_q, W_k$ with 16 rows: the

@@ -196,3 +196,24 @@ def test_exact_widths_are_capped() -> None:
 
 def test_no_simplify() -> None:
     assert "simplify(" not in inspect.getsource(proofs)
+
+
+def test_per_block_condition_is_not_enough() -> None:
+    """The page used to say the p + q part vanishes "only when w22 = w11, w21 = -w12": true
+    per diagonal block, but a block coupling two pairs breaks the relative property too."""
+    from pe.claims import implications as claims
+
+    assert claims._relative_only(measured.ROTATION).holds
+    coupled = wrong.COUPLED_ROTATION_PROJECTION.value
+    w = coupled.build(np.random.default_rng(0), 8)
+    diagonal = [w[i : i + 2, i : i + 2] for i in range(0, 8, 2)]
+    assert all(b[0, 0] == b[1, 1] and b[0, 1] == -b[1, 0] for b in diagonal)
+    assert not claims._relative_only(coupled).holds
+
+
+def test_one_claim_for_the_projected_score() -> None:
+    from pe import claims
+
+    ids = [c.id for c in claims.all_claims()]
+    assert "projected-score-not-relative" in ids
+    assert "additive-not-relative-after-projection" not in ids

@@ -62,6 +62,7 @@ from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDE
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
 from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
+from pe.proofs.wrong.implications import COUPLED_ROTATION_PROJECTION as COUPLED_ROTATION_PROJECTION
 from pe.proofs.wrong.implications import CROSS_TERMS_DROPPED as CROSS_TERMS_DROPPED
 from pe.proofs.wrong.implications import DIFFERENCE_ONLY as DIFFERENCE_ONLY
 from pe.proofs.wrong.implications import DOUBLE_ANGLE_COSINE as DOUBLE_ANGLE_COSINE
@@ -71,6 +72,7 @@ from pe.proofs.wrong.implications import MIXED_FREQUENCY_PAIR as MIXED_FREQUENCY
 from pe.proofs.wrong.implications import MONOTONE_DECAY as MONOTONE_DECAY
 from pe.proofs.wrong.implications import NORM_SQUARED_D as NORM_SQUARED_D
 from pe.proofs.wrong.implications import PAIR0_SLOWEST_ANGLE as PAIR0_SLOWEST_ANGLE
+from pe.proofs.wrong.implications import RANDOM_PROJECTION as RANDOM_PROJECTION
 from pe.proofs.wrong.implications import RATIONAL_PERIOD as RATIONAL_PERIOD
 from pe.proofs.wrong.implications import RISES_STAYS_POSITIVE as RISES_STAYS_POSITIVE
 from pe.proofs.wrong.implications import ROTATION_PROJECTION as ROTATION_PROJECTION

@@ -92,6 +92,22 @@ DIFFERENCE_ONLY: Candidate[Callable[[Any], Any]] = Candidate(
 )
 #: :math:`W = I`: the raw dot product, a function of :math:`q - p`.
 IDENTITY_PROJECTION: Candidate[_measured.Projection] = Candidate("W = I", _measured.IDENTITY)
+
+
+def _coupled_rotation(rng: np.random.Generator, d: int) -> npt.NDArray[np.float64]:
+    w = _measured.ROTATION.build(rng, d)
+    w[0:2, 2:4] += np.eye(2)  # couples pair 0 to pair 1
+    return w
+
+
+#: Scaled rotations on the diagonal (each block passes the per-pair condition) and one
+#: non-zero block coupling pairs 0 and 1.
+COUPLED_ROTATION_PROJECTION: Candidate[_measured.Projection] = Candidate(
+    "scaled rotations plus one block coupling pairs 0 and 1",
+    _measured.Projection("rotations plus a coupling block", _coupled_rotation),
+)
+#: Random :math:`W_q^{\mathsf T} W_k`.
+RANDOM_PROJECTION: Candidate[_measured.Projection] = Candidate("random W", _measured.RANDOM)
 #: :math:`W` made of scaled rotations, which commute with every :math:`T_k`.
 ROTATION_PROJECTION: Candidate[_measured.Projection] = Candidate(
     "W of scaled rotations", _measured.ROTATION
