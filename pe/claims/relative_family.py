@@ -11,6 +11,7 @@ import numpy.typing as npt
 from pe import numeric
 from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import relative_family as experiments
+from pe.experiments import rope as extension
 from pe.proofs import relative_family as proofs
 from pe.proofs import wrong
 
@@ -122,9 +123,9 @@ def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]
     )
 
 
-def _interpolation(method: experiments.Extension) -> Evidence:
-    d, trained, s = experiments.EXTENSION
-    reach = experiments.extension_reach(method, d, trained, s)
+def _interpolation(method: extension.Extension) -> Evidence:
+    d, trained, s = extension.EXTENSION
+    reach = extension.extension_reach(method, d, trained, s)
     return checked(
         bool(np.all(reach.excess < 0)),
         f"positions 0..{int(s * trained) - 1}, d={d}, trained on L={trained}: largest "
@@ -150,8 +151,8 @@ def _ntk(scaled_base: Callable[[float, float, int], float]) -> Evidence:
 
 def _ntk_unseen(stated: tuple[range, tuple[int, int]]) -> Evidence:
     """The pairs NTK scaling takes past the window, and their excess, against ``stated``."""
-    d, trained, s = experiments.EXTENSION
-    reach = experiments.extension_reach(experiments.base_scaling, d, trained, s)
+    d, trained, s = extension.EXTENSION
+    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
     unseen = reach.unseen
     pairs, (low, high) = stated
     percent = np.round(100 * reach.excess[unseen]).astype(int)
@@ -238,7 +239,7 @@ CLAIMS = (
         "Position interpolation keeps every angle inside the trained range",
         Check(
             _interpolation,
-            true=experiments.position_interpolation,
+            true=extension.position_interpolation,
             wrong=(wrong.NO_INTERPOLATION, wrong.NTK_IN_RANGE),
         ),
         statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",

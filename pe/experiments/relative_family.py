@@ -22,29 +22,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
 from pe.numeric import frequencies, sinusoidal
-from pe.rotary import rope, rope_angles
+from pe.rotary import rope
 
 __all__ = [
-    "EXTENSION",
     "SCHEMES",
-    "Extension",
-    "ExtensionReach",
     "alibi_bias",
     "alibi_slopes",
-    "base_scaling",
     "causal_mean_attention",
-    "extension_reach",
     "identical_token_scores",
     "learned_lookup",
     "ntk_base",
-    "position_interpolation",
     "shaw_offsets",
     "shaw_scores",
     "signed_sinusoid",
@@ -409,69 +402,6 @@ def ntk_base(base: float, scale: float, d_model: int) -> float:
     if width < 4:
         raise ValueError(f"d_model must be >= 4 for NTK scaling, got {width}")
     return float(b * s ** (width / (width - 2)))
-
-
-#: The context-extension example of the page: width d, trained length L, factor s.
-EXTENSION = (128, 2048, 4.0)
-
-#: A context extension ``(n_positions, d_model, scale) -> angles (n, d/2)``: the RoPE angles
-#: a model trained on ``n / scale`` positions is run with on ``n`` positions.
-Extension = Callable[[int, int, float], Float64Array]
-
-
-def position_interpolation(n_positions: int, d_model: int, scale: float) -> Float64Array:
-    r"""Position interpolation: the angles :math:`(p/s)\,\omega_i`, :math:`0 \le p < n`."""
-    return rope_angles(n_positions, d_model, scale=scale)
-
-
-def base_scaling(n_positions: int, d_model: int, scale: float) -> Float64Array:
-    r"""NTK-aware base scaling: the angles :math:`p\,\omega'_i` with :func:`ntk_base`."""
-    return rope_angles(n_positions, d_model, base=ntk_base(10000.0, scale, d_model))
-
-
-class ExtensionReach(NamedTuple):
-    r"""Per pair, how far an extension's angles reach past the trained window.
-
-    ``excess[i]`` is :math:`\max_p \theta_{p,i} / (L\,\omega_i) - 1` over the ``sL``
-    extended positions (positive: beyond the end :math:`L\,\omega_i` of the trained
-    window); ``turns[i]`` says whether pair ``i`` completes a turn within training,
-    :math:`(L-1)\,\omega_i \ge 2\pi` (then every angle modulo :math:`2\pi` was seen).
-    """
-
-    excess: Float64Array
-    turns: npt.NDArray[np.bool_]
-
-    @property
-    def unseen(self) -> IntArray:
-        """Pairs that never complete a turn in training and reach past the window."""
-        return np.flatnonzero((self.excess > 0) & ~self.turns).astype(np.int64)
-
-
-def extension_reach(
-    method: Extension, d_model: int = 128, trained: int = 2048, scale: float = 4.0
-) -> ExtensionReach:
-    r"""How far ``method`` run on :math:`sL` positions reaches past the trained angles.
-
-    A model trained on positions :math:`0 \le p < L` has seen the angles
-    :math:`p\,\omega_i \le (L-1)\,\omega_i < L\,\omega_i` of pair ``i``. The extension's
-    angles are computed in float64 (relative error about :math:`10^{-16}`, far below the
-    excesses compared).
-
-    Examples
-    --------
-    >>> reach = extension_reach(position_interpolation, 16, 64, 2.0)
-    >>> bool((reach.excess < 0).all()), reach.unseen.size
-    (True, 0)
-    """
-    width = _validate.even_width("d_model", d_model)
-    length = _validate.positive_int("trained", trained, minimum=2)
-    s = _validate.real_scalar("scale", scale)
-    if s < 1:
-        raise ValueError(f"scale must be >= 1, got {s}")
-    omega = frequencies(width)
-    angles = method(round(s * length), width, s)
-    excess = angles.max(axis=0) / (length * omega) - 1.0
-    return ExtensionReach(excess, (length - 1) * omega >= 2 * math.pi)
 
 
 def toeplitz_deviation(matrix: npt.ArrayLike) -> float:

@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 
 from pe import numeric, rotary
 from pe.experiments import relative_family as experiments
+from pe.experiments import rope as extension
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, escape
 
@@ -84,8 +85,8 @@ def ntk_factors(d_model: int = 128, scale: float = 4.0, trained: int = 2048) -> 
 
 def ntk_unseen() -> Html:
     """Which pairs NTK scaling takes past their trained angles, and by how much, as a sentence."""
-    d, trained, s = experiments.EXTENSION
-    reach = experiments.extension_reach(experiments.base_scaling, d, trained, s)
+    d, trained, s = extension.EXTENSION
+    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
     unseen = reach.unseen
     turning = int(np.flatnonzero(reach.turns).max())
     first, last = int(unseen[0]), int(unseen[-1])

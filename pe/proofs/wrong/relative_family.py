@@ -7,6 +7,7 @@ from functools import partial
 import numpy as np
 
 from pe.experiments import relative_family as _family
+from pe.experiments import rope as _extension
 from pe.proofs import relative_family as _family_proofs
 from pe.proofs.wrong._candidate import Candidate
 
@@ -38,9 +39,9 @@ UNMASKED_MEAN = Candidate("no causal mask", partial(_family.causal_mean_attentio
 #: Context extensions ``(n, d, s) -> angles``: none at all, and NTK-aware base scaling read
 #: as keeping every angle inside the trained window (it does not).
 NO_INTERPOLATION = Candidate(
-    "no interpolation", lambda n, d, _s: _family.position_interpolation(n, d, 1.0)
+    "no interpolation", lambda n, d, _s: _extension.position_interpolation(n, d, 1.0)
 )
-NTK_IN_RANGE = Candidate("NTK-aware base scaling", _family.base_scaling)
+NTK_IN_RANGE = Candidate("NTK-aware base scaling", _extension.base_scaling)
 #: The pairs NTK scaling takes past the trained window, with the excess in percent: none
 #: (the statement "without unseen angles"), or the slowest pair counted too.
 NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained window", (range(0), (0, 0)))
