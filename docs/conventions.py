@@ -173,7 +173,10 @@ page.bug_table()
 # matrix still exists. Using `i` where `i // 2` was meant is worse: the sine of pair $k$
 # turns at $b^{-4k/d}$ and its cosine at $b^{-(4k+2)/d}$, and no fixed matrix maps one row
 # to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
-# contain. The odd width has the same defect in one column: its lone sine has no cosine.
+# contain. A mismatch inside each pair is not enough by itself: swap the cosines of
+# neighbouring pairs and every pair mismatches, yet each sine still finds its cosine in another
+# column and a (permuted) shift matrix exists, as the claim's second wrong candidate shows.
+# The odd width has the same defect in one column: its lone sine has no cosine.
 
 # %% tags=["hide_input"]
 report.claim("column-index-bug-breaks-identity")

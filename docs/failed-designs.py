@@ -29,9 +29,11 @@ from pe.site import report
 #
 # Write position $p$ as the number $p$, for example as one extra coordinate of the token's
 # vector, $[e;\,p]$. The first tokens get small values, but nothing bounds them: position
-# 1000 writes a 1000 next to embedding entries of size about 1. (The paper's embeddings are
-# multiplied by $\sqrt{d}$, which puts their entries at about that size; `pe` draws them from
-# $N(0, 1)$.)
+# 1000 writes a 1000 next to embedding entries of size about 1. (`pe` draws the embeddings
+# from $N(0, 1)$. The paper multiplies its embedding weights by $\sqrt{d}$, which gives entries
+# of that size only if the weights start with standard deviation $1/\sqrt d$, an
+# initialisation it does not state: see the claim
+# [`embedding-scale-needs-init`](sinusoidal-encoding.py#claim-embedding-scale-needs-init).)
 
 # %% tags=["hide_input"]
 page.raw_index_table()

@@ -214,6 +214,9 @@ page.column_means_table()
 # %% tags=["hide_input"]
 page.projection_cost_table()
 
+# %% tags=["hide_input"]
+report.claim("concat-doubles-layer-weights")
+
 # %% [markdown]
 # **What is lost.** Less than it seems. A layer reading a concatenation splits into two
 # projections that are added, $W[e;\,q] = W_e e + W_q q$; adding first is the special case
@@ -230,6 +233,16 @@ report.claim("concat-is-two-projections", proofs=True)
 
 # %% tags=["hide_input"]
 report.claim("embedding-encoding-nearly-orthogonal")
+
+# %% [markdown]
+# How long the embedding is next to the encoding depends on a choice the paper leaves open.
+# It multiplies the embedding weights by $\sqrt{d_{model}}$ but does not say how they are
+# initialised: the entries of $\sqrt d\,E$ are of size about 1 only if $E$ starts with
+# standard deviation $1/\sqrt d$; with PyTorch's default `nn.Embedding` initialisation,
+# $N(0, 1)$, they are $\sqrt d$ times larger.
+
+# %% tags=["hide_input"]
+report.claim("embedding-scale-needs-init")
 
 # %% tags=["hide_input"]
 page.cosine_histograms()

@@ -277,3 +277,17 @@ def test_one_indexed_law_needs_the_changed_base() -> None:
     assert proofs.one_indexed_is_wider_paper().holds
     assert not proofs.one_indexed_is_wider_paper(wrong.ONE_INDEXED_SAME_BASE.value).holds
     assert not claims._one_indexed_numeric(wrong.ONE_INDEXED_SAME_BASE.value).holds
+
+
+def test_column_index_claim_is_not_broader_than_true() -> None:
+    """A frequency mismatch within every pair still admits a shift matrix when each sine has
+    its cosine in another column; only the column-index bug, where none has, admits none."""
+    from pe.claims import conventions as claims
+    from pe.proofs import wrong
+
+    table = wrong.SWAPPED_PARTNERS.value(50, 8)
+    paper = numeric.sinusoidal(50, 8)
+    assert not np.allclose(table[:, 1], paper[:, 1])  # pair 0's cosine is pair 1's
+    assert np.allclose(table[:, 1], paper[:, 3])
+    assert claims._no_shift_matrix(bug_zoo.column_index_exponent).holds
+    assert not claims._no_shift_matrix(wrong.SWAPPED_PARTNERS.value).holds

@@ -148,10 +148,16 @@ CLAIMS = (
     claim(
         "column-index-bug-breaks-identity",
         "With i for i // 2, no matrix shifts the encoding",
-        Check(_no_shift_matrix, true=bug_zoo.column_index_exponent, wrong=(wrong.PAPER_TABLE,)),
+        Check(
+            _no_shift_matrix,
+            true=bug_zoo.column_index_exponent,
+            wrong=(wrong.PAPER_TABLE, wrong.SWAPPED_PARTNERS),
+        ),
         statement=(
-            r"\omega_{\sin} \ne \omega_{\cos} \text{ within a pair} \implies "
-            r"\nexists M:\ M\,x(p) = x(p+k) \ \forall p"
+            r"\begin{gathered}\text{column-index bug: no sine frequency is a cosine frequency}"
+            r" \implies \nexists M:\ M\,x(p) = x(p+k) \ \forall p; \\ \text{a mismatch"
+            r" within pairs alone is not enough (the cosines may sit in other pairs)}"
+            r"\end{gathered}"
         ),
     ),
     claim(

@@ -192,6 +192,33 @@ def _costs(rhs: proofs.Projection) -> Evidence:
     )
 
 
+def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
+    """Which matrices of an encoder layer read the stream, and what a 2d stream costs."""
+    added, concatenated = facts.layer_weights(D), facts.layer_weights(2 * D)
+    reading = tuple(n for n, (a, _) in facts.ENCODER_MATRICES.items() if a == "stream")
+    writing = tuple(n for n, (_, b) in facts.ENCODER_MATRICES.items() if b == "stream")
+    extra = sum(concatenated.values()) - sum(added.values())
+    doubled = all(concatenated[n] == 2 * added[n] for n in added)
+    return checked(
+        reading == readers and doubled,
+        f"d={D}, d_ff=2048: matrices reading the stream {', '.join(reading)} (stated: "
+        f"{', '.join(readers)}); writing it {', '.join(writing)}; a {2 * D}-wide stream adds "
+        f"{extra:,} weights per encoder layer, doubling every matrix: "
+        f"{'yes' if doubled else 'no'}",
+    )
+
+
+def _embedding_scale(init_std: float) -> Evidence:
+    """Entries of sqrt(d) E for an embedding table E drawn with standard deviation init_std."""
+    scaled = np.sqrt(D) * facts.random_embeddings(2000, D) * init_std
+    rms = float(np.sqrt((scaled**2).mean()))
+    return checked(
+        abs(rms - 1) <= 0.05,
+        f"d={D}, 2000 x {D} entries drawn with std {init_std:.4g}, times sqrt(d): root mean "
+        f"square {rms:.4g} (size about 1: within 5%)",
+    )
+
+
 def _orthogonal(embeddings: facts.Embeddings) -> Evidence:
     cosines = facts.cosine_embedding_encoding(embeddings(1000, D, 7))
     std, mean = float(cosines.std()), float(cosines.mean())
@@ -355,6 +382,33 @@ CLAIMS = (
         statement=(
             r"\begin{gathered} \frac1n\sum_{p=0}^{n-1} \sin p\omega = \frac{\sin\frac{n\omega}{2} \sin\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \\"
             r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
+        ),
+    ),
+    claim(
+        "concat-doubles-layer-weights",
+        "A concatenated stream doubles every weight matrix of an encoder layer",
+        Check(
+            _stream_matrices,
+            true=("W_Q", "W_K", "W_V", "W_1"),
+            wrong=(wrong.QKV_AND_OUTPUT_READ,),
+        ),
+        statement=(
+            r"\begin{gathered}W_Q, W_K, W_V, W_1 \text{ read the stream, } W_O, W_2"
+            r" \text{ write it;} \\ \text{width } 2d \implies \text{every matrix of the"
+            r" layer doubles}\end{gathered}"
+        ),
+    ),
+    claim(
+        "embedding-scale-needs-init",
+        "Scaled by sqrt(d), embeddings have entries of size 1 only if drawn with std 1/sqrt(d)",
+        Check(
+            _embedding_scale,
+            true=1 / np.sqrt(D),
+            wrong=(wrong.UNIT_EMBEDDING_INIT,),
+        ),
+        statement=(
+            r"E_{tj} \sim N(0, \sigma^2) \implies \sqrt d\,E_{tj} \sim N(0, d\sigma^2):"
+            r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
         ),
     ),
     claim(

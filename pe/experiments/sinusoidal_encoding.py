@@ -36,6 +36,7 @@ import sympy as sp
 from pe import _validate, numeric
 
 __all__ = [
+    "ENCODER_MATRICES",
     "WORKED_SENTENCE",
     "Embeddings",
     "binary_bits",
@@ -45,6 +46,7 @@ __all__ = [
     "embeddings_plus_pe0",
     "encoding_row_embeddings",
     "encoding_subspace_share",
+    "layer_weights",
     "least_periods",
     "neighbour_distance",
     "one_indexed_frequencies",
@@ -219,6 +221,38 @@ def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
         "madds_add": width * out,
         "madds_concat": 2 * width * out,
     }
+
+
+#: The weight matrices of one encoder layer of the paper's model, as (input, output) widths
+#: named by what they read and write: the residual stream of width ``d`` ("stream"), the
+#: attention heads' concatenated width (``d`` too in the paper), the feed-forward width.
+ENCODER_MATRICES: dict[str, tuple[str, str]] = {
+    "W_Q": ("stream", "heads"),
+    "W_K": ("stream", "heads"),
+    "W_V": ("stream", "heads"),
+    "W_O": ("heads", "stream"),
+    "W_1": ("stream", "ffn"),
+    "W_2": ("ffn", "stream"),
+}
+
+
+def layer_weights(stream: int, d_model: int = 512, d_ff: int = 2048) -> dict[str, int]:
+    """Weights of each matrix of one encoder layer when the residual stream is ``stream`` wide.
+
+    The paper's base model has ``d_model = 512`` and ``d_ff = 2048``; concatenating the
+    encoding instead of adding it makes the stream ``2 d_model`` wide in every layer.
+
+    Examples
+    --------
+    >>> layer_weights(512)["W_1"], layer_weights(1024)["W_O"]
+    (1048576, 524288)
+    """
+    widths = {
+        "stream": _validate.positive_int("stream", stream),
+        "heads": _validate.positive_int("d_model", d_model),
+        "ffn": _validate.positive_int("d_ff", d_ff),
+    }
+    return {name: widths[a] * widths[b] for name, (a, b) in ENCODER_MATRICES.items()}
 
 
 def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:

@@ -362,6 +362,20 @@ def column_means_table(
     )
 
 
+def _stream_sentence() -> str:
+    """Which matrices of an encoder layer read and write the stream, and the extra weights."""
+    added, concatenated = facts.layer_weights(D), facts.layer_weights(2 * D)
+    reading = [n for n, (a, _) in facts.ENCODER_MATRICES.items() if a == "stream"]
+    writing = [n for n, (_, b) in facts.ENCODER_MATRICES.items() if b == "stream"]
+    extra = sum(concatenated.values()) - sum(added.values())
+    return (
+        f"<p>The extra width is carried by the residual stream through every layer. In each "
+        f"encoder layer of the base model, {', '.join(reading)} read the stream and "
+        f"{' and '.join(writing)} write it, so a {2 * D}-wide stream doubles all "
+        f"{len(added)} matrices: {extra:,} more weights per layer.</p>"
+    )
+
+
 def projection_cost_table() -> Html:
     """Input width, weights and multiply-adds of one projection, add against concatenate.
 
@@ -380,8 +394,7 @@ def projection_cost_table() -> Html:
             ["", "input width", "weights of one 512-output projection", "multiply-adds per token"],
             rows,
         )
-        + "<p>Each layer of the paper's base model has four such projections (queries, keys, "
-        "values, output), so the extra width would be paid again wherever it is carried.</p>"
+        + _stream_sentence()
     )
 
 

@@ -34,6 +34,7 @@ from pe.proofs.wrong.conventions import COS_FIRST_UNCONJUGATED as COS_FIRST_UNCO
 from pe.proofs.wrong.conventions import NOISY_PAPER_TABLE as NOISY_PAPER_TABLE
 from pe.proofs.wrong.conventions import ONE_INDEXED_SAME_BASE as ONE_INDEXED_SAME_BASE
 from pe.proofs.wrong.conventions import PAPER_TABLE as PAPER_TABLE
+from pe.proofs.wrong.conventions import SWAPPED_PARTNERS as SWAPPED_PARTNERS
 from pe.proofs.wrong.conventions import T2T_EXPONENT_D_MINUS_1 as T2T_EXPONENT_D_MINUS_1
 from pe.proofs.wrong.conventions import T2T_SAME_BASE as T2T_SAME_BASE
 from pe.proofs.wrong.conventions import TRANSPOSED_CONJUGATION as TRANSPOSED_CONJUGATION
@@ -138,10 +139,12 @@ from pe.proofs.wrong.sinusoidal_encoding import (
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
 from pe.proofs.wrong.sinusoidal_encoding import ONLY_BETWEEN as ONLY_BETWEEN
+from pe.proofs.wrong.sinusoidal_encoding import QKV_AND_OUTPUT_READ as QKV_AND_OUTPUT_READ
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
 from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
 from pe.proofs.wrong.sinusoidal_encoding import TIED_PROJECTION as TIED_PROJECTION
+from pe.proofs.wrong.sinusoidal_encoding import UNIT_EMBEDDING_INIT as UNIT_EMBEDDING_INIT
 from pe.proofs.wrong.why_order import CAUSAL_MASK as CAUSAL_MASK
 from pe.proofs.wrong.why_order import CONSTANT_ENCODING as CONSTANT_ENCODING
 from pe.proofs.wrong.why_order import FORGETFUL_READER as FORGETFUL_READER

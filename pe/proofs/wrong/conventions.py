@@ -66,6 +66,21 @@ BASE_CUBED: Candidate[int] = Candidate("the base cubed", 3)
 PAPER_TABLE: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
     "the paper's table", numeric.sinusoidal
 )
+
+
+def _swapped_partners(n: int, d: int) -> npt.NDArray[Any]:
+    table = numeric.sinusoidal(n, d)
+    cosines = table[:, 1::2].copy()
+    cosines[:, 0::2], cosines[:, 1::2] = table[:, 3::4], table[:, 1::4]
+    table[:, 1::2] = cosines
+    return table
+
+
+#: The paper's table with the cosines of pairs 2j and 2j + 1 swapped: sine and cosine differ
+#: in frequency within every pair, yet every sine has its cosine in another column.
+SWAPPED_PARTNERS: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
+    "cosines of neighbouring pairs swapped", _swapped_partners
+)
 #: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
 UNIFORM_NOISE_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(
     "uniform random table", _uniform_noise

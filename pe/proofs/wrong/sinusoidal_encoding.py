@@ -56,3 +56,9 @@ SQUARED_MEAN: Candidate[int] = Candidate("sin² and cos²", 2)
 TIED_PROJECTION: Candidate[_encoding.Projection] = Candidate(
     "W_e (e + q)", lambda w_e, _w_q, e, q: w_e @ (e + q)
 )
+#: The matrices reading the stream read as "queries, keys, values, output".
+QKV_AND_OUTPUT_READ: Candidate[tuple[str, ...]] = Candidate(
+    "queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O")
+)
+#: PyTorch's default ``nn.Embedding`` initialisation, N(0, 1).
+UNIT_EMBEDDING_INIT: Candidate[float] = Candidate("N(0, 1) entries (nn.Embedding's default)", 1.0)
