@@ -13,9 +13,11 @@
 # %% [markdown]
 # # Claims
 #
-# Every mathematical statement on this site is registered in `pe.claims` with the SymPy
-# proof and/or NumPy check behind it, and with wrong candidates that it must reject. The
-# table below was computed while this page was built: `pe verify` prints the same table and
+# Every claim card on this site is a statement registered in `pe.claims`, with the SymPy
+# proof and/or NumPy check behind it and wrong candidates that it must reject. Not every
+# sentence is a claim: results of the cited papers are reported as their authors stated them,
+# and some explanatory prose between the cards rests on the claims near it rather than on a
+# claim of its own. The table below was computed while this page was built: `pe verify` prints the same table and
 # `pe verify --json` the same data. If any claim failed, this page, and so the whole build,
 # would have failed.
 

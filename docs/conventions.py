@@ -41,9 +41,14 @@ page.conventions_table()
 # The table above is `pe.conventions.CONVENTIONS`: each convention is data, and produces
 # its table through `pe.numeric.sinusoidal` (the tensor2tensor law is the paper's law with
 # another base, see below; the one-indexed law is the paper's table of width $d + 2$ without
-# its first pair). Any base and any offset are one call away:
-# `conventions.get("tensor2tensor").with_base(500000).with_offset(2)`.
-#
+# its first pair, with the base changed to $b^{(d+2)/d}$: with the base left at $b$, the
+# wider table's pairs turn more slowly than the one-indexed ones). Any base and any offset
+# are one call away: `conventions.get("tensor2tensor").with_base(500000).with_offset(2)`.
+
+# %% tags=["hide_input"]
+report.claim("one-indexed-law-is-wider-paper-law")
+
+# %% [markdown]
 # ## Side by side
 #
 # The same $64$ frequencies in six conventions. Interleaved layouts alternate sine and
@@ -134,8 +139,9 @@ page.law_equivalence()
 # ## The bug zoo
 #
 # Seven bugs reported by readers of public implementations and tutorials, each written as a
-# small function in `pe.bug_zoo` (and again, as loops, in the tests). The first is the code
-# of one of the notes this site started from:
+# small function in `pe.bug_zoo` (and again, as loops, in the tests). The first appears in
+# print, in a book's literal translation of the formula into Python
+# ([packt-transformers](bibliography.md#packt-transformers)):
 
 # %% tags=["hide_input"]
 page.bug_source("doubled-exponent")
@@ -167,7 +173,10 @@ page.bug_table()
 # matrix still exists. Using `i` where `i // 2` was meant is worse: the sine of pair $k$
 # turns at $b^{-4k/d}$ and its cosine at $b^{-(4k+2)/d}$, and no fixed matrix maps one row
 # to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
-# contain. The odd width has the same defect in one column: its lone sine has no cosine.
+# contain. A mismatch inside each pair is not enough by itself: swap the cosines of
+# neighbouring pairs and every pair mismatches, yet each sine still finds its cosine in another
+# column and a (permuted) shift matrix exists, as the claim's second wrong candidate shows.
+# The odd width has the same defect in one column: its lone sine has no cosine.
 
 # %% tags=["hide_input"]
 report.claim("column-index-bug-breaks-identity")

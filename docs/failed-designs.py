@@ -29,9 +29,11 @@ from pe.site import report
 #
 # Write position $p$ as the number $p$, for example as one extra coordinate of the token's
 # vector, $[e;\,p]$. The first tokens get small values, but nothing bounds them: position
-# 1000 writes a 1000 next to embedding entries of size about 1. (The paper's embeddings are
-# multiplied by $\sqrt{d}$, which puts their entries at about that size; `pe` draws them from
-# $N(0, 1)$.)
+# 1000 writes a 1000 next to embedding entries of size about 1. (`pe` draws the embeddings
+# from $N(0, 1)$. The paper multiplies its embedding weights by $\sqrt{d}$, which gives entries
+# of that size only if the weights start with standard deviation $1/\sqrt d$, an
+# initialisation it does not state: see the claim
+# [`embedding-scale-needs-init`](sinusoidal-encoding.py#claim-embedding-scale-needs-init).)
 
 # %% tags=["hide_input"]
 page.raw_index_table()
@@ -76,7 +78,7 @@ page.normalised_index_gaps()
 #    its sentence;
 # 5. **deterministic**: a function of the position, the same in every call.
 #
-# One source note adds "periodic", to show relative relationships. Periodicity belongs to
+# Some write-ups add "periodic" to this list, to show relative relationships. Periodicity belongs to
 # each sine/cosine pair, which repeats after its wavelength, and it is what makes one fixed
 # rotation move every position by the same offset ([chapter 4](rotation-identity.py)). The
 # vector as a whole must *not* repeat, or requirement 2 fails: the pairs' wavelengths are
@@ -99,7 +101,9 @@ report.claim("encoding-bounded")
 # ### 2. Unique
 #
 # One pair alone is not enough. Pair 0 turns by 1 radian per position, and some offsets
-# bring it almost exactly back to where it started:
+# bring it almost exactly back to where it started. With all 256 pairs of $d = 512$, no
+# two rows up to 20000 positions apart are even as close as two neighbours; with four pairs,
+# some are:
 
 # %% tags=["hide_input"]
 page.single_pair_note()
@@ -125,9 +129,11 @@ report.claim("offset-distance-position-free", proofs=True)
 # ### 4. Defined for any length
 #
 # The formula takes the position and nothing else: the rows of a 4-token sentence are the
-# first rows of a 40-token sentence, and a position a billion tokens in has its value, within
-# the error model of `pe.numeric` (angles formed in float64 lose about
-# $\varepsilon\,\omega_i p$). A learned table of 512 rows, by contrast, has nothing to say
+# first rows of a 40-token sentence, and a position a billion tokens in has its value:
+# `pe.numeric` computes every entry within $4.9 \times 10^{-16}$ of the exact value at every
+# position up to $2^{53}$ ([the precision chapter](precision.py)), where forming the angle
+# $\omega_i p$ in float64 would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$.
+# A learned table of 512 rows, by contrast, has nothing to say
 # about position 512 ([chapter 6](fixed-or-learned.py)).
 
 # %% tags=["hide_input"]

@@ -51,9 +51,10 @@ report.claim("learned-table-trade")
 #
 # ## Defined is not the same as seen
 #
-# Several write-ups, including two of this site's source notes, turn the hypothesis into a
-# property: the sinusoidal encoding "works for sequences longer than seen in training", or is
-# preferred "due to better extrapolation capabilities". What is true is narrower: the formula
+# Several write-ups turn the hypothesis into a property: the sinusoidal encoding "works for
+# any sequence length without retraining" and "can handle positions not seen during
+# training" ([thanh-viz](bibliography.md#thanh-viz)), or is preferred for better
+# extrapolation. What is true is narrower: the formula
 # gives a bounded, distinct row at every position, and the rotation identity holds there
 # (the evidence of the claim above checks positions up to $2^{40}$). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn
@@ -83,21 +84,30 @@ report.claim("unseen-values-beyond-training")
 #
 # ## Residual connections carry the position upward
 #
-# Note 001 says that, the network being deep, positional information "would easily vanish"
-# and that residual connections are there to enforce it. Residual connections
+# A common statement is that, the network being deep, positional information "would easily
+# vanish" and that residual connections are there to enforce it. Residual connections
 # ([He et al. 2016](bibliography.md#he2016)) were introduced to make deep networks trainable,
-# not for positions. What they do is simple: each sublayer's output is *added* to its input,
-# $h_{l+1} = h_l + f_l(h_l)$, so after $L$ sublayers
+# not for positions. What they do depends on where the layer normalisation sits.
 #
-# $$h_L = x + PE + \sum_{l < L} f_l(h_l).$$
+# With the normalisation *before* each sublayer (pre-LN),
+# each sublayer's output is *added* to its input, $h_{l+1} = h_l + f_l(\mathrm{LN}(h_l))$, so
+# after $L$ sublayers
+#
+# $$h_L = x + PE + \sum_{l < L} f_l(\mathrm{LN}(h_l)).$$
 #
 # The encoding added at the bottom is still a term of the sum at the top, unchanged, unless a
 # sublayer happens to output something that cancels it. Nothing enforces it, and the
-# sublayers' outputs pile up on top of it. A tiny stack in `pe.experiments.fixed_or_learned` shows this
-# with random weights: attention and feed-forward sublayers after layer normalisation, run
-# once on content $x$ and once on $x + PE$. The change at the top keeps the direction of
-# $PE(p)$ with residual connections; without them, or with a sublayer that cancels its input,
-# it does not.
+# sublayers' outputs pile up on top of it.
+#
+# The original Transformer is *post-LN*: [Vaswani et al.](bibliography.md#vaswani2017) write
+# each sublayer's output as $\mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))$. The
+# normalisation after each addition re-centres and rescales the whole stream, encoding
+# included, so $x + PE$ is no longer a term of the top state; how much of its direction
+# survives is an empirical matter. A tiny stack in `pe.experiments.fixed_or_learned` shows
+# both with random weights: attention and feed-forward sublayers, run once on content $x$ and
+# once on $x + PE$. The change at the top keeps the direction of $PE(p)$ best in the pre-LN
+# stack, less in the post-LN one; without residual connections, or with a sublayer that
+# cancels its input, it does not.
 
 # %% tags=["hide_input"]
 page.signal_table()

@@ -119,9 +119,9 @@ report.claim("rows-distinct")
 #
 # ## Every pair carries both absolute and relative position
 #
-# Note 000 says the encoding captures absolute position "through the lower-frequency"
-# sinusoids and relative position "through the higher-frequency" ones. That split does not
-# exist. The rotation identity holds for every pair, with its own block $B(k\omega_i)$: the
+# A common statement splits the work between the frequencies: the slow, low-frequency pairs
+# would carry absolute (global) position and the fast, high-frequency ones relative (local)
+# order (for example [vectree](bibliography.md#vectree)). That split does not exist. The rotation identity holds for every pair, with its own block $B(k\omega_i)$: the
 # relative property is a property of each frequency, slow or fast. And every pair on its own
 # separates positions, since no pair ever returns exactly to a former value (the argument
 # above). What differs between frequencies is *resolution*: a fast pair moves a lot per step
@@ -149,13 +149,18 @@ report.claim("attention-score-four-terms")
 # Only the last term, $e_p^{\mathsf T} W e_q$, involves positions alone, and even it is a
 # function of $p - q$ only for special $W$. Writing one pair's block of $W$ as
 # $[[w_{11}, w_{12}], [w_{21}, w_{22}]]$ and using the product-to-sum formulas, the term has
-# a part in $p - q$ and a part in $p + q$; the $p + q$ part vanishes only when $w_{22} = w_{11}$
-# and $w_{21} = -w_{12}$, that is when the block is a scaled rotation that commutes with
-# $T_k$. The middle terms $x^{\mathsf T} W e_q$ and $e_p^{\mathsf T} W y$ depend on one position
+# a part in $p - q$ and a part in $p + q$; in that block the $p + q$ part vanishes only when
+# $w_{22} = w_{11}$ and $w_{21} = -w_{12}$, that is when the block is a scaled rotation that
+# commutes with $T_k$. That is not enough for the whole term: a block of $W$ coupling two
+# different pairs $i \ne j$ contributes terms in $\omega_i p - \omega_j q$, which are not
+# functions of $p - q$ either, so every such block must vanish too. The middle terms $x^{\mathsf T} W e_q$ and $e_p^{\mathsf T} W y$ depend on one position
 # each, which is how absolute position reaches the score.
 
 # %% tags=["hide_input"]
 report.claim("projected-score-not-relative")
+
+# %% tags=["hide_input"]
+report.claim("position-term-relative-condition")
 
 # %% [markdown]
 # Measured on score matrices for 300 positions, $d = 64$, random $W_q, W_k$ with 16 rows: the

@@ -173,21 +173,27 @@ page.causal_outputs(6)
 # %% [markdown]
 # ## Extending RoPE's context: position interpolation and base scaling
 #
-# A model trained with [RoPE](rope.py) on $L$ positions has seen angles $p\,\omega_i$ only for
-# $p < L$. Two ways to run it on $sL$ positions without such unseen angles:
+# A model trained with [RoPE](rope.py) on positions $0 \le p < L$ has seen the angles
+# $p\,\omega_i$ of pair $i$ only below $L\,\omega_i$. Two ways to run it on $sL$ positions:
 #
 # **Position interpolation** ([Chen et al., 2023](bibliography.md#chen2023)) divides every
-# position by $s$: angles become $(p/s)\,\omega_i < L\,\omega_i$, inside the trained range, at
-# the price of neighbouring positions being $s$ times closer. The authors reported extending
-# LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000 fine-tuning steps,
-# and an interpolation bound at least about 600 times smaller than the extrapolation one.
+# position by $s$: angles become $(p/s)\,\omega_i < L\,\omega_i$, inside the trained range
+# for every pair, at the price of neighbouring positions being $s$ times closer. The authors
+# reported extending LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000
+# fine-tuning steps, and an interpolation bound at least about 600 times smaller than the
+# extrapolation one.
 #
 # **NTK-aware base scaling** (proposed in 2023 in an online post by "bloc97", analysed by
 # [Peng et al.](bibliography.md#peng2023)) raises the base instead,
-# $b' = b\,s^{d/(d-2)}$: the fastest pair keeps its frequency (local order stays sharp), the
-# slowest is divided by exactly $s$ (like interpolation), and the pairs in between are scaled
-# by amounts in between. Peng et al. built YaRN on this analysis and reported reaching long
-# contexts with 10 times fewer tokens and 2.5 times fewer training steps than earlier methods.
+# $b' = b\,s^{d/(d-2)}$: pair $i$ is slowed by the factor $s^{2i/(d-2)}$, so the fastest pair
+# keeps its frequency (local order stays sharp), the slowest is divided by exactly $s$ (like
+# interpolation), and every pair in between by a factor between 1 and $s$. It does *not* keep
+# every angle inside the trained range: a pair slowed by less than $s$ and run on $s$ times
+# more positions turns further than in training. For the fast pairs that is harmless, since
+# they complete many turns in training; the slow pairs that never complete one meet angles
+# they never saw. Peng et al. make this criticism of NTK-aware scaling (some dimensions are
+# extrapolated to out-of-bound values) and built YaRN on it, reporting long contexts reached
+# with 10 times fewer tokens and 2.5 times fewer training steps than earlier methods.
 
 # %% tags=["hide_input"]
 report.claim("position-interpolation-range")
@@ -197,6 +203,12 @@ report.claim("ntk-base-scaling", proofs=True)
 
 # %% tags=["hide_input"]
 page.ntk_factors(128, scale=4.0)
+
+# %% tags=["hide_input"]
+page.ntk_unseen()
+
+# %% tags=["hide_input"]
+report.claim("ntk-unseen-angles")
 
 # %% [markdown]
 # ## Summary
@@ -208,6 +220,6 @@ page.ntk_factors(128, scale=4.0)
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(j - i, K)$ | offsets beyond $K$ merge |
 # | Transformer-XL | four score terms | $i - j$ through a sinusoid | defined |
 # | T5 | scalar bias per bucket | bucket of $j - i$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $k$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation or base scaling |
+# | RoPE | rotation of $q$, $k$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation avoids them, base scaling only for the fast pairs |
 # | ALiBi | linear penalty | $i - j$ | defined; reported to extrapolate |
 # | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |

@@ -128,12 +128,14 @@ page.same_input_gap()
 # $A = W_q^{\mathsf T} W_k$ this is no longer a function of $n - m$. An exact counter-example:
 # with the small integer matrices below, the residual $s(m, n) - s(0, n - m)$ does not reduce to
 # zero, and at $m = n = \pi/(2\omega)$, offset 0 like $m = n = 0$, it equals
-# $A_{00} - A_{11}$, a non-zero integer. The verdict below reads "FAILS" because the relative
-# property fails for this encoding, which is what the claim states. With $W_q = W_k = I$ the
-# same reduction gives exactly zero (the wrong candidate of the claim).
+# $A_{00} - A_{11}$, a non-zero integer. The claim below is the one of the
+# [implications chapter](implications.py#claim-projected-score-not-relative), shown here with
+# its proofs: the counter-example's verdict reads "FAILS" because the relative property fails
+# for this encoding, which is what the claim states. With $W_q = W_k = I$ the same reduction
+# gives exactly zero (the wrong candidate of that check).
 
 # %% tags=["hide_input"]
-report.claim("additive-not-relative-after-projection", proofs=True)
+report.claim("projected-score-not-relative", proofs=True)
 
 # %% [markdown]
 # RoPE applies the rotation *after* the projections, to $q = W_q x$ and $k = W_k y$. The relative
@@ -220,5 +222,6 @@ page.decay()
 # RoPE keeps the content–content score $\langle q, R_{n-m} k\rangle$ a function of the offset
 # for any projections, adds no parameters, and costs $O(d)$ per vector. It does not by itself
 # make a model work at positions longer than it was trained on: offsets never seen in
-# training still give angles the model never saw. Position interpolation and base scaling,
-# on the [next page](relative-family.py), address this.
+# training still give angles the model never saw. Position interpolation avoids them for every
+# pair, base scaling only for the pairs that turn in training (the
+# [next page](relative-family.py)).

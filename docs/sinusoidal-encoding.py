@@ -37,18 +37,18 @@ from pe.site import sinusoidal_encoding as page
 # The same formula circulates under different letters. This site uses the paper's meaning
 # with short names: $p$ for the position, $i$ for the pair, $d$ for the width.
 #
-# | meaning | this site | the paper, note 000, note 004 | note 001 | note 002 |
-# | --- | --- | --- | --- | --- |
-# | position (first token) | $p$ (0) | $pos$ (0) | $t$ | $i$ (0) |
-# | pair index | $i$, $0 \le i < d/2$ | $i$ (note 000: "0 to $d_{model}/2$") | $i$, $0 < i \le d_e/2$ (1-indexed) | $j$ |
-# | width | $d$ | $d_{model}$ | $d_e$ | $d$ |
-# | sine column | $2i$ | $2i$ | $2i - 1$ (1-indexed) | $2j$ |
-# | cosine column | $2i+1$ | $2i+1$ | $2i$ | $2j+1$ |
-# | frequency | $\omega_i = 10000^{-2i/d}$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d_e}$ | $1/10000^{2j/d}$ |
-# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" | "10000" |
+# | meaning | this site | the paper | variants in circulation |
+# | --- | --- | --- | --- |
+# | position (first token) | $p$ (0) | $pos$ (0) | $t$, $i$, $j$ |
+# | pair index | $i$, $0 \le i < d/2$ | $i$ | "0 to $d_{model}/2$"; "0 to $d_{model} - 1$" ([apress-genai](bibliography.md#apress-genai)); $i = 0, \dots, 256$ for $d = 512$ ([khapra-notes](bibliography.md#khapra-notes)); 1-indexed, $0 < i \le d/2$ |
+# | width | $d$ | $d_{model}$ | $d_e$, $D$ |
+# | sine column | $2i$ | $2i$ | $2i - 1$ (1-indexed) |
+# | cosine column | $2i+1$ | $2i+1$ | $2i$ (1-indexed) |
+# | frequency | $\omega_i = 10000^{-2i/d}$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (1-indexed) |
+# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length"; $T$ |
 #
 # Three of these differences change the meaning, and each is settled below: the range of
-# the pair index, note 001's 1-indexed frequencies, and what 10000 is.
+# the pair index, the 1-indexed frequencies, and what 10000 is.
 
 # %% [markdown]
 # ## The pair index: $0 \le i < d/2$
@@ -80,9 +80,9 @@ page.wavelength_numbers()
 page.wavelength_ladder()
 
 # %% [markdown]
-# ### Note 001's 1-indexed convention shifts the frequencies
+# ### The 1-indexed convention shifts the frequencies
 #
-# One of the source notes writes the encoding 1-indexed, $W_p[2i-1, t] = \sin(t /
+# A common variant writes the encoding 1-indexed, $W_p[2i-1, t] = \sin(t /
 # \ell_{max}^{2i/d_e})$ and $W_p[2i, t] = \cos(t / \ell_{max}^{2i/d_e})$ with
 # $0 < i \le d_e/2$. Renumbering the columns from 1 is harmless; keeping the exponent $2i/d$
 # while $i$ now starts at 1 is not. Its first pair turns at $10000^{-2/d}$ instead of 1, and
@@ -96,7 +96,7 @@ report.claim("one-indexed-frequencies-shifted")
 # %% [markdown]
 # ### 10000 is a timescale, not a maximum length
 #
-# Note 001 also calls 10000 "the maximum sequence length". Nothing in the formula stops at
+# A common statement calls 10000 "the maximum sequence length". Nothing in the formula stops at
 # position 10000: the constant only sets how slowly the last pairs turn (for $d = 512$ the
 # slowest pair needs $\lambda_{255}$ positions for one turn, computed above), and positions
 # past 10000 get new, distinct vectors like any other.
@@ -110,11 +110,12 @@ page.base_table()
 # %% [markdown]
 # ### 512 is a choice
 #
-# The paper's base model has $d_{model} = 512$ (its big model uses 1024); another source note
-# presents $d = 512$ as part of the definition. Any even width works: the frequencies always
+# The paper's base model has $d_{model} = 512$ (its big model uses 1024); write-ups often
+# present $d = 512$ as if it were part of the definition. Any even width works: the frequencies always
 # run from 1 down to just above $10000^{-1}$, and the width only sets how finely that range
-# is sampled. Doubling the width keeps every frequency and inserts one between each
-# neighbouring pair.
+# is sampled. Doubling the width keeps every frequency, inserts one between each
+# neighbouring pair, and adds one more below the old slowest (the range's lower end moves
+# from $10000^{-(d-2)/d}$ to $10000^{-(2d-2)/(2d)}$, closer to $10000^{-1}$).
 
 # %% tags=["hide_input"]
 report.claim("width-refines-frequencies")
@@ -192,7 +193,7 @@ report.claim("continuous-fewer-numbers")
 # ## Bounded and zero-centred
 #
 # Every entry lies in $[-1, 1]$ (proved in [Designs that fail](failed-designs.py), claim
-# `encoding-bounded`). Source note 001 also calls the values zero-centred, citing the advice
+# `encoding-bounded`). A common statement also calls the values zero-centred, citing the advice
 # of [LeCun et al. (1998)](bibliography.md#lecun1998) that inputs averaging near zero help
 # training. That is exact over a full period of each sinusoid:
 
@@ -227,6 +228,9 @@ page.column_means_table()
 # %% tags=["hide_input"]
 page.projection_cost_table()
 
+# %% tags=["hide_input"]
+report.claim("concat-doubles-layer-weights")
+
 # %% [markdown]
 # **What is lost.** Less than it seems. A layer reading a concatenation splits into two
 # projections that are added, $W[e;\,q] = W_e e + W_q q$; adding first is the special case
@@ -243,6 +247,16 @@ report.claim("concat-is-two-projections", proofs=True)
 
 # %% tags=["hide_input"]
 report.claim("embedding-encoding-nearly-orthogonal")
+
+# %% [markdown]
+# How long the embedding is next to the encoding depends on a choice the paper leaves open.
+# It multiplies the embedding weights by $\sqrt{d_{model}}$ but does not say how they are
+# initialised: the entries of $\sqrt d\,E$ are of size about 1 only if $E$ starts with
+# standard deviation $1/\sqrt d$; with PyTorch's default `nn.Embedding` initialisation,
+# $N(0, 1)$, they are $\sqrt d$ times larger.
+
+# %% tags=["hide_input"]
+report.claim("embedding-scale-needs-init")
 
 # %% tags=["hide_input"]
 page.cosine_histograms()

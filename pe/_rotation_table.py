@@ -1,4 +1,4 @@
-r"""The sinusoidal table computed by the rotation identity: fast and correctly rounded.
+r"""The sinusoidal table computed by the rotation identity: fast, with a position-free error.
 
 The table entry of pair ``i`` at position ``p`` is a unit complex number,
 

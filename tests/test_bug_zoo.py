@@ -21,7 +21,7 @@ Table = np.ndarray
 
 
 def doubled_exponent(n: int, d: int) -> Table:
-    """Note 003's loop: i steps by 2 and the exponent is 2 * i / d again."""
+    """The doubled exponent's loop: i steps by 2 and the exponent is 2 * i / d again."""
     table = np.zeros((n, d))
     for pos in range(n):
         for i in range(0, d, 2):

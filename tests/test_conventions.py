@@ -258,3 +258,36 @@ def test_non_encodings_are_refused(
 def test_claims_verify(claim: Claim) -> None:
     result = run(claim)
     assert result.ok, [e.detail for e in result.evidence + result.controls]
+
+
+def test_one_indexed_law_needs_the_changed_base() -> None:
+    """The page used to say "the paper's table of width d + 2 without its first pair"."""
+    from pe.claims import conventions as claims
+    from pe.experiments import conventions as experiments
+    from pe.proofs import conventions as proofs
+    from pe.proofs import wrong
+
+    d, n = 16, 300
+    k = np.arange(d // 2)
+    angle = np.outer(np.arange(n), 10000.0 ** (-2.0 * (k + 1) / d))
+    expected = np.empty((n, d))
+    expected[:, 0::2], expected[:, 1::2] = np.sin(angle), np.cos(angle)
+    assert np.abs(conventions.get("one-indexed").table(n, d) - expected).max() < 1e-12
+    assert experiments.one_indexed_error(1.0, d, n) > 0.1  # the base left unchanged
+    assert proofs.one_indexed_is_wider_paper().holds
+    assert not proofs.one_indexed_is_wider_paper(wrong.ONE_INDEXED_SAME_BASE.value).holds
+    assert not claims._one_indexed_numeric(wrong.ONE_INDEXED_SAME_BASE.value).holds
+
+
+def test_column_index_claim_is_not_broader_than_true() -> None:
+    """A frequency mismatch within every pair still admits a shift matrix when each sine has
+    its cosine in another column; only the column-index bug, where none has, admits none."""
+    from pe.claims import conventions as claims
+    from pe.proofs import wrong
+
+    table = wrong.SWAPPED_PARTNERS.value(50, 8)
+    paper = numeric.sinusoidal(50, 8)
+    assert not np.allclose(table[:, 1], paper[:, 1])  # pair 0's cosine is pair 1's
+    assert np.allclose(table[:, 1], paper[:, 3])
+    assert claims._no_shift_matrix(bug_zoo.column_index_exponent).holds
+    assert not claims._no_shift_matrix(wrong.SWAPPED_PARTNERS.value).holds

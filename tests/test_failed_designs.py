@@ -137,3 +137,21 @@ def test_designs_and_the_wrong_tables() -> None:
     first = wrong.RANDOM_INIT.value(positions, 5, 8)
     assert not np.array_equal(first, wrong.RANDOM_INIT.value(positions, 5, 8))
     assert designs.one_over_n(4) == 0.25
+
+
+def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
+    """encoding-any-position used a tolerance of eps + 4 eps w p, about 8 at p = 2^53 (any
+    value in [-1, 1] passed); encoding-rows-distinct asked only for a distance above 1."""
+    from pe.claims import failed_designs as claims
+    from pe.experiments import failed_designs as experiments
+
+    eps = float(np.finfo(np.float64).eps)
+    assert eps + 4 * eps * 2.0**53 > 2  # the old tolerance at p = 2^53, pair 0
+    assert claims._any_position(experiments.sinusoidal).holds
+    assert not claims._any_position(wrong.FLOAT64_ANGLES_DESIGN.value).holds
+    assert claims._distinct(512).holds
+    assert not claims._distinct(wrong.FOUR_PAIRS.value).holds
+    # d = 16 passes the new criterion, so the old "> 1" was not what separated them
+    assert claims._distinct(16).holds
+    assert claims._deterministic(experiments.sinusoidal).holds
+    assert not claims._deterministic(wrong.ROTATED_FROM_FIRST.value).holds

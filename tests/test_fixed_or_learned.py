@@ -53,6 +53,21 @@ def test_residual_stack_telescopes() -> None:
     assert np.abs(plain.top - x - plain.sublayer_sum).max() > 0.1
 
 
+def test_post_ln_stack_is_not_the_sum_the_old_statement_claimed() -> None:
+    """The paper's post-LN layer LN(h + f(h)): the top is no longer x + PE + sum of outputs."""
+    from pe.claims import fixed_or_learned as claims
+
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((16, 32))
+    post = learned.run_stack(x, 4, connection=wrong.POST_LN_STACK.value)
+    assert np.abs(post.top - x - post.sublayer_sum).max() > 0.1
+    # every row of a post-LN top is normalised: mean 0, mean square 1 (up to the 1e-6 epsilon)
+    assert np.abs(post.top.mean(axis=1)).max() < 1e-12
+    assert np.abs((post.top**2).mean(axis=1) - 1).max() < 1e-5
+    assert claims._stack_sum(learned.RESIDUAL).holds
+    assert not claims._stack_sum(wrong.POST_LN_STACK.value).holds
+
+
 def test_position_signal_residual_plain_cancel() -> None:
     with_residual = learned.position_signal(32, 64, 4)
     plain = learned.position_signal(32, 64, 4, connection=wrong.PLAIN_STACK.value)

@@ -48,8 +48,15 @@ def test_first_rise_for_d512_is_where_the_reference_says() -> None:
     assert value == measured.dot_by_offset(512, [low])[0]
 
 
-def test_the_monotone_decay_candidate_never_rises() -> None:
-    assert measured.first_rise(wrong.MONOTONE_DECAY.value(np.arange(20_001))) is None
+def test_dot_product_statements_of_the_same_check() -> None:
+    """The page says f turns negative: the check rejects "stays positive" and "falls steadily"."""
+    from pe.claims import implications as claims
+
+    assert claims._not_monotone((43, 3284)).holds
+    assert not claims._not_monotone(wrong.MONOTONE_DECAY.value).holds
+    assert not claims._not_monotone(wrong.RISES_STAYS_POSITIVE.value).holds
+    f = measured.dot_by_offset(512, np.arange(3285))
+    assert f[:3284].min() >= 0 > f[3284]
 
 
 def test_dot_product_error_and_the_doubled_exponent() -> None:
@@ -189,3 +196,24 @@ def test_exact_widths_are_capped() -> None:
 
 def test_no_simplify() -> None:
     assert "simplify(" not in inspect.getsource(proofs)
+
+
+def test_per_block_condition_is_not_enough() -> None:
+    """The page used to say the p + q part vanishes "only when w22 = w11, w21 = -w12": true
+    per diagonal block, but a block coupling two pairs breaks the relative property too."""
+    from pe.claims import implications as claims
+
+    assert claims._relative_only(measured.ROTATION).holds
+    coupled = wrong.COUPLED_ROTATION_PROJECTION.value
+    w = coupled.build(np.random.default_rng(0), 8)
+    diagonal = [w[i : i + 2, i : i + 2] for i in range(0, 8, 2)]
+    assert all(b[0, 0] == b[1, 1] and b[0, 1] == -b[1, 0] for b in diagonal)
+    assert not claims._relative_only(coupled).holds
+
+
+def test_one_claim_for_the_projected_score() -> None:
+    from pe import claims
+
+    ids = [c.id for c in claims.all_claims()]
+    assert "projected-score-not-relative" in ids
+    assert "additive-not-relative-after-projection" not in ids

@@ -12,6 +12,7 @@ import pytest
 
 from pe import numeric
 from pe.experiments import relative_family as relative
+from pe.experiments import rope as extension
 from pe.proofs import relative_family as proofs
 from pe.proofs import wrong
 
@@ -185,7 +186,9 @@ def test_shaw_clipping_and_interpolation_candidates() -> None:
     unclipped = relative.shaw_offsets(20, wrong.NO_CLIPPING.value)
     assert np.unique(unclipped).size == 39  # every offset -19 .. 19: nothing clipped
     assert relative.identical_token_scores(wrong.LEARNED_ABSOLUTE.value[0]).shape == (12, 12)
-    assert wrong.NO_INTERPOLATION.value == 1.0
+    assert np.array_equal(
+        wrong.NO_INTERPOLATION.value(8, 4, 2.0), extension.position_interpolation(8, 4, 1.0)
+    )
 
 
 @pytest.mark.parametrize(
@@ -206,3 +209,53 @@ def test_bad_input_gets_a_one_line_error(call: Any, error: type) -> None:
     with pytest.raises(error) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count() -> None:
+    """Pairs that never turn in training yet pass L w_i under b' = b s^(d/(d-2)), by mpmath."""
+    import mpmath
+
+    d, trained, s = extension.EXTENSION
+    with mpmath.workdps(30):
+        b = mpmath.mpf(10000)
+        scaled = b * mpmath.mpf(s) ** (mpmath.mpf(d) / (d - 2))
+        excess = {}
+        for i in range(d // 2):
+            w, w_new = b ** (-mpmath.mpf(2 * i) / d), scaled ** (-mpmath.mpf(2 * i) / d)
+            if (trained - 1) * w < 2 * mpmath.pi and (s * trained - 1) * w_new > trained * w:
+                excess[i] = float((s * trained - 1) * w_new / (trained * w) - 1)
+    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
+    assert reach.unseen.tolist() == sorted(excess)
+    assert np.allclose(reach.excess[reach.unseen], list(excess.values()), rtol=1e-12)
+    assert (
+        extension.extension_reach(extension.position_interpolation, d, trained, s).unseen.size == 0
+    )
+
+
+def test_the_old_statement_no_unseen_angles_is_rejected() -> None:
+    """The page used to say both methods run on sL positions "without unseen angles"."""
+    from pe.claims import relative_family as claims
+
+    assert claims._interpolation(extension.position_interpolation).holds
+    assert not claims._interpolation(wrong.NTK_IN_RANGE.value).holds
+    assert claims._ntk_unseen(claims.NTK_UNSEEN).holds
+    assert not claims._ntk_unseen(wrong.NO_UNSEEN_PAIRS.value).holds
+
+
+def test_ntk_factor_of_every_pair() -> None:
+    d, s = 64, 4.0
+    factor = numeric.frequencies(d) / numeric.frequencies(d, relative.ntk_base(10000.0, s, d))
+    assert np.allclose(factor, s ** (2 * np.arange(d // 2) / (d - 2)), rtol=1e-13)
+    plain = numeric.frequencies(d) / numeric.frequencies(
+        d, wrong.PLAIN_BASE_SCALING.value(1e4, s, d)
+    )
+    assert not np.allclose(plain, s ** (2 * np.arange(d // 2) / (d - 2)), rtol=1e-3)
+
+
+def test_transformer_xl_claim_checks_its_own_formula() -> None:
+    from pe.claims import relative_family as claims
+
+    assert claims._transformer_xl(proofs.FOUR_TERMS).holds
+    for term in proofs.FOUR_TERMS:
+        three = tuple(t for t in proofs.FOUR_TERMS if t != term)
+        assert not claims._transformer_xl(three).holds

@@ -221,3 +221,34 @@ def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
 def test_closest_rows_refuses_fewer_than_two_rows(rows: np.ndarray) -> None:
     with pytest.raises(ValueError, match="at least two rows"):
         facts.closest_rows(rows)
+
+
+def test_checks_that_were_tautologies_now_read_the_table() -> None:
+    """pair-index-range compares pe's table with the pairs; base-is-not-a-length asks for the
+    neighbours' distance; width-refines-frequencies counts where the new frequencies go."""
+    from pe.claims import sinusoidal_encoding as claims
+    from pe.proofs import wrong
+
+    assert claims._columns(256).holds
+    assert not claims._columns(257).holds  # "0 <= i <= d/2", inclusive
+    assert claims._past_base(None).holds
+    assert not claims._past_base(10_000).holds
+    assert claims._inserted((255, 1)).holds
+    assert not claims._inserted(wrong.ONLY_BETWEEN.value).holds
+    assert facts.neighbour_distance(512) == pytest.approx(
+        math.sqrt(sum(2 - 2 * math.cos(10000 ** (-2 * i / 512)) for i in range(256))), rel=1e-13
+    )
+
+
+def test_stream_and_embedding_scale_statements() -> None:
+    """ "Four such projections (queries, keys, values, output)" and "multiplied by sqrt(d)"
+    were imprecise: the claims now name what reads the stream and the initialisation."""
+    from pe.claims import sinusoidal_encoding as claims
+    from pe.proofs import wrong
+
+    weights = facts.layer_weights(512)
+    assert sum(weights.values()) == 4 * 512 * 512 + 2 * 512 * 2048
+    assert claims._stream_matrices(("W_Q", "W_K", "W_V", "W_1")).holds
+    assert not claims._stream_matrices(wrong.QKV_AND_OUTPUT_READ.value).holds
+    assert claims._embedding_scale(1 / math.sqrt(512)).holds
+    assert not claims._embedding_scale(wrong.UNIT_EMBEDDING_INIT.value).holds

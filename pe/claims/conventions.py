@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pe import bug_zoo, conventions, numeric
+from pe import bug_zoo, conventions, numeric, symbolic
 from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import conventions as experiments
 from pe.identify import identify
@@ -44,6 +44,17 @@ def _t2t_numeric(convention: conventions.Convention) -> Evidence:
         f"formula, d=512, 1000 rows: max difference {error:.2g}",
         error=error,
         tolerance=1e-9,
+    )
+
+
+def _one_indexed_numeric(exponent: Any) -> Evidence:
+    d = 64
+    value = float(exponent.subs(symbolic.D, d))
+    error = experiments.one_indexed_error(value, d)
+    return checked(
+        error < 1e-12,
+        f"one-indexed law vs columns 2..{d + 1} of the paper's table of width {d + 2} with "
+        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference {error:.2g}",
     )
 
 
@@ -120,6 +131,20 @@ CLAIMS = (
         Check(_t2t_numeric, true=conventions.get("tensor2tensor"), loose=ROUNDING),
     ),
     claim(
+        "one-indexed-law-is-wider-paper-law",
+        "The one-indexed law is the paper's of width d + 2, first pair dropped, base changed",
+        Check(
+            by_proof(proofs.one_indexed_is_wider_paper),
+            true=proofs.one_indexed_exponent,
+            wrong=(wrong.ONE_INDEXED_SAME_BASE,),
+        ),
+        Check(
+            _one_indexed_numeric,
+            true=proofs.one_indexed_exponent,
+            wrong=(wrong.ONE_INDEXED_SAME_BASE,),
+        ),
+    ),
+    claim(
         "doubled-exponent-base",
         "The doubled exponent squares the base",
         Check(by_proof(proofs.doubled_exponent), true=2, wrong=(wrong.BASE_CUBED,)),
@@ -127,10 +152,16 @@ CLAIMS = (
     claim(
         "column-index-bug-breaks-identity",
         "With i for i // 2, no matrix shifts the encoding",
-        Check(_no_shift_matrix, true=bug_zoo.column_index_exponent, wrong=(wrong.PAPER_TABLE,)),
+        Check(
+            _no_shift_matrix,
+            true=bug_zoo.column_index_exponent,
+            wrong=(wrong.PAPER_TABLE, wrong.SWAPPED_PARTNERS),
+        ),
         statement=(
-            r"\omega_{\sin} \ne \omega_{\cos} \text{ within a pair} \implies "
-            r"\nexists M:\ M\,x(p) = x(p+k) \ \forall p"
+            r"\begin{gathered}\text{column-index bug: no sine frequency is a cosine frequency}"
+            r" \implies \nexists M:\ M\,x(p) = x(p+k) \ \forall p; \\ \text{a mismatch"
+            r" within pairs alone is not enough (the cosines may sit in other pairs)}"
+            r"\end{gathered}"
         ),
     ),
     claim(

@@ -46,7 +46,10 @@ def _no_row_at(position: int) -> Evidence:
 def _rows_everywhere(
     encoding: Callable[[npt.NDArray[np.int64], int], npt.NDArray[np.float64]],
 ) -> Evidence:
-    rows = encoding(FAR, WIDTH)
+    try:
+        rows = encoding(FAR, WIDTH)
+    except ValueError as error:
+        return checked(False, f"no rows at p in (512, 10^6, 2^40): {error}")
     norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
     identity = numeric.check_rotation_identity(WIDTH, FAR, np.array([1, 5, 100]))
     return checked(
@@ -101,7 +104,7 @@ CLAIMS = (
         "A learned table costs n_max·d parameters and stops at n_max",
         Check(_parameters, true=operator.mul, wrong=(wrong.PARAMETERS_ADDED,)),
         Check(_no_row_at, true=N_MAX, wrong=(wrong.LAST_TRAINED_POSITION,)),
-        Check(_rows_everywhere, true=numeric.sinusoidal),
+        Check(_rows_everywhere, true=numeric.sinusoidal, wrong=(wrong.LEARNED_LOOKUP,)),
         statement=(
             r"\begin{gathered}\text{learned: } n_{\max} d \text{ parameters, rows for }"
             r" 0 \le p < n_{\max} \text{ only;} \\"
@@ -124,13 +127,17 @@ CLAIMS = (
     ),
     claim(
         "residual-stream-carries-position",
-        "The residual stream keeps the encoding in its sum",
-        Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK,)),
+        "With LayerNorm before each sublayer, the residual stream keeps the encoding in its sum",
+        Check(_stack_sum, true=learned.RESIDUAL, wrong=(wrong.PLAIN_STACK, wrong.POST_LN_STACK)),
         Check(
             _signal,
             true=learned.RESIDUAL,
             wrong=(wrong.PLAIN_STACK, wrong.CANCELLING_SUBLAYER),
         ),
-        statement=r"h_{l+1} = h_l + f_l(h_l) \implies h_L = x + PE + \sum_{l<L} f_l(h_l)",
+        statement=(
+            r"\begin{gathered}\text{pre-LN: } h_{l+1} = h_l + f_l(\mathrm{LN}(h_l)) \implies"
+            r" h_L = x + PE + \sum_{l<L} f_l(\mathrm{LN}(h_l)); \\ \text{not for post-LN, }"
+            r" h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))\end{gathered}"
+        ),
     ),
 )

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from pe import numeric
 from pe._tolerance import EPS64, phase_tolerance
-from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import implications as measured
+from pe.experiments import rope as rope_experiments
 from pe.proofs import implications as proofs
+from pe.proofs import rope as rope_proofs
 from pe.proofs import wrong
 from pe.proofs.rotation_identity import rotation_identity
 from pe.symbolic import D, pair, shift_block
@@ -63,23 +64,28 @@ def _symmetric(between: int) -> Evidence:
     )
 
 
-def _not_monotone(curve: Callable[[npt.ArrayLike], npt.NDArray[np.float64]]) -> Evidence:
-    f = curve(np.arange(DECAY_RANGE + 1))
+def _not_monotone(stated: tuple[int | None, int | None]) -> Evidence:
+    """``f(k) = PE(p) . PE(p+k)``, d = 512: where it first rises and first turns negative.
+
+    ``stated`` is (last k before the first rise, first k with f(k) < 0), None for never;
+    both places are confirmed with 50-digit mpmath.
+    """
+    f = measured.dot_by_offset(DECAY_WIDTH, np.arange(DECAY_RANGE + 1))
     rise = measured.first_rise(f)
-    if rise is None:
-        return checked(False, f"f falls for every k = 0..{DECAY_RANGE}: no rise")
-    falls = bool(np.all(np.diff(f[: rise + 1]) < 0))
-    step = f[rise + 1] - f[rise]
-    exact = measured.reference_dot_by_offset(DECAY_WIDTH, [rise, rise + 1])
-    exact_step = float(exact[1] - exact[0])
-    low = int(np.argmin(f))
+    negative = np.flatnonzero(f < 0)
+    first_negative = int(negative[0]) if negative.size else None
+    confirmed = True
+    if rise is not None and first_negative is not None:
+        exact = measured.reference_dot_by_offset(
+            DECAY_WIDTH, [rise, rise + 1, first_negative - 1, first_negative]
+        )
+        confirmed = bool(exact[1] > exact[0] and exact[2] >= 0 > exact[3])
     return checked(
-        falls and exact_step > 0 and abs(exact_step - step) < 1e-9,
-        f"d={DECAY_WIDTH}: f falls for k = 0..{rise}, then f({rise + 1}) - f({rise}) = {step:.4g} "
-        f"> 0 (mpmath, 50 digits: {exact_step:.6g}); minimum over 0..{DECAY_RANGE}: "
-        f"{f[low]:.4g} at k = {low}",
-        error=abs(exact_step - step),
-        tolerance=1e-9,
+        (rise, first_negative) == stated and confirmed,
+        f"d={DECAY_WIDTH}, k = 0..{DECAY_RANGE}: f falls until k = {rise} and rises at "
+        f"k = {None if rise is None else rise + 1}; first negative at k = {first_negative} "
+        f"(f = {f[first_negative]:.3g}), minimum {f.min():.4g} at k = {int(np.argmin(f))}; "
+        f"both places confirmed with mpmath: {'yes' if confirmed else 'no'} (stated: {stated})",
     )
 
 
@@ -151,6 +157,49 @@ def _not_relative(content: float, projection: measured.Projection) -> Evidence:
     )
 
 
+#: Integer projections whose additive score is not a function of the offset (exactly).
+_WQ = ((1, 2), (0, 1))
+_WK = ((2, 0), (1, 1))
+
+
+def _matrix(rows: Sequence[Sequence[int]]) -> str:
+    return "[" + ",".join("[" + ",".join(str(e) for e in row) + "]" for row in rows) + "]"
+
+
+def _counterexample(projections: tuple[Any, Any]) -> Evidence:
+    w_q, w_k = projections
+    proof, value = rope_proofs.additive_counterexample(w_q, w_k)
+    found = (not proof.holds) and value != 0
+    return Evidence(
+        "sympy",
+        bool(found),
+        f"W_q = {_matrix(w_q)}, W_k = {_matrix(w_k)}: s(π/2ω, π/2ω) − s(0, 0) = {value} exactly "
+        f"(offset 0 both times); {'a counter-example' if found else 'no counter-example'}",
+        proof,
+    )
+
+
+def _spread(candidate: rope_experiments.Scores) -> Evidence:
+    spreads = rope_experiments.offset_spreads(candidate)
+    return checked(
+        min(spreads) > 1e-3,
+        "scores after W_q, W_k, d=64, integer m < 2000: spread of s(m, m+r) over m for r = 0, 1, 10: "
+        + ", ".join(f"{v:.3g}" for v in spreads)
+        + " (> 1e-3 means not a function of the offset)",
+    )
+
+
+def _relative_only(projection: measured.Projection) -> Evidence:
+    """Is the position-position term e_p^T W e_q a function of q - p alone, to rounding?"""
+    spread, scale = measured.offset_spread(measured.scores(300, 64, projection=projection))
+    ratio = spread / scale
+    return checked(
+        ratio <= 1e-12,
+        f"d=64, n=300, W = {projection.name}: largest spread along one diagonal q - p = const "
+        f"is {ratio:.3g} times the scores' std (a function of q - p: at most 1e-12)",
+    )
+
+
 CLAIMS = (
     claim(
         "dot-product-offset-only",
@@ -176,13 +225,13 @@ CLAIMS = (
         "The dot product does not fall steadily with distance",
         Check(
             _not_monotone,
-            true=partial(measured.dot_by_offset, DECAY_WIDTH),
-            wrong=(wrong.MONOTONE_DECAY,),
-            loose=ROUNDING,
+            true=(43, 3284),
+            wrong=(wrong.MONOTONE_DECAY, wrong.RISES_STAYS_POSITIVE),
         ),
         statement=(
-            r"f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ there is a } k"
-            r" \text{ with } f(k+1) > f(k)"
+            r"\begin{gathered}f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ falls for }"
+            r" 0 \le k \le 43,\ f(44) > f(43); \\ f(k) \ge 0 \text{ for } k < 3284,"
+            r"\ f(3284) < 0\end{gathered}"
         ),
     ),
     claim(
@@ -244,17 +293,39 @@ CLAIMS = (
             true=proofs.sum_and_difference,
             wrong=(wrong.DIFFERENCE_ONLY,),
         ),
+        Check(_counterexample, true=(_WQ, _WK), wrong=(wrong.IDENTITY_PROJECTIONS,)),
         Check(
             partial(_not_relative, 0.0),
             true=measured.RANDOM,
             wrong=(wrong.IDENTITY_PROJECTION, wrong.ROTATION_PROJECTION),
         ),
         Check(partial(_not_relative, 1.0), true=measured.RANDOM),
+        Check(
+            _spread,
+            true=rope_experiments.additive_scores,
+            wrong=(wrong.ROPE_AFTER_PROJECTION,),
+        ),
         statement=(
             r"\begin{gathered}e_p^{\mathsf T} W e_q = \tfrac{w_{11}+w_{22}}{2}\cos\omega(p-q)"
             r" + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q) \\"
             r" + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q) + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q)"
-            r"\end{gathered}"
+            r" \text{ per pair;} \\ \exists\, W_q, W_k:\ \langle W_q PE(m), W_k PE(n)\rangle"
+            r" \text{ is not a function of } n - m\end{gathered}"
+        ),
+    ),
+    claim(
+        "position-term-relative-condition",
+        "Relative only when every block is a scaled rotation and no block couples two pairs",
+        Check(
+            _relative_only,
+            true=measured.ROTATION,
+            wrong=(wrong.COUPLED_ROTATION_PROJECTION, wrong.RANDOM_PROJECTION),
+        ),
+        statement=(
+            r"\begin{gathered}W = \operatorname{diag}\bigl(\bigl[\begin{smallmatrix} a_i & b_i"
+            r" \\ -b_i & a_i \end{smallmatrix}\bigr]\bigr) \implies e_p^{\mathsf T} W e_q ="
+            r" f(q - p); \\ \text{a non-zero block } W_{ij},\ i \ne j, \text{ adds terms in }"
+            r" \omega_i p - \omega_j q \text{: not a function of } q - p\end{gathered}"
         ),
     ),
 )

@@ -8,9 +8,10 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from pe import numeric, rotary
+from pe import numeric
 from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import relative_family as experiments
+from pe.experiments import rope as extension
 from pe.proofs import relative_family as proofs
 from pe.proofs import wrong
 
@@ -44,6 +45,24 @@ def _shaw(clip: int) -> Evidence:
         f"clip K={clip}, n={n}: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
         f"every j - i >= K uses a_K: {'yes' if far else 'no'}; depends only on j - i: "
         f"{'yes' if toeplitz else 'no'}",
+    )
+
+
+def _transformer_xl(terms: Sequence[str]) -> Evidence:
+    """Transformer-XL's scores against the chosen terms of its formula, summed in a loop."""
+    n, d = 9, 16
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((n, d))
+    w_q, w_ke, w_kr = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    u, v = rng.standard_normal(d), rng.standard_normal(d)
+    scores = experiments.transformer_xl_scores(x, w_q, w_ke, w_kr, u=u, v=v)
+    loop = experiments.transformer_xl_terms(x, w_q, w_ke, w_kr, u=u, v=v, terms=tuple(terms))
+    gap = float(np.abs(scores - loop).max())
+    return checked(
+        gap <= 1e-12,
+        f"n={n}, d={d}, random weights: pe.experiments.relative_family.transformer_xl_scores "
+        f"against the terms ({', '.join(terms)}) summed entry by entry: max difference "
+        f"{gap:.2g} (tolerance 1e-12)",
     )
 
 
@@ -108,36 +127,59 @@ def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]
     )
 
 
-def _interpolation(scale: float) -> Evidence:
-    trained, s, d = 2048, 4, 128
-    limit = trained * numeric.frequencies(d)  # L w_i: the end of the trained window
-    long_angles = rotary.rope_angles(s * trained, d, scale=scale)
-    within = bool(np.all(long_angles.max(axis=0) < limit))
+def _interpolation(method: extension.Extension) -> Evidence:
+    d, trained, s = extension.EXTENSION
+    reach = extension.extension_reach(method, d, trained, s)
     return checked(
-        within,
-        f"positions / {scale:g}: positions 0..{s * trained - 1}, d={d}: largest angle of pair 0 "
-        f"is {long_angles[:, 0].max():.6g} vs L w_0 = {limit[0]:.6g} (L = {trained}); "
-        f"every pair below L w_i: {'yes' if within else 'no'}",
+        bool(np.all(reach.excess < 0)),
+        f"positions 0..{int(s * trained) - 1}, d={d}, trained on L={trained}: largest "
+        f"max_p angle / (L w_i) over the pairs {1 + reach.excess.max():.6g}; pairs that never "
+        f"turn in training and pass L w_i (unseen angles): {_pair_span(reach.unseen)}",
     )
 
 
 def _ntk(scaled_base: Callable[[float, float, int], float]) -> Evidence:
     d, s = 128, 8.0
     old, new = numeric.frequencies(d), numeric.frequencies(d, scaled_base(10000.0, s, d))
-    first = abs(new[0] - old[0])
-    last = abs(new[-1] * s / old[-1] - 1.0)
+    factor = old / new
+    law = s ** (2 * np.arange(d // 2) / (d - 2))
+    gap = float(np.abs(factor / law - 1.0).max())
+    rising = bool(np.all(np.diff(factor) > 0))
     return checked(
-        first == 0 and last < 1e-13,
-        f"d={d}, s={s:g}: |w'_0 - w_0| = {first:.2g}, |w'_last s / w_last - 1| = {last:.2g}",
-        error=last,
-        tolerance=1e-13,
+        gap < 1e-13 and rising,
+        f"d={d}, s={s:g}, all {d // 2} pairs: max |(w_i / w'_i) / s^(2i/(d-2)) - 1| = "
+        f"{gap:.2g}; factors rise from {factor[0]:.6g} to {factor[-1]:.6g}: "
+        f"{'yes' if rising else 'no'}",
     )
+
+
+def _ntk_unseen(stated: tuple[range, tuple[int, int]]) -> Evidence:
+    """The pairs NTK scaling takes past the window, and their excess, against ``stated``."""
+    d, trained, s = extension.EXTENSION
+    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
+    unseen = reach.unseen
+    pairs, (low, high) = stated
+    percent = np.round(100 * reach.excess[unseen]).astype(int)
+    span = (int(percent.min()), int(percent.max())) if unseen.size else (0, 0)
+    return checked(
+        unseen.tolist() == list(pairs) and span == (low, high),
+        f"d={d}, L={trained}, s={s:g}, b' = b s^(d/(d-2)): pairs that never turn in training "
+        f"and pass L w_i: {_pair_span(unseen)}, by {span[0]}% to {span[1]}% (stated: "
+        f"{_pair_span(np.array(pairs))}, {low}% to {high}%)",
+    )
+
+
+def _pair_span(pairs: npt.NDArray[np.int64]) -> str:
+    return f"{pairs[0]}..{pairs[-1]}" if pairs.size else "none"
 
 
 _FOUR_TERMS = by_proof(proofs.absolute_score_four_terms)
 _COUNTS = by_proof(proofs.causal_mean_counts_position)
 _NTK = by_proof(proofs.ntk_frequencies)
 _ABSOLUTE = (wrong.LEARNED_ABSOLUTE, wrong.SINUSOIDAL_ADDED)
+#: The pairs NTK scaling takes past the trained window in the page's example, with the
+#: excess in percent (the statement of ``ntk-unseen-angles``).
+NTK_UNSEEN = (range(41, 63), (2, 62))
 _BUCKETINGS = (wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN)
 
 CLAIMS = (
@@ -161,6 +203,13 @@ CLAIMS = (
         "transformer-xl-four-terms",
         "The additive score splits into four terms",
         Check(_FOUR_TERMS, true=proofs.FOUR_TERMS, wrong=(wrong.TERM_C_LEFT_OUT,)),
+        Check(_transformer_xl, true=proofs.FOUR_TERMS, wrong=(wrong.TERM_C_LEFT_OUT,)),
+        statement=(
+            r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d);"
+            r" \\ \text{Transformer-XL: } A_{ij} = x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E} x_j"
+            r" + x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{i-j} + u^{\mathsf T} W_{k,E} x_j"
+            r" + v^{\mathsf T} W_{k,R} R_{i-j}\end{gathered}"
+        ),
     ),
     claim(
         "t5-buckets",
@@ -197,13 +246,28 @@ CLAIMS = (
     claim(
         "position-interpolation-range",
         "Position interpolation keeps every angle inside the trained range",
-        Check(_interpolation, true=4.0, wrong=(wrong.NO_INTERPOLATION,)),
+        Check(
+            _interpolation,
+            true=extension.position_interpolation,
+            wrong=(wrong.NO_INTERPOLATION, wrong.NTK_IN_RANGE),
+        ),
         statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",
     ),
     claim(
         "ntk-base-scaling",
-        "NTK-aware scaling keeps the fastest pair and slows the slowest by s",
+        "NTK-aware scaling slows pair i by s^(2i/(d-2)): the fastest not at all, the slowest by s",
         Check(_NTK, true=proofs.ntk_scaled_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
         Check(_ntk, true=experiments.ntk_base, wrong=(wrong.PLAIN_BASE_SCALING,), loose=EXACT),
+    ),
+    claim(
+        "ntk-unseen-angles",
+        "NTK-aware scaling takes the slow pairs past their trained angles",
+        Check(_ntk_unseen, true=NTK_UNSEEN, wrong=(wrong.NO_UNSEEN_PAIRS, wrong.SLOWEST_PAIR_TOO)),
+        statement=(
+            r"\begin{gathered}d = 128,\ L = 2048,\ s = 4,\ b' = b\,s^{d/(d-2)}:\ "
+            r"(L-1)\,\omega_i < 2\pi \text{ and } \max_{p < sL} p\,\omega'_i > L\,\omega_i"
+            r" \\ \text{exactly for } i = 41, \dots, 62, \text{ by } 2\,\% \text{ to }"
+            r" 62\,\% \text{ of } L\,\omega_i\end{gathered}"
+        ),
     ),
 )

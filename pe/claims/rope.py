@@ -16,9 +16,6 @@ from pe.proofs import wrong
 
 claim = Chapter("rope").claim
 
-_WQ = ((1, 2), (0, 1))
-_WK = ((2, 0), (1, 1))
-
 
 def _complex(candidate: experiments.Rope) -> Evidence:
     adjacent, halves = experiments.complex_gaps(candidate)
@@ -45,33 +42,6 @@ def _converted(candidate: proofs.Conversion) -> Evidence:
     gap = experiments.converted_weights_gap(candidate)
     return checked(
         gap < 1e-12, f"d=64, 32 tokens: relative score gap {gap:.2g}", error=gap, tolerance=1e-12
-    )
-
-
-def _matrix(rows: Sequence[Sequence[int]]) -> str:
-    return "[" + ",".join("[" + ",".join(str(e) for e in row) + "]" for row in rows) + "]"
-
-
-def _counterexample(projections: tuple[Any, Any]) -> Evidence:
-    w_q, w_k = projections
-    proof, value = proofs.additive_counterexample(w_q, w_k)
-    found = (not proof.holds) and value != 0
-    return Evidence(
-        "sympy",
-        bool(found),
-        f"W_q = {_matrix(w_q)}, W_k = {_matrix(w_k)}: s(π/2ω, π/2ω) − s(0, 0) = {value} exactly "
-        f"(offset 0 both times); {'a counter-example' if found else 'no counter-example'}",
-        proof,
-    )
-
-
-def _spread(candidate: experiments.Scores) -> Evidence:
-    spreads = experiments.offset_spreads(candidate)
-    return checked(
-        min(spreads) > 1e-3,
-        "scores after W_q, W_k, d=64, integer m < 2000: spread of s(m, m+r) over m for r = 0, 1, 10: "
-        + ", ".join(f"{v:.3g}" for v in spreads)
-        + " (> 1e-3 means not a function of the offset)",
     )
 
 
@@ -181,17 +151,6 @@ CLAIMS = (
             r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"
             r" = \langle \mathrm{rope}_{\text{adjacent}}(W_q x, m),"
             r" \mathrm{rope}_{\text{adjacent}}(W_k y, n)\rangle\end{gathered}"
-        ),
-    ),
-    claim(
-        "additive-not-relative-after-projection",
-        "After W_q and W_k, the additive encoding is not relative",
-        Check(_counterexample, true=(_WQ, _WK), wrong=(wrong.IDENTITY_PROJECTIONS,)),
-        Check(_spread, true=experiments.additive_scores, wrong=(wrong.ROPE_AFTER_PROJECTION,)),
-        statement=(
-            r"\begin{gathered}\exists\, W_q, W_k:\ \langle W_q PE(m), W_k PE(n)\rangle"
-            r" \text{ is not a function of } n - m \\ \text{(it is for } W_q = W_k = I:"
-            r"\ PE(m)\cdot PE(n) = \textstyle\sum_i \cos\omega_i(n-m))\end{gathered}"
         ),
     ),
     claim(

@@ -35,14 +35,28 @@ MADE_OF_ROWS: Candidate[facts.Embeddings] = Candidate(
 
 
 def _columns(n_pairs: int) -> Evidence:
-    columns = facts.pair_columns(D, n_pairs)
-    ok = columns == list(range(D))
-    extra = n_pairs - D // 2
-    label = "0 <= i < d/2" + (f" + {extra}" if extra else "")
+    """Do the pairs ``0 <= i < n_pairs`` account for the columns of pe's table, each once?"""
+    positions = np.arange(8)
+    table = numeric.sinusoidal(positions, D)
+    matched, missing = 0, 0
+    for i in range(n_pairs):
+        if 2 * i + 1 >= table.shape[1]:
+            missing += 1
+            continue
+        angle = positions * 10000.0 ** (-2 * i / D)
+        error = max(
+            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
+            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
+        )
+        matched += error <= 8 * EPS
+    covered = sorted(facts.pair_columns(D, min(n_pairs, D // 2)))
+    ok = matched == n_pairs and missing == 0 and covered == list(range(table.shape[1]))
     return checked(
         ok,
-        f"d={D}, {label}: {len(columns) // 2} pairs write {len(columns)} columns, from "
-        f"{columns[0]} to {columns[-1]} ({'each of 0..d-1 once' if ok else 'not 0..d-1'})",
+        f"pe's table, d={D}, has {table.shape[1]} columns; pairs i = 0..{n_pairs - 1}: "
+        f"{matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 (within 8 eps, p < 8), "
+        f"{missing} have no columns; every column written once: "
+        f"{'yes' if covered == list(range(table.shape[1])) else 'no'}",
     )
 
 
@@ -71,7 +85,7 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
     exponent = round(float(np.log(frequencies[0]) / np.log(10000.0)) * D)
     return checked(
         error <= 4 * EPS and extra <= 4 * EPS * 1e-4,
-        f"d={D}: note 001's pair i is the paper's pair i (max difference {error:.3g}); its "
+        f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max difference {error:.3g}); its "
         f"highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), its lowest "
         f"{frequencies[-1]:.3g}",
         error=error,
@@ -89,6 +103,26 @@ def _refinement(d_model: int, factor: int) -> Evidence:
         f"difference {error:.2g}",
         error=error,
         tolerance=4 * EPS,
+    )
+
+
+def _inserted(counts: tuple[int, int]) -> Evidence:
+    """Where doubling d = 512 puts the new frequencies: ``counts`` = (between, slower)."""
+    small, large = numeric.frequencies(D), numeric.frequencies(2 * D)
+    new = large[1::2]
+    between = int(np.sum((new[:-1] < small[:-1]) & (new[:-1] > small[1:])))
+    slower = int(np.sum(new < small[-1]))
+    spans = [(float(f[0]), float(f[-1])) for f in (small, large)]
+    in_range = all(
+        top == 1.0 and bottom > 1e-4 and abs(bottom / 10000.0 ** (-(w - 2) / w) - 1) <= 4 * EPS
+        for (top, bottom), w in zip(spans, (D, 2 * D), strict=True)
+    )
+    return checked(
+        (between, slower) == counts and in_range,
+        f"d={D} -> {2 * D}: of the {new.size} new frequencies, {between} lie strictly between "
+        f"neighbouring old ones and {slower} below the old slowest (stated: {counts[0]} and "
+        f"{counts[1]}); both widths span 1 down to {spans[0][1]:.4g} and {spans[1][1]:.4g}, "
+        f"= 10000^(-(d-2)/d) > 10000^-1: {'yes' if in_range else 'no'}",
     )
 
 
@@ -197,6 +231,33 @@ def _costs(rhs: proofs.Projection) -> Evidence:
     )
 
 
+def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
+    """Which matrices of an encoder layer read the stream, and what a 2d stream costs."""
+    added, concatenated = facts.layer_weights(D), facts.layer_weights(2 * D)
+    reading = tuple(n for n, (a, _) in facts.ENCODER_MATRICES.items() if a == "stream")
+    writing = tuple(n for n, (_, b) in facts.ENCODER_MATRICES.items() if b == "stream")
+    extra = sum(concatenated.values()) - sum(added.values())
+    doubled = all(concatenated[n] == 2 * added[n] for n in added)
+    return checked(
+        reading == readers and doubled,
+        f"d={D}, d_ff=2048: matrices reading the stream {', '.join(reading)} (stated: "
+        f"{', '.join(readers)}); writing it {', '.join(writing)}; a {2 * D}-wide stream adds "
+        f"{extra:,} weights per encoder layer, doubling every matrix: "
+        f"{'yes' if doubled else 'no'}",
+    )
+
+
+def _embedding_scale(init_std: float) -> Evidence:
+    """Entries of sqrt(d) E for an embedding table E drawn with standard deviation init_std."""
+    scaled = np.sqrt(D) * facts.random_embeddings(2000, D) * init_std
+    rms = float(np.sqrt((scaled**2).mean()))
+    return checked(
+        abs(rms - 1) <= 0.05,
+        f"d={D}, 2000 x {D} entries drawn with std {init_std:.4g}, times sqrt(d): root mean "
+        f"square {rms:.4g} (size about 1: within 5%)",
+    )
+
+
 def _orthogonal(embeddings: facts.Embeddings) -> Evidence:
     cosines = facts.cosine_embedding_encoding(embeddings(1000, D, 7))
     std, mean = float(cosines.std()), float(cosines.mean())
@@ -213,12 +274,13 @@ def _orthogonal(embeddings: facts.Embeddings) -> Evidence:
 
 def _past_base(wrap: int | None) -> Evidence:
     distance = facts.wrapped_rows_distance(D, horizon=10_000, wrap=wrap)
+    neighbours = float(facts.neighbour_distance(D))
     label = f"positions encoded modulo {wrap} (a maximum length)" if wrap else "the encoding"
     return checked(
-        distance > 1.0,
+        distance >= neighbours * (1 - 1e-12),
         f"d={D}, {label}: smallest distance between a row before 10000 and a row from "
-        f"10000 on is {distance:.3g} (brute force on 1000 x 1000 rows and all offsets up "
-        "to 20000; needs > 1)",
+        f"10000 on is {distance:.6g} (brute force on 1000 x 1000 rows and all offsets up "
+        f"to 20000); neighbours are {neighbours:.6g} apart (needs at least that)",
     )
 
 
@@ -259,7 +321,7 @@ CLAIMS = (
     ),
     claim(
         "one-indexed-frequencies-shifted",
-        "Note 001's 1-indexed convention shifts the frequencies by one step",
+        "The 1-indexed convention shifts the frequencies by one step",
         Check(
             _shifted_one_step,
             true=facts.one_indexed_frequencies(D),
@@ -277,8 +339,8 @@ CLAIMS = (
         "10000 is a timescale, not a maximum length",
         Check(_past_base, true=None, wrong=(Candidate("a maximum length of 10000", 10_000),)),
         statement=(
-            r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > 1 \\"
-            r" \text{for } p < 10000 \le q < 20000 \\"
+            r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert \ge \lVert PE(1) - PE(0)"
+            r" \rVert \\ \text{for } p < 10000 \le q < 20000 \\"
             r" \text{positions past 10000 get new vectors} \end{gathered}"
         ),
     ),
@@ -288,9 +350,13 @@ CLAIMS = (
         Check(by_proof(proofs.width_refinement), true=2, wrong=(wrong.SAME_INDEX_WIDER,)),
         Check(partial(_refinement, 256), true=2, loose=EXACT),
         Check(partial(_refinement, 512), true=2, wrong=(wrong.SAME_INDEX_WIDER,), loose=EXACT),
+        Check(_inserted, true=(D // 2 - 1, 1), wrong=(wrong.ONLY_BETWEEN,)),
         statement=(
-            r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)} \\"
-            r" \text{every width spans } 1 \text{ to about } \mathrm{base}^{-1} \end{gathered}"
+            r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)};"
+            r" \text{ the new } \omega_{2i+1}^{(2d)} \text{ lie between neighbours,} \\"
+            r" \text{ the last one } \omega_{d-1}^{(2d)} \text{ below the old slowest};"
+            r" \text{ every width spans } 1 \text{ to } \mathrm{base}^{-(d-2)/d}"
+            r" > \mathrm{base}^{-1} \end{gathered}"
         ),
     ),
     claim(
@@ -369,6 +435,33 @@ CLAIMS = (
         statement=(
             r"\begin{gathered} \frac1n\sum_{p=0}^{n-1} \sin p\omega = \frac{\sin\frac{n\omega}{2} \sin\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \\"
             r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
+        ),
+    ),
+    claim(
+        "concat-doubles-layer-weights",
+        "A concatenated stream doubles every weight matrix of an encoder layer",
+        Check(
+            _stream_matrices,
+            true=("W_Q", "W_K", "W_V", "W_1"),
+            wrong=(wrong.QKV_AND_OUTPUT_READ,),
+        ),
+        statement=(
+            r"\begin{gathered}W_Q, W_K, W_V, W_1 \text{ read the stream, } W_O, W_2"
+            r" \text{ write it;} \\ \text{width } 2d \implies \text{every matrix of the"
+            r" layer doubles}\end{gathered}"
+        ),
+    ),
+    claim(
+        "embedding-scale-needs-init",
+        "Scaled by sqrt(d), embeddings have entries of size 1 only if drawn with std 1/sqrt(d)",
+        Check(
+            _embedding_scale,
+            true=1 / np.sqrt(D),
+            wrong=(wrong.UNIT_EMBEDDING_INIT,),
+        ),
+        statement=(
+            r"E_{tj} \sim N(0, \sigma^2) \implies \sqrt d\,E_{tj} \sim N(0, d\sigma^2):"
+            r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
         ),
     ),
     claim(

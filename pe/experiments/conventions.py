@@ -34,6 +34,7 @@ __all__ = [
     "identify_accuracy",
     "layout_shift_errors",
     "non_encodings",
+    "one_indexed_error",
     "recovery",
     "t2t_formula_error",
 ]
@@ -109,6 +110,28 @@ def t2t_formula_error(convention: Convention, d: int = 512, n: int = 1000) -> fl
     angle = np.multiply.outer(np.arange(n, dtype=np.float64), freq)
     reference = np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
     return float(np.abs(convention.table(n, d) - reference).max())
+
+
+def one_indexed_error(exponent: float, d: int = 64, n: int = 1000) -> float:
+    r"""Largest difference between the one-indexed law and the wider paper table, pair 1 on.
+
+    The one-indexed table :math:`\sin, \cos(p\,b^{-2(k+1)/d})` (``b = 10000``) against
+    columns ``2 .. d+1`` of the paper's table of width ``d + 2`` with the base
+    :math:`b^{\text{exponent}}`, positions ``0 .. n-1``. Both in float64: with the right
+    base (``exponent = (d+2)/d``) they agree to about :math:`10^{-13}` (angles up to
+    :math:`10^3`, rounded frequencies); with the base unchanged they differ by order one.
+
+    Examples
+    --------
+    >>> one_indexed_error(66 / 64) < 1e-12, one_indexed_error(1.0) > 0.1
+    (True, True)
+    """
+    frequencies = 10000.0 ** (-2.0 * (np.arange(d // 2) + 1) / d)
+    angle = np.multiply.outer(np.arange(n, dtype=np.float64), frequencies)
+    one_indexed = np.empty((n, d))
+    one_indexed[:, 0::2], one_indexed[:, 1::2] = np.sin(angle), np.cos(angle)
+    wider = numeric.sinusoidal(n, d + 2, base=10000.0**exponent)[:, 2:]
+    return float(np.abs(wider - one_indexed).max())
 
 
 class Recovery(NamedTuple):

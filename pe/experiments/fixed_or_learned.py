@@ -18,8 +18,11 @@ The encoding added at the bottom stays in the sum, term for term, unless some
 :math:`f_l` cancels it. The sublayers alternate self-attention (softmax over the
 sequence) and a ReLU feed-forward block, each after a layer normalisation, with random
 weights scaled by ``gain``. How a layer joins its input and its sublayer's output is a
-:class:`Connection`: :data:`RESIDUAL`, :data:`PLAIN` (:math:`h_{l+1} = f_l(h_l)`) or
-:data:`CANCELLING` (residual, but the first sublayer outputs :math:`-h_0`).
+:class:`Connection`: :data:`RESIDUAL` (pre-LN), :data:`POST_LN` (the original
+Transformer's :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`, which re-centres and rescales
+the whole stream, so the sum above no longer holds), :data:`PLAIN`
+(:math:`h_{l+1} = f_l(h_l)`) or :data:`CANCELLING` (residual, but the first sublayer
+outputs :math:`-h_0`).
 
 Examples
 --------
@@ -44,6 +47,7 @@ from pe import _validate, numeric
 __all__ = [
     "CANCELLING",
     "PLAIN",
+    "POST_LN",
     "RESIDUAL",
     "Connection",
     "LearnedPositions",
@@ -155,10 +159,14 @@ class Connection:
     join
         ``(layer, h, out) -> (counted, next_h)``: the sublayer output counted in the sum
         :math:`\sum_l f_l(h_l)` and the next state.
+    pre_norm
+        Whether the sublayer reads :math:`\mathrm{LN}(h_l)` (pre-LN) or :math:`h_l` itself
+        (post-LN, where the normalisation comes after the addition, inside ``join``).
     """
 
     name: str
     join: Callable[[int, Array, Array], tuple[Array, Array]]
+    pre_norm: bool = True
 
 
 def _residual(_layer: int, h: Array, out: Array) -> tuple[Array, Array]:
@@ -169,12 +177,19 @@ def _plain(_layer: int, _h: Array, out: Array) -> tuple[Array, Array]:
     return out, out
 
 
+def _post_norm(_layer: int, h: Array, out: Array) -> tuple[Array, Array]:
+    return out, _norm(h + out)
+
+
 def _cancelling(layer: int, h: Array, out: Array) -> tuple[Array, Array]:
     return _residual(layer, h, -h if layer == 0 else out)
 
 
-#: :math:`h_{l+1} = h_l + f_l(h_l)`.
-RESIDUAL = Connection("residual", _residual)
+#: :math:`h_{l+1} = h_l + f_l(h_l)`, the sublayer reading :math:`\mathrm{LN}(h_l)` (pre-LN).
+RESIDUAL = Connection("pre-LN residual", _residual)
+#: :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`: the paper's post-LN layer, normalising the
+#: whole stream after each addition.
+POST_LN = Connection("post-LN residual", _post_norm, pre_norm=False)
 #: :math:`h_{l+1} = f_l(h_l)`: each layer replaces its input.
 PLAIN = Connection("plain", _plain)
 #: Residual, but the first sublayer outputs :math:`-h_0` (a sublayer that cancels its input).
@@ -228,7 +243,7 @@ def run_stack(
     rng = np.random.default_rng(seed)
     total = np.zeros_like(h)
     for layer in range(layers):
-        z = _norm(h)
+        z = _norm(h) if connection.pre_norm else h
         if layer % 2 == 0:
             wq, wk, wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
             logits = (z @ wq) @ (z @ wk).T / np.sqrt(d)

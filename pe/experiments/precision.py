@@ -22,25 +22,37 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from pe import _rotation_table, numeric, reference
+from pe import _rotation_table, _validate, numeric, reference
 
 __all__ = [
     "METHODS",
+    "NEOX_1003",
+    "NEOX_1003_REPORTED",
+    "HalfAngles",
+    "NeoxReproducer",
+    "RoundingCensus",
     "RowSeparation",
     "Table",
+    "census_sample",
     "chained_rotation",
     "drift",
     "error_by_position",
     "float32_recipe",
+    "half_frequency_angles",
     "max_sampled_error",
+    "neox_reproducer",
     "rotation_with_float64_angles",
+    "rounded_angles",
+    "rounding_census",
     "row_errors",
     "row_separation",
     "sample_entries",
@@ -263,6 +275,155 @@ def max_sampled_error(
     found = reference.errors(values, positions, columns, d_model)
     k = int(np.argmax(found))
     return float(found[k]), int(positions[k]), int(columns[k])
+
+
+class RoundingCensus(NamedTuple):
+    """How a table's entries compare with the exact values rounded to nearest in its dtype.
+
+    ``misrounded`` entries differ from that correctly rounded value; ``worst_ulps`` is the
+    largest error in units in the last place of the exact entry, ``worst_error`` the largest
+    absolute error.
+    """
+
+    entries: int
+    misrounded: int
+    worst_ulps: float
+    worst_error: float
+
+
+def census_sample(d_model: int = 64) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The entries of the rounding census: consecutive rows and sampled ones, below 2^20.
+
+    Every entry of the rows ``0 .. 63`` and ``2^20 - 64 .. 2^20 - 1`` (so that consecutive
+    positions at both ends are covered), and 2000 sampled entries below :math:`2^{20}`
+    (:func:`sample_entries`, the 32 largest positions included).
+    """
+    width = _validate.even_width("d_model", d_model)
+    rows = np.concatenate([np.arange(64), 2**20 - 64 + np.arange(64)])
+    positions = np.repeat(rows, width)
+    columns = np.tile(np.arange(width), rows.size)
+    sampled = sample_entries(2**20, width, 2000, seed=width, largest=32)
+    return (
+        np.concatenate([positions, sampled[0]]).astype(np.int64),
+        np.concatenate([columns, sampled[1]]).astype(np.int64),
+    )
+
+
+def rounding_census(
+    table: Table,
+    dtype: npt.DTypeLike,
+    d_model: int = 64,
+) -> RoundingCensus:
+    r"""Compare ``table(positions, d)`` with the exact entries rounded to nearest in ``dtype``.
+
+    The exact entry is computed at :data:`pe.reference.DPS` digits from
+    :func:`pe.reference.frequencies` (as :func:`pe.reference.entry` does) and rounded to the
+    dtype's precision (24 bits for float32, 53 for float64) by mpmath, so the correctly
+    rounded value is never itself a double rounding. Entries are those of
+    :func:`census_sample`.
+
+    Examples
+    --------
+    >>> census = rounding_census(lambda p, d: numeric.sinusoidal(p, d, dtype=np.float32),
+    ...                          np.float32, 4)
+    >>> census.entries, census.misrounded
+    (2512, 0)
+    """
+    kind = np.dtype(dtype)
+    if kind not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32 or float64, got {kind}")
+    bits = np.finfo(kind).nmant + 1
+    positions, columns = census_sample(d_model)
+    rows, where = np.unique(positions, return_inverse=True)
+    values = np.asarray(table(rows, d_model))[where, columns].astype(np.float64)
+    omega = reference.frequencies(d_model)
+    misrounded, worst_ulps, worst_error = 0, 0.0, 0.0
+    for value, p, c in zip(values.tolist(), positions.tolist(), columns.tolist(), strict=True):
+        with mpmath.workdps(reference.DPS):
+            angle = omega[c // 2] * p
+            exact = mpmath.sin(angle) if c % 2 == 0 else mpmath.cos(angle)
+        with mpmath.workprec(bits):
+            nearest = float(+exact)
+        ulp = math.ldexp(1.0, math.frexp(float(exact))[1] - bits)
+        error = float(abs(mpmath.mpf(value) - exact))
+        misrounded += value != nearest
+        worst_ulps = max(worst_ulps, error / ulp)
+        worst_error = max(worst_error, error)
+    return RoundingCensus(positions.size, misrounded, worst_ulps, worst_error)
+
+
+#: The reproducer of GPT-NeoX issue #1003: head width, positions, base, the entry printed.
+NEOX_1003 = (32, 2048, 10000.0, (1857, 1))
+#: What the reporter printed: the float32 angle, the float16 angle, the largest change of
+#: the cosine over the table (``tensor(1044.2678)``, ``tensor(1045.)``, ``tensor(0.7819)``).
+NEOX_1003_REPORTED = (1044.2678, 1045.0, 0.7819)
+
+#: How float16 angles are formed ``(positions, inv_freq) -> (n, d/2)`` float16, from the
+#: float32 positions and frequencies of the reproducer.
+HalfAngles = Callable[[npt.NDArray[np.float32], npt.NDArray[np.float32]], npt.NDArray[np.float16]]
+
+
+def half_frequency_angles(
+    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float16]:
+    """The reproducer's float16 path: ``inv_freq.half()``, float16 positions, float16 products."""
+    return np.multiply.outer(positions.astype(np.float16), inv_freq.astype(np.float16))
+
+
+def rounded_angles(
+    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float16]:
+    """The float32 angles, each rounded once to float16."""
+    return np.multiply.outer(positions, inv_freq).astype(np.float32).astype(np.float16)
+
+
+class NeoxReproducer(NamedTuple):
+    r"""The numbers of GPT-NeoX #1003's reproducer, recomputed in NumPy.
+
+    ``angle32`` is the float32 angle at the printed entry, ``rounded`` that angle rounded to
+    float16, ``angle16`` the float16 angle the candidate path forms there; ``entry_change``
+    is :math:`|\cos` (float16 path) :math:`- \cos` (float32 path)| at that entry and
+    ``largest_change`` the largest such change over the table, at ``where``.
+    """
+
+    angle32: float
+    rounded: float
+    angle16: float
+    entry_change: float
+    largest_change: float
+    where: tuple[int, int]
+
+
+def neox_reproducer(half_angles: HalfAngles = half_frequency_angles) -> NeoxReproducer:
+    """Recompute the reproducer of GPT-NeoX #1003 with float16 angles from ``half_angles``.
+
+    As in the reporter's code: ``inv_freq = 1 / base ** (arange(0, d, 2) / d)`` and the
+    positions in float32, the angles as their outer product, the cosines of the float32
+    angles in float32 and of the float16 angles in float16 (NumPy computes both through
+    float32 and rounds once, as the GPU kernels do up to a unit in the last place).
+
+    Examples
+    --------
+    >>> found = neox_reproducer()
+    >>> round(found.angle32, 4), found.rounded, found.angle16
+    (1044.2678, 1044.0, 1045.0)
+    """
+    d, n, base, (row, column) = NEOX_1003
+    exponents = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)
+    inv_freq = np.float32(1.0) / (np.float32(base) ** exponents)
+    positions = np.arange(n, dtype=np.float32)
+    angles32 = np.multiply.outer(positions, inv_freq).astype(np.float32)
+    angles16 = np.asarray(half_angles(positions, inv_freq), dtype=np.float16)
+    change = np.abs(np.cos(angles16).astype(np.float32) - np.cos(angles32))
+    where = np.unravel_index(int(np.argmax(change)), change.shape)
+    return NeoxReproducer(
+        angle32=float(angles32[row, column]),
+        rounded=float(np.float16(angles32[row, column])),
+        angle16=float(angles16[row, column]),
+        entry_change=float(change[row, column]),
+        largest_change=float(change.max()),
+        where=(int(where[0]), int(where[1])),
+    )
 
 
 def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparation]:

@@ -47,6 +47,7 @@ __all__ = [
     "t5_bucket_reference",
     "toeplitz_deviation",
     "transformer_xl_scores",
+    "transformer_xl_terms",
 ]
 
 Float64Array = npt.NDArray[np.float64]
@@ -173,6 +174,50 @@ def transformer_xl_scores(
     return np.asarray(
         q @ k.T + np.einsum("id,ijd->ij", q, r) + (k @ uu)[None, :] + r @ vv, dtype=np.float64
     )
+
+
+def transformer_xl_terms(
+    x: npt.ArrayLike,
+    w_q: npt.ArrayLike,
+    w_ke: npt.ArrayLike,
+    w_kr: npt.ArrayLike,
+    *,
+    u: npt.ArrayLike,
+    v: npt.ArrayLike,
+    terms: tuple[str, ...] = ("a", "b", "c", "d"),
+) -> Float64Array:
+    r"""The sum of the chosen terms of Transformer-XL's score, one entry at a time (a loop).
+
+    The formula of :func:`transformer_xl_scores` written out term by term for each
+    ``(i, j)``, with :math:`R_{i-j}` built from the sines and cosines of
+    :math:`(i - j)\,\omega_k`: a second computation to compare it with.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x, w = rng.standard_normal((3, 4)), np.eye(4)
+    >>> full = transformer_xl_scores(x, w, w, w, u=np.ones(4), v=np.ones(4))
+    >>> bool(np.allclose(full, transformer_xl_terms(x, w, w, w, u=np.ones(4), v=np.ones(4))))
+    True
+    """
+    tokens = np.asarray(x, dtype=np.float64)
+    n, width = tokens.shape
+    wq, wke, wkr = (np.asarray(w, dtype=np.float64) for w in (w_q, w_ke, w_kr))
+    uu, vv = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
+    omega = frequencies(width)
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            r = np.empty(width)
+            r[0::2], r[1::2] = np.sin((i - j) * omega), np.cos((i - j) * omega)
+            value = {
+                "a": tokens[i] @ wq.T @ wke @ tokens[j],
+                "b": tokens[i] @ wq.T @ wkr @ r,
+                "c": uu @ wke @ tokens[j],
+                "d": vv @ wkr @ r,
+            }
+            out[i, j] = sum(value[t] for t in terms)
+    return out
 
 
 def t5_bucket(

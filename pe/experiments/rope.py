@@ -11,7 +11,10 @@ a claim feeds the true candidate and the wrong ones to the same measurement:
   fixed offset (:func:`additive_scores`, :func:`rope_after_projection`);
 - :func:`offset_checks`: :func:`pe.rotary.check_offset_dependence` at the chapter's positions;
 - :func:`decay_ratio`, :func:`largest_rise`, :func:`rope_score_sequences`,
-  :func:`alibi_score_sequence`, :func:`bound_windows`: RoFormer's decay bound and the scores.
+  :func:`alibi_score_sequence`, :func:`bound_windows`: RoFormer's decay bound and the scores;
+- :func:`extension_reach`: how far a context extension (:func:`position_interpolation`,
+  :func:`base_scaling`) takes each pair past its trained angles (the chapter "The
+  relative-position family" shows it).
 
 Examples
 --------
@@ -24,29 +27,36 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from pe import rotary
-from pe.experiments.relative_family import alibi_bias, signed_sinusoid
+from pe import _validate, numeric, rotary
+from pe.experiments.relative_family import alibi_bias, ntk_base, signed_sinusoid
 
 __all__ = [
+    "EXTENSION",
     "OFFSETS",
     "POSITIONS",
+    "Extension",
+    "ExtensionReach",
     "additive_scores",
     "alibi_score_sequence",
+    "base_scaling",
     "bound_windows",
     "complex_gaps",
     "complex_reference",
     "converted_weights_gap",
     "decay_ratio",
+    "extension_reach",
     "largest_rise",
     "offset_checks",
     "offset_spreads",
     "permutation_gap",
+    "position_interpolation",
     "rope_after_projection",
     "rope_score_sequences",
 ]
@@ -236,3 +246,66 @@ def bound_windows(offsets: npt.ArrayLike) -> list[float]:
     ones = np.ones(DECAY_WIDTH)
     bound, _ = rotary.abel_bound(ones, ones, offsets)
     return [float(bound[a:b].mean()) for a, b in ((0, 10), (10, 100), (100, 1000))]
+
+
+#: The context-extension example of the page: width d, trained length L, factor s.
+EXTENSION = (128, 2048, 4.0)
+
+#: A context extension ``(n_positions, d_model, scale) -> angles (n, d/2)``: the RoPE angles
+#: a model trained on ``n / scale`` positions is run with on ``n`` positions.
+Extension = Callable[[int, int, float], Float64Array]
+
+
+def position_interpolation(n_positions: int, d_model: int, scale: float) -> Float64Array:
+    r"""Position interpolation: the angles :math:`(p/s)\,\omega_i`, :math:`0 \le p < n`."""
+    return rotary.rope_angles(n_positions, d_model, scale=scale)
+
+
+def base_scaling(n_positions: int, d_model: int, scale: float) -> Float64Array:
+    r"""NTK-aware base scaling: the angles :math:`p\,\omega'_i` with :func:`ntk_base`."""
+    return rotary.rope_angles(n_positions, d_model, base=ntk_base(10000.0, scale, d_model))
+
+
+class ExtensionReach(NamedTuple):
+    r"""Per pair, how far an extension's angles reach past the trained window.
+
+    ``excess[i]`` is :math:`\max_p \theta_{p,i} / (L\,\omega_i) - 1` over the ``sL``
+    extended positions (positive: beyond the end :math:`L\,\omega_i` of the trained
+    window); ``turns[i]`` says whether pair ``i`` completes a turn within training,
+    :math:`(L-1)\,\omega_i \ge 2\pi` (then every angle modulo :math:`2\pi` was seen).
+    """
+
+    excess: Float64Array
+    turns: npt.NDArray[np.bool_]
+
+    @property
+    def unseen(self) -> npt.NDArray[np.int64]:
+        """Pairs that never complete a turn in training and reach past the window."""
+        return np.flatnonzero((self.excess > 0) & ~self.turns).astype(np.int64)
+
+
+def extension_reach(
+    method: Extension, d_model: int = 128, trained: int = 2048, scale: float = 4.0
+) -> ExtensionReach:
+    r"""How far ``method`` run on :math:`sL` positions reaches past the trained angles.
+
+    A model trained on positions :math:`0 \le p < L` has seen the angles
+    :math:`p\,\omega_i \le (L-1)\,\omega_i < L\,\omega_i` of pair ``i``. The extension's
+    angles are computed in float64 (relative error about :math:`10^{-16}`, far below the
+    excesses compared).
+
+    Examples
+    --------
+    >>> reach = extension_reach(position_interpolation, 16, 64, 2.0)
+    >>> bool((reach.excess < 0).all()), reach.unseen.size
+    (True, 0)
+    """
+    width = _validate.even_width("d_model", d_model)
+    length = _validate.positive_int("trained", trained, minimum=2)
+    s = _validate.real_scalar("scale", scale)
+    if s < 1:
+        raise ValueError(f"scale must be >= 1, got {s}")
+    omega = numeric.frequencies(width)
+    angles = method(round(s * length), width, s)
+    excess = angles.max(axis=0) / (length * omega) - 1.0
+    return ExtensionReach(excess, (length - 1) * omega >= 2 * math.pi)

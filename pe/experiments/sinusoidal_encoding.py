@@ -8,7 +8,7 @@ Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, 
   progression of ratio :math:`10000^{2/d}` from :math:`2\pi` to
   :math:`2\pi \cdot 10000^{(d-2)/d}` (proved in :mod:`pe.proofs.sinusoidal_encoding`).
 - A 1-indexed convention with :math:`\sin(t / 10000^{2i/d})`, :math:`0 < i \le d/2`
-  (source note 001) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
+  (a common variant) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
   paper's shifted by one step; its highest is :math:`10000^{-2/d}`, not 1.
 - Token embeddings are modelled as i.i.d. :math:`N(0, 1)` vectors (seeded); their
   cosines with the encoding rows and their share inside the span of the rows are measured.
@@ -36,6 +36,7 @@ import sympy as sp
 from pe import _validate, numeric
 
 __all__ = [
+    "ENCODER_MATRICES",
     "SEPARATION_FLOOR",
     "WORKED_SENTENCE",
     "Embeddings",
@@ -48,8 +49,10 @@ __all__ = [
     "embeddings_plus_pe0",
     "encoding_row_embeddings",
     "encoding_subspace_share",
+    "layer_weights",
     "least_periods",
     "log2_bits",
+    "neighbour_distance",
     "one_indexed_frequencies",
     "one_pair_points",
     "pair_columns",
@@ -64,7 +67,7 @@ Float64Array = npt.NDArray[np.float64]
 #: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
 Embeddings = Callable[[int, int, int], Float64Array]
 
-#: The worked example of source note 004.
+#: The worked example of the chapter: a four-token sentence.
 WORKED_SENTENCE: tuple[str, ...] = ("My", "name", "is", "RK")
 
 
@@ -96,9 +99,9 @@ def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
 
 
 def one_indexed_frequencies(d_model: int) -> Float64Array:
-    r"""The frequencies of source note 001's 1-indexed convention, as the note writes them.
+    r"""The frequencies of the 1-indexed convention, as it is written.
 
-    Note 001 writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
+    It writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
     so its pair ``i`` turns at :math:`10000^{-2i/d}` for ``i = 1 .. d/2``.
 
     Examples
@@ -289,6 +292,38 @@ def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
     }
 
 
+#: The weight matrices of one encoder layer of the paper's model, as (input, output) widths
+#: named by what they read and write: the residual stream of width ``d`` ("stream"), the
+#: attention heads' concatenated width (``d`` too in the paper), the feed-forward width.
+ENCODER_MATRICES: dict[str, tuple[str, str]] = {
+    "W_Q": ("stream", "heads"),
+    "W_K": ("stream", "heads"),
+    "W_V": ("stream", "heads"),
+    "W_O": ("heads", "stream"),
+    "W_1": ("stream", "ffn"),
+    "W_2": ("ffn", "stream"),
+}
+
+
+def layer_weights(stream: int, d_model: int = 512, d_ff: int = 2048) -> dict[str, int]:
+    """Weights of each matrix of one encoder layer when the residual stream is ``stream`` wide.
+
+    The paper's base model has ``d_model = 512`` and ``d_ff = 2048``; concatenating the
+    encoding instead of adding it makes the stream ``2 d_model`` wide in every layer.
+
+    Examples
+    --------
+    >>> layer_weights(512)["W_1"], layer_weights(1024)["W_O"]
+    (1048576, 524288)
+    """
+    widths = {
+        "stream": _validate.positive_int("stream", stream),
+        "heads": _validate.positive_int("d_model", d_model),
+        "ffn": _validate.positive_int("d_ff", d_ff),
+    }
+    return {name: widths[a] * widths[b] for name, (a, b) in ENCODER_MATRICES.items()}
+
+
 def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
     r"""Isotropic token embeddings: i.i.d. :math:`N(0, 1)` entries, seeded.
 
@@ -348,6 +383,19 @@ def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) 
     e_unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
     t_unit = table / np.linalg.norm(table, axis=1, keepdims=True)
     return np.asarray(e_unit @ t_unit.T, dtype=np.float64)
+
+
+def neighbour_distance(d_model: int = 512) -> float:
+    r""":math:`\lVert PE(p+1) - PE(p) \rVert = \sqrt{\sum_i (2 - 2\cos\omega_i)}`, the same for every ``p``.
+
+    Examples
+    --------
+    >>> round(neighbour_distance(512), 4)
+    3.7143
+    """
+    from pe.experiments import failed_designs
+
+    return float(failed_designs.row_distance_by_offset([1], d_model)[0])
 
 
 def wrapped_rows_distance(

@@ -253,7 +253,7 @@ def _classify(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
     if abs(a - slope) <= 2 * sa:
         base = math.exp(-slope * half)
         notes.append(
-            f"exponents counted from 1: ω_k = {base:.6g}^(-2(k+1)/d) (a 1-indexed "
+            f"exponents counted from 1: ω_k = {base:.6g}^(-2(k+1)/d) (the 1-indexed "
             "formula), so the fastest pair turns at ω_0 = base^(-2/d), not 1"
         )
         return LawFit("other", base, base * line.sigma_slope * half, notes)

@@ -9,6 +9,8 @@ r"""Exact proofs of the chapter "Conventions and pitfalls", in SymPy.
   (:func:`t2t_equals_paper`).
 * The doubled exponent :math:`b^{-2(2i)/d}` is the paper's law with the base squared
   (:func:`doubled_exponent`).
+* The one-indexed law :math:`b^{-2(i+1)/d}` is pair :math:`i + 1` of the paper's law of
+  width :math:`d + 2` with the base :math:`b^{(d+2)/d}` (:func:`one_indexed_is_wider_paper`).
 
 Each function takes its candidate (the matrix rule, the block, the exponent, the power) as
 an argument, with the true one as default; a wrong candidate gives ``holds=False``. The
@@ -47,6 +49,8 @@ __all__ = [
     "cos_sin_block",
     "doubled_exponent",
     "layout_identity",
+    "one_indexed_exponent",
+    "one_indexed_is_wider_paper",
     "t2t_equals_paper",
     "t2t_exponent",
 ]
@@ -219,6 +223,41 @@ def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
         "tensor2tensor law = paper law with base b^(d/(d-2))",
         statement,
         ("Residual of the logarithms (both sides are positive)", log_t2t - log_paper),
+        ("Put over one denominator (together)", sp.together),
+        ("Cancel common factors (cancel)", sp.cancel),
+    )
+
+
+#: The true exponent of the base in :func:`one_indexed_is_wider_paper`: :math:`(d+2)/d`.
+one_indexed_exponent = (D + 2) / D
+
+
+def one_indexed_is_wider_paper(exponent: Any = one_indexed_exponent) -> Proof:
+    r"""Prove :math:`b^{-2(i+1)/d} = \bigl(b^{(d+2)/d}\bigr)^{-2(i+1)/(d+2)}`.
+
+    The right side is the frequency of pair :math:`i + 1` in the paper's law of width
+    :math:`d + 2`: the one-indexed table is that wider table without its first pair, *with
+    the base changed* to :math:`b^{(d+2)/d}`. ``exponent`` is the candidate for
+    :math:`(d+2)/d`; with the base unchanged (``exponent = 1``) the wider table's pairs are
+    :math:`b^{-2(i+1)/(d+2)}`, slower than the one-indexed ones. Both sides are positive, so
+    the proof compares their logarithms and reduces the difference with ``together`` then
+    ``cancel``.
+
+    Examples
+    --------
+    >>> one_indexed_is_wider_paper().holds, one_indexed_is_wider_paper(1).holds
+    (True, False)
+    """
+    log_one_indexed = -2 * (I + 1) / D * sp.log(BASE)
+    log_wider = -2 * (I + 1) / (D + 2) * exponent * sp.log(BASE)
+    statement = (
+        r"b^{-2(i+1)/d} = \bigl(b^{" + sp.latex(exponent) + r"}\bigr)^{-2(i+1)/(d+2)}"
+        r"\quad\text{(pair } i + 1 \text{ of the paper's law of width } d + 2\text{)}"
+    )
+    return _reduced(
+        "one-indexed law = paper law of width d + 2, first pair dropped, base b^((d+2)/d)",
+        statement,
+        ("Residual of the logarithms (both sides are positive)", log_one_indexed - log_wider),
         ("Put over one denominator (together)", sp.together),
         ("Cancel common factors (cancel)", sp.cancel),
     )

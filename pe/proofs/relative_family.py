@@ -150,15 +150,18 @@ def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
 
 
 def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base) -> Proof:
-    r"""Prove that :math:`b' = b\,s^{d/(d-2)}` keeps :math:`\omega_0` and divides :math:`\omega_{d/2-1}` by ``s``.
+    r"""Prove that :math:`b' = b\,s^{d/(d-2)}` divides :math:`\omega_i` by :math:`s^{2i/(d-2)}`, every ``i``.
 
-    :math:`\omega'_i = b'^{-2i/d}`; the residual stacks :math:`\omega'_0 - 1` and
-    :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s` with ``b``, ``s``, ``d`` symbolic (positive).
-    ``candidate(b, s, d)`` is the scaled base (:func:`ntk_scaled_base`; a wrong candidate:
-    plain base scaling :math:`b' = b\,s`).
+    :math:`\omega'_i = b'^{-2i/d}`; the residual stacks :math:`\omega'_i - \omega_i
+    s^{-2i/(d-2)}` for a symbolic pair ``i``, and the two ends :math:`\omega'_0 - 1` and
+    :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s`, with ``b``, ``s``, ``d`` symbolic (positive).
+    The factor :math:`s^{2i/(d-2)}` grows with ``i`` from 1 to ``s``: every pair in between is
+    slowed by a factor in between. ``candidate(b, s, d)`` is the scaled base
+    (:func:`ntk_scaled_base`; a wrong candidate: plain base scaling :math:`b' = b\,s`).
     """
     b, s = sp.symbols("b s", positive=True)
     d = sp.Symbol("d", positive=True)
+    i = sp.Symbol("i", nonnegative=True)
     scaled = candidate(b, s, d)
 
     def omega(base: Any, index: Any) -> Any:
@@ -167,11 +170,17 @@ def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base)
     last = (d - 2) / 2
     derivation = Derivation()
     derivation.note(
-        "Scaled base and the two end frequencies",
-        rf"b' = {sp.latex(scaled)},\quad \omega'_0 = b'^{{0}},\quad \omega'_{{d/2-1}} = "
-        rf"b'^{{-(d-2)/d}}",
+        "Scaled base; every frequency and the two ends",
+        rf"b' = {sp.latex(scaled)},\quad \omega'_i = b'^{{-2i/d}},\quad \omega'_0 = b'^{{0}},"
+        rf"\quad \omega'_{{d/2-1}} = b'^{{-(d-2)/d}}",
     )
-    residual = sp.Matrix([omega(scaled, 0) - 1, omega(scaled, last) - omega(b, last) / s])
+    residual = sp.Matrix(
+        [
+            omega(scaled, i) - omega(b, i) * s ** (-2 * i / (d - 2)),
+            omega(scaled, 0) - 1,
+            omega(scaled, last) - omega(b, last) / s,
+        ]
+    )
     residual = derivation.apply(
         "Split the power of a product and multiply exponents (expand_power_base, powdenest)",
         residual,
@@ -186,7 +195,7 @@ def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base)
     )
     residual = derivation.apply("Collect terms (expand)", residual, sp.expand)
     statement = (
-        r"b' = b\,s^{d/(d-2)} \implies \omega'_0 = \omega_0 = 1,\quad"
-        r" \omega'_{d/2-1} = \omega_{d/2-1} / s"
+        r"b' = b\,s^{d/(d-2)} \implies \omega'_i = \omega_i\,s^{-2i/(d-2)} \text{ for every pair } i:"
+        r"\quad \omega'_0 = \omega_0,\quad \omega'_{d/2-1} = \omega_{d/2-1} / s"
     )
     return derivation.proof("NTK-aware base scaling", statement, residual)

@@ -30,7 +30,8 @@ __all__ = [
 
 #: The stacks of :func:`signal_table`: label and connection.
 STACKS = (
-    ("residual, h + f(h)", learned.RESIDUAL),
+    ("pre-LN residual, h + f(LN(h))", learned.RESIDUAL),
+    ("post-LN residual, LN(h + f(h)) (the paper's)", learned.POST_LN),
     ("plain, f(h)", learned.PLAIN),
     ("residual, first sublayer outputs −h", learned.CANCELLING),
 )
@@ -100,17 +101,17 @@ def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
 
 
 def signal_table() -> Html:
-    """The position signal at the top of the page's stack, residual, plain and cancelling.
+    """The position signal at the top of the page's stack: pre-LN, post-LN, plain, cancelling.
 
     Raises
     ------
     AssertionError
-        If the residual stack does not keep PE's direction, the plain one does, or the
+        If the pre-LN stack does not keep PE's direction best, the plain one does, or the
         cancelling one leaves any signal (the prose says so).
     """
     d, n, layers = facts.STACK
     values = [learned.position_signal(d, n, layers, connection=c) for _, c in STACKS]
-    if not (values[0] > 0.5 > values[1] and values[2] == 0.0):
+    if not (values[0] > values[1] and values[0] > 0.5 > values[2] and values[3] == 0.0):
         raise AssertionError(f"position signals {values} contradict the prose")
     return table(
         [
@@ -181,7 +182,7 @@ def exercise_unseen_pairs() -> Html:
 def exercise_residual_sum() -> Html:
     """Exercise: what a residual stack's top minus its sublayer outputs is."""
     return report.exercise(
-        "In a residual stack, what is \\(h_L - \\sum_{l \\lt L} f_l(h_l)\\)?",
+        "In a pre-LN residual stack, what is \\(h_L - \\sum_{l \\lt L} f_l(h_l)\\)?",
         "Exactly the input \\(x + PE\\): the encoding is a term of the sum at every depth.",
         claim_id="residual-stream-carries-position",
     )

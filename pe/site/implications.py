@@ -46,6 +46,12 @@ def _decay() -> tuple[int, int, float, npt.NDArray[np.float64]]:
     return rise, low, low_value, measured.dot_by_offset(facts.DECAY_WIDTH, np.arange(rise + 2))
 
 
+def _first_negative() -> int:
+    """The first offset ``k`` with ``f(k) < 0``, for d = 512."""
+    f = measured.dot_by_offset(facts.DECAY_WIDTH, np.arange(facts.DECAY_RANGE + 1))
+    return int(np.flatnonzero(f < 0)[0])
+
+
 def decay_sentence() -> Html:
     """Where ``f(k) = PE(p) · PE(p+k)`` first rises, and its minimum, for d = 512.
 
@@ -60,7 +66,8 @@ def decay_sentence() -> Html:
         f"down to \\(f({rise}) = {f[rise]:.4f}\\), then rises for the first time: "
         f"\\(f({rise + 1}) = {f[rise + 1]:.4f}\\). Over \\(0 \\le k \\le {facts.DECAY_RANGE}\\) "
         f"its minimum is \\(f({low}) = {low_value:.2f}\\), a negative value: rows {low} "
-        "positions apart point, on balance, away from each other.</p>"
+        "positions apart point, on balance, away from each other. The first negative value "
+        f"is at \\(k = {_first_negative()}\\).</p>"
     )
 
 

@@ -41,6 +41,8 @@ __all__ = [
     "error_vs_position",
     "identity_table",
     "latex_number",
+    "neox_sentence",
+    "rounding_sentence",
     "separation_table",
 ]
 
@@ -231,6 +233,43 @@ def entry_bound() -> Html:
             rf" \le {latex_number(_rotation_table.ENTRY_ERROR_BOUND)},"
             r" \quad \delta = 1.02\cdot 2^{-53}"
         )
+    )
+
+
+def rounding_sentence() -> Html:
+    """What holds for each dtype: the rounding census of float64 and float32, as a sentence."""
+    wide = precision.rounding_census(numeric.sinusoidal, np.float64)
+    narrow = precision.rounding_census(
+        lambda p, d: numeric.sinusoidal(p, d, dtype=np.float32), np.float32
+    )
+    share = 100 * wide.misrounded / wide.entries
+    return Html(
+        f"<p>Measured on {wide.entries} entries ($d = 64$: rows 0 to 63 and the last 64 rows "
+        f"below $2^{{20}}$ whole, and 2000 sampled entries below $2^{{20}}$): in float64, "
+        f"{wide.misrounded} entries ({share:.0f} %) differ from the exact value rounded to the "
+        f"nearest float64, by up to {wide.worst_ulps:.0f} units in the last place of the entry "
+        f"(entries near a zero crossing are tiny, so their last place is tiny too), while "
+        f"the largest absolute error is ${latex_number(wide.worst_error)}$. In float32, "
+        f"{narrow.misrounded} of the {narrow.entries} entries differ from the exact value "
+        f"rounded to the nearest float32.</p>"
+    )
+
+
+def neox_sentence() -> Html:
+    """The reproducer of GPT-NeoX #1003 recomputed, as a sentence."""
+    found = precision.neox_reproducer()
+    rounded = precision.neox_reproducer(precision.rounded_angles)
+    d, n, _base, (row, column) = precision.NEOX_1003
+    return Html(
+        f"<p>The reporter's reproducer ($d = {d}$, {n} positions), recomputed: at position "
+        f"{row}, pair {column}, the float32 angle is {found.angle32:.4f}. Rounded to float16 "
+        f"it would be {rounded.angle16:g} (float16 numbers between 1024 and 2048 are whole); "
+        f"the {found.angle16:g} printed in the report comes from multiplying the position by "
+        f"the frequency already rounded to float16. The cosine at that entry changes by "
+        f"{found.entry_change:.3f}, and the largest change over the table, "
+        f"{found.largest_change:.4f} (at position {found.where[0]}, pair {found.where[1]}), is "
+        f"the number the reporter printed. Rounding only the angles to float16 would change "
+        f"the cosines by at most {rounded.largest_change:.2f}.</p>"
     )
 
 

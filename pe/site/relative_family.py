@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 
 from pe import numeric, rotary
 from pe.experiments import relative_family as experiments
+from pe.experiments import rope as extension
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, escape
 
@@ -20,6 +21,7 @@ __all__ = [
     "causal_outputs",
     "learned_lookup",
     "ntk_factors",
+    "ntk_unseen",
     "repeated_token_scores",
     "shaw_offsets",
     "t5_buckets",
@@ -78,6 +80,23 @@ def ntk_factors(d_model: int = 128, scale: float = 4.0, trained: int = 2048) -> 
         f"(pair {d // 2 - 1}); position interpolation divides all of them by {s:g}. With "
         f"interpolation, position {last} turns pair 0 by {angle:.2f} rad, "
         f"below the {trained} rad of a {trained}-position training window.</p>"
+    )
+
+
+def ntk_unseen() -> Html:
+    """Which pairs NTK scaling takes past their trained angles, and by how much, as a sentence."""
+    d, trained, s = extension.EXTENSION
+    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
+    unseen = reach.unseen
+    turning = int(np.flatnonzero(reach.turns).max())
+    first, last = int(unseen[0]), int(unseen[-1])
+    return Html(
+        f"<p>$d = {d}$, $L = {trained}$, $s = {s:g}$: pairs 0 to {turning} complete at least "
+        f"one turn in training, so every angle modulo $2\\pi$ was seen. Of the slower pairs, "
+        f"{first} to {last} reach past $L\\,\\omega_i$ on the {int(s * trained)} positions, "
+        f"by {100 * reach.excess[last]:.1f} % (pair {last}) to "
+        f"{100 * reach.excess[first]:.1f} % (pair {first}); only the slowest pair, divided by "
+        f"exactly $s$, stays inside, at {1 + reach.excess[-1]:.5f} $L\\,\\omega_i$.</p>"
     )
 
 

@@ -109,7 +109,7 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
 
 
 def wavelength_ladder(d_model: int = 512) -> Html:
-    """Wavelengths of the paper's pairs and of note 001's 1-indexed convention, log scale."""
+    """Wavelengths of the paper's pairs and of the 1-indexed convention, log scale."""
     lam = facts.wavelengths(d_model)
     shifted = facts.one_indexed_frequencies(d_model)
 
@@ -126,7 +126,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
         full.legend(fontsize=8, loc="lower right")
         last = index[-6:]
         zoom.plot(last, lam[-6:], "o-", color=palette.lines[0], label="paper")
-        zoom.plot(last, 2 * np.pi / shifted[-6:], "s--", color=palette.lines[1], label="note 001")
+        zoom.plot(last, 2 * np.pi / shifted[-6:], "s--", color=palette.lines[1], label="1-indexed")
         zoom.axhline(2 * np.pi * 10000, color=palette.lines[2], lw=1.0, ls=":", label="2π·10000")
         zoom.set_xlabel("pair index i (last six)")
         zoom.set_ylabel("wavelength (positions)")
@@ -141,7 +141,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
             f"Left: log-scale plot of the wavelength of each pair for d = {d_model}, a straight "
             "line from 2π at i = 0 to just under the dotted 2π·10000 line. Right: a zoom on "
             "the last six pairs: the paper's last wavelength stays below 2π·10000, while the "
-            "1-indexed convention of note 001 runs one step higher and ends exactly on it."
+            "1-indexed convention runs one step higher and ends exactly on it."
         ),
         caption=(
             f"d = {d_model}: λ_0 = {lam[0]:.4f}, λ_{lam.size - 1} = {lam[-1]:.1f}, "
@@ -362,6 +362,20 @@ def column_means_table(
     )
 
 
+def _stream_sentence() -> str:
+    """Which matrices of an encoder layer read and write the stream, and the extra weights."""
+    added, concatenated = facts.layer_weights(D), facts.layer_weights(2 * D)
+    reading = [n for n, (a, _) in facts.ENCODER_MATRICES.items() if a == "stream"]
+    writing = [n for n, (_, b) in facts.ENCODER_MATRICES.items() if b == "stream"]
+    extra = sum(concatenated.values()) - sum(added.values())
+    return (
+        f"<p>The extra width is carried by the residual stream through every layer. In each "
+        f"encoder layer of the base model, {', '.join(reading)} read the stream and "
+        f"{' and '.join(writing)} write it, so a {2 * D}-wide stream doubles all "
+        f"{len(added)} matrices: {extra:,} more weights per layer.</p>"
+    )
+
+
 def projection_cost_table() -> Html:
     """Input width, weights and multiply-adds of one projection, add against concatenate.
 
@@ -380,8 +394,7 @@ def projection_cost_table() -> Html:
             ["", "input width", "weights of one 512-output projection", "multiply-adds per token"],
             rows,
         )
-        + "<p>Each layer of the paper's base model has four such projections (queries, keys, "
-        "values, output), so the extra width would be paid again wherever it is carried.</p>"
+        + _stream_sentence()
     )
 
 

@@ -32,7 +32,9 @@ from pe.proofs.wrong._candidate import ShiftMatrix as ShiftMatrix
 from pe.proofs.wrong.conventions import BASE_CUBED as BASE_CUBED
 from pe.proofs.wrong.conventions import COS_FIRST_UNCONJUGATED as COS_FIRST_UNCONJUGATED
 from pe.proofs.wrong.conventions import NOISY_PAPER_TABLE as NOISY_PAPER_TABLE
+from pe.proofs.wrong.conventions import ONE_INDEXED_SAME_BASE as ONE_INDEXED_SAME_BASE
 from pe.proofs.wrong.conventions import PAPER_TABLE as PAPER_TABLE
+from pe.proofs.wrong.conventions import SWAPPED_PARTNERS as SWAPPED_PARTNERS
 from pe.proofs.wrong.conventions import T2T_EXPONENT_D_MINUS_1 as T2T_EXPONENT_D_MINUS_1
 from pe.proofs.wrong.conventions import T2T_SAME_BASE as T2T_SAME_BASE
 from pe.proofs.wrong.conventions import TRANSPOSED_CONJUGATION as TRANSPOSED_CONJUGATION
@@ -41,6 +43,8 @@ from pe.proofs.wrong.conventions import UNIFORM_NOISE_TABLE as UNIFORM_NOISE_TAB
 from pe.proofs.wrong.conventions import ZERO_TABLE as ZERO_TABLE
 from pe.proofs.wrong.failed_designs import CONSTANT_GAP as CONSTANT_GAP
 from pe.proofs.wrong.failed_designs import DOUBLED_COSINE_PAIR as DOUBLED_COSINE_PAIR
+from pe.proofs.wrong.failed_designs import FLOAT64_ANGLES_DESIGN as FLOAT64_ANGLES_DESIGN
+from pe.proofs.wrong.failed_designs import FOUR_PAIRS as FOUR_PAIRS
 from pe.proofs.wrong.failed_designs import GAP_ONE_OVER_N_MINUS_ONE as GAP_ONE_OVER_N_MINUS_ONE
 from pe.proofs.wrong.failed_designs import LEARNED_TABLE as LEARNED_TABLE
 from pe.proofs.wrong.failed_designs import NORMALISED_INDEX as NORMALISED_INDEX
@@ -48,14 +52,18 @@ from pe.proofs.wrong.failed_designs import PAIR_SHARE as PAIR_SHARE
 from pe.proofs.wrong.failed_designs import RANDOM_INIT as RANDOM_INIT
 from pe.proofs.wrong.failed_designs import RAW_INDEX as RAW_INDEX
 from pe.proofs.wrong.failed_designs import RAW_INDEX_PAIR as RAW_INDEX_PAIR
+from pe.proofs.wrong.failed_designs import ROTATED_FROM_FIRST as ROTATED_FROM_FIRST
 from pe.proofs.wrong.failed_designs import SINGLE_PAIR as SINGLE_PAIR
 from pe.proofs.wrong.failed_designs import SINUSOIDAL_DESIGN as SINUSOIDAL_DESIGN
 from pe.proofs.wrong.fixed_or_learned import CANCELLING_SUBLAYER as CANCELLING_SUBLAYER
 from pe.proofs.wrong.fixed_or_learned import INSIDE_TRAINING as INSIDE_TRAINING
 from pe.proofs.wrong.fixed_or_learned import LAST_TRAINED_POSITION as LAST_TRAINED_POSITION
+from pe.proofs.wrong.fixed_or_learned import LEARNED_LOOKUP as LEARNED_LOOKUP
 from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDED
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
+from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
+from pe.proofs.wrong.implications import COUPLED_ROTATION_PROJECTION as COUPLED_ROTATION_PROJECTION
 from pe.proofs.wrong.implications import CROSS_TERMS_DROPPED as CROSS_TERMS_DROPPED
 from pe.proofs.wrong.implications import DIFFERENCE_ONLY as DIFFERENCE_ONLY
 from pe.proofs.wrong.implications import DOUBLE_ANGLE_COSINE as DOUBLE_ANGLE_COSINE
@@ -65,16 +73,21 @@ from pe.proofs.wrong.implications import MIXED_FREQUENCY_PAIR as MIXED_FREQUENCY
 from pe.proofs.wrong.implications import MONOTONE_DECAY as MONOTONE_DECAY
 from pe.proofs.wrong.implications import NORM_SQUARED_D as NORM_SQUARED_D
 from pe.proofs.wrong.implications import PAIR0_SLOWEST_ANGLE as PAIR0_SLOWEST_ANGLE
+from pe.proofs.wrong.implications import RANDOM_PROJECTION as RANDOM_PROJECTION
 from pe.proofs.wrong.implications import RATIONAL_PERIOD as RATIONAL_PERIOD
+from pe.proofs.wrong.implications import RISES_STAYS_POSITIVE as RISES_STAYS_POSITIVE
 from pe.proofs.wrong.implications import ROTATION_PROJECTION as ROTATION_PROJECTION
 from pe.proofs.wrong.implications import SHIFT_BETWEEN_ROWS as SHIFT_BETWEEN_ROWS
 from pe.proofs.wrong.implications import SUM_ANGLE_DISTANCE as SUM_ANGLE_DISTANCE
 from pe.proofs.wrong.precision import CONJUGATE_FACTOR as CONJUGATE_FACTOR
+from pe.proofs.wrong.precision import CORRECTLY_ROUNDED_64 as CORRECTLY_ROUNDED_64
+from pe.proofs.wrong.precision import DIRECT_FLOAT32_TABLE as DIRECT_FLOAT32_TABLE
 from pe.proofs.wrong.precision import DIRECT_FLOAT64_TABLE as DIRECT_FLOAT64_TABLE
 from pe.proofs.wrong.precision import FLOAT32_RECIPE as FLOAT32_RECIPE
 from pe.proofs.wrong.precision import FLOAT64_ANGLE_ANCHORS as FLOAT64_ANGLE_ANCHORS
 from pe.proofs.wrong.precision import NUDGED_SHIFT_MATRIX as NUDGED_SHIFT_MATRIX
 from pe.proofs.wrong.precision import OTHER_BASE_SHIFT_MATRIX as OTHER_BASE_SHIFT_MATRIX
+from pe.proofs.wrong.precision import ROUNDED_ANGLES as ROUNDED_ANGLES
 from pe.proofs.wrong.precision import SWAPPED_FACTOR as SWAPPED_FACTOR
 from pe.proofs.wrong.relative_family import DIRECTION_FORGOTTEN as DIRECTION_FORGOTTEN
 from pe.proofs.wrong.relative_family import HALVING_SLOPES as HALVING_SLOPES
@@ -82,8 +95,11 @@ from pe.proofs.wrong.relative_family import LEARNED_ABSOLUTE as LEARNED_ABSOLUTE
 from pe.proofs.wrong.relative_family import NO_CAUSAL_MASK as NO_CAUSAL_MASK
 from pe.proofs.wrong.relative_family import NO_CLIPPING as NO_CLIPPING
 from pe.proofs.wrong.relative_family import NO_INTERPOLATION as NO_INTERPOLATION
+from pe.proofs.wrong.relative_family import NO_UNSEEN_PAIRS as NO_UNSEEN_PAIRS
+from pe.proofs.wrong.relative_family import NTK_IN_RANGE as NTK_IN_RANGE
 from pe.proofs.wrong.relative_family import PLAIN_BASE_SCALING as PLAIN_BASE_SCALING
 from pe.proofs.wrong.relative_family import SINUSOIDAL_ADDED as SINUSOIDAL_ADDED
+from pe.proofs.wrong.relative_family import SLOWEST_PAIR_TOO as SLOWEST_PAIR_TOO
 from pe.proofs.wrong.relative_family import TERM_C_LEFT_OUT as TERM_C_LEFT_OUT
 from pe.proofs.wrong.relative_family import UNCAPPED_BUCKETS as UNCAPPED_BUCKETS
 from pe.proofs.wrong.relative_family import UNMASKED_MEAN as UNMASKED_MEAN
@@ -123,11 +139,14 @@ from pe.proofs.wrong.sinusoidal_encoding import (
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
 from pe.proofs.wrong.sinusoidal_encoding import LOG2_ROUNDED_DOWN as LOG2_ROUNDED_DOWN
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
+from pe.proofs.wrong.sinusoidal_encoding import ONLY_BETWEEN as ONLY_BETWEEN
+from pe.proofs.wrong.sinusoidal_encoding import QKV_AND_OUTPUT_READ as QKV_AND_OUTPUT_READ
 from pe.proofs.wrong.sinusoidal_encoding import RATIONAL_TURN as RATIONAL_TURN
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
 from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
 from pe.proofs.wrong.sinusoidal_encoding import TIED_PROJECTION as TIED_PROJECTION
+from pe.proofs.wrong.sinusoidal_encoding import UNIT_EMBEDDING_INIT as UNIT_EMBEDDING_INIT
 from pe.proofs.wrong.why_order import ATTENTION_COST as ATTENTION_COST
 from pe.proofs.wrong.why_order import CAUSAL_LAYER as CAUSAL_LAYER
 from pe.proofs.wrong.why_order import CAUSAL_MASK as CAUSAL_MASK
@@ -153,10 +172,13 @@ __all__ = [
     "CONJUGATE_FACTOR",
     "CONSTANT_ENCODING",
     "CONSTANT_GAP",
+    "CORRECTLY_ROUNDED_64",
     "COS_FIRST_UNCONJUGATED",
+    "COUPLED_ROTATION_PROJECTION",
     "CROSS_TERMS_DROPPED",
     "DIFFERENCE_ONLY",
     "DIRECTION_FORGOTTEN",
+    "DIRECT_FLOAT32_TABLE",
     "DIRECT_FLOAT64_TABLE",
     "DOUBLED_COSINE_PAIR",
     "DOUBLED_EXPONENT",
@@ -170,8 +192,10 @@ __all__ = [
     "FLOAT32_ANGLES",
     "FLOAT32_RECIPE",
     "FLOAT32_TOLERANCE",
+    "FLOAT64_ANGLES_DESIGN",
     "FLOAT64_ANGLE_ANCHORS",
     "FORGETFUL_READER",
+    "FOUR_PAIRS",
     "GAP_ONE_OVER_N_MINUS_ONE",
     "HALVING_SLOPES",
     "IDENTITY_PROJECTION",
@@ -183,6 +207,7 @@ __all__ = [
     "LAST_TRAINED_POSITION",
     "LAST_WAVELENGTH_2PI_BASE",
     "LEARNED_ABSOLUTE",
+    "LEARNED_LOOKUP",
     "LEARNED_TABLE",
     "LOG2_ROUNDED_DOWN",
     "MIXED_FREQUENCY_PAIR",
@@ -195,11 +220,15 @@ __all__ = [
     "NO_CLIPPING",
     "NO_INTERPOLATION",
     "NO_PERMUTATION",
+    "NO_UNSEEN_PAIRS",
+    "NTK_IN_RANGE",
     "NUDGED_SHIFT_MATRIX",
     "OFFSETS_SUBTRACT",
     "OFFSET_ONE",
+    "ONE_INDEXED_SAME_BASE",
     "ONE_INDEXED_TABLE",
     "ONE_STEP",
+    "ONLY_BETWEEN",
     "ONLY_QUERY_PERMUTED",
     "OTHER_BASE_SHIFT_MATRIX",
     "PAIR0_SLOWEST_ANGLE",
@@ -211,7 +240,10 @@ __all__ = [
     "PLAIN_BASE_SCALING",
     "PLAIN_STACK",
     "POSITIONS_ADDED",
+    "POST_LN_STACK",
+    "QKV_AND_OUTPUT_READ",
     "RANDOM_INIT",
+    "RANDOM_PROJECTION",
     "RATIONAL_PERIOD",
     "RATIONAL_TURN",
     "RAW_INDEX",
@@ -219,9 +251,12 @@ __all__ = [
     "RECURRENT_COST",
     "RECURRENT_LAYER",
     "RECURRENT_STEPS",
+    "RISES_STAYS_POSITIVE",
     "ROPE_AFTER_PROJECTION",
+    "ROTATED_FROM_FIRST",
     "ROTATE_BEFORE_PROJECTING",
     "ROTATION_PROJECTION",
+    "ROUNDED_ANGLES",
     "SAME_INDEX_WIDER",
     "SCALED_BLOCK",
     "SCALED_ROTATION",
@@ -230,12 +265,14 @@ __all__ = [
     "SINUSOIDAL_ADDED",
     "SINUSOIDAL_DESIGN",
     "SINUSOIDAL_ENCODING",
+    "SLOWEST_PAIR_TOO",
     "SQUARED_ANGLE",
     "SQUARED_MEAN",
     "STEP_IS_OMEGA",
     "SUM_ANGLE_DISTANCE",
     "SWAPPED_BLOCK",
     "SWAPPED_FACTOR",
+    "SWAPPED_PARTNERS",
     "T2T_EXPONENT_D_MINUS_1",
     "T2T_SAME_BASE",
     "TERM_C_LEFT_OUT",
@@ -249,6 +286,10 @@ __all__ = [
     "UNCAPPED_BUCKETS",
     "UNCONJUGATED_SHIFT",
     "UNIFORM_NOISE_TABLE",
+    "UNIT_EMBEDDING_INIT",
     "UNMASKED_MEAN",
     "ZERO_TABLE",
+    "Block",
+    "Candidate",
+    "ShiftMatrix",
 ]

@@ -57,11 +57,29 @@ T2T_EXPONENT_D_MINUS_1: Candidate[Any] = Candidate(
     "base b^(d/(d-1))", symbolic.D / (symbolic.D - 1)
 )
 T2T_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
+#: The one-indexed law read as the wider paper table with the base unchanged (true:
+#: :math:`b^{(d+2)/d}`).
+ONE_INDEXED_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
 #: The doubled exponent read as the base cubed (true: squared).
 BASE_CUBED: Candidate[int] = Candidate("the base cubed", 3)
 #: The paper's table ``(n, d) -> (n, d)``: every pair at one frequency, so a shift matrix exists.
 PAPER_TABLE: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
     "the paper's table", numeric.sinusoidal
+)
+
+
+def _swapped_partners(n: int, d: int) -> npt.NDArray[Any]:
+    table = numeric.sinusoidal(n, d)
+    cosines = table[:, 1::2].copy()
+    cosines[:, 0::2], cosines[:, 1::2] = table[:, 3::4], table[:, 1::4]
+    table[:, 1::2] = cosines
+    return table
+
+
+#: The paper's table with the cosines of pairs 2j and 2j + 1 swapped: sine and cosine differ
+#: in frequency within every pair, yet every sine has its cosine in another column.
+SWAPPED_PARTNERS: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
+    "cosines of neighbouring pairs swapped", _swapped_partners
 )
 #: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
 UNIFORM_NOISE_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
+from pe import numeric
 from pe.experiments import failed_designs
 from pe.proofs.wrong._candidate import Candidate
 
@@ -69,6 +70,8 @@ RAW_INDEX: Candidate[failed_designs.Design] = Candidate(
 NORMALISED_INDEX: Candidate[failed_designs.Design] = Candidate("p/n", failed_designs.normalised)
 #: One sine/cosine pair alone (width 2): it comes back near itself.
 SINGLE_PAIR: Candidate[int] = Candidate("one pair alone", 2)
+#: Four pairs (width 8): offset 6283 brings the row closer than a neighbour.
+FOUR_PAIRS: Candidate[int] = Candidate("four pairs (d = 8)", 8)
 #: A pair whose cosine turns at twice the sine's frequency.
 DOUBLED_COSINE_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
     "cosine at twice the sine's frequency", _doubled_cosine_pair
@@ -76,6 +79,34 @@ DOUBLED_COSINE_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
 #: A learned table of 512 rows: no row for a later position.
 LEARNED_TABLE: Candidate[failed_designs.Design] = Candidate(
     "a learned table of 512 rows", _learned_512
+)
+
+
+def _float64_angles(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
+    return np.asarray(numeric.sinusoidal_direct(np.abs(positions), d), dtype=np.float64)
+
+
+#: The formula with its angles formed in float64: defined everywhere, off by order one at 2^53.
+FLOAT64_ANGLES_DESIGN: Candidate[failed_designs.Design] = Candidate(
+    "angles formed in float64", _float64_angles
+)
+
+
+def _rotated_from_first(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
+    ps = np.abs(np.asarray(positions, dtype=np.int64))
+    first = numeric.sinusoidal(ps[:1], d)[0]
+    angle = np.multiply.outer((ps - ps[0]).astype(np.float64), numeric.frequencies(d))
+    sin0, cos0 = first[0::2], first[1::2]
+    rows = np.empty((ps.size, d))
+    rows[:, 0::2] = sin0 * np.cos(angle) + cos0 * np.sin(angle)
+    rows[:, 1::2] = cos0 * np.cos(angle) - sin0 * np.sin(angle)
+    return rows
+
+
+#: Rows rotated from the first requested row: right to rounding, but the bits depend on
+#: which position came first.
+ROTATED_FROM_FIRST: Candidate[failed_designs.Design] = Candidate(
+    "rows rotated from the first one asked for", _rotated_from_first
 )
 #: A randomly initialised table: another draw at every call.
 RANDOM_INIT: Candidate[failed_designs.Design] = Candidate("random initial tables", _random_init)

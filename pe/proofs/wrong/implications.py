@@ -15,7 +15,6 @@ from pe.proofs import implications as _implications
 from pe.proofs.wrong._candidate import Candidate
 
 # --- implications ----------------------------------------------------------------------------
-_Curve = Callable[[npt.ArrayLike], npt.NDArray[np.float64]]
 
 
 def _double_angle_cosine(k: Any, w: Any) -> Any:
@@ -28,10 +27,6 @@ def _mixed_frequency_pair(p: Any, w: Any) -> Any:
 
 def _sum_angle_chord(p: Any, q: Any, w: Any) -> Any:
     return 2 - 2 * sp.cos(w * (p + q))
-
-
-def _monotone_decay(offsets: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    return np.asarray(256 * np.exp(-np.asarray(offsets, dtype=np.float64) / 1000.0))
 
 
 def _binary_counter(d: int) -> npt.NDArray[np.float64]:
@@ -58,8 +53,15 @@ DOUBLE_ANGLE_COSINE: Candidate[Callable[[Any, Any], Any]] = Candidate(
 DOUBLED_EXPONENT: Candidate[int] = Candidate("doubled exponent", 2)
 #: :math:`T_1` between the two rows (the shift placed between them, 0 being none).
 SHIFT_BETWEEN_ROWS: Candidate[int] = Candidate("T_1 between the rows", 1)
-#: A curve :math:`f(k) = (d/2)\,e^{-k/1000}` that falls steadily (d = 512).
-MONOTONE_DECAY: Candidate[_Curve] = Candidate("monotone decay 256 e^(-k/1000)", _monotone_decay)
+#: Statements about :math:`f(k) = PE(p) \cdot PE(p+k)`, d = 512, as (first k with
+#: f(k+1) > f(k), first k with f(k) < 0), None for never: "it falls steadily and stays
+#: positive", and "it rises, but never turns negative".
+MONOTONE_DECAY: Candidate[tuple[int | None, int | None]] = Candidate(
+    "falls steadily, stays positive", (None, None)
+)
+RISES_STAYS_POSITIVE: Candidate[tuple[int | None, int | None]] = Candidate(
+    "rises at k = 44 but stays positive", (43, None)
+)
 #: The pair :math:`(\sin\omega p, \cos 2\omega p)`.
 MIXED_FREQUENCY_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
     "pair (sin ωp, cos 2ωp)", _mixed_frequency_pair
@@ -90,6 +92,22 @@ DIFFERENCE_ONLY: Candidate[Callable[[Any], Any]] = Candidate(
 )
 #: :math:`W = I`: the raw dot product, a function of :math:`q - p`.
 IDENTITY_PROJECTION: Candidate[_measured.Projection] = Candidate("W = I", _measured.IDENTITY)
+
+
+def _coupled_rotation(rng: np.random.Generator, d: int) -> npt.NDArray[np.float64]:
+    w = _measured.ROTATION.build(rng, d)
+    w[0:2, 2:4] += np.eye(2)  # couples pair 0 to pair 1
+    return w
+
+
+#: Scaled rotations on the diagonal (each block passes the per-pair condition) and one
+#: non-zero block coupling pairs 0 and 1.
+COUPLED_ROTATION_PROJECTION: Candidate[_measured.Projection] = Candidate(
+    "scaled rotations plus one block coupling pairs 0 and 1",
+    _measured.Projection("rotations plus a coupling block", _coupled_rotation),
+)
+#: Random :math:`W_q^{\mathsf T} W_k`.
+RANDOM_PROJECTION: Candidate[_measured.Projection] = Candidate("random W", _measured.RANDOM)
 #: :math:`W` made of scaled rotations, which commute with every :math:`T_k`.
 ROTATION_PROJECTION: Candidate[_measured.Projection] = Candidate(
     "W of scaled rotations", _measured.ROTATION

@@ -10,7 +10,12 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric
-from pe.experiments.precision import float32_recipe, rotation_with_float64_angles
+from pe.experiments.precision import (
+    HalfAngles,
+    float32_recipe,
+    rotation_with_float64_angles,
+    rounded_angles,
+)
 from pe.proofs.wrong._candidate import Candidate, ShiftMatrix
 
 
@@ -58,4 +63,15 @@ FLOAT64_ANGLE_ANCHORS: Candidate[Callable[[Any, int], Any]] = Candidate(
 )
 FLOAT32_RECIPE: Candidate[Callable[[Any, int], Any]] = Candidate(
     "the float32 recipe", float32_recipe
+)
+#: The direct float64 evaluation rounded to float32: close, but not correctly rounded.
+DIRECT_FLOAT32_TABLE: Candidate[Callable[[Any, int], Any]] = Candidate(
+    "direct float64 evaluation rounded to float32",
+    lambda positions, d: numeric.sinusoidal_direct(positions, d).astype(np.float32),
+)
+#: The statement "float64 tables are correctly rounded" (true: they are not).
+CORRECTLY_ROUNDED_64: Candidate[bool] = Candidate("correctly rounded in float64", True)
+#: The float32 angle rounded once to float16, read as the cause of GPT-NeoX #1003's 1045.
+ROUNDED_ANGLES: Candidate[HalfAngles] = Candidate(
+    "the float32 angle rounded to float16", rounded_angles
 )

@@ -7,6 +7,7 @@ from functools import partial
 import numpy as np
 
 from pe.experiments import relative_family as _family
+from pe.experiments import rope as _extension
 from pe.proofs import relative_family as _family_proofs
 from pe.proofs.wrong._candidate import Candidate
 
@@ -35,6 +36,15 @@ NO_CAUSAL_MASK = Candidate(
     "no causal mask", _family_proofs.Mask("no mask: mean of all L values", lambda _i, n: n)
 )
 UNMASKED_MEAN = Candidate("no causal mask", partial(_family.causal_mean_attention, causal=False))
-#: Position interpolation by 1 (none); plain base scaling ``(b, s, d) -> b s``.
-NO_INTERPOLATION = Candidate("no interpolation", 1.0)
+#: Context extensions ``(n, d, s) -> angles``: none at all, and NTK-aware base scaling read
+#: as keeping every angle inside the trained window (it does not).
+NO_INTERPOLATION = Candidate(
+    "no interpolation", lambda n, d, _s: _extension.position_interpolation(n, d, 1.0)
+)
+NTK_IN_RANGE = Candidate("NTK-aware base scaling", _extension.base_scaling)
+#: The pairs NTK scaling takes past the trained window, with the excess in percent: none
+#: (the statement "without unseen angles"), or the slowest pair counted too.
+NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained window", (range(0), (0, 0)))
+SLOWEST_PAIR_TOO = Candidate("pairs 41 to 63, the slowest too", (range(41, 64), (0, 62)))
+#: Plain base scaling ``(b, s, d) -> b s``.
 PLAIN_BASE_SCALING = Candidate("b' = b s", lambda b, s, _d: b * s)

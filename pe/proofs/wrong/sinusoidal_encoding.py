@@ -28,20 +28,25 @@ LAST_WAVELENGTH_2PI_BASE: Candidate[_encoding.WavelengthLaw] = Candidate(
     "last = 2π·10000",
     _encoding.PAPER_WAVELENGTHS._replace(last=lambda _d: 2 * sp.pi * 10000, last_text="2π·10000"),
 )
-#: Note 003's exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
+#: The doubled exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
 DOUBLED_EXPONENT_WAVELENGTHS: Candidate[_encoding.WavelengthLaw] = Candidate(
     "doubled exponent",
     _encoding.PAPER_WAVELENGTHS._replace(wavelength=_doubled_exponent_wavelength),
 )
 #: :math:`\omega_i^{(d)} = \omega_i^{(2d)}`: the index factor 1 instead of 2.
 SAME_INDEX_WIDER: Candidate[int] = Candidate("ω_i(d) = ω_i(2d)", 1)
-#: Note 003's table ``(n, d) -> (n, d)``, with the doubled exponent.
-DOUBLED_EXPONENT_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
-    "note 003's doubled exponent", bug_zoo.doubled_exponent
+#: Doubling the width read as "one new frequency between each neighbouring pair" only:
+#: (new ones between neighbours, new ones below the slowest) for d = 512.
+ONLY_BETWEEN: Candidate[tuple[int, int]] = Candidate(
+    "one between each neighbouring pair, none slower", (256, 0)
 )
-#: Note 001's 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
+#: The doubled exponent's table ``(n, d) -> (n, d)``, with the doubled exponent.
+DOUBLED_EXPONENT_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
+    "the doubled exponent", bug_zoo.doubled_exponent
+)
+#: The 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
 ONE_INDEXED_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
-    "note 001's 1-indexed frequencies", _one_indexed_table
+    "the 1-indexed frequencies", _one_indexed_table
 )
 #: The squared step :math:`\omega^2` of a pair: "one step moves a pair by exactly ω".
 STEP_IS_OMEGA: Candidate[Callable[[Any], Any]] = Candidate("step = ω exactly", lambda w: w**2)
@@ -61,3 +66,9 @@ def _log2_rounded_down(n: int) -> int:
 LOG2_ROUNDED_DOWN: Candidate[Callable[[int], int]] = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
 #: A pair turning a rational fraction of a full turn per position (``2π/8``): it repeats.
 RATIONAL_TURN: Candidate[float] = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)
+#: The matrices reading the stream read as "queries, keys, values, output".
+QKV_AND_OUTPUT_READ: Candidate[tuple[str, ...]] = Candidate(
+    "queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O")
+)
+#: PyTorch's default ``nn.Embedding`` initialisation, N(0, 1).
+UNIT_EMBEDDING_INIT: Candidate[float] = Candidate("N(0, 1) entries (nn.Embedding's default)", 1.0)
