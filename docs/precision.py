@@ -137,11 +137,12 @@ page.block_size()
 page.entry_bound()
 
 # %% [markdown]
-# This is an *absolute* bound. It does not make the float64 table correctly rounded: an
-# entry near a zero crossing is tiny, its units in the last place are tiny too, and an error
-# of $10^{-16}$ is many of them. For these two dtypes `pe` saves more sines: each anchor is
-# itself the product of two accurate anchors (positions split at 16 units), which leaves the
-# float64 value within $1.6 \times 10^{-15}$. Rounding it once to float32 adds at most
+# This is an *absolute* bound. It does not make the float64 table correctly rounded: half a
+# unit in the last place of an entry is at most $2^{-54}$ (for entries just below 1), less
+# than the bound allows, and an entry near a zero crossing is tiny, so an error of
+# $10^{-16}$ is many units of its last place. For float32 and float16 tables `pe` saves more
+# sines: each anchor is itself the product of two accurate anchors (positions split at 16
+# units), which leaves the float64 value within $1.6 \times 10^{-15}$. Rounding it once to float32 adds at most
 # $2^{-25}$ (half a unit in the last place of numbers just below 1), so a float32 entry is
 # within $2^{-25} + 1.6 \times 10^{-15}$ of the exact value, and it is the correctly rounded
 # value unless the exact value lies within $1.6 \times 10^{-15}$ of a midpoint between two

@@ -87,14 +87,18 @@ def _last_row(table: precision.Table) -> Evidence:
     )
 
 
-def _correctly_rounded_32(table: precision.Table) -> Evidence:
-    census = precision.rounding_census(table, np.float32)
-    return checked(
-        census.misrounded == 0,
+def _census_detail(census: precision.RoundingCensus, dtype: str) -> str:
+    return (
         f"{census.entries} entries (rows 0..63 and 2^20-64..2^20-1 whole, 2000 sampled below "
         f"2^20), d=64: {census.misrounded} differ from the exact value rounded to nearest "
-        f"float32; largest error {census.worst_ulps:.4g} ulp ({census.worst_error:.4g})",
+        f"{dtype}, by up to {census.worst_ulps:.4g} ulp of the entry; largest error "
+        f"{census.worst_error:.3g}"
     )
+
+
+def _correctly_rounded_32(table: precision.Table) -> Evidence:
+    census = precision.rounding_census(table, np.float32)
+    return checked(census.misrounded == 0, _census_detail(census, "float32"))
 
 
 def _rounding_64(correctly_rounded: bool) -> Evidence:
@@ -103,10 +107,7 @@ def _rounding_64(correctly_rounded: bool) -> Evidence:
     bound = _rotation_table.ENTRY_ERROR_BOUND
     return checked(
         (census.misrounded == 0) == correctly_rounded and census.worst_error <= bound,
-        f"{census.entries} entries (rows 0..63 and 2^20-64..2^20-1 whole, 2000 sampled below "
-        f"2^20), d=64: {census.misrounded} differ from the exact value rounded to nearest "
-        f"float64, by up to {census.worst_ulps:.4g} ulp of the entry; largest error "
-        f"{census.worst_error:.3g} <= {bound:.3g}",
+        f"{_census_detail(census, 'float64')} <= {bound:.3g}",
     )
 
 

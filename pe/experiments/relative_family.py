@@ -139,6 +139,17 @@ def signed_sinusoid(offsets: npt.NDArray[np.int64], d_model: int) -> Float64Arra
     return out
 
 
+def _txl_arrays(*arrays: npt.ArrayLike) -> tuple[Float64Array, ...]:
+    """Transformer-XL's ``x, w_q, w_ke, w_kr, u, v`` as float64 arrays, ``x`` checked."""
+    tokens = np.asarray(arrays[0], dtype=np.float64)
+    if tokens.ndim != 2:
+        raise ValueError(f"x must have shape (n, d), got {tokens.shape}")
+    n, width = tokens.shape
+    _validate.even_width("x.shape[1]", width)
+    _validate.capped_elements("the scores", 3 * n * n * width, 8)
+    return (tokens, *(np.asarray(a, dtype=np.float64) for a in arrays[1:]))
+
+
 def transformer_xl_scores(
     x: npt.ArrayLike,
     w_q: npt.ArrayLike,
@@ -159,14 +170,8 @@ def transformer_xl_scores(
 
     with :math:`R_{i-j}` the sinusoid of the offset (:math:`\omega_i = 10000^{-2i/d}`).
     """
-    tokens = np.asarray(x, dtype=np.float64)
-    if tokens.ndim != 2:
-        raise ValueError(f"x must have shape (n, d), got {tokens.shape}")
+    tokens, wq, wke, wkr, uu, vv = _txl_arrays(x, w_q, w_ke, w_kr, u, v)
     n, width = tokens.shape
-    _validate.even_width("x.shape[1]", width)
-    _validate.capped_elements("the scores", 3 * n * n * width, 8)
-    wq, wke, wkr = (np.asarray(w, dtype=np.float64) for w in (w_q, w_ke, w_kr))
-    uu, vv = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
     offsets = np.arange(n)[:, None] - np.arange(n)[None, :]
     r = signed_sinusoid(offsets, width) @ wkr.T  # (n, n, d): W_kR R_{i-j}
     q = tokens @ wq.T
@@ -189,8 +194,8 @@ def transformer_xl_terms(
     r"""The sum of the chosen terms of Transformer-XL's score, one entry at a time (a loop).
 
     The formula of :func:`transformer_xl_scores` written out term by term for each
-    ``(i, j)``, with :math:`R_{i-j}` built from the sines and cosines of
-    :math:`(i - j)\,\omega_k`: a second computation to compare it with.
+    ``(i, j)``, with :math:`R_{i-j}` from :func:`signed_sinusoid`: a second computation to
+    compare it with.
 
     Examples
     --------
@@ -200,16 +205,12 @@ def transformer_xl_terms(
     >>> bool(np.allclose(full, transformer_xl_terms(x, w, w, w, u=np.ones(4), v=np.ones(4))))
     True
     """
-    tokens = np.asarray(x, dtype=np.float64)
+    tokens, wq, wke, wkr, uu, vv = _txl_arrays(x, w_q, w_ke, w_kr, u, v)
     n, width = tokens.shape
-    wq, wke, wkr = (np.asarray(w, dtype=np.float64) for w in (w_q, w_ke, w_kr))
-    uu, vv = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
-    omega = frequencies(width)
     out = np.zeros((n, n))
     for i in range(n):
         for j in range(n):
-            r = np.empty(width)
-            r[0::2], r[1::2] = np.sin((i - j) * omega), np.cos((i - j) * omega)
+            r = signed_sinusoid(np.array(i - j), width)
             value = {
                 "a": tokens[i] @ wq.T @ wke @ tokens[j],
                 "b": tokens[i] @ wq.T @ wkr @ r,
