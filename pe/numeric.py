@@ -282,16 +282,8 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
         Same shape as ``rows``; ``shift(sinusoidal(n, d), k)[p]`` equals the table row
         ``p + k`` within the error model of this module.
     """
-    if isinstance(rows, str | bytes):
-        raise TypeError("rows must be a real array of shape (..., d)")
-    array = np.asarray(rows)
-    if array.dtype.kind in "iub":
-        if array.dtype.kind == "b":
-            raise TypeError("rows must be a real array of shape (..., d), got booleans")
-        array = array.astype(np.float64)
-    if array.dtype.kind != "f":
-        raise TypeError(f"rows must be a real array of shape (..., d), got dtype {array.dtype}")
-    dtype = _validate.float_dtype("rows.dtype", array.dtype)
+    array = _validate.float_array("rows", rows, "(..., d)")
+    dtype = array.dtype
     if array.ndim == 0:
         raise ValueError("rows must have at least one axis (the width d)")
     width = _validate.even_width("rows.shape[-1]", array.shape[-1])
@@ -481,7 +473,8 @@ def fitted_shift_matrix(
     base
         Base of the frequency law, ``> 1``.
     """
-    offset = int(_validate.integer_positions("k", [k])[0])
+    whole = _validate.positive_int("k", k, minimum=-_validate.MAX_INTEGER)  # no floats
+    offset = int(_validate.integer_positions("k", [whole])[0])
     width = _validate.even_width("d_model", d_model)
     ps = _positions(positions)
     if ps.min() + offset < 0:

@@ -92,7 +92,11 @@ BAD_POSITIONS: Bad = [
     *[case for case in BAD_SIZES if case[2] != "integral float"],
     ([], ValueError, "empty list"),
     ([[0, 1], [2, 3]], ValueError, "2-D"),
-    ([0.5, 1.5], TypeError, "float array"),
+    ([0.0, 1.5], ValueError, "fractional float array"),
+    ([0.0, NAN], ValueError, "NaN in a float array"),
+    (np.array([INF], dtype=np.float32), ValueError, "infinity in a float32 array"),
+    ([1 + 2j], TypeError, "complex array"),
+    ([True, False], TypeError, "boolean array"),
     (["a", "b"], TypeError, "string array"),
     ([-1, 2], ValueError, "negative position"),
     ([2**60], ValueError, "beyond 2**53"),
@@ -102,7 +106,8 @@ BAD_POSITIONS: Bad = [
 BAD_OFFSETS: Bad = [
     (np.array([-(2**63)]), ValueError, "int64 minimum"),
     ([2**60], ValueError, "beyond 2**53"),
-    ([0.5], TypeError, "float array"),
+    ([0.5], ValueError, "fractional float array"),
+    ([-INF], ValueError, "infinite float array"),
     ([], ValueError, "empty"),
     ("1", TypeError, "string"),
 ]
