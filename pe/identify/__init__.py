@@ -68,13 +68,15 @@ from pe.identify._inputs import (
 )
 from pe.identify._law import LawInput, fit_law
 from pe.identify._layout import locate, roles
-from pe.identify._result import Identification
+from pe.identify._result import Identification, base_agrees
 from pe.identify._tensors import Loaded
 
 __all__ = [
     "MIN_ROWS",
     "Identification",
     "Loaded",
+    "as_table",
+    "base_agrees",
     "call_function",
     "identify",
     "load_npy",
