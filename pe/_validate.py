@@ -171,6 +171,20 @@ def _within(name: str, array: npt.NDArray[Any], limit: int) -> None:
         raise ValueError(f"{name} must lie within +-{_limit_text(limit)}, got {worst}")
 
 
+def position_count(name: str, value: object, *, limit: int = MAX_INTEGER) -> int | None:
+    """``n`` when ``value`` is an integer count of the positions ``0 .. n-1``, else ``None``.
+
+    A count is checked as :func:`integer_positions` checks it (``>= 1``, its ``int64``
+    positions under :data:`MAX_BYTES`, the last one within ``limit``) without making them.
+    """
+    if not _is_integer(value):
+        return None
+    count = positive_int(name, value)
+    capped_elements(name, count, 8)
+    _within(name, np.array([count - 1]), limit)
+    return count
+
+
 def integer_positions(
     name: str, value: object, *, limit: int = MAX_INTEGER
 ) -> npt.NDArray[np.int64]:
@@ -191,10 +205,8 @@ def integer_positions(
     ...
     ValueError: positions must hold whole numbers, got 2.5 at index 1
     """
-    if _is_integer(value):
-        count = positive_int(name, value)
-        capped_elements(name, count, 8)
-        _within(name, np.array([count - 1]), limit)
+    count = position_count(name, value, limit=limit)
+    if count is not None:
         return np.arange(count, dtype=np.int64)
     array = _position_array(name, value, what="integers")
     if array.dtype.kind == "f":

@@ -179,14 +179,18 @@ def sinusoidal(
     >>> sinusoidal(np.array([0, 5, 1_000_000]), 64).shape
     (3, 64)
     """
-    positions = _positions(n_positions)
+    count = _validate.position_count("positions", n_positions, limit=MAX_POSITION)
+    positions = _positions(n_positions) if count is None else np.zeros(0, dtype=np.int64)
     width = _validate.even_width("d_model", d_model)
     out_dtype = _validate.float_dtype("dtype", dtype)
     b = _validate.base_value("base", base)
     _validate.capped_elements("frequencies", width // 2, 8)
     # The direct method's cap (table plus half-width float64 angles): it also covers the
     # anchors and scratch of the rotation algorithm, so both methods refuse the same sizes.
-    _validate.capped_elements("the table", positions.size * width, 4 + out_dtype.itemsize)
+    rows = positions.size if count is None else count
+    _validate.capped_elements("the table", rows * width, 4 + out_dtype.itemsize)
+    if count is not None:  # rows 0 .. n-1: no positions array, and cached anchors
+        return rotation_table.table_range(0, count, width, b, out_dtype)
     return rotation_table.table(positions, width, b, out_dtype)
 
 
