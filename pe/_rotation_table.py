@@ -126,6 +126,10 @@ def _workers(entries: int) -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+#: The complex dtype whose pairs are the (sin, cos) columns of a float table.
+_COMPLEX_VIEW: dict[Any, Any] = {np.float64: np.complex128, np.float32: np.complex64}
+
+
 def _fill_blocks(
     out: npt.NDArray[Any],
     base_rows: Complex128Array,
@@ -141,8 +145,7 @@ def _fill_blocks(
     m, rows, half = starts.shape[0], base_rows.shape[0], base_rows.shape[1]
     width = 2 * half
     out3 = out.reshape(m, rows, width)
-    complex_view: dict[Any, Any] = {np.float64: np.complex128, np.float32: np.complex64}
-    pairs = complex_view.get(out.dtype.type)
+    pairs = _COMPLEX_VIEW.get(out.dtype.type)
     out3c = None if pairs is None else out.view(pairs).reshape(m, rows, half)
     tile_rows = max(1, min(rows, _TILE // half))
     tile_groups = max(1, _TILE // (tile_rows * half))

@@ -28,6 +28,8 @@ FLOAT_DTYPES: tuple[type[np.floating[Any]], ...] = (np.float16, np.float32, np.f
 
 
 def _is_integer(value: object) -> bool:
+    if type(value) is int:  # the common case, without the slower abstract-class check
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
 
 
@@ -181,7 +183,8 @@ def position_count(name: str, value: object, *, limit: int = MAX_INTEGER) -> int
         return None
     count = positive_int(name, value)
     capped_elements(name, count, 8)
-    _within(name, np.array([count - 1]), limit)
+    if count - 1 > limit:
+        raise ValueError(f"{name} must lie within +-{_limit_text(limit)}, got {count - 1}")
     return count
 
 

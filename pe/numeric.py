@@ -180,17 +180,17 @@ def sinusoidal(
     (3, 64)
     """
     count = _validate.position_count("positions", n_positions, limit=MAX_POSITION)
-    positions = _positions(n_positions) if count is None else np.zeros(0, dtype=np.int64)
+    positions = None if count is not None else _positions(n_positions)
     width = _validate.even_width("d_model", d_model)
     out_dtype = _validate.float_dtype("dtype", dtype)
     b = _validate.base_value("base", base)
     _validate.capped_elements("frequencies", width // 2, 8)
     # The direct method's cap (table plus half-width float64 angles): it also covers the
     # anchors and scratch of the rotation algorithm, so both methods refuse the same sizes.
-    rows = positions.size if count is None else count
+    rows = positions.size if positions is not None else count or 0
     _validate.capped_elements("the table", rows * width, 4 + out_dtype.itemsize)
-    if count is not None:  # rows 0 .. n-1: no positions array, and cached anchors
-        return rotation_table.table_range(0, count, width, b, out_dtype)
+    if positions is None:  # rows 0 .. n-1: no positions array, and cached anchors
+        return rotation_table.table_range(0, rows, width, b, out_dtype)
     return rotation_table.table(positions, width, b, out_dtype)
 
 
