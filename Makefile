@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export MPLBACKEND := Agg
 
-.PHONY: install docs serve test lint typecheck pytest bench lock clean
+.PHONY: install docs serve test test-fast lint typecheck pytest bench dist lock clean
 
 install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
 
@@ -16,6 +16,8 @@ $(STAMP): requirements.lock pyproject.toml
 	  || { echo "pe needs Python >= 3.11 (found: $$($(PYTHON) --version))"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@# the distribution was named "pe" before "pe-sinusoidal": drop an old editable install
+	$(BIN)/python -m pip uninstall --quiet --disable-pip-version-check -y pe 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
@@ -38,14 +40,20 @@ pytest: install
 
 test: lint typecheck pytest ## lint, type-check (mypy --strict) and run the whole test suite
 
+test-fast: install ## the suite without the slow tests (site build, browser, built wheel): a few minutes
+	$(BIN)/python -m pytest -m "not slow" --ignore=tests/site
+
 bench: install ## speed and memory benchmarks, as ratios against baselines in the same run
 	$(BIN)/python benchmarks/run.py
+
+dist: install ## the sdist and the wheel of the distribution pe-sinusoidal, into dist/
+	$(BIN)/python -m build --no-isolation --outdir dist .
 
 lock: ## re-pin every dependency from pyproject.toml into requirements.lock
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet hatchling editables -e '.[docs,dev]'
-	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^pe[= ]' > requirements.lock
+	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -v -i '^pe\(-sinusoidal\)\?[= ]' > requirements.lock
 	rm -rf .lock-venv
 
 clean:
-	rm -rf site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf site dist .pytest_cache .mypy_cache .ruff_cache

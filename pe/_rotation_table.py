@@ -73,6 +73,7 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -80,7 +81,7 @@ import numpy.typing as npt
 
 from pe._extended_precision import ANCHOR_ERROR_BOUND, Turns, anchors, frequency_turns
 
-__all__ = ["BLOCK", "ENTRY_ERROR_BOUND", "RADIX", "table"]
+__all__ = ["BLOCK", "ENTRY_ERROR_BOUND", "RADIX", "table", "table_range"]
 
 Float64Array = npt.NDArray[np.float64]
 Complex128Array = npt.NDArray[np.complex128]
@@ -125,6 +126,10 @@ def _workers(entries: int) -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+#: The complex dtype whose pairs are the (sin, cos) columns of a float table.
+_COMPLEX_VIEW: dict[Any, Any] = {np.float64: np.complex128, np.float32: np.complex64}
+
+
 def _fill_blocks(
     out: npt.NDArray[Any],
     base_rows: Complex128Array,
@@ -140,8 +145,7 @@ def _fill_blocks(
     m, rows, half = starts.shape[0], base_rows.shape[0], base_rows.shape[1]
     width = 2 * half
     out3 = out.reshape(m, rows, width)
-    complex_view: dict[Any, Any] = {np.float64: np.complex128, np.float32: np.complex64}
-    pairs = complex_view.get(out.dtype.type)
+    pairs = _COMPLEX_VIEW.get(out.dtype.type)
     out3c = None if pairs is None else out.view(pairs).reshape(m, rows, half)
     tile_rows = max(1, min(rows, _TILE // half))
     tile_groups = max(1, _TILE // (tile_rows * half))
@@ -242,26 +246,84 @@ def table(
         Shape ``(positions.size, d_model)``, entries within :data:`ENTRY_ERROR_BOUND` of the
         exact values before the single rounding to ``dtype`` (module docstring).
     """
-    turns = frequency_turns(d_model, float(base))
     n = positions.size
+    first = int(positions[0])
+    consecutive = first % BLOCK == 0 and (
+        n == 1 or (int(positions[-1]) - first == n - 1 and bool(np.all(np.diff(positions) == 1)))
+    )
+    if consecutive:
+        return table_range(first, n, d_model, base, dtype)
+    turns = frequency_turns(d_model, float(base))
     out = np.empty((n, d_model), dtype=dtype)
-    workers = _workers(n * d_model)
-    pool = ThreadPoolExecutor(workers) if workers > 1 else None
-    try:
-        first = int(positions[0])
-        consecutive = first % BLOCK == 0 and (
-            n == 1
-            or (int(positions[-1]) - first == n - 1 and bool(np.all(np.diff(positions) == 1)))
-        )
-        composed = out.dtype != np.float64
-        if consecutive:
-            _consecutive(out, first, turns, pool, composed)
-        else:
-            _scattered(out, positions, turns, pool, composed)
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    with _pool(n * d_model) as pool:
+        _scattered(out, positions, turns, pool, out.dtype != np.float64)
     return out
+
+
+class _pool:
+    """Up to four threads for a large table (None for a small one), shut down on exit."""
+
+    def __init__(self, entries: int) -> None:
+        workers = _workers(entries)
+        self.pool = ThreadPoolExecutor(workers) if workers > 1 else None
+
+    def __enter__(self) -> ThreadPoolExecutor | None:
+        return self.pool
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def table_range(
+    first: int, n: int, d_model: int, base: float, dtype: np.dtype[Any]
+) -> npt.NDArray[Any]:
+    """The rows of positions ``first .. first + n - 1``, ``first`` a multiple of :data:`BLOCK`.
+
+    The same bits as :func:`table` of those positions. For ``first = 0`` (a count of
+    positions, the common case) the anchors come from :func:`_first_anchors`, cached per
+    ``(d, base, dtype kind)`` like an FFT plan, so a small table costs little more than its
+    fill.
+    """
+    out = np.empty((n, d_model), dtype=dtype)
+    composed = out.dtype != np.float64
+    count = -(-n // BLOCK)
+    with _pool(n * d_model) as pool:
+        cached, planned = None, 1 << (count - 1).bit_length()  # block starts, rounded up
+        if first == 0 and (BLOCK + planned) * d_model * 8 <= _CACHED_ANCHOR_BYTES:
+            cached = _first_anchors(d_model, float(base), composed, planned)
+        if cached is not None:
+            base_rows, factors = cached[0][: min(BLOCK, n)], cached[1][:count]
+        else:
+            base_rows, factors = _range_anchors(
+                first, n, frequency_turns(d_model, float(base)), pool, composed
+            )
+        m, rest = divmod(n, BLOCK)
+        if m:
+            _fill_blocks(out[: m * BLOCK], base_rows, factors[:m], pool)
+        if rest:
+            _fill_blocks(out[m * BLOCK :], base_rows[:rest], factors[m:], None)
+    return out
+
+
+#: Largest anchor set (block rows and block starts) kept by :func:`_first_anchors`.
+_CACHED_ANCHOR_BYTES = 1 << 22
+
+
+@lru_cache(maxsize=8)
+def _first_anchors(
+    d_model: int, base: float, composed: bool, count: int
+) -> tuple[Complex128Array, Complex128Array]:
+    """Anchors of rows ``0 .. BLOCK-1`` and shift factors of ``count`` block starts from 0.
+
+    Read-only and cached (at most 8 sets of at most 4 MiB). Each anchor depends on its own
+    position only, so a table of fewer rows or blocks uses a slice of the same bits.
+    """
+    turns = frequency_turns(d_model, base)
+    rows, factors = _range_anchors(0, count * BLOCK, turns, None, composed)
+    for array in (rows, factors):
+        array.setflags(write=False)
+    return rows, factors
 
 
 def _composed_ranges(
@@ -293,29 +355,20 @@ def _composed_ranges(
     return results[0], results[1]
 
 
-def _consecutive(
-    out: npt.NDArray[Any],
-    first: int,
-    turns: Turns,
-    pool: ThreadPoolExecutor | None,
-    composed: bool,
-) -> None:
-    """Rows ``first, first + 1, ...`` with ``first`` a multiple of :data:`BLOCK`."""
-    n = out.shape[0]
+def _range_anchors(
+    first: int, n: int, turns: Turns, pool: ThreadPoolExecutor | None, composed: bool
+) -> tuple[Complex128Array, Complex128Array]:
+    """Anchors of rows ``0 .. min(BLOCK, n) - 1`` and shift factors of the block starts of
+    ``first .. first + n - 1`` (``first`` a multiple of :data:`BLOCK`)."""
     rows = min(BLOCK, n)
-    m, rest = divmod(n, BLOCK)
-    count = m + (1 if rest else 0)
+    count = -(-n // BLOCK)
     if composed and first % (RADIX * BLOCK) == 0:
         base_rows, start_anchors = _composed_ranges(rows, count, first, turns)
     else:
         base_rows = _anchor_set(np.arange(rows, dtype=np.float64), 1, turns, pool, composed)
         starts = first + BLOCK * np.arange(count, dtype=np.float64)
         start_anchors = _anchor_set(starts, BLOCK, turns, pool, composed)
-    factors = _shift_factors(start_anchors)
-    if m:
-        _fill_blocks(out[: m * BLOCK], base_rows, factors[:m], pool)
-    if rest:
-        _fill_blocks(out[m * BLOCK :], base_rows[:rest], factors[m:], None)
+    return base_rows, _shift_factors(start_anchors)
 
 
 def _scattered(

@@ -28,6 +28,8 @@ FLOAT_DTYPES: tuple[type[np.floating[Any]], ...] = (np.float16, np.float32, np.f
 
 
 def _is_integer(value: object) -> bool:
+    if type(value) is int:  # the common case, without the slower abstract-class check
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
 
 
@@ -107,34 +109,136 @@ def float_dtype(name: str, value: object) -> np.dtype[np.floating[Any]]:
     return cast("np.dtype[np.floating[Any]]", dtype)
 
 
-def integer_positions(name: str, value: object) -> npt.NDArray[np.int64]:
-    """Return ``value`` as a 1-D ``int64`` array of integers.
+def float_array(name: str, value: object, shape: str) -> npt.NDArray[np.floating[Any]]:
+    """``value`` as a float16/32/64 array (integers widened to float64), else a one-line error.
 
-    An integer ``n`` stands for the positions ``0, 1, ..., n - 1``; a 1-D sequence of
-    integers (signed, any order, magnitudes at most :data:`MAX_INTEGER`) is taken as it is.
+    ``shape`` is the expected shape in words, for the message (``"(..., n, d)"``).
+
+    Examples
+    --------
+    >>> float_array("x", [[1, 2]], "(n, d)").dtype
+    dtype('float64')
     """
-    if _is_integer(value):
-        count = positive_int(name, value)
-        capped_elements(name, count, 8)
-        return np.arange(count, dtype=np.int64)
+    expected = f"{name} must be a real array of shape {shape}"
     if isinstance(value, str | bytes) or value is None:
-        raise TypeError(f"{name} must be an integer count or a 1-D array of integers")
+        raise TypeError(expected)
+    array = np.asarray(value)
+    if array.dtype.kind == "b":
+        raise TypeError(f"{expected}, got booleans")
+    if array.dtype.kind in "iu":
+        array = array.astype(np.float64)
+    if array.dtype.kind != "f":
+        raise TypeError(f"{expected}, got dtype {array.dtype}")
+    float_dtype(f"{name}.dtype", array.dtype)
+    return cast("npt.NDArray[np.floating[Any]]", array)
+
+
+def _position_array(name: str, value: object, *, what: str) -> npt.NDArray[Any]:
+    """``value`` as a non-empty 1-D array of real numbers (booleans and strings refused)."""
+    if isinstance(value, str | bytes) or value is None:
+        raise TypeError(f"{name} must be an integer count or a 1-D array of {what}")
     array = np.asarray(value)
     if array.ndim == 0:  # a scalar that is not an integer: 2.5, nan, np.float64(4.0), True
         raise TypeError(
-            f"{name} must be an integer count or a 1-D array of integers, got {_describe(value)}"
+            f"{name} must be an integer count or a 1-D array of {what}, got {_describe(value)}"
         )
     if array.ndim != 1 or array.size == 0:
-        raise ValueError(
-            f"{name} must be a non-empty 1-D array of integers, got shape {array.shape}"
-        )
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integers, got dtype {array.dtype}")
-    if array.dtype.kind == "u" and int(array.max()) > MAX_INTEGER:
-        raise ValueError(f"{name} must lie within +-2**62, got {int(array.max())}")
-    if array.dtype.kind == "i" and max(-int(array.min()), int(array.max())) > MAX_INTEGER:
-        raise ValueError(f"{name} must lie within +-2**62, got {_describe(array)}")
+        raise ValueError(f"{name} must be a non-empty 1-D array of {what}, got shape {array.shape}")
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold {what}, got dtype {array.dtype}")
+    if array.dtype.kind == "f":
+        bad = ~np.isfinite(array)
+        if bad.any():
+            at = int(np.argmax(bad))
+            raise ValueError(f"{name} must be finite, got {array[at]} at index {at}")
+    return array
+
+
+def _limit_text(limit: int) -> str:
+    return f"2**{limit.bit_length() - 1}" if limit & (limit - 1) == 0 else str(limit)
+
+
+def _within(name: str, array: npt.NDArray[Any], limit: int) -> None:
+    """Refuse a value above ``limit`` in absolute value, naming the largest."""
+    if array.dtype.kind == "u":
+        worst = int(array.max())
+    elif array.dtype.kind == "i":
+        worst = max(-int(array.min()), int(array.max()))
+    else:
+        worst_value = float(np.abs(array).max())
+        if worst_value <= limit:
+            return
+        raise ValueError(f"{name} must lie within +-{_limit_text(limit)}, got {worst_value:.17g}")
+    if worst > limit:
+        raise ValueError(f"{name} must lie within +-{_limit_text(limit)}, got {worst}")
+
+
+def position_count(name: str, value: object, *, limit: int = MAX_INTEGER) -> int | None:
+    """``n`` when ``value`` is an integer count of the positions ``0 .. n-1``, else ``None``.
+
+    A count is checked as :func:`integer_positions` checks it (``>= 1``, its ``int64``
+    positions under :data:`MAX_BYTES`, the last one within ``limit``) without making them.
+    """
+    if not _is_integer(value):
+        return None
+    count = positive_int(name, value)
+    capped_elements(name, count, 8)
+    if count - 1 > limit:
+        raise ValueError(f"{name} must lie within +-{_limit_text(limit)}, got {count - 1}")
+    return count
+
+
+def integer_positions(
+    name: str, value: object, *, limit: int = MAX_INTEGER
+) -> npt.NDArray[np.int64]:
+    """Return ``value`` as a 1-D ``int64`` array of integers.
+
+    An integer ``n`` stands for the positions ``0, 1, ..., n - 1``; a 1-D array of integers
+    (signed, any order, magnitudes at most ``limit``, by default :data:`MAX_INTEGER`) is
+    taken as it is. Float arrays are accepted when every value is a whole number
+    (``numpy.arange(5.0)``, positions as NumPy users often hold them); a fractional, NaN
+    or infinite value raises :class:`ValueError` naming it and its index.
+
+    Examples
+    --------
+    >>> integer_positions("positions", np.arange(3.0))
+    array([0, 1, 2])
+    >>> integer_positions("positions", [0.0, 2.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: positions must hold whole numbers, got 2.5 at index 1
+    """
+    count = position_count(name, value, limit=limit)
+    if count is not None:
+        return np.arange(count, dtype=np.int64)
+    array = _position_array(name, value, what="integers")
+    if array.dtype.kind == "f":
+        fractional = array != np.floor(array)
+        if fractional.any():
+            at = int(np.argmax(fractional))
+            raise ValueError(f"{name} must hold whole numbers, got {array[at]} at index {at}")
+    _within(name, array, limit)
     return array.astype(np.int64)
+
+
+def real_positions(name: str, value: object, *, limit: int) -> npt.NDArray[np.float64]:
+    """Return ``value`` as a 1-D ``float64`` array of finite positions, fractional allowed.
+
+    For functions whose mathematics holds at any real position (a rotation by the angle
+    :math:`p \\omega`): an integer ``n`` stands for ``0 .. n - 1``; any value beyond
+    ``limit`` in magnitude is refused (callers pass at most ``2**53``, beyond which not
+    every integer is a float64 number). Float16 and float32 positions are widened exactly.
+
+    Examples
+    --------
+    >>> real_positions("positions", [0, 0.25, -1.5], limit=2**53)
+    array([ 0.  ,  0.25, -1.5 ])
+    """
+    if _is_integer(value):
+        return integer_positions(name, value, limit=limit).astype(np.float64)
+    array = _position_array(name, value, what="real numbers")
+    _within(name, array, limit)
+    return array.astype(np.float64)
 
 
 def capped_elements(name: str, elements: int, itemsize: int) -> None:

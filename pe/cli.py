@@ -138,16 +138,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     identify = commands.add_parser(
         "identify",
-        help="tell which sinusoidal convention a table follows (FILE.npy or MODULE:FUNCTION)",
+        help="tell which sinusoidal convention a table follows (a FILE or MODULE:FUNCTION)",
         description="Identify the layout, order, frequencies, offset, law and base of a "
         "sinusoidal encoding table and say how it differs from the paper's. SOURCE is a "
-        "FILE.npy holding an (n, d) float array whose rows are consecutive positions, or "
+        "FILE.npy holding an (n, d) float array whose rows are consecutive positions (or "
+        "(1, n, d)), a FILE.npz or FILE.safetensors holding it as the tensor --tensor NAME "
+        "(float16, bfloat16, float32 or float64), or "
         "MODULE:FUNCTION (MODULE a dotted name importable from the current directory, or a "
         "path to a .py file), called as FUNCTION(N, D) with two positional integers and "
         "returning an (N, D) array (NumPy, or anything numpy.asarray accepts). "
         "Exit 0 when the table is a sinusoidal encoding, 1 when it is not, 2 for bad input.",
     )
-    identify.add_argument("source", metavar="SOURCE", help="FILE.npy or MODULE:FUNCTION")
+    identify.add_argument(
+        "source", metavar="SOURCE", help="FILE.npy, FILE.npz, FILE.safetensors or MODULE:FUNCTION"
+    )
+    identify.add_argument(
+        "--tensor",
+        metavar="NAME",
+        help="the tensor to read from a .npz or .safetensors file (without it, the error "
+        "lists the tensors that could be a table)",
+    )
     identify.add_argument(
         "--n",
         type=_bounded_count(1_000_000),
@@ -282,23 +292,29 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _identify(args: argparse.Namespace) -> int:
-    from pe.identify import call_function, identify, load_npy
+    from pe.identify import call_function, identify, load_table
+    from pe.identify._files import SUFFIXES
 
-    if args.source.endswith(".npy"):
+    stored = None
+    if args.source.lower().endswith(SUFFIXES):
         if args.n is not None or args.d is not None:
-            raise ValueError("--n and --d apply to MODULE:FUNCTION, not to a .npy file")
-        table = load_npy(args.source)
+            raise ValueError("--n and --d apply to MODULE:FUNCTION, not to a file")
+        loaded = load_table(args.source, args.tensor)
+        table, stored = loaded.array, loaded.stored_dtype
     elif ":" in args.source:
-        if args.n is None or args.d is None:
-            raise ValueError("MODULE:FUNCTION needs --n N and --d D")
+        if args.n is None or args.d is None or args.tensor is not None:
+            raise ValueError("MODULE:FUNCTION needs --n N and --d D (and no --tensor)")
         table = call_function(args.source, args.n, args.d)
     else:
-        raise ValueError(f"SOURCE must be FILE.npy or MODULE:FUNCTION, got {args.source!r}")
-    result = identify(table)
+        raise ValueError(
+            f"SOURCE must be FILE.npy, FILE.npz, FILE.safetensors or MODULE:FUNCTION, "
+            f"got {args.source!r}"
+        )
+    result = identify(table, stored_dtype=stored)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
-        print(f"source: {args.source}")
+        print(f"source: {args.source}" + (f", tensor {args.tensor}" if args.tensor else ""))
         print(result.summary())
     return 0 if result.is_encoding else 1
 

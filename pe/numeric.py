@@ -179,14 +179,18 @@ def sinusoidal(
     >>> sinusoidal(np.array([0, 5, 1_000_000]), 64).shape
     (3, 64)
     """
-    positions = _positions(n_positions)
+    count = _validate.position_count("positions", n_positions, limit=MAX_POSITION)
+    positions = None if count is not None else _positions(n_positions)
     width = _validate.even_width("d_model", d_model)
     out_dtype = _validate.float_dtype("dtype", dtype)
     b = _validate.base_value("base", base)
     _validate.capped_elements("frequencies", width // 2, 8)
     # The direct method's cap (table plus half-width float64 angles): it also covers the
     # anchors and scratch of the rotation algorithm, so both methods refuse the same sizes.
-    _validate.capped_elements("the table", positions.size * width, 4 + out_dtype.itemsize)
+    rows = positions.size if positions is not None else count or 0
+    _validate.capped_elements("the table", rows * width, 4 + out_dtype.itemsize)
+    if positions is None:  # rows 0 .. n-1: no positions array, and cached anchors
+        return rotation_table.table_range(0, rows, width, b, out_dtype)
     return rotation_table.table(positions, width, b, out_dtype)
 
 
@@ -282,16 +286,8 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
         Same shape as ``rows``; ``shift(sinusoidal(n, d), k)[p]`` equals the table row
         ``p + k`` within the error model of this module.
     """
-    if isinstance(rows, str | bytes):
-        raise TypeError("rows must be a real array of shape (..., d)")
-    array = np.asarray(rows)
-    if array.dtype.kind in "iub":
-        if array.dtype.kind == "b":
-            raise TypeError("rows must be a real array of shape (..., d), got booleans")
-        array = array.astype(np.float64)
-    if array.dtype.kind != "f":
-        raise TypeError(f"rows must be a real array of shape (..., d), got dtype {array.dtype}")
-    dtype = _validate.float_dtype("rows.dtype", array.dtype)
+    array = _validate.float_array("rows", rows, "(..., d)")
+    dtype = array.dtype
     if array.ndim == 0:
         raise ValueError("rows must have at least one axis (the width d)")
     width = _validate.even_width("rows.shape[-1]", array.shape[-1])
@@ -481,7 +477,8 @@ def fitted_shift_matrix(
     base
         Base of the frequency law, ``> 1``.
     """
-    offset = int(_validate.integer_positions("k", [k])[0])
+    whole = _validate.positive_int("k", k, minimum=-_validate.MAX_INTEGER)  # no floats
+    offset = int(_validate.integer_positions("k", [whole])[0])
     width = _validate.even_width("d_model", d_model)
     ps = _positions(positions)
     if ps.min() + offset < 0:

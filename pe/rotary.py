@@ -90,11 +90,10 @@ def _pairing(value: object) -> str:
     return value
 
 
-def _signed_positions(name: str, value: object) -> npt.NDArray[np.int64]:
-    positions = _validate.integer_positions(name, value)
-    if int(np.abs(positions).max()) > MAX_POSITION:
-        raise ValueError(f"{name} must lie within +-2**53, got {int(np.abs(positions).max())}")
-    return positions
+# Positions within +-2**53: integers (whole floats too), or real (the rotation allows any).
+_signed_positions = partial(_validate.integer_positions, limit=MAX_POSITION)
+_real_positions = partial(_validate.real_positions, limit=MAX_POSITION)
+_as_float_array = partial(_validate.float_array, shape="(..., n, d)")
 
 
 def pairing_permutation(d_model: int) -> npt.NDArray[np.int64]:
@@ -135,8 +134,9 @@ def rope_angles(
     Parameters
     ----------
     positions
-        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of integers (negative allowed),
-        at most ``2**53`` in absolute value (65504 for float16 angles).
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of real positions (negative
+        and fractional allowed, see :func:`rope`), at most ``2**53`` in absolute value
+        (65504 for float16 angles).
     d_model
         Even width ``>= 2``.
     base
@@ -153,37 +153,23 @@ def rope_angles(
     numpy.ndarray
         Float64 array of shape ``(n, d/2)`` holding the angles after rounding.
     """
-    ps = _signed_positions("positions", positions)
+    ps = _real_positions("positions", positions)
     width = _validate.even_width("d_model", d_model)
     s = _validate.real_scalar("scale", scale)
     if s <= 0:
         raise ValueError(f"scale must be > 0, got {s}")
     dtype = _validate.float_dtype("angle_dtype", angle_dtype)
-    if dtype == np.float16 and int(np.abs(ps).max()) > MAX_FLOAT16:
+    if dtype == np.float16 and float(np.abs(ps).max()) > MAX_FLOAT16:
         raise ValueError("positions must lie within +-65504 for float16 angles (else inf)")
     _validate.capped_elements("the angles", ps.size * width, 16)
     omega = frequencies(width, base)
     if dtype == np.float64:
-        return np.multiply.outer(ps.astype(np.float64) / s, omega)
+        return np.multiply.outer(ps / s, omega)
     p = ps.astype(dtype)
     if s != 1.0:
         p = (p / dtype.type(s)).astype(dtype)
     angles = np.multiply.outer(p, omega.astype(dtype)).astype(dtype)
     return angles.astype(np.float64)
-
-
-def _as_float_array(name: str, value: object) -> FloatArray:
-    if isinstance(value, str | bytes) or value is None:
-        raise TypeError(f"{name} must be a real array of shape (..., n, d)")
-    array = np.asarray(value)
-    if array.dtype.kind == "b":
-        raise TypeError(f"{name} must be a real array of shape (..., n, d), got booleans")
-    if array.dtype.kind in "iu":
-        array = array.astype(np.float64)
-    if array.dtype.kind != "f":
-        raise TypeError(f"{name} must be a real array of shape (..., n, d), got {array.dtype}")
-    _validate.float_dtype(f"{name}.dtype", array.dtype)
-    return array
 
 
 def rope(
@@ -211,7 +197,11 @@ def rope(
         Real array of shape ``(..., n, d)``, ``d`` even. Float inputs keep their dtype;
         integer inputs are computed in float64.
     positions
-        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` integers, one per row.
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` real positions, one
+        per row: integers, whole-valued floats (``numpy.arange(n, dtype=float)``) or
+        fractional positions, such as the interpolated positions :math:`p/s` of position
+        interpolation (Chen et al. 2023): ``rope(x, p / s)`` and ``rope(x, p, scale=s)``
+        rotate by the same angles up to the error model below.
     base
         Base of the frequency law (10000 in RoFormer and Llama), ``> 1``.
     pairing
@@ -224,21 +214,32 @@ def rope(
     Returns
     -------
     numpy.ndarray
-        Same shape and dtype as ``x`` (float64 for integer input). Within the module's error
-        model of the exact rotation.
+        Same shape and dtype as ``x`` (float64 for integer input). Error model: a position
+        ``p`` is taken as the float64 number given (float16/float32 positions widen
+        exactly), and the angle :math:`(p/s)\,\omega_i`, formed in ``angle_dtype``, is
+        within :math:`2\,\varepsilon_a\,\omega_i |p/s|` radians of the exact angle of that
+        number, whole or fractional (the module's error model), so each rotated pair is
+        within that angle error times its norm, plus a few roundings of ``x.dtype``.
 
     Raises
     ------
     TypeError, ValueError
         For non-real ``x``, odd ``d``, a row count different from the number of positions,
-        non-integer positions, an unknown pairing, or an output above :data:`pe.MAX_BYTES`.
+        NaN, infinite or too large positions, an unknown pairing, or an output above
+        :data:`pe.MAX_BYTES`.
+
+    Examples
+    --------
+    >>> x = np.ones((4, 2))
+    >>> bool(np.allclose(rope(x, np.arange(4.0), scale=2.0), rope(x, [0, 0.5, 1, 1.5])))
+    True
     """
     array = _as_float_array("x", x)
     if array.ndim < 2:
         raise ValueError(f"x must have shape (..., n, d), got shape {array.shape}")
     width = _validate.even_width("x.shape[-1]", array.shape[-1])
     mode = _pairing(pairing)
-    ps = _signed_positions("positions", positions)
+    ps = _real_positions("positions", positions)
     if ps.size != array.shape[-2]:
         raise ValueError(
             f"positions must give one position per row of x: {ps.size} positions, "
@@ -248,11 +249,10 @@ def rope(
     angles = rope_angles(ps, width, base=base, scale=scale, angle_dtype=angle_dtype)
     c = np.cos(angles).astype(array.dtype)
     s = np.sin(angles).astype(array.dtype)
-    half = width // 2
     if mode == "adjacent":
         first, second = slice(0, width, 2), slice(1, width, 2)
     else:
-        first, second = slice(0, half), slice(half, width)
+        first, second = slice(0, width // 2), slice(width // 2, width)
     a, b = array[..., first], array[..., second]
     out = np.empty_like(array)
     out[..., first] = a * c - b * s
@@ -277,7 +277,7 @@ def rope_scores(
     q, k
         Vectors of the same even length ``d``.
     query_positions, key_positions
-        1-D integer arrays of the same length (or counts): the pairs ``(m_j, n_j)``.
+        1-D arrays of real positions of the same length (or counts): the pairs ``(m_j, n_j)``.
     base, pairing, angle_dtype
         As in :func:`rope`.
 
@@ -290,8 +290,8 @@ def rope_scores(
     kv = _as_float_array("k", k).astype(np.float64)
     if qv.ndim != 1 or qv.shape != kv.shape:
         raise ValueError(f"q and k must be vectors of one length, got {qv.shape}, {kv.shape}")
-    ms = _signed_positions("query_positions", query_positions)
-    ns = _signed_positions("key_positions", key_positions)
+    ms = _real_positions("query_positions", query_positions)
+    ns = _real_positions("key_positions", key_positions)
     if ms.shape != ns.shape:
         raise ValueError("query_positions and key_positions must have the same length")
     _validate.capped_elements("the scores", 2 * ms.size * qv.size, 8)

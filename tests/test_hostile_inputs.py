@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import os
 import sys
 import textwrap
 import tracemalloc
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -92,7 +94,11 @@ BAD_POSITIONS: Bad = [
     *[case for case in BAD_SIZES if case[2] != "integral float"],
     ([], ValueError, "empty list"),
     ([[0, 1], [2, 3]], ValueError, "2-D"),
-    ([0.5, 1.5], TypeError, "float array"),
+    ([0.0, 1.5], ValueError, "fractional float array"),
+    ([0.0, NAN], ValueError, "NaN in a float array"),
+    (np.array([INF], dtype=np.float32), ValueError, "infinity in a float32 array"),
+    ([1 + 2j], TypeError, "complex array"),
+    ([True, False], TypeError, "boolean array"),
     (["a", "b"], TypeError, "string array"),
     ([-1, 2], ValueError, "negative position"),
     ([2**60], ValueError, "beyond 2**53"),
@@ -102,7 +108,8 @@ BAD_POSITIONS: Bad = [
 BAD_OFFSETS: Bad = [
     (np.array([-(2**63)]), ValueError, "int64 minimum"),
     ([2**60], ValueError, "beyond 2**53"),
-    ([0.5], TypeError, "float array"),
+    ([0.5], ValueError, "fractional float array"),
+    ([-INF], ValueError, "infinite float array"),
     ([], ValueError, "empty"),
     ("1", TypeError, "string"),
 ]
@@ -314,8 +321,30 @@ def subcommands() -> list[str]:
     return []
 
 
+def _npy_header_bytes(shape: tuple[int, ...], descr: str = "<f8") -> bytes:
+    """A valid .npy header declaring ``shape`` (the data is up to the caller)."""
+    buffer = io.BytesIO()
+    header = {"descr": descr, "fortran_order": False, "shape": shape}
+    np.lib.format.write_array_header_1_0(buffer, header)
+    return buffer.getvalue()
+
+
+def _safetensors_bytes(header: object, data: bytes = b"", length: int | None = None) -> bytes:
+    """A .safetensors file: the 8-byte header length, the JSON header, the data."""
+    text = json.dumps(header).encode() if not isinstance(header, bytes) else header
+    return (len(text) if length is None else length).to_bytes(8, "little") + text + data
+
+
+def _npz_bytes(**arrays: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+TENSOR = {"dtype": "F32", "shape": [64, 8], "data_offsets": [0, 2048]}
+
 # Files for `pe identify`: written into the working directory by the test.
-NPY_FILES: dict[str, Callable[[Path], object]] = {
+IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
     "empty.npy": lambda path: path.write_bytes(b""),
     "garbage.npy": lambda path: path.write_bytes(b"\x93NUMPY\x01\x00garbage" + bytes(40)),
     "text.npy": lambda path: path.write_text("not an array at all\n"),
@@ -327,7 +356,71 @@ NPY_FILES: dict[str, Callable[[Path], object]] = {
     "empty-table.npy": lambda path: np.save(path, np.zeros((0, 8))),
     "complex.npy": lambda path: np.save(path, np.zeros((64, 8), dtype=complex)),
     "3d.npy": lambda path: np.save(path, np.zeros((4, 64, 8))),
+    # declared shapes far above pe.MAX_BYTES, or just under it with no data: nothing loaded
+    "huge.npy": lambda path: path.write_bytes(_npy_header_bytes((2**40, 2**20)) + bytes(64)),
+    "huge-under-cap.npy": lambda path: path.write_bytes(_npy_header_bytes((2**24, 8)) + bytes(64)),
+    "huge-sparse.npy": lambda path: _sparse(path, _npy_header_bytes((2**28, 2)), 2**32 + 128),
+    "huge-sparse.safetensors": lambda path: _sparse(
+        path,
+        _safetensors_bytes(
+            {"t": {"dtype": "BF16", "shape": [2**20, 2**9], "data_offsets": [0, 2**30]}}
+        ),
+        2**30 + 128,
+    ),
+    "pickle.npy": lambda path: path.write_bytes(_npy_header_bytes((64, 8), "|O") + bytes(64)),
+    "empty.npz": lambda path: path.write_bytes(b""),
+    "garbage.npz": lambda path: path.write_bytes(b"PK\x03\x04" + bytes(200)),
+    "truncated.npz": lambda path: path.write_bytes(_npz_bytes(table=np.zeros((64, 8)))[:300]),
+    "pickled.npz": lambda path: np.savez(path, np.array([[None, 1]] * 64, dtype=object)),
+    "no-members.npz": np.savez,
+    "huge.npz": lambda path: path.write_bytes(_npz_with("t.npy", _npy_header_bytes((2**40, 8)))),
+    "several.npz": lambda path: np.savez(path, a=np.zeros((64, 8)), b=np.zeros((64, 8))),
+    "short.safetensors": lambda path: path.write_bytes(b"\x10\x00\x00"),
+    "long-header.safetensors": lambda path: path.write_bytes(_safetensors_bytes({}, length=2**63)),
+    "bad-json.safetensors": lambda path: path.write_bytes(_safetensors_bytes(b"{not json")),
+    "not-utf8.safetensors": lambda path: path.write_bytes(_safetensors_bytes(b'{"\xff": 1}')),
+    "list.safetensors": lambda path: path.write_bytes(_safetensors_bytes([1, 2])),
+    "deep.safetensors": lambda path: path.write_bytes(_safetensors_bytes(b"[" * 100_000)),
+    "bad-entry.safetensors": lambda path: path.write_bytes(
+        _safetensors_bytes({"t": {**TENSOR, "shape": [-64, 8]}}, bytes(2048))
+    ),
+    "mismatch.safetensors": lambda path: path.write_bytes(
+        _safetensors_bytes({"t": {**TENSOR, "data_offsets": [0, 1000]}}, bytes(2048))
+    ),
+    "truncated.safetensors": lambda path: path.write_bytes(
+        _safetensors_bytes({"t": TENSOR}, bytes(1000))
+    ),
+    "huge.safetensors": lambda path: path.write_bytes(
+        _safetensors_bytes(
+            {"t": {"dtype": "F32", "shape": [2**40, 2**20], "data_offsets": [0, 2**62]}}
+        )
+    ),
+    "ints.safetensors": lambda path: path.write_bytes(
+        _safetensors_bytes({"t": {**TENSOR, "dtype": "I32"}}, bytes(2048))
+    ),
+    "several.safetensors": lambda path: path.write_bytes(
+        _safetensors_bytes(
+            {"a": TENSOR, "b": {**TENSOR, "data_offsets": [2048, 4096]}}, bytes(4096)
+        )
+    ),
+    "table.txt": lambda path: path.write_text("0.0 1.0\n"),
 }
+
+
+def _sparse(path: Path, head: bytes, size: int) -> None:
+    """``head``, then zeros up to ``size`` bytes, as a sparse file (no disk space used)."""
+    with path.open("wb") as file:
+        file.write(head)
+        file.truncate(size)
+
+
+def _npz_with(member: str, content: bytes) -> bytes:
+    """A zip archive holding ``member`` with ``content`` (e.g. a header and no data)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(member, content)
+    return buffer.getvalue()
+
 
 USER_MODULE = """
 import numpy as np
@@ -380,7 +473,11 @@ CLI_CASES = [
     # pe identify (files written by the test; functions from a module it writes)
     ["identify"],
     ["identify", "missing.npy"],
-    *[["identify", name] for name in NPY_FILES],
+    *[["identify", name] for name in IDENTIFY_FILES],
+    ["identify", "several.npz", "--tensor", "nothing"],
+    ["identify", "several.safetensors", "--tensor", "nothing"],
+    ["identify", "garbage.npy", "--tensor", "t"],
+    ["identify", "pe_hostile_user:raises", "--n", "64", "--d", "8", "--tensor", "t"],
     *[
         ["identify", source, "--n", "64", "--d", "8"]
         for source in (
@@ -408,12 +505,12 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty working directory holding the identify inputs and a user module."""
     inputs = tmp_path / "inputs"
     inputs.mkdir()
-    for name, write in NPY_FILES.items():
+    for name, write in IDENTIFY_FILES.items():
         write(inputs / name)
     (inputs / "pe_hostile_user.py").write_text(textwrap.dedent(USER_MODULE))
     work = tmp_path / "work"
     work.mkdir()
-    for name in NPY_FILES:
+    for name in IDENTIFY_FILES:
         (work / name).symlink_to(inputs / name)
     monkeypatch.chdir(work)
     monkeypatch.syspath_prepend(str(inputs))

@@ -56,6 +56,7 @@ RANKS = {
     "numeric": 1,
     "symbolic": 1,
     "reference": 1,
+    "testing": 2,  # the library's assertions for users' test suites (on identify and rotary)
     "proofs": 3,
     "experiments": 3,
     "claims": 4,

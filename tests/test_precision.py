@@ -192,6 +192,27 @@ def test_a_row_does_not_depend_on_the_other_rows(dtype: type[np.floating[Any]]) 
         np.testing.assert_array_equal(numeric.sinusoidal(run, d, dtype=dtype), full[run])
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_cached_anchors_give_the_same_bits(
+    monkeypatch: pytest.MonkeyPatch, dtype: type[np.floating[Any]]
+) -> None:
+    """Counts use anchors cached per (d, base): the bits of the uncached computation."""
+    sizes = [1, 17, 128, 300, 2048, 5000]
+    _rotation_table._first_anchors.cache_clear()
+    cached = [numeric.sinusoidal(n, 48, dtype=dtype) for n in sizes]  # the cache grows
+    again = [numeric.sinusoidal(n, 48, dtype=dtype) for n in sizes]  # and is reused
+    assert _rotation_table._first_anchors.cache_info().hits > 0
+    rows, factors = _rotation_table._first_anchors(48, 10000.0, dtype != np.float64, 64)
+    assert not rows.flags.writeable
+    assert not factors.flags.writeable
+    monkeypatch.setattr(_rotation_table, "_CACHED_ANCHOR_BYTES", 0)  # computed afresh
+    for n, first, second in zip(sizes, cached, again, strict=True):
+        fresh = numeric.sinusoidal(n, 48, dtype=dtype)
+        np.testing.assert_array_equal(first, fresh)
+        np.testing.assert_array_equal(second, fresh)
+        np.testing.assert_array_equal(numeric.sinusoidal(np.arange(n), 48, dtype=dtype), fresh)
+
+
 def test_threaded_fill_gives_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
     serial = numeric.sinusoidal(1000, 64, dtype=np.float32)
     monkeypatch.setattr(_rotation_table, "_THREADED_ENTRIES", 1)

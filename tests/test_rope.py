@@ -216,7 +216,8 @@ def test_rope_scores_rise_again_and_alibi_does_not() -> None:
         (lambda: rotary.rope(np.ones((2, 5)), 2), ValueError),  # odd d
         (lambda: rotary.rope(np.ones((3, 4)), 2), ValueError),  # rows != positions
         (lambda: rotary.rope(np.ones(4), 1), ValueError),  # no position axis
-        (lambda: rotary.rope(np.ones((2, 4)), [0.5, 1.0]), TypeError),
+        (lambda: rotary.rope(np.ones((2, 4)), [0.5, np.nan]), ValueError),  # NaN position
+        (lambda: rotary.rope(np.ones((2, 4)), ["0", "1"]), TypeError),  # strings
         (lambda: rotary.rope(np.ones((2, 4)), 2, pairing="interleaved"), ValueError),  # type: ignore[arg-type]
         (lambda: rotary.rope(np.ones((2, 4)), 2, pairing=3), TypeError),  # type: ignore[arg-type]
         (lambda: rotary.rope("abcd", 1), TypeError),

@@ -41,7 +41,8 @@ Method
    different bases; the law whose base has fewer significant digits is reported (the
    paper's on a tie) and the other is mentioned when it is as round.
 
-The steps live in private modules, one per job: ``_inputs`` (reading and screening a
+The steps live in private modules, one per job: ``_files`` (reading ``.npy``, ``.npz``
+and ``.safetensors`` files, headers first), ``_inputs`` (calling a function, screening a
 table), ``_fit`` (step 1 and 2), ``_layout`` (steps 3 and 4), ``_law`` (step 5),
 ``_explain`` (the verdict and the notes in words) and ``_result`` (:class:`Identification`).
 """
@@ -54,6 +55,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe.identify import _explain
+from pe.identify._files import load_table
 from pe.identify._fit import check_rest, fit_columns
 from pe.identify._inputs import (
     FIT_ROWS,
@@ -66,19 +68,39 @@ from pe.identify._inputs import (
 )
 from pe.identify._law import LawInput, fit_law
 from pe.identify._layout import locate, roles
-from pe.identify._result import Identification
+from pe.identify._result import Identification, base_agrees
+from pe.identify._tensors import Loaded
 
-__all__ = ["MIN_ROWS", "Identification", "call_function", "identify", "load_npy"]
+__all__ = [
+    "MIN_ROWS",
+    "Identification",
+    "Loaded",
+    "as_table",
+    "base_agrees",
+    "call_function",
+    "identify",
+    "load_npy",
+    "load_table",
+]
 
 
-def identify(table: npt.ArrayLike) -> Identification:
+#: Machine epsilon of each dtype a table may have been stored in (bfloat16: 8 bits).
+STORED_EPS = {"bfloat16": 2.0**-7, "float16": 2.0**-10, "float32": 2.0**-23, "float64": 2.0**-52}
+
+
+def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identification:
     r"""Identify the convention of a sinusoidal encoding table.
 
     Parameters
     ----------
     table
         Array of shape ``(n, d)``, float16, float32 or float64, ``n >= 16``: row ``r`` is
-        the encoding of position ``p_0 + r`` for an unknown integer ``p_0``.
+        the encoding of position ``p_0 + r`` for an unknown integer ``p_0``. A batch of
+        one, shape ``(1, n, d)``, is read as ``(n, d)``.
+    stored_dtype
+        The dtype the values were stored in when it is less precise than the array's:
+        ``"bfloat16"`` for a bfloat16 tensor widened to float32 (NumPy has no bfloat16),
+        so that the precision expected of the table is bfloat16's. Default: the array's.
 
     Returns
     -------
@@ -112,8 +134,10 @@ def identify(table: npt.ArrayLike) -> Identification:
     """
     array = as_table(table)
     n, d = array.shape
-    shape, dtype = (n, d), str(array.dtype)
-    eps = float(np.finfo(array.dtype).eps)
+    shape, dtype = (n, d), str(array.dtype) if stored_dtype is None else stored_dtype
+    if dtype not in STORED_EPS:
+        raise ValueError(f"stored_dtype must be one of {', '.join(STORED_EPS)}, got {dtype!r:.40}")
+    eps = max(STORED_EPS[dtype], float(np.finfo(array.dtype).eps))
     refusal = screen(array, eps)
     if refusal is not None:
         return Identification(False, refusal, shape, dtype)

@@ -11,7 +11,7 @@ from pe.identify._fit import ColumnFit, wrap
 from pe.identify._inputs import Padding
 from pe.identify._law import LawFit
 from pe.identify._layout import Located, Roles
-from pe.identify._result import Float64Array
+from pe.identify._result import Float64Array, base_agrees
 
 __all__ = [
     "ANGLE_EPS",
@@ -152,8 +152,7 @@ def matches_paper(found: LawFit, roles: Roles, offset: int, d: int, padding: Pad
     """Paper layout and order, paper law, base 10000 and offset 0, within the precision."""
     return bool(
         found.law == "paper"
-        and found.base is not None
-        and abs(found.base - 10000.0) <= max(2 * (found.base_sigma or 0.0), 1e-9 * 10000.0)
+        and base_agrees(found.base, found.base_sigma, 10000.0)
         and (roles.pairing.layout, roles.order, offset) == ("interleaved", "sin-first", 0)
         and padding.width == d
         and d % 2 == 0

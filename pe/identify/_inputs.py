@@ -1,7 +1,9 @@
 """Where ``pe identify`` gets a table, and what it accepts as one.
 
-A table comes from a ``.npy`` file (:func:`load_npy`) or a user's function
-(:func:`call_function`); :func:`as_table` checks that it is a 2-D float array,
+A table comes from a file (``.npy``, ``.npz`` or ``.safetensors``: :mod:`._files`, headers
+checked before any data is read) or a user's function (:func:`call_function`);
+:func:`as_table` checks that it is a 2-D float array (a batch of one, ``(1, n, d)``, is
+read as ``(n, d)``),
 :func:`screen` refuses what cannot be an encoding at all and :func:`padding` finds the
 zero rows and columns that implementations add. Every failure of a source becomes a
 one-line :class:`ValueError` (or :class:`TypeError`) naming the source, so the command
@@ -38,6 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
+from pe.identify._files import load_table
+from pe.identify._tensors import MIN_ROWS  # fewest rows pe.identify accepts
 
 __all__ = [
     "FIT_ROWS",
@@ -51,8 +55,6 @@ __all__ = [
     "screen",
 ]
 
-#: Fewest rows :func:`pe.identify.identify` accepts.
-MIN_ROWS = 16
 #: Rows used for the fits (the rest are checked against the fitted sinusoids).
 FIT_ROWS = 1024
 #: Values may leave [-1, 1] by this many machine epsilons (rounding), no more.
@@ -65,14 +67,10 @@ def _one_line(error: BaseException) -> str:
 
 
 def load_npy(path: str) -> Any:
-    """Load a ``.npy`` file (no pickles) as an array."""
-    file = Path(path)
-    if not file.is_file():
-        raise ValueError(f"{path}: no such file")
-    try:
-        return np.load(file, allow_pickle=False)
-    except (OSError, ValueError, EOFError, SyntaxError, TypeError) as error:
-        raise ValueError(f"{path}: not a readable .npy array ({_one_line(error)})") from None
+    """Load a ``.npy`` file as an array: header checked first, no pickles (:mod:`._files`)."""
+    if not path.endswith(".npy"):
+        raise ValueError(f"{path}: expected a .npy file")
+    return load_table(path).array
 
 
 def _import(module_name: str) -> Any:
@@ -152,6 +150,8 @@ def as_table(table: object) -> npt.NDArray[Any]:
     --------
     >>> as_table(np.zeros((16, 2))).shape
     (16, 2)
+    >>> as_table(np.zeros((1, 16, 2))).shape
+    (16, 2)
     >>> as_table(np.zeros((15, 2)))
     Traceback (most recent call last):
     ...
@@ -166,6 +166,8 @@ def as_table(table: object) -> npt.NDArray[Any]:
     if array.dtype.kind != "f":
         raise TypeError(f"table must hold float16, float32 or float64 values, got {array.dtype}")
     _validate.float_dtype("table.dtype", array.dtype)
+    if array.ndim == 3 and array.shape[0] == 1:  # a batch of one, as models store buffers
+        array = array[0]
     if array.ndim != 2:
         raise ValueError(f"table must be 2-D (n positions, d columns), got shape {array.shape}")
     n, d = array.shape

@@ -8,11 +8,24 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Float64Array", "Identification", "LawName", "significant_digits"]
+__all__ = ["Float64Array", "Identification", "LawName", "base_agrees", "significant_digits"]
 
 Float64Array = npt.NDArray[np.float64]
 
 LawName = Literal["paper", "tensor2tensor", "other"]
+
+
+def base_agrees(base: float | None, uncertainty: float | None, expected: float) -> bool:
+    """Whether a fitted base is ``expected`` within two uncertainties (or 1e-9 relative).
+
+    Examples
+    --------
+    >>> base_agrees(10000.3, 0.2, 10000.0), base_agrees(10001.0, 0.2, 10000.0)
+    (True, False)
+    """
+    if base is None:
+        return False
+    return abs(base - expected) <= max(2 * (uncertainty or 0.0), 1e-9 * abs(expected))
 
 
 @dataclass(frozen=True)

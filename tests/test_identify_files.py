@@ -1,0 +1,236 @@
+"""``pe identify`` on the files engineers have: ``.npy``, ``.npz`` and ``.safetensors``.
+
+Every file is written by the test into ``tmp_path`` (``.safetensors`` by the ``safetensors``
+package's NumPy interface, or byte by byte for bfloat16). Hostile files are in
+``tests/test_hostile_inputs.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from safetensors.numpy import save_file
+
+import pe
+from pe import conventions
+from pe.identify import load_table
+from pe.identify._tensors import could_be_table, widen_bfloat16
+
+N, D = 128, 32
+
+
+def run_pe(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pe", "identify", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+
+
+def model_tensors(table: np.ndarray) -> dict[str, Any]:
+    """A small checkpoint: the positional buffer among weights that are not tables."""
+    rng = np.random.default_rng(0)
+    return {
+        # C order: safetensors' save_file writes the raw memory of a Fortran-order array
+        "decoder.embed_positions.weight": np.ascontiguousarray(table),
+        "decoder.layers.0.fc1.weight": rng.standard_normal((64, 32)).astype(np.float32),
+        "decoder.layers.0.fc1.bias": np.zeros(64, dtype=np.float32),
+        "decoder.embed_tokens.weight": rng.standard_normal((100, 32)).astype(np.float32),
+        "step": np.array([3], dtype=np.int64),
+    }
+
+
+def bfloat16_bits(values: np.ndarray) -> np.ndarray:
+    """float32 values rounded to the nearest bfloat16 (ties to even), as 16-bit patterns."""
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def write_bfloat16(path: Path, name: str, bits: np.ndarray) -> None:
+    """A .safetensors file holding one BF16 tensor, written byte by byte per the format."""
+    header = {
+        "__metadata__": {"format": "pt"},
+        name: {"dtype": "BF16", "shape": list(bits.shape), "data_offsets": [0, 2 * bits.size]},
+    }
+    text = json.dumps(header).encode()
+    path.write_bytes(len(text).to_bytes(8, "little") + text + bits.astype("<u2").tobytes())
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def test_npy_is_read_as_saved(tmp_path: Path) -> None:
+    table = pe.sinusoidal(N, D, dtype=np.float32)
+    np.save(tmp_path / "t.npy", table)
+    loaded = load_table(str(tmp_path / "t.npy"))
+    assert loaded.array.dtype == np.float32
+    assert np.array_equal(loaded.array, table)
+    np.save(tmp_path / "f.npy", np.asfortranarray(table))  # Fortran order, same values
+    assert np.array_equal(load_table(str(tmp_path / "f.npy")).array, table)
+    np.save(tmp_path / "big.npy", table.astype(">f8"))  # big-endian
+    assert np.array_equal(load_table(str(tmp_path / "big.npy")).array, table)
+
+
+@pytest.mark.parametrize("save", [np.savez, np.savez_compressed])
+def test_npz_member_by_name(tmp_path: Path, save: object) -> None:
+    table = pe.sinusoidal(N, D)
+    path = tmp_path / "m.npz"
+    save(path, **model_tensors(table))  # type: ignore[operator]
+    loaded = load_table(str(path), "decoder.embed_positions.weight")
+    assert np.array_equal(loaded.array, table)
+    assert loaded.tensor == "decoder.embed_positions.weight"
+
+
+def test_a_single_tensor_needs_no_name(tmp_path: Path) -> None:
+    table = pe.sinusoidal(N, D)
+    np.savez(tmp_path / "one.npz", table)
+    assert load_table(str(tmp_path / "one.npz")).tensor == "arr_0"
+    save_file({"pe": table}, str(tmp_path / "one.safetensors"))
+    assert np.array_equal(load_table(str(tmp_path / "one.safetensors")).array, table)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_safetensors_tensor_by_name(tmp_path: Path, dtype: type) -> None:
+    table = pe.sinusoidal(N, D, dtype=dtype)
+    path = tmp_path / "model.safetensors"
+    save_file(model_tensors(table), str(path))
+    loaded = load_table(str(path), "decoder.embed_positions.weight")
+    assert loaded.array.dtype == dtype
+    assert np.array_equal(loaded.array, table)
+    assert loaded.stored_dtype == np.dtype(dtype).name
+
+
+def test_bfloat16_bits_widen_to_known_values() -> None:
+    bits = np.array(
+        [0x3F80, 0xC020, 0x3E20, 0x4049, 0x0000, 0x8000, 0x7F80, 0xFF80, 0x0001, 0x7F7F, 0x0080],
+        dtype=np.uint16,
+    )
+    known = [
+        1.0,
+        -2.5,
+        0.15625,
+        3.140625,
+        0.0,
+        -0.0,
+        float("inf"),
+        float("-inf"),
+        2.0**-133,  # the smallest subnormal
+        (2 - 2.0**-7) * 2.0**127,  # the largest finite bfloat16
+        2.0**-126,  # the smallest normal
+    ]
+    widened = widen_bfloat16(bits)
+    assert widened.dtype == np.float32
+    assert widened.tolist() == known
+    assert np.signbit(widened[5])
+    assert not np.signbit(widened[4])
+    assert np.isnan(widen_bfloat16(np.array([0x7FC0], dtype=np.uint16)))[0]
+
+
+def test_bfloat16_is_the_top_half_of_float32() -> None:
+    """Every float32 whose low 16 bits are zero is a bfloat16 number: widening gives it back."""
+    rng = np.random.default_rng(1)
+    values = rng.standard_normal(10_000).astype(np.float32)
+    truncated = (values.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+    bits = (truncated.view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    assert np.array_equal(widen_bfloat16(bits), truncated)
+    # rounded to nearest: within half a bfloat16 unit (at most 2**-8 relative)
+    nearest = widen_bfloat16(bfloat16_bits(values))
+    assert np.all(np.abs(nearest - values) <= 2.0**-8 * np.abs(values))
+    assert np.any(nearest != truncated)  # rounding, not truncation
+
+
+def test_bfloat16_safetensors_tensor_is_read(tmp_path: Path) -> None:
+    values = pe.sinusoidal(64, 16, dtype=np.float32)
+    bits = bfloat16_bits(values)
+    path = tmp_path / "bf16.safetensors"
+    write_bfloat16(path, "pos", bits[None])  # (1, n, d): a batch of one
+    loaded = load_table(str(path))
+    assert loaded.stored_dtype == "bfloat16"
+    assert loaded.array.shape == (1, 64, 16)
+    assert np.array_equal(loaded.array[0], widen_bfloat16(bits))
+
+
+def test_bfloat16_precision_is_what_identify_expects(tmp_path: Path) -> None:
+    values = pe.sinusoidal(64, 64, dtype=np.float32)
+    widened = widen_bfloat16(bfloat16_bits(values))
+    found = pe.identify(widened, stored_dtype="bfloat16")
+    assert found.matches_paper
+    assert found.dtype == "bfloat16"
+    # read as float32 values, the bfloat16 rounding is far beyond float32's precision
+    assert not pe.identify(widened).is_encoding
+    with pytest.raises(ValueError, match="stored_dtype must be one of"):
+        pe.identify(widened, stored_dtype="float8")
+
+
+def test_could_be_table() -> None:
+    assert could_be_table((1, 64, 8), "F32")
+    assert could_be_table((64, 8), "bfloat16")
+    assert not could_be_table((64, 8), "I32")
+    assert not could_be_table((15, 8), "float32")  # too few rows for identify
+    assert not could_be_table((2, 64, 8), "float32")
+    assert not could_be_table((64, 1), "float32")
+
+
+# --------------------------------------------------------------------------------------------
+# The command line
+
+
+def test_cli_reads_a_safetensors_checkpoint(tmp_path: Path) -> None:
+    table = conventions.get("fairseq").table(N + 2, D)[None].astype(np.float32)  # (1, n, d)
+    path = tmp_path / "model.safetensors"
+    save_file(model_tensors(table), str(path))
+    result = run_pe(str(path), "--tensor", "decoder.embed_positions.weight")
+    assert result.returncode == 0, result.stderr
+    assert "tensor decoder.embed_positions.weight" in result.stdout
+    assert "layout: halves" in result.stdout
+    data = json.loads(
+        run_pe(str(path), "--tensor", "decoder.embed_positions.weight", "--json").stdout
+    )
+    assert data["shape"] == [N + 2, D]
+    assert data["layout"] == "halves"
+
+
+def test_cli_lists_the_candidate_tables_when_no_name_is_given(tmp_path: Path) -> None:
+    path = tmp_path / "model.safetensors"
+    save_file(model_tensors(pe.sinusoidal(N, D)), str(path))
+    for extra in ([], ["--tensor", "decoder.embed_position"]):
+        result = run_pe(str(path), *extra)
+        assert result.returncode == 2
+        assert result.stdout == ""
+        error = result.stderr.strip().splitlines()[-1]
+        assert "5 tensors; tensors that could be a table:" in error
+        assert "decoder.embed_positions.weight (128, 32) F64" in error
+        assert "decoder.layers.0.fc1.weight (64, 32) F32" in error
+        assert "bias" not in error
+        assert "step" not in error
+
+
+def test_cli_reads_an_npz_archive(tmp_path: Path) -> None:
+    path = tmp_path / "tables.npz"
+    np.savez_compressed(path, **model_tensors(pe.sinusoidal(N, D, dtype=np.float32)))
+    result = run_pe(str(path), "--tensor", "decoder.embed_positions.weight")
+    assert result.returncode == 0, result.stderr
+    assert "the paper's encoding" in result.stdout
+    refused = run_pe(str(path))
+    assert refused.returncode == 2
+    assert "--tensor NAME is needed" in refused.stderr
+
+
+def test_cli_identifies_a_bfloat16_tensor(tmp_path: Path) -> None:
+    path = tmp_path / "bf16.safetensors"
+    write_bfloat16(path, "pos", bfloat16_bits(pe.sinusoidal(64, 64, dtype=np.float32)))
+    result = run_pe(str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["dtype"] == "bfloat16"
+    assert data["matches_paper"] is True
