@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export MPLBACKEND := Agg
 
-.PHONY: install docs serve test lint typecheck pytest bench lock clean
+.PHONY: install docs serve test lint typecheck pytest bench mutants lock clean
 
 install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
 
@@ -40,6 +40,9 @@ test: lint typecheck pytest ## lint, type-check (mypy --strict) and run the whol
 
 bench: install ## speed and memory benchmarks, as ratios against baselines in the same run
 	$(BIN)/python benchmarks/run.py
+
+mutants: install ## inject realistic faults one at a time into a copy of pe; report the share caught
+	$(BIN)/python tests/mutants/run.py
 
 lock: ## re-pin every dependency from pyproject.toml into requirements.lock
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
