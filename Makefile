@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export MPLBACKEND := Agg
 
-.PHONY: install docs serve test test-fast lint typecheck pytest bench dist lock clean
+.PHONY: install docs serve test test-fast lint typecheck pytest bench dist mutants lock clean
 
 install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
 
@@ -48,6 +48,8 @@ bench: install ## speed and memory benchmarks, as ratios against baselines in th
 
 dist: install ## the sdist and the wheel of the distribution pe-sinusoidal, into dist/
 	$(BIN)/python -m build --no-isolation --outdir dist .
+mutants: install ## inject realistic faults one at a time into a copy of pe; report the share caught
+	$(BIN)/python tests/mutants/run.py
 
 lock: ## re-pin every dependency from pyproject.toml into requirements.lock
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
