@@ -367,6 +367,7 @@ IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
         ),
         2**30 + 128,
     ),
+    "sizeless.npy": lambda path: path.write_bytes(_npy_header_bytes((64, 8), "|V0")),
     "pickle.npy": lambda path: path.write_bytes(_npy_header_bytes((64, 8), "|O") + bytes(64)),
     "empty.npz": lambda path: path.write_bytes(b""),
     "garbage.npz": lambda path: path.write_bytes(b"PK\x03\x04" + bytes(200)),
@@ -377,6 +378,9 @@ IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
     "several.npz": lambda path: np.savez(path, a=np.zeros((64, 8)), b=np.zeros((64, 8))),
     "short.safetensors": lambda path: path.write_bytes(b"\x10\x00\x00"),
     "long-header.safetensors": lambda path: path.write_bytes(_safetensors_bytes({}, length=2**63)),
+    "big-header.safetensors": lambda path: _sparse(
+        path, (20_000_000).to_bytes(8, "little"), 20_000_100
+    ),
     "bad-json.safetensors": lambda path: path.write_bytes(_safetensors_bytes(b"{not json")),
     "not-utf8.safetensors": lambda path: path.write_bytes(_safetensors_bytes(b'{"\xff": 1}')),
     "list.safetensors": lambda path: path.write_bytes(_safetensors_bytes([1, 2])),

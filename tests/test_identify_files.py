@@ -160,8 +160,10 @@ def test_bfloat16_safetensors_tensor_is_read(tmp_path: Path) -> None:
     assert np.array_equal(loaded.array[0], widen_bfloat16(bits))
 
 
-def test_bfloat16_precision_is_what_identify_expects(tmp_path: Path) -> None:
-    values = pe.sinusoidal(64, 64, dtype=np.float32)
+@pytest.mark.parametrize(("n", "d"), [(64, 64), (512, 128), (4096, 256)])
+def test_bfloat16_precision_is_what_identify_expects(n: int, d: int) -> None:
+    """Slow bfloat16 columns take a few values over 1024 rows: identify still reads them."""
+    values = pe.sinusoidal(n, d, dtype=np.float32)
     widened = widen_bfloat16(bfloat16_bits(values))
     found = pe.identify(widened, stored_dtype="bfloat16")
     assert found.matches_paper
@@ -170,6 +172,13 @@ def test_bfloat16_precision_is_what_identify_expects(tmp_path: Path) -> None:
     assert not pe.identify(widened).is_encoding
     with pytest.raises(ValueError, match="stored_dtype must be one of"):
         pe.identify(widened, stored_dtype="float8")
+
+
+def test_a_bfloat16_fairseq_table_keeps_its_layout_and_offset() -> None:
+    table = conventions.get("fairseq").table(2048, 256, dtype=np.float32)
+    found = pe.identify(widen_bfloat16(bfloat16_bits(table)), stored_dtype="bfloat16")
+    assert (found.layout, found.order, found.position_offset) == ("halves", "sin-first", 2)
+    assert not found.matches_paper
 
 
 def test_could_be_table() -> None:

@@ -112,6 +112,13 @@ def test_entries_are_checked_beyond_the_identified_convention() -> None:
         assert_matches_paper(table)
 
 
+def test_entries_are_compared_block_by_block_over_long_tables() -> None:
+    table = pe.sinusoidal(9000, 8)
+    table[8500, 3] += 1e-11
+    with pytest.raises(AssertionError, match=r"worst entry: row 8500, column 3: "):
+        assert_matches_paper(table)
+
+
 def test_atol_default_is_the_formula_in_the_tables_dtype() -> None:
     assert paper_tolerance(N, np.float64) == 4 * 2.0**-52 + 2 * 2.0**-52 * (N - 1)
     # angles formed in float16 and stored as float32: far beyond the float32 model

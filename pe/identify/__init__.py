@@ -12,7 +12,11 @@ Method
    (unit amplitude, ``r`` the row index) by Gauss-Newton with a Levenberg-Marquardt
    safeguard, started from Prony's estimate :math:`\cos\omega_j \approx
    \sum_r (x_{r+1} + x_{r-1}) x_r / (2 \sum_r x_r^2)` on the first 32 rows and refined on
-   growing windows (32, 256, then all rows up to 1024; later rows are only checked).
+   growing windows (32, 256, then all rows up to 1024; later rows are only checked). A
+   column that rounding leaves flat over the first 32 rows (a slow cosine in float16 or
+   bfloat16) starts instead from the best of a grid of frequencies, and a slow column whose
+   sinusoid misses on the later rows is refitted on every ``s``-th row of the whole table
+   (``s = ceil(n / 1024)``), kept where that lowers its largest miss.
    Frequencies are principal values in :math:`[0, \pi]`: at integer positions a frequency
    above :math:`\pi` is indistinguishable from its alias. Columns are fitted in chunks, in
    threads; the result does not depend on the number of threads.
@@ -56,7 +60,7 @@ import numpy.typing as npt
 
 from pe.identify import _explain
 from pe.identify._files import load_table
-from pe.identify._fit import check_rest, fit_columns
+from pe.identify._fit import check_rest, fit_columns, refit_strided
 from pe.identify._inputs import (
     FIT_ROWS,
     MIN_ROWS,
@@ -150,9 +154,10 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
     fit = fit_columns(array[:m, :width].astype(np.float64), padded.rows, eps)
     if n > m:
         columns = np.arange(width, dtype=np.int64)
-        fit = dataclasses.replace(
-            fit, residual=np.maximum(fit.residual, check_rest(array, m, fit, columns))
-        )
+        rest = check_rest(array, m, fit, columns)
+        missed = np.flatnonzero(rest > 2 * fit.residual + 2 * eps)  # a loose extrapolation
+        fit = dataclasses.replace(fit, residual=np.maximum(fit.residual, rest))
+        fit = refit_strided(array, fit, missed, eps)
     found = roles(fit, width)
     located = locate(fit, found, width)
     offset = round(located.estimate)

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from pe.identify._inputs import FIT_ROWS
 from pe.identify._result import Float64Array
 
-__all__ = ["SAFETY", "ColumnFit", "check_rest", "fit_columns", "wrap"]
+__all__ = ["SAFETY", "ColumnFit", "check_rest", "fit_columns", "refit_strided", "wrap"]
 
 #: Windows of the coarse-to-fine fit.
 _WINDOWS = (32, 256)
@@ -127,6 +127,32 @@ def _phase(x: Float64Array, r: Float64Array, rows: Float64Array, w: Float64Array
     return np.asarray(wrap(np.where(slow, direct, fitted)), dtype=np.float64)
 
 
+#: Frequencies tried by :func:`_grid_start`, per window.
+_GRID = 48
+
+
+def _grid_start(x: Float64Array, rows: Float64Array, first: int) -> Float64Array:
+    """For columns flat over the first window: the grid frequency whose best phase fits best.
+
+    The grid is log-spaced from a tenth of a radian over all rows to two radians over the
+    first window (a column flat there turns less); each frequency gets its least-squares
+    phase (:func:`_phase`) and the lowest squared error over all rows wins.
+    """
+    m = x.shape[0]
+    r = np.arange(m, dtype=np.float64)
+    best = np.full(x.shape[1], np.inf)
+    found = np.full(x.shape[1], 1e-4 / first)
+    for w in np.geomspace(0.1 / m, 2.0 / first, _GRID):
+        ws = np.full(x.shape[1], w)
+        psi = _phase(x, r, rows, ws)
+        error = (x - np.sin(np.multiply.outer(r, ws) + psi)) * rows[:, None]
+        cost = np.einsum("ij,ij->j", error, error)
+        better = cost < best
+        best = np.where(better, cost, best)
+        found = np.where(better, w, found)
+    return found
+
+
 def _refine(
     x: Float64Array,
     rows: Float64Array,
@@ -220,6 +246,12 @@ def _fit_chunk(x: Float64Array, rows: Float64Array, eps: float) -> ColumnFit:
     # w = 0 is a stationary point of a cosine column (the model is even in w there):
     # start slightly above it, from where Gauss-Newton climbs like Newton's square root.
     w = np.maximum(_prony(x[:first], rows[:first]), 1e-4 / first)
+    # A column that rounding leaves flat over the first window (a slow cosine in float16
+    # or bfloat16) tells Prony nothing: start it from the best frequency of a grid instead.
+    live = rows[:first] > 0
+    flat = np.flatnonzero(np.ptp(x[:first][live], axis=0) <= 4 * eps)
+    if flat.size:
+        w[flat] = _grid_start(x[:, flat], rows, first)
     psi = _phase(x[:first], np.arange(first, dtype=np.float64), rows[:first], w)
     for window in windows:
         fit = _refine(x[:window], rows[:window], w, psi, 2 if window == m else 4)
@@ -285,3 +317,46 @@ def check_rest(
         live = np.any(block != 0, axis=1)[:, None]
         worst = np.maximum(worst, np.max(np.abs(block - model) * live, axis=0))
     return worst
+
+
+def refit_strided(
+    array: npt.NDArray[Any], fit: ColumnFit, columns: npt.NDArray[np.int64], eps: float
+) -> ColumnFit:
+    """Refit the ``columns`` whose sinusoid misses on the rows after the fit, on all rows.
+
+    A slow column of a coarse dtype (bfloat16: a cosine over 1024 rows may take two values)
+    pins its frequency too loosely to extrapolate over a long table. Every ``s``-th row of
+    the whole table (``s = ceil(n / FIT_ROWS)``) turns ``s`` times further per row: fitted
+    there (:func:`fit_columns`), the frequency is ``w_s / s``. Only columns slow enough not
+    to alias (``w s < 1``) are refitted, and a refit is kept only where it lowers the
+    largest miss over all rows.
+    """
+    n = array.shape[0]
+    stride = -(-n // FIT_ROWS)
+    slow = columns[fit.w[columns] * stride < 1.0]
+    if stride == 1 or not slow.size:
+        return fit
+    sample = array[::stride][:, slow].astype(np.float64)
+    live = np.any(array[::stride] != 0, axis=1).astype(np.float64)  # padding rows out
+    strided = fit_columns(sample, live, eps)
+    trial = ColumnFit(
+        strided.w / stride,
+        strided.psi,
+        strided.sigma_w / stride,
+        strided.sigma_psi,
+        strided.residual,
+        strided.w / stride * n,
+    )
+    missed = check_rest(array, 0, trial, slow)
+    keep = missed < fit.residual[slow]
+    new = {f.name: getattr(fit, f.name).copy() for f in fields(ColumnFit)}
+    for name, values in (
+        ("w", trial.w),
+        ("psi", trial.psi),
+        ("sigma_w", trial.sigma_w),
+        ("sigma_psi", trial.sigma_psi),
+        ("residual", missed),
+        ("angle_reach", trial.angle_reach),
+    ):
+        new[name][slow[keep]] = values[keep]
+    return ColumnFit(**new)

@@ -33,6 +33,8 @@ def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, n
         raise ValueError(f"{where}: not a readable .npy header ({one_line(error)})") from None
     if dtype.hasobject:
         raise ValueError(f"{where}: holds Python objects (a pickle), which pe never loads")
+    if dtype.itemsize == 0:
+        raise ValueError(f"{where}: the dtype {dtype} has no size, so no values")
     return tuple(shape), bool(fortran), dtype
 
 

@@ -28,8 +28,9 @@ from pe.identify._tensors import (
 
 __all__ = ["MAX_HEADER_BYTES", "SAFETENSORS_ITEMSIZE", "load_safetensors_file"]
 
-#: Largest ``.safetensors`` JSON header read (the format's own limit is 100 MB).
-MAX_HEADER_BYTES = 100_000_000
+#: Largest ``.safetensors`` JSON header read: the format allows 100 MB, but parsed into
+#: Python objects that could pass pe.MAX_BYTES; checkpoints' headers stay far below 1 MB.
+MAX_HEADER_BYTES = 16_000_000
 #: Bytes per element of the dtypes a ``.safetensors`` header may name.
 SAFETENSORS_ITEMSIZE = {
     "F64": 8, "F32": 4, "F16": 2, "BF16": 2, "F8_E4M3": 1, "F8_E5M2": 1,
@@ -45,10 +46,13 @@ def _safetensors_header(path: Path, source: str) -> tuple[int, list[Stored], dic
         if len(head) < 8:
             raise ValueError(f"{source}: truncated: fewer than 8 bytes (no header length)")
         length = int.from_bytes(head, "little")
-        if length > min(size - 8, MAX_HEADER_BYTES):
+        if length > size - 8:
             raise ValueError(
                 f"{source}: the header length {length} exceeds the file ({size} bytes)"
             )
+        if length > MAX_HEADER_BYTES:
+            limit = f"{MAX_HEADER_BYTES // 10**6} MB"
+            raise ValueError(f"{source}: a header of {length} bytes, above pe's limit of {limit}")
         try:
             header = json.loads(handle.read(length))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
@@ -102,7 +106,8 @@ def load_safetensors_file(path: Path, source: str, tensor: str | None) -> Loaded
         begin, end = entries[chosen.name]["data_offsets"]
         with path.open("rb") as handle:
             handle.seek(start + begin)
-            bits = np.frombuffer(handle.read(end - begin), dtype="<u2").astype(np.uint16)
+            raw = np.frombuffer(handle.read(end - begin), dtype="<u2")
+            bits = raw.astype(np.uint16, copy=False)  # no copy on little-endian machines
         array: npt.NDArray[Any] = widen_bfloat16(bits).reshape(chosen.shape)
     else:
         from safetensors import SafetensorError, safe_open
