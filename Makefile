@@ -48,6 +48,7 @@ bench: install ## speed and memory benchmarks, as ratios against baselines in th
 
 dist: install ## the sdist and the wheel of the distribution pe-sinusoidal, into dist/
 	$(BIN)/python -m build --no-isolation --outdir dist .
+
 mutants: install ## inject realistic faults one at a time into a copy of pe; report the share caught
 	$(BIN)/python tests/mutants/run.py
 
