@@ -240,10 +240,16 @@ MUTANTS = (
         "FLOAT32_TARGET = 6e-5",
     ),
     Mutant(
-        "claims: 10-15-20 tolerance loosened 1000x",
-        "pe/claims/rotation_identity.py",
-        "        max(first, second) <= tol,",
-        "        max(first, second) <= 1000 * tol,",
+        "claims: 10-15-20 tolerance loosened 1000x (at its source)",
+        "pe/experiments/rotation_identity.py",
+        "    return first, second, law_tolerance(25.0)",
+        "    return first, second, 1000 * law_tolerance(25.0)",
+    ),
+    Mutant(
+        "claims: far-position accuracy tolerance loosened 1000x",
+        "pe/claims/failed_designs.py",
+        "tolerance = EPS + 4 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)",
+        "tolerance = 1000 * EPS + 4000 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)",
     ),
     # the command line
     Mutant(
