@@ -196,6 +196,13 @@ def test_loose_threshold_is_1000x() -> None:
     assert not outside.ok
 
 
+def test_the_reported_tolerance_is_enforced() -> None:
+    """Fault made harmless: a condition loosened while the reported tolerance is not."""
+    assert not claims.checked(True, "x", error=2.0, tolerance=1.0).holds
+    assert claims.checked(True, "x", error=1.0, tolerance=1.0).holds
+    assert not claims.checked(False, "x", error=0.5, tolerance=1.0).holds
+
+
 def test_checked_needs_both_error_and_tolerance() -> None:
     with pytest.raises(ValueError, match="both error and tolerance"):
         claims.checked(True, "x", error=1.0)
@@ -204,7 +211,7 @@ def test_checked_needs_both_error_and_tolerance() -> None:
 
 
 def _raises(value: int) -> claims.Evidence:
-    raise ZeroDivisionError(f"division by {value - value}")
+    raise RuntimeError(f"no evidence for {value}")
 
 
 def _divides(value: int) -> claims.Evidence:
@@ -215,8 +222,15 @@ def test_an_exception_fails_the_claim_with_its_message() -> None:
     """Fault caught: an exception escaping a claim (``pe verify`` would exit 2)."""
     result = claims.run(claim_of(claims.Check(_raises, 2, (Candidate("three", 3),))))
     assert not result.ok
-    assert result.errors[0] == "ZeroDivisionError: division by 0"
+    assert result.errors[0] == "RuntimeError: no evidence for 2"
     assert result.evidence[0].method == "error"
+    for error in (ValueError, TypeError, KeyError, IndexError, AssertionError, OSError):
+
+        def raising(value: int, error: type[Exception] = error) -> claims.Evidence:
+            raise error(value)
+
+        found = claims.run(claim_of(claims.Check(raising, 2, (Candidate("three", 3),))))
+        assert found.errors[0].startswith(f"{error.__name__}: ")
     control = claims.run(claim_of(claims.Check(_divides, 2, (Candidate("three", 3),))))
     assert control.holds
     assert not control.ok

@@ -10,13 +10,14 @@ being moved far from where the tables it must accept lie.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 import numpy as np
 import pytest
 
 from pe import numeric
-from pe.identify import _explain, _inputs, _law, _layout, identify
+from pe.identify import _explain, _fit, _inputs, _law, _layout, identify
 from pe.identify._fit import check_rest, fit_columns
 
 DTYPES = [np.float16, np.float32, np.float64]
@@ -150,19 +151,34 @@ def test_real_tables_sit_near_the_residual_threshold(dtype: Any, base: float) ->
     assert 0.004 <= ratio <= 0.5
 
 
-def test_documented_thresholds() -> None:
-    """The values the package docstring states (a moved threshold must move its prose)."""
-    package = importlib.import_module("pe.identify")
-    doc = " ".join((package.__doc__ or "").split())
-    assert _explain.RESIDUAL_FLOOR == 1e-8
-    assert "at least :math:`10^{-8}`" in doc
-    assert "2\\varepsilon\\theta" in doc
-    assert _explain.ANGLE_EPS == 2
-    assert _fit_safety() == 3
-    assert "``SAFETY`` = 3" in doc
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [
+        ("PEAK_EPS", _inputs),
+        ("RESIDUAL_EPS", _explain),
+        ("ANGLE_EPS", _explain),
+        ("RESIDUAL_FLOOR", _explain),
+        ("RESIDUAL_CAP", _explain),
+        ("AGREE_REL", _layout),
+        ("QUARTER_TURN", _layout),
+        ("LINE_FIT", _law),
+        ("PINNED", _law),
+        ("LAW_FLOOR_EPS", _law),
+        ("BASE_MATCH", _law),
+        ("SAFETY", _fit),
+    ],
+)
+def test_thresholds_are_the_documented_ones(name: str, module: Any) -> None:
+    """A threshold moved in the code and not in ``pe.identify``'s docstring fails here."""
+    doc = " ".join((importlib.import_module("pe.identify").__doc__ or "").split())
+    stated = re.search(rf"``{name}`` = ([0-9.e+-]+)", doc)
+    assert stated is not None, f"{name} is not stated in pe.identify's docstring"
+    assert float(stated.group(1).rstrip(".")) == getattr(module, name)
 
 
-def _fit_safety() -> float:
-    from pe.identify import _fit
-
-    return _fit.SAFETY
+def test_residual_tolerance_is_the_documented_formula() -> None:
+    """min(8 eps + 2 eps theta + 1e-8, 0.02), restated from the docstring."""
+    w = np.array([1.0, 1e-2, 1e-4, 1e-8])
+    for eps in (_eps(np.float16), _eps(np.float32), _eps(np.float64)):
+        stated = np.minimum(8 * eps + 2 * eps * w * (3 + 1100) + 1e-8, 0.02)
+        np.testing.assert_array_equal(_explain.residual_tolerance(w, -3, 1100, eps), stated)

@@ -454,8 +454,12 @@ def checked(
 ) -> Evidence:
     """Evidence from a NumPy check: whether it passed and a one-line account.
 
-    Where the check holds a measured ``error`` to a ``tolerance``, pass both: the registry
-    reports their ratio and flags evidence far inside its tolerance as loose.
+    Where the check holds a measured ``error`` to a ``tolerance``, pass both: the evidence
+    then holds only if ``holds`` is true *and* ``error <= tolerance`` (the tolerance shown
+    is the one enforced, so loosening the condition alone changes nothing), and the
+    registry reports their ratio and flags evidence far inside its tolerance as loose.
+    For a tolerance that varies entry by entry, pass the worst error/tolerance ratio as
+    ``error`` and ``1.0`` as ``tolerance``.
 
     Raises
     ------
@@ -466,12 +470,11 @@ def checked(
         raise ValueError("checked() needs both error and tolerance, or neither")
     if tolerance is not None and not tolerance > 0:
         raise ValueError(f"tolerance must be > 0, got {tolerance}")
+    if error is None or tolerance is None:
+        return Evidence("numpy", bool(holds), detail)
+    within = bool(float(error) <= float(tolerance))
     return Evidence(
-        "numpy",
-        bool(holds),
-        detail,
-        error=None if error is None else float(error),
-        tolerance=None if tolerance is None else float(tolerance),
+        "numpy", bool(holds) and within, detail, error=float(error), tolerance=float(tolerance)
     )
 
 

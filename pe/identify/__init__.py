@@ -45,6 +45,23 @@ Method
    different bases; the law whose base has fewer significant digits is reported (the
    paper's on a tie) and the other is mentioned when it is as round.
 
+Thresholds
+----------
+Each is a named constant of its module (the tests place tables just inside and outside
+each one, and check the values stated here):
+
+- a value may leave :math:`[-1, 1]` by ``PEAK_EPS`` = 8 machine epsilons (rounding);
+- a column's residual may reach :math:`\min(8\varepsilon + 2\varepsilon\theta + 10^{-8},
+  0.02)` (``RESIDUAL_EPS`` = 8, ``ANGLE_EPS`` = 2, ``RESIDUAL_FLOOR`` = 1e-8,
+  ``RESIDUAL_CAP`` = 0.02), :math:`\theta` the largest angle of the column;
+- two frequencies of a pair agree within 2 uncertainties plus ``AGREE_REL`` = 1e-9
+  relative; their phases differ by :math:`\pm\pi/2` within ``QUARTER_TURN`` = 0.25 rad
+  plus their uncertainties;
+- the law's line fits when no frequency lies more than ``LINE_FIT`` = 2.5 uncertainties
+  from it; a frequency enters the line when its uncertainty is below ``PINNED`` = 0.6 of
+  it; every :math:`\ln\omega` has a floor of ``LAW_FLOOR_EPS`` = 128 machine epsilons;
+- a base within 2 uncertainties or ``BASE_MATCH`` = 1e-9 relative of 10000 is the paper's.
+
 The steps live in private modules, one per job: ``_files`` (reading ``.npy``, ``.npz``
 and ``.safetensors`` files, headers first), ``_inputs`` (calling a function, screening a
 table), ``_fit`` (step 1 and 2), ``_layout`` (steps 3 and 4), ``_law`` (step 5),

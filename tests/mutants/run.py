@@ -37,6 +37,7 @@ FAST_TESTS = (
     "tests/test_symbolic_numeric.py",
     "tests/test_one_place.py",
     "tests/test_table_paths.py",
+    "tests/test_error_models.py",
     "tests/test_identify_edges.py",
     "tests/test_claims.py::test_one_control_accepted_is_enough_to_fail",
     "tests/test_claims.py::test_a_control_that_cannot_pass_is_broken",
@@ -108,6 +109,18 @@ MUTANTS = (
         "pe/_tolerance.py",
         "worst_ratio=float(ratio.max()),",
         "worst_ratio=float(ratio[index]),",
+    ),
+    Mutant(
+        "tolerance: phase tolerance's angle term loosened 10x",
+        "pe/_tolerance.py",
+        "return np.asarray(4.0 * eps + 4.0 * EPS64 * w * x, dtype=np.float64)",
+        "return np.asarray(4.0 * eps + 40.0 * EPS64 * w * x, dtype=np.float64)",
+    ),
+    Mutant(
+        "numeric: rotation tolerance's reach forgets the offset",
+        "pe/numeric.py",
+        'np.abs(real_array("position", position)) + abs(k))',
+        'np.abs(real_array("position", position)) + 0 * abs(k))',
     ),
     # the table algorithm
     Mutant(
@@ -234,16 +247,28 @@ MUTANTS = (
         "if check.loose is not None or ratio is None or not ratio < LOOSE_RATIO / 1e6:",
     ),
     Mutant(
+        "registry: loose threshold moved 1e-3 -> 1e-6",
+        "pe/claims/__init__.py",
+        "LOOSE_RATIO = 1e-3",
+        "LOOSE_RATIO = 1e-6",
+    ),
+    Mutant(
         "claims: float32 accuracy target loosened 1000x",
         "pe/claims/precision.py",
         "FLOAT32_TARGET = 6e-8",
         "FLOAT32_TARGET = 6e-5",
     ),
     Mutant(
-        "claims: 10-15-20 tolerance loosened 1000x",
-        "pe/claims/rotation_identity.py",
-        "        max(first, second) <= tol,",
-        "        max(first, second) <= 1000 * tol,",
+        "claims: 10-15-20 tolerance loosened 1000x (at its source)",
+        "pe/experiments/rotation_identity.py",
+        "    return first, second, law_tolerance(25.0)",
+        "    return first, second, 1000 * law_tolerance(25.0)",
+    ),
+    Mutant(
+        "claims: far-position accuracy tolerance loosened 1000x",
+        "pe/claims/failed_designs.py",
+        "tolerance = EPS + 4 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)",
+        "tolerance = 1000 * EPS + 4000 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)",
     ),
     # the command line
     Mutant(
@@ -308,6 +333,12 @@ MUTANTS = (
         "LINE_FIT = 25.0",
     ),
     Mutant(
+        "identify: phases of a pair differ by a quarter turn within 1 rad",
+        "pe/identify/_layout.py",
+        "QUARTER_TURN = 0.25",
+        "QUARTER_TURN = 1.0",
+    ),
+    Mutant(
         "conventions: permutation matrix transposed",
         "pe/conventions.py",
         "    matrix[np.arange(perm.size), perm] = 1.0",
@@ -359,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         baseline = _verdict(copy)
         if baseline != "MISSED":
             raise SystemExit(f"the unmutated copy fails ({baseline}): fix the tree first")
-        print(f"baseline: the unmutated copy passes ({time.perf_counter() - start:.0f} s)")
+        print(
+            f"baseline: the unmutated copy passes ({time.perf_counter() - start:.0f} s)", flush=True
+        )
         for number, mutant in enumerate(chosen, start=1):
             target = copy / mutant.path
             original = target.read_text()
