@@ -128,8 +128,9 @@ page.same_input_gap()
 # $A = W_q^{\mathsf T} W_k$ this is no longer a function of $n - m$. An exact counter-example:
 # with the small integer matrices below, the residual $s(m, n) - s(0, n - m)$ does not reduce to
 # zero, and at $m = n = \pi/(2\omega)$, offset 0 like $m = n = 0$, it equals
-# $A_{00} - A_{11}$, a non-zero integer. The verdict below reads "FAILS" because the relative
-# property fails for this encoding, which is what the claim states. With $W_q = W_k = I$ the
+# $A_{00} - A_{11}$, a non-zero integer. The proof below ends on a residual that does not
+# reduce to 0 because the relative property fails for this encoding, which is what the claim
+# states. With $W_q = W_k = I$ the
 # same reduction gives exactly zero (the wrong candidate of the claim).
 
 # %% tags=["hide_input"]

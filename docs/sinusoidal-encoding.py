@@ -16,8 +16,8 @@
 # [Vaswani et al. (2017)](bibliography.md#vaswani2017) give each position $p$ a vector of the
 # model's width $d$ (an even number), built from sines and cosines:
 #
-# $$PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \qquad
-# \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .$$
+# $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \\
+# \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .\end{gathered}$$
 #
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
@@ -122,8 +122,9 @@ report.claim("width-refines-frequencies")
 # %% [markdown]
 # ## What the table looks like
 #
-# Each row below is one position, each column one sine or cosine, for $d = 512$. The first
-# columns change quickly from row to row; the last ones barely move over a hundred positions.
+# Each row below is one position, for $d = 512$; the sine columns are drawn on the left and
+# the cosine columns on the right, one pair $i$ per column of each half. The first columns
+# change quickly from row to row; the last ones barely move over a hundred positions.
 
 # %% tags=["hide_input"]
 page.table_heatmap(100, 512)

@@ -2,7 +2,8 @@
 
 :func:`render` draws a figure twice, once with dark ink for the light palette and once with
 light ink for the dark palette, on a transparent background, and returns HTML holding both
-PNGs (with alt text); the site's CSS shows the one that matches the palette. PNGs carry no
+PNGs (with alt text); the site's CSS shows the one that matches the palette. Each PNG has
+twice the pixels of its displayed width (sharp on phones and dense screens) and carries no
 date or software stamp, so two builds give identical bytes.
 
 :func:`colorbar`, :func:`label_axes` and :func:`measured_and_model` are the drawing steps
@@ -151,18 +152,30 @@ def _style(palette: Palette) -> dict[str, Any]:
     }
 
 
-def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> str:
+#: CSS pixels per inch of a figure, and image pixels per CSS pixel (2: sharp on phones and
+#: high-density screens; the page shows each image at half its pixel width).
+DPI, SCALE = 110, 2
+
+
+def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, int]:
+    """The figure as a base64 PNG at :data:`SCALE` times its CSS size, and that CSS width."""
     with plt.rc_context(cast(Any, _style(palette))):
         fig = plt.figure(figsize=size, dpi=100)
         try:
             draw(fig, palette)
             buffer = io.BytesIO()
             fig.savefig(
-                buffer, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None}
+                buffer,
+                format="png",
+                dpi=DPI * SCALE,
+                bbox_inches="tight",
+                metadata={"Software": None},
             )
         finally:
             plt.close(fig)
-    return base64.b64encode(_quantised(buffer.getvalue())).decode("ascii")
+    png = _quantised(buffer.getvalue())
+    width = Image.open(io.BytesIO(png)).width
+    return base64.b64encode(png).decode("ascii"), width // SCALE
 
 
 def _quantised(png: bytes) -> bytes:
@@ -197,9 +210,10 @@ def render(
     if not alt.strip():
         raise ValueError("alt text is required for every figure")
     images = "".join(
-        f'<img class="pe-fig pe-fig-{p.name}" alt="{html.escape(alt)}" '
-        f'src="data:image/png;base64,{_png(draw, p, size)}">'
+        f'<img class="pe-fig pe-fig-{p.name}" alt="{html.escape(alt)}" width="{width}" '
+        f'src="data:image/png;base64,{data}">'
         for p in (LIGHT, DARK)
+        for data, width in [_png(draw, p, size)]
     )
     text = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
     return Html(f'<figure class="pe-figure">{images}{text}</figure>')

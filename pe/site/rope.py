@@ -36,11 +36,9 @@ def claim_with_proof(claim_id: str, evidence: int) -> Html:
 
     For claims proved several times (two pairings, two widths) where the page shows one.
     """
-    card = report.claim(claim_id)
-    proof = claims.verify(claim_id).evidence[evidence].proof
-    if proof is None:
+    if claims.verify(claim_id).evidence[evidence].proof is None:
         raise ValueError(f"evidence {evidence} of claim {claim_id!r} is not a SymPy proof")
-    return Html(card + report.proof(proof))
+    return report.claim(claim_id, proofs=(evidence,))
 
 
 def rotated_example() -> Html:
