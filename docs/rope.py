@@ -51,6 +51,16 @@ report.claim("rope-complex-rotation", proofs=True)
 page.rotated_example()
 
 # %% [markdown]
+# The same rotation in a few lines of plain NumPy (`pe.from_scratch.rope`: adjacent pairs,
+# row $p$ at position $p$), checked equal to `pe.rope` while this page was built:
+
+# %% tags=["hide_input"]
+page.from_scratch_source()
+
+# %% tags=["hide_input"]
+report.claim("from-scratch-rope")
+
+# %% [markdown]
 # ## The score depends only on the offset
 #
 # Write $R_p$ for the rotation of a pair by $p\,\omega_i$. Rotations compose by adding angles

@@ -120,6 +120,22 @@ page.base_table()
 report.claim("width-refines-frequencies")
 
 # %% [markdown]
+# ## The table in ten lines of NumPy
+#
+# The formula is short to compute. Here it is in plain NumPy, the way you would type it
+# (`pe.from_scratch.sinusoidal_table`; `pe.sinusoidal` computes the same table with argument
+# checks and a stated error model), run while this page was built:
+
+# %% tags=["hide_input"]
+page.from_scratch_source()
+
+# %% tags=["hide_input"]
+page.from_scratch_example()
+
+# %% tags=["hide_input"]
+report.claim("from-scratch-table")
+
+# %% [markdown]
 # ## What the table looks like
 #
 # Each row below is one position, for $d = 512$; the sine columns are drawn on the left and

@@ -13,10 +13,11 @@ Examples
 from __future__ import annotations
 
 import html
+import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Html", "Row", "code", "escape", "math", "table"]
+__all__ = ["Html", "Row", "code", "escape", "math", "source", "table"]
 
 
 class Html(str):
@@ -44,6 +45,19 @@ def math(latex: str, *, display: bool = True) -> Html:
 def code(text: object) -> Html:
     """``text`` in a ``<code>`` element."""
     return Html(f"<code>{escape(text)}</code>")
+
+
+def source(obj: object) -> Html:
+    """The Python source of a function or module as a code block (the theme adds its copy
+    button).
+
+    Examples
+    --------
+    >>> str(source(escape))[:57]
+    '<pre class="pe-source"><code class="language-python">def '
+    """
+    text = inspect.getsource(obj)  # type: ignore[arg-type]
+    return Html(f'<pre class="pe-source"><code class="language-python">{escape(text)}</code></pre>')
 
 
 @dataclass(frozen=True)

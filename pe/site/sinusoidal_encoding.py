@@ -21,11 +21,11 @@ import sympy as sp
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import numeric, reference
+from pe import from_scratch, numeric, reference
 from pe.experiments import sinusoidal_encoding as facts
 from pe.site import report
 from pe.site.figures import Palette, colorbar, label_axes, render
-from pe.site.html import Html, escape, math, table
+from pe.site.html import Html, escape, math, source, table
 
 __all__ = [
     "base_table",
@@ -34,6 +34,8 @@ __all__ = [
     "column_means_table",
     "cosine_histograms",
     "exercises",
+    "from_scratch_example",
+    "from_scratch_source",
     "projection_cost_table",
     "subspace_numbers",
     "table_heatmap",
@@ -44,6 +46,18 @@ __all__ = [
 
 #: The width of the page's examples.
 D = 512
+
+
+def from_scratch_source() -> Html:
+    """The source of :func:`pe.from_scratch.sinusoidal_table`, ten lines to copy."""
+    return source(from_scratch.sinusoidal_table)
+
+
+def from_scratch_example(n: int = 4, d: int = 4) -> Html:
+    """``sinusoidal_table(n, d)`` as the reader's NumPy prints it, run now."""
+    with np.printoptions(precision=4, suppress=True):
+        text = f">>> sinusoidal_table({n}, {d})\n{from_scratch.sinusoidal_table(n, d)!r}"
+    return Html(f'<pre class="pe-source"><code>{escape(text)}</code></pre>')
 
 
 def table_heatmap(n_positions: int = 100, d_model: int = 512, *, base: float = 10000.0) -> Html:

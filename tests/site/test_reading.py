@@ -281,3 +281,35 @@ def test_search_results_show_no_tex(
         context.close()
     assert "wavelength" in shown.lower()
     assert _snippet_problems(shown) == []
+
+
+def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
+    """Every notebook page links to its ``.ipynb``: valid, unexecuted, every input shown,
+    the same cells as its jupytext source."""
+    import jupytext
+    import nbformat
+
+    pages = sorted(p for p in (root / "docs").glob("*.py"))
+    assert len(pages) >= 6
+    for source in pages:
+        folder = built_site / source.stem
+        notebook = jupytext.read(folder / f"{source.stem}.ipynb")
+        nbformat.validate(notebook)
+        expected = jupytext.read(source, fmt="py:percent")
+        assert [c.source for c in notebook.cells] == [c.source for c in expected.cells]
+        assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
+        assert all("hide_input" not in c.metadata.get("tags", []) for c in notebook.cells)
+        html = (folder / "index.html").read_text(encoding="utf-8")
+        assert f'href="{source.stem}.ipynb" download' in html, source.stem
+
+
+def test_from_scratch_code_is_shown_to_copy(built_site: Path) -> None:
+    """Chapter 3 and the RoPE chapter show the plain-NumPy code as a code block, with its claim."""
+    for page, function, claim_id in (
+        ("sinusoidal-encoding", "def sinusoidal_table(", "from-scratch-table"),
+        ("rope", "def rope(", "from-scratch-rope"),
+    ):
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        block = html.split('<pre class="pe-source"><code class="language-python">', 1)[1]
+        assert block.split("</code>", 1)[0].lstrip().startswith(function), page
+        assert f'id="claim-{claim_id}"' in html

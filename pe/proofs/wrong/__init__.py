@@ -98,6 +98,7 @@ from pe.proofs.wrong.rope import LAST_PARTIAL_SUM as LAST_PARTIAL_SUM
 from pe.proofs.wrong.rope import NO_PERMUTATION as NO_PERMUTATION
 from pe.proofs.wrong.rope import ONLY_QUERY_PERMUTED as ONLY_QUERY_PERMUTED
 from pe.proofs.wrong.rope import PARTIAL_SUM_SHIFTED as PARTIAL_SUM_SHIFTED
+from pe.proofs.wrong.rope import PLAIN_ROPE_BACKWARDS as PLAIN_ROPE_BACKWARDS
 from pe.proofs.wrong.rope import ROPE_AFTER_PROJECTION as ROPE_AFTER_PROJECTION
 from pe.proofs.wrong.rope import ROTATE_BEFORE_PROJECTING as ROTATE_BEFORE_PROJECTING
 from pe.proofs.wrong.rope import SCALED_ROTATION as SCALED_ROTATION
@@ -198,6 +199,7 @@ __all__ = [
     "PARAMETERS_ADDED",
     "PARTIAL_SUM_SHIFTED",
     "PLAIN_BASE_SCALING",
+    "PLAIN_ROPE_BACKWARDS",
     "PLAIN_STACK",
     "POSITIONS_ADDED",
     "RANDOM_INIT",
