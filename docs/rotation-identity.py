@@ -85,7 +85,7 @@ page.rejected_textbook()
 # less. $T_k$ turns all of them at once, each by $k\omega_i$.
 
 # %% tags=["hide_input"]
-page.turning_pairs()
+page.rotation_explorer()
 
 # %% [markdown]
 # ## The whole vector

@@ -136,6 +136,14 @@ page.from_scratch_example()
 report.claim("from-scratch-table")
 
 # %% [markdown]
+# The same table, computed in your browser: point at a cell (or focus the table and use the
+# arrow keys) to read its value and its formula, and move the sliders to change $d$ and the
+# base.
+
+# %% tags=["hide_input"]
+page.table_explorer()
+
+# %% [markdown]
 # ## What the table looks like
 #
 # Each row below is one position, for $d = 512$; the sine columns are drawn on the left and

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -39,7 +39,9 @@ from pe.site.report import Html
 __all__ = [
     "LEGEND_RIGHT",
     "Palette",
+    "Slider",
     "colorbar",
+    "interactive",
     "label_axes",
     "measured_and_model",
     "render",
@@ -217,3 +219,56 @@ def render(
     )
     text = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
     return Html(f'<figure class="pe-figure">{images}{text}</figure>')
+
+
+@dataclass(frozen=True)
+class Slider:
+    """A slider of an interactive figure: ``name`` is the value's name in the script.
+
+    With ``log10`` the slider moves the exponent: the value is ``10 ** position``.
+    """
+
+    name: str
+    label: str
+    low: float
+    high: float
+    step: float
+    value: float
+    log10: bool = False
+
+
+_LOG10 = {True: ' data-scale="log10"', False: ""}
+
+
+def interactive(
+    widget: str, fallback: Html, sliders: Sequence[Slider], *, label: str, **data: object
+) -> Html:
+    """An interactive figure drawn in the browser by ``docs/javascripts/pe-explorers.js``.
+
+    ``widget`` names the drawing (``rotation``, ``table``, ``dot``), ``sliders`` its
+    controls (native range inputs, so the keyboard moves them), ``label`` describes it to
+    screen readers and ``data`` passes constants (``positions=50``) to the script. The
+    ``fallback`` figure, drawn by pe, is what print and readers without JavaScript see.
+
+    Examples
+    --------
+    >>> html = interactive("dot", Html("<p>static</p>"), [Slider("k", "offset k", 0, 9, 1, 3)],
+    ...                    label="a plot", offsets=9)
+    >>> 'data-pe-widget="dot" data-offsets="9"' in html, 'name="k"' in html
+    (True, True)
+    """
+    controls = "".join(
+        f'<label class="pe-slider">{html.escape(s.label)} '
+        f'<input type="range" id="pe-{widget}-{s.name}" name="{s.name}" min="{s.low:g}" '
+        f'max="{s.high:g}" step="{s.step:g}" value="{s.value:g}"{_LOG10[s.log10]}>'
+        f'<output for="pe-{widget}-{s.name}"></output></label>'
+        for s in sliders
+    )
+    attributes = "".join(f' data-{key}="{html.escape(str(value))}"' for key, value in data.items())
+    return Html(
+        f'<div class="pe-interactive" data-pe-widget="{widget}"{attributes}>'
+        f'<div class="pe-live" hidden><div class="pe-controls">{controls}</div>'
+        f'<svg class="pe-plot" role="img" tabindex="0" aria-label="{html.escape(label)}"></svg>'
+        f'<p class="pe-readout" aria-live="polite"></p></div>'
+        f'<div class="pe-fallback">{fallback}</div></div>'
+    )

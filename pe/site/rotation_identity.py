@@ -17,7 +17,7 @@ from pe.experiments import rotation_identity as experiments
 from pe.proofs import rotation_identity as proofs
 from pe.proofs import wrong
 from pe.site import report
-from pe.site.figures import Palette, label_axes, measured_and_model, render
+from pe.site.figures import Palette, Slider, interactive, label_axes, measured_and_model, render
 from pe.site.html import Html
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "exercises",
     "identity_error",
     "rejected_textbook",
+    "rotation_explorer",
     "turning_pairs",
 ]
 
@@ -101,6 +102,24 @@ def turning_pairs(
             "coordinates. That turn is the block of T_k."
         ),
         size=(7.0, 2.9),
+    )
+
+
+def rotation_explorer() -> Html:
+    """:func:`turning_pairs`, live: sliders for the position p, the offset k, the width d and
+    the base; each of the first four pairs a point on its circle, the turn from PE(p) to
+    PE(p + k) read out, the same whatever p (the static figure is the fallback)."""
+    return interactive(
+        "rotation",
+        turning_pairs(),
+        [
+            Slider("p", "position p", 0, 60, 1, 3),
+            Slider("k", "offset k", 0, 20, 1, 2),
+            Slider("d", "width d", 8, 64, 8, 16),
+            Slider("base", "base", 2, 6, 0.5, 4, log10=True),
+        ],
+        label="Four circles, one per frequency pair: the pair at position p and at p + k, "
+        "and the angle between them, which does not depend on p.",
     )
 
 

@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from pe import from_scratch, numeric, reference
 from pe.experiments import sinusoidal_encoding as facts
 from pe.site import report
-from pe.site.figures import Palette, colorbar, label_axes, render
+from pe.site.figures import Palette, Slider, colorbar, interactive, label_axes, render
 from pe.site.html import Html, escape, math, source, table
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "from_scratch_source",
     "projection_cost_table",
     "subspace_numbers",
+    "table_explorer",
     "table_heatmap",
     "wavelength_ladder",
     "wavelength_numbers",
@@ -58,6 +59,20 @@ def from_scratch_example(n: int = 4, d: int = 4) -> Html:
     with np.printoptions(precision=4, suppress=True):
         text = f">>> sinusoidal_table({n}, {d})\n{from_scratch.sinusoidal_table(n, d)!r}"
     return Html(f'<pre class="pe-source"><code>{escape(text)}</code></pre>')
+
+
+def table_explorer(n_positions: int = 50) -> Html:
+    """The table, live: point at a cell (or move the cursor with the arrow keys) to read
+    PE(p, j) and its formula; sliders for d and the base. Static fallback:
+    :func:`table_heatmap` at the same size."""
+    return interactive(
+        "table",
+        table_heatmap(n_positions, 64),
+        [Slider("d", "width d", 16, 128, 16, 64), Slider("base", "base", 2, 6, 0.5, 4, log10=True)],
+        label=f"The encoding table, {n_positions} positions down and d columns across; "
+        "the cell under the pointer is read out below.",
+        positions=n_positions,
+    )
 
 
 def table_heatmap(n_positions: int = 100, d_model: int = 512, *, base: float = 10000.0) -> Html:

@@ -199,7 +199,9 @@ async () => {
 FIGURES_JS = """
 async (inks) => {
   const out = [];
+  // A static figure standing in for an interactive one is hidden while the script runs.
   for (const figure of document.querySelectorAll("figure.pe-figure")) {
+    if (figure.closest(".pe-interactive.pe-js")) continue;
     const shown = Array.from(figure.querySelectorAll("img")).filter(
       (img) => getComputedStyle(img).display !== "none" && img.getClientRects().length > 0
     );

@@ -21,8 +21,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page
+
+from pe import numeric
 
 from .test_browser import PALETTES, open_context, page_url, site_pages, wait_for_typesetting
 
@@ -313,3 +316,83 @@ def test_from_scratch_code_is_shown_to_copy(built_site: Path) -> None:
         block = html.split('<pre class="pe-source"><code class="language-python">', 1)[1]
         assert block.split("</code>", 1)[0].lstrip().startswith(function), page
         assert f'id="claim-{claim_id}"' in html
+
+
+def _readout(page: Page, widget: str) -> dict[str, Any]:
+    values = page.locator(f'[data-pe-widget="{widget}"] .pe-readout').get_attribute("data-values")
+    assert values, f"{widget}: no read-out"
+    result: dict[str, Any] = json.loads(values)
+    return result
+
+
+def _press(page: Page, widget: str, slider: str, key: str, times: int = 1) -> None:
+    """Move a slider with the keyboard, as a reader without a mouse would."""
+    control = page.locator(f'[data-pe-widget="{widget}"] input[name="{slider}"]')
+    control.focus()
+    for _ in range(times):
+        control.press(key)
+
+
+def _check_rotation(values: dict[str, Any]) -> None:
+    p, k, d, base = values["p"], values["k"], values["d"], values["base"]
+    table = numeric.sinusoidal(p + k + 1, d, base=base)
+    shown = len(values["start"])
+    np.testing.assert_allclose(values["start"], table[p, :shown], atol=1e-9)
+    np.testing.assert_allclose(values["end"], table[p + k, :shown], atol=1e-9)
+    turns = np.mod(k * numeric.frequencies(d, base=base)[: shown // 2], 2 * np.pi)
+    np.testing.assert_allclose(values["turns"], turns, atol=1e-9)
+
+
+def test_interactive_figures_follow_their_sliders(
+    browser: Browser, server: str, built_site: Path
+) -> None:
+    """Each interactive figure changes when a slider moves (with the keyboard), to the
+    values pe computes: the rotation explorer, the table read-out and the dot product."""
+    context, traffic = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        page.goto(server + "rotation-identity/", wait_until="load")
+        wait_for_typesetting(page)
+        before = _readout(page, "rotation")
+        _check_rotation(before)
+        _press(page, "rotation", "p", "ArrowRight", 4)
+        after = _readout(page, "rotation")
+        assert after["p"] == before["p"] + 4
+        assert after["start"] != before["start"]
+        np.testing.assert_allclose(after["turns"], before["turns"], atol=1e-9)  # same T_k
+        _check_rotation(after)
+        _press(page, "rotation", "d", "ArrowRight")
+        _press(page, "rotation", "k", "ArrowRight", 3)
+        moved = _readout(page, "rotation")
+        assert (moved["d"], moved["k"]) == (after["d"] + 8, after["k"] + 3)
+        _check_rotation(moved)
+
+        page.goto(server + "sinusoidal-encoding/", wait_until="load")
+        wait_for_typesetting(page)
+        block = page.locator('[data-pe-widget="table"]')
+        for d_steps in (0, 1):
+            _press(page, "table", "d", "ArrowRight", d_steps)
+            block.locator('rect[data-p="7"][data-j="5"]').hover()
+            cell = _readout(page, "table")
+            assert (cell["p"], cell["j"]) == (7, 5)
+            expected = numeric.sinusoidal(8, cell["d"], base=cell["base"])[7, 5]
+            assert abs(cell["value"] - expected) < 1e-9
+        block.locator("svg.pe-plot").press("ArrowDown")
+        assert _readout(page, "table")["p"] == 8
+
+        page.goto(server + "implications/", wait_until="load")
+        wait_for_typesetting(page)
+        for slider, key in (("k", "ArrowRight"), ("d", "ArrowLeft"), ("base", "ArrowRight")):
+            before = _readout(page, "dot")
+            _press(page, "dot", slider, key, 3)
+            after = _readout(page, "dot")
+            assert after[slider] != before[slider]
+            table = numeric.sinusoidal(after["k"] + 1, after["d"], base=after["base"])
+            assert abs(after["value"] - float(table[0] @ table[after["k"]])) < 1e-9
+            ks = np.arange(len(after["curve"]))
+            omega = numeric.frequencies(after["d"], base=after["base"])
+            curve = np.cos(np.outer(ks, omega)).sum(axis=1)
+            np.testing.assert_allclose(after["curve"], curve, atol=1e-9)
+        assert traffic.problems() == []
+    finally:
+        context.close()
