@@ -2,7 +2,7 @@
 // MathJax itself is served from this site (assets/mathjax/), never from a CDN.
 window.MathJax = {
   // Components instead of the combined tex-chtml.js: the same TeX input, CHTML output and
-  // screen-reader MathML, without the 426 KB context menu (page-weight budget: 2 MB).
+  // screen-reader MathML, without the 426 KB context menu (page-weight budget: 2.5 MB).
   loader: { load: ["input/tex", "output/chtml", "a11y/assistive-mml"] },
   tex: {
     inlineMath: [["\\(", "\\)"], ["$", "$"]],

@@ -184,7 +184,7 @@ def _quantised(png: bytes) -> bytes:
     """The PNG reduced to a 256-colour palette (with alpha): about a third of the bytes.
 
     Pages embed every figure twice (one per palette), so this keeps each page well under the
-    2 MB budget. Quantisation is deterministic and adds no metadata.
+    2.5 MB budget. Quantisation is deterministic and adds no metadata.
     """
     image = Image.open(io.BytesIO(png))
     palette = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

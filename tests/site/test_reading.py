@@ -17,7 +17,9 @@ source and no pilcrow. No request leaves the local server.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -197,30 +199,33 @@ def test_math_and_tables_fit_the_column(
     assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
 
 
-def _open(browser: Browser, server: str, path: str) -> tuple[Any, Page, Any]:
+@contextlib.contextmanager
+def opened(browser: Browser, server: str, path: str) -> Iterator[Page]:
+    """``path`` of the site in a fresh light-palette context, typeset; on leaving, the
+    context closes and no request may have failed or left the local server."""
     context, traffic = open_context(browser, server, "light")
-    page = context.new_page()
-    page.goto(server + path, wait_until="load")
-    wait_for_typesetting(page)
-    page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise; }")
-    return context, page, traffic
+    try:
+        page = context.new_page()
+        page.goto(server + path, wait_until="load")
+        wait_for_typesetting(page)
+        page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise; }")
+        yield page
+        assert traffic.problems() == []
+    finally:
+        context.close()
 
 
 def test_the_rotation_identity_page_reads_in_eight_screens(
     browser: Browser,
     server: str,
 ) -> None:
-    context, page, traffic = _open(browser, server, "rotation-identity/")
-    try:
+    with opened(browser, server, "rotation-identity/") as page:
         height = page.evaluate("document.documentElement.scrollHeight")
         marks = page.locator("a.pe-mark")
         first = marks.first.get_attribute("href")
         folds_open = page.evaluate(
             "Array.from(document.querySelectorAll('article details')).filter(d => d.open).length"
         )
-        assert traffic.problems() == []
-    finally:
-        context.close()
     assert height <= MAX_SCREENS * SCREEN, f"{height} px = {height / SCREEN:.1f} screens"
     assert first == "../claims/#claim-rotation-identity"
     assert folds_open == 0
@@ -230,17 +235,13 @@ def test_a_claim_mark_leads_to_its_entry_on_the_claims_page(
     browser: Browser,
     server: str,
 ) -> None:
-    context, page, traffic = _open(browser, server, "rotation-identity/")
-    try:
+    with opened(browser, server, "rotation-identity/") as page:
         page.locator("a.pe-mark").first.click()
         page.wait_for_url("**/claims/#claim-rotation-identity")
         wait_for_typesetting(page)
         entry = page.locator("tr#claim-rotation-identity")
         assert entry.is_visible()
         assert "verified" in entry.inner_text()
-        assert traffic.problems() == []
-    finally:
-        context.close()
 
 
 def test_wrong_candidates_read_as_expected_rejections(built_site: Path) -> None:
@@ -271,17 +272,13 @@ def test_search_results_show_no_tex(
     browser: Browser,
     server: str,
 ) -> None:
-    context, page, traffic = _open(browser, server, "")
-    try:
+    with opened(browser, server, "") as page:
         search = page.locator("input.md-search__input")
         search.click()
         search.press_sequentially("wavelength", delay=20)
         results = page.locator(".md-search-result__item")
         results.first.wait_for(state="visible", timeout=20_000)
         shown = page.locator(".md-search-result").inner_text()
-        assert traffic.problems() == []
-    finally:
-        context.close()
     assert "wavelength" in shown.lower()
     assert _snippet_problems(shown) == []
 
