@@ -17,8 +17,8 @@ import jupytext
 HIDDEN = "hide_input"
 LINK = (
     '<p class="pe-download"><a href="{name}" download>Download this chapter as a notebook'
-    " (.ipynb)</a>: run it with <code>pip install -e .</code> from a clone of the repository"
-    "</p>"
+    " (.ipynb)</a>, to run with the <code>pe</code> package installed (<code>make install</code>"
+    " in a clone of the repository)</p>"
 )
 
 
