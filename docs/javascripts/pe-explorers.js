@@ -115,13 +115,15 @@
     const curve = Array.from({ length: last + 1 }, (_, r) => w.reduce((s, x) => s + Math.cos(r * x), 0));
     const width = 600, height = 220, pad = 30;
     const x = (r) => pad + ((width - 2 * pad) * r) / last;
-    const y = (v) => height - pad - ((height - 2 * pad) * (v + d / 2)) / d;
+    const low = Math.min(0, ...curve);  // from the lowest value (or 0) up to d/2
+    const y = (v) => height - pad - ((height - 2 * pad) * (v - low)) / (d / 2 - low);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.replaceChildren();
     el(svg, "line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "pe-grid" });
     el(svg, "polyline", { points: curve.map((v, r) => `${x(r)},${y(v)}`).join(" "), class: "pe-curve" });
     el(svg, "circle", { cx: x(k), cy: y(curve[k]), r: 5, class: "pe-dot" });
     el(svg, "text", { x: pad, y: 16, class: "pe-label pe-left" }, `d/2 = ${d / 2}`);
+    el(svg, "text", { x: pad, y: y(0) - 4, class: "pe-label pe-left" }, "0");
     el(svg, "text", { x: width - pad, y: height - 8, class: "pe-label pe-right" }, `offset k (0 to ${last})`);
     report(block, `PE(p) · PE(p + ${k}) = Σ cos(${k} ω_i) = ${fmt(curve[k])} for every p (d = ${d}, base ${fmt(base, 0)}); at k = 0 it is d/2 = ${d / 2}.`,
       { d, base, k, value: curve[k], curve });
