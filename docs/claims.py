@@ -27,6 +27,6 @@ from pe.site import report
 report.claims_table()
 
 # %% [markdown]
-# Methods: `sympy` means an exact proof whose residual reduces to the integer 0; `numpy`
-# means a numeric check held to a stated error model. "Wrong candidates" are the same proofs
-# and checks fed a deliberately wrong input; each must fail.
+# Methods: a *SymPy proof* is an exact proof whose residual reduces to the integer 0; a
+# *NumPy check* is a numeric check held to a stated error model. "Wrong candidates" are the
+# same proofs and checks fed a deliberately wrong input; each must fail.

@@ -112,6 +112,20 @@ page.single_pair_note()
 report.claim("encoding-rows-distinct")
 
 # %% [markdown]
+# Counted in numbers, a continuous code is still far thriftier than a binary one, as
+# [Zhang et al.](bibliography.md#zhang2023) say: a binary code of $n$ positions needs
+# $\lceil \log_2 n \rceil$ bits, while that single pair already gives every integer
+# position its own point, because $p$ radians never come back to a whole number of turns.
+# What it gives up is margin. Two different binary codes differ in at least one bit, so
+# they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
+# $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a
+# little noise or rounding would then confuse the two positions. Many pairs of different
+# frequencies buy the margin back.
+
+# %% tags=["hide_input"]
+report.claim("continuous-fewer-numbers")
+
+# %% [markdown]
 # ### 3. The same offset looks the same everywhere
 #
 # The distance between the encodings of two positions depends only on how far apart they

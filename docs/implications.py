@@ -70,6 +70,13 @@ page.decay_sentence()
 # %% tags=["hide_input"]
 page.dot_product_by_offset()
 
+# %% [markdown]
+# Try it: the curve below is $PE(p) \cdot PE(p+k)$ for $k$ up to 200, computed in your
+# browser; the sliders change $d$, the base and the offset read out.
+
+# %% tags=["hide_input"]
+page.dot_product_explorer()
+
 # %% tags=["hide_input"]
 report.claim("dot-product-not-monotone")
 

@@ -51,6 +51,16 @@ report.claim("rope-complex-rotation", proofs=True)
 page.rotated_example()
 
 # %% [markdown]
+# The same rotation in a few lines of plain NumPy (`pe.from_scratch.rope`: adjacent pairs,
+# row $p$ at position $p$), checked equal to `pe.rope` while this page was built:
+
+# %% tags=["hide_input"]
+page.from_scratch_source()
+
+# %% tags=["hide_input"]
+report.claim("from-scratch-rope")
+
+# %% [markdown]
 # ## The score depends only on the offset
 #
 # Write $R_p$ for the rotation of a pair by $p\,\omega_i$. Rotations compose by adding angles
@@ -130,9 +140,10 @@ page.same_input_gap()
 # zero, and at $m = n = \pi/(2\omega)$, offset 0 like $m = n = 0$, it equals
 # $A_{00} - A_{11}$, a non-zero integer. The claim below is the one of the
 # [implications chapter](implications.py#claim-projected-score-not-relative), shown here with
-# its proofs: the counter-example's verdict reads "FAILS" because the relative property fails
-# for this encoding, which is what the claim states. With $W_q = W_k = I$ the same reduction
-# gives exactly zero (the wrong candidate of that check).
+# its proofs: the counter-example's proof ends on a residual that does not reduce to 0
+# because the relative property fails for this encoding, which is what the claim states.
+# With $W_q = W_k = I$ the same reduction gives exactly zero (the wrong candidate of that
+# check).
 
 # %% tags=["hide_input"]
 report.claim("projected-score-not-relative", proofs=True)

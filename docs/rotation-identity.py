@@ -25,7 +25,7 @@
 
 # %% tags=["hide_input"]
 from pe.proofs import rotation_identity as proofs
-from pe.site import report, sinusoidal_encoding
+from pe.site import report
 from pe.site import rotation_identity as page
 
 report.claim("rotation-identity")
@@ -85,7 +85,7 @@ page.rejected_textbook()
 # less. $T_k$ turns all of them at once, each by $k\omega_i$.
 
 # %% tags=["hide_input"]
-page.turning_pairs()
+page.rotation_explorer()
 
 # %% [markdown]
 # ## The whole vector
@@ -191,14 +191,10 @@ page.check_table()
 page.identity_error()
 
 # %% [markdown]
-# ## The table itself
-#
-# Each row is one position, each column one sine or cosine. The first columns turn fast
-# (wavelength $2\pi$), the last ones barely move over a hundred positions (wavelength close
-# to $2\pi \cdot 10000$).
-
-# %% tags=["hide_input"]
-sinusoidal_encoding.table_heatmap(100, 128)
+# The table itself, one row per position, is drawn in
+# [the sinusoidal encoding](sinusoidal-encoding.py): its first columns turn fast (wavelength
+# $2\pi$), its last ones barely move over a hundred positions (wavelength close to
+# $2\pi \cdot 10000$).
 
 # %% [markdown]
 # ## Exercises

@@ -16,8 +16,8 @@
 # [Vaswani et al. (2017)](bibliography.md#vaswani2017) give each position $p$ a vector of the
 # model's width $d$ (an even number), built from sines and cosines:
 #
-# $$PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \qquad
-# \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .$$
+# $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \\
+# \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .\end{gathered}$$
 #
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
@@ -121,10 +121,35 @@ page.base_table()
 report.claim("width-refines-frequencies")
 
 # %% [markdown]
+# ## The table in ten lines of NumPy
+#
+# The formula is short to compute. Here it is in plain NumPy, the way you would type it
+# (`pe.from_scratch.sinusoidal_table`; `pe.sinusoidal` computes the same table with argument
+# checks and a stated error model), run while this page was built:
+
+# %% tags=["hide_input"]
+page.from_scratch_source()
+
+# %% tags=["hide_input"]
+page.from_scratch_example()
+
+# %% tags=["hide_input"]
+report.claim("from-scratch-table")
+
+# %% [markdown]
+# The same table, computed in your browser: point at a cell (or focus the table and use the
+# arrow keys) to read its value and its formula, and move the sliders to change $d$ and the
+# base.
+
+# %% tags=["hide_input"]
+page.table_explorer()
+
+# %% [markdown]
 # ## What the table looks like
 #
-# Each row below is one position, each column one sine or cosine, for $d = 512$. The first
-# columns change quickly from row to row; the last ones barely move over a hundred positions.
+# Each row below is one position, for $d = 512$; the sine columns are drawn on the left and
+# the cosine columns on the right, one pair $i$ per column of each half. The first columns
+# change quickly from row to row; the last ones barely move over a hundred positions.
 
 # %% tags=["hide_input"]
 page.table_heatmap(100, 512)
@@ -174,20 +199,6 @@ report.claim("wavelength-ratio-not-two")
 
 # %% tags=["hide_input"]
 report.claim("encoding-steps-smooth")
-
-# %% [markdown]
-# Zhang et al. also call the continuous encoding more space-efficient than a binary one.
-# Counted in numbers it is, by far: a binary code of $n$ positions needs
-# $\lceil \log_2 n \rceil$ bits, while a single pair with $\omega = 1$ already gives every
-# integer position its own point on the circle, because $p$ radians never come back to a
-# whole number of turns. What it gives up is margin. Two different binary codes differ in at
-# least one bit, so they lie at least 1 apart; the points of one pair, positions $k$ apart,
-# lie $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$. A
-# little noise, or rounding, would then confuse two positions. The encoding buys the margin
-# back with many pairs of different frequencies.
-
-# %% tags=["hide_input"]
-report.claim("continuous-fewer-numbers")
 
 # %% [markdown]
 # ## Bounded and zero-centred

@@ -155,3 +155,36 @@ def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
     assert claims._distinct(16).holds
     assert claims._deterministic(experiments.sinusoidal).holds
     assert not claims._deterministic(wrong.ROTATED_FROM_FIRST.value).holds
+
+
+def test_bits_needed_is_the_ceiling_of_log2() -> None:
+    sizes = range(2, 300)
+    assert all(
+        designs.bits_needed(n) == designs.log2_bits(n) == math.ceil(math.log2(n)) for n in sizes
+    )
+    rounded_down = wrong.LOG2_ROUNDED_DOWN.value
+    assert [n for n in sizes if rounded_down(n) == designs.bits_needed(n)] == [
+        2**b for b in range(1, 9)
+    ]
+
+
+def test_closest_points_of_one_pair_against_mpmath() -> None:
+    p, q, distance = designs.closest_rows(designs.one_pair_points(1000, 1.0))
+    with mpmath.workdps(30):
+        exact = 2 * abs(mpmath.sin(mpmath.mpf(q - p) / 2))
+        # The true closest offset below 1000, by the exact distance of every offset.
+        best = min(range(1, 1000), key=lambda k: 2 * abs(mpmath.sin(mpmath.mpf(k) / 2)))
+    assert q - p == best == 710
+    assert abs(distance - float(exact)) <= 8 * 2**-52
+    assert designs.SEPARATION_FLOOR < distance < 1e-4
+
+
+def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
+    _, _, distance = designs.closest_rows(designs.one_pair_points(1000, wrong.RATIONAL_TURN.value))
+    assert distance < designs.SEPARATION_FLOOR
+
+
+@pytest.mark.parametrize("rows", [np.zeros(3), np.zeros((1, 2))])
+def test_closest_rows_refuses_fewer_than_two_rows(rows: np.ndarray) -> None:
+    with pytest.raises(ValueError, match="at least two rows"):
+        designs.closest_rows(rows)

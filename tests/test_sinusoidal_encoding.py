@@ -192,37 +192,6 @@ def test_bad_input() -> None:
         facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
 
 
-def test_bits_needed_is_the_ceiling_of_log2() -> None:
-    sizes = range(2, 300)
-    assert all(facts.bits_needed(n) == facts.log2_bits(n) == math.ceil(math.log2(n)) for n in sizes)
-    rounded_down = wrong.LOG2_ROUNDED_DOWN.value
-    assert [n for n in sizes if rounded_down(n) == facts.bits_needed(n)] == [
-        2**b for b in range(1, 9)
-    ]
-
-
-def test_closest_points_of_one_pair_against_mpmath() -> None:
-    p, q, distance = facts.closest_rows(facts.one_pair_points(1000, 1.0))
-    with mpmath.workdps(30):
-        exact = 2 * abs(mpmath.sin(mpmath.mpf(q - p) / 2))
-        # The true closest offset below 1000, by the exact distance of every offset.
-        best = min(range(1, 1000), key=lambda k: 2 * abs(mpmath.sin(mpmath.mpf(k) / 2)))
-    assert q - p == best == 710
-    assert abs(distance - float(exact)) <= 8 * 2**-52
-    assert facts.SEPARATION_FLOOR < distance < 1e-4
-
-
-def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
-    _, _, distance = facts.closest_rows(facts.one_pair_points(1000, wrong.RATIONAL_TURN.value))
-    assert distance < facts.SEPARATION_FLOOR
-
-
-@pytest.mark.parametrize("rows", [np.zeros(3), np.zeros((1, 2))])
-def test_closest_rows_refuses_fewer_than_two_rows(rows: np.ndarray) -> None:
-    with pytest.raises(ValueError, match="at least two rows"):
-        facts.closest_rows(rows)
-
-
 def test_checks_that_were_tautologies_now_read_the_table() -> None:
     """pair-index-range compares pe's table with the pairs; base-is-not-a-length asks for the
     neighbours' distance; width-refines-frequencies counts where the new frequencies go."""

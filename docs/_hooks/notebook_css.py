@@ -1,7 +1,7 @@
 """MkDocs hook: one shared, pruned stylesheet for the notebook pages instead of 570 KB inline.
 
 mkdocs-jupyter inlines JupyterLab's whole stylesheet (about 570 KB) in every notebook page,
-which alone would eat a quarter of the 2 MB page-weight budget. This hook
+which alone would eat a quarter of the 2.5 MB page-weight budget. This hook
 
 1. moves each large inline ``<style>`` block of a page into a shared file
    ``assets/stylesheets/notebook-<hash>.css`` (named after the block's content, so pages

@@ -8,7 +8,7 @@
   mkdocstrings block (``::: pe.module``), added to the build without a file in ``docs/``;
   ``<!-- pe-api-reference -->`` is replaced by a table linking them with the first line of
   each module's docstring. A new module appears without editing anything. (One page per
-  module keeps each page light: a single page for the whole package would exceed the 2 MB
+  module keeps each page light: a single page for the whole package would exceed the 2.5 MB
   page-weight budget.)
 """
 

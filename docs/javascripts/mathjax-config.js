@@ -2,7 +2,7 @@
 // MathJax itself is served from this site (assets/mathjax/), never from a CDN.
 window.MathJax = {
   // Components instead of the combined tex-chtml.js: the same TeX input, CHTML output and
-  // screen-reader MathML, without the 426 KB context menu (page-weight budget: 2 MB).
+  // screen-reader MathML, without the 426 KB context menu (page-weight budget: 2.5 MB).
   loader: { load: ["input/tex", "output/chtml", "a11y/assistive-mml"] },
   tex: {
     inlineMath: [["\\(", "\\)"], ["$", "$"]],
@@ -17,11 +17,31 @@ window.MathJax = {
   startup: { typeset: false },
 };
 
+// A display formula a little wider than its column is set a little smaller (down to 3/4 of
+// its size); one still wider scrolls inside its own box: it is marked (the stylesheet draws
+// the cue, a fade at the edge and a dashed rule) and the keyboard can scroll it.
+const SMALLEST = 0.75;
+function markScrollingMath() {
+  for (const box of document.querySelectorAll('mjx-container[display="true"]')) {
+    if (!box.clientWidth) continue; // in a closed fold: measured when it opens
+    box.style.fontSize = "";
+    const ratio = box.clientWidth / box.scrollWidth;
+    if (ratio < 1 && ratio >= SMALLEST) box.style.fontSize = `${Math.floor(ratio * 100)}%`;
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("pe-scrolls", scrolls);
+    if (scrolls) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  }
+}
+
 // Typeset once per page view, including Material's instant navigation, one page at a time.
 document$.subscribe(() => {
   MathJax.startup.promise = MathJax.startup.promise.then(() => {
     MathJax.typesetClear();
     MathJax.texReset();
     return MathJax.typesetPromise();
-  });
+  }).then(markScrollingMath);
 });
+window.addEventListener("resize", markScrollingMath);
+// A fold opened later lays out its formulas then.
+document.addEventListener("toggle", markScrollingMath, true);

@@ -150,6 +150,26 @@ def _deterministic(design: Design) -> Evidence:
     )
 
 
+def _bits(law: Callable[[int], int]) -> Evidence:
+    found = {n: experiments.bits_needed(n) for n in (2, 3, 8, 9, 1000, 1024, 1025)}
+    closest = experiments.closest_rows(experiments.binary_bits(1000, found[1000]))[2]
+    return checked(
+        all(law(n) == bits for n, bits in found.items()) and closest >= 1,
+        "fewest bits that tell 0..n-1 apart, found by trying (the law's count): "
+        + ", ".join(f"n={n}: {bits} ({law(n)})" for n, bits in found.items())
+        + f"; closest codes of 0..999 at distance {closest:g}",
+    )
+
+
+def _one_pair(omega: float) -> Evidence:
+    p, q, gap = experiments.closest_rows(experiments.one_pair_points(1000, omega))
+    return checked(
+        experiments.SEPARATION_FLOOR < gap < 1e-4,
+        f"one pair, ω = {omega:.4g}, p = 0..999: closest points {p} and {q} (k = {q - p}) at "
+        f"distance {gap:.2g}; distinct: above {experiments.SEPARATION_FLOOR:g}, close: below 1e-4",
+    )
+
+
 CLAIMS = (
     claim(
         "raw-index-dominates",
@@ -195,6 +215,19 @@ CLAIMS = (
             r" \rVert \text{ for } 2 \le |p - q| \le 20000 \\"
             r" \text{(no two rows closer than neighbours);} \\"
             r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
+        ),
+    ),
+    claim(
+        "continuous-fewer-numbers",
+        "Fewer numbers than bits, but less margin between positions",
+        Check(_bits, true=experiments.log2_bits, wrong=(wrong.LOG2_ROUNDED_DOWN,)),
+        Check(_one_pair, true=1.0, wrong=(wrong.RATIONAL_TURN,)),
+        statement=(
+            r"\begin{gathered} \text{a binary code of } n \text{ positions needs }"
+            r" \lceil \log_2 n \rceil \text{ bits, its codes at least 1 apart;} \\"
+            r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots, 999"
+            r" \text{ its own point,} \\ \text{but two of those points lie within }"
+            r" 10^{-4} \end{gathered}"
         ),
     ),
     claim(

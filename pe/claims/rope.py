@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from pe import rotary
+from pe import from_scratch, numeric, rotary
 from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import rope as experiments
 from pe.proofs import rope as proofs
@@ -97,6 +97,26 @@ _AFTER = proofs.rotate_after_projecting
 _ABEL = by_proof(proofs.summation_by_parts)
 
 _ABEL_WRONG = (wrong.PARTIAL_SUM_SHIFTED, wrong.ABEL_SIGN_FLIPPED)
+
+
+def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
+    """``candidate(x)`` against :func:`pe.rotary.rope` at positions ``0 .. n-1``, within
+    ``4 eps (1 + p w_i) (|a| + |b|)`` per entry of pair ``(a, b)`` (the same angles in
+    float64, each rounded once or twice, times the pair's size)."""
+    eps = float(np.finfo(np.float64).eps)
+    worst = 0.0
+    for n, d in ((2048, 128), (300, 8)):
+        x = np.random.default_rng(d).standard_normal((n, d))
+        angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
+        size = np.repeat(np.abs(x[:, 0::2]) + np.abs(x[:, 1::2]), 2, axis=1)
+        gap = np.abs(candidate(x) - rotary.rope(x, n)) / (4 * eps * (1 + angle) * size)
+        worst = max(worst, float(gap.max()))
+    return checked(
+        worst <= 1,
+        f"(n, d) in (2048, 128), (300, 8), random x: largest |gap| / 4 eps (1 + p w_i)"
+        f"(|a| + |b|) = {worst:.3g} (needs <= 1)",
+    )
+
 
 CLAIMS = (
     claim(
@@ -210,6 +230,16 @@ CLAIMS = (
         statement=(
             r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
             r" \text{while the bound's averages decrease}\end{gathered}"
+        ),
+    ),
+    claim(
+        "from-scratch-rope",
+        "A short plain-NumPy rope rotates exactly as pe does",
+        Check(_from_scratch, true=from_scratch.rope, wrong=(wrong.PLAIN_ROPE_BACKWARDS,)),
+        statement=(
+            r"|\texttt{rope}(x)_{p,j} - \mathrm{RoPE}(x)_{p,j}|"
+            r" \le 4\varepsilon\,(1 + p\,\omega_i)(|a| + |b|),"
+            r"\quad (a, b) = (x_{p,2i}, x_{p,2i+1}),\ i = \lfloor j/2 \rfloor"
         ),
     ),
 )

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import numeric, reference
+from pe import from_scratch, numeric, reference
 from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import sinusoidal_encoding as facts
 from pe.proofs import sinusoidal_encoding as proofs
@@ -24,39 +24,16 @@ D = 512
 #: A table-making function ``(n, d) -> (n, d)``.
 Table = Callable[[int, int], npt.NDArray[np.float64]]
 
-#: Embeddings that share a direction with every encoding row (wrong: not isotropic).
-SHARES_PE0: Candidate[facts.Embeddings] = Candidate(
-    "embeddings sharing PE(0)'s direction", facts.embeddings_plus_pe0
-)
-#: Embeddings inside the span of the encoding rows (wrong: not isotropic).
-MADE_OF_ROWS: Candidate[facts.Embeddings] = Candidate(
-    "embeddings made of encoding rows", facts.encoding_row_embeddings
-)
-
 
 def _columns(n_pairs: int) -> Evidence:
     """Do the pairs ``0 <= i < n_pairs`` account for the columns of pe's table, each once?"""
-    positions = np.arange(8)
-    table = numeric.sinusoidal(positions, D)
-    matched, missing = 0, 0
-    for i in range(n_pairs):
-        if 2 * i + 1 >= table.shape[1]:
-            missing += 1
-            continue
-        angle = positions * 10000.0 ** (-2 * i / D)
-        error = max(
-            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
-            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
-        )
-        matched += error <= 8 * EPS
-    covered = sorted(facts.pair_columns(D, min(n_pairs, D // 2)))
-    ok = matched == n_pairs and missing == 0 and covered == list(range(table.shape[1]))
+    census = facts.pair_column_census(n_pairs, D)
     return checked(
-        ok,
-        f"pe's table, d={D}, has {table.shape[1]} columns; pairs i = 0..{n_pairs - 1}: "
-        f"{matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 (within 8 eps, p < 8), "
-        f"{missing} have no columns; every column written once: "
-        f"{'yes' if covered == list(range(table.shape[1])) else 'no'}",
+        census.matched == n_pairs and census.missing == 0 and census.each_column_once,
+        f"pe's table, d={D}, has {census.columns} columns; pairs i = 0..{n_pairs - 1}: "
+        f"{census.matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 (within 8 eps, "
+        f"p < 8), {census.missing} have no columns; every column written once: "
+        f"{'yes' if census.each_column_once else 'no'}",
     )
 
 
@@ -145,26 +122,6 @@ def _least_periods(periods: tuple[int, ...]) -> Evidence:
     ok = facts.least_periods(facts.binary_bits(1024, 4)) == periods
     return checked(
         ok, f"bits 0-3 of 0..1023 have least periods {', '.join(map(str, periods))}: {ok}"
-    )
-
-
-def _bits(law: Callable[[int], int]) -> Evidence:
-    found = {n: facts.bits_needed(n) for n in (2, 3, 8, 9, 1000, 1024, 1025)}
-    closest = facts.closest_rows(facts.binary_bits(1000, found[1000]))[2]
-    return checked(
-        all(law(n) == bits for n, bits in found.items()) and closest >= 1,
-        "fewest bits that tell 0..n-1 apart, found by trying (the law's count): "
-        + ", ".join(f"n={n}: {bits} ({law(n)})" for n, bits in found.items())
-        + f"; closest codes of 0..999 at distance {closest:g}",
-    )
-
-
-def _one_pair(omega: float) -> Evidence:
-    p, q, gap = facts.closest_rows(facts.one_pair_points(1000, omega))
-    return checked(
-        facts.SEPARATION_FLOOR < gap < 1e-4,
-        f"one pair, ω = {omega:.4g}, p = 0..999: closest points {p} and {q} (k = {q - p}) at "
-        f"distance {gap:.2g}; distinct: above {facts.SEPARATION_FLOOR:g}, close: below 1e-4",
     )
 
 
@@ -290,6 +247,15 @@ def _subspace(embeddings: facts.Embeddings) -> Evidence:
     )
 
 
+def _from_scratch(make: Table) -> Evidence:
+    worst = facts.from_scratch_gap(make)
+    return checked(
+        worst <= 1,
+        f"(n, d) in (2048, {D}), (1000, 64), (50, 8): largest |gap| / 4 eps (1 + p w_i) "
+        f"= {worst:.3g} (needs <= 1)",
+    )
+
+
 CLAIMS = (
     claim(
         "pair-index-range",
@@ -406,19 +372,6 @@ CLAIMS = (
         ),
     ),
     claim(
-        "continuous-fewer-numbers",
-        "Fewer numbers than bits, but less margin between positions",
-        Check(_bits, true=facts.log2_bits, wrong=(wrong.LOG2_ROUNDED_DOWN,)),
-        Check(_one_pair, true=1.0, wrong=(wrong.RATIONAL_TURN,)),
-        statement=(
-            r"\begin{gathered} \text{a binary code of } n \text{ positions needs }"
-            r" \lceil \log_2 n \rceil \text{ bits, its codes at least 1 apart;} \\"
-            r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots, 999"
-            r" \text{ its own point,} \\ \text{but two of those points lie within }"
-            r" 10^{-4} \end{gathered}"
-        ),
-    ),
-    claim(
         "zero-mean-full-period",
         "Zero-centred over a full period",
         Check(by_proof(proofs.period_mean), true=1, wrong=(wrong.SQUARED_MEAN,)),
@@ -481,7 +434,7 @@ CLAIMS = (
     claim(
         "embedding-encoding-nearly-orthogonal",
         "In high dimension, embeddings and encodings are nearly orthogonal",
-        Check(_orthogonal, true=facts.random_embeddings, wrong=(SHARES_PE0,)),
+        Check(_orthogonal, true=facts.random_embeddings, wrong=(wrong.SHARES_PE0,)),
         statement=(
             r"\begin{gathered} \cos\angle(e, PE(p)) \text{ has mean } 0 \\"
             r" \text{and standard deviation } 1/\sqrt d \\"
@@ -491,10 +444,23 @@ CLAIMS = (
     claim(
         "encoding-subspace-share",
         "The encodings fill a small subspace; an embedding mostly lies outside it",
-        Check(_subspace, true=facts.random_embeddings, wrong=(MADE_OF_ROWS,)),
+        Check(_subspace, true=facts.random_embeddings, wrong=(wrong.MADE_OF_ROWS,)),
         statement=(
             r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d} \text{ for isotropic } e \\"
             r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \end{gathered}"
+        ),
+    ),
+    claim(
+        "from-scratch-table",
+        "Ten lines of plain NumPy compute the same table as pe",
+        Check(
+            _from_scratch,
+            true=from_scratch.sinusoidal_table,
+            wrong=(wrong.DOUBLED_EXPONENT_TABLE, wrong.ONE_INDEXED_TABLE),
+        ),
+        statement=(
+            r"|\texttt{sinusoidal\_table}(n, d)_{p,j} - PE(p, j)|"
+            r" \le 4\varepsilon\,(1 + p\,\omega_{\lfloor j/2 \rfloor})"
         ),
     ),
 )

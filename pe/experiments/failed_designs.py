@@ -29,11 +29,17 @@ from pe import _validate, numeric
 
 __all__ = [
     "SEED",
+    "SEPARATION_FLOOR",
     "Design",
+    "binary_bits",
+    "bits_needed",
+    "closest_rows",
+    "log2_bits",
     "normalised",
     "normalised_index",
     "offset_distances",
     "one_over_n",
+    "one_pair_points",
     "position_share",
     "raw_index",
     "raw_index_ratio",
@@ -183,3 +189,80 @@ def offset_distances(
     near = design(ps, length, width)
     diff = far.reshape(ps.size, ks.size, -1) - near[:, None, :]
     return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)
+
+
+def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
+    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows).
+
+    Examples
+    --------
+    >>> binary_bits(4, 2).tolist()
+    [[0, 0], [1, 0], [0, 1], [1, 1]]
+    """
+    count = _validate.positive_int("n_positions", n_positions)
+    bits = _validate.positive_int("n_bits", n_bits)
+    return (np.arange(count)[:, None] >> np.arange(bits)[None, :]) & 1
+
+
+def bits_needed(n_positions: int) -> int:
+    """The fewest bits whose codes tell the positions ``0 .. n-1`` apart, found by trying.
+
+    Examples
+    --------
+    >>> bits_needed(8), bits_needed(9)
+    (3, 4)
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    bits = 1
+    while np.unique(binary_bits(count, bits), axis=0).shape[0] < count:
+        bits += 1
+    return bits
+
+
+def log2_bits(n_positions: int) -> int:
+    r""":math:`\lceil \log_2 n \rceil`, the bits a binary code of ``n`` positions needs."""
+    return (n_positions - 1).bit_length()
+
+
+#: Distances below this are rounding, not separation: the points of one pair at positions
+#: up to ``n`` are accurate to a few ulps (``np.sin``/``np.cos`` of an exact integer angle
+#: times a float64 frequency), so two distinct points are never this close by accident.
+SEPARATION_FLOOR = 1e-12
+
+
+def one_pair_points(n_positions: int, omega: float) -> npt.NDArray[np.float64]:
+    r"""The points :math:`(\sin \omega p, \cos \omega p)` of one pair, ``0 <= p < n``, as rows.
+
+    Examples
+    --------
+    >>> one_pair_points(2, 1.0).round(3).tolist()
+    [[0.0, 1.0], [0.841, 0.54]]
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    angle = float(omega) * np.arange(count)
+    return np.stack([np.sin(angle), np.cos(angle)], axis=1)
+
+
+def closest_rows(rows: npt.ArrayLike) -> tuple[int, int, float]:
+    r"""The two closest rows (Euclidean distance), every pair compared: ``(p, q, distance)``.
+
+    For the points of one pair the exact distance is :math:`2|\sin(\omega (q - p)/2)|`,
+    which the computed one matches within a few ulps.
+
+    Examples
+    --------
+    >>> p, q, distance = closest_rows(one_pair_points(1000, 1.0))
+    >>> q - p, f"{distance:.2g}"
+    (710, '6e-05')
+    >>> closest_rows(binary_bits(1000, 10))[2]
+    1.0
+    """
+    points = np.asarray(rows, dtype=np.float64)
+    count = points.shape[0]
+    if points.ndim != 2 or count < 2:
+        raise ValueError(f"rows must be a 2-D array of at least two rows, got {points.shape}")
+    _validate.capped_elements("the distances", count * count * points.shape[1], 8)
+    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    gaps[np.tril_indices(count)] = np.inf
+    p, q = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
+    return int(p), int(q), float(gaps[p, q])

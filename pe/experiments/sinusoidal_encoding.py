@@ -27,6 +27,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,27 +35,26 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric
+from pe.experiments.failed_designs import binary_bits
 
 __all__ = [
     "ENCODER_MATRICES",
-    "SEPARATION_FLOOR",
     "WORKED_SENTENCE",
     "Embeddings",
+    "PairColumns",
     "binary_bits",
-    "bits_needed",
-    "closest_rows",
     "column_means",
     "column_means_closed_form",
     "cosine_embedding_encoding",
     "embeddings_plus_pe0",
     "encoding_row_embeddings",
     "encoding_subspace_share",
+    "from_scratch_gap",
     "layer_weights",
     "least_periods",
-    "log2_bits",
     "neighbour_distance",
     "one_indexed_frequencies",
-    "one_pair_points",
+    "pair_column_census",
     "pair_columns",
     "projection_cost",
     "random_embeddings",
@@ -112,83 +112,6 @@ def one_indexed_frequencies(d_model: int) -> Float64Array:
     width = _validate.even_width("d_model", d_model)
     one_indexed = np.power(10000.0, -2.0 * np.arange(1, width // 2 + 1) / width)
     return np.asarray(one_indexed, dtype=np.float64)
-
-
-def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
-    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows).
-
-    Examples
-    --------
-    >>> binary_bits(4, 2).tolist()
-    [[0, 0], [1, 0], [0, 1], [1, 1]]
-    """
-    count = _validate.positive_int("n_positions", n_positions)
-    bits = _validate.positive_int("n_bits", n_bits)
-    return (np.arange(count)[:, None] >> np.arange(bits)[None, :]) & 1
-
-
-def bits_needed(n_positions: int) -> int:
-    """The fewest bits whose codes tell the positions ``0 .. n-1`` apart, found by trying.
-
-    Examples
-    --------
-    >>> bits_needed(8), bits_needed(9)
-    (3, 4)
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    bits = 1
-    while np.unique(binary_bits(count, bits), axis=0).shape[0] < count:
-        bits += 1
-    return bits
-
-
-def log2_bits(n_positions: int) -> int:
-    r""":math:`\lceil \log_2 n \rceil`, the bits a binary code of ``n`` positions needs."""
-    return (n_positions - 1).bit_length()
-
-
-#: Distances below this are rounding, not separation: the points of one pair at positions
-#: up to ``n`` are accurate to a few ulps (``np.sin``/``np.cos`` of an exact integer angle
-#: times a float64 frequency), so two distinct points are never this close by accident.
-SEPARATION_FLOOR = 1e-12
-
-
-def one_pair_points(n_positions: int, omega: float) -> npt.NDArray[np.float64]:
-    r"""The points :math:`(\sin \omega p, \cos \omega p)` of one pair, ``0 <= p < n``, as rows.
-
-    Examples
-    --------
-    >>> one_pair_points(2, 1.0).round(3).tolist()
-    [[0.0, 1.0], [0.841, 0.54]]
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    angle = float(omega) * np.arange(count)
-    return np.stack([np.sin(angle), np.cos(angle)], axis=1)
-
-
-def closest_rows(rows: npt.ArrayLike) -> tuple[int, int, float]:
-    r"""The two closest rows (Euclidean distance), every pair compared: ``(p, q, distance)``.
-
-    For the points of one pair the exact distance is :math:`2|\sin(\omega (q - p)/2)|`,
-    which the computed one matches within a few ulps.
-
-    Examples
-    --------
-    >>> p, q, distance = closest_rows(one_pair_points(1000, 1.0))
-    >>> q - p, f"{distance:.2g}"
-    (710, '6e-05')
-    >>> closest_rows(binary_bits(1000, 10))[2]
-    1.0
-    """
-    points = np.asarray(rows, dtype=np.float64)
-    count = points.shape[0]
-    if points.ndim != 2 or count < 2:
-        raise ValueError(f"rows must be a 2-D array of at least two rows, got {points.shape}")
-    _validate.capped_elements("the distances", count * count * points.shape[1], 8)
-    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
-    gaps[np.tril_indices(count)] = np.inf
-    p, q = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
-    return int(p), int(q), float(gaps[p, q])
 
 
 def least_periods(columns: npt.NDArray[Any]) -> tuple[int, ...]:
@@ -461,3 +384,72 @@ def encoding_subspace_share(
     inside = ((vectors @ basis.T) ** 2).sum(axis=1)
     share = float((inside / (vectors**2).sum(axis=1)).mean())
     return rank, share
+
+
+@dataclass(frozen=True)
+class PairColumns:
+    r"""How the pairs ``0 <= i < n`` meet the columns of pe's table (:func:`pair_column_census`).
+
+    ``matched`` pairs are :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``
+    (within 8 machine epsilons for ``p < 8``), ``missing`` pairs have no such columns, and
+    ``each_column_once`` says whether the pairs write every one of the ``columns`` once.
+    """
+
+    columns: int
+    matched: int
+    missing: int
+    each_column_once: bool
+
+
+def pair_column_census(n_pairs: int, d_model: int) -> PairColumns:
+    """Read pe's table of width ``d_model`` against the pairs ``0 <= i < n_pairs``.
+
+    Examples
+    --------
+    >>> pair_column_census(4, 8)
+    PairColumns(columns=8, matched=4, missing=0, each_column_once=True)
+    >>> pair_column_census(5, 8).missing
+    1
+    """
+    positions = np.arange(8)
+    table = numeric.sinusoidal(positions, d_model)
+    eps = float(np.finfo(np.float64).eps)
+    matched, missing = 0, 0
+    for i in range(n_pairs):
+        if 2 * i + 1 >= table.shape[1]:
+            missing += 1
+            continue
+        angle = positions * 10000.0 ** (-2 * i / d_model)
+        error = max(
+            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
+            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
+        )
+        matched += error <= 8 * eps
+    covered = sorted(pair_columns(d_model, min(n_pairs, d_model // 2)))
+    return PairColumns(table.shape[1], matched, missing, covered == list(range(table.shape[1])))
+
+
+def from_scratch_gap(
+    make: Callable[[int, int], npt.NDArray[np.float64]],
+    sizes: tuple[tuple[int, int], ...] = ((2048, 512), (1000, 64), (50, 8)),
+) -> float:
+    r"""Largest :math:`|\mathrm{make}(n, d) - PE| / 4\varepsilon(1 + p\,\omega_i)` over ``sizes``.
+
+    ``PE`` is :func:`pe.numeric.sinusoidal`. Both tables form the angle :math:`p\,\omega_i`
+    in float64 and each rounds it, and its sine or cosine, once or twice, so a table that
+    computes the same formula stays within :math:`4\varepsilon(1 + p\,\omega_i)` of it:
+    the result is at most 1.
+
+    Examples
+    --------
+    >>> from pe import from_scratch
+    >>> from_scratch_gap(from_scratch.sinusoidal_table) <= 1
+    True
+    """
+    eps = float(np.finfo(np.float64).eps)
+    worst = 0.0
+    for n, d in sizes:
+        angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
+        gap = np.abs(make(n, d) - numeric.sinusoidal(n, d)) / (4 * eps * (1 + angle))
+        worst = max(worst, float(gap.max()))
+    return worst

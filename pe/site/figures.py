@@ -2,7 +2,8 @@
 
 :func:`render` draws a figure twice, once with dark ink for the light palette and once with
 light ink for the dark palette, on a transparent background, and returns HTML holding both
-PNGs (with alt text); the site's CSS shows the one that matches the palette. PNGs carry no
+PNGs (with alt text); the site's CSS shows the one that matches the palette. Each PNG has
+twice the pixels of its displayed width (sharp on phones and dense screens) and carries no
 date or software stamp, so two builds give identical bytes.
 
 :func:`colorbar`, :func:`label_axes` and :func:`measured_and_model` are the drawing steps
@@ -16,7 +17,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -38,7 +39,9 @@ from pe.site.report import Html
 __all__ = [
     "LEGEND_RIGHT",
     "Palette",
+    "Slider",
     "colorbar",
+    "interactive",
     "label_axes",
     "measured_and_model",
     "render",
@@ -151,25 +154,37 @@ def _style(palette: Palette) -> dict[str, Any]:
     }
 
 
-def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> str:
+#: CSS pixels per inch of a figure, and image pixels per CSS pixel (2: sharp on phones and
+#: high-density screens; the page shows each image at half its pixel width).
+DPI, SCALE = 110, 2
+
+
+def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, int]:
+    """The figure as a base64 PNG at :data:`SCALE` times its CSS size, and that CSS width."""
     with plt.rc_context(cast(Any, _style(palette))):
         fig = plt.figure(figsize=size, dpi=100)
         try:
             draw(fig, palette)
             buffer = io.BytesIO()
             fig.savefig(
-                buffer, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None}
+                buffer,
+                format="png",
+                dpi=DPI * SCALE,
+                bbox_inches="tight",
+                metadata={"Software": None},
             )
         finally:
             plt.close(fig)
-    return base64.b64encode(_quantised(buffer.getvalue())).decode("ascii")
+    png = _quantised(buffer.getvalue())
+    width = Image.open(io.BytesIO(png)).width
+    return base64.b64encode(png).decode("ascii"), width // SCALE
 
 
 def _quantised(png: bytes) -> bytes:
     """The PNG reduced to a 256-colour palette (with alpha): about a third of the bytes.
 
     Pages embed every figure twice (one per palette), so this keeps each page well under the
-    2 MB budget. Quantisation is deterministic and adds no metadata.
+    2.5 MB budget. Quantisation is deterministic and adds no metadata.
     """
     image = Image.open(io.BytesIO(png))
     palette = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -197,9 +212,63 @@ def render(
     if not alt.strip():
         raise ValueError("alt text is required for every figure")
     images = "".join(
-        f'<img class="pe-fig pe-fig-{p.name}" alt="{html.escape(alt)}" '
-        f'src="data:image/png;base64,{_png(draw, p, size)}">'
+        f'<img class="pe-fig pe-fig-{p.name}" alt="{html.escape(alt)}" width="{width}" '
+        f'src="data:image/png;base64,{data}">'
         for p in (LIGHT, DARK)
+        for data, width in [_png(draw, p, size)]
     )
     text = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
     return Html(f'<figure class="pe-figure">{images}{text}</figure>')
+
+
+@dataclass(frozen=True)
+class Slider:
+    """A slider of an interactive figure: ``name`` is the value's name in the script.
+
+    With ``log10`` the slider moves the exponent: the value is ``10 ** position``.
+    """
+
+    name: str
+    label: str
+    low: float
+    high: float
+    step: float
+    value: float
+    log10: bool = False
+
+
+_LOG10 = {True: ' data-scale="log10"', False: ""}
+
+
+def interactive(
+    widget: str, fallback: Html, sliders: Sequence[Slider], *, label: str, **data: object
+) -> Html:
+    """An interactive figure drawn in the browser by ``docs/javascripts/pe-explorers.js``.
+
+    ``widget`` names the drawing (``rotation``, ``table``, ``dot``), ``sliders`` its
+    controls (native range inputs, so the keyboard moves them), ``label`` describes it to
+    screen readers and ``data`` passes constants (``positions=50``) to the script. The
+    ``fallback`` figure, drawn by pe, is what print and readers without JavaScript see.
+
+    Examples
+    --------
+    >>> html = interactive("dot", Html("<p>static</p>"), [Slider("k", "offset k", 0, 9, 1, 3)],
+    ...                    label="a plot", offsets=9)
+    >>> 'data-pe-widget="dot" data-offsets="9"' in html, 'name="k"' in html
+    (True, True)
+    """
+    controls = "".join(
+        f'<label class="pe-slider">{html.escape(s.label)} '
+        f'<input type="range" id="pe-{widget}-{s.name}" name="{s.name}" min="{s.low:g}" '
+        f'max="{s.high:g}" step="{s.step:g}" value="{s.value:g}"{_LOG10[s.log10]}>'
+        f'<output for="pe-{widget}-{s.name}"></output></label>'
+        for s in sliders
+    )
+    attributes = "".join(f' data-{key}="{html.escape(str(value))}"' for key, value in data.items())
+    return Html(
+        f'<div class="pe-interactive" data-pe-widget="{widget}"{attributes}>'
+        f'<div class="pe-live" hidden><div class="pe-controls">{controls}</div>'
+        f'<svg class="pe-plot" role="img" tabindex="0" aria-label="{html.escape(label)}"></svg>'
+        f'<p class="pe-readout" aria-live="polite"></p></div>'
+        f'<div class="pe-fallback">{fallback}</div></div>'
+    )

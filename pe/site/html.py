@@ -13,9 +13,11 @@ Examples
 from __future__ import annotations
 
 import html
+import inspect
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-__all__ = ["Html", "code", "escape", "math", "table"]
+__all__ = ["Html", "Row", "code", "escape", "math", "source", "table"]
 
 
 class Html(str):
@@ -45,9 +47,45 @@ def code(text: object) -> Html:
     return Html(f"<code>{escape(text)}</code>")
 
 
+def source(obj: object) -> Html:
+    """The Python source of a function or module as a code block (the theme adds its copy
+    button).
+
+    Examples
+    --------
+    >>> str(source(escape))[:57]
+    '<pre class="pe-source"><code class="language-python">def '
+    """
+    text = inspect.getsource(obj)  # type: ignore[arg-type]
+    return Html(f'<pre class="pe-source"><code class="language-python">{escape(text)}</code></pre>')
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row with an element ``id`` and, optionally, a full-width cell ``below`` it
+    (a long statement under a short row of facts)."""
+
+    cells: Sequence[object]
+    below: object = None
+    id: str | None = None
+
+
+def _row(row: Sequence[object] | Row, columns: int) -> str:
+    if not isinstance(row, Row):
+        return "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
+    anchor = f' id="{html.escape(row.id)}"' if row.id else ""
+    cells = "".join(f"<td>{escape(cell)}</td>" for cell in row.cells)
+    below = (
+        f'<tr class="pe-below"><td colspan="{columns}">{escape(row.below)}</td></tr>'
+        if row.below is not None
+        else ""
+    )
+    return f"<tr{anchor}>{cells}</tr>{below}"
+
+
 def table(
     header: Sequence[object],
-    rows: Iterable[Sequence[object]],
+    rows: Iterable[Sequence[object] | Row],
     *,
     caption: str | None = None,
     css_class: str = "pe-table",
@@ -55,12 +93,16 @@ def table(
     """A table: one header row, then one row per sequence of cells.
 
     A cell that is an :class:`Html` (a formula from :func:`math`, a link, a verdict) is
-    inserted as it is; anything else is converted with ``str`` and escaped.
+    inserted as it is; anything else is converted with ``str`` and escaped. A :class:`Row`
+    adds an id and a full-width cell below it.
+
+    Examples
+    --------
+    >>> str(table(["a"], [Row([1], below="note", id="r1")]))[-94:]
+    '<tr id="r1"><td>1</td></tr><tr class="pe-below"><td colspan="1">note</td></tr></tbody></table>'
     """
     head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
-    )
+    body = "".join(_row(row, len(header)) for row in rows)
     title = f"<caption>{escape(caption)}</caption>" if caption else ""
     return Html(
         f'<table class="{css_class}">{title}<thead><tr>{head}</tr></thead>'

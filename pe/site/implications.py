@@ -15,12 +15,13 @@ from pe import numeric
 from pe.claims import implications as facts
 from pe.experiments import implications as measured
 from pe.site import report
-from pe.site.figures import Palette, colorbar, render
+from pe.site.figures import Palette, Slider, colorbar, interactive, render
 from pe.site.html import Html, table
 
 __all__ = [
     "decay_sentence",
     "dot_product_by_offset",
+    "dot_product_explorer",
     "exercise_dot_product",
     "exercise_first_rise",
     "exercise_norm",
@@ -68,6 +69,23 @@ def decay_sentence() -> Html:
         f"its minimum is \\(f({low}) = {low_value:.2f}\\), a negative value: rows {low} "
         "positions apart point, on balance, away from each other. The first negative value "
         f"is at \\(k = {_first_negative()}\\).</p>"
+    )
+
+
+def dot_product_explorer(offsets: int = 200) -> Html:
+    """PE(p) . PE(p + k) against k, live, with sliders for d, the base and k. Static
+    fallback: :func:`dot_product_by_offset` at d = 512."""
+    return interactive(
+        "dot",
+        dot_product_by_offset(512, offsets),
+        [
+            Slider("d", "width d", 8, 512, 8, 128),
+            Slider("base", "base", 2, 6, 0.5, 4, log10=True),
+            Slider("k", "offset k", 0, offsets, 1, 10),
+        ],
+        label=f"The dot product of PE(p) and PE(p + k) against k from 0 to {offsets}, "
+        "with the value at the chosen k marked.",
+        offsets=offsets,
     )
 
 

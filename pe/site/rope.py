@@ -13,14 +13,15 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
-from pe import claims, rotary
+from pe import claims, from_scratch, rotary
 from pe.site import report
 from pe.site.figures import Palette, label_axes, measured_and_model, render
-from pe.site.html import Html, code, escape, table
+from pe.site.html import Html, code, escape, source, table
 
 __all__ = [
     "claim_with_proof",
     "decay",
+    "from_scratch_source",
     "merged_angles",
     "offset_error",
     "offset_table",
@@ -36,11 +37,14 @@ def claim_with_proof(claim_id: str, evidence: int) -> Html:
 
     For claims proved several times (two pairings, two widths) where the page shows one.
     """
-    card = report.claim(claim_id)
-    proof = claims.verify(claim_id).evidence[evidence].proof
-    if proof is None:
+    if claims.verify(claim_id).evidence[evidence].proof is None:
         raise ValueError(f"evidence {evidence} of claim {claim_id!r} is not a SymPy proof")
-    return Html(card + report.proof(proof))
+    return report.claim(claim_id, proofs=(evidence,))
+
+
+def from_scratch_source() -> Html:
+    """The source of :func:`pe.from_scratch.rope`, a short plain-NumPy RoPE to copy."""
+    return source(from_scratch.rope)
 
 
 def rotated_example() -> Html:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from pe import claims, numeric
 from pe.experiments import rotation_identity as experiments
 from pe.proofs import rotation_identity as proofs
 from pe.proofs import wrong
 from pe.site import report
-from pe.site.figures import Palette, colorbar, label_axes, measured_and_model, render
+from pe.site.figures import Palette, Slider, interactive, label_axes, measured_and_model, render
 from pe.site.html import Html
 
 __all__ = [
@@ -24,50 +25,101 @@ __all__ = [
     "exercises",
     "identity_error",
     "rejected_textbook",
+    "rotation_explorer",
     "turning_pairs",
 ]
 
 
-def turning_pairs(d_model: int = 16, pairs: tuple[int, ...] = (0, 1, 2, 3), n: int = 13) -> Html:
-    """Each pair ``(sin w_i p, cos w_i p)`` as a point on its circle, for ``p = 0 .. n-1``."""
+def turning_pairs(
+    d_model: int = 16,
+    pairs: tuple[int, ...] = (0, 1, 2),
+    k: int = 2,
+    starts: tuple[int, ...] = (0, 3),
+) -> Html:
+    """Each pair ``(sin w_i p, cos w_i p)`` on its circle, and the turn from ``p`` to ``p + k``
+    drawn as an arrow at two starting positions: the same angle ``k w_i`` at both.
+
+    The points are rows of :func:`pe.numeric.sinusoidal`; the angle each arrow spans is
+    measured from them (clockwise, from ``PE(p)`` to ``PE(p + k)``), and the figure raises
+    if it is not ``k w_i`` at every start.
+    """
     omega = numeric.frequencies(d_model)
-    table = numeric.sinusoidal(n, d_model)
+    table = numeric.sinusoidal(max(starts) + k + 1, d_model)
+    angle = np.arctan2(table[:, 0::2], table[:, 1::2])  # clockwise from the top: w_i p
+
+    for i in pairs:
+        turns = np.mod([angle[p + k, i] - angle[p, i] for p in starts], 2 * np.pi)
+        if not np.allclose(turns, k * omega[i], rtol=0, atol=1e-12):
+            raise claims.ClaimFailedError(f"pair {i}: turns {turns} are not k w_i")
 
     def draw(fig: Figure, palette: Palette) -> None:
-        rows = (len(pairs) + 1) // 2
-        axes = fig.subplots(rows, 2, gridspec_kw={"wspace": 0.55, "hspace": 0.45}).ravel()
-        theta = np.linspace(0, 2 * np.pi, 200)
+        axes = fig.subplots(1, len(pairs))
+        circle = np.linspace(0, 2 * np.pi, 200)
         for ax, i in zip(axes, pairs, strict=True):
-            ax.plot(np.sin(theta), np.cos(theta), color=palette.grid, lw=1)
-            x, y = table[:, 2 * i], table[:, 2 * i + 1]
-            ax.plot(x, y, "-", color=palette.lines[0], lw=0.8, alpha=0.6)
-            points = ax.scatter(x, y, c=np.arange(n), cmap="viridis", s=18, zorder=3)
-            ax.annotate("p=0", (x[0], y[0]), textcoords="offset points", xytext=(4, 4))
-            ax.annotate(f"p={n - 1}", (x[-1], y[-1]), textcoords="offset points", xytext=(4, -10))
-            ax.set_title(f"pair {i}: ω = {omega[i]:.3g}", fontsize=9)
-            ax.set_xlabel(f"sin(ω p), column {2 * i}", fontsize=9)
-            ax.set_ylabel(f"cos(ω p), column {2 * i + 1}", fontsize=9)
+            ax.plot(np.sin(circle), np.cos(circle), color=palette.grid, lw=1.2)
+            for colour, p in zip(palette.lines, starts, strict=False):
+                arc = np.linspace(omega[i] * p, omega[i] * (p + k), 40)
+                ax.plot(0.82 * np.sin(arc), 0.82 * np.cos(arc), color=colour, lw=1.2)
+                for end in (p, p + k):
+                    ax.plot([0, np.sin(omega[i] * end)], [0, np.cos(omega[i] * end)],
+                            color=colour, lw=0.8, alpha=0.6)  # fmt: skip
+                ax.annotate(
+                    "",
+                    xy=(table[p + k, 2 * i], table[p + k, 2 * i + 1]),
+                    xytext=(table[p, 2 * i], table[p, 2 * i + 1]),
+                    arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2.0,
+                                "connectionstyle": "arc3,rad=-0.3", "shrinkA": 3, "shrinkB": 3},
+                )  # fmt: skip
+                ax.plot(table[p, 2 * i], table[p, 2 * i + 1], "o", color=colour, ms=6)
+            ax.set_title(f"pair {i}\nturn {k}ω = {k * omega[i]:.2f} rad", fontsize=12)
             ax.set_aspect("equal")
-            ax.set_xlim(-1.35, 1.35)
-            ax.set_ylim(-1.35, 1.35)
-            ax.tick_params(labelsize=7)
-        colorbar(fig, points, palette, "position p", ax=list(axes), shrink=0.6)
+            ax.set_xlim(-1.25, 1.25)
+            ax.set_ylim(-1.25, 1.25)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            ax.set_xlabel(f"sin, column {2 * i}", fontsize=11)
+            ax.set_ylabel(f"cos, column {2 * i + 1}", fontsize=11)
+        handles = [
+            Line2D([], [], color=colour, lw=2, marker="o", label=f"p = {p} → p + {k} = {p + k}")
+            for colour, p in zip(palette.lines, starts, strict=False)
+        ]
+        fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=12,
+                   bbox_to_anchor=(0.5, -0.08))  # fmt: skip
 
     return render(
         draw,
         alt=(
-            f"{len(pairs)} unit circles, one per frequency pair of a d = {d_model} encoding. "
-            f"On each, the points for positions 0 to {n - 1} start at the top (sin 0, cos 0) "
-            "= (0, 1) and step clockwise by the pair's angle per position: pair 0 by 1 radian, "
-            "so it laps the circle about twice, the slower pairs by less, the last one "
-            "covering only a short arc."
+            f"{len(pairs)} unit circles, pairs {', '.join(map(str, pairs))} of a d = {d_model} "
+            f"encoding. On each, two arrows go clockwise from the pair at position p to the "
+            f"pair at p + {k}, starting at p = {starts[0]} and at p = {starts[1]}; both arrows "
+            f"of a circle span the same angle, {k} times the pair's frequency: "
+            + ", ".join(f"{k * omega[i]:.2f} rad for pair {i}" for i in pairs)
+            + "."
         ),
         caption=(
-            f"Pairs of PE(p) for p = 0 .. {n - 1}, d = {d_model} (colour: position). "
-            "Moving k positions turns every pair by its own angle k ω_i, clockwise in "
-            "(sin, cos) coordinates: that turn is the block of T_k."
+            f"Moving {k} positions turns pair i by the same angle {k} ω_i wherever it starts "
+            f"(p = {starts[0]} and p = {starts[1]}, d = {d_model}): clockwise in (sin, cos) "
+            "coordinates. That turn is the block of T_k."
         ),
-        size=(6.4, 6.0),
+        size=(7.0, 2.9),
+    )
+
+
+def rotation_explorer() -> Html:
+    """:func:`turning_pairs`, live: sliders for the position p, the offset k, the width d and
+    the base; each of the first four pairs a point on its circle, the turn from PE(p) to
+    PE(p + k) read out, the same whatever p (the static figure is the fallback)."""
+    return interactive(
+        "rotation",
+        turning_pairs(),
+        [
+            Slider("p", "position p", 0, 60, 1, 3),
+            Slider("k", "offset k", 0, 20, 1, 2),
+            Slider("d", "width d", 8, 64, 8, 16),
+            Slider("base", "base", 2, 6, 0.5, 4, log10=True),
+        ],
+        label="Four circles, one per frequency pair: the pair at position p and at p + k, "
+        "and the angle between them, which does not depend on p.",
     )
 
 

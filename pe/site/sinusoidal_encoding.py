@@ -21,11 +21,11 @@ import sympy as sp
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import numeric, reference
+from pe import from_scratch, numeric, reference
 from pe.experiments import sinusoidal_encoding as facts
 from pe.site import report
-from pe.site.figures import Palette, colorbar, label_axes, render
-from pe.site.html import Html, escape, math, table
+from pe.site.figures import Palette, Slider, colorbar, interactive, label_axes, render
+from pe.site.html import Html, escape, math, source, table
 
 __all__ = [
     "base_table",
@@ -34,8 +34,11 @@ __all__ = [
     "column_means_table",
     "cosine_histograms",
     "exercises",
+    "from_scratch_example",
+    "from_scratch_source",
     "projection_cost_table",
     "subspace_numbers",
+    "table_explorer",
     "table_heatmap",
     "wavelength_ladder",
     "wavelength_numbers",
@@ -46,28 +49,69 @@ __all__ = [
 D = 512
 
 
-def table_heatmap(n_positions: int = 100, d_model: int = 128, *, base: float = 10000.0) -> Html:
-    """Heat map of :func:`pe.numeric.sinusoidal`: positions down, columns across."""
+def from_scratch_source() -> Html:
+    """The source of :func:`pe.from_scratch.sinusoidal_table`, ten lines to copy."""
+    return source(from_scratch.sinusoidal_table)
+
+
+def from_scratch_example(n: int = 4, d: int = 4) -> Html:
+    """``sinusoidal_table(n, d)`` as the reader's NumPy prints it, run now."""
+    with np.printoptions(precision=4, suppress=True):
+        text = f">>> sinusoidal_table({n}, {d})\n{from_scratch.sinusoidal_table(n, d)!r}"
+    return Html(f'<pre class="pe-source"><code>{escape(text)}</code></pre>')
+
+
+def table_explorer(n_positions: int = 50) -> Html:
+    """The table, live: point at a cell (or move the cursor with the arrow keys) to read
+    PE(p, j) and its formula; sliders for d and the base. Static fallback:
+    :func:`table_heatmap` at the same size."""
+    return interactive(
+        "table",
+        table_heatmap(n_positions, 64),
+        [Slider("d", "width d", 16, 128, 16, 64), Slider("base", "base", 2, 6, 0.5, 4, log10=True)],
+        label=f"The encoding table, {n_positions} positions down and d columns across; "
+        "the cell under the pointer is read out below.",
+        positions=n_positions,
+    )
+
+
+def table_heatmap(n_positions: int = 100, d_model: int = 512, *, base: float = 10000.0) -> Html:
+    """Heat map of :func:`pe.numeric.sinusoidal`, its sine and its cosine columns side by side.
+
+    The table interleaves them (column ``2i`` a sine, ``2i + 1`` a cosine); drawn as it is
+    stored, neighbouring columns alternate and the picture looks like a barcode. Split by
+    parity, each half shows the fan: pair ``i`` across, position down, fast pairs left.
+    """
     table = numeric.sinusoidal(n_positions, d_model, base=base)
+    halves = (("sines: column 2i", table[:, 0::2]), ("cosines: column 2i + 1", table[:, 1::2]))
 
     def draw(fig: Figure, palette: Palette) -> None:
-        ax: Axes = fig.add_subplot()
-        image = ax.imshow(
-            table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
-        )
-        ax.set_xlabel("column j (even: sine, odd: cosine)")
-        ax.set_ylabel("position p")
-        colorbar(fig, image, palette, "PE(p, j)", ax=ax)
+        axes = fig.subplots(1, 2, sharey=True, gridspec_kw={"wspace": 0.08})
+        for ax, (title, half) in zip(axes, halves, strict=True):
+            image = ax.imshow(
+                half, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
+            )
+            ax.set_title(title, fontsize=12)
+            ax.set_xlabel("pair i", fontsize=12)
+            ax.tick_params(labelsize=11)
+        axes[0].set_ylabel("position p", fontsize=12)
+        colorbar(fig, image, palette, "PE(p, j)", ax=list(axes), shrink=0.9, pad=0.02)
+        fig.axes[-1].tick_params(labelsize=11)
 
     return render(
         draw,
         alt=(
-            f"Heat map of the sinusoidal encoding for positions 0 to {n_positions - 1} and "
-            f"{d_model} columns: the left columns oscillate quickly down the positions, the "
-            "right columns barely change, sine columns start at 0 and cosine columns at 1."
+            f"Two heat maps of the sinusoidal encoding, positions 0 to {n_positions - 1} down, "
+            f"the {d_model // 2} pairs across: on the left the sine columns, on the right the "
+            "cosine columns. Both fan out from the left, where the fast pairs stripe quickly "
+            "down the positions, to the right, where the slow pairs barely change; the sines "
+            "start at 0 in row 0 and the cosines at 1."
         ),
-        caption=f"The table PE(p, j) for d = {d_model}, computed by pe.numeric.sinusoidal.",
-        size=(7.0, 4.0),
+        caption=(
+            f"The table PE(p, j) for d = {d_model}, computed by pe.numeric.sinusoidal, its "
+            "sine columns (even j) and cosine columns (odd j) drawn apart."
+        ),
+        size=(6.0, 3.6),
     )
 
 

@@ -1,4 +1,5 @@
-"""The check every figure of the site passes: both palettes drawn, alt text, real PNGs."""
+"""The check every figure of the site passes: both palettes drawn, alt text, real PNGs with
+twice the pixels of their displayed width."""
 
 from __future__ import annotations
 
@@ -23,12 +24,15 @@ def each_figure(*draws: Draw) -> pytest.MarkDecorator:
 def assert_is_figure(html: str) -> None:
     """``html`` is one figure drawn in the light and the dark palette, each with alt text."""
     images = re.findall(
-        r'<img class="pe-fig pe-fig-(light|dark)" alt="([^"]+)" src="([^"]+)"', html
+        r'<img class="pe-fig pe-fig-(light|dark)" alt="([^"]+)" width="(\d+)" src="([^"]+)"',
+        html,
     )
-    assert [palette for palette, _, _ in images] == ["light", "dark"]
-    for _, alt, src in images:
+    assert [palette for palette, _, _, _ in images] == ["light", "dark"]
+    for _, alt, width, src in images:
         assert len(alt) > 40
         png = base64.b64decode(src.removeprefix("data:image/png;base64,"))
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(png) > 5_000
-    assert images[0][2] != images[1][2]  # the two palettes are drawn differently
+        pixels = int.from_bytes(png[16:20], "big")  # the IHDR width
+        assert pixels >= 2 * int(width)  # twice the pixels of its displayed width: sharp
+    assert images[0][3] != images[1][3]  # the two palettes are drawn differently

@@ -8,43 +8,30 @@ shows the image drawn for the palette and its ink contrasts with the page, the c
 stays clean and no request fails. A full-page screenshot of each page in each palette is
 saved under ``test-artifacts/browser/`` (ignored by git).
 
-Without Chromium these tests skip, except when the environment variable ``CI`` is set:
+The server and the browser are fixtures of ``tests/site/conftest.py``. Without Chromium
+these tests skip, except when the environment variable ``CI`` is set:
 then a missing browser is a failure (``.ci/run`` installs it).
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
 import re
 import shutil
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from pe.site import figures
 
 from ..conftest import ROOT
 
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-BUDGET = 2 * 2**20  # bytes a page may download with everything it loads (fonts included)
+BUDGET = 2_500_000  # bytes a page may download with everything it loads (fonts included)
 PALETTES = {"light": "default", "dark": "slate"}  # ours -> Material's data-md-color-scheme
-HOST = "127.0.0.1"
 
 # TeX that MathJax should have consumed: delimiters and environments left in the text.
 RAW_TEX = re.compile(
@@ -53,59 +40,6 @@ RAW_TEX = re.compile(
 # Math sources in the static HTML (outside code): delimiters MathJax is configured for.
 MATH_SOURCE = re.compile(r"\\\(|\\\[|\\begin\{|\$[^\s$][^$\n]*?\$|\$\$")
 SKIP_TAGS = {"code", "pre", "script", "style", "textarea"}
-
-
-def chromium_executable() -> str | None:
-    """Debian's Chromium, or ``$PE_CHROMIUM``, or ``chromium`` on the PATH."""
-    for candidate in (os.environ.get("PE_CHROMIUM"), "/usr/bin/chromium", "chromium"):
-        if candidate and (found := shutil.which(candidate)):
-            return found
-    return None
-
-
-# --------------------------------------------------------------------------------------------
-# Fixtures: a local static server for the built site, and one browser for the module.
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def server(built_site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:PORT/`` serving the session's strict build, on a free port."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://{HOST}:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    executable = chromium_executable()
-    if executable is None:
-        message = "Chromium is not installed (Debian: apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}; CI is set, so the browser tests must run")
-        pytest.skip(f"{message}; with CI set this fails instead of skipping")
-    browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @dataclass
@@ -265,7 +199,9 @@ async () => {
 FIGURES_JS = """
 async (inks) => {
   const out = [];
+  // A static figure standing in for an interactive one is hidden while the script runs.
   for (const figure of document.querySelectorAll("figure.pe-figure")) {
+    if (figure.closest(".pe-interactive.pe-js")) continue;
     const shown = Array.from(figure.querySelectorAll("img")).filter(
       (img) => getComputedStyle(img).display !== "none" && img.getClientRects().length > 0
     );
@@ -344,7 +280,9 @@ def check_page(page: Page, url: str, html_file: Path, palette: str) -> list[str]
         heaviest = ", ".join(
             f"{name.split('/', 3)[-1]} {size // 1024} KiB" for size, name in state["heaviest"]
         )
-        problems.append(f"weighs {weight / 2**20:.2f} MiB > 2 MiB; heaviest: {heaviest}")
+        problems.append(
+            f"weighs {weight / 1e6:.2f} MB > {BUDGET / 1e6:.1f} MB; heaviest: {heaviest}"
+        )
     if state["scheme"] != PALETTES[palette]:
         problems.append(f"palette is {state['scheme']!r}, expected {PALETTES[palette]!r}")
     if has_math_source(html_file) and state["math"] == 0:
@@ -428,7 +366,7 @@ def test_every_page_renders_offline(
     finally:
         context.close()
     heaviest = max(WEIGHTS, key=WEIGHTS.__getitem__)
-    print(f"heaviest page: {heaviest}, {WEIGHTS[heaviest] / 2**20:.2f} MiB")  # shown with -s
+    print(f"heaviest page: {heaviest}, {WEIGHTS[heaviest] / 1e6:.2f} MB")  # shown with -s
     assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
 
 
@@ -507,7 +445,7 @@ def test_the_checks_can_fail(browser: Browser, server: str, built_site: Path) ->
     assert "image did not load" in joined
     assert "request to another host (blocked): https://example.org/pixel.png" in joined
     assert "expected the light" in joined
-    assert "MiB > 2 MiB" in joined
+    assert "MB > 2.5 MB" in joined
     assert "raw TeX left in the text" in joined
     assert "left raw: $x^2$" in joined
     assert "kept in code" in text

@@ -32,9 +32,9 @@ def test_rotation_page_shows_what_was_computed(built_site: Path) -> None:
         "shift-orthogonal",
     ):
         assert f'id="claim-{claim_id}"' in html
-    assert "Apply the angle-addition formulas (expand_trig)" in html
-    assert "residual is exactly 0" in html
-    assert "residual is NOT zero" in html  # the textbook matrix, rejected on the page
+    assert 'Apply the angle-addition formulas <span class="pe-sympy">' in html
+    assert "The residual is exactly 0" in html
+    assert "The residual does not reduce to 0" in html  # the textbook matrix, rejected
     assert html.count('class="pe-fig pe-fig-light"') >= 2
     assert 'alt=""' not in html
     assert "Traceback" not in html

@@ -47,9 +47,11 @@ from pe.proofs.wrong.failed_designs import FLOAT64_ANGLES_DESIGN as FLOAT64_ANGL
 from pe.proofs.wrong.failed_designs import FOUR_PAIRS as FOUR_PAIRS
 from pe.proofs.wrong.failed_designs import GAP_ONE_OVER_N_MINUS_ONE as GAP_ONE_OVER_N_MINUS_ONE
 from pe.proofs.wrong.failed_designs import LEARNED_TABLE as LEARNED_TABLE
+from pe.proofs.wrong.failed_designs import LOG2_ROUNDED_DOWN as LOG2_ROUNDED_DOWN
 from pe.proofs.wrong.failed_designs import NORMALISED_INDEX as NORMALISED_INDEX
 from pe.proofs.wrong.failed_designs import PAIR_SHARE as PAIR_SHARE
 from pe.proofs.wrong.failed_designs import RANDOM_INIT as RANDOM_INIT
+from pe.proofs.wrong.failed_designs import RATIONAL_TURN as RATIONAL_TURN
 from pe.proofs.wrong.failed_designs import RAW_INDEX as RAW_INDEX
 from pe.proofs.wrong.failed_designs import RAW_INDEX_PAIR as RAW_INDEX_PAIR
 from pe.proofs.wrong.failed_designs import ROTATED_FROM_FIRST as ROTATED_FROM_FIRST
@@ -114,6 +116,7 @@ from pe.proofs.wrong.rope import LAST_PARTIAL_SUM as LAST_PARTIAL_SUM
 from pe.proofs.wrong.rope import NO_PERMUTATION as NO_PERMUTATION
 from pe.proofs.wrong.rope import ONLY_QUERY_PERMUTED as ONLY_QUERY_PERMUTED
 from pe.proofs.wrong.rope import PARTIAL_SUM_SHIFTED as PARTIAL_SUM_SHIFTED
+from pe.proofs.wrong.rope import PLAIN_ROPE_BACKWARDS as PLAIN_ROPE_BACKWARDS
 from pe.proofs.wrong.rope import ROPE_AFTER_PROJECTION as ROPE_AFTER_PROJECTION
 from pe.proofs.wrong.rope import ROTATE_BEFORE_PROJECTING as ROTATE_BEFORE_PROJECTING
 from pe.proofs.wrong.rope import SCALED_ROTATION as SCALED_ROTATION
@@ -137,12 +140,12 @@ from pe.proofs.wrong.sinusoidal_encoding import (
     DOUBLED_EXPONENT_WAVELENGTHS as DOUBLED_EXPONENT_WAVELENGTHS,
 )
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
-from pe.proofs.wrong.sinusoidal_encoding import LOG2_ROUNDED_DOWN as LOG2_ROUNDED_DOWN
+from pe.proofs.wrong.sinusoidal_encoding import MADE_OF_ROWS as MADE_OF_ROWS
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
 from pe.proofs.wrong.sinusoidal_encoding import ONLY_BETWEEN as ONLY_BETWEEN
 from pe.proofs.wrong.sinusoidal_encoding import QKV_AND_OUTPUT_READ as QKV_AND_OUTPUT_READ
-from pe.proofs.wrong.sinusoidal_encoding import RATIONAL_TURN as RATIONAL_TURN
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
+from pe.proofs.wrong.sinusoidal_encoding import SHARES_PE0 as SHARES_PE0
 from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
 from pe.proofs.wrong.sinusoidal_encoding import TIED_PROJECTION as TIED_PROJECTION
@@ -210,6 +213,7 @@ __all__ = [
     "LEARNED_LOOKUP",
     "LEARNED_TABLE",
     "LOG2_ROUNDED_DOWN",
+    "MADE_OF_ROWS",
     "MIXED_FREQUENCY_PAIR",
     "MONOTONE_DECAY",
     "NOISY_PAPER_TABLE",
@@ -238,6 +242,7 @@ __all__ = [
     "PARAMETERS_ADDED",
     "PARTIAL_SUM_SHIFTED",
     "PLAIN_BASE_SCALING",
+    "PLAIN_ROPE_BACKWARDS",
     "PLAIN_STACK",
     "POSITIONS_ADDED",
     "POST_LN_STACK",
@@ -260,6 +265,7 @@ __all__ = [
     "SAME_INDEX_WIDER",
     "SCALED_BLOCK",
     "SCALED_ROTATION",
+    "SHARES_PE0",
     "SHIFT_BETWEEN_ROWS",
     "SINGLE_PAIR",
     "SINUSOIDAL_ADDED",

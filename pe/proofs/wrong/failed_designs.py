@@ -110,3 +110,13 @@ ROTATED_FROM_FIRST: Candidate[failed_designs.Design] = Candidate(
 )
 #: A randomly initialised table: another draw at every call.
 RANDOM_INIT: Candidate[failed_designs.Design] = Candidate("random initial tables", _random_init)
+
+
+def _log2_rounded_down(n: int) -> int:
+    return n.bit_length() - 1
+
+
+#: :math:`\lfloor \log_2 n \rfloor` bits: one too few unless ``n`` is a power of two.
+LOG2_ROUNDED_DOWN: Candidate[Callable[[int], int]] = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
+#: A pair turning a rational fraction of a full turn per position (``2π/8``): it repeats.
+RATIONAL_TURN: Candidate[float] = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)

@@ -62,3 +62,7 @@ FLOAT32_TOLERANCE = Candidate("float16 angles, tolerance for float32 angles", "f
 #: Relative scores after W_q, W_k (RoPE), and a monotone sequence (ALiBi's bias).
 ROPE_AFTER_PROJECTION = Candidate("RoPE after W_q, W_k", _rope_experiments.rope_after_projection)
 ALIBI_SEQUENCE = Candidate("ALiBi's bias -r/2", _rope_experiments.alibi_score_sequence)
+#: A plain rope ``x -> x'`` turning every pair the other way (``rope(x, -p)``).
+PLAIN_ROPE_BACKWARDS = Candidate(
+    "each pair turned by -p w_i", lambda x: rotary.rope(x, -np.arange(len(x)))
+)

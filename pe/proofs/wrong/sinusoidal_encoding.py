@@ -10,6 +10,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import bug_zoo, conventions
+from pe.experiments import sinusoidal_encoding as _facts
 from pe.proofs import sinusoidal_encoding as _encoding
 from pe.proofs.wrong._candidate import Candidate
 
@@ -58,17 +59,17 @@ TIED_PROJECTION: Candidate[_encoding.Projection] = Candidate(
 )
 
 
-def _log2_rounded_down(n: int) -> int:
-    return n.bit_length() - 1
-
-
-#: :math:`\lfloor \log_2 n \rfloor` bits: one too few unless ``n`` is a power of two.
-LOG2_ROUNDED_DOWN: Candidate[Callable[[int], int]] = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
-#: A pair turning a rational fraction of a full turn per position (``2π/8``): it repeats.
-RATIONAL_TURN: Candidate[float] = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)
 #: The matrices reading the stream read as "queries, keys, values, output".
 QKV_AND_OUTPUT_READ: Candidate[tuple[str, ...]] = Candidate(
     "queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O")
 )
 #: PyTorch's default ``nn.Embedding`` initialisation, N(0, 1).
 UNIT_EMBEDDING_INIT: Candidate[float] = Candidate("N(0, 1) entries (nn.Embedding's default)", 1.0)
+#: Embeddings that share a direction with every encoding row (wrong: not isotropic).
+SHARES_PE0: Candidate[_facts.Embeddings] = Candidate(
+    "embeddings sharing PE(0)'s direction", _facts.embeddings_plus_pe0
+)
+#: Embeddings inside the span of the encoding rows (wrong: not isotropic).
+MADE_OF_ROWS: Candidate[_facts.Embeddings] = Candidate(
+    "embeddings made of encoding rows", _facts.encoding_row_embeddings
+)

@@ -1,0 +1,395 @@
+"""The built site read in Chromium as a learner would, at 1280 px and at 390 px, both palettes.
+
+On every page, with every fold opened:
+
+- matrices are drawn with their rows at the top of their brackets (within 2 px: the
+  notebook stylesheet must not undo MathJax's box sizing);
+- at 1280 px no display formula is wider than the content column; at 390 px a wider one
+  scrolls inside its own box (within the screen), marked as scrolling (the stylesheet
+  draws the cue) and reachable with the keyboard;
+- every table of the Claims page fits its column;
+- every image has at least 1.5 pixels per displayed pixel, or is SVG (sharp on a phone).
+
+And: the rotation-identity page, folds closed, is at most 8 screens tall at 1280 x 900; a
+claim shows as a mark linking to its entry on the Claims page; search results show no TeX
+source and no pilcrow. No request leaves the local server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, Page
+
+from pe import numeric
+
+from .test_browser import PALETTES, open_context, page_url, site_pages, wait_for_typesetting
+
+WIDTHS = (1280, 390)
+SCREEN = 900
+MAX_SCREENS = 8
+SLACK = 1  # px: sub-pixel rounding
+MIN_PIXELS_PER_PIXEL = 1.5  # a figure image has this many pixels per displayed pixel, or is SVG
+
+# Every fold opened, the formulas re-measured (the page's own script does it on toggle).
+OPEN_FOLDS_JS = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  for (const fold of document.querySelectorAll("article details")) fold.open = true;
+  await new Promise((done) => setTimeout(done, 100));
+  window.dispatchEvent(new Event("resize"));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}
+"""
+
+# What the checks need: matrices against their brackets, display formulas against the
+# column (and, when wider, their scroll box), tables against the column.
+LAYOUT_JS = """
+() => {
+  const column = document.querySelector("article.md-content__inner");
+  const col = column.getBoundingClientRect();
+  const out = { column: [col.left, col.right], viewport: innerWidth, matrices: [],
+                displays: [], tables: [] };
+  for (const table of column.querySelectorAll("mjx-mtable")) {
+    const row = table.querySelector("mjx-mtr");
+    let node = table, bracket = null;
+    for (let up = 0; up < 3 && node && !bracket; up++, node = node.parentElement) {
+      const before = node.previousElementSibling;
+      if (before && before.tagName === "MJX-MO" && before.querySelector("mjx-stretchy-v")) {
+        bracket = before;
+      }
+    }
+    if (!row || !bracket || !table.getClientRects().length) continue;
+    out.matrices.push(row.getBoundingClientRect().top - bracket.getBoundingClientRect().top);
+  }
+  for (const box of column.querySelectorAll('mjx-container[display="true"]')) {
+    const math = box.querySelector("mjx-math");
+    if (!math || !box.getClientRects().length) continue;
+    const m = math.getBoundingClientRect(), b = box.getBoundingClientRect();
+    const style = getComputedStyle(box);
+    out.displays.push({
+      left: m.left, right: m.right, boxLeft: b.left, boxRight: b.right,
+      scrolls: box.scrollWidth > box.clientWidth + 1,
+      overflow: style.overflowX, marked: box.classList.contains("pe-scrolls"),
+      focusable: box.tabIndex >= 0,
+      tex: (box.getAttribute("aria-label") || box.textContent || "").slice(0, 60),
+    });
+  }
+  out.images = [];
+  for (const img of column.querySelectorAll("img")) {
+    if (!img.getClientRects().length || !img.clientWidth) continue;
+    const src = img.getAttribute("src") || "";
+    out.images.push({
+      src: src.slice(0, 40), ratio: img.naturalWidth / img.clientWidth,
+      svg: /^data:image\\/svg|\\.svg([?#]|$)/.test(src),
+    });
+  }
+  for (const table of column.querySelectorAll("table.pe-claims")) {
+    const r = table.getBoundingClientRect();
+    out.tables.push([r.left, r.right]);
+  }
+  return out;
+}
+"""
+
+
+def layout_problems(state: dict[str, Any], width: int) -> list[str]:
+    """What does not fit, from ``LAYOUT_JS`` (empty when everything does)."""
+    left, right = state["column"]
+    problems = [
+        f"matrix rows {offset:.0f} px below the top of their bracket"
+        for offset in state["matrices"]
+        if abs(offset) > 2
+    ]
+    for display in state["displays"]:
+        inside = display["left"] >= left - SLACK and display["right"] <= right + SLACK
+        if inside:
+            continue
+        wide = f"formula {display['right'] - display['left']:.0f} px wide in a {right - left:.0f} px column"
+        if width >= 1280:
+            problems.append(f"{wide}: {display['tex']!r}")
+        elif not (
+            display["scrolls"]
+            and display["overflow"] in {"auto", "scroll"}
+            and display["boxLeft"] >= -SLACK
+            and display["boxRight"] <= state["viewport"] + SLACK
+            and display["marked"]
+            and display["focusable"]
+        ):
+            problems.append(f"{wide}, not in a marked scroll box: {display['tex']!r}")
+    problems += [
+        f"image {image['src']!r} has {image['ratio']:.2f} pixels per displayed pixel (< 1.5)"
+        for image in state.get("images", [])
+        if not image["svg"] and image["ratio"] < MIN_PIXELS_PER_PIXEL
+    ]
+    problems += [
+        f"Claims table spans {t_left:.0f}-{t_right:.0f}, the column {left:.0f}-{right:.0f}"
+        for t_left, t_right in state["tables"]
+        if t_left < left - SLACK or t_right > right + SLACK
+    ]
+    return problems
+
+
+def test_layout_problems_are_found() -> None:
+    """The checks can fail: an offset matrix, a formula running out, an unmarked scroll box."""
+    column = [300.0, 900.0]
+    running = {
+        "left": 300.0, "right": 1500.0, "boxLeft": 300.0, "boxRight": 900.0, "scrolls": True,
+        "overflow": "auto", "marked": False, "focusable": True, "tex": "x",
+    }  # fmt: skip
+    state = {
+        "column": column, "viewport": 1000, "matrices": [58.0, 0.5], "displays": [running],
+        "tables": [],
+    }  # fmt: skip
+    found = layout_problems(state, 1280)
+    assert any("58 px below" in p for p in found)
+    assert any("1200 px wide" in p for p in found)
+    assert any("not in a marked scroll box" in p for p in layout_problems(state, 390))
+    marked = {**running, "marked": True}
+    assert layout_problems({**state, "matrices": [], "displays": [marked]}, 390) == []
+    wide_table = {**state, "matrices": [], "displays": [], "tables": [[300.0, 1492.0]]}
+    assert layout_problems(wide_table, 1280) != []
+    blurry = {"src": "data:image/png", "ratio": 1.1, "svg": False}
+    sharp = [{**blurry, "ratio": 2.0}, {**blurry, "svg": True}]
+    assert layout_problems({**wide_table, "tables": [], "images": [blurry]}, 390) != []
+    assert layout_problems({**wide_table, "tables": [], "images": sharp}, 390) == []
+
+
+def _scheme(page: Page, palette: str) -> None:
+    """Show the page in ``palette`` as the theme's toggle does (its colour-scheme attribute),
+    without reloading it: the folds stay open and the formulas typeset."""
+    page.evaluate(
+        "scheme => { document.body.setAttribute('data-md-color-scheme', scheme);"
+        " window.dispatchEvent(new Event('resize')); }",
+        PALETTES[palette],
+    )
+    page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_math_and_tables_fit_the_column(
+    browser: Browser, server: str, built_site: Path, width: int
+) -> None:
+    """Every page at ``width``, in the light palette and then, without reloading, the dark."""
+    context, traffic = open_context(browser, server, "light")
+    report: dict[str, list[str]] = {}
+    try:
+        page = context.new_page()
+        page.set_viewport_size({"width": width, "height": SCREEN})
+        for relative in site_pages(built_site):
+            page.goto(server + page_url(relative), wait_until="load")
+            wait_for_typesetting(page)
+            page.evaluate(OPEN_FOLDS_JS)
+            for palette in ("light", "dark"):
+                _scheme(page, palette)
+                found = layout_problems(page.evaluate(LAYOUT_JS), width)
+                report.update({f"{relative} ({palette})": found[:5]} if found else {})
+            _scheme(page, "light")
+        assert traffic.problems() == []
+    finally:
+        context.close()
+    assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
+
+
+@contextlib.contextmanager
+def opened(browser: Browser, server: str, path: str) -> Iterator[Page]:
+    """``path`` of the site in a fresh light-palette context, typeset; on leaving, the
+    context closes and no request may have failed or left the local server."""
+    context, traffic = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        page.goto(server + path, wait_until="load")
+        wait_for_typesetting(page)
+        page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise; }")
+        yield page
+        assert traffic.problems() == []
+    finally:
+        context.close()
+
+
+def test_the_rotation_identity_page_reads_in_eight_screens(
+    browser: Browser,
+    server: str,
+) -> None:
+    with opened(browser, server, "rotation-identity/") as page:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        marks = page.locator("a.pe-mark")
+        first = marks.first.get_attribute("href")
+        folds_open = page.evaluate(
+            "Array.from(document.querySelectorAll('article details')).filter(d => d.open).length"
+        )
+    assert height <= MAX_SCREENS * SCREEN, f"{height} px = {height / SCREEN:.1f} screens"
+    assert first == "../claims/#claim-rotation-identity"
+    assert folds_open == 0
+
+
+def test_a_claim_mark_leads_to_its_entry_on_the_claims_page(
+    browser: Browser,
+    server: str,
+) -> None:
+    with opened(browser, server, "rotation-identity/") as page:
+        page.locator("a.pe-mark").first.click()
+        page.wait_for_url("**/claims/#claim-rotation-identity")
+        wait_for_typesetting(page)
+        entry = page.locator("tr#claim-rotation-identity")
+        assert entry.is_visible()
+        assert "verified" in entry.inner_text()
+
+
+def test_wrong_candidates_read_as_expected_rejections(built_site: Path) -> None:
+    html = (built_site / "rotation-identity" / "index.html").read_text(encoding="utf-8")
+    assert "rejected, as expected" in html
+    assert "pe-fail" not in html  # the red badge of the old cards
+    assert "Show the SymPy proof, " in html
+
+
+def _snippet_problems(text: str) -> list[str]:
+    return [f"{mark!r} in {text[:80]!r}" for mark in ("$", "\\", "¶") if mark in text]
+
+
+def test_the_search_index_holds_no_tex_and_no_pilcrow(built_site: Path) -> None:
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    problems = [
+        f"{doc['location']}: {problem}"
+        for doc in index["docs"]
+        for problem in _snippet_problems(doc["title"] + " " + doc["text"])
+    ]
+    assert problems == [], "\n".join(problems[:10])
+    assert _snippet_problems(r"wavelength $\lambda_i$ ¶") != []
+    texts = " ".join(doc["text"] for doc in index["docs"])
+    assert "ω_i" in texts  # the formulas are still there, in plain text
+
+
+def test_search_results_show_no_tex(
+    browser: Browser,
+    server: str,
+) -> None:
+    with opened(browser, server, "") as page:
+        search = page.locator("input.md-search__input")
+        search.click()
+        search.press_sequentially("wavelength", delay=20)
+        results = page.locator(".md-search-result__item")
+        results.first.wait_for(state="visible", timeout=20_000)
+        shown = page.locator(".md-search-result").inner_text()
+    assert "wavelength" in shown.lower()
+    assert _snippet_problems(shown) == []
+
+
+def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
+    """Every notebook page links to its ``.ipynb``: valid, unexecuted, every input shown,
+    the same cells as its jupytext source."""
+    import jupytext
+    import nbformat
+
+    pages = sorted(p for p in (root / "docs").glob("*.py"))
+    assert len(pages) >= 6
+    for source in pages:
+        folder = built_site / source.stem
+        notebook = jupytext.read(folder / f"{source.stem}.ipynb")
+        nbformat.validate(notebook)
+        expected = jupytext.read(source, fmt="py:percent")
+        assert [c.source for c in notebook.cells] == [c.source for c in expected.cells]
+        assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
+        assert all("hide_input" not in c.metadata.get("tags", []) for c in notebook.cells)
+        html = (folder / "index.html").read_text(encoding="utf-8")
+        assert f'href="{source.stem}.ipynb" download' in html, source.stem
+
+
+def test_from_scratch_code_is_shown_to_copy(built_site: Path) -> None:
+    """Chapter 3 and the RoPE chapter show the plain-NumPy code as a code block, with its claim."""
+    for page, function, claim_id in (
+        ("sinusoidal-encoding", "def sinusoidal_table(", "from-scratch-table"),
+        ("rope", "def rope(", "from-scratch-rope"),
+    ):
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        block = html.split('<pre class="pe-source"><code class="language-python">', 1)[1]
+        assert block.split("</code>", 1)[0].lstrip().startswith(function), page
+        assert f'id="claim-{claim_id}"' in html
+
+
+def _readout(page: Page, widget: str) -> dict[str, Any]:
+    values = page.locator(f'[data-pe-widget="{widget}"] .pe-readout').get_attribute("data-values")
+    assert values, f"{widget}: no read-out"
+    result: dict[str, Any] = json.loads(values)
+    return result
+
+
+def _press(page: Page, widget: str, slider: str, key: str, times: int = 1) -> None:
+    """Move a slider with the keyboard, as a reader without a mouse would."""
+    control = page.locator(f'[data-pe-widget="{widget}"] input[name="{slider}"]')
+    control.focus()
+    for _ in range(times):
+        control.press(key)
+
+
+def _check_rotation(values: dict[str, Any]) -> None:
+    p, k, d, base = values["p"], values["k"], values["d"], values["base"]
+    table = numeric.sinusoidal(p + k + 1, d, base=base)
+    shown = len(values["start"])
+    np.testing.assert_allclose(values["start"], table[p, :shown], atol=1e-9)
+    np.testing.assert_allclose(values["end"], table[p + k, :shown], atol=1e-9)
+    turns = np.mod(k * numeric.frequencies(d, base=base)[: shown // 2], 2 * np.pi)
+    np.testing.assert_allclose(values["turns"], turns, atol=1e-9)
+
+
+def test_interactive_figures_follow_their_sliders(
+    browser: Browser, server: str, built_site: Path
+) -> None:
+    """Each interactive figure changes when a slider moves (with the keyboard), to the
+    values pe computes: the rotation explorer, the table read-out and the dot product."""
+    context, traffic = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        page.goto(server + "rotation-identity/", wait_until="load")
+        wait_for_typesetting(page)
+        before = _readout(page, "rotation")
+        _check_rotation(before)
+        _press(page, "rotation", "p", "ArrowRight", 4)
+        after = _readout(page, "rotation")
+        assert after["p"] == before["p"] + 4
+        assert after["start"] != before["start"]
+        np.testing.assert_allclose(after["turns"], before["turns"], atol=1e-9)  # same T_k
+        _check_rotation(after)
+        _press(page, "rotation", "d", "ArrowRight")
+        _press(page, "rotation", "k", "ArrowRight", 3)
+        moved = _readout(page, "rotation")
+        assert (moved["d"], moved["k"]) == (after["d"] + 8, after["k"] + 3)
+        _check_rotation(moved)
+
+        page.goto(server + "sinusoidal-encoding/", wait_until="load")
+        wait_for_typesetting(page)
+        block = page.locator('[data-pe-widget="table"]')
+        for d_steps in (0, 1):
+            _press(page, "table", "d", "ArrowRight", d_steps)
+            block.locator('rect[data-p="7"][data-j="5"]').hover()
+            cell = _readout(page, "table")
+            assert (cell["p"], cell["j"]) == (7, 5)
+            expected = numeric.sinusoidal(8, cell["d"], base=cell["base"])[7, 5]
+            assert abs(cell["value"] - expected) < 1e-9
+        block.locator("svg.pe-plot").press("ArrowDown")
+        assert _readout(page, "table")["p"] == 8
+
+        page.goto(server + "implications/", wait_until="load")
+        wait_for_typesetting(page)
+        for slider, key in (("k", "ArrowRight"), ("d", "ArrowLeft"), ("base", "ArrowRight")):
+            before = _readout(page, "dot")
+            _press(page, "dot", slider, key, 3)
+            after = _readout(page, "dot")
+            assert after[slider] != before[slider]
+            table = numeric.sinusoidal(after["k"] + 1, after["d"], base=after["base"])
+            assert abs(after["value"] - float(table[0] @ table[after["k"]])) < 1e-9
+            ks = np.arange(len(after["curve"]))
+            omega = numeric.frequencies(after["d"], base=after["base"])
+            curve = np.cos(np.outer(ks, omega)).sum(axis=1)
+            np.testing.assert_allclose(after["curve"], curve, atol=1e-9)
+        assert traffic.problems() == []
+    finally:
+        context.close()
