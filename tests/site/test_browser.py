@@ -395,7 +395,8 @@ def test_the_palette_toggle_switches_and_figures_follow(browser: Browser, server
         page.goto(server + "rotation-identity/", wait_until="load")
         wait_for_typesetting(page)
         shown = "el => Array.from(el.querySelectorAll('img')).filter(i => i.offsetWidth > 0)"
-        first_figure = page.locator("figure.pe-figure").first
+        # The first figure shown as drawn by pe (not the stand-in of an interactive one).
+        first_figure = page.locator("figure.pe-figure:not(.pe-fallback *)").first
         for scheme, palette in (("slate", "dark"), ("default", "light")):
             page.locator("form[data-md-component=palette] label:visible").first.click()
             page.wait_for_function(
