@@ -175,7 +175,7 @@ MUTANTS = (
     Mutant(
         "rotary: halves pairing swapped for adjacent",
         "pe/rotary.py",
-        "        first, second = slice(0, half), slice(half, width)",
+        "        first, second = slice(0, width // 2), slice(width // 2, width)",
         "        first, second = slice(0, width, 2), slice(1, width, 2)",
     ),
     Mutant(
@@ -255,8 +255,8 @@ MUTANTS = (
     Mutant(
         "claims: float32 accuracy target loosened 1000x",
         "pe/claims/precision.py",
-        "FLOAT32_TARGET = 6e-8",
-        "FLOAT32_TARGET = 6e-5",
+        "FLOAT32_BOUND = 2.0**-25 + 1.6e-15",
+        "FLOAT32_BOUND = 1000 * (2.0**-25 + 1.6e-15)",
     ),
     Mutant(
         "claims: 10-15-20 tolerance loosened 1000x (at its source)",
@@ -267,8 +267,8 @@ MUTANTS = (
     Mutant(
         "claims: far-position accuracy tolerance loosened 1000x",
         "pe/claims/failed_designs.py",
-        "tolerance = EPS + 4 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)",
-        "tolerance = 1000 * EPS + 4000 * EPS * np.repeat(omega, 2)[None, :] * FAR[:, None].astype(float)",
+        "    bound = _rotation_table.ENTRY_ERROR_BOUND",
+        "    bound = 1000 * _rotation_table.ENTRY_ERROR_BOUND",
     ),
     # the command line
     Mutant(
@@ -287,8 +287,8 @@ MUTANTS = (
     Mutant(
         "identify: held-out rows never checked",
         "pe/identify/__init__.py",
-        "residual=np.maximum(fit.residual, check_rest(array, m, fit, columns))",
-        "residual=fit.residual",
+        "fit = dataclasses.replace(fit, residual=np.maximum(fit.residual, rest))",
+        "fit = dataclasses.replace(fit, residual=fit.residual)",
     ),
     Mutant(
         "identify: residual floor moved 1e-8 -> 1e-6",
