@@ -17,10 +17,12 @@ one. The registry also checks itself, so that a weak check cannot pass for a str
   (:func:`checked`); a true evidence more than ``1 / LOOSE_RATIO`` = 1000 times inside its
   tolerance is *loose* unless its :class:`Check` states why (``loose="..."``): a tolerance
   that loose would also accept a candidate wrong by a thousand times the error;
-- an exception inside a check fails the claim with its message (method ``"error"``). Claims live in the submodules listed in :data:`MODULES` (one per chapter, named by
-the chapter's stem, each declaring its claims with :meth:`Chapter.claim`); the registry is
-their concatenation, in that order. The test suite,
-``pe verify`` and the site's claims page all read this one list.
+- an exception inside a check fails the claim with its message (method ``"error"``).
+
+Claims live in the submodules listed in :data:`MODULES` (one per chapter, named by the
+chapter's stem, each declaring its claims with :meth:`Chapter.claim`); the registry is their
+concatenation, in that order. The test suite, ``pe verify`` and the site's claims page all
+read this one list.
 
 Examples
 --------
