@@ -62,11 +62,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pe.claims.evidence import Evidence, by_proof, checked, proved
 
 if TYPE_CHECKING:
     from pe.proofs.wrong import Candidate
-    from pe.symbolic import Proof
 
 __all__ = [
     "EXACT",
@@ -90,7 +91,6 @@ __all__ = [
     "verify_all",
 ]
 
-Method = Literal["sympy", "numpy", "error"]
 T = TypeVar("T")
 
 #: Submodules of :mod:`pe.claims` that define a ``CLAIMS`` tuple, in site order.
@@ -109,52 +109,6 @@ MODULES: tuple[str, ...] = (
 
 #: True evidence with an error below this fraction of its tolerance is loose (see above).
 LOOSE_RATIO = 1e-3
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """The outcome of one proof or check.
-
-    Attributes
-    ----------
-    method
-        ``"sympy"`` for an exact proof, ``"numpy"`` for a numeric check, ``"error"`` for a
-        check that raised an exception (it never holds).
-    holds
-        Whether the proof reduced to zero or the check stayed within its tolerance.
-    detail
-        One line saying what was computed and what came out.
-    proof
-        The SymPy proof itself, step by step, for ``"sympy"`` evidence (shown on the page).
-    error, tolerance
-        For a numeric check held to a tolerance: the measured error (the largest, or the one
-        in the worst ratio) and the tolerance it was held to; ``None`` otherwise.
-    """
-
-    method: Method
-    holds: bool
-    detail: str
-    proof: Proof | None = field(default=None, compare=False, repr=False)
-    error: float | None = field(default=None, kw_only=True)
-    tolerance: float | None = field(default=None, kw_only=True)
-
-    @property
-    def ratio(self) -> float | None:
-        """``error / tolerance``, or ``None`` where the check states no tolerance."""
-        if self.error is None or self.tolerance is None:
-            return None
-        return self.error / self.tolerance
-
-    def to_json(self) -> dict[str, object]:
-        """``method``, ``holds``, ``detail``, ``error``, ``tolerance`` and ``ratio``."""
-        return {
-            "method": self.method,
-            "holds": self.holds,
-            "detail": self.detail,
-            "error": self.error,
-            "tolerance": self.tolerance,
-            "ratio": self.ratio,
-        }
 
 
 @dataclass(frozen=True)
@@ -200,6 +154,10 @@ class Claim:
         The statement in LaTeX (without delimiters). Leave it out where the claim rests on
         a SymPy proof of exactly this statement: the statement is then the one SymPy
         generated for the first proof (never retyped).
+    source
+        For a fact taken from a published work: its bibliography key (the anchor in
+        ``docs/bibliography.md``). Its checks recompute what can be recomputed; a source
+        claim with nothing to recompute has no checks (method ``"source"``).
     """
 
     id: str
@@ -207,11 +165,12 @@ class Claim:
     page: str
     checks: tuple[Check[Any], ...]
     statement: str | None = None
+    source: str | None = None
 
     def __post_init__(self) -> None:
-        if not self.checks:
+        if not self.checks and self.source is None:
             raise ValueError(f"claim {self.id!r} has no evidence")
-        if not any(check.wrong for check in self.checks):
+        if self.checks and not any(check.wrong for check in self.checks):
             raise ValueError(f"claim {self.id!r} has no wrong candidate")
 
 
@@ -239,10 +198,17 @@ class Chapter:
     page: str
 
     def claim(
-        self, id: str, title: str, *checks: Check[Any], statement: str | None = None
+        self,
+        id: str,
+        title: str,
+        *checks: Check[Any],
+        statement: str | None = None,
+        source: str | None = None,
     ) -> Claim:
         """The claim ``id`` of this chapter, resting on ``checks`` (see :class:`Claim`)."""
-        return Claim(id=id, title=title, page=self.page, checks=checks, statement=statement)
+        return Claim(
+            id=id, title=title, page=self.page, checks=checks, statement=statement, source=source
+        )
 
 
 @dataclass(frozen=True)
@@ -270,6 +236,7 @@ class ClaimResult:
     broken_controls: tuple[str, ...] = ()
     loose: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
+    source: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -308,6 +275,7 @@ class ClaimResult:
             "evidence": [e.to_json() for e in self.evidence],
             "controls": [e.to_json() for e in self.controls],
             "seconds": round(self.seconds, 3),
+            "source": self.source,
         }
 
 
@@ -413,7 +381,7 @@ def run(claim: Claim) -> ClaimResult:
             if not calibration.holds:
                 broken.append(f"check {number} fails its true candidate: {calibration.detail}")
     errors = tuple(e.detail for e in (*evidence, *controls) if e.method == "error")
-    methods = sorted({e.method for e in evidence}, key=["sympy", "numpy", "error"].index)
+    methods: list[str] = sorted({e.method for e in evidence}, key=["sympy", "numpy", "error"].index)
     proofs = [e.proof.statement for e in evidence if e.proof is not None]
     statement = claim.statement if claim.statement is not None else next(iter(proofs), "")
     if not statement:
@@ -423,7 +391,7 @@ def run(claim: Claim) -> ClaimResult:
         title=claim.title,
         statement=statement,
         page=claim.page,
-        method="+".join(methods),
+        method="+".join(methods) or "source",
         holds=all(e.holds for e in evidence),
         controls_rejected=not any(c.holds for c in controls),
         evidence=tuple(evidence),
@@ -432,6 +400,7 @@ def run(claim: Claim) -> ClaimResult:
         broken_controls=tuple(broken),
         loose=tuple(loose),
         errors=errors,
+        source=claim.source,
     )
 
 
@@ -444,49 +413,3 @@ def verify(claim_id: str) -> ClaimResult:
 def verify_all() -> tuple[ClaimResult, ...]:
     """Verify every registered claim, in site order."""
     return tuple(verify(claim.id) for claim in all_claims())
-
-
-def proved(proof: Proof) -> Evidence:
-    """Evidence from a SymPy :class:`~pe.symbolic.Proof`: holds iff its residual is 0."""
-    return Evidence("sympy", proof.holds, proof.summary(), proof)
-
-
-def checked(
-    holds: bool, detail: str, *, error: float | None = None, tolerance: float | None = None
-) -> Evidence:
-    """Evidence from a NumPy check: whether it passed and a one-line account.
-
-    Where the check holds a measured ``error`` to a ``tolerance``, pass both: the evidence
-    then holds only if ``holds`` is true *and* ``error <= tolerance`` (the tolerance shown
-    is the one enforced, so loosening the condition alone changes nothing), and the
-    registry reports their ratio and flags evidence far inside its tolerance as loose.
-    For a tolerance that varies entry by entry, pass the worst error/tolerance ratio as
-    ``error`` and ``1.0`` as ``tolerance``.
-
-    Raises
-    ------
-    ValueError
-        If only one of ``error`` and ``tolerance`` is given, or the tolerance is not > 0.
-    """
-    if (error is None) != (tolerance is None):
-        raise ValueError("checked() needs both error and tolerance, or neither")
-    if tolerance is not None and not tolerance > 0:
-        raise ValueError(f"tolerance must be > 0, got {tolerance}")
-    if error is None or tolerance is None:
-        return Evidence("numpy", bool(holds), detail)
-    within = bool(float(error) <= float(tolerance))
-    return Evidence(
-        "numpy", bool(holds) and within, detail, error=float(error), tolerance=float(tolerance)
-    )
-
-
-def by_proof(theorem: Callable[[T], Proof]) -> Callable[[T], Evidence]:
-    """The check "``theorem(candidate)`` reduces to zero", for a :class:`Check`'s ``run``.
-
-    The evidence carries the proof, so that the page shows its steps under the claim.
-    """
-
-    def run_proof(candidate: T) -> Evidence:
-        return proved(theorem(candidate))
-
-    return run_proof
