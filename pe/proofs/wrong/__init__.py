@@ -50,7 +50,6 @@ from pe.proofs.wrong.failed_designs import LEARNED_TABLE as LEARNED_TABLE
 from pe.proofs.wrong.failed_designs import LOG2_ROUNDED_DOWN as LOG2_ROUNDED_DOWN
 from pe.proofs.wrong.failed_designs import NORMALISED_INDEX as NORMALISED_INDEX
 from pe.proofs.wrong.failed_designs import PAIR_SHARE as PAIR_SHARE
-from pe.proofs.wrong.failed_designs import RANDOM_INIT as RANDOM_INIT
 from pe.proofs.wrong.failed_designs import RATIONAL_TURN as RATIONAL_TURN
 from pe.proofs.wrong.failed_designs import RAW_INDEX as RAW_INDEX
 from pe.proofs.wrong.failed_designs import RAW_INDEX_PAIR as RAW_INDEX_PAIR
@@ -139,10 +138,13 @@ from pe.proofs.wrong.sinusoidal_encoding import DOUBLED_EXPONENT_TABLE as DOUBLE
 from pe.proofs.wrong.sinusoidal_encoding import (
     DOUBLED_EXPONENT_WAVELENGTHS as DOUBLED_EXPONENT_WAVELENGTHS,
 )
+from pe.proofs.wrong.sinusoidal_encoding import INCLUSIVE_PAIRS as INCLUSIVE_PAIRS
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
 from pe.proofs.wrong.sinusoidal_encoding import MADE_OF_ROWS as MADE_OF_ROWS
+from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_PAIRS as ONE_INDEXED_PAIRS
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
 from pe.proofs.wrong.sinusoidal_encoding import ONLY_BETWEEN as ONLY_BETWEEN
+from pe.proofs.wrong.sinusoidal_encoding import PAIRS_AS_COLUMNS as PAIRS_AS_COLUMNS
 from pe.proofs.wrong.sinusoidal_encoding import QKV_AND_OUTPUT_READ as QKV_AND_OUTPUT_READ
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
 from pe.proofs.wrong.sinusoidal_encoding import SHARES_PE0 as SHARES_PE0
@@ -203,6 +205,7 @@ __all__ = [
     "HALVING_SLOPES",
     "IDENTITY_PROJECTION",
     "IDENTITY_PROJECTIONS",
+    "INCLUSIVE_PAIRS",
     "INSIDE_TRAINING",
     "INVARIANCE",
     "INVERSE_IS_SELF",
@@ -229,6 +232,7 @@ __all__ = [
     "NUDGED_SHIFT_MATRIX",
     "OFFSETS_SUBTRACT",
     "OFFSET_ONE",
+    "ONE_INDEXED_PAIRS",
     "ONE_INDEXED_SAME_BASE",
     "ONE_INDEXED_TABLE",
     "ONE_STEP",
@@ -236,6 +240,7 @@ __all__ = [
     "ONLY_QUERY_PERMUTED",
     "OTHER_BASE_SHIFT_MATRIX",
     "PAIR0_SLOWEST_ANGLE",
+    "PAIRS_AS_COLUMNS",
     "PAIR_SHARE",
     "PAPER_BLOCK",
     "PAPER_TABLE",
@@ -247,7 +252,6 @@ __all__ = [
     "POSITIONS_ADDED",
     "POST_LN_STACK",
     "QKV_AND_OUTPUT_READ",
-    "RANDOM_INIT",
     "RANDOM_PROJECTION",
     "RATIONAL_PERIOD",
     "RATIONAL_TURN",
