@@ -61,14 +61,15 @@ def _bounded(design: Design) -> Evidence:
 
 
 def _distinct(d_model: int) -> Evidence:
-    """No two rows up to 20000 positions apart are closer than neighbours."""
-    offsets = np.arange(1, 20_001)
+    """No two rows up to ``UNIQUE_SPAN`` positions apart are closer than neighbours."""
+    offsets = np.arange(1, experiments.UNIQUE_SPAN + 1)
     distance = experiments.row_distance_by_offset(offsets, d_model)
     neighbours = float(distance[0])
     k = int(offsets[1:][np.argmin(distance[1:])])
     ok = bool(distance[1:].min() > neighbours)
     detail = (
-        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows 2..20000 "
+        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows "
+        f"2..{experiments.UNIQUE_SPAN} "
         f"positions apart are {distance[1:].min():.6g} apart (offset {k})"
     )
     if d_model >= 64:
@@ -80,12 +81,13 @@ def _distinct(d_model: int) -> Evidence:
 
 
 def _single_pair_repeats(d_model: int) -> Evidence:
-    offsets = np.arange(1, 20_001)
+    offsets = np.arange(1, experiments.UNIQUE_SPAN + 1)
     distance = experiments.row_distance_by_offset(offsets, d_model)
     k = int(offsets[np.argmin(distance)])
     return checked(
         distance.min() < 1e-4,
-        f"d={d_model} (pair 0 alone): within 20000 positions it comes back within "
+        f"d={d_model} (pair 0 alone): within {experiments.UNIQUE_SPAN} positions it comes back "
+        "within "
         f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
     )
 
@@ -218,7 +220,7 @@ CLAIMS = (
         Check(_single_pair_repeats, true=wrong.SINGLE_PAIR.value),
         statement=(
             r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > \lVert PE(1) - PE(0)"
-            r" \rVert \text{ for } 2 \le |p - q| \le 20000 \\"
+            rf" \rVert \text{{ for }} 2 \le |p - q| \le {experiments.UNIQUE_SPAN} \\"
             r" \text{(no two rows closer than neighbours);} \\"
             r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
         ),

@@ -467,4 +467,19 @@ CLAIMS = (
             r" \le 4\varepsilon\,(1 + p\,\omega_{\lfloor j/2 \rfloor})"
         ),
     ),
+    claim(
+        "encoding-added-to-embedding",
+        "The paper adds the encoding to the token embedding",
+        statement=r"x_p = e_{\text{token}} + PE(p), \quad \text{both of width } d",
+        source="vaswani2017",
+    ),
+    claim(
+        "transformer-model-widths",
+        "The paper's two models are 512 and 1024 wide",
+        statement=(
+            r"d_{\text{model}} = 512 \text{ (base model)}, \quad"
+            r" d_{\text{model}} = 1024 \text{ (big model; Table 3 of the paper)}"
+        ),
+        source="vaswani2017",
+    ),
 )

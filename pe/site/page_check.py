@@ -152,7 +152,7 @@ class Block:
 
     lines: list[str] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
-    kind: str = "prose"  # "prose", "display", "heading"
+    kind: str = "prose"  # "prose", "item" (a list item or table row), "display", "heading"
 
     @property
     def text(self) -> str:
@@ -213,6 +213,16 @@ def _kind(line: str) -> str:
     return "text" if stripped else "blank"
 
 
+def _interrupts(line: str, current: Block) -> bool:
+    """Whether a list-like ``line`` starts a new block: an ordered marker other than ``1.``
+    does not interrupt a paragraph (CommonMark), so ``256) has`` continues the sentence."""
+    marker = LIST_ITEM.match(line)
+    if marker is None or not current.lines or current.kind != "prose":
+        return True
+    number = marker.group(0).strip()[:-1]
+    return not number.isdigit() or number == "1"
+
+
 def _split(cell: Cell) -> list[Block]:
     """The blocks of a Markdown cell, fenced code and HTML comments left out."""
     found: list[Block] = []
@@ -221,6 +231,8 @@ def _split(cell: Cell) -> list[Block]:
         kind = "fence" if fenced and FENCE.match(line) else ("code" if fenced else _kind(line))
         if current.kind == "display":  # inside a display formula, until its closing line
             kind = "display-line"
+        elif kind == "item" and not _interrupts(line, current):
+            kind = "text"
         if kind in ("fence", "blank", "display", "heading", "item") and current.lines:
             found.append(current)
             current = Block()
@@ -231,7 +243,7 @@ def _split(cell: Cell) -> list[Block]:
             line = LIST_ITEM.sub(lambda m: " " * len(m.group(0)), line)  # noqa: PLW2901
         current.lines.append(line)
         current.numbers.append(number)
-        if kind in ("display", "heading"):
+        if kind in ("display", "heading", "item"):
             current.kind = kind
         closed = kind == "heading" or (
             current.kind == "display"

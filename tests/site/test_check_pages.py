@@ -247,3 +247,13 @@ def test_the_built_site_holds_values_not_placeholders(built_site: Path) -> None:
     assert angle in notebook
     assert "{{ neox" not in notebook
     assert 'class="pe-mark pe-checked"' in (built_site / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_number_and_parenthesis_inside_a_sentence_is_not_a_list() -> None:
+    page = (
+        markdown_cell("Pair 128 (column", "256) has 3 rows.")
+        + '\n# %%\nreport.claim("shift-composition")\n'
+    )
+    assert scan_one(page) == []
+    items = markdown_cell("Two steps:", "1. first $x = y$", "2. then $y = z$")
+    assert [f.split(": ", 1)[1] for f in scan_one(items)] == ["$x = y$", "$y = z$"]
