@@ -64,6 +64,7 @@ from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDE
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
 from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
+from pe.proofs.wrong.implications import BINARY_TURNS as BINARY_TURNS
 from pe.proofs.wrong.implications import COUPLED_ROTATION_PROJECTION as COUPLED_ROTATION_PROJECTION
 from pe.proofs.wrong.implications import CROSS_TERMS_DROPPED as CROSS_TERMS_DROPPED
 from pe.proofs.wrong.implications import DIFFERENCE_ONLY as DIFFERENCE_ONLY
@@ -171,6 +172,7 @@ __all__ = [
     "ATTENTION_COST",
     "BASE_CUBED",
     "BINARY_COUNTER",
+    "BINARY_TURNS",
     "CANCELLING_SUBLAYER",
     "CAUSAL_LAYER",
     "CAUSAL_MASK",
