@@ -8,10 +8,13 @@ pages are never edited); every exception of its list is exercised.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import shutil
+import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -257,3 +260,53 @@ def test_a_number_and_parenthesis_inside_a_sentence_is_not_a_list() -> None:
     assert scan_one(page) == []
     items = markdown_cell("Two steps:", "1. first $x = y$", "2. then $y = z$")
     assert [f.split(": ", 1)[1] for f in scan_one(items)] == ["$x = y$", "$y = z$"]
+
+
+# The build's hook: placeholders and marks in the rendered HTML
+
+
+def hook() -> Any:
+    """``docs/_hooks/prose_values.py``, loaded as MkDocs loads it (by path)."""
+    spec = importlib.util.spec_from_file_location(
+        "prose_values", DOCS / "_hooks" / "prose_values.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def page_named(source: str) -> Any:
+    return types.SimpleNamespace(file=types.SimpleNamespace(src_uri=source))
+
+
+def test_the_hook_fills_values_and_styles_marks() -> None:
+    prose_values = hook()
+    html = (
+        '<p>at {{ neox_angle32:.4f }} <a href="../claims/#claim-gptneox-1003-half-frequencies">'
+        "checked</a></p>"
+    )
+    out = prose_values.on_page_content(html, page=page_named("precision.py"))
+    angle = format(prose.values("precision")["neox_angle32"](), ".4f")
+    assert out.startswith(f"<p>at {angle} ")
+    assert 'class="pe-mark pe-checked"' in out
+
+
+@pytest.mark.parametrize(
+    ("html", "message"),
+    [
+        ("<p>{{ nowhere }}</p>", "precision.py: precision: unknown placeholder {{ nowhere }}"),
+        ("<p>{{ neox_d:.2q }}</p>", "precision.py: precision: placeholder {{ neox_d:.2q }}"),
+        (
+            '<a href="../claims/#claim-no-such-claim">checked</a>',
+            "precision.py: [checked] links to claim-no-such-claim, not a registered claim",
+        ),
+    ],
+)
+def test_the_hook_fails_the_build_naming_page_and_name(html: str, message: str) -> None:
+    from mkdocs.exceptions import PluginError
+
+    with pytest.raises(PluginError) as error:
+        hook().on_page_content(html, page=page_named("precision.py"))
+    assert str(error.value).startswith(message)
