@@ -60,8 +60,9 @@ def checked_marks(text: str, page: str) -> str:
 def on_page_content(html_text: str, page: Any, **_: Any) -> str:
     """Fill the page's placeholders and style its "checked" marks."""
     source = str(page.file.src_uri)
+    stem = "" if "/" in source else Path(source).stem  # chapters live at the top of docs/
     try:
-        filled = prose.fill(html_text, Path(source).stem, as_html=True)
+        filled = prose.fill(html_text, stem or source, as_html=True)
     except prose.PlaceholderError as error:
         raise PluginError(f"{source}: {error}") from None
     return checked_marks(filled, source)

@@ -64,7 +64,14 @@ def values(stem: str) -> Values:
     """``VALUES`` of the page ``stem``'s module; empty when the page has no module or none.
 
     Only imports the module: no value is computed.
+
+    Examples
+    --------
+    >>> sorted(values("rotation-identity")), dict(values("pe.cli")), dict(values("index"))
+    (['law_width'], {}, {})
     """
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", stem):  # not a chapter (reference/api/pe.cli)
+        return {}
     name = module_name(stem)
     if importlib.util.find_spec(name) is None:
         return {}
@@ -104,6 +111,8 @@ def fill(text: str, stem: str, table: Values | None = None, *, as_html: bool = F
     PlaceholderError
         If a name is not in the table, or the format specification does not fit the value.
     """
+    if not PLACEHOLDER.search(text):
+        return text
     known = values(stem) if table is None else table
 
     def one(match: re.Match[str]) -> str:
