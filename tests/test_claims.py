@@ -123,7 +123,10 @@ def test_verify_json_lists_every_claim() -> None:
     for entry in listed:
         assert {"id", "statement", "method", "holds"} <= entry.keys()
         assert entry["holds"] is True
-        assert entry["method"] in {"sympy", "numpy", "sympy+numpy"}
+        assert entry["method"] in {"sympy", "numpy", "sympy+numpy", "source"}
+        assert (entry["method"] == "source") == (entry["evidence"] == [])
+        if entry["method"] == "source":
+            assert entry["source"] is not None
         assert entry["ok"] is True
         assert entry["broken_controls"] == entry["loose"] == entry["errors"] == []
         for evidence in entry["evidence"]:
