@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export MPLBACKEND := Agg
 
-.PHONY: install docs serve test test-fast lint typecheck pytest bench dist mutants lock clean
+.PHONY: install docs serve test test-fast lint typecheck check-pages pytest bench dist mutants lock clean
 
 install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
 
@@ -35,10 +35,13 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+check-pages: install ## fail on any number or formula in the pages' prose not rendered from pe nor attached to a claim
+	$(BIN)/python -m pe.site.page_check docs
+
 pytest: install
 	$(BIN)/python -m pytest
 
-test: lint typecheck pytest ## lint, type-check (mypy --strict) and run the whole test suite
+test: lint typecheck check-pages pytest ## lint, type-check (mypy --strict), check the pages' prose and run the whole test suite
 
 test-fast: install ## the suite without the slow tests (site build, browser, built wheel): a few minutes
 	$(BIN)/python -m pytest -m "not slow" --ignore=tests/site

@@ -14,12 +14,15 @@
 # # Claims
 #
 # Every claim card on this site is a statement registered in `pe.claims`, with the SymPy
-# proof and/or NumPy check behind it and wrong candidates that it must reject. Not every
-# sentence is a claim: results of the cited papers are reported as their authors stated them,
-# and some explanatory prose between the cards rests on the claims near it rather than on a
-# claim of its own. The table below was computed while this page was built: `pe verify` prints the same table and
-# `pe verify --json` the same data. If any claim failed, this page, and so the whole build,
-# would have failed.
+# proof and/or NumPy check behind it and wrong candidates that it must reject, or, for a
+# fact taken from a published work, its source in the [bibliography](bibliography.md)
+# (marked "cited" when nothing in it can be recomputed). The prose between the cards states
+# a number or a formula only when `pe` computed it while the page was built or when it
+# carries a "checked" mark linking to the entry of this table that backs it: `make check-pages`
+# fails on any other. Words without numbers or formulas (explanations, pictures of what a
+# claim says) rest on the claims near them. The table below was computed while this page
+# was built: `pe verify` prints the same table and `pe verify --json` the same data. If any
+# claim failed, this page, and so the whole build, would have failed.
 
 # %% tags=["hide_input"]
 from pe.site import report
@@ -27,6 +30,7 @@ from pe.site import report
 report.claims_table()
 
 # %% [markdown]
-# Methods: a *SymPy proof* is an exact proof whose residual reduces to the integer 0; a
-# *NumPy check* is a numeric check held to a stated error model. "Wrong candidates" are the
-# same proofs and checks fed a deliberately wrong input; each must fail.
+# Methods: a *SymPy proof* is an exact proof whose residual reduces to exactly zero; a
+# *NumPy check* is a numeric check held to a stated error model; *cited* is a fact taken
+# from its source, with nothing to recompute. "Wrong candidates" are the same proofs and
+# checks fed a plausible wrong input; each must fail.

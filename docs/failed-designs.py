@@ -29,11 +29,11 @@ from pe.site import report
 #
 # Write position $p$ as the number $p$, for example as one extra coordinate of the token's
 # vector, $[e;\,p]$. The first tokens get small values, but nothing bounds them: position
-# 1000 writes a 1000 next to embedding entries of size about 1. (`pe` draws the embeddings
-# from $N(0, 1)$. The paper multiplies its embedding weights by $\sqrt{d}$, which gives entries
-# of that size only if the weights start with standard deviation $1/\sqrt d$, an
-# initialisation it does not state: see the claim
-# [`embedding-scale-needs-init`](sinusoidal-encoding.py#claim-embedding-scale-needs-init).)
+# $p$ writes $p$ itself next to embedding entries of size about one. (`pe` draws the
+# embeddings from the standard normal distribution. The paper multiplies its embedding
+# weights by $\sqrt{d}$, which gives entries of that size only if the weights start with
+# standard deviation $1/\sqrt d$, an initialisation it does not state
+# [checked](claims.py#claim-embedding-scale-needs-init).)
 
 # %% tags=["hide_input"]
 page.raw_index_table()
@@ -81,12 +81,14 @@ page.normalised_index_gaps()
 # Some write-ups add "periodic" to this list, to show relative relationships. Periodicity belongs to
 # each sine/cosine pair, which repeats after its wavelength, and it is what makes one fixed
 # rotation move every position by the same offset ([chapter 4](rotation-identity.py)). The
-# vector as a whole must *not* repeat, or requirement 2 fails: the pairs' wavelengths are
-# chosen so that, together, they do not come back to a previous state (check 2 below).
+# vector as a whole must *not* repeat, or uniqueness fails: the pairs' wavelengths are
+# chosen so that, together, they do not come back to a previous state (the check of
+# uniqueness below).
 #
 # The sinusoidal encoding, defined in [chapter 3](sinusoidal-encoding.py) as
 # $PE(p, 2i) = \sin\omega_i p$, $PE(p, 2i+1) = \cos\omega_i p$ with
-# $\omega_i = 10000^{-2i/d}$, meets each of them. Each check below is a registered claim.
+# $\omega_i = 10000^{-2i/d}$ [checked](claims.py#claim-pair-index-range), meets each of them. Each check
+# below is a registered claim.
 
 # %% [markdown]
 # ### 1. Bounded
@@ -100,10 +102,11 @@ report.claim("encoding-bounded")
 # %% [markdown]
 # ### 2. Unique
 #
-# One pair alone is not enough. Pair 0 turns by 1 radian per position, and some offsets
-# bring it almost exactly back to where it started. With all 256 pairs of $d = 512$, no
-# two rows up to 20000 positions apart are even as close as two neighbours; with four pairs,
-# some are:
+# One pair alone is not enough. The fastest pair turns by one radian per position, and some
+# offsets bring it almost exactly back to where it started. With all {{ distinct_pairs }}
+# pairs of $d = {{ distinct_d }}$, no two rows up to {{ distinct_span }} positions apart are
+# even as close as two neighbours; with four pairs, some are
+# [checked](claims.py#claim-encoding-rows-distinct):
 
 # %% tags=["hide_input"]
 page.single_pair_note()
@@ -144,9 +147,10 @@ report.claim("offset-distance-position-free", proofs=True)
 #
 # The formula takes the position and nothing else: the rows of a 4-token sentence are the
 # first rows of a 40-token sentence, and a position a billion tokens in has its value:
-# `pe.numeric` computes every entry within $4.9 \times 10^{-16}$ of the exact value at every
+# `pe.numeric` computes every entry within ${{ entry_bound }}$ of the exact value at every
 # position up to $2^{53}$ ([the precision chapter](precision.py)), where forming the angle
-# $\omega_i p$ in float64 would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$.
+# $\omega_i p$ in float64 would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$
+# [checked](claims.py#claim-encoding-any-position).
 # A learned table of 512 rows, by contrast, has nothing to say
 # about position 512 ([chapter 6](fixed-or-learned.py)).
 

@@ -30,7 +30,8 @@ from pe.site import report
 #
 # For one pair, $v_i(p) \cdot v_i(p+k) = \sin\omega_i p \,\sin\omega_i(p+k) +
 # \cos\omega_i p\, \cos\omega_i(p+k)$. Expanding $\omega_i(p+k)$ with the angle-addition
-# formulas and using $\sin^2 + \cos^2 = 1$ leaves $\cos\omega_i k$: the position $p$ drops out.
+# formulas and using $\sin^2 + \cos^2 = 1$ leaves $\cos\omega_i k$: the position $p$ drops out
+# [checked](claims.py#claim-dot-product-offset-only).
 # Summing over the pairs,
 #
 # $$PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k .$$
@@ -61,8 +62,9 @@ report.claim("dot-product-symmetric")
 # ## It does not fall steadily with distance
 #
 # Near $k = 0$ all the cosines are close to 1 and $f(k) = \sum_i \cos\omega_i k$ falls as $k$
-# grows. But the fast pairs come back round: pair 0 completes a turn every $2\pi \approx 6.28$
-# positions, so $f$ wobbles, and the wobbles eventually win over the slow decline.
+# grows. But the fast pairs come back round: the fastest completes a turn every $2\pi$
+# positions [checked](claims.py#claim-wavelength-progression), so $f$ wobbles, and the wobbles eventually
+# win over the slow decline [checked](claims.py#claim-dot-product-not-monotone).
 
 # %% tags=["hide_input"]
 page.decay_sentence()
@@ -71,7 +73,7 @@ page.decay_sentence()
 page.dot_product_by_offset()
 
 # %% [markdown]
-# Try it: the curve below is $PE(p) \cdot PE(p+k)$ for $k$ up to 200, computed in your
+# Try it: the curve below is $PE(p) \cdot PE(p+k)$ for $k$ up to {{ explorer_offsets }}, computed in your
 # browser; the sliders change $d$, the base and the offset read out.
 
 # %% tags=["hide_input"]
@@ -105,12 +107,16 @@ report.proof(proofs.norm_per_pair())
 # $\pi = (p - q)/(2m)$ would be a fraction, and $\pi$ is irrational. So no two rows are equal,
 # whatever the length. (The same argument works for every pair on its own: $\omega_i(p - q) =
 # 2\pi m$ would make $\pi$ an algebraic number, and $\pi$ is transcendental.)
-#
+
+# %% tags=["hide_input"]
+report.claim("pairs-never-return")
+
+# %% [markdown]
 # Equal is one thing, close is another. Because
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$ offsets
 # instead of all $n^2/2$ pairs of rows (the evidence below checks that shortcut against a
-# brute-force search).
+# brute-force search) [checked](claims.py#claim-rows-distinct).
 
 # %% tags=["hide_input"]
 page.nearest_rows_table()
@@ -133,7 +139,8 @@ report.claim("rows-distinct")
 # separates positions, since no pair ever returns exactly to a former value (the argument
 # above). What differs between frequencies is *resolution*: a fast pair moves a lot per step
 # but comes back close to earlier values, a slow pair never comes back within the context but
-# moves little per step. The check below runs every one of the $d/2$ pairs for $d = 512$.
+# moves little per step. The check below runs every one of the $d/2$ pairs for $d = 512$
+# [checked](claims.py#claim-every-pair-relative-and-absolute).
 
 # %% tags=["hide_input"]
 page.pair_distances_sentence()
@@ -172,8 +179,8 @@ report.claim("position-term-relative-condition")
 # %% [markdown]
 # Measured on score matrices for 300 positions, $d = 64$, random $W_q, W_k$ with 16 rows: the
 # raw dot product (and a $W$ made of scaled rotations) is constant along each diagonal
-# $q - p = k$ to rounding, while random projections, with or without a content vector, are
-# not.
+# $q - p = k$ to rounding [checked](claims.py#claim-position-term-relative-condition), while random
+# projections, with or without a content vector, are not [checked](claims.py#claim-projected-score-not-relative).
 
 # %% tags=["hide_input"]
 page.spread_table()

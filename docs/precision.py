@@ -224,8 +224,16 @@ report.claim("float16-positions-collide")
 #   that the reporters traced to RoPE being applied in lower precision
 #   ([te1245](bibliography.md#te1245)).
 
-# %% tags=["hide_input"]
-page.neox_sentence()
+# %% [markdown]
+# The reporter's reproducer ($d = {{ neox_d }}$, {{ neox_n }} positions), recomputed: at
+# position {{ neox_row }}, pair {{ neox_pair }}, the float32 angle is
+# {{ neox_angle32:.4f }}. Rounded to float16 it would be {{ neox_rounded:g }} (float16
+# numbers of that size are whole); the {{ neox_angle16:g }} printed in the report comes
+# from multiplying the position by the frequency already rounded to float16. The cosine at
+# that entry changes by {{ neox_entry_change:.3f }}, and the largest change over the table,
+# {{ neox_largest_change:.4f }} (at position {{ neox_largest_row }}, pair
+# {{ neox_largest_pair }}), is the number the reporter printed. Rounding only the angles to
+# float16 would change the cosines by at most {{ neox_rounded_change:.2f }}.
 
 # %% tags=["hide_input"]
 report.claim("gptneox-1003-half-frequencies")

@@ -18,8 +18,8 @@
 # Moving from position $p$ to position $p + k$ adds $\omega_i k$ to that angle, and adding
 # a fixed angle is a rotation. So for every offset $k$ one matrix $T_k$, built from
 # $2 \times 2$ rotation blocks and **the same at every position**, takes $PE(p)$ to
-# $PE(p+k)$. This is what the paper meant by "$PE_{pos+k}$ can be represented as a linear
-# function of $PE_{pos}$".
+# $PE(p+k)$ [checked](claims.py#claim-rotation-identity). This is what the paper meant by "$PE_{pos+k}$ can be
+# represented as a linear function of $PE_{pos}$".
 #
 # Everything below is computed by the package `pe` while this page is built.
 
@@ -38,7 +38,8 @@ report.claim("rotation-identity")
 # residual "left side minus right side" and reduces it to exactly zero with a fixed chain of
 # rewrites: multiply out, expand the arguments $\omega_i(p+k) \to \omega_i p + \omega_i k$,
 # apply the angle-addition formulas (`expand_trig`), collect terms (`expand`). No
-# `simplify`, no floating-point numbers. The steps below are the ones SymPy took.
+# `simplify`, no floating-point numbers. The steps below are the ones SymPy took
+# [checked](claims.py#claim-rotation-identity).
 
 # %% tags=["hide_input"]
 report.proof(proofs.rotation_identity())
@@ -48,8 +49,9 @@ report.proof(proofs.rotation_identity())
 #
 # Many write-ups print the textbook rotation
 # $R(\theta) = [[\cos\theta, -\sin\theta], [\sin\theta, \cos\theta]]$, which turns a
-# vector counter-clockwise. Whether that is the right block depends on the *order* of the two
-# entries of a pair, and the paper puts the sine first.
+# vector counter-clockwise [checked](claims.py#claim-textbook-block-cos-sin-order). Whether that is the right
+# block depends on the *order* of the two entries of a pair, and the paper puts the sine
+# first.
 #
 # Picture pair $i$ as a point $(\sin\omega_i p, \cos\omega_i p)$: the first coordinate on the
 # horizontal axis, the second on the vertical one. At $p = 0$ the point sits at the top,
@@ -81,8 +83,8 @@ page.rejected_textbook()
 # ## Every pair turns on its own circle
 #
 # Each pair is a point on the unit circle. Moving one position forward turns pair $i$ by
-# $\omega_i$ radians, whatever the position: pair 0 by one radian per step, the slower pairs by
-# less. $T_k$ turns all of them at once, each by $k\omega_i$.
+# $\omega_i$ radians, whatever the position: the fastest pair by one radian per step, the
+# slower pairs by less. $T_k$ turns all of them at once, each by $k\omega_i$.
 
 # %% tags=["hide_input"]
 page.rotation_explorer()
@@ -105,9 +107,10 @@ report.proof(proofs.block_diagonal_identity(8))
 # The matrices $T_k$ behave like the offsets they stand for: shifting by nothing does nothing,
 # two shifts make one, a shift backwards undoes a shift forwards. Because $T_k$ is
 # block-diagonal, each law is proved for one block with symbolic $k$ and $\omega_i$ (so for
-# every pair and every width) and checked numerically on the full $512 \times 512$ matrices
-# from `pe.numeric.shift_matrix`, against the error model below: entries of a product of two
-# shift matrices are accepted within $4\varepsilon + 4\varepsilon\,(|a| + |b|)$.
+# every pair and every width) and checked numerically on the full
+# ${{ law_width }} \times {{ law_width }}$ matrices from `pe.numeric.shift_matrix`, against the
+# error model below: entries of a product of two shift matrices are accepted within
+# $4\varepsilon + 4\varepsilon\,(|a| + |b|)$ [checked](claims.py#claim-shift-composition).
 #
 # ### Shifting by zero
 
@@ -155,7 +158,7 @@ report.claim("shift-orthogonal", proofs=True)
 report.claim("shift-independent-of-position", proofs=True)
 
 # %% [markdown]
-# The notes' example makes this concrete: if a matrix takes position 10 to position 15, the
+# A classroom example makes this concrete: if a matrix takes position 10 to position 15, the
 # *same* matrix takes 15 to 20. With $x = 5\omega_i$ the three pairs are
 # $(\sin 2x, \cos 2x)$, $(\sin 3x, \cos 3x)$ and $(\sin 4x, \cos 4x)$; SymPy writes the
 # multiple angles as polynomials in $\sin x$ and $\cos x$ and divides by
@@ -177,15 +180,15 @@ report.claim("same-map-10-15-20", proofs=True)
 # table, the matrix and the two-term products to that dtype; the second covers the error of
 # forming the angles $\omega_i p$ and $\omega_i k$ in float64, which grows linearly with the
 # angle (about $\varepsilon_{64}$ relative error in $\omega_i$ becomes an absolute error of
-# $\varepsilon_{64}\,\omega_i p$ in the angle).
+# $\varepsilon_{64}\,\omega_i p$ in the angle) [checked](claims.py#claim-rotation-identity).
 
 # %% tags=["hide_input"]
 page.check_table()
 
 # %% [markdown]
-# The error grows with the position as the model predicts: float64 errors rise linearly from
-# about $10^{-16}$, float32 errors stay at the float32 rounding level because `pe` forms the
-# angles in float64 before rounding.
+# The figure below draws, for float64 and float32, the largest error measured at each
+# position next to the tolerance the model gives there. The float32 errors stay at the
+# float32 rounding level because `pe` forms the angles in float64 before rounding.
 
 # %% tags=["hide_input"]
 page.identity_error()
@@ -194,7 +197,7 @@ page.identity_error()
 # The table itself, one row per position, is drawn in
 # [the sinusoidal encoding](sinusoidal-encoding.py): its first columns turn fast (wavelength
 # $2\pi$), its last ones barely move over a hundred positions (wavelength close to
-# $2\pi \cdot 10000$).
+# $2\pi \cdot 10000$) [checked](claims.py#claim-wavelength-progression).
 
 # %% [markdown]
 # ## Exercises

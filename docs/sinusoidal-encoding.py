@@ -14,14 +14,14 @@
 # # The sinusoidal encoding
 #
 # [Vaswani et al. (2017)](bibliography.md#vaswani2017) give each position $p$ a vector of the
-# model's width $d$ (an even number), built from sines and cosines:
+# model's width $d$ (an even number), built from sines and cosines [checked](claims.py#claim-pair-index-range):
 #
 # $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \\
 # \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .\end{gathered}$$
 #
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
-# position grows. This chapter reads the formula closely: its indices, its frequencies and
+# position grows [checked](claims.py#claim-pair-index-range). This chapter reads the formula closely: its indices, its frequencies and
 # wavelengths, a worked example, the analogy with a binary counter, and why the result is
 # added to the token embedding.
 #
@@ -39,16 +39,16 @@ from pe.site import sinusoidal_encoding as page
 #
 # | meaning | this site | the paper | variants in circulation |
 # | --- | --- | --- | --- |
-# | position (first token) | $p$ (0) | $pos$ (0) | $t$, $i$, $j$ |
-# | pair index | $i$, $0 \le i < d/2$ | $i$ | "0 to $d_{model}/2$"; "0 to $d_{model} - 1$" ([apress-genai](bibliography.md#apress-genai)); $i = 0, \dots, 256$ for $d = 512$ ([khapra-notes](bibliography.md#khapra-notes)); 1-indexed, $0 < i \le d/2$ |
+# | position | $p$, the first token at $p = 0$ [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | $t$, $i$, $j$ |
+# | pair index | $i$, $0 \le i < d/2$ | $i$ | "0 to $d_{model}/2$"; "0 to $d_{model} - 1$" ([apress-genai](bibliography.md#apress-genai)); $i = 0, \dots, 256$ for $d = 512$ ([khapra-notes](bibliography.md#khapra-notes)); one-indexed, $0 < i \le d/2$ (each rejected by [checked](claims.py#claim-pair-index-range)) |
 # | width | $d$ | $d_{model}$ | $d_e$, $D$ |
-# | sine column | $2i$ | $2i$ | $2i - 1$ (1-indexed) |
-# | cosine column | $2i+1$ | $2i+1$ | $2i$ (1-indexed) |
-# | frequency | $\omega_i = 10000^{-2i/d}$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (1-indexed) |
-# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length"; $T$ |
+# | sine column | $2i$ [checked](claims.py#claim-pair-index-range) | $2i$ | $2i - 1$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
+# | cosine column | $2i+1$ [checked](claims.py#claim-pair-index-range) | $2i+1$ | $2i$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
+# | frequency | $\omega_i = 10000^{-2i/d}$ [checked](claims.py#claim-pair-index-range) | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
+# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length"; $T$ (a timescale, not a length: [checked](claims.py#claim-base-is-not-a-length)) |
 #
 # Three of these differences change the meaning, and each is settled below: the range of
-# the pair index, the 1-indexed frequencies, and what 10000 is.
+# the pair index, the one-indexed frequencies, and what the base is.
 
 # %% [markdown]
 # ## The pair index: $0 \le i < d/2$
@@ -110,8 +110,14 @@ page.base_table()
 # %% [markdown]
 # ### 512 is a choice
 #
-# The paper's base model has $d_{model} = 512$ (its big model uses 1024); write-ups often
-# present $d = 512$ as if it were part of the definition. Any even width works: the frequencies always
+# The paper's base model has $d_{model} = 512$, and its big model 1024:
+
+# %% tags=["hide_input"]
+report.claim("transformer-model-widths")
+
+# %% [markdown]
+# Write-ups often present $d = 512$ as if it were part of the definition. Any even width
+# works: the frequencies always
 # run from 1 down to just above $10000^{-1}$, and the width only sets how finely that range
 # is sampled. Doubling the width keeps every frequency, inserts one between each
 # neighbouring pair, and adds one more below the old slowest (the range's lower end moves
@@ -147,12 +153,12 @@ page.table_explorer()
 # %% [markdown]
 # ## What the table looks like
 #
-# Each row below is one position, for $d = 512$; the sine columns are drawn on the left and
+# Each row below is one position, for $d = {{ d }}$; the sine columns are drawn on the left and
 # the cosine columns on the right, one pair $i$ per column of each half. The first columns
 # change quickly from row to row; the last ones barely move over a hundred positions.
 
 # %% tags=["hide_input"]
-page.table_heatmap(100, 512)
+page.table_heatmap()
 
 # %% tags=["hide_input"]
 page.column_lines()
@@ -181,12 +187,15 @@ page.worked_example()
 # comparison). The encoding's pairs play a similar role, fast ones first and slow ones last,
 # but the analogy has three limits, each checked:
 #
-# - bits have periods $2, 4, 8, \dots$, doubling from one bit to the next; consecutive
-#   wavelengths of the encoding grow by $10000^{2/d}$, which would equal 2 only for the
-#   width $d = 2\log_2 10000$, not an even integer;
+# - bits have periods $2, 4, 8, \dots$, doubling from one bit to the next
+#   [checked](claims.py#claim-binary-bits-periods); consecutive wavelengths of the encoding grow by
+#   $10000^{2/d}$, which would equal 2 only for the width $d = 2\log_2 10000$, not an even
+#   integer [checked](claims.py#claim-wavelength-ratio-not-two);
 # - a bit jumps by 1 when it flips; a sine or cosine moves by at most $\omega_i \le 1$ per
-#   position, and a pair by exactly $2\sin(\omega_i/2)$: the encoding is smooth;
-# - bits take two values, the encoding takes real values in $[-1, 1]$.
+#   position, and a pair by exactly $2\sin(\omega_i/2)$: the encoding is smooth
+#   [checked](claims.py#claim-encoding-steps-smooth);
+# - bits take two values, the encoding takes real values in $[-1, 1]$
+#   [checked](claims.py#claim-encoding-bounded).
 
 # %% tags=["hide_input"]
 page.binary_vs_sinusoid()
@@ -225,16 +234,23 @@ page.column_means_table()
 
 # %% [markdown]
 # So "zero-centred" holds for the fast pairs over a long text, not for the table of a short
-# sentence, whose mean is dominated by slow cosine columns near 1.
+# sentence, whose mean is dominated by slow cosine columns near 1
+# [checked](claims.py#claim-finite-column-means).
 #
 # ## Added to the token embedding
 #
 # The encoding has the embedding's width $d$, and the paper **adds** it:
-# $x_p = e_{\text{token}} + PE(p)$. Why add rather than concatenate $[e;\ PE(p)]$?
+# $x_p = e_{\text{token}} + PE(p)$.
+
+# %% tags=["hide_input"]
+report.claim("encoding-added-to-embedding")
+
+# %% [markdown]
+# Why add rather than concatenate $[e;\ PE(p)]$?
 #
 # **Width and cost.** Concatenating doubles the width of every vector entering the first
 # layer, and with it the weights and multiply-adds of each projection reading it. For
-# $d = 512$:
+# $d = {{ d }}$:
 
 # %% tags=["hide_input"]
 page.projection_cost_table()

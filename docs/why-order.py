@@ -39,16 +39,18 @@ from pe.site import why_order as page
 # $$\operatorname{Attn}(X) = \operatorname{softmax}\!\Bigl(\frac{X W_q (X W_k)^{\mathsf T}}
 # {\sqrt d}\Bigr)\, X W_v ,$$
 #
-# the softmax taken along each row. Nothing in this formula refers to the index of a row.
+# the softmax taken along each row. Nothing in this formula refers to the index of a row
+# [checked](claims.py#claim-attention-permutation-equivariant).
 # Reorder the tokens with a permutation matrix $P$ (so $PX$ holds the same rows in another
 # order) and three things happen:
 #
-# 1. the score matrix is reordered on both sides: $S(PX) = P\,S(X)\,P^{\mathsf T}$;
+# 1. the score matrix is reordered on both sides: $S(PX) = P\,S(X)\,P^{\mathsf T}$
+#    [checked](claims.py#claim-attention-permutation-equivariant);
 # 2. each softmax row keeps its entries, in another order, and its denominator is the same
 #    sum taken in another order: $\operatorname{softmax}(PSP^{\mathsf T}) =
-#    P\operatorname{softmax}(S)P^{\mathsf T}$;
+#    P\operatorname{softmax}(S)P^{\mathsf T}$ [checked](claims.py#claim-attention-permutation-equivariant);
 # 3. multiplying by $PXW_v$ and using $P^{\mathsf T}P = I$ leaves
-#    $\operatorname{Attn}(PX) = P\operatorname{Attn}(X)$.
+#    $\operatorname{Attn}(PX) = P\operatorname{Attn}(X)$ [checked](claims.py#claim-attention-permutation-equivariant).
 #
 # The outputs are the same vectors, shuffled the same way as the inputs. This property is
 # called **permutation equivariance**.
@@ -64,7 +66,7 @@ report.claim("attention-permutation-equivariant")
 # matrices of three tokens, so the statement is proved for every possible reordering, and
 # reduces the residual $\operatorname{Attn}(PX) - P\operatorname{Attn}(X)$ to exactly zero
 # by multiplying out polynomials (`expand`), leaving each `exp` of an expanded score whole.
-# No floating-point number enters.
+# No floating-point number enters [checked](claims.py#claim-attention-permutation-equivariant).
 
 # %% tags=["hide_input"]
 page.exact_proof()
@@ -73,7 +75,7 @@ page.exact_proof()
 # Two wrong statements fed to the same proof are rejected: *invariance*
 # ($\operatorname{Attn}(PX) = \operatorname{Attn}(X)$, forgetting to reorder the outputs) and
 # attention with a *causal mask* (token $i$ sees only tokens $j \le i$, a rule that does
-# depend on the order, as in a decoder):
+# depend on the order, as in a decoder) [checked](claims.py#claim-attention-permutation-equivariant):
 
 # %% tags=["hide_input"]
 page.wrong_proofs()
@@ -86,7 +88,7 @@ page.wrong_proofs()
 # from where they can differ: only the order of the sums over the $n$ keys changes, and a
 # reordered sum of $n$ terms moves by about $n\varepsilon$ times the size of its terms.
 # Every output is a weighted average of the rows of $XW_v$, so each entry is held to
-# $\tau = 4\,n\,\varepsilon\,\max|XW_v|$ with $\varepsilon = 2^{-52}$.
+# $\tau = 4\,n\,\varepsilon\,\max|XW_v|$ with $\varepsilon = 2^{-52}$ [checked](claims.py#claim-attention-permutation-equivariant).
 
 # %% tags=["hide_input"]
 page.equivariance_table()
@@ -123,9 +125,9 @@ page.sentence_outputs()
 # A recurrent network (an Elman network, [Elman 1990](bibliography.md#elman1990)) keeps a
 # state and updates it one token at a time,
 #
-# $$h_t = \tanh(W_x x_t + W_h h_{t-1} + b), \qquad h_0 = 0 .$$
+# $$h_t = \tanh(W_x x_t + W_h h_{t-1} + b), \qquad h_0 = 0 ,$$
 #
-# The word read first has passed through more updates than the word read last, so the final
+# so the word read first has passed through more updates than the word read last, so the final
 # state depends on the order. The toy cell in `pe` (16 state units, seeded weights) gives
 # different final states for the two sentences. Switch the recurrence off ($W_h = 0$) and
 # sum the states, and the reader forgets the order again: the wrong candidate is rejected.

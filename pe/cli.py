@@ -283,6 +283,10 @@ def _verify(args: argparse.Namespace) -> int:
         for r in results:
             for problem in r.problems:
                 print(f"  {r.id}: {problem}")
+        for r in results:
+            if r.source is not None:
+                how = "cited from" if r.method == "source" else "recomputed from"
+                print(f"  {r.id}: {how} {r.source} (docs/bibliography.md#{r.source})")
         ok = sum(r.ok for r in results)
         print(
             f"\n{ok} of {len(results)} claims hold with every wrong candidate rejected and "

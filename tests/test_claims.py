@@ -26,7 +26,11 @@ def test_claim_holds(claim: claims.Claim) -> None:
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
 def test_claim_rejects_every_wrong_candidate(claim: claims.Claim) -> None:
     result = claims.verify(claim.id)
-    assert result.controls, "every claim needs at least one wrong candidate"
+    if not claim.checks:  # a fact cited from its source, with nothing to recompute
+        assert (result.method, result.controls) == ("source", ())
+        assert claim.source is not None
+        return
+    assert result.controls, "every claim with checks needs at least one wrong candidate"
     accepted = [e.detail for e in result.controls if e.holds]
     assert accepted == []
 
@@ -119,7 +123,10 @@ def test_verify_json_lists_every_claim() -> None:
     for entry in listed:
         assert {"id", "statement", "method", "holds"} <= entry.keys()
         assert entry["holds"] is True
-        assert entry["method"] in {"sympy", "numpy", "sympy+numpy"}
+        assert entry["method"] in {"sympy", "numpy", "sympy+numpy", "source"}
+        assert (entry["method"] == "source") == (entry["evidence"] == [])
+        if entry["method"] == "source":
+            assert entry["source"] is not None
         assert entry["ok"] is True
         assert entry["broken_controls"] == entry["loose"] == entry["errors"] == []
         for evidence in entry["evidence"]:
@@ -269,3 +276,82 @@ def test_pe_verify_exits_1_when_a_claim_raises_or_is_loose(
             assert listed[-1]["ok"] is False
         finally:
             claims.verify.cache_clear()
+
+
+# Claims of kind source: a fact taken from a published work
+
+
+def source_claim(source: str = "vaswani2017") -> claims.Claim:
+    """A claim resting on its source alone: no checks."""
+    return claims.Claim(
+        id="cited-claim", title="Cited", statement="x", page="claims", checks=(), source=source
+    )
+
+
+def bibliography_anchors() -> set[str]:
+    text = (ROOT / "docs" / "bibliography.md").read_text(encoding="utf-8")
+    return set(re.findall(r'<a id="([^"]+)"></a>', text))
+
+
+def test_a_source_claim_with_no_checks_verifies_with_method_source() -> None:
+    result = claims.run(source_claim())
+    assert (result.ok, result.method, result.source) == (True, "source", "vaswani2017")
+    assert result.controls == ()
+
+
+def test_a_claim_with_neither_checks_nor_source_is_refused() -> None:
+    with pytest.raises(ValueError, match="'uncited' has no evidence"):
+        claims.Claim(id="uncited", title="x", statement="x", page="claims", checks=())
+
+
+def test_every_source_is_an_anchor_of_the_bibliography() -> None:
+    anchors = bibliography_anchors()
+    assert "vaswani2017" in anchors
+    missing = [(c.id, c.source) for c in CLAIMS if c.source is not None and c.source not in anchors]
+    assert missing == []
+
+
+def test_a_cited_claim_shows_its_source_and_says_cited(monkeypatch: pytest.MonkeyPatch) -> None:
+    cited = source_claim()
+    checked = claims.Claim(
+        id="recomputed-claim",
+        title="Recomputed",
+        statement="2 = 2",
+        page="claims",
+        checks=true_claim().checks,
+        source="press2022",
+    )
+    monkeypatch.setattr(claims, "all_claims", lambda: (*CLAIMS, cited, checked))
+    claims.verify.cache_clear()
+    try:
+        card, other = report.claim("cited-claim"), report.claim("recomputed-claim")
+        mine = report.claim(CLAIMS[0].id)
+        listed = report.claims_table([claims.verify("cited-claim"), claims.verify(CLAIMS[0].id)])
+    finally:
+        claims.verify.cache_clear()
+    assert '">cited</a>' in card
+    assert "verified at build" not in card
+    assert 'cited from <a href="bibliography.md#vaswani2017">vaswani2017</a>' in card
+    assert "wrong candidate" not in card
+    assert '">verified at build</a>' in other
+    assert 'recomputed from <a href="bibliography.md#press2022">' in other
+    assert "bibliography.md" not in mine
+    assert "<th>source</th>" in listed
+    assert '<a href="bibliography.md#vaswani2017">vaswani2017</a>' in listed
+    assert "<td>cited</td>" in listed
+
+
+def test_pe_verify_prints_the_sources(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pe import cli
+
+    monkeypatch.setattr(claims, "all_claims", lambda: (true_claim(), source_claim()))
+    claims.verify.cache_clear()
+    try:
+        assert cli.main(["verify"]) == 0
+    finally:
+        claims.verify.cache_clear()
+    out = capsys.readouterr().out
+    assert "  cited-claim: cited from vaswani2017 (docs/bibliography.md#vaswani2017)" in out
+    assert out.splitlines()[-1].startswith("2 of 2 claims hold")

@@ -133,9 +133,6 @@ def test_designs_and_the_wrong_tables() -> None:
     )
     with pytest.raises(IndexError):
         wrong.LEARNED_TABLE.value(far, 3, 8)
-    positions = np.arange(5)
-    first = wrong.RANDOM_INIT.value(positions, 5, 8)
-    assert not np.array_equal(first, wrong.RANDOM_INIT.value(positions, 5, 8))
     assert designs.one_over_n(4) == 0.25
 
 
@@ -155,6 +152,18 @@ def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
     assert claims._distinct(16).holds
     assert claims._deterministic(experiments.sinusoidal).holds
     assert not claims._deterministic(wrong.ROTATED_FROM_FIRST.value).holds
+
+
+def test_determinism_rejects_a_design_that_depends_on_the_length() -> None:
+    """The control of encoding-deterministic is the same check fed a neighbouring design: the
+    index divided by the length gives the same bits in repeated and shuffled calls, and is
+    caught only by the shorter sentence."""
+    from pe.claims import failed_designs as claims
+
+    design = wrong.NORMALISED_INDEX.value
+    positions = np.arange(64)
+    np.testing.assert_array_equal(design(positions, 64, 512), design(positions, 64, 512))
+    assert not claims._deterministic(design).holds
 
 
 def test_bits_needed_is_the_ceiling_of_log2() -> None:

@@ -198,8 +198,12 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
     from pe.claims import sinusoidal_encoding as claims
     from pe.proofs import wrong
 
-    assert claims._columns(256).holds
-    assert not claims._columns(257).holds  # "0 <= i <= d/2", inclusive
+    assert claims._columns(range(256)).holds
+    for misread in (wrong.ONE_INDEXED_PAIRS, wrong.PAIRS_AS_COLUMNS, wrong.INCLUSIVE_PAIRS):
+        assert not claims._columns(misread.value).holds, misread.name
+    # the one-indexed range misses by one pair and two columns, nothing more
+    census = facts.pair_column_census(wrong.ONE_INDEXED_PAIRS.value, 512)
+    assert (census.matched, census.missing, census.each_column_once) == (255, 1, False)
     assert claims._past_base(None).holds
     assert not claims._past_base(10_000).holds
     assert claims._inserted((255, 1)).holds

@@ -2,8 +2,9 @@
 
 For every notebook page (``docs/<stem>.py``, a jupytext percent file) the build writes
 ``<stem>/<stem>.ipynb`` next to the page: the same cells, unexecuted, with every input
-shown (the site hides the inputs; the notebook is where the code is to read and run), and
-cell ids numbered in order so that two builds give the same bytes. The page gets a link to
+shown (the site hides the inputs; the notebook is where the code is to read and run), its
+Markdown's placeholders filled with their values (:mod:`pe.site.prose`), and cell ids
+numbered in order so that two builds give the same bytes. The page gets a link to
 it under its title. Nothing is fetched: the file is served by the site itself.
 """
 
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import jupytext
+
+from pe.site import prose
 
 HIDDEN = "hide_input"
 LINK = (
@@ -36,8 +39,11 @@ def notebook_json(source: Path) -> str:
     [('cell-1', 'markdown', {}), ('cell-2', 'code', {})]
     """
     notebook = jupytext.read(source, fmt="py:percent")
+    table = prose.values(source.stem)
     for number, cell in enumerate(notebook.cells, start=1):
         cell["id"] = f"cell-{number}"
+        if cell["cell_type"] == "markdown":
+            cell["source"] = prose.fill(cell["source"], source.stem, table)
         tags = [t for t in cell.get("metadata", {}).get("tags", []) if t != HIDDEN]
         cell["metadata"] = {"tags": tags} if tags else {}
     return str(jupytext.writes(notebook, fmt="ipynb")) + "\n"

@@ -17,11 +17,8 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-# Formulas as MathJax finds them: \( \), \[ \], $$ $$ and $ $ (a $ then a non-space).
-MATH = re.compile(
-    r"\\\((?P<a>.+?)\\\)|\\\[(?P<b>.+?)\\\]|\$\$(?P<c>.+?)\$\$|\$(?P<d>[^\s$][^$]*?)\$",
-    re.DOTALL,
-)
+from pe.site.page_check import MATH  # formulas as MathJax finds them, one definition
+
 GREEK = [
     "alpha",
     "beta",

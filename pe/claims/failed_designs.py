@@ -61,14 +61,15 @@ def _bounded(design: Design) -> Evidence:
 
 
 def _distinct(d_model: int) -> Evidence:
-    """No two rows up to 20000 positions apart are closer than neighbours."""
-    offsets = np.arange(1, 20_001)
+    """No two rows up to ``UNIQUE_SPAN`` positions apart are closer than neighbours."""
+    offsets = np.arange(1, experiments.UNIQUE_SPAN + 1)
     distance = experiments.row_distance_by_offset(offsets, d_model)
     neighbours = float(distance[0])
     k = int(offsets[1:][np.argmin(distance[1:])])
     ok = bool(distance[1:].min() > neighbours)
     detail = (
-        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows 2..20000 "
+        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows "
+        f"2..{experiments.UNIQUE_SPAN} "
         f"positions apart are {distance[1:].min():.6g} apart (offset {k})"
     )
     if d_model >= 64:
@@ -80,12 +81,13 @@ def _distinct(d_model: int) -> Evidence:
 
 
 def _single_pair_repeats(d_model: int) -> Evidence:
-    offsets = np.arange(1, 20_001)
+    offsets = np.arange(1, experiments.UNIQUE_SPAN + 1)
     distance = experiments.row_distance_by_offset(offsets, d_model)
     k = int(offsets[np.argmin(distance)])
     return checked(
         distance.min() < 1e-4,
-        f"d={d_model} (pair 0 alone): within 20000 positions it comes back within "
+        f"d={d_model} (pair 0 alone): within {experiments.UNIQUE_SPAN} positions it comes back "
+        "within "
         f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
     )
 
@@ -138,15 +140,21 @@ def _any_position(design: Design) -> Evidence:
 
 
 def _deterministic(design: Design) -> Evidence:
+    """Same bits for the same positions: twice, in shuffled order, and in a shorter call."""
     positions = np.arange(64)
     first, again = design(positions, 64, 512), design(positions, 64, 512)
     shuffled = np.random.default_rng(3).permutation(64)
     reordered = design(shuffled, 64, 512)
-    same = bool(np.array_equal(first, again) and np.array_equal(first[shuffled], reordered))
+    shorter = design(positions[:40], 40, 512)
+    same = bool(
+        np.array_equal(first, again)
+        and np.array_equal(first[shuffled], reordered)
+        and np.array_equal(first[:40], shorter)
+    )
     return checked(
         same,
-        "d=512, 64 positions: two computations and a computation in shuffled order "
-        f"{'agree bit for bit' if same else 'differ'}",
+        "d=512, positions 0..63: a second call, a call in shuffled order and a call for the "
+        f"first 40 positions of a 40-token sentence {'agree bit for bit' if same else 'differ'}",
     )
 
 
@@ -212,7 +220,7 @@ CLAIMS = (
         Check(_single_pair_repeats, true=wrong.SINGLE_PAIR.value),
         statement=(
             r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > \lVert PE(1) - PE(0)"
-            r" \rVert \text{ for } 2 \le |p - q| \le 20000 \\"
+            rf" \rVert \text{{ for }} 2 \le |p - q| \le {experiments.UNIQUE_SPAN} \\"
             r" \text{(no two rows closer than neighbours);} \\"
             r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
         ),
@@ -269,11 +277,11 @@ CLAIMS = (
         Check(
             _deterministic,
             true=experiments.sinusoidal,
-            wrong=(wrong.ROTATED_FROM_FIRST, wrong.RANDOM_INIT),
+            wrong=(wrong.ROTATED_FROM_FIRST, wrong.NORMALISED_INDEX),
         ),
         statement=(
             r"\begin{gathered} PE(p) \text{ depends only on } (p, d, \text{base}) \\"
-            r" \text{same bits in any call and any order} \end{gathered}"
+            r" \text{same bits in any call, any order and any sentence length} \end{gathered}"
         ),
     ),
 )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
 from pe import numeric
 from pe._tolerance import EPS64, phase_tolerance
@@ -200,6 +201,30 @@ def _relative_only(projection: measured.Projection) -> Evidence:
     )
 
 
+#: A frequency law as SymPy sees it: ``(i, d) -> omega_i``, exact.
+FrequencyExpr = Callable[[int, int], sp.Expr]
+
+
+def _paper_frequency(i: int, d: int) -> sp.Expr:
+    return sp.Integer(10000) ** sp.Rational(-2 * i, d)
+
+
+def _no_whole_turns(law: FrequencyExpr) -> Evidence:
+    """Every pair's frequency is algebraic while pi is transcendental (Lindemann), so no
+    integer offset ``p - q != 0`` is a whole number of turns of any pair."""
+    d = 512
+    frequencies = [law(i, d) for i in range(d // 2)]
+    algebraic = sum(bool(omega.is_algebraic) for omega in frequencies)
+    pi_transcendental = bool(sp.pi.is_transcendental)
+    return Evidence(
+        "sympy",
+        algebraic == len(frequencies) and pi_transcendental,
+        f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
+        f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
+        "omega_i (p - q) = 2 pi m would make pi algebraic",
+    )
+
+
 CLAIMS = (
     claim(
         "dot-product-offset-only",
@@ -256,6 +281,17 @@ CLAIMS = (
             r"\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i (p - q)\bigr) > 0"
             r" \text{ for integers } p \ne q"
         ),
+    ),
+    claim(
+        "pairs-never-return",
+        "No pair ever returns exactly to a former value",
+        Check(_no_whole_turns, true=_paper_frequency, wrong=(wrong.BINARY_TURNS,)),
+        statement=(
+            r"\begin{gathered} \omega_i = 10000^{-2i/d} \text{ algebraic},\ \pi \text{ transcendental}"
+            r" \\ \implies \omega_i (p - q) \ne 2\pi m \text{ for integers } p \ne q,\ m"
+            r" \end{gathered}"
+        ),
+        source="lindemann1882",
     ),
     claim(
         "every-pair-relative-and-absolute",

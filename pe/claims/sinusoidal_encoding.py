@@ -25,14 +25,14 @@ D = 512
 Table = Callable[[int, int], npt.NDArray[np.float64]]
 
 
-def _columns(n_pairs: int) -> Evidence:
-    """Do the pairs ``0 <= i < n_pairs`` account for the columns of pe's table, each once?"""
-    census = facts.pair_column_census(n_pairs, D)
+def _columns(pairs: range) -> Evidence:
+    """Do the pair indices ``pairs`` account for the columns of pe's table, each once?"""
+    census = facts.pair_column_census(pairs, D)
     return checked(
-        census.matched == n_pairs and census.missing == 0 and census.each_column_once,
-        f"pe's table, d={D}, has {census.columns} columns; pairs i = 0..{n_pairs - 1}: "
-        f"{census.matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 (within 8 eps, "
-        f"p < 8), {census.missing} have no columns; every column written once: "
+        census.matched == len(pairs) and census.missing == 0 and census.each_column_once,
+        f"pe's table, d={D}, has {census.columns} columns; pairs i = {pairs.start}.."
+        f"{pairs.stop - 1}: {census.matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 "
+        f"(within 8 eps, p < 8), {census.missing} have no columns; every column written once: "
         f"{'yes' if census.each_column_once else 'no'}",
     )
 
@@ -260,7 +260,11 @@ CLAIMS = (
     claim(
         "pair-index-range",
         "The pair index runs over 0 <= i < d/2",
-        Check(_columns, true=D // 2, wrong=(Candidate("0 <= i <= d/2 (inclusive)", D // 2 + 1),)),
+        Check(
+            _columns,
+            true=range(D // 2),
+            wrong=(wrong.ONE_INDEXED_PAIRS, wrong.PAIRS_AS_COLUMNS, wrong.INCLUSIVE_PAIRS),
+        ),
         statement=(
             r"\begin{gathered} \{2i, 2i+1 : 0 \le i < d/2\} = \{0, 1, \dots, d-1\} \\"
             r" d/2 \text{ pairs, each column once} \end{gathered}"
@@ -462,5 +466,20 @@ CLAIMS = (
             r"|\texttt{sinusoidal\_table}(n, d)_{p,j} - PE(p, j)|"
             r" \le 4\varepsilon\,(1 + p\,\omega_{\lfloor j/2 \rfloor})"
         ),
+    ),
+    claim(
+        "encoding-added-to-embedding",
+        "The paper adds the encoding to the token embedding",
+        statement=r"x_p = e_{\text{token}} + PE(p), \quad \text{both of width } d",
+        source="vaswani2017",
+    ),
+    claim(
+        "transformer-model-widths",
+        "The paper's two models are 512 and 1024 wide",
+        statement=(
+            r"d_{\text{model}} = 512 \text{ (base model)}, \quad"
+            r" d_{\text{model}} = 1024 \text{ (big model; Table 3 of the paper)}"
+        ),
+        source="vaswani2017",
     ),
 )

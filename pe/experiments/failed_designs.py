@@ -58,6 +58,8 @@ Design = Callable[[IntArray, int, int], Float64Array]
 
 #: Seed of the random token embeddings used in this chapter.
 SEED = 4
+#: Offsets up to this far are compared by the uniqueness checks (``encoding-rows-distinct``).
+UNIQUE_SPAN = 20_000
 
 
 def raw_index(positions: IntArray, _n: int, _d_model: int) -> Float64Array:

@@ -388,7 +388,7 @@ def encoding_subspace_share(
 
 @dataclass(frozen=True)
 class PairColumns:
-    r"""How the pairs ``0 <= i < n`` meet the columns of pe's table (:func:`pair_column_census`).
+    r"""How a range of pair indices meets the columns of pe's table (:func:`pair_column_census`).
 
     ``matched`` pairs are :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``
     (within 8 machine epsilons for ``p < 8``), ``missing`` pairs have no such columns, and
@@ -401,32 +401,38 @@ class PairColumns:
     each_column_once: bool
 
 
-def pair_column_census(n_pairs: int, d_model: int) -> PairColumns:
-    """Read pe's table of width ``d_model`` against the pairs ``0 <= i < n_pairs``.
+def pair_column_census(pairs: range, d_model: int) -> PairColumns:
+    r"""Read pe's table of width ``d_model`` against the pair indices ``pairs``.
+
+    Pair ``i`` should be :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``.
+    The paper's range is ``range(d // 2)``; reading it as ``1 <= i <= d/2`` (one-indexed)
+    or taking ``i`` for a column index (``0 <= i < d``) fails: a pair with no columns, or a
+    column no pair writes.
 
     Examples
     --------
-    >>> pair_column_census(4, 8)
+    >>> pair_column_census(range(4), 8)
     PairColumns(columns=8, matched=4, missing=0, each_column_once=True)
-    >>> pair_column_census(5, 8).missing
-    1
+    >>> pair_column_census(range(1, 5), 8)
+    PairColumns(columns=8, matched=3, missing=1, each_column_once=False)
     """
     positions = np.arange(8)
     table = numeric.sinusoidal(positions, d_model)
+    width = table.shape[1]
     eps = float(np.finfo(np.float64).eps)
-    matched, missing = 0, 0
-    for i in range(n_pairs):
-        if 2 * i + 1 >= table.shape[1]:
+    matched, missing, covered = 0, 0, []
+    for i in pairs:
+        if 2 * i + 1 >= width:
             missing += 1
             continue
+        covered += [2 * i, 2 * i + 1]
         angle = positions * 10000.0 ** (-2 * i / d_model)
         error = max(
             float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
             float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
         )
         matched += error <= 8 * eps
-    covered = sorted(pair_columns(d_model, min(n_pairs, d_model // 2)))
-    return PairColumns(table.shape[1], matched, missing, covered == list(range(table.shape[1])))
+    return PairColumns(width, matched, missing, sorted(covered) == list(range(width)))
 
 
 def from_scratch_gap(

@@ -5,23 +5,42 @@ Each function computes its data from :mod:`pe` and returns :class:`~pe.site.html
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import numeric
+from pe import _rotation_table, claims, numeric
 from pe.experiments import failed_designs as experiments
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, table
+from pe.site.precision import latex_number
 
 __all__ = [
+    "VALUES",
     "exercises",
     "normalised_index_gaps",
     "position_share",
     "raw_index_table",
     "single_pair_note",
 ]
+
+
+def _distinct_width() -> int:
+    """The width the claim ``encoding-rows-distinct`` checks (its true candidate)."""
+    width: int = claims.get("encoding-rows-distinct").checks[0].true
+    return width
+
+
+#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
+VALUES: dict[str, Callable[[], object]] = {
+    "distinct_d": _distinct_width,
+    "distinct_pairs": lambda: _distinct_width() // 2,
+    "distinct_span": lambda: experiments.UNIQUE_SPAN,
+    "entry_bound": lambda: latex_number(_rotation_table.ENTRY_ERROR_BOUND, 2),
+}
 
 
 def raw_index_table(positions: tuple[int, ...] = (10, 100, 1_000, 10_000)) -> Html:
@@ -121,7 +140,7 @@ def normalised_index_gaps() -> Html:
     )
 
 
-def single_pair_note(span: int = 20_000) -> Html:
+def single_pair_note(span: int = experiments.UNIQUE_SPAN) -> Html:
     """Where pair 0 alone comes closest to repeating within ``span`` positions, in a sentence.
 
     Examples

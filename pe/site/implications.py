@@ -7,6 +7,8 @@ A function that states a fact the prose relies on raises if the fact does not ho
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 from matplotlib.figure import Figure
@@ -19,6 +21,7 @@ from pe.site.figures import Palette, Slider, colorbar, interactive, render
 from pe.site.html import Html, table
 
 __all__ = [
+    "VALUES",
     "decay_sentence",
     "dot_product_by_offset",
     "dot_product_explorer",
@@ -39,6 +42,12 @@ SPREAD_SETTINGS = (
     ("random W_q, W_k, no content", measured.RANDOM, 0.0),
     ("random W_q, W_k, content added", measured.RANDOM, 1.0),
 )
+
+#: The offsets the dot-product explorer draws, ``k = 0 .. EXPLORER_OFFSETS``.
+EXPLORER_OFFSETS = 200
+
+#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
+VALUES: dict[str, Callable[[], object]] = {"explorer_offsets": lambda: EXPLORER_OFFSETS}
 
 
 def _decay() -> tuple[int, int, float, npt.NDArray[np.float64]]:
@@ -72,7 +81,7 @@ def decay_sentence() -> Html:
     )
 
 
-def dot_product_explorer(offsets: int = 200) -> Html:
+def dot_product_explorer(offsets: int = EXPLORER_OFFSETS) -> Html:
     """PE(p) . PE(p + k) against k, live, with sliders for d, the base and k. Static
     fallback: :func:`dot_product_by_offset` at d = 512."""
     return interactive(

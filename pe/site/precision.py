@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -31,6 +33,7 @@ from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
+    "VALUES",
     "anchoring",
     "benchmark_results",
     "benchmark_table",
@@ -41,7 +44,6 @@ __all__ = [
     "error_vs_position",
     "identity_table",
     "latex_number",
-    "neox_sentence",
     "rounding_sentence",
     "separation_table",
 ]
@@ -255,22 +257,33 @@ def rounding_sentence() -> Html:
     )
 
 
-def neox_sentence() -> Html:
-    """The reproducer of GPT-NeoX #1003 recomputed, as a sentence."""
-    found = precision.neox_reproducer()
-    rounded = precision.neox_reproducer(precision.rounded_angles)
-    d, n, _base, (row, column) = precision.NEOX_1003
-    return Html(
-        f"<p>The reporter's reproducer ($d = {d}$, {n} positions), recomputed: at position "
-        f"{row}, pair {column}, the float32 angle is {found.angle32:.4f}. Rounded to float16 "
-        f"it would be {rounded.angle16:g} (float16 numbers between 1024 and 2048 are whole); "
-        f"the {found.angle16:g} printed in the report comes from multiplying the position by "
-        f"the frequency already rounded to float16. The cosine at that entry changes by "
-        f"{found.entry_change:.3f}, and the largest change over the table, "
-        f"{found.largest_change:.4f} (at position {found.where[0]}, pair {found.where[1]}), is "
-        f"the number the reporter printed. Rounding only the angles to float16 would change "
-        f"the cosines by at most {rounded.largest_change:.2f}.</p>"
-    )
+@functools.cache
+def _neox() -> precision.NeoxReproducer:
+    """The reproducer of GPT-NeoX #1003 recomputed, with the reporter's float16 path."""
+    return precision.neox_reproducer()
+
+
+@functools.cache
+def _neox_rounded() -> precision.NeoxReproducer:
+    """The same reproducer with the float32 angles rounded once to float16."""
+    return precision.neox_reproducer(precision.rounded_angles)
+
+
+#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
+VALUES: dict[str, Callable[[], object]] = {
+    "neox_d": lambda: precision.NEOX_1003[0],
+    "neox_n": lambda: precision.NEOX_1003[1],
+    "neox_row": lambda: precision.NEOX_1003[3][0],
+    "neox_pair": lambda: precision.NEOX_1003[3][1],
+    "neox_angle32": lambda: _neox().angle32,
+    "neox_rounded": lambda: _neox_rounded().angle16,
+    "neox_angle16": lambda: _neox().angle16,
+    "neox_entry_change": lambda: _neox().entry_change,
+    "neox_largest_change": lambda: _neox().largest_change,
+    "neox_largest_row": lambda: _neox().where[0],
+    "neox_largest_pair": lambda: _neox().where[1],
+    "neox_rounded_change": lambda: _neox_rounded().largest_change,
+}
 
 
 def benchmark_results() -> dict[str, Any]:

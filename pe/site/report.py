@@ -289,7 +289,9 @@ def _evidence_list(items: Iterable[claims.Evidence], mark: str) -> Html:
 def claim(claim_id: str, *, proofs: bool | Sequence[int] = False) -> Html:
     """A claim as a one-line mark, its statement and evidence folded below, verified now.
 
-    The mark reads "verified at build" and links to the claim's entry on the Claims page.
+    The mark reads "verified at build" and links to the claim's entry on the Claims page;
+    a claim that rests on its source alone (no checks) reads "cited". A claim with a
+    source names it, linking to its entry in the bibliography.
     The fold holds the statement, each piece of evidence, the wrong candidates (each
     "rejected, as expected") and, with ``proofs``, the SymPy proofs step by step: ``True``
     for every proof of the claim, or the indices of the pieces of evidence whose proofs
@@ -315,18 +317,40 @@ def claim(claim_id: str, *, proofs: bool | Sequence[int] = False) -> Html:
     else:
         opener = "Show the statement and the evidence"
     body = "".join(bodies)
+    cited = result.method == "source"
+    mark = "cited" if cited else "verified at build"
+    if cited:
+        opener, evidence = "Show the statement and its source", Html("")
+    else:
+        evidence = Html(
+            f"<p>Evidence (all must hold):</p><ul>{_evidence_list(result.evidence, 'holds')}</ul>"
+            f"<p>Wrong candidates (each must be rejected):</p>"
+            f"<ul>{_evidence_list(result.controls, 'rejected, as expected')}</ul>"
+        )
+        opener += f"; {rejected} wrong candidate{'s' if rejected != 1 else ''} rejected"
     return Html(
         f'<div class="pe-claim" id="claim-{result.id}">'
         f'<p class="pe-claim-head"><a class="pe-mark" href="../claims/#claim-{result.id}" '
-        f'title="Claim {result.id} on the Claims page">verified at build</a> '
-        f'<span class="pe-claim-title">{escape(result.title)}</span></p>'
-        f'<details class="pe-fold"><summary>{opener}; '
-        f"{rejected} wrong candidate{'s' if rejected != 1 else ''} rejected</summary>"
+        f'title="Claim {result.id} on the Claims page">{mark}</a> '
+        f'<span class="pe-claim-title">{escape(result.title)}</span>{_citation(result)}</p>'
+        f'<details class="pe-fold"><summary>{opener}</summary>'
         f"<p>Claim {code(result.id)} ({result.method}):</p>{math(result.statement)}"
-        f"<p>Evidence (all must hold):</p><ul>{_evidence_list(result.evidence, 'holds')}</ul>"
-        f"<p>Wrong candidates (each must be rejected):</p>"
-        f"<ul>{_evidence_list(result.controls, 'rejected, as expected')}</ul>"
-        f"{body}</details></div>"
+        f"{evidence}{body}</details></div>"
+    )
+
+
+def _citation(result: claims.ClaimResult) -> Html:
+    """The claim's source as a link to its bibliography entry ("" for a claim of pe's own).
+
+    A source claim with no checks is "cited" (nothing in the work could be recomputed);
+    one with checks was also "recomputed" from the work's own formula or table.
+    """
+    if result.source is None:
+        return Html("")
+    how = "cited from" if result.method == "source" else "recomputed from"
+    return Html(
+        f' <span class="pe-claim-source">{how} '
+        f'<a href="bibliography.md#{escape(result.source)}">{escape(result.source)}</a></span>'
     )
 
 
@@ -366,11 +390,24 @@ def check_table(results: Iterable[RotationCheck]) -> Html:
     )
 
 
-_METHODS = {"sympy": "SymPy proof", "numpy": "NumPy check", "sympy+numpy": "SymPy and NumPy"}
+_METHODS = {
+    "sympy": "SymPy proof",
+    "numpy": "NumPy check",
+    "sympy+numpy": "SymPy and NumPy",
+    "source": "cited",
+}
+
+
+def _source_cell(result: claims.ClaimResult) -> Html | str:
+    """The source of a claim as a link to the bibliography, or "-" for pe's own claims."""
+    if result.source is None:
+        return "-"
+    return Html(f'<a href="bibliography.md#{escape(result.source)}">{escape(result.source)}</a>')
 
 
 def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
-    """Every claim: its id and status on one line, its statement below, linking to its page.
+    """Every claim: its id, status and source on one line, its statement below, linking to
+    its page (the source to its bibliography entry).
 
     Without ``results``, every registered claim is verified now. Each entry has the id
     ``claim-<id>``, the target of the marks on the chapter pages.
@@ -385,14 +422,17 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     if failed:
         raise claims.ClaimFailedError(f"claims that do not verify: {', '.join(failed)}")
     return table(
-        ["claim", "status", "method", "wrong candidates"],
+        ["claim", "status", "method", "wrong candidates", "source"],
         (
             Row(
                 [
                     Html(f'<a href="../{r.page}/#claim-{r.id}">{code(r.id)}</a>'),
-                    _status(r.holds, "verified", "does not hold"),
+                    _status(
+                        r.holds, "cited" if r.method == "source" else "verified", "does not hold"
+                    ),
                     _METHODS.get(r.method, r.method),
                     f"{len(r.controls)} rejected" if r.controls_rejected else "one ACCEPTED",
+                    _source_cell(r),
                 ],
                 below=Html(f"{escape(r.title)}{math(r.statement)}"),
                 id=f"claim-{r.id}",

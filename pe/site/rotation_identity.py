@@ -7,6 +7,8 @@ Each function computes its data with :mod:`pe` (figures through
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -21,6 +23,7 @@ from pe.site.figures import Palette, Slider, interactive, label_axes, measured_a
 from pe.site.html import Html
 
 __all__ = [
+    "VALUES",
     "check_table",
     "exercises",
     "identity_error",
@@ -28,6 +31,9 @@ __all__ = [
     "rotation_explorer",
     "turning_pairs",
 ]
+
+#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
+VALUES: dict[str, Callable[[], object]] = {"law_width": lambda: experiments.LAW_WIDTH}
 
 
 def turning_pairs(

@@ -15,6 +15,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import mpmath
 import numpy as np
 import sympy as sp
@@ -28,6 +30,7 @@ from pe.site.figures import Palette, Slider, colorbar, interactive, label_axes, 
 from pe.site.html import Html, escape, math, source, table
 
 __all__ = [
+    "VALUES",
     "base_table",
     "binary_vs_sinusoid",
     "column_lines",
@@ -47,6 +50,9 @@ __all__ = [
 
 #: The width of the page's examples.
 D = 512
+
+#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
+VALUES: dict[str, Callable[[], object]] = {"d": lambda: D}
 
 
 def from_scratch_source() -> Html:
@@ -75,7 +81,7 @@ def table_explorer(n_positions: int = 50) -> Html:
     )
 
 
-def table_heatmap(n_positions: int = 100, d_model: int = 512, *, base: float = 10000.0) -> Html:
+def table_heatmap(n_positions: int = 100, d_model: int = D, *, base: float = 10000.0) -> Html:
     """Heat map of :func:`pe.numeric.sinusoidal`, its sine and its cosine columns side by side.
 
     The table interleaves them (column ``2i`` a sine, ``2i + 1`` a cosine); drawn as it is

@@ -50,7 +50,6 @@ from pe.proofs.wrong.failed_designs import LEARNED_TABLE as LEARNED_TABLE
 from pe.proofs.wrong.failed_designs import LOG2_ROUNDED_DOWN as LOG2_ROUNDED_DOWN
 from pe.proofs.wrong.failed_designs import NORMALISED_INDEX as NORMALISED_INDEX
 from pe.proofs.wrong.failed_designs import PAIR_SHARE as PAIR_SHARE
-from pe.proofs.wrong.failed_designs import RANDOM_INIT as RANDOM_INIT
 from pe.proofs.wrong.failed_designs import RATIONAL_TURN as RATIONAL_TURN
 from pe.proofs.wrong.failed_designs import RAW_INDEX as RAW_INDEX
 from pe.proofs.wrong.failed_designs import RAW_INDEX_PAIR as RAW_INDEX_PAIR
@@ -65,6 +64,7 @@ from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDE
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
 from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
+from pe.proofs.wrong.implications import BINARY_TURNS as BINARY_TURNS
 from pe.proofs.wrong.implications import COUPLED_ROTATION_PROJECTION as COUPLED_ROTATION_PROJECTION
 from pe.proofs.wrong.implications import CROSS_TERMS_DROPPED as CROSS_TERMS_DROPPED
 from pe.proofs.wrong.implications import DIFFERENCE_ONLY as DIFFERENCE_ONLY
@@ -139,10 +139,13 @@ from pe.proofs.wrong.sinusoidal_encoding import DOUBLED_EXPONENT_TABLE as DOUBLE
 from pe.proofs.wrong.sinusoidal_encoding import (
     DOUBLED_EXPONENT_WAVELENGTHS as DOUBLED_EXPONENT_WAVELENGTHS,
 )
+from pe.proofs.wrong.sinusoidal_encoding import INCLUSIVE_PAIRS as INCLUSIVE_PAIRS
 from pe.proofs.wrong.sinusoidal_encoding import LAST_WAVELENGTH_2PI_BASE as LAST_WAVELENGTH_2PI_BASE
 from pe.proofs.wrong.sinusoidal_encoding import MADE_OF_ROWS as MADE_OF_ROWS
+from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_PAIRS as ONE_INDEXED_PAIRS
 from pe.proofs.wrong.sinusoidal_encoding import ONE_INDEXED_TABLE as ONE_INDEXED_TABLE
 from pe.proofs.wrong.sinusoidal_encoding import ONLY_BETWEEN as ONLY_BETWEEN
+from pe.proofs.wrong.sinusoidal_encoding import PAIRS_AS_COLUMNS as PAIRS_AS_COLUMNS
 from pe.proofs.wrong.sinusoidal_encoding import QKV_AND_OUTPUT_READ as QKV_AND_OUTPUT_READ
 from pe.proofs.wrong.sinusoidal_encoding import SAME_INDEX_WIDER as SAME_INDEX_WIDER
 from pe.proofs.wrong.sinusoidal_encoding import SHARES_PE0 as SHARES_PE0
@@ -169,6 +172,7 @@ __all__ = [
     "ATTENTION_COST",
     "BASE_CUBED",
     "BINARY_COUNTER",
+    "BINARY_TURNS",
     "CANCELLING_SUBLAYER",
     "CAUSAL_LAYER",
     "CAUSAL_MASK",
@@ -203,6 +207,7 @@ __all__ = [
     "HALVING_SLOPES",
     "IDENTITY_PROJECTION",
     "IDENTITY_PROJECTIONS",
+    "INCLUSIVE_PAIRS",
     "INSIDE_TRAINING",
     "INVARIANCE",
     "INVERSE_IS_SELF",
@@ -229,6 +234,7 @@ __all__ = [
     "NUDGED_SHIFT_MATRIX",
     "OFFSETS_SUBTRACT",
     "OFFSET_ONE",
+    "ONE_INDEXED_PAIRS",
     "ONE_INDEXED_SAME_BASE",
     "ONE_INDEXED_TABLE",
     "ONE_STEP",
@@ -236,6 +242,7 @@ __all__ = [
     "ONLY_QUERY_PERMUTED",
     "OTHER_BASE_SHIFT_MATRIX",
     "PAIR0_SLOWEST_ANGLE",
+    "PAIRS_AS_COLUMNS",
     "PAIR_SHARE",
     "PAPER_BLOCK",
     "PAPER_TABLE",
@@ -247,7 +254,6 @@ __all__ = [
     "POSITIONS_ADDED",
     "POST_LN_STACK",
     "QKV_AND_OUTPUT_READ",
-    "RANDOM_INIT",
     "RANDOM_PROJECTION",
     "RATIONAL_PERIOD",
     "RATIONAL_TURN",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -32,15 +31,6 @@ def _doubled_cosine_pair(p: Any, w: Any) -> Any:
 
 def _learned_512(positions: Any, _n: int, d_model: int) -> npt.NDArray[np.float64]:
     table = np.random.default_rng(0).standard_normal((512, d_model))
-    return np.asarray(table[positions], dtype=np.float64)
-
-
-_RANDOM_SEEDS = itertools.count(1)
-
-
-def _random_init(positions: Any, _n: int, d_model: int) -> npt.NDArray[np.float64]:
-    rng = np.random.default_rng(next(_RANDOM_SEEDS))
-    table = rng.standard_normal((int(np.max(positions)) + 1, d_model))
     return np.asarray(table[positions], dtype=np.float64)
 
 
@@ -108,8 +98,6 @@ def _rotated_from_first(positions: Any, _n: int, d: int) -> npt.NDArray[np.float
 ROTATED_FROM_FIRST: Candidate[failed_designs.Design] = Candidate(
     "rows rotated from the first one asked for", _rotated_from_first
 )
-#: A randomly initialised table: another draw at every call.
-RANDOM_INIT: Candidate[failed_designs.Design] = Candidate("random initial tables", _random_init)
 
 
 def _log2_rounded_down(n: int) -> int:

@@ -112,3 +112,14 @@ RANDOM_PROJECTION: Candidate[_measured.Projection] = Candidate("random W", _meas
 ROTATION_PROJECTION: Candidate[_measured.Projection] = Candidate(
     "W of scaled rotations", _measured.ROTATION
 )
+
+
+def _binary_turn(i: int, _d: int) -> sp.Expr:
+    return sp.pi / 2**i
+
+
+#: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
+#: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
+BINARY_TURNS: Candidate[Callable[[int, int], sp.Expr]] = Candidate(
+    "omega_b = pi / 2^b (a binary counter)", _binary_turn
+)

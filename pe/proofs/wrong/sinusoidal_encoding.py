@@ -24,6 +24,13 @@ def _one_indexed_table(n: int, d: int) -> npt.NDArray[np.float64]:
     return np.asarray(conventions.get("one-indexed").table(n, d), dtype=np.float64)
 
 
+#: The pair index read one-indexed, :math:`1 \le i \le d/2` (d = 512): pair 256 has no
+#: columns and columns 0, 1 are never written.
+ONE_INDEXED_PAIRS: Candidate[range] = Candidate("1 <= i <= d/2 (one-indexed)", range(1, 257))
+#: The pair index read as a column index, :math:`0 \le i < d` (d = 512): 256 pairs too many.
+PAIRS_AS_COLUMNS: Candidate[range] = Candidate("0 <= i < d (i read as a column)", range(512))
+#: "i from 0 to d/2" read inclusively (d = 512): one pair too many.
+INCLUSIVE_PAIRS: Candidate[range] = Candidate("0 <= i <= d/2 (inclusive)", range(257))
 #: The stated last wavelength :math:`2\pi \cdot 10000` (the paper's sentence), one step too far.
 LAST_WAVELENGTH_2PI_BASE: Candidate[_encoding.WavelengthLaw] = Candidate(
     "last = 2π·10000",
