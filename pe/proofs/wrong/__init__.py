@@ -61,9 +61,9 @@ from pe.proofs.wrong.fixed_or_learned import CANCELLING_SUBLAYER as CANCELLING_S
 from pe.proofs.wrong.fixed_or_learned import INSIDE_TRAINING as INSIDE_TRAINING
 from pe.proofs.wrong.fixed_or_learned import LAST_TRAINED_POSITION as LAST_TRAINED_POSITION
 from pe.proofs.wrong.fixed_or_learned import LEARNED_LOOKUP as LEARNED_LOOKUP
-from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDED
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
 from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
+from pe.proofs.wrong.fixed_or_learned import ROW_FOR_N_MAX as ROW_FOR_N_MAX
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
 from pe.proofs.wrong.implications import COUPLED_ROTATION_PROJECTION as COUPLED_ROTATION_PROJECTION
 from pe.proofs.wrong.implications import CROSS_TERMS_DROPPED as CROSS_TERMS_DROPPED
@@ -239,7 +239,6 @@ __all__ = [
     "PAIR_SHARE",
     "PAPER_BLOCK",
     "PAPER_TABLE",
-    "PARAMETERS_ADDED",
     "PARTIAL_SUM_SHIFTED",
     "PLAIN_BASE_SCALING",
     "PLAIN_ROPE_BACKWARDS",
@@ -262,6 +261,7 @@ __all__ = [
     "ROTATE_BEFORE_PROJECTING",
     "ROTATION_PROJECTION",
     "ROUNDED_ANGLES",
+    "ROW_FOR_N_MAX",
     "SAME_INDEX_WIDER",
     "SCALED_BLOCK",
     "SCALED_ROTATION",
