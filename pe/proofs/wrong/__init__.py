@@ -150,6 +150,7 @@ from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
 from pe.proofs.wrong.sinusoidal_encoding import TIED_PROJECTION as TIED_PROJECTION
 from pe.proofs.wrong.sinusoidal_encoding import UNIT_EMBEDDING_INIT as UNIT_EMBEDDING_INIT
+from pe.proofs.wrong.sinusoidal_encoding import WHOLE_TURNS_PER_BASE as WHOLE_TURNS_PER_BASE
 from pe.proofs.wrong.why_order import ATTENTION_COST as ATTENTION_COST
 from pe.proofs.wrong.why_order import CAUSAL_LAYER as CAUSAL_LAYER
 from pe.proofs.wrong.why_order import CAUSAL_MASK as CAUSAL_MASK
@@ -294,6 +295,7 @@ __all__ = [
     "UNIFORM_NOISE_TABLE",
     "UNIT_EMBEDDING_INIT",
     "UNMASKED_MEAN",
+    "WHOLE_TURNS_PER_BASE",
     "ZERO_TABLE",
     "Block",
     "Candidate",
