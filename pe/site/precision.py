@@ -16,6 +16,8 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -24,13 +26,14 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, numeric
+from pe import _rotation_table, numeric, reference
 from pe.experiments import precision
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
+    "VALUES",
     "anchoring",
     "benchmark_results",
     "benchmark_table",
@@ -161,11 +164,47 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
     )
 
 
-def drift_table(
-    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
-) -> Html:
+#: Positions and width of :func:`drift_table` (and of the prose that quotes it).
+DRIFT_POSITIONS = (10**3, 10**4, 10**5, 10**6)
+DRIFT_WIDTH = 64
+
+
+@cache
+def _drift() -> dict[str, npt.NDArray[np.float64]]:
+    return precision.drift(DRIFT_POSITIONS, DRIFT_WIDTH)
+
+
+def _drift_at(method: str, position: int) -> float:
+    return float(_drift()[method][DRIFT_POSITIONS.index(position)])
+
+
+@cache
+def _separations() -> dict[str, precision.RowSeparation]:
+    return {r.label: r for r in precision.separations()}
+
+
+#: The width at which the prose quotes the precision of the frequencies in turns.
+TURN_WIDTH = 512
+
+#: Values the page's prose quotes, by placeholder name (``{{ name }}``), each computed by pe.
+VALUES: dict[str, Callable[[], object]] = {
+    "reference_digits": lambda: reference.DPS,
+    "radix": lambda: _rotation_table.RADIX,
+    "drift_width": lambda: DRIFT_WIDTH,
+    "recipe32_at_1e4": lambda: _drift_at("float32 recipe", 10**4),
+    "direct64_at_1e3": lambda: _drift_at("direct float64", 10**3),
+    "direct64_at_1e6": lambda: _drift_at("direct float64", 10**6),
+    "turn_bits": lambda: precision.turn_bits(TURN_WIDTH),
+    "turn_width": lambda: TURN_WIDTH,
+    "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
+    "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
+}
+
+
+def drift_table(positions: tuple[int, ...] = DRIFT_POSITIONS, d_model: int = DRIFT_WIDTH) -> Html:
     """Largest error over all columns at a few positions, for each method of the page."""
-    found = precision.drift(positions, d_model)
+    same = positions == DRIFT_POSITIONS and d_model == DRIFT_WIDTH
+    found = _drift() if same else precision.drift(positions, d_model)
     return table(
         [f"method (d = {d_model})", *(f"p = {p:,}" for p in positions)],
         (
