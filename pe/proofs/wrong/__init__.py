@@ -31,10 +31,17 @@ from pe.proofs.wrong._candidate import Candidate as Candidate
 from pe.proofs.wrong._candidate import ShiftMatrix as ShiftMatrix
 from pe.proofs.wrong.conventions import BASE_CUBED as BASE_CUBED
 from pe.proofs.wrong.conventions import COS_FIRST_UNCONJUGATED as COS_FIRST_UNCONJUGATED
+from pe.proofs.wrong.conventions import COUNTER_CLOCKWISE_PHASE as COUNTER_CLOCKWISE_PHASE
+from pe.proofs.wrong.conventions import FAIRSEQ_FROM_ONE as FAIRSEQ_FROM_ONE
+from pe.proofs.wrong.conventions import HALF_TURN_ALIAS as HALF_TURN_ALIAS
+from pe.proofs.wrong.conventions import INTERLEAVED_SWAPPED as INTERLEAVED_SWAPPED
 from pe.proofs.wrong.conventions import NOISY_PAPER_TABLE as NOISY_PAPER_TABLE
 from pe.proofs.wrong.conventions import ONE_INDEXED_SAME_BASE as ONE_INDEXED_SAME_BASE
 from pe.proofs.wrong.conventions import PAPER_TABLE as PAPER_TABLE
 from pe.proofs.wrong.conventions import SWAPPED_PARTNERS as SWAPPED_PARTNERS
+from pe.proofs.wrong.conventions import (
+    T2T_DESCRIBED_WITH_HALF_WIDTH as T2T_DESCRIBED_WITH_HALF_WIDTH,
+)
 from pe.proofs.wrong.conventions import T2T_EXPONENT_D_MINUS_1 as T2T_EXPONENT_D_MINUS_1
 from pe.proofs.wrong.conventions import T2T_SAME_BASE as T2T_SAME_BASE
 from pe.proofs.wrong.conventions import TRANSPOSED_CONJUGATION as TRANSPOSED_CONJUGATION
@@ -178,6 +185,7 @@ __all__ = [
     "CONSTANT_GAP",
     "CORRECTLY_ROUNDED_64",
     "COS_FIRST_UNCONJUGATED",
+    "COUNTER_CLOCKWISE_PHASE",
     "COUPLED_ROTATION_PROJECTION",
     "CROSS_TERMS_DROPPED",
     "DIFFERENCE_ONLY",
@@ -190,6 +198,7 @@ __all__ = [
     "DOUBLED_EXPONENT_WAVELENGTHS",
     "DOUBLED_FREQUENCY_BLOCK",
     "DOUBLE_ANGLE_COSINE",
+    "FAIRSEQ_FROM_ONE",
     "FLIPPED_ROPE",
     "FLIPPED_SINE_SHIFT_MATRIX",
     "FLOAT16_ANGLES",
@@ -201,10 +210,12 @@ __all__ = [
     "FORGETFUL_READER",
     "FOUR_PAIRS",
     "GAP_ONE_OVER_N_MINUS_ONE",
+    "HALF_TURN_ALIAS",
     "HALVING_SLOPES",
     "IDENTITY_PROJECTION",
     "IDENTITY_PROJECTIONS",
     "INSIDE_TRAINING",
+    "INTERLEAVED_SWAPPED",
     "INVARIANCE",
     "INVERSE_IS_SELF",
     "LAST_PARTIAL_SUM",
@@ -280,6 +291,7 @@ __all__ = [
     "SWAPPED_BLOCK",
     "SWAPPED_FACTOR",
     "SWAPPED_PARTNERS",
+    "T2T_DESCRIBED_WITH_HALF_WIDTH",
     "T2T_EXPONENT_D_MINUS_1",
     "T2T_SAME_BASE",
     "TERM_C_LEFT_OUT",
