@@ -348,3 +348,22 @@ def test_page_values_compute() -> None:
         identify(numeric.sinusoidal(MIN_ROWS - 1, 8))
     assert values["heatmap_pairs"] == values["heatmap_width"] // 2  # type: ignore[operator]
     assert values["bug_identify_width"] == 64
+
+
+def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
+    from pe import testing
+
+    assert claims._recipe_within(testing.paper_tolerance).holds
+    assert not claims._recipe_within(wrong.FLAT_PAPER_TOLERANCE.value).holds
+    # independent: the same bound by hand for n = 2048, float32
+    eps = 2.0**-23
+    assert testing.paper_tolerance(2048, np.float32) == 4 * eps + 2 * eps * 2047
+    testing.assert_matches_paper(experiments_recipe(2048))
+    with pytest.raises(AssertionError):
+        testing.assert_matches_paper(bug_zoo.doubled_exponent(512, 64))
+
+
+def experiments_recipe(n: int) -> npt.NDArray[np.float32]:
+    from pe.experiments import precision
+
+    return np.asarray(precision.float32_recipe(np.arange(n), 256), dtype=np.float32)

@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from pe import bug_zoo, conventions, numeric, symbolic
+from pe import bug_zoo, conventions, numeric, symbolic, testing
 from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import conventions as experiments
+from pe.experiments import precision
 from pe.identify import identify
 from pe.proofs import conventions as proofs
 from pe.proofs import wrong
@@ -17,6 +18,9 @@ from pe.proofs.conventions import ShiftInLayout
 from pe.proofs.wrong import Candidate
 
 claim = Chapter("conventions").claim
+#: The page "Testing your own code" (docs/testing.md) has no chapter module: its one claim,
+#: on pe.testing's reading of tables, is declared here.
+testing_claim = Chapter("testing").claim
 
 #: The true rule: :math:`P\,T_k\,P^{\mathsf T}` in every layout.
 CONJUGATED = ShiftInLayout(proofs.conjugated)
@@ -116,6 +120,27 @@ def _aliases_reported(make: Callable[[int, int], Any]) -> Evidence:
         noted and largest <= np.pi,
         f"identify on the multiplying bug (200 x 64): a note on frequencies above π: "
         f"{'yes' if noted else 'no'}; largest frequency reported {largest:.6g} (π = {np.pi:.6g})",
+    )
+
+
+def _recipe_within(tolerance: Callable[[int, Any], float]) -> Evidence:
+    """The float32 recipe's table against pe's float64 one, held to ``tolerance(n, float32)``;
+    the doubled-exponent table (a wrong frequency) must exceed it."""
+    exact = {n: numeric.sinusoidal(n, 256) for n in (64, 512, 2048)}
+    ratios = {
+        n: float(np.abs(precision.float32_recipe(np.arange(n), 256) - e).max())
+        / tolerance(n, np.float32)
+        for n, e in exact.items()
+    }
+    typo = float(np.abs(bug_zoo.doubled_exponent(2048, 256) - exact[2048]).max())
+    caught = typo > tolerance(2048, np.float32)
+    return checked(
+        max(ratios.values()) <= 1.0 and caught,
+        "float32 recipe, d=256, worst |entry - exact| / atol(n): "
+        + ", ".join(f"n={n}: {r:.3g}" for n, r in ratios.items())
+        + f"; doubled exponent, n=2048: worst |difference| {typo:.3g} (rejected: {caught})",
+        error=max(ratios.values()),
+        tolerance=1.0,
     )
 
 
@@ -286,5 +311,21 @@ CLAIMS = (
             r" listed, as read from its source file at the linked commit}"
         ),
         source="implementation-survey",
+    ),
+    testing_claim(
+        "paper-tolerance-fits-the-recipe",
+        "assert_matches_paper's default atol, 4ε + 2ε(n − 1), admits the float32 recipe",
+        Check(
+            _recipe_within,
+            true=testing.paper_tolerance,
+            wrong=(wrong.FLAT_PAPER_TOLERANCE,),
+        ),
+        statement=(
+            r"\begin{gathered}\texttt{atol}(n) = 4\varepsilon + 2\varepsilon(n - 1):\ "
+            r"|\widehat{PE}_{\text{recipe}, 32} - PE| \le \texttt{atol}(n) \text{ for } n \in"
+            r" \{64, 512, 2048\},\ d = 256; \text{ a doubled exponent exceeds it;} \\"
+            r" \text{the paper's table: interleaved, sine first,"
+            r" } \omega_i = 10000^{-2i/d}, \text{ from position } 0\end{gathered}"
+        ),
     ),
 )

@@ -33,6 +33,7 @@ from pe.proofs.wrong.conventions import BASE_CUBED as BASE_CUBED
 from pe.proofs.wrong.conventions import COS_FIRST_UNCONJUGATED as COS_FIRST_UNCONJUGATED
 from pe.proofs.wrong.conventions import COUNTER_CLOCKWISE_PHASE as COUNTER_CLOCKWISE_PHASE
 from pe.proofs.wrong.conventions import FAIRSEQ_FROM_ONE as FAIRSEQ_FROM_ONE
+from pe.proofs.wrong.conventions import FLAT_PAPER_TOLERANCE as FLAT_PAPER_TOLERANCE
 from pe.proofs.wrong.conventions import HALF_TURN_ALIAS as HALF_TURN_ALIAS
 from pe.proofs.wrong.conventions import INTERLEAVED_SWAPPED as INTERLEAVED_SWAPPED
 from pe.proofs.wrong.conventions import NOISY_PAPER_TABLE as NOISY_PAPER_TABLE
@@ -199,6 +200,7 @@ __all__ = [
     "DOUBLED_FREQUENCY_BLOCK",
     "DOUBLE_ANGLE_COSINE",
     "FAIRSEQ_FROM_ONE",
+    "FLAT_PAPER_TOLERANCE",
     "FLIPPED_ROPE",
     "FLIPPED_SINE_SHIFT_MATRIX",
     "FLOAT16_ANGLES",

@@ -124,3 +124,8 @@ INTERLEAVED_SWAPPED: Candidate[_experiments.Description] = Candidate(
 
 #: The alias taken as :math:`\pi - \omega` (a half turn) instead of :math:`2\pi - \omega`.
 HALF_TURN_ALIAS: Candidate[Callable[[Any], Any]] = Candidate("π − ω", lambda omega: sp.pi - omega)
+
+#: A default ``atol`` of :math:`4\varepsilon` that does not grow with the number of rows.
+FLAT_PAPER_TOLERANCE: Candidate[Callable[[int, Any], float]] = Candidate(
+    "4 eps, not growing with n", lambda _n, dtype: 4 * float(np.finfo(dtype).eps)
+)
