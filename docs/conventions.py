@@ -98,9 +98,9 @@ page.permutation_table()
 # %% [markdown]
 # A permutation is a change of coordinates, so the rotation identity survives it: with $P$
 # the permutation matrix ($x_L = P\,x$), the shift matrix in layout $L$ is
-# $P\,T_k\,P^{\mathsf T}$. SymPy proves it exactly for all four layouts ($d = 8$, symbolic
-# base), and the wrong candidates fail: the paper's $T_k$ used as is on a halves table, and
-# $P^{\mathsf T} T_k P$ (the inverse permutation).
+# $P\,T_k\,P^{\mathsf T}$. SymPy proves it exactly for all four layouts
+# ($d = {{ proof_width }}$, symbolic base), and the wrong candidates fail: the paper's
+# $T_k$ used as is on a halves table, and $P^{\mathsf T} T_k P$ (the inverse permutation).
 
 # %% tags=["hide_input"]
 report.claim("layout-shift-matrix")

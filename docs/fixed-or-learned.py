@@ -15,7 +15,7 @@
 #
 # The sinusoidal table is one way to give a Transformer positions. The other common way,
 # already used before the Transformer (for example by the convolutional sequence-to-sequence
-# model of [Gehring et al. 2017](bibliography.md#gehring2017)), is a *learned* table: one
+# model of [Gehring et al.](bibliography.md#gehring2017)), is a *learned* table: one
 # trainable vector per position, learned with the rest of the model. This chapter sets out
 # what each choice costs, what the original authors found, what the claim "it works for longer
 # sequences" amounts to, and what residual connections do with the position once it is in.
@@ -88,7 +88,7 @@ report.claim("unseen-values-beyond-training")
 #
 # A common statement is that, the network being deep, positional information "would easily
 # vanish" and that residual connections are there to enforce it. Residual connections
-# ([He et al. 2016](bibliography.md#he2016)) were introduced to make deep networks trainable,
+# ([He et al.](bibliography.md#he2016)) were introduced to make deep networks trainable,
 # not for positions. What they do depends on where the layer normalisation sits.
 #
 # With the normalisation *before* each sublayer (pre-LN),

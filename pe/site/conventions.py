@@ -391,6 +391,7 @@ VALUES: dict[str, Callable[[], object]] = {
     "heatmap_width": lambda: D_SHOW,
     "heatmap_pairs": lambda: D_SHOW // 2,
     "permutation_width": lambda: PERMUTATION_WIDTH,
+    "proof_width": lambda: proofs.PROOF_WIDTH,
     "bug_identify_width": lambda: BUG_IDENTIFY_WIDTH,
     "bug_shift": lambda: BUG_SHIFT,
     "bug_width": lambda: BUG_WIDTH,
