@@ -95,7 +95,7 @@ def float32_recipe(
     """
     kind = np.dtype(dtype)
     out = np.empty((np.asarray(positions).size, d_model), dtype=kind)
-    # float16 positions above 65504 overflow to infinity: their rows come out NaN, as
+    # float16 positions from 65520 on overflow to infinity: their rows come out NaN, as
     # they would in half-precision code.
     with np.errstate(over="ignore", invalid="ignore"):
         p = np.asarray(positions).astype(kind)[:, None]

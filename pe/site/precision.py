@@ -95,14 +95,16 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
         alt=(
             f"Log-log plot of table error against position from 1 to 2^20 for d = {d_model}. "
             "The float64, float32 and float16 tables of pe stay flat at their rounding "
-            "levels (dashed bounds); the direct float64 evaluation grows from 1e-16 to "
-            "about 1e-10, and the float32 and float16 recipes grow linearly; the float16 "
-            "recipe stops at 65504, where float16 positions overflow."
+            "levels (dashed bounds); the direct float64 evaluation grows from "
+            f"{curves['direct float64'][0]:.0e} to {curves['direct float64'][-1]:.0e}, and the "
+            "float32 and float16 recipes grow linearly; the float16 "
+            "recipe stops near 65504, the largest float16: positions from 65520 on overflow."
         ),
         caption=(
             "Error against 50-digit mpmath, largest over 16 sampled columns (0 and 1 "
             "included). Dashed lines: pe's bounds for float64, float32 and float16. The "
-            "float16 recipe has no points above 65504: positions overflow to infinity there."
+            "float16 recipe has no points above 65504: from 65520 on, float16 positions are "
+            "infinite."
         ),
         size=(7.0, 3.8),
     )
