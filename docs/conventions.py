@@ -18,11 +18,13 @@
 #
 # * the **layout**: the paper interleaves the columns, pair $k$ in columns $2k$ and $2k+1$;
 #   many libraries put all the sines in the first half and all the cosines in the second
-#   ("halves");
+#   ("halves") [checked](claims.py#claim-conventions-as-described);
 # * the **order** inside a pair: sine first (the paper) or cosine first;
 # * the **frequency law**: the paper's $\omega_k = b^{-2k/d}$, or tensor2tensor's
-#   $\omega_k = \exp(-k \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1;
-# * the **offset**: the position of the first row (fairseq-style tables start at 2).
+#   $\omega_k = \exp(-k \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1
+#   [checked](claims.py#claim-conventions-as-described);
+# * the **offset**: the position of the first row (fairseq-style tables start at 2)
+#   [checked](claims.py#claim-conventions-as-described).
 #
 # None of these changes what the encoding can do, but mixing two of them silently breaks a
 # model, and tutorials carry outright bugs. This chapter shows the conventions side by side,
@@ -51,9 +53,11 @@ report.claim("one-indexed-law-is-wider-paper-law")
 # %% [markdown]
 # ## Side by side
 #
-# The same $64$ frequencies in six conventions. Interleaved layouts alternate sine and
-# cosine columns; halves layouts show the fan of frequencies twice. A cosine-first table
-# starts with a column of ones at row 0, a sine-first one with a column of zeros.
+# Six conventions at width $d = {{ heatmap_width }}$, {{ heatmap_pairs }} frequencies each
+# (the tensor2tensor and one-indexed laws space them differently from the paper's).
+# Interleaved layouts alternate sine and cosine columns; halves layouts show the fan of
+# frequencies twice. A cosine-first table starts with a column of ones at its first row, a
+# sine-first one with a column of zeros [checked](claims.py#claim-conventions-as-described).
 
 # %% tags=["hide_input"]
 page.convention_heatmaps()
@@ -62,20 +66,20 @@ page.convention_heatmaps()
 # ## Who uses what
 #
 # Read from the public source of each project (links to the files; nothing is loaded from
-# them). "t2t" is tensor2tensor's law; works are listed in the
+# them) [checked](claims.py#claim-implementations-surveyed). "t2t" is tensor2tensor's law; works are listed in the
 # [bibliography](bibliography.md#conventions-and-implementations).
 #
 # | implementation | layout | law | first position | odd width |
 # | --- | --- | --- | --- | --- |
-# | [tensor2tensor `get_timing_signal_1d`](https://github.com/tensorflow/tensor2tensor/blob/75b75f2e2281101b9b3637e14ef519afd6a11b68/tensor2tensor/layers/common_attention.py) ([Vaswani et al. 2018](bibliography.md#vaswani2018)), the paper authors' code | halves, sin first | t2t | 0 | a zero column appended |
-# | [fairseq `SinusoidalPositionalEmbedding`](https://github.com/facebookresearch/fairseq/blob/05625e3e6e660909e4df833de1f7b49019496a68/fairseq/modules/sinusoidal_positional_embedding.py) ([Ott et al. 2019](bibliography.md#ott2019)) | halves, sin first | t2t | `padding_idx + 1` = 2; the padding row is zeros | zero column |
-# | [HF transformers M2M100](https://github.com/huggingface/transformers/blob/593e8aa53900afea1d92e97d91b97e425b16a4c5/src/transformers/models/m2m_100/modeling_m2m_100.py) (also Speech2Text, XGLM) ([Wolf et al. 2020](bibliography.md#wolf2020)) | halves, sin first | t2t | 2 | |
-# | [HF transformers Marian](https://github.com/huggingface/transformers/blob/d02747e153da5844c1abaa36eec184b0177247c0/src/transformers/models/marian/modeling_marian.py) | halves, sin first, sine block $\lceil d/2 \rceil$ wide | paper | 0 | works |
-# | [HF transformers DistilBERT](https://github.com/huggingface/transformers/blob/main/src/transformers/models/distilbert/modeling_distilbert.py) (sinusoidal option, off by default) | interleaved, sin first | paper | 0 | |
-# | [The Annotated Transformer](https://github.com/harvardnlp/annotated-transformer/blob/0a91a254735c07532e23733dce8a693e504f3a08/the_annotated_transformer.py) ([Rush 2018](bibliography.md#rush2018)) and the [PyTorch `nn.Transformer` tutorial](https://github.com/pytorch/tutorials/blob/e5f60c64367b2ff3c19e5b73a2c7eac4bf1269f1/beginner_source/transformer_tutorial.py) | interleaved, sin first | paper (as `exp(arange(0, d, 2) * -ln(10000)/d)`) | 0 | fails |
-# | [Dive into Deep Learning](https://github.com/d2l-ai/d2l-en/blob/300f071ebd1cff0dcc5de692eff85b4da3d29f5c/chapter_attention-mechanisms-and-transformers/self-attention-and-positional-encoding.md) ([Zhang et al. 2023](bibliography.md#zhang2023)) | interleaved, sin first | paper | 0 | fails |
-# | [TensorFlow text tutorial](https://github.com/tensorflow/text/blob/218b976be7f0dcf11ab87e8fdb7f283c45577c38/docs/tutorials/transformer.ipynb) (since 2022; earlier versions interleaved) | halves, sin first | paper | 0 | width $d + 1$ |
-# | [OpenAI Whisper `sinusoids`](https://github.com/openai/whisper/blob/main/whisper/model.py) ([Radford et al. 2023](bibliography.md#radford2023)), [diffusers `get_timestep_embedding`](https://github.com/huggingface/diffusers/blob/168e5b7ffa4949fca82ed2fcd17d3451c5804401/src/diffusers/models/embeddings.py) | halves, sin first (diffusers can flip) | t2t-like (`h - shift` in the denominator) | 0 | |
+# | [tensor2tensor `get_timing_signal_1d`](https://github.com/tensorflow/tensor2tensor/blob/75b75f2e2281101b9b3637e14ef519afd6a11b68/tensor2tensor/layers/common_attention.py) ([Vaswani et al. 2018](bibliography.md#vaswani2018)), the paper authors' code | halves, sin first | t2t | 0 | a zero column appended [checked](claims.py#claim-implementations-surveyed) |
+# | [fairseq `SinusoidalPositionalEmbedding`](https://github.com/facebookresearch/fairseq/blob/05625e3e6e660909e4df833de1f7b49019496a68/fairseq/modules/sinusoidal_positional_embedding.py) ([Ott et al. 2019](bibliography.md#ott2019)) | halves, sin first | t2t | `padding_idx + 1` = 2; the padding row is zeros | zero column [checked](claims.py#claim-implementations-surveyed) |
+# | [HF transformers M2M100](https://github.com/huggingface/transformers/blob/593e8aa53900afea1d92e97d91b97e425b16a4c5/src/transformers/models/m2m_100/modeling_m2m_100.py) (also Speech2Text, XGLM) ([Wolf et al. 2020](bibliography.md#wolf2020)) | halves, sin first | t2t | 2 | [checked](claims.py#claim-implementations-surveyed) |
+# | [HF transformers Marian](https://github.com/huggingface/transformers/blob/d02747e153da5844c1abaa36eec184b0177247c0/src/transformers/models/marian/modeling_marian.py) | halves, sin first, sine block $\lceil d/2 \rceil$ wide | paper | 0 | works [checked](claims.py#claim-implementations-surveyed) |
+# | [HF transformers DistilBERT](https://github.com/huggingface/transformers/blob/main/src/transformers/models/distilbert/modeling_distilbert.py) (sinusoidal option, off by default) | interleaved, sin first | paper | 0 | [checked](claims.py#claim-implementations-surveyed) |
+# | [The Annotated Transformer](https://github.com/harvardnlp/annotated-transformer/blob/0a91a254735c07532e23733dce8a693e504f3a08/the_annotated_transformer.py) ([Rush 2018](bibliography.md#rush2018)) and the [PyTorch `nn.Transformer` tutorial](https://github.com/pytorch/tutorials/blob/e5f60c64367b2ff3c19e5b73a2c7eac4bf1269f1/beginner_source/transformer_tutorial.py) | interleaved, sin first | paper (as `exp(arange(0, d, 2) * -ln(10000)/d)`) | 0 | fails [checked](claims.py#claim-implementations-surveyed) |
+# | [Dive into Deep Learning](https://github.com/d2l-ai/d2l-en/blob/300f071ebd1cff0dcc5de692eff85b4da3d29f5c/chapter_attention-mechanisms-and-transformers/self-attention-and-positional-encoding.md) ([Zhang et al. 2023](bibliography.md#zhang2023)) | interleaved, sin first | paper | 0 | fails [checked](claims.py#claim-implementations-surveyed) |
+# | [TensorFlow text tutorial](https://github.com/tensorflow/text/blob/218b976be7f0dcf11ab87e8fdb7f283c45577c38/docs/tutorials/transformer.ipynb) (since 2022; earlier versions interleaved) | halves, sin first | paper | 0 | width $d + 1$ [checked](claims.py#claim-implementations-surveyed) |
+# | [OpenAI Whisper `sinusoids`](https://github.com/openai/whisper/blob/main/whisper/model.py) ([Radford et al. 2023](bibliography.md#radford2023)), [diffusers `get_timestep_embedding`](https://github.com/huggingface/diffusers/blob/168e5b7ffa4949fca82ed2fcd17d3451c5804401/src/diffusers/models/embeddings.py) | halves, sin first (diffusers can flip) | t2t-like (`h - shift` in the denominator) | 0 | [checked](claims.py#claim-implementations-surveyed) |
 #
 # Odd widths are handled five ways in the wild: a zero column, a native extra sine, a shape
 # error, a table one column wider, or a refusal. `pe` refuses them (`pe.numeric` needs an
@@ -84,18 +88,19 @@ page.convention_heatmaps()
 # ## Converting between layouts
 #
 # Converting is a column permutation: `conventions.convert(table, source, target)` returns
-# `table[:, perm]` with `perm = conventions.permutation(d, source, target)`. For $d = 8$,
-# where the paper's columns go ($s_k$, $c_k$: sine and cosine of pair $k$):
+# `table[:, perm]` with `perm = conventions.permutation(d, source, target)`. For
+# $d = {{ permutation_width }}$, where the paper's columns go ($s_k$, $c_k$: sine and cosine of
+# pair $k$):
 
 # %% tags=["hide_input"]
-page.permutation_table(8)
+page.permutation_table()
 
 # %% [markdown]
 # A permutation is a change of coordinates, so the rotation identity survives it: with $P$
 # the permutation matrix ($x_L = P\,x$), the shift matrix in layout $L$ is
-# $P\,T_k\,P^{\mathsf T}$. SymPy proves it exactly for all four layouts ($d = 8$, symbolic
-# base), and the wrong candidates fail: the paper's $T_k$ used as is on a halves table, and
-# $P^{\mathsf T} T_k P$ (the inverse permutation).
+# $P\,T_k\,P^{\mathsf T}$. SymPy proves it exactly for all four layouts
+# ($d = {{ proof_width }}$, symbolic base), and the wrong candidates fail: the paper's
+# $T_k$ used as is on a halves table, and $P^{\mathsf T} T_k P$ (the inverse permutation).
 
 # %% tags=["hide_input"]
 report.claim("layout-shift-matrix")
@@ -121,7 +126,7 @@ report.claim("cos-first-block", proofs=True)
 # Seen as complex numbers, $\cos\theta + i\sin\theta = e^{i\theta}$ turns counter-clockwise
 # as $\theta$ grows, and multiplying by $e^{ik\omega}$ is the shift. Writing the pair as
 # $\sin\theta + i\cos\theta = i\,e^{-i\theta}$ reverses the direction, hence the transposed
-# block for the paper's order.
+# block for the paper's order [checked](claims.py#claim-sin-cos-pair-turns-clockwise).
 #
 # ## Two laws, one family
 #
@@ -160,10 +165,12 @@ page.bug_heatmaps()
 
 # %% [markdown]
 # What each bug does to the heat map, what `pe identify` says about it (the bug's table at
-# $d = 64$), and what it does to the rotation identity: the largest error of the paper's
-# $T_3$ applied to the bug's table ($d = 16$, 400 rows), and of the best fixed matrix
-# fitted by least squares on the first half of the rows and applied to the second half.
-# A small second number means a rotation identity still holds, with other blocks.
+# $d = {{ bug_identify_width }}$), and what it does to the rotation identity: the largest
+# error of the paper's shift matrix $T_k$, $k = {{ bug_shift }}$, applied to the bug's table
+# ($d = {{ bug_width }}$, {{ bug_rows }} rows; {{ column_index_rows }} for the column-index
+# bug), and of the best fixed matrix fitted by least squares on the first half of the rows
+# and applied to the second half. A small second number means a rotation identity still
+# holds, with other blocks.
 
 # %% tags=["hide_input"]
 page.bug_table()
@@ -185,19 +192,20 @@ report.claim("column-index-bug-breaks-identity")
 # ## Identifying any table
 #
 # `pe identify FILE.npy` reads a table (an $(n, d)$ float array, rows at consecutive
-# positions, $n \ge 16$) and `pe identify MODULE:FUNCTION --n N --d D` calls your own
+# positions, at least {{ identify_min_rows }} rows) and `pe identify MODULE:FUNCTION --n N --d D` calls your own
 # function as `FUNCTION(N, D)` (see `pe identify --help` and `pe.identify._inputs` for the
 # accepted signatures). It fits one sinusoid per column, pairs the columns, reads the order
-# from the direction in which each pair turns, the offset from the phases at row 0, and the
-# law from the logarithms of the frequencies; then it says, in words and with `--json`,
+# from the direction in which each pair turns, the offset from the phases at the first row,
+# and the law from the logarithms of the frequencies; then it says, in words and with `--json`,
 # what it found. A worked session, run while this page was built:
 
 # %% tags=["hide_input"]
 page.cli_session(page.SESSION)
 
 # %% [markdown]
-# The exit status is 0 for a sinusoidal encoding, 1 for a table that is not one (random,
-# learned, zeros, NaN) and 2 for bad input. The same from Python:
+# The exit status is {{ status_encoding }} for a sinusoidal encoding,
+# {{ status_not_encoding }} for a table that is not one (random, learned, zeros, NaN) and
+# {{ status_bad_input }} for bad input (the session above). The same from Python:
 
 # %% tags=["hide_input"]
 page.identify_from_python()
@@ -211,14 +219,15 @@ page.identify_from_python()
 # $\varepsilon/\theta^2$ relative, $\theta$ the largest angle in the table. `identify`
 # fits each column on its own (so that a pair whose sine and cosine disagree shows) and
 # reports each frequency with its uncertainty; for a slow cosine it says so rather than give
-# a false precision.
+# a false precision [checked](claims.py#claim-slow-cosine-pins-less).
 
 # %% tags=["hide_input"]
 page.uncertainty_figure()
 
 # %% [markdown]
-# Measured on the paper's law, 256 rows (relative errors against the exact frequencies;
-# targets $10^{-6}$ for float64 and $10^{-3}$ for float32):
+# Measured on the paper's law, {{ accuracy_rows }} rows (relative errors against the exact
+# frequencies; targets $10^{-6}$ for float64 and $10^{-3}$ for float32)
+# [checked](claims.py#claim-identify-recovers-conventions):
 
 # %% tags=["hide_input"]
 page.accuracy_table()
@@ -230,7 +239,8 @@ report.claim("identify-recovers-conventions")
 # Frequencies above $\pi$ radians per position cannot be told from their aliases at integer
 # positions ($\sin((2\pi - \omega) p) = -\sin(\omega p)$): such a pair turns the wrong way,
 # and `identify` says so in its notes and reports the alias in $[0, \pi]$ instead of
-# guessing. The multiplying bug shows it:
+# guessing [checked](claims.py#claim-aliases-at-integer-positions). The multiplying bug shows
+# it:
 
 # %% tags=["hide_input"]
 page.alias_notes()

@@ -15,7 +15,7 @@
 #
 # The sinusoidal table is one way to give a Transformer positions. The other common way,
 # already used before the Transformer (for example by the convolutional sequence-to-sequence
-# model of [Gehring et al. 2017](bibliography.md#gehring2017)), is a *learned* table: one
+# model of [Gehring et al.](bibliography.md#gehring2017)), is a *learned* table: one
 # trainable vector per position, learned with the rest of the model. This chapter sets out
 # what each choice costs, what the original authors found, what the claim "it works for longer
 # sequences" amounts to, and what residual connections do with the position once it is in.
@@ -47,7 +47,8 @@ report.claim("learned-table-trade")
 # learned positional embeddings and the sinusoids gave nearly identical results (their
 # Table 3, row E, English-German development set). They chose the sinusoids because they hypothesised
 # that the fixed functions *may* let the model extrapolate to sequences longer than those seen
-# in training. That sentence is a hypothesis, not a measurement, and the paper does not test it.
+# in training. That sentence is a hypothesis, not a measurement, and the paper does not test
+# it [checked](claims.py#claim-vaswani-learned-nearly-identical).
 #
 # ## Defined is not the same as seen
 #
@@ -56,7 +57,8 @@ report.claim("learned-table-trade")
 # training" ([thanh-viz](bibliography.md#thanh-viz)), or is preferred for better
 # extrapolation. What is true is narrower: the formula
 # gives a bounded, distinct row at every position, and the rotation identity holds there
-# (the evidence of the claim above checks positions up to $2^{40}$). But the layers above the
+# (the evidence of the claim above checks positions up to $2^{40}$
+# [checked](claims.py#claim-learned-table-trade)). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn
 # during training, so beyond the training length they move to angles that no training
 # position produced:
@@ -80,24 +82,24 @@ report.claim("unseen-values-beyond-training")
 # does that of the other methods they compared (rotary embeddings, the T5 relative bias),
 # while their own method, ALiBi, which adds no position vectors at all and instead penalises
 # attention scores in proportion to the distance, does not degrade. The fixed formula alone
-# does not buy length extrapolation.
+# does not buy length extrapolation [checked](claims.py#claim-press-sinusoidal-degrades).
 #
 # ## Residual connections carry the position upward
 #
 # A common statement is that, the network being deep, positional information "would easily
 # vanish" and that residual connections are there to enforce it. Residual connections
-# ([He et al. 2016](bibliography.md#he2016)) were introduced to make deep networks trainable,
+# ([He et al.](bibliography.md#he2016)) were introduced to make deep networks trainable,
 # not for positions. What they do depends on where the layer normalisation sits.
 #
 # With the normalisation *before* each sublayer (pre-LN),
 # each sublayer's output is *added* to its input, $h_{l+1} = h_l + f_l(\mathrm{LN}(h_l))$, so
-# after $L$ sublayers
+# after $L$ sublayers [checked](claims.py#claim-residual-stream-carries-position)
 #
 # $$h_L = x + PE + \sum_{l < L} f_l(\mathrm{LN}(h_l)).$$
 #
 # The encoding added at the bottom is still a term of the sum at the top, unchanged, unless a
 # sublayer happens to output something that cancels it. Nothing enforces it, and the
-# sublayers' outputs pile up on top of it.
+# sublayers' outputs pile up on top of it [checked](claims.py#claim-residual-stream-carries-position).
 #
 # The original Transformer is *post-LN*: [Vaswani et al.](bibliography.md#vaswani2017) write
 # each sublayer's output as $\mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))$. The

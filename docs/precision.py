@@ -15,7 +15,7 @@
 #
 # A table of sines and cosines looks like the easiest thing to compute. It is not, once the
 # positions get large: the angle $\omega_i p$ has to be known to far more digits than the
-# value you finally store, because $\sin$ only sees the angle modulo $2\pi$. This chapter
+# value you finally store, because $\sin$ only sees the angle modulo a full turn. This chapter
 # measures how wrong the usual ways of computing the table are, explains why, and shows how
 # `pe` computes it both faster and with an error that does not grow with the position, using
 # the [rotation identity](rotation-identity.py) itself as the algorithm: in float64 within a
@@ -23,7 +23,7 @@
 # sampled.
 #
 # Every error on this page is measured while the page is built, against the exact values
-# computed by mpmath with 50 significant digits.
+# computed by mpmath with {{ reference_digits }} significant digits.
 
 # %% tags=["hide_input"]
 from pe.site import precision as page
@@ -40,7 +40,7 @@ from pe.site import report
 #   output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable reference).
 # * **The rotation algorithm.** `pe.numeric.sinusoidal`, described below.
 #
-# The largest error over all columns, at a few positions ($d = 64$):
+# The largest error over all columns, at a few positions ($d = {{ drift_width }}$):
 
 # %% tags=["hide_input"]
 page.drift_table()
@@ -52,30 +52,36 @@ page.drift_table()
 # $\theta = \omega_i p$ to float32 moves it by up to $2^{-24}\,\theta$. The sine passes that
 # error on unchanged: near $10^4$ consecutive float32 numbers are $2^{-10}$ apart, so an
 # angle of that size (a pair with $\omega_i$ near 1, at $p = 10^4$) is off by up to
-# $2^{-11} \approx 5 \times 10^{-4}$ radians, and the error keeps growing linearly with $p$. The
+# $2^{-11} \approx 4.9 \times 10^{-4}$ radians [checked](claims.py#claim-float-format-facts),
+# and the error keeps growing linearly with $p$. The
 # frequency itself is also rounded (and `exp` amplifies the rounding of its argument, by
-# $|\ln \omega_i|$), which adds to the same linear growth. No choice of rounding mode fixes
+# $|\ln \omega_i|$), which adds to the same linear growth
+# [checked](claims.py#claim-float32-recipe-drifts). No choice of rounding mode fixes
 # this: the problem is that an absolute precision of $10^{-8}$ on an angle of $10^4$ needs
-# about 40 bits.
+# 40 significant bits [checked](claims.py#claim-float-format-facts).
 #
-# In float16 it is worse in two ways: integers above 2048 are no longer all representable,
-# so *neighbouring positions become the same number*, and above 65504 the position overflows
-# to infinity.
+# In float16 it is worse in two ways: above 2048 integers are no longer all representable,
+# so *neighbouring positions become the same number*, and 65504 is the largest finite
+# float16: from 65520 on, a position overflows to infinity
+# [checked](claims.py#claim-float-format-facts).
 
 # %% tags=["hide_input"]
 report.claim("float32-recipe-drifts")
 
 # %% [markdown]
-# The direct float64 evaluation drifts for the same reason, only $2^{29}$ times more slowly:
+# The direct float64 evaluation drifts for the same reason, only $2^{29}$ times more slowly
+# (the ratio of the two dtypes' machine epsilons)
+# [checked](claims.py#claim-float-format-facts):
 # rounding $\omega_i$ to float64 and forming $\omega_i p$ moves the angle by about
-# $2^{-53}\,\omega_i p$, so the error is near $10^{-16}$ for small positions and about
-# $10^{-10}$ at $p = 10^6$.
+# $2^{-53}\,\omega_i p$, so the largest error over a row is {{ direct64_at_1e3:.1e }} at
+# $p = 10^3$ and {{ direct64_at_1e6:.1e }} at $p = 10^6$
+# [checked](claims.py#claim-direct-float64-drifts).
 #
 # ## The error model, measured
 #
-# The figure shows, for each method and each position up to $2^{20}$, the largest error
-# over 16 columns. The three `pe` tables are flat: their error does not depend on the
-# position. The recipes grow linearly.
+# The figure shows, for each method and each position up to about a million, the largest
+# error over a sample of columns. The three `pe` tables are flat: their error does not
+# depend on the position. The recipes grow linearly.
 
 # %% tags=["hide_input"]
 page.error_vs_position()
@@ -93,15 +99,16 @@ report.claim("complex-shift-step", proofs=True)
 # %% [markdown]
 # `pe.numeric.sinusoidal` uses it as follows (module `pe._rotation_table`):
 #
-# 1. Write every position as $p = q + r$, with $q$ a multiple of the block size $B$ and
-#    $0 \le r < B$.
+# 1. Split every position into a block start $q$, a multiple of the block size $B$, and
+#    an offset $r$ inside the block, smaller than $B$.
 # 2. Compute the **anchors** $z_i(r)$ for one block of positions and $z_i(q)$ for every block
 #    start accurately (below).
 # 3. Fill each entry with one complex multiplication,
 #    $z_i(q + r) = z_i(r)\,(\cos\omega_i q - \mathrm{i}\sin\omega_i q)$, in float64, and
-#    round the result once to the output dtype.
+#    round the result once to the output dtype [checked](claims.py#claim-complex-shift-step).
 #
-# Step 3 is the whole cost: one complex multiply per pair instead of a sine and a cosine.
+# The last step is the whole cost: one complex multiply per pair instead of a sine and a
+# cosine.
 
 # %% tags=["hide_input"]
 page.block_size()
@@ -110,43 +117,50 @@ page.block_size()
 # ### Accurate anchors: the angle in more than float64 precision
 #
 # An anchor is only as good as its angle, and a float64 angle is not good enough at large
-# positions. `pe` therefore never forms $\omega_i p$ in float64. It works in *turns*,
-# $t = p f_i$ with $f_i = \omega_i / 2\pi$, and:
+# positions. `pe` therefore never forms $\omega_i p$ in float64. It works in *turns*: the
+# angle divided by a full turn, $p f_i$, with $f_i$ the frequency in turns per position.
+# It:
 #
-# * computes $f_i$ once per $(d, \text{base})$ with 60-digit decimal arithmetic and keeps it
-#   as an unevaluated sum of three doubles (about 150 bits);
-# * splits the integer $p$ and the leading double of $f_i$ into halves of at most 26 bits,
-#   so that every partial product has at most 53 bits and is **exact** in float64 (Dekker
-#   and Veltkamp's splitting; no fused multiply-add needed);
+# * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic and keeps it
+#   as an unevaluated sum of three doubles, which match the exact frequency to
+#   {{ turn_bits:.0f }} bits (measured against mpmath, the worst pair of a width of
+#   {{ turn_width }});
+# * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
+#   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
+#   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed);
 # * drops the whole turns of each exact partial product (exact too) and adds the fractional
-#   parts with error-free two-sums: the angle modulo $2\pi$ comes out as a double-double;
+#   parts with error-free two-sums: the angle modulo a full turn comes out as a double-double;
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on the
-#   reduced angle $x = x_{hi} + x_{lo}$, $|x| \le \pi$.
+#   reduced angle, the double-double $x_{hi} + x_{lo}$, which lies in $[-\pi, \pi]$.
 #
-# The angle error left is below $10^{-28}$ radians for every position up to $2^{53}$, so an
-# anchor is as good as the library's `sin` and `cos` (within about half a unit in the last
-# place) plus one rounding.
+# The angle error left is below $10^{-24}$ radians at positions up to $2^{53}$ (the largest
+# term is the rounding of one partial product with the middle double of $f_i$)
+# [checked](claims.py#claim-anchor-angle-accurate), so an anchor is as good as the library's
+# `sin` and `cos` (within about half a unit in the last place) plus one rounding.
 #
 # ### The error bound of an entry
 #
 # One complex product $(s + \mathrm{i}c)(a - \mathrm{i}b)$ of two unit-length anchors, each
 # within $\delta$ of exact, adds their errors with weights $|a| + |b| \le \sqrt2$ and
-# $|s| + |c| \le \sqrt2$, and three roundings of quantities at most 1:
+# $|s| + |c| \le \sqrt2$, and three roundings of quantities at most 1
+# [checked](claims.py#claim-entry-error-bound):
 
 # %% tags=["hide_input"]
 page.entry_bound()
 
 # %% [markdown]
 # This is an *absolute* bound. It does not make the float64 table correctly rounded: half a
-# unit in the last place of an entry is at most $2^{-54}$ (for entries just below 1), less
-# than the bound allows, and an entry near a zero crossing is tiny, so an error of
-# $10^{-16}$ is many units of its last place. For float32 and float16 tables `pe` saves more
-# sines: each anchor is itself the product of two accurate anchors (positions split at 16
-# units), which leaves the float64 value within $1.6 \times 10^{-15}$. Rounding it once to float32 adds at most
+# unit in the last place of an entry is at most $2^{-54}$ (for entries just below 1)
+# [checked](claims.py#claim-float-format-facts), less than the bound allows, and an entry
+# near a zero crossing is tiny, so an error of $10^{-16}$ is many units of its last place
+# [checked](claims.py#claim-table-accurate-float64). For float32 and float16 tables `pe`
+# saves more sines: each anchor is itself the product of two accurate anchors (positions
+# split at {{ radix }} units), which leaves the float64 value within $1.6 \times 10^{-15}$
+# [checked](claims.py#claim-entry-error-bound). Rounding it once to float32 adds at most
 # $2^{-25}$ (half a unit in the last place of numbers just below 1), so a float32 entry is
 # within $2^{-25} + 1.6 \times 10^{-15}$ of the exact value, and it is the correctly rounded
 # value unless the exact value lies within $1.6 \times 10^{-15}$ of a midpoint between two
-# float32 numbers, which no sampled entry does:
+# float32 numbers, which no sampled entry does [checked](claims.py#claim-table-accurate-float32):
 
 # %% tags=["hide_input"]
 page.rounding_sentence()
@@ -160,8 +174,9 @@ report.claim("table-accurate-float32")
 # %% [markdown]
 # ### Why every block is re-anchored
 #
-# The tempting shortcut is to chain the step: $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, one
-# multiplication per row from the row before. Every product adds a rounding error, and those
+# The tempting shortcut is to chain the step: $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$
+# [checked](claims.py#claim-complex-shift-step), one multiplication per row from the row
+# before. Every product adds a rounding error, and those
 # errors add up along the chain. `pe` never multiplies more than once: each entry is the
 # product of two anchors computed directly from accurate angles.
 
@@ -189,10 +204,11 @@ page.identity_table()
 #
 # The encoding is useful only if different positions get different rows. With exact values,
 # two rows of the table are never equal. Rounding the *values* to float16 keeps them apart:
-# neighbouring rows differ by about 1 in Euclidean distance, far more than float16's
-# rounding. Rounding the *positions* to float16 does not: above 2048 consecutive positions
-# share one float16 number, so they get identical rows. The table lists every pair of the
-# first 4096 positions.
+# no two rows come closer than {{ float16_neighbours:.2f }} in Euclidean distance, far more
+# than float16's rounding. Rounding the *positions* to float16 does not: above 2048
+# consecutive positions share one float16 number, so they get identical rows
+# [checked](claims.py#claim-float16-positions-collide). The table lists every pair of the
+# first {{ separation_positions }} positions.
 
 # %% tags=["hide_input"]
 page.separation_table()
@@ -212,7 +228,8 @@ report.claim("float16-positions-collide")
 # * In Megatron-LM the position sequence was cast to the dtype of the frequencies, float16
 #   under mixed precision: with 32768 positions the last positions lost their fractional
 #   bits and many of them received the same embedding
-#   ([megatron535](bibliography.md#megatron535)).
+#   ([megatron535](bibliography.md#megatron535))
+#   [checked](claims.py#claim-megatron-535-float16-positions).
 # * In Hugging Face Transformers, casting a Llama model to float16 or bfloat16 also cast the
 #   cached RoPE values ([hf25681](bibliography.md#hf25681)); in Mistral, the frequencies
 #   became bfloat16 under mixed-precision training and rebuilt tables were wrong, which the
@@ -222,7 +239,7 @@ report.claim("float16-positions-collide")
 #   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285)).
 # * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000) showed a loss gap
 #   that the reporters traced to RoPE being applied in lower precision
-#   ([te1245](bibliography.md#te1245)).
+#   ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te-1245-lower-precision-rope).
 
 # %% [markdown]
 # The reporter's reproducer ($d = {{ neox_d }}$, {{ neox_n }} positions), recomputed: at
@@ -240,8 +257,10 @@ report.claim("gptneox-1003-half-frequencies")
 
 # %% [markdown]
 # The common cure in those threads is to keep the frequencies, positions and angles in
-# float32. This page shows that float32 angles are themselves off by about $10^{-4}$ at
-# $p = 10^4$; `pe` keeps the angle in extended precision and rounds only the final value.
+# float32. This page shows that float32 angles are themselves off: the recipe's entries
+# err by up to {{ recipe32_at_1e4:.1e }} at $p = 10^4$
+# [checked](claims.py#claim-float32-recipe-drifts); `pe` keeps the angle in extended
+# precision and rounds only the final value.
 #
 # ## Speed
 #

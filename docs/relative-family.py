@@ -37,8 +37,8 @@ page.repeated_token_scores()
 # %% [markdown]
 # ## Learned absolute embeddings
 #
-# **Formula.** A table $E \in \mathbb{R}^{L \times d}$ is trained with the model, and the input
-# at position $p$ is $x_p + E_p$ (BERT and GPT-2 do this;
+# **Formula.** A table $E$ of $L$ rows of width $d$ is trained with the model, and the input
+# at position $p$ is $x_p + E_p$ (many later models do this;
 # [Gehring et al.](bibliography.md#gehring2017) used learned position embeddings in a
 # convolutional sequence model).
 #
@@ -56,16 +56,19 @@ page.learned_lookup(512)
 # ## Relative position representations (Shaw et al., 2018)
 #
 # **Formula.** [Shaw et al.](bibliography.md#shaw2018) add a learned vector that depends on
-# the clipped offset to the key (and another to the value):
+# the clipped offset to the key (and another to the value)
+# [checked](claims.py#claim-shaw-reported):
 #
 # $$e_{ij} = \frac{(W_q x_i)^{\mathsf T}\bigl(W_k x_j + a^K_{\mathrm{clip}(j-i, K)}\bigr)}{\sqrt d},
 # \qquad \mathrm{clip}(r, K) = \max(-K, \min(K, r)).$$
 #
-# **Keeps.** Only offsets, with direction; $2K + 1$ vectors per layer serve every length.
+# **Keeps.** Only offsets, with direction; $2K + 1$ vectors per layer serve every length
+# [checked](claims.py#claim-shaw-clipped-offsets).
 #
 # **Loses.** Offsets beyond $K$ are indistinguishable, and absolute position is gone. The
 # authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU (English-French)
-# over absolute encodings on WMT 2014, and no further gain from combining both.
+# over absolute encodings on WMT 2014, and no further gain from combining both
+# [checked](claims.py#claim-shaw-reported).
 
 # %% tags=["hide_input"]
 report.claim("shaw-clipped-offsets")
@@ -80,7 +83,7 @@ page.shaw_offsets(7, clip=2)
 # terms: content–content, content–position, position–content and position–position.
 # [Dai et al.](bibliography.md#dai2019) keep the split but replace the key's absolute $U_j$ by a
 # sinusoid of the offset, $R_{i-j}$, with its own projection $W_{k,R}$, and the query's position
-# terms by two learned vectors $u$ and $v$:
+# terms by two learned vectors $u$ and $v$ [checked](claims.py#claim-transformer-xl-four-terms):
 #
 # $$A_{ij} = \underbrace{x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E}\, x_j}_{(a)}
 #  + \underbrace{x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R}\, R_{i-j}}_{(b)}
@@ -92,7 +95,8 @@ page.shaw_offsets(7, clip=2)
 #
 # **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
 # than recurrent networks and 450% longer than vanilla Transformers, and evaluation up to
-# 1,800 times faster than a vanilla Transformer with recomputation.
+# 1,800 times faster than a vanilla Transformer with recomputation
+# [checked](claims.py#claim-transformer-xl-reported).
 
 # %% tags=["hide_input"]
 report.claim("transformer-xl-four-terms", proofs=True)
@@ -103,10 +107,12 @@ report.claim("transformer-xl-four-terms", proofs=True)
 # **Formula.** [Raffel et al.](bibliography.md#raffel2020) drop position vectors altogether and
 # add a learned scalar to each score, $s_{ij} = q_i^{\mathsf T} k_j + b_{\mathrm{bucket}(j-i)}$,
 # one table per head, shared across layers. The bucket of an offset is exact for small
-# distances and logarithmic beyond, up to a maximum distance (32 buckets and 128 in T5). In
+# distances and logarithmic beyond, up to a maximum distance (32 buckets and 128 in T5)
+# [checked](claims.py#claim-t5-bias-settings). In
 # the encoder the two directions get separate halves of the buckets; in the decoder every key
-# is in the past. `pe.experiments.relative_family.t5_bucket` implements it; its properties are checked below, and
-# the tests compare it with a scalar re-implementation.
+# is in the past. `pe.experiments.relative_family.t5_bucket` implements it; its properties
+# are checked below [checked](claims.py#claim-t5-buckets), and the tests compare it with a
+# scalar re-implementation.
 #
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
 # per bucket is cheap.
@@ -126,7 +132,8 @@ page.t5_buckets()
 # ## ALiBi (Press et al., 2022)
 #
 # **Formula.** [Press et al.](bibliography.md#press2022) add a fixed, non-learned penalty
-# proportional to the distance, with a different slope per head:
+# proportional to the distance, with a different slope per head
+# [checked](claims.py#claim-alibi-slopes):
 #
 # $$s_{ij} = q_i^{\mathsf T} k_j - m_h\,(i - j), \quad j \le i, \qquad
 # m_h = 2^{-8h/H},\ h = 1, \dots, H .$$
@@ -137,7 +144,7 @@ page.t5_buckets()
 # **Loses.** Distant tokens are pushed down by construction, in every head, whatever the
 # content. The authors reported that a 1.3 billion parameter model trained on 1024 tokens and
 # evaluated on 2048 reached the same perplexity as a sinusoidal model trained on 2048, while
-# training 11% faster and using 11% less memory.
+# training 11% faster and using 11% less memory [checked](claims.py#claim-alibi-reported).
 
 # %% tags=["hide_input"]
 report.claim("alibi-slopes")
@@ -153,7 +160,7 @@ page.alibi_slopes(8)
 # averages over exactly $i + 1$ tokens, and that count is itself positional information. With
 # equal scores and a first token whose value $v_0$ differs from the others' $v$, the output at
 # $i$ is $(v_0 + i\,v)/(i + 1)$, different at every position; without the mask every output is
-# the same.
+# the same [checked](claims.py#claim-nope-causal-position).
 #
 # **Keeps.** Whatever the model can infer from counting; nothing to tune.
 #
@@ -174,26 +181,30 @@ page.causal_outputs(6)
 # ## Extending RoPE's context: position interpolation and base scaling
 #
 # A model trained with [RoPE](rope.py) on positions $0 \le p < L$ has seen the angles
-# $p\,\omega_i$ of pair $i$ only below $L\,\omega_i$. Two ways to run it on $sL$ positions:
+# $p\,\omega_i$ of pair $i$ only below $L\,\omega_i$. Two ways to run it on $sL$ positions
+# [checked](claims.py#claim-position-interpolation-range):
 #
 # **Position interpolation** ([Chen et al., 2023](bibliography.md#chen2023)) divides every
 # position by $s$: angles become $(p/s)\,\omega_i < L\,\omega_i$, inside the trained range
-# for every pair, at the price of neighbouring positions being $s$ times closer. The authors
+# for every pair, at the price of neighbouring positions being $s$ times closer
+# [checked](claims.py#claim-position-interpolation-range). The authors
 # reported extending LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000
 # fine-tuning steps, and an interpolation bound at least about 600 times smaller than the
-# extrapolation one.
+# extrapolation one [checked](claims.py#claim-position-interpolation-reported).
 #
-# **NTK-aware base scaling** (proposed in 2023 in an online post by "bloc97", analysed by
+# **NTK-aware base scaling** (proposed in an online post by "bloc97", analysed by
 # [Peng et al.](bibliography.md#peng2023)) raises the base instead,
 # $b' = b\,s^{d/(d-2)}$: pair $i$ is slowed by the factor $s^{2i/(d-2)}$, so the fastest pair
 # keeps its frequency (local order stays sharp), the slowest is divided by exactly $s$ (like
-# interpolation), and every pair in between by a factor between 1 and $s$. It does *not* keep
+# interpolation), and every pair in between by a factor between 1 and $s$
+# [checked](claims.py#claim-ntk-base-scaling). It does *not* keep
 # every angle inside the trained range: a pair slowed by less than $s$ and run on $s$ times
 # more positions turns further than in training. For the fast pairs that is harmless, since
 # they complete many turns in training; the slow pairs that never complete one meet angles
 # they never saw. Peng et al. make this criticism of NTK-aware scaling (some dimensions are
 # extrapolated to out-of-bound values) and built YaRN on it, reporting long contexts reached
-# with 10 times fewer tokens and 2.5 times fewer training steps than earlier methods.
+# with 10 times fewer tokens and 2.5 times fewer training steps than earlier methods
+# [checked](claims.py#claim-yarn-reported) [checked](claims.py#claim-ntk-unseen-angles).
 
 # %% tags=["hide_input"]
 report.claim("position-interpolation-range")

@@ -65,6 +65,7 @@ report.claim("from-scratch-rope")
 #
 # Write $R_p$ for the rotation of a pair by $p\,\omega_i$. Rotations compose by adding angles
 # and the transpose of a rotation turns back, so $R_m^{\mathsf T} R_n = R_{n-m}$ and
+# [checked](claims.py#claim-rope-relative-property)
 #
 # $$\langle R_m q, R_n k\rangle = q^{\mathsf T} R_m^{\mathsf T} R_n k
 #   = \langle q, R_{n-m} k \rangle .$$
@@ -77,14 +78,15 @@ report.claim("from-scratch-rope")
 report.claim("rope-relative-property", proofs=True)
 
 # %% [markdown]
-# A wrong candidate does not survive the same reduction: a rotation scaled by 2 gives four times
-# the right side, and an angle growing like $p^2\omega_i$ leaves terms in $m$ and $n$
-# separately. A rotation the *other* way ($R^{\mathsf T}$) is still relative, with the
-# offset's sign reversed; it is simply not the convention public code uses.
+# A wrong candidate does not survive the same reduction: a rotation scaled by 2 leaves a
+# residual that does not reduce to zero, and an angle growing like $p^2\omega_i$ leaves terms
+# in $m$ and $n$ separately. A rotation the *other* way ($R^{\mathsf T}$) is still relative,
+# with the offset's sign reversed; it is simply not the convention public code uses
+# [checked](claims.py#claim-rope-relative-property).
 #
 # For the whole vector, $R_p$ holds one rotation per frequency. SymPy checks the statement
 # exactly at $d = 8$ with the true frequencies $10000^{-2i/8}$, for both pairings described
-# in the next section.
+# in the next section [checked](claims.py#claim-rope-relative-block-diagonal).
 
 # %% tags=["hide_input"]
 page.claim_with_proof("rope-relative-block-diagonal", evidence=1)
@@ -96,7 +98,7 @@ page.claim_with_proof("rope-relative-block-diagonal", evidence=1)
 # Meta's Llama rotate neighbours $(x_{2i}, x_{2i+1})$ ("adjacent"). GPT-NeoX and the Hugging
 # Face implementation of Llama rotate $(x_i, x_{i+d/2})$ ("halves", written with a
 # `rotate_half` helper). Both use the same frequencies, the same positions from 0 and the same
-# sign.
+# sign [checked](claims.py#claim-rope-pairings-in-public-code).
 
 # %% tags=["hide_input"]
 page.pairings(8)
@@ -104,7 +106,8 @@ page.pairings(8)
 # %% [markdown]
 # The two layouts differ by one fixed permutation $P$ that moves coordinate $2i$ to slot $i$
 # and $2i + 1$ to slot $i + d/2$. Applying RoPE in the halves layout equals moving to the
-# adjacent layout ($P^{\mathsf T}$), rotating there and moving back ($P$):
+# adjacent layout ($P^{\mathsf T}$), rotating there and moving back ($P$)
+# [checked](claims.py#claim-rope-pairing-permutation):
 
 # %% tags=["hide_input"]
 page.pairing_permutation(8)
@@ -131,7 +134,8 @@ page.same_input_gap()
 # ## Why rotate after the projections
 #
 # The additive encoding already has a relative dot product: the
-# [implications chapter](implications.py) shows $PE(m) \cdot PE(n) = \sum_i \cos\omega_i(n - m)$.
+# [implications chapter](implications.py) shows $PE(m) \cdot PE(n) = \sum_i \cos\omega_i(n - m)$
+# [checked](claims.py#claim-dot-product-offset-only).
 # Attention does not take that dot product, though. It compares $W_q(x_m + PE(m))$ with
 # $W_k(x_n + PE(n))$, and the position-position part becomes
 # $PE(m)^{\mathsf T} W_q^{\mathsf T} W_k\, PE(n)$. For a generic matrix
@@ -153,7 +157,7 @@ report.claim("projected-score-not-relative", proofs=True)
 # property holds for every $q$ and $k$, hence for every $W_q$ and $W_k$: SymPy proves it with
 # all entries of $W_q$, $W_k$, $x$ and $y$ symbolic. Rotating the input before projecting
 # ($W_q R_m x$) is a wrong candidate: the projections sit between the rotations and the offset
-# no longer factors out.
+# no longer factors out [checked](claims.py#claim-rope-relative-after-any-projection).
 
 # %% tags=["hide_input"]
 page.claim_with_proof("rope-relative-after-any-projection", evidence=0)
@@ -167,7 +171,8 @@ page.claim_with_proof("rope-relative-after-any-projection", evidence=0)
 # $m\,\omega_i$: rounding them in a dtype with machine epsilon $\varepsilon_a$ costs up to about
 # $2\varepsilon_a\,\omega_i |m|$ radians, which moves the score by at most
 # $\rho_i = |q^{(i)}|\,|k^{(i)}|$ per radian in pair $i$. Summing over the pairs gives the
-# tolerance $\tau$ in the claim below. It grows linearly with the position.
+# tolerance $\tau$ in the claim below. It grows linearly with the position
+# [checked](claims.py#claim-rope-angle-error-model).
 #
 # With angles in float64 the score depends on the offset alone, within that tolerance, at
 # every position checked (the table gives the measured errors). The same tolerance fails when
@@ -182,8 +187,10 @@ page.offset_table()
 
 # %% [markdown]
 # Each dtype stays within its own error model: the measured error grows with the position
-# along the line the model predicts. Float16 has 11 significant bits, so past position 2048 it
-# cannot even hold every integer position, and the angles of neighbouring positions merge.
+# along the line the model predicts [checked](claims.py#claim-rope-angle-error-model). Past
+# position 2048 float16 cannot even hold every integer position
+# [checked](claims.py#claim-float-format-facts), and the angles of neighbouring positions
+# merge.
 # The [precision chapter](precision.py) covers these failures in detail, with the reports from
 # public projects.
 
@@ -204,7 +211,7 @@ page.offset_error()
 # $h_i = \overline{\tilde q_i}\,\tilde k_i$; then the score at offset $r$ is
 # $s(r) = \operatorname{Re}\sum_i h_i e^{ir\omega_i}$. Summation by parts, with the partial
 # sums $S_j(r) = \sum_{i<j} e^{ir\omega_i}$ and $h_{d/2} = 0$, rewrites the sum, and the
-# triangle inequality bounds it:
+# triangle inequality bounds it [checked](claims.py#claim-rope-decay-bound):
 #
 # $$|s(r)| \le \Bigl(\max_i |h_{i+1} - h_i|\Bigr) \sum_{j=1}^{d/2} |S_j(r)| .$$
 #

@@ -291,3 +291,79 @@ def test_column_index_claim_is_not_broader_than_true() -> None:
     assert np.allclose(table[:, 1], paper[:, 3])
     assert claims._no_shift_matrix(bug_zoo.column_index_exponent).holds
     assert not claims._no_shift_matrix(wrong.SWAPPED_PARTNERS.value).holds
+
+
+def test_described_table_entry_by_entry_in_plain_math() -> None:
+    """The description's table, one entry at a time with ``math`` (fairseq: halves, t2t, from 2)."""
+    fairseq = conventions.get("fairseq")
+    table, tolerance = experiments.described_table(fairseq, 20, 8)
+    for p in range(20):
+        for k in range(4):
+            w = math.exp(-k * math.log(10000.0) / 3)
+            assert table[p, k] == pytest.approx(math.sin((p + 2) * w), abs=1e-14)
+            assert table[p, k + 4] == pytest.approx(math.cos((p + 2) * w), abs=1e-14)
+    assert np.all(tolerance > 0)
+    one = conventions.get("one-indexed")
+    table, _ = experiments.described_table(one, 5, 8)
+    assert table[3, 2] == pytest.approx(math.sin(3 * 10000.0 ** (-2 * 2 / 8)), abs=1e-15)
+    assert claims._described(experiments.DESCRIPTION).holds
+    for candidate in (wrong.T2T_DESCRIBED_WITH_HALF_WIDTH, wrong.FAIRSEQ_FROM_ONE):
+        assert not claims._described(candidate.value).holds
+
+
+def test_phase_and_alias_identities_numerically() -> None:
+    """The two SymPy identities again in complex floats, and their wrong candidates."""
+    theta = np.linspace(-7, 7, 101)
+    pair = np.sin(theta) + 1j * np.cos(theta)
+    assert np.allclose(pair, 1j * np.exp(-1j * theta), atol=1e-15)
+    assert not np.allclose(pair, 1j * np.exp(1j * theta), atol=1e-3)
+    assert proofs.pair_as_phase().holds
+    assert not proofs.pair_as_phase(wrong.COUNTER_CLOCKWISE_PHASE.value).holds
+    p, omega = np.arange(50), 4.0  # above pi per position
+    assert np.allclose(np.sin((2 * np.pi - omega) * p), -np.sin(omega * p), atol=1e-12)
+    assert np.allclose(np.cos((2 * np.pi - omega) * p), np.cos(omega * p), atol=1e-12)
+    assert not np.allclose(np.sin((np.pi - omega) * p), -np.sin(omega * p), atol=1e-3)
+    assert proofs.alias_at_integers().holds
+    assert not proofs.alias_at_integers(wrong.HALF_TURN_ALIAS.value).holds
+
+
+def test_slow_cosines_follow_eps_over_theta_squared() -> None:
+    cosine, sine, slow = experiments.uncertainty_slopes()
+    assert slow > 10
+    assert cosine == pytest.approx(-2.0, abs=0.25)
+    assert sine == pytest.approx(0.0, abs=0.25)
+    assert claims._uncertainty(2.0).holds
+    assert not claims._uncertainty(1.0).holds
+
+
+def test_page_values_compute() -> None:
+    from pe.identify import MIN_ROWS
+    from pe.site import conventions as page
+
+    values = {name: thunk() for name, thunk in page.VALUES.items()}
+    assert (values["status_encoding"], values["status_not_encoding"]) == (0, 1)
+    assert values["status_bad_input"] == 2
+    assert values["identify_min_rows"] == MIN_ROWS
+    with pytest.raises(ValueError, match=f"at least {MIN_ROWS} rows"):
+        identify(numeric.sinusoidal(MIN_ROWS - 1, 8))
+    assert values["heatmap_pairs"] == values["heatmap_width"] // 2  # type: ignore[operator]
+    assert values["bug_identify_width"] == 64
+
+
+def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
+    from pe import testing
+
+    assert claims._recipe_within(testing.paper_tolerance).holds
+    assert not claims._recipe_within(wrong.FLAT_PAPER_TOLERANCE.value).holds
+    # independent: the same bound by hand for n = 2048, float32
+    eps = 2.0**-23
+    assert testing.paper_tolerance(2048, np.float32) == 4 * eps + 2 * eps * 2047
+    testing.assert_matches_paper(experiments_recipe(2048))
+    with pytest.raises(AssertionError):
+        testing.assert_matches_paper(bug_zoo.doubled_exponent(512, 64))
+
+
+def experiments_recipe(n: int) -> npt.NDArray[np.float32]:
+    from pe.experiments import precision
+
+    return np.asarray(precision.float32_recipe(np.arange(n), 256), dtype=np.float32)

@@ -13,7 +13,8 @@ from pe.proofs import wrong
 
 def test_learned_table_parameters_and_range() -> None:
     table = learned.LearnedPositions(100, 24)
-    assert table.parameters == 100 * 24 != wrong.PARAMETERS_ADDED.value(100, 24)
+    assert table.parameters == table.lookup(np.arange(100)).size == 100 * 24
+    assert table.parameters != wrong.ROW_FOR_N_MAX.value(100, 24)
     assert table.lookup([0, 99]).shape == (2, 24)
     with pytest.raises(ValueError, match="no row for position 100"):
         table.lookup([100])

@@ -332,3 +332,15 @@ def test_proof_arguments_are_checked() -> None:
         proofs.additive_counterexample(((0.5, 0), (0, 1)), ((1, 0), (0, 1)))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="rotation must return"):
         proofs.relative_property(lambda p, w: [[1, 0], [0, 1]])
+
+
+def test_the_reverse_turn_is_relative_too_and_its_source_is_listed() -> None:
+    """R^T is not a wrong candidate of the relative property: the page says it holds, reversed."""
+    from pathlib import Path
+
+    from pe.claims import get
+
+    assert proofs.relative_property(wrong.TRANSPOSED_ROTATION.value).holds
+    assert not proofs.relative_property(wrong.SCALED_ROTATION.value).holds
+    bibliography = Path(__file__).parents[1] / "docs" / "bibliography.md"
+    assert f'<a id="{get("rope-pairings-in-public-code").source}">' in bibliography.read_text()

@@ -179,15 +179,26 @@ def test_encoding_subspace_share() -> None:
 
 
 def test_wrapped_rows_distance() -> None:
-    assert facts.wrapped_rows_distance(64, horizon=2000) > 1.0
-    assert facts.wrapped_rows_distance(64, horizon=2000, wrap=2000) == 0.0
+    assert facts.rows_distance_past(64, horizon=2000) > 1.0
+    whole = 2 * np.pi * np.round(numeric.frequencies(64) * 2000 / (2 * np.pi)) / 2000
+    assert facts.rows_distance_past(64, horizon=2000, frequencies=whole) < 1e-6
+    # independent: the distance at offset 2000 of the paper's law, by mpmath
+    exact = mpmath.sqrt(
+        mpmath.fsum(
+            2 - 2 * mpmath.cos(mpmath.mpf(10000) ** (-mpmath.mpf(2 * i) / 64) * 2000)
+            for i in range(32)
+        )
+    )
+    assert facts.rows_distance_past(64, horizon=2000) <= float(exact) + 1e-9
+    with pytest.raises(ValueError, match="frequencies must have shape"):
+        facts.rows_distance_past(64, horizon=2000, frequencies=np.ones(3))
 
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
         facts.pair_columns(7)
     with pytest.raises(ValueError, match="horizon must be an integer >= 1000"):
-        facts.wrapped_rows_distance(8, horizon=10)
+        facts.rows_distance_past(8, horizon=10)
     with pytest.raises(TypeError, match="base must be an integer"):
         facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
 
@@ -204,8 +215,8 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
     # the one-indexed range misses by one pair and two columns, nothing more
     census = facts.pair_column_census(wrong.ONE_INDEXED_PAIRS.value, 512)
     assert (census.matched, census.missing, census.each_column_once) == (255, 1, False)
-    assert claims._past_base(None).holds
-    assert not claims._past_base(10_000).holds
+    assert claims._past_base(numeric.frequencies(512)).holds
+    assert not claims._past_base(wrong.WHOLE_TURNS_PER_BASE.value).holds
     assert claims._inserted((255, 1)).holds
     assert not claims._inserted(wrong.ONLY_BETWEEN.value).holds
     assert facts.neighbour_distance(512) == pytest.approx(
@@ -219,8 +230,14 @@ def test_stream_and_embedding_scale_statements() -> None:
     from pe.claims import sinusoidal_encoding as claims
     from pe.proofs import wrong
 
-    weights = facts.layer_weights(512)
-    assert sum(weights.values()) == 4 * 512 * 512 + 2 * 512 * 2048
+    uses = facts.layer_matrices(512)
+    assert sum(a * b for a, b in (u.shape for u in uses.values())) == 4 * 512 * 512 + 2 * 512 * 2048
+    assert [n for n, u in uses.items() if u.writes_stream] == ["W_O", "W_2"]
+    wide = facts.layer_matrices(1024)
+    assert wide["W_O"].shape == (512, 1024)
+    assert wide["W_Q"].shape == (1024, 512)
+    with pytest.raises(ValueError, match="stream"):
+        facts.layer_matrices(0)
     assert claims._stream_matrices(("W_Q", "W_K", "W_V", "W_1")).holds
     assert not claims._stream_matrices(wrong.QKV_AND_OUTPUT_READ.value).holds
     assert claims._embedding_scale(1 / math.sqrt(512)).holds

@@ -5,15 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pe import bug_zoo, conventions, numeric, symbolic
+import numpy as np
+
+from pe import bug_zoo, conventions, numeric, symbolic, testing
 from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import conventions as experiments
+from pe.experiments import precision
 from pe.identify import identify
 from pe.proofs import conventions as proofs
 from pe.proofs import wrong
 from pe.proofs.conventions import ShiftInLayout
+from pe.proofs.wrong import Candidate
 
 claim = Chapter("conventions").claim
+#: The page "Testing your own code" (docs/testing.md) has no chapter module: its one claim,
+#: on pe.testing's reading of tables, is declared here.
+testing_claim = Chapter("testing").claim
 
 #: The true rule: :math:`P\,T_k\,P^{\mathsf T}` in every layout.
 CONJUGATED = ShiftInLayout(proofs.conjugated)
@@ -85,6 +92,66 @@ def _accepted(make: Callable[[], Any]) -> Evidence:
 
 def _paper_table() -> Any:
     return numeric.sinusoidal(200, 64)
+
+
+def _described(description: experiments.Description) -> Evidence:
+    """Every named convention's table against the page's description of it, entry by entry."""
+    worst, where = 0.0, ""
+    for name, convention in conventions.CONVENTIONS.items():
+        described, tolerance = experiments.described_table(convention, 1000, 64, description)
+        ratio = float((np.abs(convention.table(1000, 64) - described) / tolerance).max())
+        if ratio >= worst:
+            worst, where = ratio, name
+    return checked(
+        worst <= 1.0,
+        f"{len(conventions.CONVENTIONS)} conventions, d=64, 1000 rows, against the described "
+        f"columns, laws and first positions: worst |difference| / 4 eps (1 + p w)(1 + |ln w|) "
+        f"= {worst:.3g} ({where})",
+        error=worst,
+        tolerance=1.0,
+    )
+
+
+def _aliases_reported(make: Callable[[int, int], Any]) -> Evidence:
+    found = identify(make(200, 64))
+    largest = float(np.max(np.concatenate([found.sin_frequencies, found.cos_frequencies])))
+    noted = any("above π" in note for note in found.notes)
+    return checked(
+        noted and largest <= np.pi,
+        f"identify on the multiplying bug (200 x 64): a note on frequencies above π: "
+        f"{'yes' if noted else 'no'}; largest frequency reported {largest:.6g} (π = {np.pi:.6g})",
+    )
+
+
+def _recipe_within(tolerance: Callable[[int, Any], float]) -> Evidence:
+    """The float32 recipe's table against pe's float64 one, held to ``tolerance(n, float32)``;
+    the doubled-exponent table (a wrong frequency) must exceed it."""
+    exact = {n: numeric.sinusoidal(n, 256) for n in (64, 512, 2048)}
+    ratios = {
+        n: float(np.abs(precision.float32_recipe(np.arange(n), 256) - e).max())
+        / tolerance(n, np.float32)
+        for n, e in exact.items()
+    }
+    typo = float(np.abs(bug_zoo.doubled_exponent(2048, 256) - exact[2048]).max())
+    caught = typo > tolerance(2048, np.float32)
+    return checked(
+        max(ratios.values()) <= 1.0 and caught,
+        "float32 recipe, d=256, worst |entry - exact| / atol(n): "
+        + ", ".join(f"n={n}: {r:.3g}" for n, r in ratios.items())
+        + f"; doubled exponent, n=2048: worst |difference| {typo:.3g} (rejected: {caught})",
+        error=max(ratios.values()),
+        tolerance=1.0,
+    )
+
+
+def _uncertainty(exponent: float) -> Evidence:
+    cosine, sine, slow = experiments.uncertainty_slopes()
+    return checked(
+        abs(cosine + exponent) <= 0.25 and abs(sine) <= 0.25,
+        f"paper law, base 1e6, d=128, 256 rows, float32, {slow} slow pairs (θ < 1/2): "
+        f"log-log slope of identify's relative uncertainty against θ: cosines {cosine:.3f}, "
+        f"sines {sine:.3f} (stated: cosines -{exponent:g} ± 0.25, sines 0 ± 0.25)",
+    )
 
 
 CLAIMS = (
@@ -176,6 +243,89 @@ CLAIMS = (
         statement=(
             r"\texttt{identify}(\text{table}) \to \text{layout, order, offset, law, base, }"
             r"\omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3} \text{ float32)}"
+        ),
+    ),
+    claim(
+        "conventions-as-described",
+        "Every named convention is the table its description gives",
+        Check(
+            _described,
+            true=experiments.DESCRIPTION,
+            wrong=(
+                wrong.T2T_DESCRIBED_WITH_HALF_WIDTH,
+                wrong.FAIRSEQ_FROM_ONE,
+                wrong.INTERLEAVED_SWAPPED,
+            ),
+        ),
+        statement=(
+            r"\begin{gathered}\text{pair } k \text{ in columns } 2k, 2k+1 \text{ (interleaved)"
+            r" or } k, k + d/2 \text{ (halves)}; \\ \omega_k = b^{-2k/d},\ \exp(-k\ln b"
+            r" / (d/2 - 1)),\ b^{-2(k+1)/d}; \text{ fairseq-style rows from position 2}"
+            r"\end{gathered}"
+        ),
+    ),
+    claim(
+        "sin-cos-pair-turns-clockwise",
+        "The (sin, cos) pair is i e^(-iθ): it turns clockwise",
+        Check(
+            by_proof(proofs.pair_as_phase),
+            true=proofs.sin_first_phase,
+            wrong=(wrong.COUNTER_CLOCKWISE_PHASE,),
+        ),
+        statement=(
+            r"\cos\theta + i\sin\theta = e^{i\theta}, \qquad \sin\theta + i\cos\theta"
+            r" = i\,e^{-i\theta}"
+        ),
+    ),
+    claim(
+        "slow-cosine-pins-less",
+        "A slow cosine pins its frequency only to about ε/θ², its sine to about ε",
+        Check(_uncertainty, true=2.0, wrong=(Candidate("ε/θ, like a linear column", 1.0),)),
+        statement=(
+            r"\begin{gathered}\sin\omega p \approx \omega p,\quad \cos\omega p \approx 1 -"
+            r" (\omega p)^2/2: \\ \delta\omega/\omega \approx \varepsilon/\theta^2 \text{ from the"
+            r" cosine, } \varepsilon \text{ from the sine},\ \theta = \omega(n - 1)"
+            r" \text{ small}\end{gathered}"
+        ),
+    ),
+    claim(
+        "aliases-at-integer-positions",
+        "Above π per position, a frequency cannot be told from its alias 2π − ω",
+        Check(
+            by_proof(proofs.alias_at_integers),
+            true=proofs.integer_alias,
+            wrong=(wrong.HALF_TURN_ALIAS,),
+        ),
+        Check(_aliases_reported, true=bug_zoo.multiplied),
+        statement=(
+            r"\begin{gathered}p \in \mathbb{Z}: \sin((2\pi - \omega)p) = -\sin\omega p,\ "
+            r"\cos((2\pi - \omega)p) = \cos\omega p; \\ \texttt{identify} \text{ notes it and"
+            r" reports frequencies in } [0, \pi]\end{gathered}"
+        ),
+    ),
+    claim(
+        "implementations-surveyed",
+        "Who uses which convention, read from each implementation's public source",
+        statement=(
+            r"\text{layout, law, first position and odd-width handling of each implementation"
+            r" listed, as read from its source file at the linked commit}"
+        ),
+        source="implementation-survey",
+    ),
+    testing_claim(
+        "paper-tolerance-fits-the-recipe",
+        "assert_matches_paper's default atol, 4ε + 2ε(n − 1), admits the float32 recipe",
+        Check(
+            _recipe_within,
+            true=testing.paper_tolerance,
+            wrong=(wrong.FLAT_PAPER_TOLERANCE,),
+        ),
+        statement=(
+            r"\begin{gathered}\texttt{atol}(n) = 4\varepsilon + 2\varepsilon(n - 1):\ "
+            r"|\widehat{PE}_{\text{recipe}, 32} - PE| \le \texttt{atol}(n) \text{ for } n \in"
+            r" \{64, 512, 2048\},\ d = 256; \text{ a doubled exponent exceeds it;} \\"
+            r" \text{the paper's table: interleaved, sine first,"
+            r" } \omega_i = 10000^{-2i/d}, \text{ from position } 0\end{gathered}"
         ),
     ),
 )

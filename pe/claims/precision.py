@@ -6,8 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from pe import _rotation_table, numeric
+from pe import _extended_precision, _rotation_table, numeric
 from pe.claims import Chapter, Check, Evidence, by_proof, checked
 from pe.experiments import precision
 from pe.proofs import precision as proofs
@@ -22,6 +23,21 @@ LIMIT = 2**20
 #: Float32 entries: half a unit in the last place below 1, plus the float64 value's error
 #: before its rounding (:mod:`pe._rotation_table`).
 FLOAT32_BOUND = 2.0**-25 + 1.6e-15
+ANGLE = 1e4  #: the angle size of the page's float32 argument (a fast pair near p = 10^4)
+#: Positions of the angle-reduction check and its bound (radians; pe._extended_precision: p0 f_mid rounds below 2^-83 turns).
+FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
+ANGLE_BOUND = 1e-24
+#: The dtype facts of the page, as stated there.
+FORMAT_FACTS: dict[str, float] = {
+    "float32 significant bits": 24,
+    "float16: every integer up to": 2048,
+    "largest finite float16": 65504.0,
+    "first integer overflowing float16": 65520,
+    "eps32 / eps64": 2.0**29,
+    "half ulp below 1, float64": 2.0**-54,
+    "half ulp below 1, float32": 2.0**-25,
+    "bits for 1e-8 at 1e4": 40,
+}
 #: Positions and offsets of the low-precision identity checks.
 OFFSETS = np.array([1, 3, 100, -7])
 POSITIONS = np.concatenate([np.arange(256), [4096, 65_536]])
@@ -130,23 +146,105 @@ def _neox(half_angles: precision.HalfAngles) -> Evidence:
     )
 
 
-def _recipe_drift(table: precision.Table) -> Evidence:
-    """Errors at 32 rows from each of p = 10^3 .. 10^6: under the model, growing like p."""
-    d, starts = 64, np.array([10**3, 10**4, 10**5, 10**6])
-    omega = np.repeat(numeric.frequencies(d), 2)
-    worst, within = [], True
-    for start in starts:
-        positions = start + np.arange(32)
-        errors = precision.row_errors(table, positions, d)
-        model = (3 + np.abs(np.log(omega))) * 2.0**-24 * np.outer(positions, omega) + 2.0**-24
-        within = within and bool(np.all(errors <= model))
-        worst.append(float(errors.max()))
-    slope = float(np.polyfit(np.log10(starts), np.log10(worst), 1)[0])
+def _drifts(unit: float) -> Callable[[precision.Table], Evidence]:
+    """Errors at 32 rows from each of p = 10^3 .. 10^6: under the model (roundoff ``unit``)."""
+
+    def run(table: precision.Table) -> Evidence:
+        d, starts = 64, np.array([10**3, 10**4, 10**5, 10**6])
+        omega = np.repeat(numeric.frequencies(d), 2)
+        worst, within = [], True
+        for start in starts:
+            positions = start + np.arange(32)
+            errors = precision.row_errors(table, positions, d)
+            model = (3 + np.abs(np.log(omega))) * unit * np.outer(positions, omega) + unit
+            within = within and bool(np.all(errors <= model))
+            worst.append(float(errors.max()))
+        slope = float(np.polyfit(np.log10(starts), np.log10(worst), 1)[0])
+        exponent = round(np.log2(unit))
+        return checked(
+            within and 0.9 <= slope <= 1.1,
+            f"d={d}, 32 rows from each of p = 10^3..10^6: largest errors "
+            f"{', '.join(f'{w:.3g}' for w in worst)}; log-log slope {slope:.3f} (linear: 0.9 "
+            f"to 1.1); every entry under (3 + |ln ω|)·2^{exponent}·ω p + 2^{exponent}: "
+            f"{'yes' if within else 'no'}",
+        )
+
+    return run
+
+
+def _rounding_near_angle(half_spacing: float) -> Evidence:
+    """Largest rounding error of float32 on 10^5 random angles within 10 % of 10^4."""
+    angles = np.random.default_rng(0).uniform(0.9 * ANGLE, 1.1 * ANGLE, 100_000)
+    worst = float(np.abs(angles.astype(np.float32).astype(np.float64) - angles).max())
+    spacing = float(np.spacing(np.float32(ANGLE)))
     return checked(
-        within and 0.9 <= slope <= 1.1,
-        f"d={d}, 32 rows from each of p = 10^3..10^6: largest errors "
-        f"{', '.join(f'{w:.3g}' for w in worst)}; log-log slope {slope:.3f} (linear: 0.9 to "
-        f"1.1); every entry under (3 + |ln ω|)·2^-24·ω p + 2^-24: {'yes' if within else 'no'}",
+        spacing == 2 * half_spacing and worst >= 0.999 * half_spacing,
+        f"float32 spacing at 10^4: {spacing:.6g}; largest |fl32(x) - x| over 10^5 angles "
+        f"within 10 % of 10^4: {worst:.6g} (stated half spacing {half_spacing:.6g})",
+        error=worst,
+        tolerance=half_spacing,
+    )
+
+
+def _format_facts(stated: dict[str, float]) -> Evidence:
+    """The dtype facts the page states, read from NumPy (every key of :data:`FORMAT_FACTS`)."""
+    integers = np.arange(1 << 17)
+    with np.errstate(over="ignore"):
+        half = integers.astype(np.float16)
+        below_one = [np.nextafter(t(1), t(0)) for t in (np.float64, np.float32)]
+        found = {
+            "float32 significant bits": np.finfo(np.float32).nmant + 1,
+            "float16: every integer up to": int(np.flatnonzero(half != integers)[0]) - 1,
+            "largest finite float16": float(np.finfo(np.float16).max),
+            "first integer overflowing float16": int(integers[np.isinf(half)][0]),
+            "eps32 / eps64": float(np.finfo(np.float32).eps / np.finfo(np.float64).eps),
+            "half ulp below 1, float64": float(np.spacing(below_one[0])) / 2,
+            "half ulp below 1, float32": float(np.spacing(below_one[1])) / 2,
+            # significant bits b for a half spacing 2^(13 - b) <= 1e-8 at an angle near 10^4
+            "bits for 1e-8 at 1e4": next(b for b in range(1, 113) if 2.0 ** (13 - b) <= 1e-8),
+        }
+    wrong = [f"{k} {found[k]:g}, stated {v:g}" for k, v in stated.items() if found[k] != v]
+    return checked(
+        not wrong and stated.keys() == found.keys(),
+        "; ".join(wrong) or ", ".join(f"{k} {v:g}" for k, v in found.items()),
+    )
+
+
+def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
+    error, largest = precision.angle_reduction_error(turns, FAR_POSITIONS, 512)
+    return checked(
+        largest <= np.pi,
+        f"d=512, positions {', '.join(str(p) for p in FAR_POSITIONS)}: reduced angle within "
+        f"{error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits), |x| <= {largest:.6g}",
+        error=error,
+        tolerance=ANGLE_BOUND,
+    )
+
+
+def _entry_bounds(stated: tuple[float, float, float]) -> Evidence:
+    """The page's bound arithmetic: max |a| + |b| on the unit circle (10^5 + 1 angles, pi/4
+    included), 2 sqrt2 delta + 3 2^-54 with pe's delta, and the same for composed anchors."""
+    t = np.linspace(0, 2 * np.pi, 100_001)
+    weight = float((np.abs(np.cos(t)) + np.abs(np.sin(t))).max())
+    entry = 2 * np.sqrt(2) * _extended_precision.ANCHOR_ERROR_BOUND + 3 * 2.0**-54
+    composed = 2 * np.sqrt(2) * stated[1] + 3 * 2.0**-54
+    return checked(
+        stated[0] * (1 - 1e-9) <= weight <= stated[0] * (1 + 1e-15)
+        and entry == _rotation_table.ENTRY_ERROR_BOUND
+        and entry <= stated[1] <= 1.01 * entry
+        and composed <= stated[2] <= 1.05 * composed,
+        f"max |a| + |b| = {weight:.12g}; 2√2δ + 3·2^-54 = {entry:.4g} (pe's bound); composed "
+        f"2√2·{stated[1]:.3g} + 3·2^-54 = {composed:.4g}; stated {', '.join(f'{x:.3g}' for x in stated)}",
+    )
+
+
+def _positions_in(dtype: type[np.floating[Any]]) -> Evidence:
+    """Megatron-LM #535 recomputed: positions 0 .. 32767 cast to ``dtype`` collide."""
+    positions = np.arange(32_768)
+    distinct = np.unique(positions.astype(dtype)).size
+    return checked(
+        distinct < positions.size,
+        f"positions 0..32767 as {np.dtype(dtype).name}: {distinct} distinct values",
     )
 
 
@@ -250,7 +348,7 @@ CLAIMS = (
         "float32-recipe-drifts",
         "Angles formed in float32 drift linearly with position",
         Check(
-            _recipe_drift,
+            _drifts(2.0**-24),
             true=precision.float32_recipe,
             wrong=(Candidate("pe float32 (no drift)", _float32),),
         ),
@@ -284,6 +382,109 @@ CLAIMS = (
             r" |\Delta\cos| = 0.715 \text{ there},\ \max_{p, i} |\Delta\cos| = 0.7819"
             r" \text{ over 2048 positions}\end{gathered}"
         ),
+    ),
+    claim(
+        "direct-float64-drifts",
+        "The direct float64 evaluation drifts like the float32 recipe, 2^29 times more slowly",
+        Check(
+            _drifts(2.0**-53),
+            true=numeric.sinusoidal_direct,
+            wrong=(Candidate("pe float64 (no drift)", numeric.sinusoidal),),
+        ),
+        statement=(
+            r"\begin{gathered}|\widehat{PE}_{\text{direct}} - PE| \le (3 + |\ln\omega_i|)"
+            r"\,2^{-53}\,\omega_i p + 2^{-53}, \\ \text{and its largest error grows like } p"
+            r" \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
+        ),
+    ),
+    claim(
+        "float-format-facts",
+        "The floating-point facts the page uses, read from NumPy",
+        Check(
+            _format_facts,
+            true=FORMAT_FACTS,
+            wrong=tuple(
+                Candidate(name, {**FORMAT_FACTS, key: value})
+                for name, key, value in (
+                    ("23 bits, the stored ones", "float32 significant bits", 23),
+                    ("integers up to 2^10", "float16: every integer up to", 1024),
+                    ("overflow right above 65504", "first integer overflowing float16", 65505),
+                    ("eps ratio 2^32", "eps32 / eps64", 2.0**32),
+                    ("half ulp at 1: 2^-53", "half ulp below 1, float64", 2.0**-53),
+                    ("float32's 24 bits suffice", "bits for 1e-8 at 1e4", 24),
+                )
+            ),
+        ),
+        Check(
+            _rounding_near_angle,
+            true=2.0**-11,
+            wrong=(Candidate("the whole spacing 2^-10", 2.0**-10),),
+        ),
+        statement=(
+            r"\begin{gathered}\text{float32: 24 significant bits, spacing } 2^{-10}"
+            r" \text{ near } 10^4, \text{ so } |\mathrm{fl}_{32}(\theta) - \theta| \le 2^{-11}"
+            r" \approx 4.9\times 10^{-4}; \ 10^{-8} \text{ at } 10^4 \text{ needs 40 bits;}"
+            r" \\ \text{float16: every integer up to 2048, largest finite 65504, integers from"
+            r" 65520 overflow;} \ \varepsilon_{32} / \varepsilon_{64} = 2^{29}; \\ \text{half"
+            r" an ulp just below 1: } 2^{-54} \text{ (float64)},\ 2^{-25}"
+            r" \text{ (float32)}\end{gathered}"
+        ),
+    ),
+    claim(
+        "anchor-angle-accurate",
+        "The anchors' angles, reduced in extended precision, within 1e-24 rad up to 2^53",
+        Check(
+            _angle_reduction,
+            true=_extended_precision.frequency_turns(512, 10000.0),
+            wrong=(
+                Candidate(
+                    "frequencies kept in two doubles (about 106 bits)",
+                    _extended_precision.frequency_turns(512, 10000.0)[:2],
+                ),
+            ),
+        ),
+        statement=(
+            r"|\hat x - (\omega_i p \bmod 2\pi)| \le 10^{-24},\ |\hat x| \le \pi"
+            r" \quad (d = 512,\ \text{positions up to } 2^{53}\text{, the largest included})"
+        ),
+    ),
+    claim(
+        "entry-error-bound",
+        "The error bound of an entry, and of a composed anchor",
+        Check(
+            _entry_bounds,
+            true=(float(np.sqrt(2)), 4.9e-16, 1.6e-15),
+            wrong=(
+                Candidate("|a| + |b| <= 1", (1.0, 4.9e-16, 1.6e-15)),
+                Candidate("one rounding, 2^-53", (float(np.sqrt(2)), 2.0**-53, 1.6e-15)),
+                Candidate("composed as one: 4.9e-16", (float(np.sqrt(2)), 4.9e-16, 4.9e-16)),
+            ),
+        ),
+        statement=(
+            r"\begin{gathered}a^2 + b^2 = 1 \implies |a| + |b| \le \sqrt 2; \quad"
+            r" 2\sqrt2\,\delta + 3\cdot 2^{-54} \le 4.9\times 10^{-16},\ \delta = 1.02\cdot"
+            r" 2^{-53}; \\ \text{composed anchors: } 2\sqrt2 \cdot 4.9\times 10^{-16} + 3\cdot"
+            r" 2^{-54} < 1.6\times 10^{-15}\end{gathered}"
+        ),
+    ),
+    claim(
+        "megatron-535-float16-positions",
+        "Megatron-LM #535: 32768 positions cast to float16 collide",
+        Check(_positions_in, true=np.float16, wrong=(Candidate("float32 positions", np.float32),)),
+        statement=(
+            r"\text{Megatron-LM issue 535: positions cast to float16 under mixed precision;"
+            r" with 32768 positions many share one value (recomputed)}"
+        ),
+        source="megatron535",
+    ),
+    claim(
+        "te-1245-lower-precision-rope",
+        "TransformerEngine #1245: a Llama 3.1 loss gap traced to lower-precision RoPE",
+        statement=(
+            r"\text{TransformerEngine issue 1245: Llama 3.1 training (RoPE base 500000) showed a"
+            r" loss gap the reporters traced to RoPE applied in lower precision}"
+        ),
+        source="te1245",
     ),
     claim(
         "identity-low-precision",

@@ -270,4 +270,60 @@ CLAIMS = (
             r" 62\,\% \text{ of } L\,\omega_i\end{gathered}"
         ),
     ),
+    claim(
+        "shaw-reported",
+        "Shaw et al.: the clipped relative score, and 1.3 and 0.3 BLEU over absolute positions",
+        statement=(
+            r"\begin{gathered}e_{ij} = (W_q x_i)^{\mathsf T}(W_k x_j + a^K_{\mathrm{clip}(j-i,K)})"
+            r" / \sqrt d; \\ \text{WMT 2014: +1.3 BLEU (English-German), +0.3 BLEU"
+            r" (English-French) over absolute positions; no further gain from both}\end{gathered}"
+        ),
+        source="shaw2018",
+    ),
+    claim(
+        "transformer-xl-reported",
+        "Dai et al.: dependencies 80% and 450% longer, evaluation up to 1,800 times faster",
+        statement=(
+            r"\text{Transformer-XL learns dependencies about 80\% longer than RNNs and 450\%"
+            r" longer than vanilla Transformers; evaluation up to 1,800+ times faster}"
+        ),
+        source="dai2019",
+    ),
+    claim(
+        "t5-bias-settings",
+        "T5: one scalar per bucket and head, shared across layers; 32 buckets up to offset 128",
+        statement=(
+            r"\text{T5: a learned scalar per bucket, one table per head, shared across layers;"
+            r" 32 buckets, logarithmic up to offset 128, one bucket beyond}"
+        ),
+        source="raffel2020",
+    ),
+    claim(
+        "alibi-reported",
+        "Press et al.: ALiBi trained on 1024 tokens matches sinusoidal trained on 2048",
+        statement=(
+            r"\text{1.3B parameters, trained on 1024 tokens, evaluated on 2048: the perplexity of a"
+            r" sinusoidal model trained on 2048, 11\% faster, 11\% less memory}"
+        ),
+        source="press2022",
+    ),
+    claim(
+        "position-interpolation-reported",
+        "Chen et al.: LLaMA 7B to 65B extended to 32768 positions within 1000 steps",
+        statement=(
+            r"\text{LLaMA 7B to 65B extended to context windows up to 32768 with at most 1000"
+            r" fine-tuning steps; interpolation bound at least about 600 times smaller than"
+            r" extrapolation's}"
+        ),
+        source="chen2023",
+    ),
+    claim(
+        "yarn-reported",
+        "Peng et al.: NTK-aware scaling extrapolates some dimensions; YaRN needs fewer tokens",
+        statement=(
+            r"\text{NTK-aware scaling extrapolates some dimensions to out-of-bound values; YaRN"
+            r" reaches long contexts with 10 times fewer tokens and 2.5 times fewer steps}"
+        ),
+        source="peng2023",
+    ),
 )

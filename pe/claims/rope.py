@@ -134,6 +134,8 @@ CLAIMS = (
         "rope-relative-property",
         "RoPE scores depend only on the offset (one pair)",
         Check(_RELATIVE, true=proofs.rope_rotation, wrong=_NOT_RELATIVE),
+        # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
+        Check(_RELATIVE, true=wrong.TRANSPOSED_ROTATION.value),
     ),
     claim(
         "rope-relative-block-diagonal",
@@ -241,5 +243,16 @@ CLAIMS = (
             r" \le 4\varepsilon\,(1 + p\,\omega_i)(|a| + |b|),"
             r"\quad (a, b) = (x_{p,2i}, x_{p,2i+1}),\ i = \lfloor j/2 \rfloor"
         ),
+    ),
+    claim(
+        "rope-pairings-in-public-code",
+        "Adjacent pairs in RoFormer, GPT-J and Meta's Llama; halves in GPT-NeoX and HF Llama",
+        statement=(
+            r"\begin{gathered}\text{adjacent } (x_{2i}, x_{2i+1}): \text{RoFormer, GPT-J, Meta's"
+            r" Llama;} \\ \text{halves } (x_i, x_{i+d/2}): \text{GPT-NeoX, Hugging Face's Llama;}"
+            r" \\ \text{all: } \omega_i = 10000^{-2i/d}, \text{ positions from 0, the same"
+            r" sign}\end{gathered}"
+        ),
+        source="rope-code",
     ),
 )

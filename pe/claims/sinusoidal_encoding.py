@@ -184,17 +184,18 @@ def _costs(rhs: proofs.Projection) -> Evidence:
 
 
 def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
-    """Which matrices of an encoder layer read the stream, and what a 2d stream costs."""
-    added, concatenated = facts.layer_weights(D), facts.layer_weights(2 * D)
-    reading = tuple(n for n, (a, _) in facts.ENCODER_MATRICES.items() if a == "stream")
-    writing = tuple(n for n, (_, b) in facts.ENCODER_MATRICES.items() if b == "stream")
-    extra = sum(concatenated.values()) - sum(added.values())
-    doubled = all(concatenated[n] == 2 * added[n] for n in added)
+    """Which matrices of an encoder layer read the stream (from a forward pass), and a 2d stream."""
+    added, concatenated = facts.layer_matrices(D), facts.layer_matrices(2 * D)
+    reading = tuple(n for n, use in added.items() if use.reads_stream)
+    writing = tuple(n for n, use in added.items() if use.writes_stream)
+    sizes = {n: (np.prod(added[n].shape), np.prod(concatenated[n].shape)) for n in added}
+    extra = sum(int(b - a) for a, b in sizes.values())
+    doubled = all(b == 2 * a for a, b in sizes.values())
     return checked(
         reading == readers and doubled,
-        f"d={D}, d_ff=2048: matrices reading the stream {', '.join(reading)} (stated: "
-        f"{', '.join(readers)}); writing it {', '.join(writing)}; a {2 * D}-wide stream adds "
-        f"{extra:,} weights per encoder layer, doubling every matrix: "
+        f"d={D}, d_ff=2048, forward pass of one encoder layer: matrices reading the stream "
+        f"{', '.join(reading)} (stated: {', '.join(readers)}); writing it {', '.join(writing)}; "
+        f"a {2 * D}-wide stream adds {extra:,} weights per layer, doubling every matrix: "
         f"{'yes' if doubled else 'no'}",
     )
 
@@ -224,15 +225,14 @@ def _orthogonal(embeddings: facts.Embeddings) -> Evidence:
     )
 
 
-def _past_base(wrap: int | None) -> Evidence:
-    distance = facts.wrapped_rows_distance(D, horizon=10_000, wrap=wrap)
+def _past_base(frequencies: npt.NDArray[np.float64]) -> Evidence:
+    distance = facts.rows_distance_past(D, horizon=10_000, frequencies=frequencies)
     neighbours = float(facts.neighbour_distance(D))
-    label = f"positions encoded modulo {wrap} (a maximum length)" if wrap else "the encoding"
     return checked(
         distance >= neighbours * (1 - 1e-12),
-        f"d={D}, {label}: smallest distance between a row before 10000 and a row from "
-        f"10000 on is {distance:.6g} (brute force on 1000 x 1000 rows and all offsets up "
-        f"to 20000); neighbours are {neighbours:.6g} apart (needs at least that)",
+        f"d={D}: smallest distance between a row before 10000 and a row from 10000 on is "
+        f"{distance:.6g} (brute force on 1000 x 1000 rows and all offsets up to 20000); "
+        f"neighbours are {neighbours:.6g} apart (needs at least that)",
     )
 
 
@@ -302,7 +302,7 @@ CLAIMS = (
     claim(
         "base-is-not-a-length",
         "10000 is a timescale, not a maximum length",
-        Check(_past_base, true=None, wrong=(Candidate("a maximum length of 10000", 10_000),)),
+        Check(_past_base, true=numeric.frequencies(D), wrong=(wrong.WHOLE_TURNS_PER_BASE,)),
         statement=(
             r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert \ge \lVert PE(1) - PE(0)"
             r" \rVert \\ \text{for } p < 10000 \le q < 20000 \\"

@@ -5,13 +5,15 @@
 * :func:`t2t_formula_error`: a convention's table against tensor2tensor's own formula.
 * :func:`recovery`: what :func:`pe.identify.identify` recovers from the table of every
   named convention, and whether it names every bug of :mod:`pe.bug_zoo`.
+* :func:`described_table`: a convention's table written out from the page's description
+  of its layout, order, law and first position, column by column.
 * :func:`identify_accuracy`: identify's relative errors on the paper's law, per dtype,
   width and base; :func:`non_encodings`: tables it must refuse.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -25,18 +27,22 @@ from pe.proofs.conventions import ShiftInLayout
 __all__ = [
     "ACCURACY",
     "BUG_SIGNS",
+    "DESCRIPTION",
     "OFFSETS",
     "WIDTHS",
     "Accuracy",
+    "Description",
     "Recovery",
     "ShiftErrors",
     "bug_named",
+    "described_table",
     "identify_accuracy",
     "layout_shift_errors",
     "non_encodings",
     "one_indexed_error",
     "recovery",
     "t2t_formula_error",
+    "uncertainty_slopes",
 ]
 
 #: Offsets ``k`` of the layout check.
@@ -239,3 +245,76 @@ def non_encodings() -> dict[str, npt.NDArray[Any]]:
         "all zeros": np.zeros((200, 64)),
         "one NaN": one_nan,
     }
+
+
+class Description(NamedTuple):
+    """The conventions as the page describes them, one rule per choice."""
+
+    #: pair ``k`` of width ``d`` -> its (first, second) columns, per layout
+    columns: Mapping[str, Callable[[int, int], tuple[int, int]]]
+    #: pairs ``k`` (array), width ``d``, base ``b`` -> frequencies, per law
+    laws: Mapping[str, Callable[[npt.NDArray[np.int64], int, float], npt.NDArray[np.float64]]]
+    #: the first position, per convention name (0 when not listed)
+    first_position: Mapping[str, int]
+
+
+#: The page's description: pair k in columns 2k, 2k+1 (interleaved) or k, k + d/2 (halves);
+#: b^(-2k/d), exp(-k ln b / (d/2 - 1)), b^(-2(k+1)/d); fairseq-style tables start at 2.
+DESCRIPTION = Description(
+    columns={
+        "interleaved": lambda k, _d: (2 * k, 2 * k + 1),
+        "halves": lambda k, d: (k, k + d // 2),
+    },
+    laws={
+        "paper": lambda k, d, b: b ** (-2.0 * k / d),
+        "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2 - 1)),
+        "one-indexed": lambda k, d, b: b ** (-2.0 * (k + 1) / d),
+    },
+    first_position={"fairseq": 2},
+)
+
+
+def described_table(
+    convention: Convention, n: int, d: int, description: Description = DESCRIPTION
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The table of ``convention`` written from ``description``, and a per-entry tolerance.
+
+    Plain float64: ``sin``/``cos`` of ``p * w_k`` with ``w_k`` from the described law. The
+    tolerance of an entry is ``4 eps (1 + p w_k)(1 + |ln w_k|)``: the angle's rounding,
+    amplified by the exponential that forms ``w_k``, in both this table and pe's.
+    """
+    k = np.arange(d // 2)
+    omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
+    first = description.first_position.get(convention.name, 0)
+    angles = np.outer(np.arange(first, first + n), omega)
+    roles = (np.sin(angles), np.cos(angles))
+    if convention.order == "cos-first":
+        roles = roles[::-1]
+    out = np.empty((n, d))
+    tolerance = np.empty((n, d))
+    bound = 4 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
+    for pair in k:
+        for column, values in zip(
+            description.columns[convention.layout](int(pair), d), roles, strict=True
+        ):
+            out[:, column] = values[:, pair]
+            tolerance[:, column] = bound[:, pair]
+    return out, tolerance
+
+
+def uncertainty_slopes(n: int = 256, d: int = 128, base: float = 1e6) -> tuple[float, float, int]:
+    r"""Log-log slopes of identify's relative uncertainty against :math:`\theta = \omega(n-1)`.
+
+    Over the slow pairs (:math:`\theta < 1/2`) of a float32 paper-law table: the cosine
+    columns' slope (about -2: :math:`\varepsilon/\theta^2`), the sine columns' (about 0),
+    and the number of slow pairs.
+    """
+    law = Convention("slow", "paper law, large base", base=base)
+    true = law.frequencies(d)
+    found = identify(law.table(n, d, dtype=np.float32))
+    theta = true * (n - 1)
+    slow = theta < 0.5
+    x = np.log(theta[slow])
+    cosine = float(np.polyfit(x, np.log(found.cos_uncertainty[slow] / true[slow]), 1)[0])
+    sine = float(np.polyfit(x, np.log(found.sin_uncertainty[slow] / true[slow]), 1)[0])
+    return cosine, sine, int(slow.sum())

@@ -42,6 +42,7 @@ __all__ = [
     "RoundingCensus",
     "RowSeparation",
     "Table",
+    "angle_reduction_error",
     "census_sample",
     "chained_rotation",
     "drift",
@@ -57,6 +58,7 @@ __all__ = [
     "row_separation",
     "sample_entries",
     "separations",
+    "turn_bits",
 ]
 
 #: A table method: ``(positions, d_model) -> (positions.size, d_model)`` array.
@@ -93,7 +95,7 @@ def float32_recipe(
     """
     kind = np.dtype(dtype)
     out = np.empty((np.asarray(positions).size, d_model), dtype=kind)
-    # float16 positions above 65504 overflow to infinity: their rows come out NaN, as
+    # float16 positions from 65520 on overflow to infinity: their rows come out NaN, as
     # they would in half-precision code.
     with np.errstate(over="ignore", invalid="ignore"):
         p = np.asarray(positions).astype(kind)[:, None]
@@ -437,3 +439,47 @@ def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparatio
         table = numeric.sinusoidal(n_positions, d_model, dtype=dtype)
         found.append(row_separation(table, f"pe, rounded to {name}"))
     return found
+
+
+def angle_reduction_error(
+    turns: tuple[npt.NDArray[np.float64], ...], positions: npt.ArrayLike, d_model: int
+) -> tuple[float, float]:
+    r"""Error of the anchors' reduced angles against :math:`\omega_i p \bmod 2\pi` (mpmath, 70 digits).
+
+    ``turns``: the frequencies in turns per position as a sum of float64 arrays (pe's three,
+    or fewer for a candidate), reduced by pe's ``_extended_precision._reduced_turns``.
+    Returns the largest error and the largest :math:`|x|`, both in radians.
+    """
+    from pe import _extended_precision
+
+    ps = np.asarray(positions, dtype=np.float64)
+    parts = (*turns, *(np.zeros_like(turns[0]),) * (3 - len(turns)))
+    s, e = _extended_precision._reduced_turns(ps, (parts[0], parts[1], parts[2]))
+    worst = mpmath.mpf(0)
+    with mpmath.workdps(70):
+        exact = [
+            reference.frequency(i, d_model, dps=70) / (2 * mpmath.pi) for i in range(d_model // 2)
+        ]
+        for row, p in enumerate(ps):
+            for i, f in enumerate(exact):
+                t = mpmath.mpf(int(p)) * f - mpmath.nint(mpmath.mpf(int(p)) * f)
+                gap = abs(mpmath.mpf(float(s[row, i])) + mpmath.mpf(float(e[row, i])) - t)
+                worst = max(worst, min(gap, abs(gap - 1)))
+    return float(2 * mpmath.pi * worst), float(2 * np.pi * np.abs(s + e).max())
+
+
+def turn_bits(d_model: int = 512) -> float:
+    """Bits to which pe's three-double frequencies (in turns) match the exact ones, worst pair.
+
+    >>> turn_bits(8) > 150
+    True
+    """
+    from pe import _extended_precision
+
+    turns = _extended_precision.frequency_turns(d_model, 10000.0)
+    with mpmath.workdps(70):
+        worst = max(
+            abs(mpmath.fsum(mpmath.mpf(float(t[i])) for t in turns) * 2 * mpmath.pi / f - 1)
+            for i, f in enumerate(reference.frequencies(d_model, dps=70))
+        )
+    return float(-mpmath.log(worst, 2))

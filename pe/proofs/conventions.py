@@ -44,13 +44,17 @@ from pe.symbolic import (
 __all__ = [
     "PROOF_WIDTH",
     "ShiftInLayout",
+    "alias_at_integers",
     "conjugated",
     "cos_first_block",
     "cos_sin_block",
     "doubled_exponent",
+    "integer_alias",
     "layout_identity",
     "one_indexed_exponent",
     "one_indexed_is_wider_paper",
+    "pair_as_phase",
+    "sin_first_phase",
     "t2t_equals_paper",
     "t2t_exponent",
 ]
@@ -281,5 +285,81 @@ def doubled_exponent(base_power: int = 2) -> Proof:
         statement,
         ("Residual (b > 0, so (b^m)^x = b^(m x))", lhs - rhs),
         ("Combine powers (powsimp)", sp.powsimp),
+        ("Collect terms (expand)", sp.expand),
+    )
+
+
+#: The angle of the phase identities.
+THETA = sp.Symbol("theta", real=True)
+
+
+def sin_first_phase(theta: Any) -> Any:
+    r""":math:`\mathrm{i}\,e^{-\mathrm{i}\theta}`: the paper's (sin, cos) pair as a complex number."""
+    return sp.I * sp.exp(-sp.I * theta)
+
+
+def pair_as_phase(phase: Callable[[Any], Any] = sin_first_phase) -> Proof:
+    r"""Prove :math:`\sin\theta + \mathrm{i}\cos\theta = \mathrm{i}\,e^{-\mathrm{i}\theta}`.
+
+    With :math:`\cos\theta + \mathrm{i}\sin\theta = e^{\mathrm{i}\theta}` (Euler, the
+    rewrite step), the (sin, cos) pair turns clockwise as :math:`\theta` grows. ``phase``
+    is the candidate right side.
+
+    Examples
+    --------
+    >>> pair_as_phase().holds, pair_as_phase(lambda t: sp.I * sp.exp(sp.I * t)).holds
+    (True, False)
+    """
+    right = phase(THETA)
+    return _reduced(
+        "the (sin, cos) pair as a phase",
+        rf"\sin\theta + i\cos\theta = {sp.latex(right)}",
+        ("Residual", sp.sin(THETA) + sp.I * sp.cos(THETA) - right),
+        ("Euler's formula: e^(ix) = cos x + i sin x", lambda e: e.rewrite(sp.exp, sp.cos)),
+        ("Collect terms (expand)", sp.expand),
+    )
+
+
+#: An integer position and a frequency, for the aliasing identity.
+INTEGER_P = sp.Symbol("p", integer=True)
+FREQUENCY = sp.Symbol("omega", positive=True)
+
+
+def integer_alias(omega: Any) -> Any:
+    r""":math:`2\pi - \omega`: the frequency that takes the same values at integer positions."""
+    return 2 * sp.pi - omega
+
+
+def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
+    r"""Prove :math:`\sin(a(\omega)\,p) = -\sin\omega p` and :math:`\cos(a(\omega)\,p) = \cos\omega p` for integer ``p``.
+
+    With :math:`a(\omega) = 2\pi - \omega` the alias turns the other way at every integer
+    position, so a pair turning faster than :math:`\pi` per position cannot be told from
+    its alias below :math:`\pi`. ``alias`` is the candidate.
+
+    Examples
+    --------
+    >>> alias_at_integers().holds, alias_at_integers(lambda w: sp.pi - w).holds
+    (True, False)
+    """
+    other = alias(FREQUENCY)
+    return _reduced(
+        "aliases at integer positions",
+        rf"\sin\bigl(({sp.latex(other)})\,p\bigr) = -\sin\omega p,\ "
+        rf"\cos\bigl(({sp.latex(other)})\,p\bigr) = \cos\omega p \quad (p \in \mathbb{{Z}})",
+        (
+            "Residuals (p an integer)",
+            sp.sin(other * INTEGER_P)
+            + sp.sin(FREQUENCY * INTEGER_P)
+            + sp.cos(other * INTEGER_P)
+            - sp.cos(FREQUENCY * INTEGER_P),
+        ),
+        (
+            "Expand the arguments",
+            lambda e: e.replace(sp.sin, lambda x: sp.sin(sp.expand(x))).replace(
+                sp.cos, lambda x: sp.cos(sp.expand(x))
+            ),
+        ),
+        ("Angle addition; sin 2πp = 0, cos 2πp = 1 (expand_trig)", sp.expand_trig),
         ("Collect terms (expand)", sp.expand),
     )

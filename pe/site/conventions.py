@@ -12,7 +12,8 @@ import inspect
 import io
 import shlex
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -23,7 +24,7 @@ from matplotlib.figure import Figure
 
 from pe import bug_zoo, cli, conventions, numeric
 from pe.experiments import conventions as experiments
-from pe.identify import Identification, identify
+from pe.identify import MIN_ROWS, Identification, identify
 from pe.proofs import conventions as proofs
 from pe.site import report
 from pe.site.figures import Palette, colorbar, label_axes, render
@@ -31,6 +32,7 @@ from pe.site.html import Html, code, escape, table
 
 __all__ = [
     "SESSION",
+    "VALUES",
     "accuracy_table",
     "alias_notes",
     "bug_heatmaps",
@@ -49,6 +51,13 @@ __all__ = [
 
 #: Widths and rows used for the chapter's pictures.
 D_SHOW, N_SHOW = 64, 100
+#: Width of :func:`permutation_table` on the page; rows, width and offset of :func:`bug_table`
+#: (the column-index bug gets more rows), and the width identify reads each bug at.
+PERMUTATION_WIDTH = 8
+BUG_ROWS, BUG_WIDTH, BUG_SHIFT, COLUMN_INDEX_ROWS = 400, 16, 3, 4000
+BUG_IDENTIFY_WIDTH = BUG_WIDTH + 48
+#: Rows of the tables identify's accuracy is measured on.
+ACCURACY_ROWS = 256
 
 
 #: The worked session of ``pe identify`` shown on the page (see :func:`cli_session`).
@@ -162,13 +171,13 @@ def bug_source(name: str) -> Html:
     return Html(f'<pre class="pe-code"><code class="language-python">{source}</code></pre>')
 
 
-def bug_table(n: int = 400, d: int = 16, k: int = 3) -> Html:
+def bug_table(n: int = BUG_ROWS, d: int = BUG_WIDTH, k: int = BUG_SHIFT) -> Html:
     """Per bug: the heat map and identify's words, then the rotation identity in numbers."""
     items, rows = [], []
     for bug in bug_zoo.BUGS:
         width = d + 1 if bug.name == "odd-width" else d
-        result = identify(bug.make(200, width + 48))
-        values = bug.make(n if bug.name != "column-index" else 4000, width)
+        result = identify(bug.make(200, width + BUG_IDENTIFY_WIDTH - d))
+        values = bug.make(n if bug.name != "column-index" else COLUMN_INDEX_ROWS, width)
         paper_error = (
             conventions.linear_shift_error(values, k, matrix=numeric.shift_matrix(k, d))
             if width == d
@@ -200,7 +209,7 @@ def bug_table(n: int = 400, d: int = 16, k: int = 3) -> Html:
     return Html(f"<ul>{''.join(items)}</ul>{numbers}")
 
 
-def permutation_table(d_model: int = 8) -> Html:
+def permutation_table(d_model: int = PERMUTATION_WIDTH) -> Html:
     """Where each column of the paper's layout goes in the other layouts.
 
     Each conversion is checked first: there and back gives the paper's table again.
@@ -223,7 +232,7 @@ def permutation_table(d_model: int = 8) -> Html:
     )
 
 
-def accuracy_table(n: int = 256) -> Html:
+def accuracy_table(n: int = ACCURACY_ROWS) -> Html:
     """identify's measured accuracy on paper-law tables, per width, base and dtype."""
     rows = [
         (
@@ -288,14 +297,10 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
     )
 
 
-def cli_session(commands: Sequence[Sequence[str]] = SESSION) -> Html:
-    """Run ``pe`` commands in a scratch directory (tables saved there first) and show them.
-
-    Each command is a list of arguments; the token ``{dir}`` is replaced by the scratch
-    directory, which holds ``paper.npy`` (float32, 128 x 64), ``fairseq.npy`` (a
-    fairseq-style table, 100 x 512) and ``random.npy`` (uniform noise, 100 x 64).
-    """
-    blocks = []
+@cache
+def _session(commands: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str, int], ...]:
+    """Each command run by ``pe`` in a scratch directory: (command shown, output, exit status)."""
+    runs = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         np.save(folder / "paper.npy", numeric.sinusoidal(128, 64, dtype=np.float32))
@@ -311,7 +316,21 @@ def cli_session(commands: Sequence[Sequence[str]] = SESSION) -> Html:
                     status = int(stop.code or 0)
             shown = " ".join(shlex.quote(a.replace("{dir}/", "")) for a in command)
             text = (out.getvalue() + err.getvalue()).replace(scratch + "/", "")
-            blocks.append(f"$ pe {escape(shown)}\n{escape(text)}[exit status {status}]")
+            runs.append((shown, text, status))
+    return tuple(runs)
+
+
+def cli_session(commands: Sequence[Sequence[str]] = SESSION) -> Html:
+    """Run ``pe`` commands in a scratch directory (tables saved there first) and show them.
+
+    Each command is a list of arguments; the token ``{dir}`` is replaced by the scratch
+    directory, which holds ``paper.npy`` (float32, 128 x 64), ``fairseq.npy`` (a
+    fairseq-style table, 100 x 512) and ``random.npy`` (uniform noise, 100 x 64).
+    """
+    blocks = [
+        f"$ pe {escape(shown)}\n{escape(text)}[exit status {status}]"
+        for shown, text, status in _session(tuple(tuple(c) for c in commands))
+    ]
     return Html('<pre class="pe-session"><code>' + "\n\n".join(blocks) + "</code></pre>")
 
 
@@ -361,3 +380,26 @@ def refusals() -> Html:
         for name, v in verdicts.items()
     )
     return Html(f"<ul>{items}</ul>")
+
+
+def _status(index: int) -> int:
+    return _session(SESSION)[index][2]
+
+
+#: Values the page's prose quotes, by placeholder name (``{{ name }}``), each computed by pe.
+VALUES: dict[str, Callable[[], object]] = {
+    "heatmap_width": lambda: D_SHOW,
+    "heatmap_pairs": lambda: D_SHOW // 2,
+    "permutation_width": lambda: PERMUTATION_WIDTH,
+    "proof_width": lambda: proofs.PROOF_WIDTH,
+    "bug_identify_width": lambda: BUG_IDENTIFY_WIDTH,
+    "bug_shift": lambda: BUG_SHIFT,
+    "bug_width": lambda: BUG_WIDTH,
+    "bug_rows": lambda: BUG_ROWS,
+    "column_index_rows": lambda: COLUMN_INDEX_ROWS,
+    "identify_min_rows": lambda: MIN_ROWS,
+    "status_encoding": lambda: _status(0),
+    "status_not_encoding": lambda: _status(3),
+    "status_bad_input": lambda: _status(4),
+    "accuracy_rows": lambda: ACCURACY_ROWS,
+}

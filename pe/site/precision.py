@@ -15,9 +15,9 @@ True
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -26,7 +26,7 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, numeric
+from pe import _rotation_table, numeric, reference
 from pe.experiments import precision
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
@@ -94,14 +94,16 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
         alt=(
             f"Log-log plot of table error against position from 1 to 2^20 for d = {d_model}. "
             "The float64, float32 and float16 tables of pe stay flat at their rounding "
-            "levels (dashed bounds); the direct float64 evaluation grows from 1e-16 to "
-            "about 1e-10, and the float32 and float16 recipes grow linearly; the float16 "
-            "recipe stops at 65504, where float16 positions overflow."
+            "levels (dashed bounds); the direct float64 evaluation grows from "
+            f"{curves['direct float64'][0]:.0e} to {curves['direct float64'][-1]:.0e}, and the "
+            "float32 and float16 recipes grow linearly; the float16 "
+            "recipe stops near 65504, the largest float16: positions from 65520 on overflow."
         ),
         caption=(
             "Error against 50-digit mpmath, largest over 16 sampled columns (0 and 1 "
             "included). Dashed lines: pe's bounds for float64, float32 and float16. The "
-            "float16 recipe has no points above 65504: positions overflow to infinity there."
+            "float16 recipe has no points above 65504: from 65520 on, float16 positions are "
+            "infinite."
         ),
         size=(7.0, 3.8),
     )
@@ -163,11 +165,34 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
     )
 
 
-def drift_table(
-    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
-) -> Html:
+#: Positions and width of :func:`drift_table` (and of the prose that quotes it).
+DRIFT_POSITIONS = (10**3, 10**4, 10**5, 10**6)
+DRIFT_WIDTH = 64
+
+
+@cache
+def _drift() -> dict[str, npt.NDArray[np.float64]]:
+    return precision.drift(DRIFT_POSITIONS, DRIFT_WIDTH)
+
+
+def _drift_at(method: str, position: int) -> float:
+    return float(_drift()[method][DRIFT_POSITIONS.index(position)])
+
+
+@cache
+def _separations() -> dict[str, precision.RowSeparation]:
+    return {r.label: r for r in precision.separations()}
+
+
+#: The width at which the prose quotes the precision of the frequencies in turns.
+TURN_WIDTH = 512
+
+
+
+def drift_table(positions: tuple[int, ...] = DRIFT_POSITIONS, d_model: int = DRIFT_WIDTH) -> Html:
     """Largest error over all columns at a few positions, for each method of the page."""
-    found = precision.drift(positions, d_model)
+    same = positions == DRIFT_POSITIONS and d_model == DRIFT_WIDTH
+    found = _drift() if same else precision.drift(positions, d_model)
     return table(
         [f"method (d = {d_model})", *(f"p = {p:,}" for p in positions)],
         (
@@ -257,20 +282,30 @@ def rounding_sentence() -> Html:
     )
 
 
-@functools.cache
+@cache
 def _neox() -> precision.NeoxReproducer:
     """The reproducer of GPT-NeoX #1003 recomputed, with the reporter's float16 path."""
     return precision.neox_reproducer()
 
 
-@functools.cache
+@cache
 def _neox_rounded() -> precision.NeoxReproducer:
     """The same reproducer with the float32 angles rounded once to float16."""
     return precision.neox_reproducer(precision.rounded_angles)
 
 
-#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
+#: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`), each computed by pe.
 VALUES: dict[str, Callable[[], object]] = {
+    "reference_digits": lambda: reference.DPS,
+    "radix": lambda: _rotation_table.RADIX,
+    "drift_width": lambda: DRIFT_WIDTH,
+    "recipe32_at_1e4": lambda: _drift_at("float32 recipe", 10**4),
+    "direct64_at_1e3": lambda: _drift_at("direct float64", 10**3),
+    "direct64_at_1e6": lambda: _drift_at("direct float64", 10**6),
+    "turn_bits": lambda: precision.turn_bits(TURN_WIDTH),
+    "turn_width": lambda: TURN_WIDTH,
+    "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
+    "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
     "neox_d": lambda: precision.NEOX_1003[0],
     "neox_n": lambda: precision.NEOX_1003[1],
     "neox_row": lambda: precision.NEOX_1003[3][0],

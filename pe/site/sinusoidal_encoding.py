@@ -414,10 +414,12 @@ def column_means_table(
 
 def _stream_sentence() -> str:
     """Which matrices of an encoder layer read and write the stream, and the extra weights."""
-    added, concatenated = facts.layer_weights(D), facts.layer_weights(2 * D)
-    reading = [n for n, (a, _) in facts.ENCODER_MATRICES.items() if a == "stream"]
-    writing = [n for n, (_, b) in facts.ENCODER_MATRICES.items() if b == "stream"]
-    extra = sum(concatenated.values()) - sum(added.values())
+    added, concatenated = facts.layer_matrices(D), facts.layer_matrices(2 * D)
+    reading = [n for n, use in added.items() if use.reads_stream]
+    writing = [n for n, use in added.items() if use.writes_stream]
+    extra = sum(
+        int(np.prod(concatenated[n].shape) - np.prod(use.shape)) for n, use in added.items()
+    )
     return (
         f"<p>The extra width is carried by the residual stream through every layer. In each "
         f"encoder layer of the base model, {', '.join(reading)} read the stream and "

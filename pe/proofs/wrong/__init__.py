@@ -31,10 +31,18 @@ from pe.proofs.wrong._candidate import Candidate as Candidate
 from pe.proofs.wrong._candidate import ShiftMatrix as ShiftMatrix
 from pe.proofs.wrong.conventions import BASE_CUBED as BASE_CUBED
 from pe.proofs.wrong.conventions import COS_FIRST_UNCONJUGATED as COS_FIRST_UNCONJUGATED
+from pe.proofs.wrong.conventions import COUNTER_CLOCKWISE_PHASE as COUNTER_CLOCKWISE_PHASE
+from pe.proofs.wrong.conventions import FAIRSEQ_FROM_ONE as FAIRSEQ_FROM_ONE
+from pe.proofs.wrong.conventions import FLAT_PAPER_TOLERANCE as FLAT_PAPER_TOLERANCE
+from pe.proofs.wrong.conventions import HALF_TURN_ALIAS as HALF_TURN_ALIAS
+from pe.proofs.wrong.conventions import INTERLEAVED_SWAPPED as INTERLEAVED_SWAPPED
 from pe.proofs.wrong.conventions import NOISY_PAPER_TABLE as NOISY_PAPER_TABLE
 from pe.proofs.wrong.conventions import ONE_INDEXED_SAME_BASE as ONE_INDEXED_SAME_BASE
 from pe.proofs.wrong.conventions import PAPER_TABLE as PAPER_TABLE
 from pe.proofs.wrong.conventions import SWAPPED_PARTNERS as SWAPPED_PARTNERS
+from pe.proofs.wrong.conventions import (
+    T2T_DESCRIBED_WITH_HALF_WIDTH as T2T_DESCRIBED_WITH_HALF_WIDTH,
+)
 from pe.proofs.wrong.conventions import T2T_EXPONENT_D_MINUS_1 as T2T_EXPONENT_D_MINUS_1
 from pe.proofs.wrong.conventions import T2T_SAME_BASE as T2T_SAME_BASE
 from pe.proofs.wrong.conventions import TRANSPOSED_CONJUGATION as TRANSPOSED_CONJUGATION
@@ -60,9 +68,9 @@ from pe.proofs.wrong.fixed_or_learned import CANCELLING_SUBLAYER as CANCELLING_S
 from pe.proofs.wrong.fixed_or_learned import INSIDE_TRAINING as INSIDE_TRAINING
 from pe.proofs.wrong.fixed_or_learned import LAST_TRAINED_POSITION as LAST_TRAINED_POSITION
 from pe.proofs.wrong.fixed_or_learned import LEARNED_LOOKUP as LEARNED_LOOKUP
-from pe.proofs.wrong.fixed_or_learned import PARAMETERS_ADDED as PARAMETERS_ADDED
 from pe.proofs.wrong.fixed_or_learned import PLAIN_STACK as PLAIN_STACK
 from pe.proofs.wrong.fixed_or_learned import POST_LN_STACK as POST_LN_STACK
+from pe.proofs.wrong.fixed_or_learned import ROW_FOR_N_MAX as ROW_FOR_N_MAX
 from pe.proofs.wrong.implications import BINARY_COUNTER as BINARY_COUNTER
 from pe.proofs.wrong.implications import BINARY_TURNS as BINARY_TURNS
 from pe.proofs.wrong.implications import COUPLED_ROTATION_PROJECTION as COUPLED_ROTATION_PROJECTION
@@ -153,6 +161,7 @@ from pe.proofs.wrong.sinusoidal_encoding import SQUARED_MEAN as SQUARED_MEAN
 from pe.proofs.wrong.sinusoidal_encoding import STEP_IS_OMEGA as STEP_IS_OMEGA
 from pe.proofs.wrong.sinusoidal_encoding import TIED_PROJECTION as TIED_PROJECTION
 from pe.proofs.wrong.sinusoidal_encoding import UNIT_EMBEDDING_INIT as UNIT_EMBEDDING_INIT
+from pe.proofs.wrong.sinusoidal_encoding import WHOLE_TURNS_PER_BASE as WHOLE_TURNS_PER_BASE
 from pe.proofs.wrong.why_order import ATTENTION_COST as ATTENTION_COST
 from pe.proofs.wrong.why_order import CAUSAL_LAYER as CAUSAL_LAYER
 from pe.proofs.wrong.why_order import CAUSAL_MASK as CAUSAL_MASK
@@ -181,6 +190,7 @@ __all__ = [
     "CONSTANT_GAP",
     "CORRECTLY_ROUNDED_64",
     "COS_FIRST_UNCONJUGATED",
+    "COUNTER_CLOCKWISE_PHASE",
     "COUPLED_ROTATION_PROJECTION",
     "CROSS_TERMS_DROPPED",
     "DIFFERENCE_ONLY",
@@ -193,6 +203,8 @@ __all__ = [
     "DOUBLED_EXPONENT_WAVELENGTHS",
     "DOUBLED_FREQUENCY_BLOCK",
     "DOUBLE_ANGLE_COSINE",
+    "FAIRSEQ_FROM_ONE",
+    "FLAT_PAPER_TOLERANCE",
     "FLIPPED_ROPE",
     "FLIPPED_SINE_SHIFT_MATRIX",
     "FLOAT16_ANGLES",
@@ -204,11 +216,13 @@ __all__ = [
     "FORGETFUL_READER",
     "FOUR_PAIRS",
     "GAP_ONE_OVER_N_MINUS_ONE",
+    "HALF_TURN_ALIAS",
     "HALVING_SLOPES",
     "IDENTITY_PROJECTION",
     "IDENTITY_PROJECTIONS",
     "INCLUSIVE_PAIRS",
     "INSIDE_TRAINING",
+    "INTERLEAVED_SWAPPED",
     "INVARIANCE",
     "INVERSE_IS_SELF",
     "LAST_PARTIAL_SUM",
@@ -246,7 +260,6 @@ __all__ = [
     "PAIR_SHARE",
     "PAPER_BLOCK",
     "PAPER_TABLE",
-    "PARAMETERS_ADDED",
     "PARTIAL_SUM_SHIFTED",
     "PLAIN_BASE_SCALING",
     "PLAIN_ROPE_BACKWARDS",
@@ -268,6 +281,7 @@ __all__ = [
     "ROTATE_BEFORE_PROJECTING",
     "ROTATION_PROJECTION",
     "ROUNDED_ANGLES",
+    "ROW_FOR_N_MAX",
     "SAME_INDEX_WIDER",
     "SCALED_BLOCK",
     "SCALED_ROTATION",
@@ -285,6 +299,7 @@ __all__ = [
     "SWAPPED_BLOCK",
     "SWAPPED_FACTOR",
     "SWAPPED_PARTNERS",
+    "T2T_DESCRIBED_WITH_HALF_WIDTH",
     "T2T_EXPONENT_D_MINUS_1",
     "T2T_SAME_BASE",
     "TERM_C_LEFT_OUT",
@@ -300,6 +315,7 @@ __all__ = [
     "UNIFORM_NOISE_TABLE",
     "UNIT_EMBEDDING_INIT",
     "UNMASKED_MEAN",
+    "WHOLE_TURNS_PER_BASE",
     "ZERO_TABLE",
     "Block",
     "Candidate",

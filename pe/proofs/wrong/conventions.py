@@ -10,6 +10,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import conventions, numeric, symbolic
+from pe.experiments import conventions as _experiments
 from pe.proofs import conventions as _layouts
 from pe.proofs.wrong._candidate import Candidate
 
@@ -89,3 +90,42 @@ NOISY_PAPER_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(
     "paper table + noise 0.01 (learned-like)", _noisy_paper
 )
 ZERO_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate("all zeros", _zeros)
+
+
+#: The counter-clockwise phase :math:`\mathrm{i}\,e^{\mathrm{i}\theta}` for the (sin, cos) pair.
+COUNTER_CLOCKWISE_PHASE: Candidate[Callable[[Any], Any]] = Candidate(
+    "i e^(i theta), the turn of (cos, sin) pairs", lambda theta: sp.I * sp.exp(sp.I * theta)
+)
+#: The page's description with tensor2tensor dividing by d/2 (the paper's divisor).
+T2T_DESCRIBED_WITH_HALF_WIDTH: Candidate[_experiments.Description] = Candidate(
+    "tensor2tensor dividing by d/2",
+    _experiments.DESCRIPTION._replace(
+        laws={
+            **_experiments.DESCRIPTION.laws,
+            "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2)),
+        }
+    ),
+)
+#: The page's description with fairseq-style tables starting at position 1.
+FAIRSEQ_FROM_ONE: Candidate[_experiments.Description] = Candidate(
+    "fairseq-style tables starting at 1",
+    _experiments.DESCRIPTION._replace(first_position={"fairseq": 1}),
+)
+#: The page's description with the interleaved pair in columns (2k + 1, 2k).
+INTERLEAVED_SWAPPED: Candidate[_experiments.Description] = Candidate(
+    "interleaved pair k in columns 2k + 1, 2k",
+    _experiments.DESCRIPTION._replace(
+        columns={
+            **_experiments.DESCRIPTION.columns,
+            "interleaved": lambda k, _d: (2 * k + 1, 2 * k),
+        }
+    ),
+)
+
+#: The alias taken as :math:`\pi - \omega` (a half turn) instead of :math:`2\pi - \omega`.
+HALF_TURN_ALIAS: Candidate[Callable[[Any], Any]] = Candidate("π − ω", lambda omega: sp.pi - omega)
+
+#: A default ``atol`` of :math:`4\varepsilon` that does not grow with the number of rows.
+FLAT_PAPER_TOLERANCE: Candidate[Callable[[int, Any], float]] = Candidate(
+    "4 eps, not growing with n", lambda _n, dtype: 4 * float(np.finfo(dtype).eps)
+)

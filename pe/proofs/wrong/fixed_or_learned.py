@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -10,8 +9,10 @@ from pe.experiments import fixed_or_learned as _learned
 from pe.proofs.wrong._candidate import Candidate
 
 # --- fixed-or-learned ------------------------------------------------------------------------
-#: Parameters :math:`n_{\max} + d` instead of :math:`n_{\max} d`.
-PARAMETERS_ADDED: Candidate[Callable[[int, int], int]] = Candidate("n_max + d", operator.add)
+#: Parameters :math:`(n_{\max} + 1) d`: a row for every position 0 to :math:`n_{\max}` inclusive.
+ROW_FOR_N_MAX: Candidate[Callable[[int, int], int]] = Candidate(
+    "(n_max + 1) d, rows for 0 .. n_max", lambda n_max, d: (n_max + 1) * d
+)
 #: Position 511, the last one of a training range 0 .. 511.
 LAST_TRAINED_POSITION: Candidate[int] = Candidate("position 511, the last trained", 511)
 #: Position 256, inside a training range 0 .. 511.

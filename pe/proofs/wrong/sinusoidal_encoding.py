@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import bug_zoo, conventions
+from pe import bug_zoo, conventions, numeric
 from pe.experiments import sinusoidal_encoding as _facts
 from pe.proofs import sinusoidal_encoding as _encoding
 from pe.proofs.wrong._candidate import Candidate
@@ -66,6 +66,12 @@ TIED_PROJECTION: Candidate[_encoding.Projection] = Candidate(
 )
 
 
+#: The paper's law rounded to whole turns every 10000 positions: a law for which 10000
+#: *would* be a length (every row repeats 10000 positions later).
+WHOLE_TURNS_PER_BASE: Candidate[npt.NDArray[np.float64]] = Candidate(
+    "frequencies rounded to whole turns per 10000 positions (period 10000)",
+    2 * np.pi * np.round(numeric.frequencies(512) * 10_000 / (2 * np.pi)) / 10_000,
+)
 #: The matrices reading the stream read as "queries, keys, values, output".
 QKV_AND_OUTPUT_READ: Candidate[tuple[str, ...]] = Candidate(
     "queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O")
