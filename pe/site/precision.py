@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 from pe import _rotation_table, numeric
 from pe.experiments import precision
 from pe.site import report
-from pe.site.figures import Palette, label_axes, render
+from pe.site.figures import LEGEND_BELOW, Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
@@ -85,7 +85,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             )
             if bound is not None:
                 ax.axhline(bound, color=colour, lw=0.7, ls="--")
-        label_axes(ax, "position p", "max |computed - exact| over 16 columns")
+        label_axes(ax, "position p", "max |computed − exact|")
 
     return render(
         draw,
@@ -101,7 +101,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             "included). Dashed lines: pe's bounds for float64, float32 and float16. The "
             "float16 recipe has no points above 65504: positions overflow to infinity there."
         ),
-        size=(7.0, 3.8),
+        size=(4.0, 3.2),
     )
 
 
@@ -132,7 +132,7 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         for colour, (name, values) in zip(palette.lines, curves.items(), strict=False):
             ax.loglog(positions, values, "o-", ms=3, lw=1.0, color=colour, label=name)
         label_axes(
-            ax, "position p (number of chained steps)", "max |computed - exact| over columns"
+            ax, "position p (chained steps)", "max |computed − exact|", **LEGEND_BELOW | {"ncol": 1}
         )
 
     return render(
@@ -157,7 +157,7 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
             "Why each block is re-anchored: repeated multiplication by the one-step "
             "rotation accumulates rounding errors; one product of two accurate anchors does not."
         ),
-        size=(7.0, 3.4),
+        size=(4.0, 3.0),
     )
 
 
