@@ -62,8 +62,9 @@ class ToleranceCheck:
 
     @property
     def verdict(self) -> str:
-        """``"holds"`` or ``"FAILS"``."""
-        return "holds" if self.passed else "FAILS"
+        """``"holds"`` or ``"does not hold"`` (plain words: on the pages most checks that do
+        not hold are wrong candidates, rejected as expected)."""
+        return "holds" if self.passed else "does not hold"
 
     def bound(self) -> str:
         """``max error (tolerance t); worst error/tolerance r: verdict``, for summaries."""

@@ -125,7 +125,7 @@ class Proof:
 
     def summary(self) -> str:
         """One line: the name, the number of rewrites and the verdict."""
-        verdict = "residual is exactly 0" if self.holds else "residual is NOT zero"
+        verdict = "residual is exactly 0" if self.holds else "residual is not zero"
         steps = f"{len(self.steps)} step" + ("" if len(self.steps) == 1 else "s")
         return f"{self.name}: {steps}, {verdict}"
 

@@ -354,3 +354,27 @@ def test_pe_verify_prints_the_sources(
     out = capsys.readouterr().out
     assert "  cited-claim: cited from vaswani2017 (docs/bibliography.md#vaswani2017)" in out
     assert out.splitlines()[-1].startswith("2 of 2 claims hold")
+
+
+# Plain-text math a title must not hold outside ``$...$`` (it is typeset there instead).
+PLAIN_MATH = ("_(", "^(", "<=", ">=", "[[")
+
+
+def _plain_math(title: str) -> list[str]:
+    """The plain-text math marks of ``title`` outside its ``$...$`` parts."""
+    words = re.sub(r"\$[^$]*\$", " ", title)
+    return [mark for mark in PLAIN_MATH if mark in words]
+
+
+def test_titles_typeset_their_math() -> None:
+    """Every title writes its math as inline TeX, which the pages typeset."""
+    found = {c.id: _plain_math(c.title) for c in claims.all_claims() if _plain_math(c.title)}
+    assert found == {}
+    unpaired = [c.id for c in claims.all_claims() if c.title.count("$") % 2]
+    assert unpaired == []
+    # The check can fail, and the page renders the TeX as math, the words escaped.
+    assert _plain_math("T_(-k) = T_k^(-1) for 0 <= i and [[c, s]]") == ["_(", "^(", "<=", "[["]
+    assert _plain_math(r"$T_{-k} = T_k^{-1}$ for $0 \le i$") == []
+    assert str(report.title("$0 <= i$ & co")) == r"\(0 &lt;= i\) &amp; co"
+    with pytest.raises(ValueError, match="unpaired"):
+        report.title("costs 5 $")

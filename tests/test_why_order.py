@@ -137,7 +137,7 @@ def test_numeric_equivariance_rejects_wrong_candidates(
     result = attention.check_equivariance(candidate.value, 32, 64)
     assert not result.passed
     assert result.max_abs_error > 1e6 * result.tolerance
-    assert result.summary().endswith("FAILS")
+    assert result.summary().endswith("does not hold")
 
 
 def test_equivariance_against_every_permutation_of_four_tokens() -> None:

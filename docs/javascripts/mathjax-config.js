@@ -32,6 +32,25 @@ function markScrollingMath() {
     if (scrolls) box.setAttribute("tabindex", "0");
     else box.removeAttribute("tabindex");
   }
+  for (const box of document.querySelectorAll('mjx-container:not([display="true"])')) {
+    markWideInline(box);
+  }
+}
+
+// An inline formula does not break across lines: one wider than the room its paragraph has
+// (a phone's column) would push the whole page sideways. It scrolls in its own box instead,
+// marked like a scrolling display and reachable with the keyboard.
+function markWideInline(box) {
+  if (!box.getClientRects().length) return; // in a closed fold: measured when it opens
+  box.classList.remove("pe-scrolls");
+  let block = box.parentElement;
+  while (block && getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
+  if (!block) return;
+  const room = block.getBoundingClientRect().right - parseFloat(getComputedStyle(block).paddingRight);
+  const wide = box.getBoundingClientRect().right > room + 1;
+  box.classList.toggle("pe-scrolls", wide);
+  if (wide) box.setAttribute("tabindex", "0");
+  else box.removeAttribute("tabindex");
 }
 
 // Typeset once per page view, including Material's instant navigation, one page at a time.

@@ -199,7 +199,7 @@ CLAIMS = (
     ),
     claim(
         "one-indexed-law-is-wider-paper-law",
-        "The one-indexed law is the paper's of width d + 2, first pair dropped, base changed",
+        "The one-indexed law is the paper's of width $d + 2$, first pair dropped, base changed",
         Check(
             by_proof(proofs.one_indexed_is_wider_paper),
             true=proofs.one_indexed_exponent,
@@ -218,7 +218,7 @@ CLAIMS = (
     ),
     claim(
         "column-index-bug-breaks-identity",
-        "With i for i // 2, no matrix shifts the encoding",
+        r"With $i$ for $\lfloor i/2 \rfloor$, no matrix shifts the encoding",
         Check(
             _no_shift_matrix,
             true=bug_zoo.column_index_exponent,

@@ -191,7 +191,7 @@ CLAIMS = (
     ),
     claim(
         "normalised-index-gap",
-        "Under p/n the neighbour gap depends on the length",
+        "Under $p/n$ the neighbour gap depends on the length",
         Check(
             by_proof(proofs.neighbour_gap),
             true=experiments.one_over_n,

@@ -108,7 +108,7 @@ def _signal(connection: learned.Connection) -> Evidence:
 CLAIMS = (
     claim(
         "learned-table-trade",
-        "A learned table costs n_max·d parameters and stops at n_max",
+        r"A learned table costs $n_{\max} \cdot d$ parameters and stops at $n_{\max}$",
         Check(_parameters, true=operator.mul, wrong=(wrong.ROW_FOR_N_MAX,)),
         Check(_no_row_at, true=N_MAX, wrong=(wrong.LAST_TRAINED_POSITION,)),
         Check(_rows_everywhere, true=numeric.sinusoidal, wrong=(wrong.LEARNED_LOOKUP,)),

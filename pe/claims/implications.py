@@ -240,7 +240,7 @@ CLAIMS = (
     ),
     claim(
         "dot-product-symmetric",
-        "The dot product cannot tell k ahead from k behind",
+        "The dot product cannot tell $k$ ahead from $k$ behind",
         Check(by_proof(proofs.offset_symmetry), true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,)),
         Check(_symmetric, true=0, wrong=(wrong.SHIFT_BETWEEN_ROWS,), loose=_SUM_OF_PAIRS),
         statement=r"PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)",
@@ -323,7 +323,7 @@ CLAIMS = (
     ),
     claim(
         "projected-score-not-relative",
-        "After the projections the score is not a function of p − q alone",
+        "After the projections the score is not a function of $p - q$ alone",
         Check(
             by_proof(proofs.position_term),
             true=proofs.sum_and_difference,

@@ -305,7 +305,7 @@ CLAIMS = (
     ),
     claim(
         "table-accurate-float64",
-        "Float64 tables within 4.9e-16 of the exact values, but not correctly rounded",
+        r"Float64 tables within $4.9 \times 10^{-16}$ of the exact values, but not correctly rounded",
         Check(
             _within(_rotation_table.ENTRY_ERROR_BOUND),
             true=numeric.sinusoidal,

@@ -185,7 +185,7 @@ _BUCKETINGS = (wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN)
 CLAIMS = (
     claim(
         "identical-tokens-relative",
-        "On a repeated token, relative schemes give scores that depend only on i − j",
+        "On a repeated token, relative schemes give scores that depend only on $i - j$",
         Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=_ABSOLUTE, loose=ROUNDING),
         statement=(
             r"\begin{gathered}x_i = x\ \forall i \implies s_{ij} = f(i - j) \\"
@@ -195,7 +195,7 @@ CLAIMS = (
     ),
     claim(
         "shaw-clipped-offsets",
-        "Shaw et al. use 2K + 1 relative vectors, the same beyond distance K",
+        "Shaw et al. use $2K + 1$ relative vectors, the same beyond distance $K$",
         Check(_shaw, true=3, wrong=(wrong.NO_CLIPPING,)),
         statement=r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors}",
     ),
@@ -255,7 +255,7 @@ CLAIMS = (
     ),
     claim(
         "ntk-base-scaling",
-        "NTK-aware scaling slows pair i by s^(2i/(d-2)): the fastest not at all, the slowest by s",
+        "NTK-aware scaling slows pair $i$ by $s^{2i/(d-2)}$: the fastest not at all, the slowest by $s$",
         Check(_NTK, true=proofs.ntk_scaled_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
         Check(_ntk, true=experiments.ntk_base, wrong=(wrong.PLAIN_BASE_SCALING,), loose=EXACT),
     ),

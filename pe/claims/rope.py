@@ -160,7 +160,7 @@ CLAIMS = (
     ),
     claim(
         "rope-converted-weights",
-        "Permuting the rows of W_q and W_k alike converts between pairings",
+        "Permuting the rows of $W_q$ and $W_k$ alike converts between pairings",
         Check(_CONVERTED, true=proofs.permute_both, wrong=(wrong.ONLY_QUERY_PERMUTED,)),
         Check(
             _converted,
@@ -177,7 +177,7 @@ CLAIMS = (
     ),
     claim(
         "rope-relative-after-any-projection",
-        "RoPE after the projections is relative for every W_q, W_k",
+        "RoPE after the projections is relative for every $W_q$, $W_k$",
         Check(_PROJECTED, true=_AFTER, wrong=(wrong.ROTATE_BEFORE_PROJECTING,)),
         Check(_PROJECTED_4, true=_AFTER),
         statement=(

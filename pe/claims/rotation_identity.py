@@ -163,20 +163,20 @@ CLAIMS = (
     ),
     claim(
         "shift-independent-of-position",
-        "T_k does not depend on the position",
+        "$T_k$ does not depend on the position",
         _proved(proofs.shift_is_position_free, wrong.TRANSPOSED_BLOCK),
         _measured(_position_free, wrong.TRANSPOSED_SHIFT_MATRIX),
     ),
     claim(
         "shift-orthogonal",
-        "T_k is a rotation",
+        "$T_k$ is a rotation",
         _proved(proofs.shift_is_orthogonal, wrong.SCALED_BLOCK, wrong.NOT_A_ROTATION),
         _measured(_orthogonal, wrong.FLIPPED_SINE_SHIFT_MATRIX),
         statement=r"T_k^{\mathsf T} T_k = I, \qquad \det T_k = 1",
     ),
     claim(
         "block-sign-sin-cos-order",
-        "In (sin, cos) order the block is [[c, s], [-s, c]]: a clockwise rotation",
+        r"In $(\sin, \cos)$ order the block is $\left[\begin{smallmatrix} c & s \\ -s & c \end{smallmatrix}\right]$: a clockwise rotation",
         _proved(_SIN_COS, _TEXTBOOK),
         _proved(proofs.sin_cos_block_is_clockwise, _TEXTBOOK),
         Check(_orientation("sin-cos"), true=symbolic.shift_block, wrong=(_TEXTBOOK,)),
@@ -192,7 +192,7 @@ CLAIMS = (
     ),
     claim(
         "textbook-block-cos-sin-order",
-        "The textbook rotation [[c, -s], [s, c]] is right for (cos, sin) order",
+        r"The textbook rotation $\left[\begin{smallmatrix} c & -s \\ s & c \end{smallmatrix}\right]$ is right for $(\cos, \sin)$ order",
         Check(_COS_SIN, true=_TEXTBOOK.value, wrong=(wrong.PAPER_BLOCK,)),
         Check(_orientation("cos-sin"), true=_TEXTBOOK.value, wrong=(wrong.PAPER_BLOCK,)),
     ),

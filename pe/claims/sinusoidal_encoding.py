@@ -259,7 +259,7 @@ def _from_scratch(make: Table) -> Evidence:
 CLAIMS = (
     claim(
         "pair-index-range",
-        "The pair index runs over 0 <= i < d/2",
+        r"The pair index runs over $0 \le i < d/2$",
         Check(
             _columns,
             true=range(D // 2),
@@ -272,7 +272,7 @@ CLAIMS = (
     ),
     claim(
         "wavelength-progression",
-        "Wavelengths: a geometric progression from 2π to just under 2π·10000",
+        r"Wavelengths: a geometric progression from $2\pi$ to just under $2\pi \cdot 10000$",
         Check(
             by_proof(proofs.wavelength_progression),
             true=proofs.PAPER_WAVELENGTHS,
@@ -326,7 +326,7 @@ CLAIMS = (
     ),
     claim(
         "worked-example-my-name-is-rk",
-        'The worked example "My name is RK", d = 512',
+        'The worked example "My name is RK", $d = 512$',
         Check(
             _worked_example,
             true=numeric.sinusoidal,
@@ -341,7 +341,7 @@ CLAIMS = (
     ),
     claim(
         "binary-bits-periods",
-        "Binary counter: bit b flips with period 2^(b+1)",
+        "Binary counter: bit $b$ flips with period $2^{b+1}$",
         Check(
             _least_periods,
             true=(2, 4, 8, 16),
@@ -405,7 +405,7 @@ CLAIMS = (
     ),
     claim(
         "embedding-scale-needs-init",
-        "Scaled by sqrt(d), embeddings have entries of size 1 only if drawn with std 1/sqrt(d)",
+        r"Scaled by $\sqrt{d}$, embeddings have entries of size 1 only if drawn with std $1/\sqrt{d}$",
         Check(
             _embedding_scale,
             true=1 / np.sqrt(D),

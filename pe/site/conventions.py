@@ -98,7 +98,7 @@ def conventions_table() -> Html:
 
 
 def _heatmap_grid(
-    panels: Sequence[tuple[str, npt.NDArray[Any]]], *, alt: str, caption: str, columns: int = 3
+    panels: Sequence[tuple[str, npt.NDArray[Any]]], *, alt: str, caption: str, columns: int = 2
 ) -> Html:
     count = len(panels)
     lines = (count + columns - 1) // columns
@@ -111,15 +111,15 @@ def _heatmap_grid(
             image = ax.imshow(
                 values, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
             )
-            ax.set_title(title, fontsize=8)
+            ax.set_title(title)
             if index % columns == 0:
-                ax.set_ylabel("row (position)")
+                ax.set_ylabel("position")
             if index >= count - columns:
                 ax.set_xlabel("column")
         if image is not None:
-            colorbar(fig, image, palette, "value", ax=fig.axes, shrink=0.8)
+            colorbar(fig, image, palette, "value", ax=fig.axes, location="bottom", aspect=30)
 
-    return render(draw, alt=alt, caption=caption, size=(8.0, 2.6 * lines))
+    return render(draw, alt=alt, caption=caption, size=(4.2, 0.6 + 2.0 * lines))
 
 
 def convention_heatmaps() -> Html:
@@ -152,7 +152,6 @@ def bug_heatmaps() -> Html:
     panels += [(bug.name, bug.make(N_SHOW, _zoo_width(bug))) for bug in bug_zoo.BUGS]
     return _heatmap_grid(
         panels,
-        columns=4,
         alt=(
             "Eight heat maps: the paper's table, then each bug of the zoo. The doubled "
             "exponent flattens the right half; multiplying gives noise-like stripes; integer "
@@ -274,13 +273,7 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
         ax.loglog(theta, result.sin_uncertainty / true, "s", ms=2.5, label="sine columns")
         ax.loglog(theta, eps / theta**2, "-", color=palette.ink, lw=1, label="eps / θ²")
         ax.axhline(1e-3, ls=":", color=palette.ink, lw=1, label="float32 target 1e-3")
-        label_axes(
-            ax,
-            "θ = ω (n - 1), the largest angle of the column's pair",
-            "reported relative uncertainty",
-            fontsize=8,
-            loc="upper right",
-        )
+        label_axes(ax, "θ = ω (n − 1), the pair's largest angle", "relative uncertainty")
 
     return render(
         draw,

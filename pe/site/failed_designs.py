@@ -77,9 +77,7 @@ def position_share(d_model: int = 512) -> Html:
             positions, sinusoidal, "--", color=palette.lines[1], label="sinusoidal: e + PE(p)"
         )
         ax.set_ylim(0, 1.02)
-        label_axes(
-            ax, "position p", "share of the squared norm", grid=0.4, fontsize=8, loc="center right"
-        )
+        label_axes(ax, "position p", "share of the squared norm", grid=0.4, loc="center right")
 
     return render(
         draw,
@@ -109,7 +107,6 @@ def normalised_index_gaps() -> Html:
             xy=(0.125, 1.0),
             xytext=(0.125, 1.35),
             ha="center",
-            fontsize=9,
             color=palette.ink,
         )
         ax.annotate(
@@ -117,7 +114,6 @@ def normalised_index_gaps() -> Html:
             xy=(0.0125, 0.0),
             xytext=(0.07, -0.45),
             ha="left",
-            fontsize=9,
             color=palette.ink,
             arrowprops={"arrowstyle": "->", "color": palette.ink, "lw": 0.8},
         )
@@ -136,7 +132,7 @@ def normalised_index_gaps() -> Html:
             "same next-door step is a tenth as long in the longer sentence."
         ),
         caption="p / n for the positions of a 4-token and a 40-token sentence.",
-        size=(7.0, 2.6),
+        size=(3.6, 2.6),
     )
 
 

@@ -6,6 +6,13 @@ PNGs (with alt text); the site's CSS shows the one that matches the palette. Eac
 twice the pixels of its displayed width (sharp on phones and dense screens) and carries no
 date or software stamp, so two builds give identical bytes.
 
+Figures are drawn for the phone first: text is set at :data:`FONT_SIZE` points or more and
+a figure is at most :data:`MAX_WIDTH` CSS pixels wide (panels stacked, not side by side),
+so that on a 390 px screen, where a notebook page shows a figure :data:`PHONE_WIDTH` px
+wide, its smallest text is still :data:`MIN_TEXT_PX` px. Each image states the size of
+its smallest text (``data-min-text-px``, in the image's own pixels, read from matplotlib's
+text objects as drawn); the browser tests scale it by the displayed width.
+
 :func:`colorbar`, :func:`label_axes` and :func:`measured_and_model` are the drawing steps
 several figures share.
 
@@ -32,12 +39,17 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from PIL import Image
 
 from pe.site.report import Html
 
 __all__ = [
-    "LEGEND_RIGHT",
+    "FONT_SIZE",
+    "LEGEND_BELOW",
+    "MAX_WIDTH",
+    "MIN_TEXT_PX",
+    "PHONE_WIDTH",
     "Palette",
     "Slider",
     "colorbar",
@@ -113,13 +125,20 @@ def measured_and_model(
         ax.loglog(x, model, "-", lw=1.2, color=colour, label=line)
 
 
-#: The usual legend: small, to the right of the plot.
-LEGEND_RIGHT: dict[str, Any] = {"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}
+#: The usual legend: below the plot, two entries a line (a legend at the side would widen
+#: the figure past what a phone shows legibly).
+LEGEND_BELOW: dict[str, Any] = {
+    "loc": "upper center",
+    "bbox_to_anchor": (0.5, -0.22),
+    "ncol": 2,
+    "columnspacing": 1.0,
+    "handlelength": 1.5,
+}
 
 
 def label_axes(ax: Axes, xlabel: str, ylabel: str, *, grid: float = 0.5, **legend: Any) -> None:
     """Axis labels, a major grid of line width ``grid`` and the legend (``legend`` goes to
-    :meth:`matplotlib.axes.Axes.legend`; by default :data:`LEGEND_RIGHT`).
+    :meth:`matplotlib.axes.Axes.legend`; by default :data:`LEGEND_BELOW`).
 
     Examples
     --------
@@ -132,7 +151,7 @@ def label_axes(ax: Axes, xlabel: str, ylabel: str, *, grid: float = 0.5, **legen
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", lw=grid)
-    ax.legend(**(legend or LEGEND_RIGHT))
+    ax.legend(**(legend or LEGEND_BELOW))
 
 
 def _style(palette: Palette) -> dict[str, Any]:
@@ -149,7 +168,11 @@ def _style(palette: Palette) -> dict[str, Any]:
         "grid.color": palette.grid,
         "legend.frameon": False,
         "axes.prop_cycle": cycler(color=list(palette.lines)),
-        "font.size": 10,
+        "font.size": FONT_SIZE,
+        "axes.titlesize": FONT_SIZE,
+        "legend.fontsize": FONT_SIZE,
+        "xtick.labelsize": FONT_SIZE,
+        "ytick.labelsize": FONT_SIZE,
         "svg.hashsalt": "pe",
     }
 
@@ -157,10 +180,48 @@ def _style(palette: Palette) -> dict[str, Any]:
 #: CSS pixels per inch of a figure, and image pixels per CSS pixel (2: sharp on phones and
 #: high-density screens; the page shows each image at half its pixel width).
 DPI, SCALE = 110, 2
+#: The smallest text a figure may show, in CSS pixels, on a phone.
+MIN_TEXT_PX = 11
+#: The width in CSS pixels at which a notebook page shows a figure on a 390 px wide screen
+#: (the content column less the output area's margins; measured in Chromium).
+PHONE_WIDTH = 318
+#: The text size of every figure, in points: 11 pt is 16.8 CSS px at :data:`DPI`.
+FONT_SIZE = 11.0
+#: The widest a figure may be, in CSS pixels, for its :data:`FONT_SIZE` text to show at
+#: :data:`MIN_TEXT_PX` on a phone: 485 px (about 4.4 inches).
+MAX_WIDTH = int(FONT_SIZE * DPI / 72 * PHONE_WIDTH / MIN_TEXT_PX)
 
 
-def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, int]:
-    """The figure as a base64 PNG at :data:`SCALE` times its CSS size, and that CSS width."""
+def smallest_text(fig: Figure) -> float:
+    """The size in points of the smallest text ``fig`` draws: tick labels, legends, titles,
+    labels and annotations (every visible, non-empty :class:`~matplotlib.text.Text`).
+
+    Inside ``$...$`` matplotlib sets sub- and superscripts smaller, as any formula does;
+    the size counted is the text's own.
+
+    Examples
+    --------
+    >>> fig = Figure()
+    >>> ax = fig.add_subplot()
+    >>> _ = ax.set_title("title", fontsize=14)
+    >>> _ = ax.annotate("note", (0.5, 0.5), fontsize=9)
+    >>> fig.canvas.draw()
+    >>> smallest_text(fig)
+    9.0
+    """
+    sizes = [
+        float(text.get_fontsize())
+        for text in fig.findobj(Text)
+        if isinstance(text, Text) and text.get_visible() and text.get_text().strip()
+    ]
+    if not sizes:
+        raise ValueError("the figure draws no text: label its axes")
+    return min(sizes)
+
+
+def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, int, float]:
+    """The figure as a base64 PNG at :data:`SCALE` times its CSS size, that CSS width and
+    the height of its smallest text in the image's pixels."""
     with plt.rc_context(cast(Any, _style(palette))):
         fig = plt.figure(figsize=size, dpi=100)
         try:
@@ -173,11 +234,12 @@ def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, 
                 bbox_inches="tight",
                 metadata={"Software": None},
             )
+            text_px = smallest_text(fig) * DPI * SCALE / 72
         finally:
             plt.close(fig)
     png = _quantised(buffer.getvalue())
     width = Image.open(io.BytesIO(png)).width
-    return base64.b64encode(png).decode("ascii"), width // SCALE
+    return base64.b64encode(png).decode("ascii"), width // SCALE, text_px
 
 
 def _quantised(png: bytes) -> bytes:
@@ -194,7 +256,7 @@ def _quantised(png: bytes) -> bytes:
 
 
 def render(
-    draw: Draw, alt: str, *, caption: str = "", size: tuple[float, float] = (7.0, 3.4)
+    draw: Draw, alt: str, *, caption: str = "", size: tuple[float, float] = (4.0, 3.0)
 ) -> Html:
     """Draw ``draw`` for both palettes and return the HTML figure.
 
@@ -207,15 +269,18 @@ def render(
     caption
         Optional caption below the figure.
     size
-        Figure size in inches.
+        Figure size in inches (the image is cropped to what is drawn): at most
+        :data:`MAX_WIDTH` pixels wide once drawn, for text of :data:`FONT_SIZE`.
+
+    Each image states its smallest text (``data-min-text-px``, in the image's pixels).
     """
     if not alt.strip():
         raise ValueError("alt text is required for every figure")
     images = "".join(
         f'<img class="pe-fig pe-fig-{p.name}" alt="{html.escape(alt)}" width="{width}" '
-        f'src="data:image/png;base64,{data}">'
+        f'src="data:image/png;base64,{data}" data-min-text-px="{int(text_px * 10) / 10}">'
         for p in (LIGHT, DARK)
-        for data, width in [_png(draw, p, size)]
+        for data, width, text_px in [_png(draw, p, size)]
     )
     text = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
     return Html(f'<figure class="pe-figure">{images}{text}</figure>')

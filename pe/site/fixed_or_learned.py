@@ -80,9 +80,7 @@ def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
         ax = fig.add_subplot()
         ax.plot(positions, counts, color=palette.lines[0], lw=1.2)
         ax.axvline(n_train, color=palette.lines[1], lw=1, ls="--", label="training length")
-        label_axes(
-            ax, "position p", f"pairs (of {d_model // 2}) with unseen values", grid=0.4, fontsize=8
-        )
+        label_axes(ax, "position p", f"pairs (of {d_model // 2}) with unseen values", grid=0.4)
 
     beyond = counts[positions > n_train]
     return render(
@@ -135,9 +133,7 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
         )
         ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(h)")
         ax.set_ylim(-0.1, 1.05)
-        label_axes(
-            ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4, fontsize=8
-        )
+        label_axes(ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4)
 
     return render(
         draw,

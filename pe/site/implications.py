@@ -106,7 +106,7 @@ def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
     low = int(np.argmin(f))
 
     def draw(fig: Figure, palette: Palette) -> None:
-        left, right = fig.subplots(1, 2)
+        left, right = fig.subplots(2, 1)
         near = ks <= 200
         left.plot(ks[near], f[near], color=palette.lines[0], lw=1.2)
         if rise is not None:
@@ -115,29 +115,29 @@ def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
             )
         left.set_xlabel("offset k")
         left.set_ylabel("PE(p) · PE(p+k)")
-        left.legend(fontsize=8)
+        left.legend()
         left.grid(True, lw=0.4)
         right.plot(ks, f, color=palette.lines[0], lw=0.6)
         right.plot([low], [f[low]], "o", color=palette.lines[1], label=f"minimum at k = {low}")
         right.axhline(0, color=palette.grid, lw=0.8)
         right.set_xlabel("offset k")
         right.set_ylabel("PE(p) · PE(p+k)")
-        right.legend(fontsize=8)
+        right.legend()
         fig.tight_layout()
 
     return render(
         draw,
         alt=(
-            f"Two line plots of the dot product between rows k apart, d = {d_model}. Left, "
+            f"Two line plots of the dot product between rows k apart, d = {d_model}. Top, "
             f"k from 0 to 200: it falls from {f[0]:.0f} with small wiggles; the first "
-            f"increase is marked after k = {rise}. Right, k up to {k_max}: it keeps "
+            f"increase is marked after k = {rise}. Bottom, k up to {k_max}: it keeps "
             f"oscillating, dips below zero, with its lowest value {f[low]:.1f} at k = {low}."
         ),
         caption=(
             f"f(k) = Σ cos(ω_i k), d = {d_model}: large for nearby positions, but it does not "
             "decrease steadily with the distance."
         ),
-        size=(8.5, 3.2),
+        size=(4.0, 5.6),
     )
 
 
@@ -195,11 +195,11 @@ def score_matrices(n: int = 120, d_model: int = 64) -> Html:
     projected = measured.scores(n, d_model, projection=measured.RANDOM, content=1.0)
 
     def draw(fig: Figure, palette: Palette) -> None:
-        axes = fig.subplots(1, 2)
+        axes = fig.subplots(2, 1)
         titles = ("PE(p) · PE(q)", "(x + PE(p))ᵀ W_qᵀ W_k (x + PE(q))")
         for ax, data, title in zip(axes, (raw, projected), titles, strict=True):
             image = ax.imshow(data, cmap="RdBu_r", interpolation="nearest")
-            ax.set_title(title, fontsize=9)
+            ax.set_title(title)
             ax.set_xlabel("key position q")
             ax.set_ylabel("query position p")
             colorbar(fig, image, palette, "score", ax=ax, shrink=0.8)
@@ -208,16 +208,16 @@ def score_matrices(n: int = 120, d_model: int = 64) -> Html:
     return render(
         draw,
         alt=(
-            f"Two heat maps of scores between positions 0 to {n - 1}, d = {d_model}. Left, "
+            f"Two heat maps of scores between positions 0 to {n - 1}, d = {d_model}. Top, "
             "the raw dot products: every diagonal has one constant colour, so the score "
-            "depends only on q − p. Right, with random projections and a content vector: the "
+            "depends only on q − p. Bottom, with random projections and a content vector: the "
             "colours change along the diagonals, so the score depends on p and q separately."
         ),
         caption=(
             "Raw encodings give a score that is a function of q − p (constant diagonals); "
             "projections and content break that."
         ),
-        size=(8.5, 3.6),
+        size=(4.0, 6.8),
     )
 
 

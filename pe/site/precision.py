@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 from pe import _rotation_table, numeric, reference
 from pe.experiments import precision
 from pe.site import report
-from pe.site.figures import Palette, label_axes, render
+from pe.site.figures import LEGEND_BELOW, Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
@@ -87,7 +87,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             )
             if bound is not None:
                 ax.axhline(bound, color=colour, lw=0.7, ls="--")
-        label_axes(ax, "position p", "max |computed - exact| over 16 columns")
+        label_axes(ax, "position p", "max |computed − exact|")
 
     return render(
         draw,
@@ -105,7 +105,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             "float16 recipe has no points above 65504: from 65520 on, float16 positions are "
             "infinite."
         ),
-        size=(7.0, 3.8),
+        size=(4.0, 3.2),
     )
 
 
@@ -136,7 +136,7 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         for colour, (name, values) in zip(palette.lines, curves.items(), strict=False):
             ax.loglog(positions, values, "o-", ms=3, lw=1.0, color=colour, label=name)
         label_axes(
-            ax, "position p (number of chained steps)", "max |computed - exact| over columns"
+            ax, "position p (chained steps)", "max |computed − exact|", **LEGEND_BELOW | {"ncol": 1}
         )
 
     return render(
@@ -161,7 +161,7 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
             "Why each block is re-anchored: repeated multiplication by the one-step "
             "rotation accumulates rounding errors; one product of two accurate anchors does not."
         ),
-        size=(7.0, 3.4),
+        size=(4.0, 3.0),
     )
 
 
@@ -186,7 +186,6 @@ def _separations() -> dict[str, precision.RowSeparation]:
 
 #: The width at which the prose quotes the precision of the frequencies in turns.
 TURN_WIDTH = 512
-
 
 
 def drift_table(positions: tuple[int, ...] = DRIFT_POSITIONS, d_model: int = DRIFT_WIDTH) -> Html:

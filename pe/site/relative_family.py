@@ -106,16 +106,18 @@ def repeated_token_scores(
     """Score matrices of one token repeated, one panel per scheme."""
 
     def draw(fig: Figure, palette: Palette) -> None:
-        axes = fig.subplots(1, len(schemes))
+        axes = fig.subplots(2, (len(schemes) + 1) // 2).ravel()
         for ax, scheme in zip(axes, schemes, strict=True):
             scores = experiments.identical_token_scores(scheme)
             ax.imshow(scores, cmap="RdBu_r", interpolation="nearest")
             dev = experiments.toeplitz_deviation(scores)
-            ax.set_title(f"{scheme}\ndiagonal spread {dev:.1g}", fontsize=8, color=palette.ink)
-            ax.set_xlabel("key j", fontsize=8)
+            ax.set_title(f"{scheme}\ndiagonal spread {dev:.1g}", color=palette.ink)
             ax.set_xticks([])
             ax.set_yticks([])
-        axes[0].set_ylabel("query i", fontsize=8)
+        for ax in axes[:: axes.size // 2]:
+            ax.set_ylabel("query i")
+        for ax in axes[axes.size // 2 :]:
+            ax.set_xlabel("key j")
         fig.tight_layout()
 
     return render(
@@ -130,7 +132,7 @@ def repeated_token_scores(
             "Same token at every position, random weights: relative schemes produce scores "
             "that are constant along diagonals (they depend only on i - j)."
         ),
-        size=(7.4, 2.4),
+        size=(4.0, 4.8),
     )
 
 
@@ -151,7 +153,7 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
             ax.step(rel, buckets, where="mid", color=colour, lw=1.3, label=label)
         for x in (-max_distance, max_distance):
             ax.axvline(x, color=palette.grid, lw=0.8, ls="--")
-        label_axes(ax, "relative position r = j − i (key minus query)", "bucket", fontsize=8)
+        label_axes(ax, "relative position r = j − i", "bucket")
 
     return render(
         draw,

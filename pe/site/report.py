@@ -28,6 +28,7 @@ from pe.site.html import Html, Row, code, escape, math, table
 from pe.symbolic import Proof, Step, to_latex
 
 __all__ = [
+    "REJECTED",
     "Html",
     "check_table",
     "claim",
@@ -38,7 +39,11 @@ __all__ = [
     "reader_label",
     "shortened",
     "split_lines",
+    "title",
 ]
+
+#: How a page words a wrong candidate's outcome: expected, not an error of the site.
+REJECTED = "rejected, as expected"
 
 #: Characters, as typeset (:func:`typeset_length`), a row of a formula may take: about the
 #: width of the content column at 1280 px inside a fold.
@@ -277,6 +282,33 @@ def proof(result: Proof) -> Html:
     )
 
 
+_INLINE_TEX = re.compile(r"\$([^$]+)\$")
+
+
+def title(text: str) -> Html:
+    r"""A claim's title as HTML: its text escaped, each ``$...$`` typeset as inline math.
+
+    Titles are plain words with inline TeX between dollar signs (``"$T_k$ is a rotation"``);
+    the registry keeps that source (``pe verify --json`` shows it as written).
+
+    Examples
+    --------
+    >>> print(title("$T_k$ is a rotation & more"))
+    \(T_k\) is a rotation &amp; more
+
+    Raises
+    ------
+    ValueError
+        If a ``$`` is left unpaired.
+    """
+    if text.count("$") % 2:
+        raise ValueError(f"claim title with an unpaired $: {text!r}")
+    parts = _INLINE_TEX.split(text)  # text, math, text, math, ..., text
+    return Html(
+        "".join(math(p, display=False) if i % 2 else escape(p) for i, p in enumerate(parts))
+    )
+
+
 def _evidence_list(items: Iterable[claims.Evidence], mark: str) -> Html:
     return Html(
         "".join(
@@ -325,14 +357,14 @@ def claim(claim_id: str, *, proofs: bool | Sequence[int] = False) -> Html:
         evidence = Html(
             f"<p>Evidence (all must hold):</p><ul>{_evidence_list(result.evidence, 'holds')}</ul>"
             f"<p>Wrong candidates (each must be rejected):</p>"
-            f"<ul>{_evidence_list(result.controls, 'rejected, as expected')}</ul>"
+            f"<ul>{_evidence_list(result.controls, REJECTED)}</ul>"
         )
         opener += f"; {rejected} wrong candidate{'s' if rejected != 1 else ''} rejected"
     return Html(
         f'<div class="pe-claim" id="claim-{result.id}">'
         f'<p class="pe-claim-head"><a class="pe-mark" href="../claims/#claim-{result.id}" '
         f'title="Claim {result.id} on the Claims page">{mark}</a> '
-        f'<span class="pe-claim-title">{escape(result.title)}</span>{_citation(result)}</p>'
+        f'<span class="pe-claim-title">{title(result.title)}</span>{_citation(result)}</p>'
         f'<details class="pe-fold"><summary>{opener}</summary>'
         f"<p>Claim {code(result.id)} ({result.method}):</p>{math(result.statement)}"
         f"{evidence}{body}</details></div>"
@@ -434,7 +466,7 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
                     f"{len(r.controls)} rejected" if r.controls_rejected else "one ACCEPTED",
                     _source_cell(r),
                 ],
-                below=Html(f"{escape(r.title)}{math(r.statement)}"),
+                below=Html(f"{title(r.title)}{math(r.statement)}"),
                 id=f"claim-{r.id}",
             )
             for r in results

@@ -131,8 +131,8 @@ def pairings(d_model: int = 8) -> Html:
     def draw(fig: Figure, palette: Palette) -> None:
         axes = fig.subplots(2, 1)
         titles = {
-            "adjacent": "adjacent: pair i = (x[2i], x[2i+1])  (RoFormer, GPT-J, Meta Llama)",
-            "halves": "halves: pair i = (x[i], x[i + d/2])  (GPT-NeoX, Hugging Face Llama)",
+            "adjacent": "adjacent: pair i = (x[2i], x[2i+1])\nRoFormer, GPT-J, Meta Llama",
+            "halves": "halves: pair i = (x[i], x[i + d/2])\nGPT-NeoX, Hugging Face Llama",
         }
         for ax, pairing in zip(axes, ("adjacent", "halves"), strict=True):
             colours = [palette.lines[i % len(palette.lines)] for i in range(half)]
@@ -159,13 +159,12 @@ def pairings(d_model: int = 8) -> Html:
                     ha="center",
                     va="bottom",
                     color=colour,
-                    fontsize=9,
                 )
             ax.set_xlim(-0.7, d_model - 0.3)
             ax.set_ylim(-0.6, 1.9)
-            ax.set_title(titles[pairing], fontsize=9, loc="left")
+            ax.set_title(titles[pairing], loc="left")
             ax.set_xticks(range(d_model))
-            ax.set_xlabel("coordinate index j", fontsize=8)
+            ax.set_xlabel("coordinate index j")
             ax.set_yticks([])
             for side in ("left", "right", "top"):
                 ax.spines[side].set_visible(False)
@@ -183,7 +182,7 @@ def pairings(d_model: int = 8) -> Html:
             "Which coordinates rotate together. Same frequencies, same angles, different "
             "coordinates: the two layouts differ by the permutation P."
         ),
-        size=(7.0, 3.6),
+        size=(4.2, 4.6),
     )
 
 
@@ -203,17 +202,9 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
-        labels = ("angles in {}: measured", "{}: error model")
+        labels = ("{}: measured", "{}: model")
         measured_and_model(ax, palette, positions, curves, floor=1e-17, labels=labels)
-        label_axes(
-            ax,
-            "query position m",
-            f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|",
-            fontsize=7,
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.18),
-            ncol=3,
-        )
+        label_axes(ax, "query position m", f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|")
 
     return render(
         draw,
@@ -228,7 +219,7 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
             "Where the relative property breaks in floating point: dots are measured, lines are "
             "the error model of pe.rotary (angle error 2 eps_a w_i |p|, linear in the position)."
         ),
-        size=(7.0, 4.2),
+        size=(3.8, 3.2),
     )
 
 
@@ -242,23 +233,23 @@ def decay(d_model: int = 128, max_offset: int = 1000) -> Html:
     )
 
     def draw(fig: Figure, palette: Palette) -> None:
-        axes = fig.subplots(1, 2)
+        axes = fig.subplots(2, 1)
         for ax, (label, q, k) in zip(axes, cases, strict=True):
             bound, scores = rotary.abel_bound(q, k, offsets)
             ax.plot(offsets, bound, color=palette.lines[1], lw=1.0, label="bound on |s(r)|")
             ax.plot(offsets, np.abs(scores), color=palette.lines[0], lw=0.9, label="|s(r)|")
             ax.set_yscale("log")
             ax.set_xlabel("offset r = n − m")
-            ax.set_title(label, fontsize=9)
+            ax.set_ylabel("value")
+            ax.set_title(label)
             ax.grid(True, lw=0.5)
-        axes[0].set_ylabel("value")
-        axes[0].legend(fontsize=8)
+        axes[0].legend()
         fig.tight_layout()
 
     return render(
         draw,
         alt=(
-            f"Two panels against the offset from 0 to {max_offset}, log scale. The summation-by-"
+            f"Two panels, one above the other, against the offset from 0 to {max_offset}, log scale. The summation-by-"
             "parts bound decays with oscillations, from thousands to hundreds. The actual score "
             "magnitude sits well below it and goes up and down: for q = k = 1 it falls from 128 "
             "then rises again many times; for random q and k it wanders with no trend."
@@ -267,5 +258,5 @@ def decay(d_model: int = 128, max_offset: int = 1000) -> Html:
             "RoFormer's long-term decay is the decay of a bound (orange). The scores (blue) stay "
             "below it but are not monotone in the offset."
         ),
-        size=(7.4, 3.2),
+        size=(4.0, 5.8),
     )

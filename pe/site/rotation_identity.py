@@ -59,7 +59,7 @@ def turning_pairs(
             raise claims.ClaimFailedError(f"pair {i}: turns {turns} are not k w_i")
 
     def draw(fig: Figure, palette: Palette) -> None:
-        axes = fig.subplots(1, len(pairs))
+        axes = fig.subplots(1, len(pairs), gridspec_kw={"wspace": 0.5})
         circle = np.linspace(0, 2 * np.pi, 200)
         for ax, i in zip(axes, pairs, strict=True):
             ax.plot(np.sin(circle), np.cos(circle), color=palette.grid, lw=1.2)
@@ -77,20 +77,19 @@ def turning_pairs(
                                 "connectionstyle": "arc3,rad=-0.3", "shrinkA": 3, "shrinkB": 3},
                 )  # fmt: skip
                 ax.plot(table[p, 2 * i], table[p, 2 * i + 1], "o", color=colour, ms=6)
-            ax.set_title(f"pair {i}\nturn {k}ω = {k * omega[i]:.2f} rad", fontsize=12)
+            ax.set_title(f"pair {i}\n{k}ω = {k * omega[i]:.2f} rad")
             ax.set_aspect("equal")
             ax.set_xlim(-1.25, 1.25)
             ax.set_ylim(-1.25, 1.25)
             ax.set_xticks([])
             ax.set_yticks([])
-            ax.set_xlabel(f"sin, column {2 * i}", fontsize=11)
-            ax.set_ylabel(f"cos, column {2 * i + 1}", fontsize=11)
+            ax.set_xlabel(f"sin: col. {2 * i}")
+            ax.set_ylabel(f"cos: col. {2 * i + 1}", labelpad=1)
         handles = [
             Line2D([], [], color=colour, lw=2, marker="o", label=f"p = {p} → p + {k} = {p + k}")
             for colour, p in zip(palette.lines, starts, strict=False)
         ]
-        fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=12,
-                   bbox_to_anchor=(0.5, -0.08))  # fmt: skip
+        fig.legend(handles=handles, loc="upper center", ncol=1, bbox_to_anchor=(0.5, 0.1))
 
     return render(
         draw,
@@ -107,7 +106,7 @@ def turning_pairs(
             f"(p = {starts[0]} and p = {starts[1]}, d = {d_model}): clockwise in (sin, cos) "
             "coordinates. That turn is the block of T_k."
         ),
-        size=(7.0, 2.9),
+        size=(4.4, 2.2),
     )
 
 
@@ -171,9 +170,9 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
-        labels = ("{}: measured", "{}: error model's tolerance")
+        labels = ("{}: measured", "{}: tolerance")
         measured_and_model(ax, palette, positions, measured, floor=1e-18, labels=labels)
-        label_axes(ax, "position p", f"max over columns of |T_{k} PE(p) - PE(p+{k})|")
+        label_axes(ax, "position p", f"max |T_{k} PE(p) − PE(p+{k})|")
 
     return render(
         draw,
@@ -192,6 +191,7 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
             "Measured error (dots) and the error model's tolerance (lines): "
             "4 eps + 4 eps64 w_i (|p| + |k|), maximised over columns."
         ),
+        size=(3.8, 3.0),
     )
 
 

@@ -26,7 +26,15 @@ from matplotlib.figure import Figure
 from pe import from_scratch, numeric, reference
 from pe.experiments import sinusoidal_encoding as facts
 from pe.site import report
-from pe.site.figures import Palette, Slider, colorbar, interactive, label_axes, render
+from pe.site.figures import (
+    LEGEND_BELOW,
+    Palette,
+    Slider,
+    colorbar,
+    interactive,
+    label_axes,
+    render,
+)
 from pe.site.html import Html, escape, math, source, table
 
 __all__ = [
@@ -89,7 +97,7 @@ def table_heatmap(n_positions: int = 100, d_model: int = D, *, base: float = 100
     parity, each half shows the fan: pair ``i`` across, position down, fast pairs left.
     """
     table = numeric.sinusoidal(n_positions, d_model, base=base)
-    halves = (("sines: column 2i", table[:, 0::2]), ("cosines: column 2i + 1", table[:, 1::2]))
+    halves = (("sines: col. 2i", table[:, 0::2]), ("cosines: 2i + 1", table[:, 1::2]))
 
     def draw(fig: Figure, palette: Palette) -> None:
         axes = fig.subplots(1, 2, sharey=True, gridspec_kw={"wspace": 0.08})
@@ -97,12 +105,10 @@ def table_heatmap(n_positions: int = 100, d_model: int = D, *, base: float = 100
             image = ax.imshow(
                 half, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
             )
-            ax.set_title(title, fontsize=12)
-            ax.set_xlabel("pair i", fontsize=12)
-            ax.tick_params(labelsize=11)
-        axes[0].set_ylabel("position p", fontsize=12)
+            ax.set_title(title)
+            ax.set_xlabel("pair i")
+        axes[0].set_ylabel("position p")
         colorbar(fig, image, palette, "PE(p, j)", ax=list(axes), shrink=0.9, pad=0.02)
-        fig.axes[-1].tick_params(labelsize=11)
 
     return render(
         draw,
@@ -117,7 +123,7 @@ def table_heatmap(n_positions: int = 100, d_model: int = D, *, base: float = 100
             f"The table PE(p, j) for d = {d_model}, computed by pe.numeric.sinusoidal, its "
             "sine columns (even j) and cosine columns (odd j) drawn apart."
         ),
-        size=(6.0, 3.6),
+        size=(4.3, 3.0),
     )
 
 
@@ -138,7 +144,6 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
             ax.set_ylabel(f"PE(p, {column})")
             ax.set_title(
                 f"column {column}: pair i = {column // 2}, wavelength {lam[column // 2]:.3g}",
-                fontsize=9,
                 loc="left",
             )
             ax.grid(True, lw=0.4)
@@ -154,7 +159,7 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
             "about 628 being longer than the plot."
         ),
         caption="Sine columns 2i for i = 0, 32, 64, 128 (lines; dots every 4 positions).",
-        size=(7.0, 6.4),
+        size=(4.2, 6.4),
     )
 
 
@@ -164,32 +169,32 @@ def wavelength_ladder(d_model: int = 512) -> Html:
     shifted = facts.one_indexed_frequencies(d_model)
 
     def draw(fig: Figure, palette: Palette) -> None:
-        full, zoom = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+        full, zoom = fig.subplots(2, 1)
         index = np.arange(lam.size)
         full.semilogy(index, lam, "-", color=palette.lines[0], lw=1.6, label="paper")
         full.axhline(2 * np.pi * 10000, color=palette.lines[2], lw=1.0, ls=":", label="2π·10000")
         full.axhline(2 * np.pi, color=palette.lines[3], lw=1.0, ls=":", label="2π")
         full.set_xlabel("pair index i")
         full.set_ylabel("wavelength λ_i (positions)")
-        full.set_title("all pairs", fontsize=9)
+        full.set_title("all pairs")
         full.grid(True, which="major", lw=0.4)
-        full.legend(fontsize=8, loc="lower right")
+        full.legend(loc="lower right")
         last = index[-6:]
         zoom.plot(last, lam[-6:], "o-", color=palette.lines[0], label="paper")
         zoom.plot(last, 2 * np.pi / shifted[-6:], "s--", color=palette.lines[1], label="1-indexed")
         zoom.axhline(2 * np.pi * 10000, color=palette.lines[2], lw=1.0, ls=":", label="2π·10000")
         zoom.set_xlabel("pair index i (last six)")
         zoom.set_ylabel("wavelength (positions)")
-        zoom.set_title("the top end", fontsize=9)
+        zoom.set_title("the top end")
         zoom.grid(True, lw=0.4)
-        zoom.legend(fontsize=8, loc="lower right")
+        zoom.legend(loc="lower right")
         fig.tight_layout()
 
     return render(
         draw,
         alt=(
-            f"Left: log-scale plot of the wavelength of each pair for d = {d_model}, a straight "
-            "line from 2π at i = 0 to just under the dotted 2π·10000 line. Right: a zoom on "
+            f"Top: log-scale plot of the wavelength of each pair for d = {d_model}, a straight "
+            "line from 2π at i = 0 to just under the dotted 2π·10000 line. Bottom: a zoom on "
             "the last six pairs: the paper's last wavelength stays below 2π·10000, while the "
             "1-indexed convention runs one step higher and ends exactly on it."
         ),
@@ -197,6 +202,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
             f"d = {d_model}: λ_0 = {lam[0]:.4f}, λ_{lam.size - 1} = {lam[-1]:.1f}, "
             f"2π·10000 = {2 * np.pi * 10000:.1f}."
         ),
+        size=(4.0, 5.8),
     )
 
 
@@ -220,7 +226,7 @@ def binary_vs_sinusoid(n_positions: int = 17) -> Html:
         top.set_ylabel("bit (offset)")
         top.set_yticks([])
         top.set_ylim(-0.2, 5.2)
-        top.legend(fontsize=8, loc="lower center", ncol=3, bbox_to_anchor=(0.5, 1.0))
+        top.legend(loc="lower center", ncol=2, bbox_to_anchor=(0.5, 1.0), columnspacing=1.0)
         for i in range(3):
             bottom.plot(
                 fine,
@@ -232,7 +238,7 @@ def binary_vs_sinusoid(n_positions: int = 17) -> Html:
             bottom.plot(positions, np.sin(omega[i] * positions), "o", ms=3, color=palette.lines[i])
         bottom.set_xlabel("position p")
         bottom.set_ylabel("PE(p, 2i), d = 16")
-        bottom.legend(fontsize=8, loc="upper center", ncol=3, bbox_to_anchor=(0.5, -0.32))
+        bottom.legend(loc="upper center", ncol=1, bbox_to_anchor=(0.5, -0.3))
         for ax in (top, bottom):
             ax.grid(True, lw=0.4)
 
@@ -246,7 +252,7 @@ def binary_vs_sinusoid(n_positions: int = 17) -> Html:
         ),
         caption="Bits flip abruptly with periods that double; sinusoids glide, and their "
         f"wavelengths grow by 10000^(2/d) per pair, here 10000^(1/8) = {10000 ** (1 / 8):.3f}.",
-        size=(7.5, 5.2),
+        size=(4.2, 5.6),
     )
 
 
@@ -274,8 +280,7 @@ def cosine_histograms(widths: tuple[int, ...] = (16, 64, 512)) -> Html:
             "cosine between a token embedding and PE(p)",
             "density",
             grid=0.4,
-            fontsize=8,
-            loc="upper left",
+            **LEGEND_BELOW | {"ncol": 1},
         )
 
     return render(

@@ -39,11 +39,12 @@ def exact_proof() -> Html:
 
 
 def wrong_proofs() -> Html:
-    """The verdicts of the exact proof fed invariance and a causal mask (both must fail).
+    """The verdicts of the exact proof fed invariance and a causal mask (both must fail),
+    each worded as what it is: a wrong candidate, rejected as expected.
 
     Examples
     --------
-    >>> wrong_proofs().count("NOT zero")
+    >>> wrong_proofs().count("residual is not zero: rejected, as expected")
     2
     """
     results = [
@@ -51,7 +52,10 @@ def wrong_proofs() -> Html:
     ]
     if any(proof.holds for _, proof in results):
         raise AssertionError("a wrong candidate passed the equivariance proof")
-    items = "".join(f"<li>{escape(f'{name}: {proof.summary()}')}</li>" for name, proof in results)
+    items = "".join(
+        f"<li>{escape(f'{name}: {proof.summary()}')}: {report.REJECTED}</li>"
+        for name, proof in results
+    )
     return Html(f"<ul>{items}</ul>")
 
 
@@ -60,8 +64,8 @@ def equivariance_table(n: int = 32, d_model: int = 64) -> Html:
 
     Examples
     --------
-    >>> "fails" in equivariance_table(n=4, d_model=8)
-    True
+    >>> equivariance_table(n=4, d_model=8).count("rejected, as expected")
+    3
     """
     checks = [
         (label, experiments.check_equivariance(sides, n, d_model)) for label, sides in COMPARISONS
@@ -75,7 +79,7 @@ def equivariance_table(n: int = 32, d_model: int = 64) -> Html:
                 label,
                 f"{check.max_abs_error:.3g}",
                 f"{check.tolerance:.3g}",
-                "holds" if check.passed else "fails",
+                "holds" if check.passed else report.REJECTED,
             ]
             for label, check in checks
         ),
@@ -105,11 +109,11 @@ def sentence_outputs(d_model: int = 64, components: int = 24) -> Html:
             index = np.arange(min(components, first.size))
             ax.plot(index, first[index], "o", ms=6, color=palette.lines[0], label="dog bites man")
             ax.plot(index, second[index], "x", ms=6, color=palette.lines[1], label="man bites dog")
-            ax.set_title(title, fontsize=10)
+            ax.set_title(title)
             ax.set_ylabel(ylabel)
             ax.grid(True, lw=0.4)
         axes[-1].set_xlabel("component")
-        axes[0].legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        axes[0].legend(loc="lower center", bbox_to_anchor=(0.5, 1.25), ncol=2)
         fig.tight_layout()
 
     return render(
@@ -127,7 +131,7 @@ def sentence_outputs(d_model: int = 64, components: int = 24) -> Html:
             f"{np.abs(plain.first[dog1] - plain.second[dog2]).max():.1g} without positions, "
             f"{np.abs(placed.first[dog1] - placed.second[dog2]).max():.2f} with the encoding."
         ),
-        size=(7.5, 6.6),
+        size=(4.2, 7.0),
     )
 
 

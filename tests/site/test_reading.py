@@ -10,6 +10,10 @@ On every page, with every fold opened:
 - every table of the Claims page fits its column;
 - every image has at least 1.5 pixels per displayed pixel, or is SVG (sharp on a phone).
 
+At 390 px, both palettes, every page: no page scrolls sideways (inline formulas included),
+and the smallest text of every figure (stated by the figure, ``data-min-text-px``, in the
+image's pixels) is at least 11 px once the image is scaled to its displayed width.
+
 And: the rotation-identity page, folds closed, is at most 8 screens tall at 1280 x 900; a
 claim shows as a mark linking to its entry on the Claims page; search results show no TeX
 source and no pilcrow. No request leaves the local server.
@@ -28,6 +32,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from pe import numeric
+from pe.site.figures import MIN_TEXT_PX
 
 from .test_browser import PALETTES, open_context, page_url, site_pages, wait_for_typesetting
 
@@ -174,6 +179,16 @@ def _scheme(page: Page, palette: str) -> None:
     page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
 
 
+def each_page(page: Page, server: str, built_site: Path) -> Iterator[str]:
+    """Open every page of the site in ``page`` in turn, typeset, every fold open; yield
+    its path in the build."""
+    for relative in site_pages(built_site):
+        page.goto(server + page_url(relative), wait_until="load")
+        wait_for_typesetting(page)
+        page.evaluate(OPEN_FOLDS_JS)
+        yield relative
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_math_and_tables_fit_the_column(
     browser: Browser, server: str, built_site: Path, width: int
@@ -184,10 +199,7 @@ def test_math_and_tables_fit_the_column(
     try:
         page = context.new_page()
         page.set_viewport_size({"width": width, "height": SCREEN})
-        for relative in site_pages(built_site):
-            page.goto(server + page_url(relative), wait_until="load")
-            wait_for_typesetting(page)
-            page.evaluate(OPEN_FOLDS_JS)
+        for relative in each_page(page, server, built_site):
             for palette in ("light", "dark"):
                 _scheme(page, palette)
                 found = layout_problems(page.evaluate(LAYOUT_JS), width)
@@ -196,6 +208,93 @@ def test_math_and_tables_fit_the_column(
         assert traffic.problems() == []
     finally:
         context.close()
+    assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
+
+
+PHONE = 390  # px: the narrow width of the reading tests
+
+# At phone width: how wide the document is, and each figure image as displayed (the static
+# stand-ins of interactive figures shown too: print and readers without JavaScript see them).
+PHONE_JS = """
+() => {
+  for (const box of document.querySelectorAll(".pe-interactive.pe-js")) {
+    box.classList.remove("pe-js");
+  }
+  const figures = [];
+  for (const img of document.querySelectorAll("figure.pe-figure img")) {
+    if (!img.getClientRects().length || !img.clientWidth) continue;
+    figures.push({
+      alt: (img.getAttribute("alt") || "").slice(0, 50), stated: img.dataset.minTextPx ?? null,
+      shown: img.clientWidth, natural: img.naturalWidth,
+    });
+  }
+  let widest = null;
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.right > innerWidth + 1 && (!widest || r.right > widest.right)) {
+      widest = { right: r.right, what: el.tagName.toLowerCase() + " " +
+                 (el.textContent || "").trim().slice(0, 40) };
+    }
+  }
+  return { scroll: document.documentElement.scrollWidth, viewport: innerWidth, figures, widest };
+}
+"""
+
+
+def phone_problems(state: dict[str, Any]) -> list[str]:
+    """What a phone reader cannot read, from ``PHONE_JS``: a page that scrolls sideways,
+    a figure whose smallest text shows below :data:`MIN_TEXT_PX` or does not state it."""
+    problems = []
+    if state["scroll"] > state["viewport"] + SLACK:
+        widest = state["widest"] or {"what": "?"}
+        problems.append(
+            f"the page is {state['scroll']} px wide on a {state['viewport']} px screen "
+            f"(widest: {widest['what']!r})"
+        )
+    for figure in state["figures"]:
+        if figure["stated"] is None:
+            problems.append(f"figure {figure['alt']!r} does not state its smallest text")
+            continue
+        shown = float(figure["stated"]) * figure["shown"] / figure["natural"]
+        if shown < MIN_TEXT_PX:
+            problems.append(f"figure {figure['alt']!r}: smallest text {shown:.1f} px")
+    return problems
+
+
+def test_phone_problems_are_found() -> None:
+    """The checks can fail: a page wider than the screen, small figure text, none stated."""
+    figure = {"alt": "a plot", "stated": "33.6", "shown": 318, "natural": 900}
+    fine = {"scroll": 390, "viewport": 390, "figures": [figure], "widest": None}
+    assert phone_problems(fine) == []
+    wide = {**fine, "scroll": 468, "widest": {"right": 468, "what": "pre x"}}
+    assert any("468 px wide" in p for p in phone_problems(wide))
+    small = {**fine, "figures": [{**figure, "natural": 1600}]}
+    assert any("smallest text 6.7 px" in p for p in phone_problems(small))
+    unstated = {**fine, "figures": [{**figure, "stated": None}]}
+    assert any("does not state" in p for p in phone_problems(unstated))
+
+
+@pytest.mark.parametrize("palette", ["light", "dark"])
+def test_every_page_reads_on_a_phone(
+    browser: Browser, server: str, built_site: Path, palette: str
+) -> None:
+    """At 390 px, every fold open: no page scrolls sideways and every figure's smallest
+    text shows at 11 px or more (the image drawn for ``palette``)."""
+    context, traffic = open_context(browser, server, palette)
+    report: dict[str, list[str]] = {}
+    figures = 0
+    try:
+        page = context.new_page()
+        page.set_viewport_size({"width": PHONE, "height": SCREEN})
+        for relative in each_page(page, server, built_site):
+            state = page.evaluate(PHONE_JS)
+            figures += len(state["figures"])
+            found = phone_problems(state)
+            report.update({relative: found[:5]} if found else {})
+        assert traffic.problems() == []
+    finally:
+        context.close()
+    assert figures >= 20  # the chapters' figures were found and measured
     assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
 
 

@@ -49,6 +49,22 @@ def test_claims_page_lists_every_claim(built_site: Path) -> None:
     assert "FAILS" not in html
 
 
+def test_wrong_candidates_never_read_as_failures(built_site: Path) -> None:
+    """No page words an expected rejection as an alarm: the old "FAILS" and "NOT zero" are
+    gone, and the pages that show wrong candidates say they were rejected, as expected."""
+    alarms = [
+        f"{page.relative_to(built_site)}: {word}"
+        for page in built_site.rglob("*.html")
+        for word in ("FAILS", "residual is NOT zero")
+        if word in page.read_text(encoding="utf-8")
+    ]
+    assert alarms == []
+    for stem in ("why-order", "rotation-identity"):
+        html = (built_site / stem / "index.html").read_text(encoding="utf-8")
+        assert "residual is not zero" in html
+        assert "rejected, as expected" in html
+
+
 def test_nothing_is_loaded_from_the_internet(built_site: Path) -> None:
     offenders = []
     for page in [*built_site.rglob("*.html"), *built_site.rglob("*.css")]:
