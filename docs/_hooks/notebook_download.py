@@ -4,12 +4,15 @@ For every notebook page (``docs/<stem>.py``, a jupytext percent file) the build 
 ``<stem>/<stem>.ipynb`` next to the page: the same cells, unexecuted, with every input
 shown (the site hides the inputs; the notebook is where the code is to read and run), its
 Markdown's placeholders filled with their values (:mod:`pe.site.prose`), and cell ids
-numbered in order so that two builds give the same bytes. The page gets a link to
+numbered in order so that two builds give the same bytes. Links between pages
+(``[...](rotation-identity.py#...)``, which the site resolves) would name files a downloaded
+notebook does not have: they point to the pages of the built site instead (``site_url``). The page gets a link to
 it under its title. Nothing is fetched: the file is served by the site itself.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +28,33 @@ LINK = (
 )
 
 
-def notebook_json(source: Path) -> str:
+#: A relative Markdown link to another page of the site: ``](stem.py#fragment)`` or ``.md``.
+PAGE_LINK = re.compile(r"\]\((?P<stem>[A-Za-z0-9_-]+)\.(?:py|md)(?P<fragment>#[^)\s]*)?\)")
+
+
+def site_links(markdown: str, site_url: str) -> str:
+    """``markdown`` with its links to pages of the site made absolute, under ``site_url``.
+
+    Examples
+    --------
+    >>> site_links("See [the identity](rotation-identity.py#proof) and [home](index.md).",
+    ...            "https://example.org/pe/")
+    'See [the identity](https://example.org/pe/rotation-identity/#proof) and [home](https://example.org/pe/).'
+    """
+    root = site_url if site_url.endswith("/") else site_url + "/"
+
+    def absolute(match: re.Match[str]) -> str:
+        stem = match["stem"]
+        path = "" if stem == "index" else f"{stem}/"
+        return f"]({root}{path}{match['fragment'] or ''})"
+
+    return PAGE_LINK.sub(absolute, markdown)
+
+
+def notebook_json(source: Path, site_url: str | None = None) -> str:
     """The notebook of the jupytext page ``source``, as deterministic JSON.
+
+    With ``site_url``, links to other pages point to the built site (:func:`site_links`).
 
     Examples
     --------
@@ -44,6 +72,8 @@ def notebook_json(source: Path) -> str:
         cell["id"] = f"cell-{number}"
         if cell["cell_type"] == "markdown":
             cell["source"] = prose.fill(cell["source"], source.stem, table)
+            if site_url:
+                cell["source"] = site_links(cell["source"], site_url)
         tags = [t for t in cell.get("metadata", {}).get("tags", []) if t != HIDDEN]
         cell["metadata"] = {"tags": tags} if tags else {}
     return str(jupytext.writes(notebook, fmt="ipynb")) + "\n"
@@ -72,5 +102,5 @@ def on_post_page(output: str, page: Any, config: Any, **_: Any) -> str:
         source = Path(page.file.abs_src_path)
         target = Path(config["site_dir"]) / Path(page.file.dest_uri).parent / f"{source.stem}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(notebook_json(source), encoding="utf-8")
+        target.write_text(notebook_json(source, config.get("site_url")), encoding="utf-8")
     return output

@@ -382,13 +382,42 @@ def test_search_results_show_no_tex(
     assert _snippet_problems(shown) == []
 
 
+def notebook_download() -> Any:
+    """``docs/_hooks/notebook_download.py``, loaded by path as MkDocs loads it."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "_hooks" / "notebook_download.py"
+    spec = importlib.util.spec_from_file_location("notebook_download", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_notebook_links_point_to_the_site() -> None:
+    """A downloaded notebook's links to other pages name the built site's pages."""
+    links = notebook_download().site_links
+    text = "[T](rotation-identity.py#proof), [checked](claims.py#claim-x), [home](index.md), [w](https://a.b/c.py)"
+    assert links(text, "https://x.org/pe") == (
+        "[T](https://x.org/pe/rotation-identity/#proof), "
+        "[checked](https://x.org/pe/claims/#claim-x), [home](https://x.org/pe/), [w](https://a.b/c.py)"
+    )
+
+
 def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
     """Every notebook page links to its ``.ipynb``: valid, unexecuted, every input shown,
-    the same cells as its jupytext source (the Markdown with its placeholders filled)."""
+    the same cells as its jupytext source (the Markdown with its placeholders filled and
+    its links to other pages pointing to the site, never to a ``.py`` file)."""
     import jupytext
     import nbformat
 
     from pe.site import prose
+
+    downloads = notebook_download()
+    site_links, page_link = downloads.site_links, downloads.PAGE_LINK
+
+    site = "http://127.0.0.1:8000/"
 
     pages = sorted(p for p in (root / "docs").glob("*.py"))
     assert len(pages) >= 6
@@ -398,9 +427,13 @@ def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
         nbformat.validate(notebook)
         expected = jupytext.read(source, fmt="py:percent")
         assert [c.source for c in notebook.cells] == [
-            prose.fill(c.source, source.stem) if c.cell_type == "markdown" else c.source
+            site_links(prose.fill(c.source, source.stem), site)
+            if c.cell_type == "markdown"
+            else c.source
             for c in expected.cells
         ]
+        markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+        assert page_link.search(markdown) is None, source.stem
         assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
         assert all("hide_input" not in c.metadata.get("tags", []) for c in notebook.cells)
         html = (folder / "index.html").read_text(encoding="utf-8")
