@@ -357,7 +357,7 @@ def test_pe_verify_prints_the_sources(
 
 
 # Plain-text math a title must not hold outside ``$...$`` (it is typeset there instead).
-PLAIN_MATH = ("_(", "^(", "<=", ">=", "[[")
+PLAIN_MATH = ("_(", "^(", "<=", ">=", "[[", "^", "²", "ε", "θ", "π", "ω")
 
 
 def _plain_math(title: str) -> list[str]:
@@ -373,7 +373,7 @@ def test_titles_typeset_their_math() -> None:
     unpaired = [c.id for c in claims.all_claims() if c.title.count("$") % 2]
     assert unpaired == []
     # The check can fail, and the page renders the TeX as math, the words escaped.
-    assert _plain_math("T_(-k) = T_k^(-1) for 0 <= i and [[c, s]]") == ["_(", "^(", "<=", "[["]
+    assert _plain_math("T_(-k) = T_k^(-1) for 0 <= i and [[c, s]]") == ["_(", "^(", "<=", "[[", "^"]
     assert _plain_math(r"$T_{-k} = T_k^{-1}$ for $0 \le i$") == []
     assert str(report.title("$0 <= i$ & co")) == r"\(0 &lt;= i\) &amp; co"
     with pytest.raises(ValueError, match="unpaired"):

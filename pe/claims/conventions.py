@@ -266,7 +266,7 @@ CLAIMS = (
     ),
     claim(
         "sin-cos-pair-turns-clockwise",
-        "The (sin, cos) pair is i e^(-iθ): it turns clockwise",
+        r"The $(\sin, \cos)$ pair is $i e^{-i\theta}$: it turns clockwise",
         Check(
             by_proof(proofs.pair_as_phase),
             true=proofs.sin_first_phase,
@@ -279,7 +279,7 @@ CLAIMS = (
     ),
     claim(
         "slow-cosine-pins-less",
-        "A slow cosine pins its frequency only to about ε/θ², its sine to about ε",
+        r"A slow cosine pins its frequency only to about $\varepsilon/\theta^2$, its sine to about $\varepsilon$",
         Check(_uncertainty, true=2.0, wrong=(Candidate("ε/θ, like a linear column", 1.0),)),
         statement=(
             r"\begin{gathered}\sin\omega p \approx \omega p,\quad \cos\omega p \approx 1 -"
@@ -290,7 +290,7 @@ CLAIMS = (
     ),
     claim(
         "aliases-at-integer-positions",
-        "Above π per position, a frequency cannot be told from its alias 2π − ω",
+        r"Above $\pi$ per position, a frequency cannot be told from its alias $2\pi - \omega$",
         Check(
             by_proof(proofs.alias_at_integers),
             true=proofs.integer_alias,
@@ -314,7 +314,7 @@ CLAIMS = (
     ),
     testing_claim(
         "paper-tolerance-fits-the-recipe",
-        "assert_matches_paper's default atol, 4ε + 2ε(n − 1), admits the float32 recipe",
+        r"assert_matches_paper's default atol, $4\varepsilon + 2\varepsilon(n - 1)$, admits the float32 recipe",
         Check(
             _recipe_within,
             true=testing.paper_tolerance,

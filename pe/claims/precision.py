@@ -385,7 +385,7 @@ CLAIMS = (
     ),
     claim(
         "direct-float64-drifts",
-        "The direct float64 evaluation drifts like the float32 recipe, 2^29 times more slowly",
+        "The direct float64 evaluation drifts like the float32 recipe, $2^{29}$ times more slowly",
         Check(
             _drifts(2.0**-53),
             true=numeric.sinusoidal_direct,
@@ -432,7 +432,7 @@ CLAIMS = (
     ),
     claim(
         "anchor-angle-accurate",
-        "The anchors' angles, reduced in extended precision, within 1e-24 rad up to 2^53",
+        "The anchors' angles, reduced in extended precision, within $10^{-24}$ rad up to $2^{53}$",
         Check(
             _angle_reduction,
             true=_extended_precision.frequency_turns(512, 10000.0),

@@ -418,7 +418,7 @@ CLAIMS = (
     ),
     claim(
         "concat-is-two-projections",
-        "Concatenating then projecting = adding two separate projections",
+        "Concatenating then projecting equals adding two separate projections",
         Check(
             by_proof(proofs.concat_projection),
             true=proofs.separate_projections,
