@@ -26,15 +26,7 @@ from matplotlib.figure import Figure
 from pe import from_scratch, numeric, reference
 from pe.experiments import sinusoidal_encoding as facts
 from pe.site import report
-from pe.site.figures import (
-    LEGEND_BELOW,
-    Palette,
-    Slider,
-    colorbar,
-    interactive,
-    label_axes,
-    render,
-)
+from pe.site.figures import LEGEND_BELOW, Palette, Slider, colorbar, interactive, label_axes, render
 from pe.site.html import Html, escape, math, source, table
 
 __all__ = [
