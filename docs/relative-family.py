@@ -167,9 +167,10 @@ page.alibi_slopes(8)
 # **Loses.** Explicit offsets, and all positional information in a bidirectional encoder.
 # [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
 # encodings competitive with those that have them, and probes that recover absolute position
-# from their hidden states; [Kazemnejad et al.](bibliography.md#kazemnejad2023) reported that
-# decoder-only models without positional encoding generalised to longer inputs better than
-# the encodings they compared on their reasoning and arithmetic tasks.
+# from their hidden states [checked](claims.py#claim-nope-reported);
+# [Kazemnejad et al.](bibliography.md#kazemnejad2023) reported that decoder-only models without
+# positional encoding generalised to longer inputs better than the encodings they compared on
+# their reasoning and arithmetic tasks [checked](claims.py#claim-nope-length-generalisation-reported).
 
 # %% tags=["hide_input"]
 report.claim("nope-causal-position", proofs=True)

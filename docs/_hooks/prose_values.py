@@ -6,8 +6,9 @@
   downloaded notebook is filled by ``notebook_download.py``. An unknown name or a format
   that does not fit fails the build, naming the page and the placeholder.
 - Each link ``[checked](claims.py#claim-ID)`` becomes a small mark in the style of a claim
-  card's "verified at build", linking to the claim's entry on the Claims page. An ``ID``
-  that is not a registered claim fails the build.
+  card's "verified at build", linking to the claim's entry on the Claims page; a claim of
+  kind source with nothing to recompute reads "cited", as its card does. An ``ID`` that is
+  not a registered claim fails the build.
 
 ``make check-pages`` (:mod:`pe.site.page_check`) checks the same names and ids without
 building.
@@ -46,13 +47,19 @@ def checked_marks(text: str, page: str) -> str:
     def mark(match: re.Match[str]) -> str:
         claim_id = match["id"]
         try:
-            claims.get(claim_id)
+            claim = claims.get(claim_id)
         except KeyError:
             raise PluginError(
                 f"{page}: [checked] links to claim-{claim_id}, not a registered claim"
             ) from None
-        title = html.escape(f"Checked by claim {claim_id} (Claims page)")
-        return f'<a class="pe-mark pe-checked" href="{match["href"]}" title="{title}">checked</a>'
+        if claim.checks:
+            word, title = "checked", f"Checked by claim {claim_id} (Claims page)"
+        else:
+            word, title = "cited", f"Cited from {claim.source}: claim {claim_id} (Claims page)"
+        return (
+            f'<a class="pe-mark pe-checked" href="{match["href"]}" '
+            f'title="{html.escape(title)}">{word}</a>'
+        )
 
     return CHECKED.sub(mark, text)
 

@@ -281,6 +281,24 @@ CLAIMS = (
         source="shaw2018",
     ),
     claim(
+        "nope-reported",
+        "Haviv et al.: causal language models without positional encoding learn position",
+        statement=(
+            r"\text{Causal language models without positional encoding are competitive, and"
+            r" probes recover absolute position from their hidden states}"
+        ),
+        source="haviv2022",
+    ),
+    claim(
+        "nope-length-generalisation-reported",
+        "Kazemnejad et al.: no positional encoding generalised to longer inputs on their tasks",
+        statement=(
+            r"\text{Decoder-only models without positional encoding generalised to longer inputs"
+            r" than the encodings compared, on their reasoning and arithmetic tasks}"
+        ),
+        source="kazemnejad2023",
+    ),
+    claim(
         "transformer-xl-reported",
         "Dai et al.: dependencies 80% and 450% longer, evaluation up to 1,800 times faster",
         statement=(
