@@ -33,16 +33,21 @@ CHECKED = re.compile(r'<a href="(?P<href>[^"#]*#claim-(?P<id>[A-Za-z0-9_-]+))">c
 def checked_marks(text: str, page: str) -> str:
     """``text`` with every ``checked`` link to a claim styled as a mark.
 
+    The first mark of a claim that has no card on the page (no ``id="claim-ID"``) carries
+    that id, so that the Claims page's link to the claim on its page lands on it.
+
     Examples
     --------
     >>> checked_marks('x <a href="../claims/#claim-shift-composition">checked</a>', "p")
-    'x <a class="pe-mark pe-checked" href="../claims/#claim-shift-composition" title="Checked by claim shift-composition (Claims page)">checked</a>'
+    'x <a class="pe-mark pe-checked" id="claim-shift-composition" href="../claims/#claim-shift-composition" title="Checked by claim shift-composition (Claims page)">checked</a>'
 
     Raises
     ------
     mkdocs.exceptions.PluginError
         If a link names a claim that is not registered.
     """
+
+    anchored = set(re.findall(r'id="claim-([A-Za-z0-9_-]+)"', text))
 
     def mark(match: re.Match[str]) -> str:
         claim_id = match["id"]
@@ -56,8 +61,11 @@ def checked_marks(text: str, page: str) -> str:
             word, title = "checked", f"Checked by claim {claim_id} (Claims page)"
         else:
             word, title = "cited", f"Cited from {claim.source}: claim {claim_id} (Claims page)"
+        # the first mark of a claim without a card on the page is its anchor there
+        anchor = "" if claim_id in anchored else f' id="claim-{claim_id}"'
+        anchored.add(claim_id)
         return (
-            f'<a class="pe-mark pe-checked" href="{match["href"]}" '
+            f'<a class="pe-mark pe-checked"{anchor} href="{match["href"]}" '
             f'title="{html.escape(title)}">{word}</a>'
         )
 

@@ -39,6 +39,7 @@ __all__ = [
     "reader_label",
     "shortened",
     "split_lines",
+    "statement",
     "title",
 ]
 
@@ -247,6 +248,27 @@ def _step_latex(step: Step) -> str:
     return shortened(step.expr) if step.expr is not None else split_lines(step.latex)
 
 
+#: A statement that is words only: one ``\text{...}`` with no formula inside.
+_WORDS_ONLY = re.compile(r"\\text\{([^{}$]*)\}")
+
+
+def statement(latex: str) -> Html:
+    r"""A claim's statement: typeset math, or a paragraph where it is words only.
+
+    A cited fact is often a sentence in ``\text{...}``; as math it cannot wrap, so it is
+    shown as text, which wraps to the column.
+
+    Examples
+    --------
+    >>> str(statement(r"\text{about 80\% longer}"))
+    '<p class="pe-statement">about 80% longer</p>'
+    """
+    words = _WORDS_ONLY.fullmatch(latex.strip())
+    if words is None:
+        return math(latex)
+    return Html(f'<p class="pe-statement">{escape(words.group(1).replace(chr(92) + "%", "%"))}</p>')
+
+
 def _proof_body(result: Proof) -> Html:
     """The statement, the numbered steps and the outcome of a proof (no fold)."""
     steps = "".join(
@@ -366,7 +388,7 @@ def claim(claim_id: str, *, proofs: bool | Sequence[int] = False) -> Html:
         f'title="Claim {result.id} on the Claims page">{mark}</a> '
         f'<span class="pe-claim-title">{title(result.title)}</span>{_citation(result)}</p>'
         f'<details class="pe-fold"><summary>{opener}</summary>'
-        f"<p>Claim {code(result.id)} ({result.method}):</p>{math(result.statement)}"
+        f"<p>Claim {code(result.id)} ({result.method}):</p>{statement(result.statement)}"
         f"{evidence}{body}</details></div>"
     )
 
@@ -466,7 +488,7 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
                     f"{len(r.controls)} rejected" if r.controls_rejected else "one ACCEPTED",
                     _source_cell(r),
                 ],
-                below=Html(f"{title(r.title)}{math(r.statement)}"),
+                below=Html(f"{title(r.title)}{statement(r.statement)}"),
                 id=f"claim-{r.id}",
             )
             for r in results

@@ -9,7 +9,9 @@ from pe import claims
 from ..conftest import ROOT
 
 PAGE = ROOT / "docs" / "corrections.md"
-LINK = re.compile(r"\(([a-z0-9-]+)\.py#claim-([a-z0-9-]+)\)")
+#: A link to a claim on its chapter (``[checked](claims.py#claim-ID)`` marks name the
+#: Claims page instead, and the page check resolves them).
+LINK = re.compile(r"\((?!claims\.py)([a-z0-9-]+)\.py#claim-([a-z0-9-]+)\)")
 
 
 def test_every_row_links_a_claim() -> None:
