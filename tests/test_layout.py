@@ -34,7 +34,17 @@ SHARED = {
     "proofs": {"__init__", "wrong"},
     "experiments": {"__init__"},
     "claims": {"__init__", "evidence"},
-    "site": {"__init__", "html", "report", "figures", "claims", "home", "prose", "page_check"},
+    "site": {
+        "__init__",
+        "html",
+        "report",
+        "latex_fit",
+        "figures",
+        "claims",
+        "home",
+        "prose",
+        "page_check",
+    },
 }
 MAX_MODULE_LINES = 500
 MAX_PAGE_CODE_LINES = 250
