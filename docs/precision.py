@@ -231,15 +231,18 @@ report.claim("float16-positions-collide")
 #   ([megatron535](bibliography.md#megatron535))
 #   [checked](claims.py#claim-megatron-535-float16-positions).
 # * In Hugging Face Transformers, casting a Llama model to float16 or bfloat16 also cast the
-#   cached RoPE values ([hf25681](bibliography.md#hf25681)); in Mistral, the frequencies
-#   became bfloat16 under mixed-precision training and rebuilt tables were wrong, which the
-#   reporter linked to a loss of model quality ([hf29496](bibliography.md#hf29496)); another
-#   report ([hf28685](bibliography.md#hf28685)) led to a fix ([hf28760](bibliography.md#hf28760)),
-#   and a later change computed RoPE in float32 for Llama and Gemma after bfloat16 angles were
-#   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285)).
+#   cached RoPE values ([hf25681](bibliography.md#hf25681))
+#   [checked](claims.py#claim-hf25681-reported); in Mistral, the frequencies became bfloat16
+#   under mixed-precision training and rebuilt tables were wrong, which the reporter linked to
+#   a loss of model quality ([hf29496](bibliography.md#hf29496))
+#   [checked](claims.py#claim-hf29496-reported); another report
+#   ([hf28685](bibliography.md#hf28685)) led to a fix ([hf28760](bibliography.md#hf28760))
+#   [checked](claims.py#claim-hf28685-reported), and a later change computed RoPE in float32
+#   for Llama and Gemma after bfloat16 angles were seen to lose precision at long contexts
+#   ([hf29285](bibliography.md#hf29285)) [checked](claims.py#claim-hf29285-reported).
 # * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000) showed a loss gap
 #   that the reporters traced to RoPE being applied in lower precision
-#   ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te-1245-lower-precision-rope).
+#   ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te1245-reported).
 
 # %% [markdown]
 # The reporter's reproducer ($d = {{ neox_d }}$, {{ neox_n }} positions), recomputed: at

@@ -89,6 +89,7 @@ from pe.proofs.wrong.implications import RISES_STAYS_POSITIVE as RISES_STAYS_POS
 from pe.proofs.wrong.implications import ROTATION_PROJECTION as ROTATION_PROJECTION
 from pe.proofs.wrong.implications import SHIFT_BETWEEN_ROWS as SHIFT_BETWEEN_ROWS
 from pe.proofs.wrong.implications import SUM_ANGLE_DISTANCE as SUM_ANGLE_DISTANCE
+from pe.proofs.wrong.precision import CHAINED_COMPLEX64 as CHAINED_COMPLEX64
 from pe.proofs.wrong.precision import CONJUGATE_FACTOR as CONJUGATE_FACTOR
 from pe.proofs.wrong.precision import CORRECTLY_ROUNDED_64 as CORRECTLY_ROUNDED_64
 from pe.proofs.wrong.precision import DIRECT_FLOAT32_TABLE as DIRECT_FLOAT32_TABLE
@@ -99,6 +100,7 @@ from pe.proofs.wrong.precision import NUDGED_SHIFT_MATRIX as NUDGED_SHIFT_MATRIX
 from pe.proofs.wrong.precision import OTHER_BASE_SHIFT_MATRIX as OTHER_BASE_SHIFT_MATRIX
 from pe.proofs.wrong.precision import ROUNDED_ANGLES as ROUNDED_ANGLES
 from pe.proofs.wrong.precision import SWAPPED_FACTOR as SWAPPED_FACTOR
+from pe.proofs.wrong.precision import TWO_DOUBLE_FREQUENCIES as TWO_DOUBLE_FREQUENCIES
 from pe.proofs.wrong.relative_family import DIRECTION_FORGOTTEN as DIRECTION_FORGOTTEN
 from pe.proofs.wrong.relative_family import HALVING_SLOPES as HALVING_SLOPES
 from pe.proofs.wrong.relative_family import LEARNED_ABSOLUTE as LEARNED_ABSOLUTE

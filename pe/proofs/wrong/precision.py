@@ -9,9 +9,10 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import numeric
+from pe import _extended_precision, numeric
 from pe.experiments.precision import (
     HalfAngles,
+    chained_rotation,
     float32_recipe,
     rotation_with_float64_angles,
     rounded_angles,
@@ -26,6 +27,10 @@ def _conjugate_factor(q: Any, w: Any) -> Any:
 
 def _swapped_factor(q: Any, w: Any) -> Any:
     return sp.sin(w * q) - sp.I * sp.cos(w * q)
+
+
+def _chained(positions: Any, d: int) -> Any:
+    return chained_rotation(int(np.max(positions)) + 1, d)[positions]
 
 
 def _other_base_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
@@ -74,4 +79,15 @@ CORRECTLY_ROUNDED_64: Candidate[bool] = Candidate("correctly rounded in float64"
 #: The float32 angle rounded once to float16, read as the cause of GPT-NeoX #1003's 1045.
 ROUNDED_ANGLES: Candidate[HalfAngles] = Candidate(
     "the float32 angle rounded to float16", rounded_angles
+)
+#: Rows chained by one complex multiplication each, z(p + 1) = z(p) u, in complex64 and
+#: never re-anchored: the rounding errors add up along the rows.
+CHAINED_COMPLEX64: Candidate[Callable[[Any, int], Any]] = Candidate(
+    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring", _chained
+)
+#: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
+#: instead of three: too coarse to reduce angles near 2^53 to 1e-24 rad.
+TWO_DOUBLE_FREQUENCIES: Candidate[tuple[npt.NDArray[np.float64], ...]] = Candidate(
+    "frequencies kept in two doubles (about 106 bits)",
+    _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
