@@ -33,6 +33,14 @@
     return out;
   }
 
+  // The font size, in the SVG's own units, that shows the labels at 12 CSS px at least
+  // (11 units at the least) however narrow the screen draws the SVG.
+  function labelSize(svg, viewWidth) {
+    const shown = svg.getBoundingClientRect().width || viewWidth;
+    const size = Math.max(11, (12 * viewWidth) / shown);
+    svg.style.setProperty("--pe-label", `${size.toFixed(1)}px`);
+  }
+
   function report(block, text, data) {
     const readout = block.querySelector(".pe-readout");
     readout.textContent = text;
@@ -44,12 +52,17 @@
     const { p, k, d, base } = values(block);
     const w = frequencies(d, base);
     const shown = Math.min(w.length, 4);
-    const size = 110;
-    svg.setAttribute("viewBox", `0 0 ${shown * size} ${size + 26}`);
+    const size = 110, tall = size + 26;
+    // Four circles in a row, or two rows of two where the SVG is drawn narrow (a phone).
+    const across = (svg.getBoundingClientRect().width || 600) < 480 ? Math.min(shown, 2) : shown;
+    const rows = Math.ceil(shown / across);
+    svg.setAttribute("viewBox", `0 0 ${across * size} ${rows * tall}`);
+    labelSize(svg, across * size);
     svg.replaceChildren();
     const turns = [];
     for (let i = 0; i < shown; i++) {
-      const cx = i * size + size / 2, cy = size / 2 + 4, r = size / 2 - 12;
+      const top = Math.floor(i / across) * tall;
+      const cx = (i % across) * size + size / 2, cy = top + size / 2 + 4, r = size / 2 - 12;
       const at = (angle) => [cx + r * Math.sin(angle), cy - r * Math.cos(angle)];
       el(svg, "circle", { cx, cy, r, class: "pe-grid" });
       const [x0, y0] = at(p * w[i]);
@@ -64,7 +77,7 @@
       const to = Math.atan2(end[2 * i], end[2 * i + 1]);
       const turn = (((to - from) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
       turns.push(turn);
-      el(svg, "text", { x: cx, y: size + 20, class: "pe-label" }, `pair ${i}: ${fmt(turn, 3)} rad`);
+      el(svg, "text", { x: cx, y: top + size + 20, class: "pe-label" }, `pair ${i}: ${fmt(turn, 3)} rad`);
     }
     const pairs = turns.map((t, i) => `pair ${i} turns ${fmt(t, 3)} = ${k}·${fmt(w[i], 4)} mod 2π`);
     report(block, `From p = ${p} to p + k = ${p + k}: ${pairs.join("; ")}. Any p gives the same turns.`,
@@ -118,6 +131,7 @@
     const low = Math.min(0, ...curve);  // from the lowest value (or 0) up to d/2
     const y = (v) => height - pad - ((height - 2 * pad) * (v - low)) / (d / 2 - low);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    labelSize(svg, width);
     svg.replaceChildren();
     el(svg, "line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "pe-grid" });
     el(svg, "polyline", { points: curve.map((v, r) => `${x(r)},${y(v)}`).join(" "), class: "pe-curve" });
@@ -161,6 +175,16 @@
     block.classList.add("pe-js");
     block.querySelector(".pe-live").hidden = false;
     redraw();
+    // Drawn again when its width changes (a phone turned, a window resized): the layout
+    // and the label size follow the width.
+    let drawnWidth = Math.round(svg.getBoundingClientRect().width);
+    new ResizeObserver(() => {
+      const width = Math.round(svg.getBoundingClientRect().width);
+      if (width !== drawnWidth) {
+        drawnWidth = width;
+        redraw();
+      }
+    }).observe(svg);
   }
 
   const start = () => document.querySelectorAll(".pe-interactive").forEach(mount);

@@ -217,6 +217,12 @@ PHONE = 390  # px: the narrow width of the reading tests
 # stand-ins of interactive figures shown too: print and readers without JavaScript see them).
 PHONE_JS = """
 () => {
+  const live = [];
+  for (const text of document.querySelectorAll(".pe-interactive.pe-js svg.pe-plot text")) {
+    const scale = text.ownerSVGElement.getScreenCTM().a;
+    live.push({ text: text.textContent.slice(0, 30),
+                shown: parseFloat(getComputedStyle(text).fontSize) * scale });
+  }
   for (const box of document.querySelectorAll(".pe-interactive.pe-js")) {
     box.classList.remove("pe-js");
   }
@@ -236,7 +242,8 @@ PHONE_JS = """
                  (el.textContent || "").trim().slice(0, 40) };
     }
   }
-  return { scroll: document.documentElement.scrollWidth, viewport: innerWidth, figures, widest };
+  return { scroll: document.documentElement.scrollWidth, viewport: innerWidth, figures, live,
+           widest };
 }
 """
 
@@ -258,11 +265,15 @@ def phone_problems(state: dict[str, Any]) -> list[str]:
         shown = float(figure["stated"]) * figure["shown"] / figure["natural"]
         if shown < MIN_TEXT_PX:
             problems.append(f"figure {figure['alt']!r}: smallest text {shown:.1f} px")
+    for label in state.get("live", []):
+        if label["shown"] < MIN_TEXT_PX:
+            problems.append(f"interactive label {label['text']!r}: {label['shown']:.1f} px")
     return problems
 
 
 def test_phone_problems_are_found() -> None:
-    """The checks can fail: a page wider than the screen, small figure text, none stated."""
+    """The checks can fail: a page wider than the screen, small figure text, none stated,
+    small text in an interactive figure."""
     figure = {"alt": "a plot", "stated": "33.6", "shown": 318, "natural": 900}
     fine = {"scroll": 390, "viewport": 390, "figures": [figure], "widest": None}
     assert phone_problems(fine) == []
@@ -272,6 +283,10 @@ def test_phone_problems_are_found() -> None:
     assert any("smallest text 6.7 px" in p for p in phone_problems(small))
     unstated = {**fine, "figures": [{**figure, "stated": None}]}
     assert any("does not state" in p for p in phone_problems(unstated))
+    label = {"text": "pair 0: 1.000 rad", "shown": 12.5}
+    assert phone_problems({**fine, "live": [label]}) == []
+    tiny = {**fine, "live": [{**label, "shown": 7.6}]}
+    assert any("'pair 0: 1.000 rad': 7.6 px" in p for p in phone_problems(tiny))
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
@@ -279,22 +294,25 @@ def test_every_page_reads_on_a_phone(
     browser: Browser, server: str, built_site: Path, palette: str
 ) -> None:
     """At 390 px, every fold open: no page scrolls sideways and every figure's smallest
-    text shows at 11 px or more (the image drawn for ``palette``)."""
+    text shows at 11 px or more (the image drawn for ``palette``, and the labels the
+    interactive figures draw)."""
     context, traffic = open_context(browser, server, palette)
     report: dict[str, list[str]] = {}
-    figures = 0
+    figures = labels = 0
     try:
         page = context.new_page()
         page.set_viewport_size({"width": PHONE, "height": SCREEN})
         for relative in each_page(page, server, built_site):
             state = page.evaluate(PHONE_JS)
             figures += len(state["figures"])
+            labels += len(state["live"])
             found = phone_problems(state)
             report.update({relative: found[:5]} if found else {})
         assert traffic.problems() == []
     finally:
         context.close()
     assert figures >= 20  # the chapters' figures were found and measured
+    assert labels >= 7  # and the labels of the interactive ones (4 circles, 3 axis labels)
     assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
 
 
