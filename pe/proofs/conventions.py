@@ -199,6 +199,21 @@ def _reduced(
     return derivation.proof(name, statement, residual)
 
 
+def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) -> Proof:
+    """Two positive sides are equal: the difference of their logarithms, reduced.
+
+    The residual is ``log_left - log_right``; ``together`` puts it over one denominator and
+    ``cancel`` removes the common factors (rational functions of ``d``).
+    """
+    return _reduced(
+        name,
+        statement,
+        ("Residual of the logarithms (both sides are positive)", log_left - log_right),
+        ("Put over one denominator (together)", sp.together),
+        ("Cancel common factors (cancel)", sp.cancel),
+    )
+
+
 #: The true exponent of the base in :func:`t2t_equals_paper`: :math:`d/(d-2)`.
 t2t_exponent = D / (D - 2)
 
@@ -223,12 +238,8 @@ def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
         + sp.latex(exponent)
         + r"}\bigr)^{-2i/d}"
     )
-    return _reduced(
-        "tensor2tensor law = paper law with base b^(d/(d-2))",
-        statement,
-        ("Residual of the logarithms (both sides are positive)", log_t2t - log_paper),
-        ("Put over one denominator (together)", sp.together),
-        ("Cancel common factors (cancel)", sp.cancel),
+    return _logarithms_agree(
+        "tensor2tensor law = paper law with base b^(d/(d-2))", statement, log_t2t, log_paper
     )
 
 
@@ -258,12 +269,11 @@ def one_indexed_is_wider_paper(exponent: Any = one_indexed_exponent) -> Proof:
         r"b^{-2(i+1)/d} = \bigl(b^{" + sp.latex(exponent) + r"}\bigr)^{-2(i+1)/(d+2)}"
         r"\quad\text{(pair } i + 1 \text{ of the paper's law of width } d + 2\text{)}"
     )
-    return _reduced(
+    return _logarithms_agree(
         "one-indexed law = paper law of width d + 2, first pair dropped, base b^((d+2)/d)",
         statement,
-        ("Residual of the logarithms (both sides are positive)", log_one_indexed - log_wider),
-        ("Put over one denominator (together)", sp.together),
-        ("Cancel common factors (cancel)", sp.cancel),
+        log_one_indexed,
+        log_wider,
     )
 
 

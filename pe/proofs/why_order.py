@@ -203,7 +203,25 @@ def _multiplications(matrix: Any) -> int:
     return sum(int(sp.count_ops(entry, visual=True).coeff(mul)) for entry in matrix)
 
 
-def _cost_proof(title: str, counted: dict[tuple[int, int], int], law: CostLaw, what: str) -> Proof:
+def _attention_count(n: int, d: int) -> int:
+    r"""Multiplications in :math:`QK^{\mathsf T}` and :math:`AV` for symbolic ``n x d`` inputs."""
+    q, k, v = (_symbolic_matrix(name, n, d) for name in "qkv")
+    weights = _symbolic_matrix("a", n, n)
+    return _multiplications(q * k.T) + _multiplications(weights * v)
+
+
+def _rnn_count(n: int, d: int) -> int:
+    """Multiplications of ``n`` Elman steps, a fresh symbolic state at each step."""
+    w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
+    x, h = _symbolic_matrix("x", n, d), _symbolic_matrix("h", n, d)
+    return sum(
+        _multiplications(w_x * x[t, :].T) + _multiplications(w_h * h[t, :].T) for t in range(n)
+    )
+
+
+def _cost_proof(title: str, count: CostLaw, law: CostLaw, what: str) -> Proof:
+    """``count(n, d)`` at each size of :data:`COST_SIZES` against ``law(n, d)``."""
+    counted = {(n, d): count(n, d) for n, d in COST_SIZES}
     derivation = Derivation()
     derivation.note(
         f"Count the multiplications in {what}, as SymPy writes the products out, at "
@@ -231,12 +249,7 @@ def attention_cost(law: CostLaw = attention_cost_law) -> Proof:
     >>> attention_cost().holds, attention_cost(rnn_cost_law).holds
     (True, False)
     """
-    counted = {}
-    for n, d in COST_SIZES:
-        q, k, v = (_symbolic_matrix(name, n, d) for name in "qkv")
-        weights = _symbolic_matrix("a", n, n)
-        counted[(n, d)] = _multiplications(q * k.T) + _multiplications(weights * v)
-    return _cost_proof("attention's multiplications", counted, law, "QKᵀ and AV")
+    return _cost_proof("attention's multiplications", _attention_count, law, "QKᵀ and AV")
 
 
 def rnn_cost(law: CostLaw = rnn_cost_law) -> Proof:
@@ -252,14 +265,9 @@ def rnn_cost(law: CostLaw = rnn_cost_law) -> Proof:
     >>> rnn_cost().holds, rnn_cost(attention_cost_law).holds
     (True, False)
     """
-    counted = {}
-    for n, d in COST_SIZES:
-        w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
-        x, h = _symbolic_matrix("x", n, d), _symbolic_matrix("h", n, d)
-        counted[(n, d)] = sum(
-            _multiplications(w_x * x[t, :].T) + _multiplications(w_h * h[t, :].T) for t in range(n)
-        )
-    return _cost_proof("an Elman layer's multiplications", counted, law, "W_x x_t and W_h h_(t-1)")
+    return _cost_proof(
+        "an Elman layer's multiplications", _rnn_count, law, "W_x x_t and W_h h_(t-1)"
+    )
 
 
 #: A sequence layer on symbolic tokens: ``X`` (``n x d``) to its outputs (``n x d``).
