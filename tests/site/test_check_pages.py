@@ -298,9 +298,7 @@ def test_a_mark_on_a_cited_claim_reads_cited() -> None:
     """A claim of kind source with nothing recomputed is "cited", never "checked"."""
     link = '<a href="../claims/#claim-te1245-reported">checked</a>'
     out = hook().on_page_content(link, page=page_named("precision.py"))
-    assert out.endswith(
-        'title="Cited from te1245: claim te1245-reported (Claims page)">cited</a>'
-    )
+    assert out.endswith('title="Cited from te1245: claim te1245-reported (Claims page)">cited</a>')
 
 
 @pytest.mark.parametrize(
