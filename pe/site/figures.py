@@ -14,7 +14,8 @@ its smallest text (``data-min-text-px``, in the image's own pixels, read from ma
 text objects as drawn); the browser tests scale it by the displayed width.
 
 :func:`colorbar`, :func:`label_axes` and :func:`measured_and_model` are the drawing steps
-several figures share.
+several figures share; :func:`error_plot` draws a whole plot of measured errors against
+their model.
 
 Needs matplotlib (the ``docs`` extra).
 """
@@ -53,6 +54,7 @@ __all__ = [
     "Palette",
     "Slider",
     "colorbar",
+    "error_plot",
     "interactive",
     "label_axes",
     "measured_and_model",
@@ -152,6 +154,38 @@ def label_axes(ax: Axes, xlabel: str, ylabel: str, *, grid: float = 0.5, **legen
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", lw=grid)
     ax.legend(**(legend or LEGEND_BELOW))
+
+
+def error_plot(
+    x: npt.ArrayLike,
+    curves: Mapping[str, tuple[npt.ArrayLike, npt.ArrayLike]],
+    *,
+    floor: float,
+    labels: tuple[str, str],
+    xlabel: str,
+    ylabel: str,
+) -> Draw:
+    """The drawing (for :func:`render`) of one log-log plot of measured errors and their
+    error model: :func:`measured_and_model` of ``x``, ``curves``, ``floor`` and ``labels``
+    on a single axes, labelled ``xlabel`` and ``ylabel`` by :func:`label_axes`.
+
+    Examples
+    --------
+    >>> curves = {"float64": ([0.0, 1e-16], [1e-15, 1e-15])}
+    >>> draw = error_plot([1, 10], curves, floor=1e-17, labels=("{}", "{} bound"),
+    ...                   xlabel="position p", ylabel="error")
+    >>> fig = Figure()
+    >>> draw(fig, LIGHT)
+    >>> fig.axes[0].get_xlabel(), [line.get_label() for line in fig.axes[0].lines]
+    ('position p', ['float64', 'float64 bound'])
+    """
+
+    def draw(fig: Figure, palette: Palette) -> None:
+        ax: Axes = fig.add_subplot()
+        measured_and_model(ax, palette, x, curves, floor=floor, labels=labels)
+        label_axes(ax, xlabel, ylabel)
+
+    return draw
 
 
 def _style(palette: Palette) -> dict[str, Any]:

@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
 from pe import claims, from_scratch, rotary
 from pe.site import report
-from pe.site.figures import Palette, label_axes, measured_and_model, render
+from pe.site.figures import Palette, error_plot, render
 from pe.site.html import Html, code, escape, source, table
 
 __all__ = [
@@ -200,14 +199,15 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
         for dtype in ("float16", "float32", "float64")
     }
 
-    def draw(fig: Figure, palette: Palette) -> None:
-        ax: Axes = fig.add_subplot()
-        labels = ("{}: measured", "{}: model")
-        measured_and_model(ax, palette, positions, curves, floor=1e-17, labels=labels)
-        label_axes(ax, "query position m", f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|")
-
     return render(
-        draw,
+        error_plot(
+            positions,
+            curves,
+            floor=1e-17,
+            labels=("{}: measured", "{}: model"),
+            xlabel="query position m",
+            ylabel=f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|",
+        ),
         alt=(
             f"Log-log plot against the query position from 1 to about 63000 of how far the RoPE "
             f"score at offset {offset} is from its value at position 0, for d = {d_model} and "

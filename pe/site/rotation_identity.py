@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
@@ -19,7 +18,7 @@ from pe.experiments import rotation_identity as experiments
 from pe.proofs import rotation_identity as proofs
 from pe.proofs import wrong
 from pe.site import report
-from pe.site.figures import Palette, Slider, interactive, label_axes, measured_and_model, render
+from pe.site.figures import Palette, Slider, error_plot, interactive, render
 from pe.site.html import Html
 
 __all__ = [
@@ -168,14 +167,15 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
         for dtype in ("float32", "float64")
     }
 
-    def draw(fig: Figure, palette: Palette) -> None:
-        ax: Axes = fig.add_subplot()
-        labels = ("{}: measured", "{}: tolerance")
-        measured_and_model(ax, palette, positions, measured, floor=1e-18, labels=labels)
-        label_axes(ax, "position p", f"max |T_{k} PE(p) − PE(p+{k})|")
-
     return render(
-        draw,
+        error_plot(
+            positions,
+            measured,
+            floor=1e-18,
+            labels=("{}: measured", "{}: tolerance"),
+            xlabel="position p",
+            ylabel=f"max |T_{k} PE(p) − PE(p+{k})|",
+        ),
         alt=(
             f"Log-log plot of the largest error of the rotation identity for offset {k} and "
             f"d = {d_model}, against position from 1 to {positions[-1]:,}: "
