@@ -64,7 +64,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pe.claims.evidence import Evidence, by_proof, checked, proved
+from pe.claims.evidence import Evidence, by_proof, checked, proved, within
 
 if TYPE_CHECKING:
     from pe.proofs.wrong import Candidate
@@ -89,6 +89,7 @@ __all__ = [
     "run",
     "verify",
     "verify_all",
+    "within",
 ]
 
 T = TypeVar("T")

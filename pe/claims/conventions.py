@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from pe import bug_zoo, conventions, numeric, symbolic, testing
-from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked
+from pe.claims import ROUNDING, Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import conventions as experiments
 from pe.experiments import precision
 from pe.identify import identify
@@ -34,12 +34,11 @@ def _layouts_proved(rule: ShiftInLayout) -> Evidence:
 
 def _layouts_numeric(rule: ShiftInLayout) -> Evidence:
     worst, ratio = experiments.layout_shift_errors(rule)
-    return checked(
-        ratio <= 1.0,
+    return within(
+        ratio,
+        1.0,
         f"d=512, positions 200..1223, k in {experiments.OFFSETS}, {len(rule.layouts)} "
         f"layout(s), {rule.formula}: max error {worst:.2g}, worst error/tolerance {ratio:.2g}",
-        error=ratio,
-        tolerance=1.0,
     )
 
 
@@ -102,13 +101,12 @@ def _described(description: experiments.Description) -> Evidence:
         ratio = float((np.abs(convention.table(1000, 64) - described) / tolerance).max())
         if ratio >= worst:
             worst, where = ratio, name
-    return checked(
-        worst <= 1.0,
+    return within(
+        worst,
+        1.0,
         f"{len(conventions.CONVENTIONS)} conventions, d=64, 1000 rows, against the described "
         f"columns, laws and first positions: worst |difference| / 4 eps (1 + p w)(1 + |ln w|) "
         f"= {worst:.3g} ({where})",
-        error=worst,
-        tolerance=1.0,
     )
 
 

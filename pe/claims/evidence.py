@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 if TYPE_CHECKING:
     from pe.symbolic import Proof
 
-__all__ = ["Evidence", "Method", "by_proof", "checked", "proved"]
+__all__ = ["Evidence", "Method", "by_proof", "checked", "proved", "within"]
 
 #: How a claim's evidence was obtained; a claim with no checks has method ``"source"``.
 Method = Literal["sympy", "numpy", "error"]
@@ -105,6 +105,22 @@ def checked(
     return Evidence(
         "numpy", bool(holds) and within, detail, error=float(error), tolerance=float(tolerance)
     )
+
+
+def within(error: float, tolerance: float, detail: str) -> Evidence:
+    """Evidence that a measured ``error`` is at most ``tolerance``, with a one-line account.
+
+    The tolerance is written once: it is both the condition and the figure reported (the
+    registry shows ``error / tolerance`` and flags evidence far inside its tolerance).
+
+    Examples
+    --------
+    >>> within(2e-16, 4.4e-16, "max |x - y| = 2e-16").holds
+    True
+    >>> within(1e-3, 4.4e-16, "max |x - y| = 1e-3").holds
+    False
+    """
+    return checked(True, detail, error=error, tolerance=tolerance)
 
 
 def by_proof(theorem: Callable[[T], Proof]) -> Callable[[T], Evidence]:

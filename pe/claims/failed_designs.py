@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from pe import _rotation_table, reference
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import failed_designs as experiments
 from pe.experiments.failed_designs import Design
 from pe.proofs import failed_designs as proofs
@@ -37,12 +37,11 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
     g4, g40 = np.diff(short), np.diff(long)
     expected = float(gap(4)), float(gap(40))
     error = max(np.abs(g4 - expected[0]).max(), np.abs(g40 - expected[1]).max())
-    return checked(
-        error <= 2 * EPS,
+    return within(
+        error,
+        2 * EPS,
         f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
         f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error {error:.2g}",
-        error=error,
-        tolerance=2 * EPS,
     )
 
 
@@ -101,13 +100,12 @@ def _offsets(design: Design) -> Evidence:
         )
         for n in (4, 40)
     )
-    return checked(
-        spread <= 1e-12,
+    return within(
+        spread,
+        1e-12,
         f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
         f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): max difference {spread:.2g} "
         "(tolerance 1e-12)",
-        error=spread,
-        tolerance=1e-12,
     )
 
 
@@ -130,12 +128,11 @@ def _any_position(design: Design) -> Evidence:
     exact = reference.table(FAR.tolist(), 64)
     error = float(np.abs(values - exact).max())
     bound = _rotation_table.ENTRY_ERROR_BOUND
-    return checked(
-        error <= bound,
+    return within(
+        error,
+        bound,
         f"d=64, p in {{0, 1, 10, 1e3, 1e4, 1e6, 1e9, 2^53}}: largest error against 50-digit "
         f"mpmath {error:.3g} (bound {bound:.3g})",
-        error=error,
-        tolerance=bound,
     )
 
 

@@ -11,7 +11,7 @@ import sympy as sp
 
 from pe import numeric
 from pe._tolerance import EPS64, phase_tolerance
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import implications as measured
 from pe.experiments import rope as rope_experiments
 from pe.proofs import implications as proofs
@@ -42,12 +42,11 @@ def _dot_products(power: int) -> Evidence:
     error = measured.dot_product_error(d, n, power)
     tol = measured.dot_tolerance(d, 2 * n)
     law = "w_i" if power == 1 else f"w_i^{power}"
-    return checked(
-        error <= tol,
+    return within(
+        error,
+        tol,
         f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
         f"max error {error:.2g} (tolerance {tol:.2g})",
-        error=error,
-        tolerance=tol,
     )
 
 
@@ -56,12 +55,11 @@ def _symmetric(between: int) -> Evidence:
     gap = measured.symmetry_gap(d, p, reach, between)
     tol = measured.dot_tolerance(d, p + reach)
     label = "PE(p) · PE(p±k)" if between == 0 else f"PE(p)^T T_{between} PE(p±k)"
-    return checked(
-        gap <= tol,
+    return within(
+        gap,
+        tol,
         f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = {gap:.2g} "
         f"(tolerance {tol:.2g})",
-        error=gap,
-        tolerance=tol,
     )
 
 
@@ -94,12 +92,11 @@ def _norm(per_dimension: Any) -> Evidence:
     widths = (64, 512)
     worst = measured.norm_error(widths, NORM_POSITIONS, float(per_dimension))
     tol = max(measured.dot_tolerance(d, 0.0) for d in widths)
-    return checked(
-        worst <= tol,
+    return within(
+        worst,
+        tol,
         f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - "
         f"sqrt({per_dimension * D}) | = {worst:.2g} (tolerance {tol:.2g})",
-        error=worst,
-        tolerance=tol,
     )
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _extended_precision, _rotation_table, numeric
-from pe.claims import Chapter, Check, Evidence, by_proof, checked
+from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import precision
 from pe.proofs import precision as proofs
 from pe.proofs import wrong
@@ -82,12 +82,11 @@ def _within(bound: float) -> Callable[[precision.Table], Evidence]:
             error, p, column = precision.max_sampled_error(table, LIMIT, d, seed=d)
             worst = max(worst, error)
             parts.append(f"d={d}: max error {error:.3g} at p={p}, column {column}")
-        return checked(
-            worst <= bound,
+        return within(
+            worst,
+            bound,
             f"600 sampled entries per width below 2^20 (the 32 largest positions "
             f"included): {'; '.join(parts)}; bound {bound:.3g}",
-            error=worst,
-            tolerance=bound,
         )
 
     return run
@@ -100,12 +99,11 @@ def _rows_within(
 
     def run(table: precision.Table) -> Evidence:
         error = float(precision.row_errors(table, np.array(positions), d).max())
-        return checked(
-            error <= bound,
+        return within(
+            error,
+            bound,
             f"every entry of the rows at p = {', '.join(map(str, positions))}, d={d}: max "
             f"error {error:.3g} <= {bound:.6g}",
-            error=error,
-            tolerance=bound,
         )
 
     return run

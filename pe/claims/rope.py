@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from pe import from_scratch, numeric, rotary
-from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
+from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import rope as experiments
 from pe.proofs import rope as proofs
 from pe.proofs import wrong
@@ -59,11 +59,10 @@ def _offsets(
 
 def _decay(candidate: experiments.Bound) -> Evidence:
     worst = experiments.decay_ratio(candidate)
-    return checked(
-        worst <= 1.0 + 1e-12,
+    return within(
+        worst,
+        1.0 + 1e-12,
         f"d=128, q=k=1 and random q, k, r = 0..5000: max |s(r)|/bound = {worst:.3g}",
-        error=worst,
-        tolerance=1.0 + 1e-12,
     )
 
 

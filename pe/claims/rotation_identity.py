@@ -11,7 +11,7 @@ import numpy as np
 import sympy as sp
 
 from pe import numeric, symbolic
-from pe.claims import EXACT, Chapter, Check, Evidence, by_proof, checked
+from pe.claims import EXACT, Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import rotation_identity as experiments
 from pe.experiments.rotation_identity import LAW_OFFSETS, LAW_WIDTH, shift_matrix
 from pe.proofs import rotation_identity as proofs
@@ -87,12 +87,11 @@ def _inverse(inverse: Callable[[int], int]) -> Evidence:
 
 def _ten_fifteen_twenty(shift: ShiftMatrix) -> Evidence:
     first, second, tol = experiments.ten_fifteen_twenty(shift)
-    return checked(
-        max(first, second) <= tol,
+    return within(
+        max(first, second),
+        tol,
         f"d={LAW_WIDTH}: T_5 PE(10) - PE(15) max {first:.2g}, "
         f"T_5 PE(15) - PE(20) max {second:.2g} (tolerance {tol:.2g})",
-        error=max(first, second),
-        tolerance=tol,
     )
 
 

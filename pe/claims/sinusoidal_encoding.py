@@ -10,7 +10,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import from_scratch, numeric, reference
-from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked
+from pe.claims import EXACT, ROUNDING, Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import sinusoidal_encoding as facts
 from pe.proofs import sinusoidal_encoding as proofs
 from pe.proofs import wrong
@@ -74,12 +74,11 @@ def _refinement(d_model: int, factor: int) -> Evidence:
     small, large = numeric.frequencies(d_model), numeric.frequencies(2 * d_model)
     error = float(np.abs(small - large[::factor][: small.size]).max())
     picked = {1: "the first half", 2: "every second"}.get(factor, f"every {factor}-th")
-    return checked(
-        error <= 4 * EPS,
+    return within(
+        error,
+        4 * EPS,
         f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
         f"difference {error:.2g}",
-        error=error,
-        tolerance=4 * EPS,
     )
 
 
@@ -108,13 +107,12 @@ def _worked_example(table: Table) -> Evidence:
     exact = reference.table(range(len(sentence)), D)
     values = table(len(sentence), D)
     error = float(np.abs(values - exact).max())
-    return checked(
-        error <= 2 * EPS,
+    return within(
+        error,
+        2 * EPS,
         f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
         f"against 50-digit mpmath: max error {error:.2g} (tolerance 2 eps); "
         f"PE(1,256) = {values[1, 256]:.6f}",
-        error=error,
-        tolerance=2 * EPS,
     )
 
 
@@ -141,12 +139,11 @@ def _steps(factor: float) -> Evidence:
     bound = factor * np.repeat(omega, 2)[None, :] + 4 * EPS
     worst = float((steps / bound).max())
     label = "ω_i" if factor == 1.0 else f"{factor:g} ω_i"
-    return checked(
-        worst <= 1.0,
+    return within(
+        worst,
+        1.0,
         f"d={D}, p < 10001: max |PE(p+1, j) − PE(p, j)| / {label} = {worst:.4f} (needs <= 1); "
         "a bit jumps by 1 at every flip",
-        error=worst,
-        tolerance=1.0,
     )
 
 
@@ -157,12 +154,11 @@ def _finite_means(shift: float) -> Evidence:
         closed = facts.column_means_closed_form(n, D, shift=shift)
         worst = max(worst, float(np.abs(measured - closed).max()))
     label = f"n − {shift:g}" if shift else "n"
-    return checked(
-        worst <= 1e-12,
+    return within(
+        worst,
+        1e-12,
         f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
         f"{label}: max difference {worst:.2g} (tolerance 1e-12)",
-        error=worst,
-        tolerance=1e-12,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pe.claims import Chapter, Check, Evidence, by_proof, checked, proved
+from pe.claims import Chapter, Check, Evidence, by_proof, checked, proved, within
 from pe.experiments import why_order as experiments
 from pe.experiments.why_order import Encoding, Layer, Sides, Summary
 from pe.proofs import why_order as proofs
@@ -21,12 +21,11 @@ def _numeric_equivariance(sides: Sides) -> Evidence:
 
 def _sentences(encoding: Encoding) -> Evidence:
     pair = experiments.sentence_pair(encoding, 64)
-    return checked(
-        pair.word_gap <= pair.tolerance,
+    return within(
+        pair.word_gap,
+        pair.tolerance,
         f"d=64, {encoding.label}: largest difference between a word's outputs in the two "
         f"sentences {pair.word_gap:.3g} (tolerance {pair.tolerance:.3g})",
-        error=pair.word_gap,
-        tolerance=pair.tolerance,
     )
 
 
@@ -48,12 +47,11 @@ def _rnn(summary: Summary) -> Evidence:
 def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
     def run(layer: Layer) -> Evidence:
         gap = experiments.row_independence_gap(layer, 32, 64, encoding)
-        return checked(
-            gap <= 1e-12,
+        return within(
+            gap,
+            1e-12,
             f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
             f"max difference {gap:.3g} (tolerance 1e-12)",
-            error=gap,
-            tolerance=1e-12,
         )
 
     return run
