@@ -110,7 +110,8 @@ def _two_product(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float6
     return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
 
 
-#: Widths up to this many pairs get 150-bit frequencies (one decimal product per pair);
+#: Widths up to this many pairs get frequencies to about 160 bits (one decimal product per
+#: pair, kept in three doubles);
 #: wider tables combine two decimal tables in double-double arithmetic (104 bits).
 _DECIMAL_PAIRS = 1 << 13
 
