@@ -146,7 +146,8 @@ page.law_equivalence()
 # Seven bugs reported by readers of public implementations and tutorials, each written as a
 # small function in `pe.bug_zoo` (and again, as loops, in the tests). The first appears in
 # print, in a book's literal translation of the formula into Python
-# ([packt-transformers](bibliography.md#packt-transformers)):
+# ([packt-transformers](bibliography.md#packt-transformers))
+# [checked](claims.py#claim-packt-doubled-exponent):
 
 # %% tags=["hide_input"]
 page.bug_source("doubled-exponent")

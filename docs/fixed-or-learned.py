@@ -15,7 +15,8 @@
 #
 # The sinusoidal table is one way to give a Transformer positions. The other common way,
 # already used before the Transformer (for example by the convolutional sequence-to-sequence
-# model of [Gehring et al.](bibliography.md#gehring2017)), is a *learned* table: one
+# model of [Gehring et al.](bibliography.md#gehring2017)
+# [checked](claims.py#claim-gehring-learned-positions)), is a *learned* table: one
 # trainable vector per position, learned with the rest of the model. This chapter sets out
 # what each choice costs, what the original authors found, what the claim "it works for longer
 # sequences" amounts to, and what residual connections do with the position once it is in.
@@ -88,8 +89,8 @@ report.claim("unseen-values-beyond-training")
 #
 # A common statement is that, the network being deep, positional information "would easily
 # vanish" and that residual connections are there to enforce it. Residual connections
-# ([He et al.](bibliography.md#he2016)) were introduced to make deep networks trainable,
-# not for positions. What they do depends on where the layer normalisation sits.
+# ([He et al.](bibliography.md#he2016)) were introduced to ease the training of much deeper
+# networks, not for positions [checked](claims.py#claim-residual-connections-for-depth). What they do depends on where the layer normalisation sits.
 #
 # With the normalisation *before* each sublayer (pre-LN),
 # each sublayer's output is *added* to its input, $h_{l+1} = h_l + f_l(\mathrm{LN}(h_l))$, so
@@ -102,7 +103,8 @@ report.claim("unseen-values-beyond-training")
 # sublayers' outputs pile up on top of it [checked](claims.py#claim-residual-stream-carries-position).
 #
 # The original Transformer is *post-LN*: [Vaswani et al.](bibliography.md#vaswani2017) write
-# each sublayer's output as $\mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))$. The
+# each sublayer's output as $\mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))$
+# [checked](claims.py#claim-transformer-post-ln). The
 # normalisation after each addition re-centres and rescales the whole stream, encoding
 # included, so $x + PE$ is no longer a term of the top state; how much of its direction
 # survives is an empirical matter. A tiny stack in `pe.experiments.fixed_or_learned` shows

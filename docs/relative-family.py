@@ -40,14 +40,15 @@ page.repeated_token_scores()
 # **Formula.** A table $E$ of $L$ rows of width $d$ is trained with the model, and the input
 # at position $p$ is $x_p + E_p$ (many later models do this;
 # [Gehring et al.](bibliography.md#gehring2017) used learned position embeddings in a
-# convolutional sequence model).
+# convolutional sequence model [checked](claims.py#claim-gehring-learned-positions)).
 #
 # **Keeps.** Any pattern the data asks for; no assumption about offsets.
 #
 # **Loses.** There is no row for a position at or beyond $L$, and nothing ties row $p$ to row
 # $p + k$: the repeated-token scores above are not constant along diagonals.
 # [Vaswani et al.](bibliography.md#vaswani2017) reported nearly identical results with learned
-# and sinusoidal embeddings and kept the sinusoids in the hope that they extrapolate.
+# and sinusoidal embeddings and kept the sinusoids in the hope that they extrapolate
+# [checked](claims.py#claim-vaswani-learned-nearly-identical).
 
 # %% tags=["hide_input"]
 page.learned_lookup(512)

@@ -19,8 +19,8 @@
 # structure. Rotary position embeddings (RoPE, [Su et al.](bibliography.md#su2021)) use the
 # rotation itself: they turn every pair of a query or key at position $p$ by $p\,\omega_i$,
 # after the projections $W_q$ and $W_k$. Then the attention score depends on the two positions
-# only through their difference, for any weights. GPT-J, GPT-NeoX, Llama and many later
-# models use this scheme. This page derives it from the identity and proves each step; every
+# only through their difference, for any weights. GPT-J, GPT-NeoX and Llama, among other
+# models, use this scheme [checked](claims.py#claim-rope-pairings-in-public-code). This page derives it from the identity and proves each step; every
 # number is computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]

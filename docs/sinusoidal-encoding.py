@@ -184,7 +184,7 @@ page.worked_example()
 #
 # Write the positions in binary: the lowest bit flips at every step, the next every two
 # steps, the next every four ([Zhang et al.](bibliography.md#zhang2023) make this
-# comparison). The encoding's pairs play a similar role, fast ones first and slow ones last,
+# comparison [checked](claims.py#claim-d2l-binary-analogy)). The encoding's pairs play a similar role, fast ones first and slow ones last,
 # but the analogy has three limits, each checked:
 #
 # - bits have periods $2, 4, 8, \dots$, doubling from one bit to the next

@@ -171,7 +171,8 @@ report.claim("attention-cost-quadratic")
 # path from a later token. SymPy counts the nested `exp` and `tanh` between each input
 # symbol and each output. The paper compares layer types by the same three quantities,
 # cost per layer, sequential steps and longest path
-# ([Vaswani et al. 2017](bibliography.md#vaswani2017), Table 1).
+# ([Vaswani et al. 2017](bibliography.md#vaswani2017), Table 1)
+# [checked](claims.py#claim-vaswani-layer-comparison).
 
 # %% tags=["hide_input"]
 report.claim("attention-path-length-one", proofs=True)

@@ -310,6 +310,15 @@ CLAIMS = (
         ),
         source="implementation-survey",
     ),
+    claim(
+        "packt-doubled-exponent",
+        "A book's Python for the formula doubles the exponent",
+        statement=(
+            r"\text{Transformers for Natural Language Processing and Computer Vision (Packt, 2024),"
+            r" page 32: a loop over } i = 0, 2, 4, \dots \text{ with the exponent } 2i/d"
+        ),
+        source="packt-transformers",
+    ),
     testing_claim(
         "paper-tolerance-fits-the-recipe",
         r"assert_matches_paper's default atol, $4\varepsilon + 2\varepsilon(n - 1)$, admits the float32 recipe",

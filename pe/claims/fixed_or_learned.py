@@ -167,4 +167,31 @@ CLAIMS = (
             r" h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))\end{gathered}"
         ),
     ),
+    claim(
+        "gehring-learned-positions",
+        "Gehring et al.: learned position embeddings, before the Transformer",
+        statement=(
+            r"\text{Gehring et al. (2017), a convolutional sequence-to-sequence model, add a"
+            r" learned embedding of each absolute position to the input embedding of its word}"
+        ),
+        source="gehring2017",
+    ),
+    claim(
+        "residual-connections-for-depth",
+        "He et al.: residual connections were introduced to train deeper networks",
+        statement=(
+            r"\text{He et al. (2016) introduced residual (shortcut) connections to ease the"
+            r" training of much deeper networks, for image recognition}"
+        ),
+        source="he2016",
+    ),
+    claim(
+        "transformer-post-ln",
+        "The original Transformer normalises after each residual addition (post-LN)",
+        statement=(
+            r"\text{Vaswani et al. (2017), Section 3.1: the output of each sublayer is }"
+            r" \mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))"
+        ),
+        source="vaswani2017",
+    ),
 )

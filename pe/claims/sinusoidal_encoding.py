@@ -478,4 +478,13 @@ CLAIMS = (
         ),
         source="vaswani2017",
     ),
+    claim(
+        "d2l-binary-analogy",
+        "Dive into Deep Learning compares the encoding with binary positions",
+        statement=(
+            r"\text{Zhang et al. (Dive into Deep Learning) print the positions 0 to 7 in binary"
+            r" and compare the bits' periods with the encoding's decreasing frequencies}"
+        ),
+        source="zhang2023",
+    ),
 )

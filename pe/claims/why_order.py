@@ -159,4 +159,14 @@ CLAIMS = (
             r" \text{ no path for } j > i \end{gathered}"
         ),
     ),
+    claim(
+        "vaswani-layer-comparison",
+        "Vaswani et al., Table 1: cost, sequential steps and path length of layer types",
+        statement=(
+            r"\begin{gathered}\text{Vaswani et al. (2017), Table 1: self-attention } O(n^2 d)"
+            r" \text{ per layer, } O(1) \text{ sequential operations, } O(1) \text{ maximum path"
+            r" length;} \\ \text{recurrent: } O(n d^2),\ O(n),\ O(n)\end{gathered}"
+        ),
+        source="vaswani2017",
+    ),
 )
