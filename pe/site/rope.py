@@ -209,11 +209,17 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
             ylabel=f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|",
         ),
         alt=(
-            f"Log-log plot against the query position from 1 to about 63000 of how far the RoPE "
-            f"score at offset {offset} is from its value at position 0, for d = {d_model} and "
-            "random q and k. With float64 angles the error stays between 1e-15 and 1e-11; with "
-            "float32 angles it grows to about 1e-3; with float16 angles it reaches order 1 past "
-            "a few thousand. Each stays below its error-model line."
+            f"Log-log plot against the query position from 1 to {positions[-1]:,} of how far "
+            f"the RoPE score at offset {offset} is from its value at position 0, for "
+            f"d = {d_model} and random q and k: "
+            + "; ".join(
+                f"with {dtype} angles the error runs from {errors.min():.0e} to "
+                f"{errors.max():.0e}, "
+                + ("all below" if np.all(errors <= model) else "NOT all below")
+                + " its error-model line"
+                for dtype, (errors, model) in curves.items()
+            )
+            + "."
         ),
         caption=(
             "Where the relative property breaks in floating point: dots are measured, lines are "
