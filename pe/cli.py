@@ -246,7 +246,7 @@ def _check(args: argparse.Namespace) -> int:
         all_passed &= result.passed
     print(
         f"\n{'all entries within tolerance' if all_passed else 'SOME ENTRIES EXCEED TOLERANCE'}"
-        " (tolerance 4 eps + 4 eps64 w_i (|p| + |k|), see pe.numeric)"
+        " (tolerance 4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), see pe.numeric)"
     )
     return 0 if all_passed else 1
 

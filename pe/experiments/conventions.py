@@ -280,8 +280,11 @@ def described_table(
     """The table of ``convention`` written from ``description``, and a per-entry tolerance.
 
     Plain float64: ``sin``/``cos`` of ``p * w_k`` with ``w_k`` from the described law. The
-    tolerance of an entry is ``4 eps (1 + p w_k)(1 + |ln w_k|)``: the angle's rounding,
-    amplified by the exponential that forms ``w_k``, in both this table and pe's.
+    tolerance of an entry is ``6 eps (1 + p w_k)(1 + |ln w_k|)``: in each of this table and
+    pe's, a sine or cosine within one ulp, a frequency formed by an exponential whose
+    exponent (of size ``|ln w_k|``) is rounded twice (:func:`pe._tolerance.exponential_rounding`:
+    ``eps + eps |ln w_k|`` relative) and the angle rounded once: twice
+    ``eps + (1.5 eps + eps |ln w_k|) p w_k`` is within it.
     """
     k = np.arange(d // 2)
     omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
@@ -292,7 +295,7 @@ def described_table(
         roles = roles[::-1]
     out = np.empty((n, d))
     tolerance = np.empty((n, d))
-    bound = 4 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
+    bound = 6 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
     for pair in k:
         for column, values in zip(
             description.columns[convention.layout](int(pair), d), roles, strict=True
