@@ -39,13 +39,17 @@ mu/(1 - mu)` for a dot product of length :math:`m`):
     B_S = \bigl(\gamma_d |Q||K|^{\mathsf T} + B_Q |K|^{\mathsf T} + |Q| B_K^{\mathsf T}\bigr)
           / \sqrt d + 2u|S|,
 
+then, for the attention weights :math:`A`,
+
+.. math::
+
     \frac{|\Delta A_{ij}|}{A_{ij}} \le r_{ij} + \max_l r_{il} + \gamma_{n-1} + u, \quad
-    r_{ij} = (B_S)_{ij} + u\,|S_{ij} - \max_l S_{il}| + 4\varepsilon, \qquad
+    r_{ij} = (B_S)_{ij} + u\,|S_{ij} - \max_l S_{il}| + \varepsilon, \qquad
     B = \gamma_n A|V| + B_A |V| + A B_V,
 
-with :math:`A` the attention weights and :math:`4\varepsilon` the accuracy allowed to the
-exponential (four units in the last place). It holds on every IEEE 754 machine, whatever
-order the kernels sum in.
+with :math:`\varepsilon` the accuracy of the exponential
+(:data:`pe._tolerance.ELEMENTARY_ULPS`). It holds on every IEEE 754 machine, whatever order
+the kernels sum in.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate, numeric
-from pe._tolerance import EPS64, ToleranceCheck, gamma, worst_case
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, ToleranceCheck, gamma, worst_case
 
 __all__ = [
     "CONSTANT_PE0",
@@ -168,10 +172,6 @@ def attention(x: npt.ArrayLike, weights: AttentionWeights, *, causal: bool = Fal
     return _softmax_rows(q @ k.T / np.sqrt(d), mask) @ v
 
 
-#: The accuracy allowed to one exponential of the softmax, in units of the machine epsilon.
-EXP_ULPS = 4
-
-
 def attention_error_bound(x: npt.ArrayLike, weights: AttentionWeights) -> Float64Array:
     r"""A bound on the rounding error of each entry of :func:`attention` (no mask).
 
@@ -203,7 +203,7 @@ def attention_error_bound(x: npt.ArrayLike, weights: AttentionWeights) -> Float6
         d
     ) + 2 * u * np.abs(scores)
     shifted = scores - scores.max(axis=1, keepdims=True)
-    r = b_s + u * np.abs(shifted) + EXP_ULPS * EPS64
+    r = b_s + u * np.abs(shifted) + ELEMENTARY_ULPS * EPS64
     weights_a = _softmax_rows(scores, None)
     b_a = (r + r.max(axis=1, keepdims=True) + gamma(n - 1) + u) * weights_a
     bound = gamma(n) * (weights_a @ np.abs(v)) + b_a @ np.abs(v) + weights_a @ b_v
