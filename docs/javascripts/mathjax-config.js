@@ -33,10 +33,14 @@ window.MathJax = {
 
   // A block small enough to typeset in one step (a few milliseconds): a large one (the
   // Claims page's table, a long list) is split into its children, down to rows and items.
+  // (Decided from the markup alone: reading styles here would make the browser lay out the
+  // page before it is ready to.)
   const LARGE = 250; // elements
+  const WHOLE = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "A", "SPAN", "EM", "STRONG",
+    "CODE", "LABEL", "SUMMARY", "TH", "TD", "DT", "DD", "CAPTION", "FIGCAPTION"]);
   function steps(block) {
     if (block.getElementsByTagName("*").length <= LARGE || !block.children.length
-        || getComputedStyle(block).display.startsWith("inline") || block.tagName === "P") {
+        || WHOLE.has(block.tagName)) {
       return [block];
     }
     return Array.from(block.children).flatMap(steps);

@@ -20,7 +20,9 @@
     });
   }
 
-  const run = () => setTimeout(() => { nameCodeBars(); focusableScrollers(); }, 0);
+  // When the browser is idle: measuring the code blocks needs the page laid out.
+  const idle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
+  const run = () => setTimeout(() => { nameCodeBars(); idle(focusableScrollers, { timeout: 3000 }); }, 0);
   if (window.document$) window.document$.subscribe(run);
   else document.addEventListener("DOMContentLoaded", run);
   window.addEventListener("resize", focusableScrollers);

@@ -47,16 +47,26 @@
     readout.dataset.values = JSON.stringify(data);
   }
 
-  // A legend line: for each entry a swatch (a dot, or a short arrow) and its words.
-  function legend(svg, x, y, entries) {
-    let at = x;
+  // A legend: for each entry a swatch (a dot, or a short arrow) and its words, in lines no
+  // wider than `width`. Returns the height it takes.
+  function legend(svg, width, entries) {
+    const size = parseFloat(svg.style.getPropertyValue("--pe-label")) || 12;
+    const line = size * 1.4;
+    let at = 2, y = size + 2;
     for (const [kind, cls, words] of entries) {
-      if (kind === "dot") el(svg, "circle", { cx: at + 5, cy: y - 4, r: 4.5, class: cls });
-      else el(svg, "path", { d: `M ${at} ${y - 4} h 12`, class: cls, "marker-end": "url(#pe-arrow)" });
-      const text = el(svg, "text", { x: at + 16, y, class: "pe-label pe-left" }, words);
-      const size = parseFloat(svg.style.getPropertyValue("--pe-label")) || 12;
-      at += 16 + Math.max(text.getComputedTextLength(), 0.55 * size * words.length) + 14;
+      const text = el(svg, "text", { x: 0, y: 0, class: "pe-label pe-left" }, words);
+      const wide = 16 + Math.max(text.getComputedTextLength(), 0.55 * size * words.length);
+      if (at > 2 && at + wide > width) {
+        at = 2;
+        y += line;
+      }
+      text.setAttribute("x", at + 16);
+      text.setAttribute("y", y);
+      if (kind === "dot") el(svg, "circle", { cx: at + 5, cy: y - size / 3, r: 4.5, class: cls });
+      else el(svg, "path", { d: `M ${at} ${y - size / 3} h 12`, class: cls, "marker-end": "url(#pe-arrow)" });
+      at += wide + 12;
     }
+    return y + line / 2;
   }
 
   // The arrowhead of the arcs, defined once per SVG.
@@ -73,17 +83,17 @@
     const { p, k, d, base } = values(block);
     const w = frequencies(d, base);
     const shown = Math.min(w.length, 4);
-    const size = 110, tall = size + 26, head = 24;
+    const size = 110, tall = size + 26;
     // Four circles in a row, or two rows of two where the SVG is drawn narrow (a phone).
     const across = (svg.getBoundingClientRect().width || 600) < 480 ? Math.min(shown, 2) : shown;
     const rows = Math.ceil(shown / across);
     const width = Math.max(across * size, 220);
-    svg.setAttribute("viewBox", `0 0 ${width} ${head + rows * tall}`);
     labelSize(svg, width);
     svg.replaceChildren();
     arrowhead(svg);
-    legend(svg, 2, 15, [["dot", "pe-dot", `PE(p), p = ${p}`], ["dot", "pe-dot pe-second", `PE(p + k), k = ${k}`],
-      ["arc", "pe-arc", "turn k·ωᵢ"]]);
+    const head = legend(svg, width, [["dot", "pe-dot", `PE(p), p = ${p}`],
+      ["dot", "pe-dot pe-second", `PE(p + k), k = ${k}`], ["arc", "pe-arc", "the turn, k·ωᵢ"]]);
+    svg.setAttribute("viewBox", `0 0 ${width} ${head + rows * tall}`);
     const turns = [];
     for (let i = 0; i < shown; i++) {
       const top = head + Math.floor(i / across) * tall;
