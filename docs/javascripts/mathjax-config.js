@@ -125,8 +125,10 @@ window.MathJax = {
     }, { rootMargin: "100% 0px 100% 0px" });
     for (const block of articleBlocks()) watcher.observe(block);
   });
-  // Print shows the whole page: typeset what was not yet.
-  window.addEventListener("beforeprint", () => typesetBlocks(articleBlocks()));
+  // Print shows the whole page: typeset what was not yet. (Also for scripts that need the
+  // whole page typeset at once; the promise settles when it is.)
+  window.peTypesetAll = () => typesetBlocks(articleBlocks());
+  window.addEventListener("beforeprint", window.peTypesetAll);
 
   // A fold opened: typeset what it shows now, then lay out its formulas.
   document.addEventListener("toggle", (event) => {
@@ -161,8 +163,25 @@ function markScrollingMath(root) {
     const shrinks = ratio < 1 && ratio >= SMALLEST;
     if (shrinks) box.style.fontSize = `${Math.floor(ratio * 100) - 1}%`;
     mark(box, ratio < SMALLEST);
+    cue(box, ratio < SMALLEST);
   });
   inlines.forEach((box, index) => mark(box, wide[index]));
+}
+
+// The line under a scrolling display that says so (hidden from screen readers: the
+// formula's own MathML is read whole).
+function cue(box, scrolls) {
+  const next = box.nextElementSibling;
+  const has = next && next.classList.contains("pe-scroll-cue");
+  if (scrolls && !has) {
+    const line = document.createElement("span");
+    line.className = "pe-scroll-cue";
+    line.setAttribute("aria-hidden", "true");
+    line.textContent = "\u2194\uFE0E scroll sideways for the rest of the formula";
+    box.after(line);
+  } else if (!scrolls && has) {
+    next.remove();
+  }
 }
 
 function mark(box, scrolls) {
