@@ -46,27 +46,41 @@ def fix(html: str, script: str) -> str:
     return BUNDLE.sub(lambda m: f"<script>{script}</script>{m.group(0)}", named, count=1)
 
 
-def preload_mathjax(html: str, prefix: str) -> str:
-    """``html`` with MathJax's components preloaded at the end of its head (``prefix``
-    leads from the page to the site's root); a page without MathJax is left as it is.
+STARTUP = re.compile(r'<script src="([^"]*)assets/mathjax/startup\.js"')
+
+
+def preload_mathjax(html: str) -> str:
+    """``html`` with MathJax's components preloaded at the end of its head, from where the
+    page loads ``startup.js``; a page without MathJax is left as it is.
 
     Examples
     --------
     >>> page = '<head></head><script src="../assets/mathjax/startup.js"></script>'
-    >>> preload_mathjax(page, "../").count('<link rel="preload" as="script"')
+    >>> preload_mathjax(page).count('<link rel="preload" as="script" href="../assets/mathjax/')
     5
-    >>> preload_mathjax("<head></head>", "")
+    >>> preload_mathjax("<head></head>")
     '<head></head>'
     """
-    if "assets/mathjax/startup.js" not in html:
+    found = STARTUP.search(html)
+    if found is None:
         return html
     links = "".join(
-        f'<link rel="preload" as="script" href="{prefix}assets/mathjax/{name}">' for name in MATHJAX
+        f'<link rel="preload" as="script" href="{found.group(1)}assets/mathjax/{name}">'
+        for name in MATHJAX
     )
     return html.replace("</head>", f"{links}</head>", 1)
 
 
-def on_post_page(output: str, page: Any, **_: Any) -> str:
+def fix_page(html: str) -> str:
+    """All of the above on one page."""
+    return preload_mathjax(fix(html, SCRIPT.read_text(encoding="utf-8").strip()))
+
+
+def on_post_page(output: str, **_: Any) -> str:
     """Name the search dialog, defer the search index, preload MathJax."""
-    fixed = fix(output, SCRIPT.read_text(encoding="utf-8").strip())
-    return preload_mathjax(fixed, "../" * page.url.count("/"))
+    return fix_page(output)
+
+
+def on_post_template(output_content: str, template_name: str, **_: Any) -> str:
+    """The same on the theme's own pages (``404.html``)."""
+    return fix_page(output_content) if template_name.endswith(".html") else output_content

@@ -37,7 +37,7 @@ window.MathJax = {
   // page before it is ready to.)
   const LARGE = 250; // elements
   const WHOLE = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "A", "SPAN", "EM", "STRONG",
-    "CODE", "LABEL", "SUMMARY", "TH", "TD", "DT", "DD", "CAPTION", "FIGCAPTION"]);
+    "CODE", "LABEL", "SUMMARY", "TH", "TD", "DT", "DD", "CAPTION", "FIGCAPTION", "DETAILS"]);
   function steps(block) {
     if (block.getElementsByTagName("*").length <= LARGE || !block.children.length
         || WHOLE.has(block.tagName)) {
@@ -52,16 +52,44 @@ window.MathJax = {
     return Array.from(article.children).flatMap(steps);
   }
 
+  // Text written straight into a fold (not in a paragraph of its own) is wrapped in a span:
+  // MathJax skips the fold element itself (see skipHtmlTags), and typesets its children.
+  const INLINE = new Set(["A", "ABBR", "B", "BR", "CODE", "EM", "I", "KBD", "SMALL", "SPAN",
+    "STRONG", "SUB", "SUP"]);
+  function wrapLooseText(fold) {
+    if (fold.dataset.peWrapped !== undefined) return;
+    fold.dataset.peWrapped = "";
+    let run = [];
+    const flush = () => {
+      if (run.some((node) => node.nodeType !== Node.TEXT_NODE || node.textContent.trim())) {
+        const span = document.createElement("span");
+        run[0].before(span);
+        span.append(...run);
+      }
+      run = [];
+    };
+    for (const node of Array.from(fold.childNodes)) {
+      const inline = node.nodeType === Node.TEXT_NODE
+        || (node.nodeType === Node.ELEMENT_NODE && INLINE.has(node.tagName));
+      if (inline) run.push(node);
+      else flush();
+    }
+    flush();
+  }
+
   // What a fold shows and has not been typeset: the summary of every fold whose folds
   // around it are open, and the contents of every open one (closed ones are skipped).
   function shownInFolds(root) {
     const parts = [];
-    for (const fold of root.querySelectorAll("details")) {
+    const folds = Array.from(root.querySelectorAll("details"));
+    if (root.tagName === "DETAILS") folds.unshift(root);
+    for (const fold of folds) {
       let shown = true;
-      for (let up = fold.parentElement; up && up !== root; up = up.parentElement) {
+      for (let up = fold.parentElement; fold !== root && up && up !== root; up = up.parentElement) {
         if (up.tagName === "DETAILS" && !up.open) { shown = false; break; }
       }
       if (!shown) continue;
+      if (fold.open) wrapLooseText(fold);
       for (const child of fold.children) {
         if (child.tagName !== "SUMMARY" && !fold.open) continue;
         if (!done.has(child)) parts.push(child);
@@ -137,6 +165,7 @@ window.MathJax = {
       return;
     }
     queue(async () => {
+      wrapLooseText(fold);
       await typesetInSteps([...fold.children, ...shownInFolds(fold)]);
       markScrollingMath(fold);
     });
