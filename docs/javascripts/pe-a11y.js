@@ -1,7 +1,7 @@
 // Where the theme's own script leaves a page short of WCAG (axe-core), once it has run:
 // - each code block's button bar (a <nav> the theme adds) gets a name of its own, "Code
 //   block N": landmarks of one kind must be told apart;
-// - a code block that scrolls sideways can take the keyboard's focus (tabindex 0), so
+// - a code block or a wide table that scrolls sideways can take the keyboard's focus (tabindex 0), so
 //   that a keyboard user can scroll it; one that fits takes none (no useless tab stop).
 (() => {
   function nameCodeBars() {
@@ -11,7 +11,7 @@
   }
 
   function focusableScrollers() {
-    const blocks = Array.from(document.querySelectorAll("article pre"));
+    const blocks = Array.from(document.querySelectorAll("article pre, article .md-typeset__scrollwrap"));
     const scrolls = blocks.map((pre) => pre.scrollWidth > pre.clientWidth + 1);
     blocks.forEach((pre, index) => {
       if (pre.querySelector("[tabindex], a, button")) return;
