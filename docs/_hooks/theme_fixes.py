@@ -8,13 +8,15 @@
 - The MathJax components that ``startup.js`` would load one after the other are preloaded
   from the page's head: fetched with the stylesheets, not three round trips later (the
   first formulas, often in the largest text of the first screen, are typeset sooner).
-- Without ``PE_SITE_URL`` (``site_url`` unset), no canonical link is written: a page
-  never names an address it is not served from. (MkDocs then writes the sitemap's
-  entries as paths from the site's root.)
+- Without ``PE_SITE_URL`` the site does not know its address (``site_url`` is then the
+  address ``make serve`` serves, for the downloadable notebooks' links): no page gets a
+  canonical link and the sitemap lists no page, rather than naming 127.0.0.1.
 """
 
 from __future__ import annotations
 
+import gzip
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -71,9 +73,22 @@ def preload_mathjax(html: str) -> str:
     return html.replace("</head>", f"{links}</head>", 1)
 
 
+CANONICAL = re.compile(r'<link rel="canonical" href="[^"]*">')
+EMPTY_SITEMAP = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n</urlset>\n'
+)
+
+
+def deployed() -> bool:
+    """Is the site's address known (``PE_SITE_URL``)?"""
+    return bool(os.environ.get("PE_SITE_URL"))
+
+
 def fix_page(html: str) -> str:
     """All of the above on one page."""
-    return preload_mathjax(fix(html, SCRIPT.read_text(encoding="utf-8").strip()))
+    fixed = preload_mathjax(fix(html, SCRIPT.read_text(encoding="utf-8").strip()))
+    return fixed if deployed() else CANONICAL.sub("", fixed)
 
 
 def on_post_page(output: str, **_: Any) -> str:
@@ -82,5 +97,18 @@ def on_post_page(output: str, **_: Any) -> str:
 
 
 def on_post_template(output_content: str, template_name: str, **_: Any) -> str:
-    """The same on the theme's own pages (``404.html``)."""
-    return fix_page(output_content) if template_name.endswith(".html") else output_content
+    """The same on the theme's own pages (``404.html``); an empty sitemap when the site's
+    address is not known."""
+    if template_name.endswith(".html"):
+        return fix_page(output_content)
+    if template_name == "sitemap.xml" and not deployed():
+        return EMPTY_SITEMAP
+    return output_content
+
+
+def on_post_build(config: Any, **_: Any) -> None:
+    """The compressed sitemap matches the sitemap (MkDocs compresses it before this hook)."""
+    site = Path(config["site_dir"])
+    if (site / "sitemap.xml").is_file():
+        data = (site / "sitemap.xml").read_bytes()
+        (site / "sitemap.xml.gz").write_bytes(gzip.compress(data, mtime=0))

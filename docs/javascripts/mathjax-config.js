@@ -185,16 +185,25 @@ function markScrollingMath(root) {
   for (const box of inlines) box.classList.remove("pe-scrolls");
   const sizes = displays.map((box) => [box.clientWidth, box.scrollWidth]);
   const wide = inlines.map(isWideInline);
+  const shrunk = [];
   displays.forEach((box, index) => {
     const [room, width] = sizes[index];
     if (!room) return; // in a closed fold: measured when it opens
     const ratio = room / width;
-    const shrinks = ratio < 1 && ratio >= SMALLEST;
-    if (shrinks) box.style.fontSize = `${Math.floor(ratio * 100) - 1}%`;
+    if (ratio < 1 && ratio >= SMALLEST) {
+      box.style.fontSize = `${Math.floor(ratio * 100) - 1}%`;
+      shrunk.push(box);
+    }
     mark(box, ratio < SMALLEST);
     cue(box, ratio < SMALLEST);
   });
   inlines.forEach((box, index) => mark(box, wide[index]));
+  // A formula set smaller may still not fit (its fixed parts do not shrink): it scrolls.
+  const still = shrunk.filter((box) => box.scrollWidth > box.clientWidth + 1);
+  for (const box of still) {
+    mark(box, true);
+    cue(box, true);
+  }
 }
 
 // The line under a scrolling display that says so (hidden from screen readers: the

@@ -274,6 +274,7 @@ async () => {
   const shown = Array.from(document.images).filter((img) => img.getClientRects().length > 0);
   for (const img of shown) img.loading = "eager";
   await Promise.all(shown.map((img) => img.decode().catch(() => null)));
+  await document.fonts.ready;
   return Array.from(document.images).map((img) => ({
     src: img.getAttribute("src").slice(0, 60),
     alt: img.getAttribute("alt"),
@@ -407,7 +408,14 @@ def check_page(
         problems.append(
             f"weighs {weight / 1e6:.2f} MB > {BUDGET / 1e6:.1f} MB; heaviest: {heaviest}"
         )
-    background = _rgb(after["background"])
+    return problems + figure_ink_problems(page, palette, after["background"])
+
+
+def figure_ink_problems(page: Page, palette: str, page_background: str) -> list[str]:
+    """Each figure shows the picture of ``palette`` only (the other never fetched), on a
+    transparent background, drawn in the palette's ink, which contrasts with the page."""
+    problems = []
+    background = _rgb(page_background)
     ink_contrast = contrast(INKS[palette], background)
     for number, figure in enumerate(page.evaluate(FIGURES_JS, INKS), start=1):
         if figure["shown"] != [f"pe-fig pe-fig-{palette}"]:

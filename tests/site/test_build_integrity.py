@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import difflib
+import gzip
 import re
 import struct
 from html.parser import HTMLParser
@@ -183,15 +184,18 @@ def test_no_page_names_a_local_address(built_site: Path) -> None:
     for page in pages(built_site):
         assert local_addresses(page.read_text(encoding="utf-8")) == [], page
     assert local_addresses((built_site / "sitemap.xml").read_text(encoding="utf-8")) == []
+    packed = gzip.decompress((built_site / "sitemap.xml.gz").read_bytes())
+    assert packed == (built_site / "sitemap.xml").read_bytes()
 
 
 def test_the_site_url_comes_from_pe_site_url(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``site_url`` is ``$PE_SITE_URL`` (read as MkDocs reads its configuration), else unset."""
+    """``site_url`` is ``$PE_SITE_URL`` (read as MkDocs reads its configuration); without
+    it, the address ``make serve`` serves, which the pages do not name (the test above)."""
     from mkdocs.utils.yaml import yaml_load
 
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     monkeypatch.delenv("PE_SITE_URL", raising=False)
-    assert yaml_load(text)["site_url"] is None
+    assert yaml_load(text)["site_url"] == "http://127.0.0.1:8000/"
     monkeypatch.setenv("PE_SITE_URL", "https://example.org/pe/")
     assert yaml_load(text)["site_url"] == "https://example.org/pe/"
 

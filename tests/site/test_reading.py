@@ -50,6 +50,12 @@ async () => {
   }
   for (const fold of document.querySelectorAll("article details")) fold.open = true;
   await new Promise((done) => setTimeout(done, 100));
+  // The page typesets as the reader scrolls and loads its figures lazily: all of it, now.
+  if (window.peTypesetAll) await window.peTypesetAll();
+  const shown = Array.from(document.images).filter((img) => img.getClientRects().length);
+  for (const img of shown) img.loading = "eager";
+  await Promise.all(shown.map((img) => img.decode().catch(() => null)));
+  await document.fonts.ready;
   window.dispatchEvent(new Event("resize"));
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }
