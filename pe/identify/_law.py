@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pe.identify._result import Float64Array, LawName, significant_digits
+from pe.identify._result import Float64Array, LawName, precision_weights, significant_digits
 
 __all__ = ["BASE_MATCH", "LAW_FLOOR_EPS", "LINE_FIT", "PINNED", "LawFit", "LawInput", "fit_law"]
 
@@ -59,8 +59,7 @@ class LawInput:
     @property
     def pairs(self) -> tuple[Float64Array, Float64Array]:
         """One frequency per pair (precision-weighted) and its uncertainty."""
-        ws = 1.0 / np.maximum(self.sin_s, 1e-300) ** 2
-        wc = 1.0 / np.maximum(self.cos_s, 1e-300) ** 2
+        ws, wc = precision_weights(self.sin_s), precision_weights(self.cos_s)
         return (ws * self.sin_w + wc * self.cos_w) / (ws + wc), 1.0 / np.sqrt(ws + wc)
 
 

@@ -8,11 +8,31 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Float64Array", "Identification", "LawName", "base_agrees", "significant_digits"]
+__all__ = [
+    "Float64Array",
+    "Identification",
+    "LawName",
+    "base_agrees",
+    "precision_weights",
+    "significant_digits",
+]
 
 Float64Array = npt.NDArray[np.float64]
 
 LawName = Literal["paper", "tensor2tensor", "other"]
+
+
+def precision_weights(sigma: npt.ArrayLike) -> Float64Array:
+    """``1 / sigma**2``, finite for every ``sigma`` (a zero uncertainty, of a column of
+    frequency 0, counts as ``1e-150``: its square is still a normal float64 number).
+
+    Examples
+    --------
+    >>> precision_weights([0.5, 0.0]).tolist()
+    [4.0, 1e+300]
+    """
+    floor = np.maximum(np.asarray(sigma, dtype=np.float64), 1e-150)
+    return np.asarray(1.0 / (floor * floor), dtype=np.float64)
 
 
 def base_agrees(base: float | None, uncertainty: float | None, expected: float) -> bool:
@@ -94,8 +114,7 @@ class Identification:
     @property
     def frequencies(self) -> Float64Array:
         """One frequency per pair: the sine's and cosine's, weighted by their precision."""
-        ws = 1.0 / np.maximum(self.sin_uncertainty, 1e-300) ** 2
-        wc = 1.0 / np.maximum(self.cos_uncertainty, 1e-300) ** 2
+        ws, wc = precision_weights(self.sin_uncertainty), precision_weights(self.cos_uncertainty)
         return np.asarray(
             (ws * self.sin_frequencies + wc * self.cos_frequencies) / (ws + wc), dtype=np.float64
         )
