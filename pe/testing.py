@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
-from pe.identify import Identification, as_table, base_agrees, identify
+from pe.identify import Identification, base_agrees, identify, read_table
 from pe.numeric import sinusoidal
 from pe.rotary import Pairing, offset_tolerance
 
@@ -91,22 +91,54 @@ ROPE_POSITIONS = np.array([0, 1, 2, 3, 5, 8, 13, 100, 511, 1024], dtype=np.int64
 ROPE_OFFSETS = np.array([0, 1, 2, 3, 7, 16, 64, 255, 1000], dtype=np.int64)
 
 
-def paper_tolerance(n: int, dtype: npt.DTypeLike) -> float:
-    r"""Default ``atol`` of :func:`assert_matches_paper`: :math:`4\varepsilon + 2\varepsilon(n-1)`.
+#: Machine epsilon of each dtype a table may be stored in (bfloat16 has 8 bits).
+_STORED_EPS = {"bfloat16": 2.0**-7, "float16": 2.0**-10, "float32": 2.0**-23, "float64": 2.0**-52}
 
-    A table computed by the plain formula in ``dtype`` forms the angle
-    :math:`\omega_i p` with a relative error of about :math:`2\varepsilon` (rounding
-    :math:`\omega_i`, then the product), at most :math:`2\varepsilon(n-1)` radians since
-    :math:`\omega_i \le 1`, and rounds the sine or cosine (a few :math:`\varepsilon`).
+
+def _stored_eps(dtype: npt.DTypeLike | str) -> float:
+    if isinstance(dtype, str) and dtype in _STORED_EPS:
+        return _STORED_EPS[dtype]
+    return float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
+
+
+def paper_tolerance(n: int, dtype: npt.DTypeLike | str) -> float:
+    r"""Default ``atol`` of :func:`assert_matches_paper` for an ``n``-row table stored in ``dtype``.
+
+    .. math::
+
+        \mathrm{atol}(n) = 4\varepsilon_a + 2\varepsilon_a(n-1)
+            \;\bigl(+\ \varepsilon_s / 2 \text{ for a 16-bit table}\bigr).
+
+    A table computed by the plain formula forms the angle :math:`\omega_i p` with a
+    relative error of about :math:`2\varepsilon_a` (rounding :math:`\omega_i`, then the
+    product), at most :math:`2\varepsilon_a(n-1)` radians since :math:`\omega_i \le 1`, and
+    rounds the sine or cosine (a few :math:`\varepsilon_a`). :math:`\varepsilon_a` is the
+    epsilon of the dtype the angles are formed in: the table's own for float32 and
+    float64 tables (the float32 recipe of PyTorch's tutorial, or float64 then cast); float32's
+    for a float16 or bfloat16 table, which code computes in float32 and stores in 16 bits,
+    rounding each value once more (:math:`\varepsilon_s / 2`, :math:`\varepsilon_s` the
+    16-bit dtype's epsilon). Angles formed in 16 bits lose whole radians past position
+    256 (bfloat16) or 2048 (float16): a known bug, which this tolerance rejects.
+
+    Parameters
+    ----------
+    n
+        Rows of the table (positions ``0 .. n-1``).
+    dtype
+        float16, float32, float64, or ``"bfloat16"``.
 
     Examples
     --------
     >>> paper_tolerance(1, np.float32) == 4 * 2.0**-23
     True
+    >>> paper_tolerance(1, "bfloat16") == 4 * 2.0**-23 + 2.0**-8
+    True
     """
     count = _validate.positive_int("n", n)
-    eps = float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
-    return 4 * eps + 2 * eps * (count - 1)
+    stored = _stored_eps(dtype)
+    angle = min(stored, _STORED_EPS["float32"])  # 16-bit tables: angles formed in float32
+    rounding = stored / 2 if stored > angle else 0.0
+    return 4 * angle + 2 * angle * (count - 1) + rounding
 
 
 def _header(found: Identification, what: str) -> str:
@@ -114,8 +146,8 @@ def _header(found: Identification, what: str) -> str:
     return f"table ({n}, {d}) {found.dtype} {what}:"
 
 
-def _identified(table: npt.NDArray[Any], what: str) -> Identification:
-    found = identify(table)
+def _identified(table: npt.NDArray[Any], stored: str | None, what: str) -> Identification:
+    found = identify(table, stored_dtype=stored)
     if not found.is_encoding:
         raise AssertionError(f"{_header(found, what)}\n  {found.reason}")
     return found
@@ -199,15 +231,17 @@ def assert_matches_paper(table: npt.ArrayLike, *, atol: float | None = None) -> 
     TypeError, ValueError
         When ``table`` is not a 2-D float array of at least 16 rows, or ``atol`` is negative.
     """
-    array = as_table(table)
+    array, stored = read_table(table)
     n, d = array.shape
     tolerance = (
-        paper_tolerance(n, array.dtype) if atol is None else _validate.real_scalar("atol", atol)
+        paper_tolerance(n, stored or array.dtype)
+        if atol is None
+        else _validate.real_scalar("atol", atol)
     )
     if tolerance < 0:
         raise ValueError(f"atol must be >= 0, got {tolerance}")
     what = "is not the paper's encoding (Vaswani et al. 2017)"
-    found = _identified(array, what)
+    found = _identified(array, stored, what)
     lines = _differences(found, PAPER) + _odd_width(found)
     if d % 2:
         lines += [] if lines else [f"width: d = {d} is odd (the paper's widths are even)"]
@@ -273,9 +307,9 @@ def assert_convention(
     expected["offset"] = (
         None if offset is None else _validate.positive_int("offset", offset, minimum=0)
     )
-    array = as_table(table)
+    array, stored = read_table(table)
     what = "does not follow the expected convention"
-    found = _identified(array, what)
+    found = _identified(array, stored, what)
     lines = _differences(found, expected) + _odd_width(found)
     if lines:
         _fail(found, what, lines)

@@ -355,7 +355,8 @@ IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
     "objects.npy": lambda path: np.save(path, np.array([[None, 1]] * 64, dtype=object)),
     "empty-table.npy": lambda path: np.save(path, np.zeros((0, 8))),
     "complex.npy": lambda path: np.save(path, np.zeros((64, 8), dtype=complex)),
-    "3d.npy": lambda path: np.save(path, np.zeros((4, 64, 8))),
+    "3d.npy": lambda path: np.save(path, np.arange(4 * 64 * 8.0).reshape(4, 64, 8) / 4096),
+    "4d.npy": lambda path: np.save(path, np.zeros((1, 1, 64, 8))),
     # declared shapes far above pe.MAX_BYTES, or just under it with no data: nothing loaded
     "huge.npy": lambda path: path.write_bytes(_npy_header_bytes((2**40, 2**20)) + bytes(64)),
     "huge-under-cap.npy": lambda path: path.write_bytes(_npy_header_bytes((2**24, 8)) + bytes(64)),

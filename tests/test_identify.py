@@ -186,7 +186,7 @@ def with_nan() -> np.ndarray:
         (lambda: np.full((50, 8), np.inf), "infinite"),
         (lambda: 2.0 * numeric.sinusoidal(50, 8), "outside [-1, 1]"),
         (lambda: np.full((50, 8), 0.3), "every row is the same"),
-        (numeric.sinusoidal(20, 64).T.copy, "not sinusoids"),
+        (numeric.sinusoidal(20, 64).T.copy, "the table is transposed"),
     ],
 )
 def test_non_encodings_are_refused(make: object, words: str) -> None:
@@ -205,8 +205,9 @@ def test_non_encodings_are_refused(make: object, words: str) -> None:
         ("table", TypeError, "2-D array"),
         (None, TypeError, "2-D array"),
         (np.zeros(100), ValueError, "2-D"),
-        (np.zeros((20, 4, 2)), ValueError, "2-D"),
-        (np.zeros((20, 4), dtype=np.int64), TypeError, "float16, float32 or float64"),
+        (np.zeros((2, 20, 4, 2)), ValueError, "2-D"),
+        (np.arange(640.0).reshape(2, 80, 4), ValueError, "holds 2 different .* table\\[0\\]"),
+        (np.zeros((20, 4), dtype=np.int64), TypeError, "float16, bfloat16, float32 or float64"),
         (np.zeros((20, 4), dtype=complex), TypeError, "float16"),
         (np.zeros((15, 4)), ValueError, "at least 16 rows"),
         (np.zeros((20, 1)), ValueError, "at least 2 columns"),

@@ -46,6 +46,75 @@ def test_the_papers_table_passes(table: np.ndarray) -> None:
     assert_convention(table, **PAPER)
 
 
+def float64_then_cast(n: int, d: int, dtype: Any) -> np.ndarray:
+    """The table in float64 by the plain formula, then cast (HF DistilBERT, Marian do so)."""
+    angle = np.arange(n)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    table = np.empty((n, d))
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    return table.astype(dtype)
+
+
+RECIPE_SHAPES = [(n, d) for n in (64, 100, 512, 1000, 2048) for d in (16, 64, 128, 512, 768)]
+
+
+@pytest.mark.parametrize(("n", "d"), RECIPE_SHAPES)
+def test_tables_computed_the_usual_ways_pass(n: int, d: int) -> None:
+    """The float32 recipe (angles in float32: at 512 rows a pair's sine and cosine columns
+    came out 1.8e-9 apart, beyond their standard errors, and a false "different
+    frequencies" failed the table), and float64 then cast to float32 or float16."""
+    for table in (
+        precision.float32_recipe(np.arange(n), d),
+        float64_then_cast(n, d, np.float32),
+        float64_then_cast(n, d, np.float16),
+    ):
+        assert_matches_paper(table)
+        found = pe.identify(table)
+        assert not any("different frequencies" in note for note in found.notes), found.notes
+
+
+def test_a_difference_reported_is_one_printed() -> None:
+    """The column-index bug's sine and cosine frequencies differ: the note prints two
+    different numbers and how far apart they are against what the precision allows."""
+    found = pe.identify(bug_table("column-index"))
+    note = next(note for note in found.notes if "different frequencies" in note)
+    sine, cosine, apart, allowed = re.findall(
+        r"sine (\S+), cosine (\S+), apart by (\S+) where the table's precision allows ([^)]+)\)",
+        note,
+    )[0]
+    assert sine != cosine
+    assert abs(float(sine) - float(cosine)) == pytest.approx(float(apart), rel=0.05)
+    assert float(apart) > float(allowed)
+    assert found.reason.startswith(
+        "a sinusoidal encoding, not the paper's: law other; sine and cosine frequencies differ"
+    )
+
+
+def test_angles_formed_in_16_bits_fail() -> None:
+    """A float16 table whose angles were formed in float16 (GPT-NeoX's issue 1003): its
+    atol is float32 angles stored in float16, and the entry or the fit fails."""
+    table = precision.float32_recipe(np.arange(512), 64, dtype=np.float16)
+    with pytest.raises(AssertionError, match=r"not sinusoids of the position|worst entry"):
+        assert_matches_paper(table)
+    assert paper_tolerance(512, np.float16) == 4 * 2.0**-23 + 2 * 2.0**-23 * 511 + 2.0**-11
+
+
+def i_over_d(n: int, d: int) -> np.ndarray:
+    """``10000 ** (i / d)`` with ``i`` the pair index: the paper's exponent 2i/d halved."""
+    angle = np.arange(n)[:, None] / 10000.0 ** (np.arange(d // 2) / d)
+    table = np.empty((n, d))
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    return table
+
+
+def test_the_i_over_d_exponent_and_a_transposed_table_are_named() -> None:
+    with pytest.raises(AssertionError, match=r"base: 100 .*\n(.*\n)*.*exponent is i/d"):
+        assert_matches_paper(i_over_d(N, D))
+    with pytest.raises(AssertionError, match=r"the table is transposed.*pass table\.T"):
+        assert_matches_paper(pe.sinusoidal(N, D).T)
+    with pytest.raises(AssertionError, match=r"transposed"):
+        assert_convention(conventions.get("tensor2tensor").table(N, D).T, layout="halves")
+
+
 # Each bug of the zoo: the words its failure message must hold (the difference named).
 BUG_WORDS: dict[str, list[str]] = {
     "doubled-exponent": ["base: 1e+08", "expected 10000", "doubled"],

@@ -290,6 +290,11 @@ def _paper_or_t2t(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
             "10000², the doubled-exponent bug (2 * i in the exponent with i already "
             "stepping by 2)"
         )
+    elif abs(paper - 100.0) <= max(2 * paper_sigma, 1e-6 * 100.0):
+        notes.append(
+            "base 100, not the paper's 10000: the frequencies fall half as fast, as when "
+            "the exponent is i/d with i the pair index (the paper's 2i/d; base 100 = √10000)"
+        )
     elif abs(paper - 10000.0) > max(2 * paper_sigma, BASE_MATCH * 1e4):
         notes.append(f"base {paper:.6g}, not the paper's 10000")
     return LawFit("paper", paper, paper_sigma, notes)

@@ -28,8 +28,9 @@ def precision_weights(sigma: npt.ArrayLike) -> Float64Array:
 
     Examples
     --------
-    >>> precision_weights([0.5, 0.0]).tolist()
-    [4.0, 1e+300]
+    >>> weights = precision_weights([0.5, 0.0])
+    >>> float(weights[0]), bool(np.isfinite(weights[1]))
+    (4.0, True)
     """
     floor = np.maximum(np.asarray(sigma, dtype=np.float64), 1e-150)
     return np.asarray(1.0 / (floor * floor), dtype=np.float64)
@@ -84,6 +85,11 @@ class Identification:
         Plain-language deviations from the paper and caveats.
     unpaired_column
         For odd widths, the column without a partner (None otherwise).
+    padding_rows
+        Rows that are all zeros: a padding row, such as row 1 of fairseq's stored tables.
+    first_token_row
+        The row the first token reads: after the padding rows at the start of the table
+        (2 for fairseq's stored tables, whose row 1 is the padding row), else 0.
 
     Examples
     --------
@@ -110,6 +116,8 @@ class Identification:
     matches_paper: bool = False
     notes: tuple[str, ...] = ()
     unpaired_column: int | None = None
+    padding_rows: tuple[int, ...] = ()
+    first_token_row: int = 0
 
     @property
     def frequencies(self) -> Float64Array:
@@ -139,6 +147,8 @@ class Identification:
             "matches_paper": self.matches_paper,
             "notes": list(self.notes),
             "unpaired_column": self.unpaired_column,
+            "padding_rows": list(self.padding_rows),
+            "first_token_row": self.first_token_row,
             "sin_frequencies": floats(self.sin_frequencies),
             "cos_frequencies": floats(self.cos_frequencies),
             "sin_uncertainty": floats(self.sin_uncertainty),
@@ -156,6 +166,13 @@ class Identification:
             else:
                 lines.append(f"law: {self.law}")
             lines.append(f"row 0 is position {self.position_offset}")
+            if self.first_token_row:
+                offset = self.position_offset or 0
+                lines.append(
+                    f"tokens start at row {self.first_token_row} (position "
+                    f"{offset + self.first_token_row}); padding row "
+                    f"{', '.join(map(str, self.padding_rows))} is zeros"
+                )
             freq = self.frequencies
             lines.append(
                 f"frequencies: {freq.size} pairs, from {freq[0]:.6g} to {freq[-1]:.6g}"
