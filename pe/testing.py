@@ -23,7 +23,7 @@ Examples
 >>> from pe import conventions
 >>> from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 >>> assert_matches_paper(pe.sinusoidal(64, 32))
->>> assert_convention(conventions.get("fairseq").table(64, 16), layout="halves", offset=2)
+>>> assert_convention(conventions.get("fairseq").table(64, 16), layout="halves", padding_row=1)
 >>> assert_rope_relative(pe.rope, 16)
 'adjacent'
 >>> assert_matches_paper(pe.sinusoidal(64, 32, base=500.0))
@@ -170,6 +170,10 @@ def _differences(found: Identification, expected: dict[str, Any]) -> list[str]:
         elif key == "offset":
             if found.position_offset != want:
                 lines.append(f"offset: row 0 is position {found.position_offset}, expected {want}")
+        elif key == "padding_row":
+            if found.padding_rows != (want,):
+                rows = ", ".join(map(str, found.padding_rows)) or "none"
+                lines.append(f"padding row: rows of zeros {rows}, expected row {want} only")
         elif getattr(found, key) != want:
             lines.append(f"{key}: {_WORDS[getattr(found, key)]}, expected {_WORDS[want]}")
     return lines
@@ -264,6 +268,7 @@ def assert_convention(
     law: str | None = None,
     base: float | None = None,
     offset: int | None = None,
+    padding_row: int | None = None,
 ) -> None:
     """Assert that ``table`` follows the stated convention; ``None`` leaves a parameter free.
 
@@ -283,7 +288,11 @@ def assert_convention(
         The base ``b``, accepted within two of identify's uncertainties (or ``1e-9``
         relative).
     offset
-        The position of row 0 (fairseq: 2).
+        The position of row 0 (0 in stored tables, fairseq's included; 2 for the rows
+        fairseq's tokens read).
+    padding_row
+        The row that must be the only row of zeros (fairseq's ``padding_idx``, 1), the
+        first token reading the row after it.
 
     Raises
     ------
@@ -298,6 +307,8 @@ def assert_convention(
     >>> from pe import conventions
     >>> table = conventions.get("tensor2tensor").table(64, 16)
     >>> assert_convention(table, layout="halves", law="tensor2tensor", base=10000, offset=0)
+    >>> fairseq = conventions.get("fairseq").table(64, 16)  # as stored: row 1 zeroed
+    >>> assert_convention(fairseq, layout="halves", law="tensor2tensor", offset=0, padding_row=1)
     """
     expected: dict[str, Any] = {"layout": layout, "order": order, "law": law}
     for key, value in expected.items():
@@ -306,6 +317,11 @@ def assert_convention(
     expected["base"] = None if base is None else _validate.base_value("base", base)
     expected["offset"] = (
         None if offset is None else _validate.positive_int("offset", offset, minimum=0)
+    )
+    expected["padding_row"] = (
+        None
+        if padding_row is None
+        else _validate.positive_int("padding_row", padding_row, minimum=0)
     )
     array, stored = read_table(table)
     what = "does not follow the expected convention"

@@ -23,12 +23,22 @@ from pe.proofs.conventions import ShiftInLayout, conjugated
 
 
 def reference_table(
-    n: int, d: int, *, layout: str, order: str, law: str, base: float, offset: int
+    n: int,
+    d: int,
+    *,
+    layout: str,
+    order: str,
+    law: str,
+    base: float,
+    offset: int,
+    padding_row: int | None = None,
 ) -> np.ndarray:
     """Independent re-implementation: explicit loops over positions and pairs."""
     h = d // 2
     table = np.zeros((n, d))
     for row in range(n):
+        if row == padding_row:
+            continue  # left at zero
         p = row + offset
         for k in range(h):
             if law == "paper":
@@ -53,7 +63,14 @@ def test_named_conventions_match_an_independent_implementation(name: str, d: int
     c = conventions.get(name)
     got = c.table(50, d)
     want = reference_table(
-        50, d, layout=c.layout, order=c.order, law=c.law, base=c.base, offset=c.offset
+        50,
+        d,
+        layout=c.layout,
+        order=c.order,
+        law=c.law,
+        base=c.base,
+        offset=c.offset,
+        padding_row=c.padding_row,
     )
     assert np.abs(got - want).max() < 1e-12
     # and a wrong convention differs
@@ -71,6 +88,18 @@ def test_any_base_and_offset(base: float) -> None:
     )
     assert np.abs(c.table(30, 32) - want).max() < 1e-12
     assert np.allclose(c.frequencies(32), np.exp(-np.arange(16) * math.log(base) / 15))
+
+
+def test_fairseq_as_stored_and_as_its_tokens_read_it() -> None:
+    """fairseq's stored table: positions from 0, row 1 (padding_idx) zeroed, tokens from
+    row 2; the rows its tokens read are the same table from position 2."""
+    stored, tokens = conventions.get("fairseq"), conventions.get("fairseq-tokens")
+    assert (stored.offset, stored.padding_row, stored.first_token_row) == (0, 1, 2)
+    assert (tokens.offset, tokens.padding_row, tokens.first_token_row) == (2, None, 0)
+    table = stored.table(40, 16)
+    assert not table[1].any() and table[0].any() and table[2].any()
+    assert np.array_equal(table[2:], tokens.table(38, 16))
+    assert stored.table(1, 16)[0].any()  # a one-row table has no row 1 to zero
 
 
 def test_paper_convention_is_pe_numeric() -> None:

@@ -153,6 +153,10 @@ def test_fairseq_padding_row_is_ignored() -> None:
     assert result.is_encoding
     assert result.position_offset == 0
     assert any("padding row" in note for note in result.notes)
+    assert (result.padding_rows, result.first_token_row) == ((1,), 2)
+    assert any("the first token reads row 2 (position 2)" in note for note in result.notes)
+    plain = identify(conventions.get("tensor2tensor").table(100, 32))
+    assert (plain.padding_rows, plain.first_token_row) == ((), 0)
 
 
 def random_table() -> np.ndarray:

@@ -212,7 +212,7 @@ def test_each_convention_of_the_atlas_passes_its_own_description(name: str) -> N
 
 
 def test_convention_names_each_differing_parameter() -> None:
-    table = conventions.get("fairseq").table(N, D)
+    table = conventions.get("fairseq-tokens").table(N, D)
     with pytest.raises(AssertionError) as failed:
         assert_convention(table, layout="interleaved", order="cos-first", base=500, offset=0)
     lines = str(failed.value).splitlines()
@@ -223,6 +223,23 @@ def test_convention_names_each_differing_parameter() -> None:
     assert lines[2] == "  order: sine first in each pair, expected cosine first in each pair"
     assert re.fullmatch(r"  base: 10000 \(± [0-9.e+-]+\), expected 500", lines[3])
     assert lines[4] == "  offset: row 0 is position 2, expected 0"
+
+
+def test_fairseqs_stored_table_and_its_padding_row() -> None:
+    """The stored table passes as fairseq stores it; the documented-before "offset 2" and a
+    missing or misplaced padding row fail, each named."""
+    stored = conventions.get("fairseq").table(N, D)
+    fairseq = {"layout": "halves", "order": "sin-first", "law": "tensor2tensor", "base": 10000}
+    assert_convention(stored, **fairseq, offset=0, padding_row=1)
+    with pytest.raises(AssertionError, match="offset: row 0 is position 0, expected 2"):
+        assert_convention(stored, **fairseq, offset=2)
+    with pytest.raises(AssertionError, match="padding row: rows of zeros none, expected row 1"):
+        assert_convention(conventions.get("tensor2tensor").table(N, D), padding_row=1)
+    with pytest.raises(AssertionError, match="padding row: rows of zeros 1, expected row 0"):
+        assert_convention(stored, padding_row=0)
+    found = pe.identify(stored)
+    assert (found.position_offset, found.padding_rows, found.first_token_row) == (0, (1,), 2)
+    assert "tokens start at row 2 (position 2)" in found.summary()
 
 
 def test_a_non_encoding_fails_with_identifys_reason() -> None:
@@ -242,6 +259,7 @@ def test_a_non_encoding_fails_with_identifys_reason() -> None:
         (lambda: assert_convention(pe.sinusoidal(N, D), layout="rows"), ValueError, "layout"),
         (lambda: assert_convention(pe.sinusoidal(N, D), base=1.0), ValueError, "base"),
         (lambda: assert_convention(pe.sinusoidal(N, D), offset=-1), ValueError, "offset"),
+        (lambda: assert_convention(pe.sinusoidal(N, D), padding_row=1.0), TypeError, "padding"),
         (lambda: assert_rope_relative(pe.rope, 7), ValueError, "d must be even"),
         (lambda: assert_rope_relative(pe.rope, 8, pairing="pairs"), ValueError, "pairing"),
     ],

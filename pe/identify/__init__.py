@@ -154,8 +154,8 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
     --------
     >>> from pe import conventions
     >>> found = identify(conventions.get("fairseq").table(64, 16))
-    >>> found.layout, found.order, found.law, found.position_offset
-    ('halves', 'sin-first', 'tensor2tensor', 2)
+    >>> found.layout, found.order, found.law, found.position_offset, found.first_token_row
+    ('halves', 'sin-first', 'tensor2tensor', 0, 2)
     >>> identify(np.zeros((16, 4))).reason
     'not an encoding: every value is 0'
     """
