@@ -97,7 +97,9 @@ def test_fairseq_as_stored_and_as_its_tokens_read_it() -> None:
     assert (stored.offset, stored.padding_row, stored.first_token_row) == (0, 1, 2)
     assert (tokens.offset, tokens.padding_row, tokens.first_token_row) == (2, None, 0)
     table = stored.table(40, 16)
-    assert not table[1].any() and table[0].any() and table[2].any()
+    assert not table[1].any()
+    assert table[0].any()
+    assert table[2].any()
     assert np.array_equal(table[2:], tokens.table(38, 16))
     assert stored.table(1, 16)[0].any()  # a one-row table has no row 1 to zero
 

@@ -229,7 +229,7 @@ def test_fairseqs_stored_table_and_its_padding_row() -> None:
     """The stored table passes as fairseq stores it; the documented-before "offset 2" and a
     missing or misplaced padding row fail, each named."""
     stored = conventions.get("fairseq").table(N, D)
-    fairseq = {"layout": "halves", "order": "sin-first", "law": "tensor2tensor", "base": 10000}
+    fairseq: dict[str, Any] = {"layout": "halves", "law": "tensor2tensor", "base": 10000}
     assert_convention(stored, **fairseq, offset=0, padding_row=1)
     with pytest.raises(AssertionError, match="offset: row 0 is position 0, expected 2"):
         assert_convention(stored, **fairseq, offset=2)
@@ -259,7 +259,11 @@ def test_a_non_encoding_fails_with_identifys_reason() -> None:
         (lambda: assert_convention(pe.sinusoidal(N, D), layout="rows"), ValueError, "layout"),
         (lambda: assert_convention(pe.sinusoidal(N, D), base=1.0), ValueError, "base"),
         (lambda: assert_convention(pe.sinusoidal(N, D), offset=-1), ValueError, "offset"),
-        (lambda: assert_convention(pe.sinusoidal(N, D), padding_row=1.0), TypeError, "padding"),
+        (
+            lambda: assert_convention(pe.sinusoidal(N, D), padding_row=1.0),  # type: ignore[arg-type]
+            TypeError,
+            "padding",
+        ),
         (lambda: assert_rope_relative(pe.rope, 7), ValueError, "d must be even"),
         (lambda: assert_rope_relative(pe.rope, 8, pairing="pairs"), ValueError, "pairing"),
     ],
