@@ -37,16 +37,16 @@ AssertionError: table (64, 32) float64 is not the paper's encoding (Vaswani et a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
+from pe._rope_probe import Probe, RopeFunction, base_of, call, probe
+from pe._rope_probe import base_agrees as rope_base_agrees
 from pe.identify import Identification, base_agrees, identify, read_table
 from pe.numeric import sinusoidal
-from pe.rotary import Pairing, offset_tolerance
 
 __all__ = [
     "PAPER",
@@ -81,9 +81,6 @@ _WORDS = {
     None: "none",
 }
 
-#: A RoPE function under test: ``fn(x, positions)`` with ``x`` of shape ``(n, d)`` and one
-#: integer position per row, returning the rotated ``(n, d)`` array.
-RopeFunction = Callable[[npt.NDArray[np.float64], npt.NDArray[np.int64]], npt.ArrayLike]
 
 #: Query positions ``m`` and offsets ``r`` of :func:`assert_rope_relative` (keys at
 #: ``m + r``; all below 2048, where RoPE caches of public code usually end).
@@ -331,50 +328,35 @@ def assert_convention(
         _fail(found, what, lines)
 
 
-def _rotated(
-    fn: RopeFunction, x: npt.NDArray[np.float64], positions: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.float64], float]:
-    """``fn(x, positions)`` as float64, and the epsilon of the dtype ``fn`` returned."""
-    out = np.asarray(fn(x.copy(), positions.copy()))
-    if out.shape != x.shape:
-        raise AssertionError(
-            f"fn(x, positions) returned shape {out.shape} for x of shape {x.shape}"
-        )
-    if out.dtype.kind != "f":
-        raise AssertionError(f"fn(x, positions) returned {out.dtype} values, not floats")
-    eps = float(np.finfo(out.dtype).eps)
-    return out.astype(np.float64), max(eps, float(np.finfo(np.float64).eps))
+def _relative_tolerance(
+    found: Probe, q: npt.NDArray[np.float64], k: npt.NDArray[np.float64], eps_angle: float
+) -> npt.NDArray[np.float64]:
+    r"""The error model's bound on ``|s(m, m + r) - s(0, r)|`` for every ``m`` and ``r``.
+
+    :math:`g^2 \sum_i \rho_i (2\varepsilon_a |\omega_i| (|m| + |m + r| + |r|) + (r + 8)
+    \varepsilon_o)` plus the columns left in place, :math:`4\varepsilon_o \sum_j |q_j k_j|`
+    (:mod:`pe.rotary`'s error model with the frequencies and the gain read from ``fn``).
+    """
+    rho = np.hypot(q[found.first], q[found.second]) * np.hypot(k[found.first], k[found.second])
+    rotated = np.zeros(q.size, dtype=bool)
+    rotated[found.first], rotated[found.second] = True, True
+    ms = ROPE_POSITIONS.astype(np.float64)[:, None]
+    rs = ROPE_OFFSETS.astype(np.float64)[None, :]
+    reach = np.abs(ms) + np.abs(ms + rs) + np.abs(rs)
+    weighted = float(np.sum(rho * np.abs(found.frequencies)))
+    rotation = 2 * eps_angle * weighted * reach + (2 * rho.size + 8) * found.eps * float(rho.sum())
+    kept = 4 * found.eps * float(np.sum(np.abs(q[~rotated] * k[~rotated])))
+    tau = found.gain**2 * rotation + kept
+    return np.asarray(tau + tau[:1], dtype=np.float64)  # both s(m, m + r) and s(0, r) err
 
 
-def _pairing_of(fn: RopeFunction, width: int) -> Pairing:
-    """Which coordinates ``fn`` rotates together, from where it moves each basis vector."""
-    moved, eps = _rotated(fn, np.eye(width), np.ones(width, dtype=np.int64))
-    rows = np.arange(width)
-    off = moved.copy()
-    off[rows, rows] = 0.0
-    partner = np.argmax(np.abs(off), axis=1)
-    still = np.flatnonzero(np.abs(off[rows, partner]) <= 8 * eps)
-    if still.size:
-        raise AssertionError(
-            f"fn does not rotate: at position 1 column {still[0]} moves into no other column"
-        )
-    off[rows, partner] = 0.0
-    stray = np.argwhere(np.abs(off) > 8 * eps)
-    if stray.size:
-        j, c = (int(v) for v in stray[0])
-        raise AssertionError(
-            f"fn is not a rotation of pairs: at position 1 column {j} moves into columns "
-            f"{int(partner[j])} and {c}"
-        )
-    if np.all(partner == rows ^ 1):
-        return "adjacent"
-    if np.all(partner == (rows + width // 2) % width):
-        return "halves"
-    j = int(np.flatnonzero((partner != rows ^ 1) & (partner != (rows + width // 2) % width))[0])
-    raise AssertionError(
-        f"fn pairs column {j} with column {int(partner[j])}: neither the adjacent pairing "
-        f"(column {j ^ 1}) nor the halves pairing (column {(j + width // 2) % width})"
-    )
+def _scores(fn: RopeFunction, q: Any, k: Any) -> tuple[Any, Any]:
+    ms, rs = np.meshgrid(ROPE_POSITIONS, ROPE_OFFSETS, indexing="ij")
+    count = ms.size
+    rq, _ = call(fn, np.tile(q, (count, 1)), ms.ravel())
+    rk, _ = call(fn, np.tile(k, (count, 1)), (ms + rs).ravel())
+    scores = np.einsum("jd,jd->j", rq, rk).reshape(ms.shape)
+    return scores, np.abs(scores - scores[0][None, :])
 
 
 def assert_rope_relative(
@@ -382,27 +364,33 @@ def assert_rope_relative(
     d: int,
     *,
     pairing: str | None = None,
-    base: float = 10000.0,
-    angle_dtype: npt.DTypeLike = np.float64,
+    base: float | None = 10000.0,
+    rotary_dim: int | None = None,
+    angle_dtype: npt.DTypeLike | None = None,
     seed: int = 0,
 ) -> str:
     r"""Assert that a RoPE function's scores depend only on the offset; return its pairing.
 
     ``fn(x, positions)`` takes ``x`` of shape ``(n, d)`` (float64) and one integer position
-    per row and returns the rotated rows (wrap a function of another signature in a
-    ``lambda``). Two checks:
+    per row and returns the rotated rows, as a NumPy array or an array of another library
+    (a PyTorch tensor; wrap a function of another signature in a ``lambda``). Positions
+    stay below 2048 (RoPE caches of public code often end there). Four checks:
 
-    1. **Pairing**: the basis vectors rotated at position 1 show which columns turn
-       together: ``"adjacent"`` (``2i, 2i+1``; RoFormer, GPT-J, Meta's Llama) or
-       ``"halves"`` (``i, i + d/2``; GPT-NeoX, Hugging Face's Llama). A function that
-       leaves a column in place, or mixes it with more than one other, is not a rotation
-       of pairs.
+    1. **Pairing**: the basis vectors rotated at positions 1 to 2024
+       (:data:`pe._rope_probe.PROBE_POSITIONS`) show which columns turn together:
+       ``"adjacent"`` (``2i, 2i+1``; RoFormer, GPT-J, Meta's Llama) or ``"halves"``
+       (``i, i + r/2``; GPT-NeoX, Hugging Face's Llama), ``r`` the rotated width. A
+       function that leaves a column in place, mixes it with more than one other, or pairs
+       some columns one way and others another is not a rotation of pairs. A function
+       that leaves a trailing block of columns in place is told about ``rotary_dim``.
     2. **Relative scores**: for random ``q``, ``k`` (``numpy.random.default_rng(seed)``),
        :math:`s(m, m + r) = \langle fn(q, m), fn(k, m + r)\rangle` must equal
-       :math:`s(0, r)` within :math:`\tau(m, r) + \tau(0, r)`, :math:`\tau` the bound of
-       :func:`pe.rotary.offset_tolerance` for angles formed in ``angle_dtype`` (plus the
-       rounding of the rotation in the dtype ``fn`` returns), for ``m`` in
+       :math:`s(0, r)` within the error model of :mod:`pe.rotary` with the frequencies and
+       the gain read from ``fn`` (scaled variants change both), for ``m`` in
        :data:`ROPE_POSITIONS` and ``r`` in :data:`ROPE_OFFSETS`.
+    3. **Base**: the ratio of neighbouring frequencies, :math:`b^{-2/r}`, read where the
+       pairs keep it (position interpolation, NTK, YaRN and Llama 3.1 scaling keep it for
+       most pairs), must give ``base``.
 
     Parameters
     ----------
@@ -413,10 +401,16 @@ def assert_rope_relative(
     pairing
         ``"adjacent"`` or ``"halves"`` to require one; ``None`` accepts either.
     base
-        The base of ``fn``'s frequencies (for the tolerance's weights; 10000 by default).
+        The base (theta) of ``fn``'s frequencies, checked; ``None`` leaves it free (e.g. for
+        per-pair factors, LongRoPE). NTK scaling changes the base itself: give the scaled one.
+    rotary_dim
+        How many leading columns ``fn`` rotates (GPT-NeoX: a quarter of the head); the
+        others must stay in place. Default: all ``d``.
     angle_dtype
-        The dtype ``fn`` forms its angles in (float32 for most GPU code), whose epsilon
-        the tolerance uses.
+        The dtype ``fn`` forms its angles in, whose epsilon the tolerance uses. Default:
+        the dtype ``fn`` returns. A function that returns float64 but forms its angles in
+        float32 (Hugging Face's Llama) fails at float64's tolerance, with a message saying
+        that it passes at float32's: give ``angle_dtype=numpy.float32``.
     seed
         Seed of the random ``q`` and ``k``.
 
@@ -429,44 +423,69 @@ def assert_rope_relative(
     ------
     AssertionError
         Naming the difference: the shape returned, no rotation, stray columns, a pairing
-        other than ``pairing``, or the largest score difference with ``m``, ``r`` and the
-        tolerance.
+        other than ``pairing``, the largest score difference with ``m``, ``r`` and the
+        tolerance, or the base found.
+    TypeError, ValueError
+        For bad arguments.
+
+    Examples
+    --------
+    >>> import pe
+    >>> assert_rope_relative(lambda x, p: pe.rope(x, p, pairing="halves"), 16)
+    'halves'
     """
     width = _validate.even_width("d", d)
     if pairing is not None and pairing not in ("adjacent", "halves"):
         raise ValueError(f"pairing must be 'adjacent', 'halves' or None, got {pairing!r:.40}")
-    b = _validate.base_value("base", base)
-    angle = _validate.float_dtype("angle_dtype", angle_dtype)
+    b = None if base is None else _validate.base_value("base", base)
+    rotary = None if rotary_dim is None else _validate.even_width("rotary_dim", rotary_dim)
+    if rotary is not None and rotary > width:
+        raise ValueError(f"rotary_dim must be at most d = {width}, got {rotary}")
+    angle = None if angle_dtype is None else _validate.float_dtype("angle_dtype", angle_dtype)
     seed_value = _validate.positive_int("seed", seed, minimum=0)
-    found = _pairing_of(fn, width)
-    if pairing is not None and found != pairing and width > 2:
-        raise AssertionError(f"fn uses the {_PAIRS[found]}, expected the {_PAIRS[pairing]}")
+    found = probe(fn, width, rotary)
+    if pairing is not None and found.pairing != pairing and found.first.size > 1:
+        raise AssertionError(f"fn uses the {_PAIRS[found.pairing]}, expected the {_PAIRS[pairing]}")
     rng = np.random.default_rng(seed_value)
     q, k = rng.standard_normal(width), rng.standard_normal(width)
-    ms, rs = np.meshgrid(ROPE_POSITIONS, ROPE_OFFSETS, indexing="ij")
-    count = ms.size
-    rq, eps = _rotated(fn, np.tile(q, (count, 1)), ms.ravel())
-    rk, _ = _rotated(fn, np.tile(k, (count, 1)), (ms + rs).ravel())
-    scores = np.einsum("jd,jd->j", rq, rk).reshape(ms.shape)
-    tau = offset_tolerance(
-        q, k, ROPE_POSITIONS, ROPE_OFFSETS, base=b, pairing=found, model_dtype=angle
-    )
-    half = width // 2
-    pairs = (slice(0, width, 2), slice(1, width, 2))
-    first, second = pairs if found == "adjacent" else (slice(0, half), slice(half, width))
-    rho = np.hypot(q[first], q[second]) * np.hypot(k[first], k[second])
-    tau = tau + (width + 8) * eps * float(rho.sum())
-    error = np.abs(scores - scores[0][None, :])
-    allowed = tau + tau[0][None, :]
+    _, error = _scores(fn, q, k)
+    eps_angle = found.eps if angle is None else float(np.finfo(angle).eps)
+    allowed = _relative_tolerance(found, q, k, eps_angle)
     ratio = error / allowed
     i, j = (int(v) for v in np.unravel_index(int(np.argmax(ratio)), ratio.shape))
     if ratio[i, j] > 1.0:
+        named = str(angle) if angle is not None else f"{_eps_name(found.eps)} (fn's output)"
+        hint = ""
+        for wider in (np.float32, np.float16):
+            eps_wider = float(np.finfo(wider).eps)
+            if eps_wider > eps_angle and np.all(
+                error <= _relative_tolerance(found, q, k, eps_wider)
+            ):
+                hint = (
+                    f"; within the tolerance for {np.dtype(wider)} angles: fn forms its "
+                    f"angles in {np.dtype(wider)}? pass angle_dtype=numpy.{np.dtype(wider)}"
+                )
+                break
         raise AssertionError(
             f"scores depend on the position, not only on the offset: |s(m, m+r) - s(0, r)| = "
             f"{error[i, j]:.3g} at m={ROPE_POSITIONS[i]}, r={ROPE_OFFSETS[j]}, beyond the "
-            f"tolerance {allowed[i, j]:.3g} for {angle} angles (pe.rotary's error model)"
+            f"tolerance {allowed[i, j]:.3g} for {named} angles (pe.rotary's error model){hint}"
         )
-    return found
+    if b is not None:
+        measured = base_of(found)
+        if measured is not None and not rope_base_agrees(found, measured[0], b):
+            value, agreeing, ratios = measured
+            raise AssertionError(
+                f"fn's frequencies follow base {value:.6g} (their neighbours' ratio, in "
+                f"{agreeing} of {ratios} pairs), expected base {b:g}: give base={value:.6g} if "
+                "that is intended (NTK scaling changes the base), or base=None"
+            )
+    return found.pairing
+
+
+def _eps_name(eps: float) -> str:
+    names = {2.0**-52: "float64", 2.0**-23: "float32", 2.0**-10: "float16", 2.0**-7: "bfloat16"}
+    return names.get(eps, f"eps {eps:.3g}")
 
 
 _PAIRS = {

@@ -3,6 +3,7 @@ the bug zoo (and on wrong RoPE functions) with the difference named in the messa
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -330,7 +331,11 @@ def mirrored_pairs(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
 
 WRONG_ROPES: list[tuple[Any, dict[str, Any], str]] = [
     (absolute_added, {}, "is not a rotation of pairs"),
-    (lambda x, p: x * (1.0 + p[:, None]), {}, "fn does not rotate: at position 1 column 0"),
+    (
+        lambda x, p: x * (1.0 + p[:, None]),
+        {},
+        "fn does not rotate: column 0 moves into no other column at positions 1, 4",
+    ),
     (lambda x, p: x, {}, "fn does not rotate"),
     (squared_angle, {}, r"scores depend on the position, not only on the offset: .* at m=\d+"),
     (mirrored_pairs, {}, "neither the adjacent pairing .* nor the halves pairing"),
@@ -339,12 +344,114 @@ WRONG_ROPES: list[tuple[Any, dict[str, Any], str]] = [
     (
         lambda x, p: pe.rope(x, p, angle_dtype=np.float32),  # float32 angles, float64 output
         {},
-        "beyond the tolerance .* for float64 angles",
+        r"beyond the tolerance .* for float64 \(fn's output\) angles .*: fn forms its angles "
+        r"in float32\? pass angle_dtype=numpy\.float32",
     ),
     (lambda x, p: pe.rope(x, p, angle_dtype=np.float16), {"angle_dtype": np.float32}, "scores"),
     (lambda x, p: pe.rope(x, p)[:-1], {}, "returned shape"),
     (lambda x, p: (pe.rope(x, p) * 4).astype(np.int64), {}, "not floats"),
 ]
+
+
+def mixed_pairing(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Adjacent pairs in the first half of the columns, halves pairs within the second: some
+    columns pair with their neighbour, not all (a reading of "any" for "all" calls it
+    adjacent)."""
+    d = x.shape[1]
+    out = np.empty_like(x)
+    out[:, : d // 2] = pe.rope(x[:, : d // 2], positions)
+    out[:, d // 2 :] = pe.rope(x[:, d // 2 :], positions, pairing="halves")
+    return out
+
+
+def partial_neox(x: np.ndarray, positions: np.ndarray, rotary: int = 8) -> np.ndarray:
+    """GPT-NeoX's partial rotary: the halves pairing over the first ``rotary`` columns."""
+    out = x.copy()
+    out[:, :rotary] = pe.rope(x[:, :rotary], positions, pairing="halves")
+    return out
+
+
+def llama3_frequencies(d: int, theta: float, factor: float = 8.0) -> np.ndarray:
+    """Llama 3.1's scaled frequencies (Meta's published rule, written here): pairs faster
+    than 4 turns per 8192 positions unchanged, slower than 1 divided by ``factor``, a smooth
+    blend between."""
+    w = theta ** (-np.arange(0, d, 2) / d)
+    wavelength = 2 * np.pi / w
+    low, high, original = 1.0, 4.0, 8192.0
+    smooth = (original / wavelength - low) / (high - low)
+    blended = (1 - smooth) * w / factor + smooth * w
+    return np.where(
+        wavelength < original / high, w, np.where(wavelength > original / low, w / factor, blended)
+    )
+
+
+def rotate_with(frequencies: np.ndarray, gain: float = 1.0) -> Any:
+    """A halves-pairing RoPE with the given frequencies (Hugging Face's style) and gain."""
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        angles = np.outer(positions, frequencies)
+        cos, sin = np.cos(angles) * gain, np.sin(angles) * gain
+        h = x.shape[1] // 2
+        a, b = x[:, :h], x[:, h:]
+        return np.concatenate([a * cos - b * sin, b * cos + a * sin], axis=1)
+
+    return fn
+
+
+def yarn_frequencies(d: int, theta: float, factor: float = 4.0) -> np.ndarray:
+    """YaRN's frequencies: fast pairs kept, slow pairs divided by ``factor``, a linear ramp
+    between (pairs 8 to 20 here, as its correction range gives for d = 64)."""
+    w = theta ** (-np.arange(0, d, 2) / d)
+    ramp = np.clip((np.arange(d // 2) - 8) / 12, 0, 1)
+    return w * (1 - ramp) + w / factor * ramp
+
+
+def test_scaled_and_long_context_rope_pass() -> None:
+    d = 64
+    assert assert_rope_relative(rotate_with(llama3_frequencies(d, 5e5)), d, base=5e5) == "halves"
+    yarn = rotate_with(yarn_frequencies(d, 1e4), gain=0.1 * math.log(4.0) + 1)  # mscale
+    assert assert_rope_relative(yarn, d) == "halves"
+    assert assert_rope_relative(lambda x, p: pe.rope(x, p, scale=4.0), d) == "adjacent"  # PI
+    for theta in (1e6, 1e7):
+        assert assert_rope_relative(lambda x, p, t=theta: pe.rope(x, p, base=t), d, base=theta)
+    ntk = 1e4 * 4.0 ** (d / (d - 2))  # NTK-aware scaling changes the base itself
+    assert assert_rope_relative(lambda x, p: pe.rope(x, p, base=ntk), d, base=None)
+
+
+def test_a_wrong_base_fails_naming_the_base_found() -> None:
+    with pytest.raises(AssertionError, match=r"follow base 500000 \(.* expected base 10000"):
+        assert_rope_relative(lambda x, p: pe.rope(x, p, base=5e5), 64)
+    with pytest.raises(AssertionError, match=r"follow base 1e\+07 .* expected base 500000"):
+        assert_rope_relative(lambda x, p: pe.rope(x, p, base=1e7), 64, base=5e5)
+    llama = rotate_with(llama3_frequencies(64, 5e5))
+    with pytest.raises(AssertionError, match=r"follow base 500000 \(.* in \d+ of 31 pairs"):
+        assert_rope_relative(llama, 64)
+    ntk = 1e4 * 4.0 ** (64 / 62)
+    with pytest.raises(AssertionError, match=f"follow base {ntk:.6g}"):
+        assert_rope_relative(lambda x, p: pe.rope(x, p, base=ntk), 64)
+
+
+def test_partial_rotary_needs_and_takes_rotary_dim() -> None:
+    with pytest.raises(AssertionError, match="columns 8 to 31 in place .* rotary_dim=8"):
+        assert_rope_relative(partial_neox, 32)
+    assert assert_rope_relative(partial_neox, 32, rotary_dim=8, pairing="halves") == "halves"
+    with pytest.raises(AssertionError, match="moves column 4, beyond rotary_dim=4"):
+        assert_rope_relative(partial_neox, 32, rotary_dim=4)
+
+
+def test_a_function_pairing_only_some_columns_adjacently_is_not_adjacent() -> None:
+    with pytest.raises(AssertionError, match=r"fn pairs column 16 with column 24: neither"):
+        assert_rope_relative(mixed_pairing, 32)
+
+
+def test_a_scaled_rotation_is_not_a_rotation_unless_every_pair_scales_alike() -> None:
+    def uneven(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        out = pe.rope(x, positions)
+        out[:, :2] *= 1.5
+        return out
+
+    with pytest.raises(AssertionError, match=r"scales pair 0 by 1\.5 .* others by 1"):
+        assert_rope_relative(uneven, 16)
 
 
 @pytest.mark.parametrize(("fn", "options", "words"), WRONG_ROPES)
