@@ -96,7 +96,8 @@ class Probe:
     gain
         The length of a rotated basis vector (1 for a rotation).
     eps
-        Epsilon of the dtype ``fn`` returns.
+        Epsilon of the dtype ``fn`` returns, or of the dtype it computes its rotations in
+        when that is coarser (``angle_dtype``).
     """
 
     pairing: str
@@ -185,13 +186,20 @@ def _missing_partial(fn_moved: npt.NDArray[np.float64], eps: float, width: int) 
     return start if start > 0 and start % 2 == 0 else None
 
 
-def probe(fn: RopeFunction, width: int, rotary: int | None) -> Probe:
+def probe(
+    fn: RopeFunction, width: int, rotary: int | None, angle_eps: float | None = None
+) -> Probe:
     """Read the pairing, frequencies and gain of ``fn`` on ``width`` columns, of which the
-    first ``rotary`` (default: all) are rotated and the others must stay in place."""
-    moved, eps = _moves(fn, width)
+    first ``rotary`` (default: all) are rotated and the others must stay in place.
+
+    ``angle_eps``: the epsilon of the dtype ``fn`` computes its angles, sines and cosines
+    in, when coarser than the dtype it returns (a rotation is then exact only to that).
+    """
+    moved, out_eps = _moves(fn, width)
+    eps = max(out_eps, angle_eps or 0.0)
     if rotary is None:
         start = _missing_partial(moved, eps, width)
-        if start is not None and start < width:
+        if start is not None:
             raise AssertionError(
                 f"fn leaves columns {start} to {width - 1} in place at every position: a "
                 f"partial rotary (GPT-NeoX rotates a quarter of each head)? pass "
@@ -210,17 +218,35 @@ def probe(fn: RopeFunction, width: int, rotary: int | None) -> Probe:
     first, second = (2 * k, 2 * k + 1) if pairing == "adjacent" else (k, k + h)
     gains = np.hypot(moved[:, first, first], moved[:, first, second])
     gain = float(np.median(gains))
-    spread = np.abs(gains - gain)
-    if spread.max() > 8 * eps * max(gain, 1.0) + 1e-12:
-        pos, pair = (int(v) for v in np.unravel_index(int(np.argmax(spread)), spread.shape))
-        raise AssertionError(
-            f"fn is not a rotation: it scales pair {pair} by {gains[pos, pair]:.6g} at "
-            f"position {PROBE_POSITIONS[pos]}, and the others by {gain:.6g}"
-        )
+    spread = float(np.max(np.abs(gains - gain)))
+    if spread > GAIN_EPS * eps * max(gain, 1.0):
+        _not_a_rotation(gains, gain, eps)
     w = _frequencies(moved, first, second)
     reach = np.maximum(np.abs(w) * PROBE_POSITIONS[-1], 1e-300)
     uncertainty = 2 * eps / reach + 4 * eps
     return Probe(pairing, first, second, w, uncertainty, gain, eps)
+
+
+#: The pairs' gains may differ by this many epsilons (times the gain).
+GAIN_EPS = 8
+
+
+def _not_a_rotation(gains: npt.NDArray[np.float64], gain: float, eps: float) -> None:
+    """Why pairs scaled unequally fail: coarser sines and cosines, or not a rotation."""
+    spread = np.abs(gains - gain)
+    for coarser in (np.float32, np.float16):
+        wider = float(np.finfo(coarser).eps)
+        if wider > eps and spread.max() <= GAIN_EPS * wider * max(gain, 1.0):
+            raise AssertionError(
+                f"fn's rotations are exact only to {np.dtype(coarser)} precision (a rotated "
+                f"vector's length varies by {spread.max():.2g}): fn forms its angles, sines "
+                f"and cosines in {np.dtype(coarser)}? pass angle_dtype=numpy.{np.dtype(coarser)}"
+            )
+    pos, pair = (int(v) for v in np.unravel_index(int(np.argmax(spread)), spread.shape))
+    raise AssertionError(
+        f"fn is not a rotation: it scales pair {pair} by {gains[pos, pair]:.6g} at "
+        f"position {PROBE_POSITIONS[pos]}, and the others by {gain:.6g}"
+    )
 
 
 def base_of(found: Probe) -> tuple[float, int, int] | None:

@@ -443,13 +443,14 @@ def assert_rope_relative(
         raise ValueError(f"rotary_dim must be at most d = {width}, got {rotary}")
     angle = None if angle_dtype is None else _validate.float_dtype("angle_dtype", angle_dtype)
     seed_value = _validate.positive_int("seed", seed, minimum=0)
-    found = probe(fn, width, rotary)
+    angle_eps = None if angle is None else float(np.finfo(angle).eps)
+    found = probe(fn, width, rotary, angle_eps)
     if pairing is not None and found.pairing != pairing and found.first.size > 1:
         raise AssertionError(f"fn uses the {_PAIRS[found.pairing]}, expected the {_PAIRS[pairing]}")
     rng = np.random.default_rng(seed_value)
     q, k = rng.standard_normal(width), rng.standard_normal(width)
     _, error = _scores(fn, q, k)
-    eps_angle = found.eps if angle is None else float(np.finfo(angle).eps)
+    eps_angle = found.eps if angle_eps is None else angle_eps
     allowed = _relative_tolerance(found, q, k, eps_angle)
     ratio = error / allowed
     i, j = (int(v) for v in np.unravel_index(int(np.argmax(ratio)), ratio.shape))

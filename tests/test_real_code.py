@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,7 +22,7 @@ import pytest
 import pe
 from pe import conventions
 from pe.identify import load_table
-from pe.testing import assert_convention, assert_matches_paper
+from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 
 from .conftest import run_pe
 from .frameworks import require
@@ -260,3 +262,113 @@ def test_bfloat16_tables_from_torch_and_jax_in_the_python_api() -> None:
     wrong = torch.stack([angles.sin(), angles.cos()], -1).reshape(512, 64)
     with pytest.raises(AssertionError):
         assert_matches_paper(wrong)
+
+
+# --------------------------------------------------------------------------------------------
+# Real RoPE: Hugging Face's Llama (with its scalings), GPT-NeoX, GPT-J, rotary-embedding-torch
+
+HEAD = 64
+
+
+def hf_rope(model: str, rope_parameters: dict[str, Any]) -> Any:
+    """``fn(x, positions)`` running transformers' rotary embedding of ``model`` on ``x``."""
+    torch = require("torch")
+    require("transformers")
+    if model == "llama":
+        from transformers import LlamaConfig as Config
+        from transformers.models.llama import modeling_llama as modeling
+
+        rotary_class = modeling.LlamaRotaryEmbedding
+    else:
+        from transformers import GPTNeoXConfig as Config
+        from transformers.models.gpt_neox import modeling_gpt_neox as modeling
+
+        rotary_class = modeling.GPTNeoXRotaryEmbedding
+    config = Config(
+        hidden_size=2 * HEAD,
+        num_attention_heads=2,
+        max_position_embeddings=4096,
+        rope_parameters=rope_parameters,
+    )
+    rotary = rotary_class(config)
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> Any:
+        t = torch.tensor(x)[None, None]  # (batch, heads, n, d), float64
+        cos, sin = rotary(t, torch.tensor(positions)[None])
+        rotated, _ = modeling.apply_rotary_pos_emb(t, t, cos, sin)
+        return rotated[0, 0]
+
+    return fn
+
+
+LLAMA: dict[str, dict[str, Any]] = {
+    "default": {"rope_type": "default", "rope_theta": 10000.0},
+    "llama3.1": {
+        "rope_type": "llama3",
+        "rope_theta": 500000.0,
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+    },
+    "theta-1e7": {"rope_type": "default", "rope_theta": 1e7},
+    "linear": {"rope_type": "linear", "rope_theta": 10000.0, "factor": 4.0},
+    "dynamic-ntk": {"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 2.0},
+    "yarn": {
+        "rope_type": "yarn",
+        "rope_theta": 10000.0,
+        "factor": 4.0,
+        "original_max_position_embeddings": 1024,
+    },
+}
+
+
+@pytest.mark.parametrize("variant", list(LLAMA))
+def test_hugging_faces_llama_rope_passes_with_every_scaling(variant: str) -> None:
+    parameters = LLAMA[variant]
+    fn = hf_rope("llama", parameters)
+    theta = float(parameters["rope_theta"])
+    # HF forms its angles in float32 whatever x's dtype: told so at float64's precision
+    with pytest.raises(AssertionError, match=r"pass angle_dtype=numpy\.float32"):
+        assert_rope_relative(fn, HEAD, base=theta)
+    found = assert_rope_relative(fn, HEAD, base=theta, angle_dtype=np.float32)
+    assert found == "halves"
+    with pytest.raises(AssertionError, match=re.escape(f"follow base {theta:.6g}")):
+        assert_rope_relative(fn, HEAD, base=theta * 3, angle_dtype=np.float32)
+    with pytest.raises(AssertionError, match="uses the halves pairing"):
+        assert_rope_relative(fn, HEAD, pairing="adjacent", base=theta, angle_dtype=np.float32)
+
+
+def test_gpt_neox_partial_rotary() -> None:
+    parameters = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25}
+    fn = hf_rope("neox", parameters)
+    with pytest.raises(AssertionError, match="rotary_dim=16"):
+        assert_rope_relative(fn, HEAD, angle_dtype=np.float32)
+    found = assert_rope_relative(fn, HEAD, rotary_dim=16, angle_dtype=np.float32)
+    assert found == "halves"
+
+
+def test_gpt_j_and_rotary_embedding_torch_pair_adjacent_columns() -> None:
+    torch = require("torch")
+    require("transformers")
+    rotary_embedding = require("rotary_embedding_torch")
+    from transformers.models.gptj import modeling_gptj
+
+    table = modeling_gptj.create_sinusoidal_positions(4096, 16)  # rotary_dim 16 of 64
+
+    def gptj(x: np.ndarray, positions: np.ndarray) -> Any:
+        t = torch.tensor(x, dtype=torch.float32)[None, :, None, :]  # (batch, n, heads, d)
+        sin, cos = torch.split(table[torch.tensor(positions)][None], 8, dim=-1)
+        rotated = modeling_gptj.apply_rotary_pos_emb(t[..., :16], sin, cos)
+        return torch.cat([rotated, t[..., 16:]], dim=-1)[0, :, 0]
+
+    assert assert_rope_relative(gptj, HEAD, rotary_dim=16) == "adjacent"
+    rotary = rotary_embedding.RotaryEmbedding(dim=HEAD)
+
+    def lucidrains(x: np.ndarray, positions: np.ndarray) -> Any:
+        freqs = rotary(torch.tensor(positions, dtype=torch.float32))
+        return rotary_embedding.apply_rotary_emb(freqs, torch.tensor(x, dtype=torch.float32))
+
+    assert assert_rope_relative(lucidrains, HEAD, pairing="adjacent") == "adjacent"
+    with pytest.raises(AssertionError, match="uses the adjacent pairing"):
+        assert_rope_relative(lucidrains, HEAD, pairing="halves")
