@@ -23,7 +23,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["WIDENED", "host_copy", "is_foreign", "namespace_of", "to_namespace"]
+__all__ = [
+    "WIDENED",
+    "available",
+    "concrete",
+    "dtype_in",
+    "host_copy",
+    "is_float",
+    "is_foreign",
+    "library_array",
+    "library_dtype",
+    "loaded",
+    "namespace_of",
+    "numpy_dtype",
+    "to_namespace",
+]
 
 #: Dtypes NumPy lacks whose values :func:`host_copy` widens exactly to float32.
 WIDENED = ("bfloat16",)
@@ -112,11 +126,86 @@ def namespace_of(*values: object) -> ModuleType:
         raise TypeError(f"no Array API namespace for these arrays: {text[:160]}") from None
 
 
-def to_namespace(xp: ModuleType, array: npt.NDArray[Any], like: Any, dtype: Any = None) -> Any:
-    """A NumPy ``array`` as an array of ``xp`` on the device of ``like`` (in ``dtype``)."""
+def concrete(value: object) -> npt.NDArray[Any] | None:
+    """``value`` as a NumPy array when its values can be read now, without losing anything:
+    None for a traced JAX value (inside ``jax.jit`` or ``jax.grad``) and for a PyTorch
+    tensor that requires grad (its gradient must flow through the computation)."""
+    if not is_foreign(value):
+        return np.asarray(value)
+    if _library(value) == "torch" and bool(getattr(value, "requires_grad", False)):
+        return None
+    try:
+        return host_copy(value)[0]
+    except TypeError:  # a tracer: its values exist only inside the traced computation
+        return None
+
+
+def to_namespace(xp: ModuleType, array: npt.NDArray[Any], like: Any) -> Any:
+    """A NumPy ``array`` as an array of ``xp``, its dtype kept, on the device of ``like``."""
     from array_api_compat import device
 
-    return xp.asarray(array, dtype=dtype, device=device(like))
+    try:
+        where = device(like)
+    except (TypeError, AttributeError, ValueError):  # a traced value has no device yet
+        return xp.asarray(array)
+    return xp.asarray(array, device=where)
+
+
+def dtype_in(xp: ModuleType, dtype: object) -> Any:
+    """``dtype`` as a dtype of ``xp``: one of ``xp`` already (``torch.float32``), or a NumPy
+    float dtype or its name (``numpy.float32``, ``"float64"``)."""
+    if _library(dtype) not in ("numpy", "builtins") and not isinstance(dtype, str | type):
+        if numpy_dtype(dtype).name not in ("float16", "float32", "float64"):
+            raise TypeError(f"dtype must be float16, float32 or float64, got {dtype}")
+        return available(xp, dtype)
+    name = np.dtype(dtype).name  # type: ignore[call-overload]
+    if name not in ("float16", "float32", "float64"):
+        raise TypeError(f"dtype must be float16, float32 or float64, got {name}")
+    return available(xp, getattr(xp, name))
+
+
+def available(xp: ModuleType, dtype: Any) -> Any:
+    """``dtype`` if ``xp`` has it now, else float32 (JAX has float64 only with
+    ``jax_enable_x64``; without it, asking for float64 warns and gives float32)."""
+    floats = xp.__array_namespace_info__().dtypes(kind="real floating")
+    return dtype if any(dtype == kind for kind in floats.values()) else xp.float32
+
+
+def numpy_dtype(dtype: object) -> np.dtype[Any]:
+    """The NumPy dtype of the same name as a library's dtype (``torch.float32``, ``jnp.float32``).
+
+    Examples
+    --------
+    >>> numpy_dtype(np.float32).name
+    'float32'
+    """
+    try:
+        return np.dtype(dtype)  # type: ignore[call-overload, no-any-return]
+    except TypeError:
+        return np.dtype(str(dtype).rsplit(".", 1)[-1])
+
+
+def library_dtype(dtype: object) -> bool:
+    """Whether ``dtype`` is a dtype of another library that NumPy does not take
+    (``torch.float32``; JAX's dtypes are NumPy's).
+
+    Examples
+    --------
+    >>> library_dtype(np.float32), library_dtype("float64")
+    (False, False)
+    """
+    return _library(dtype) in _LIBRARIES and not isinstance(dtype, type | np.dtype)
+
+
+def library_array(dtype: object) -> Any:
+    """An empty array of the library ``dtype`` belongs to, in that dtype (for its namespace)."""
+    library = sys.modules[_library(dtype)]
+    return library.empty(0, dtype=dtype)
+
+
+def is_float(xp: ModuleType, array: Any) -> bool:
+    """Whether an array of ``xp`` holds real floating-point values."""
+    return bool(xp.isdtype(array.dtype, "real floating"))
 
 
 def loaded(name: str) -> bool:
