@@ -138,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     identify = commands.add_parser(
         "identify",
+        usage="pe identify SOURCE [--tensor NAME | --list] [--n N --d D] [--json] [-h]",
         help="tell which sinusoidal convention a table follows (a FILE or MODULE:FUNCTION)",
         description="Identify the layout, order, frequencies, offset, law and base of a "
         "sinusoidal encoding table and say how it differs from the paper's. SOURCE is a "

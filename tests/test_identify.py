@@ -307,7 +307,7 @@ def test_cli_refuses_a_non_encoding_with_exit_1(tmp_path: Path) -> None:
         (["{tmp}/ints.npy", "--n", "4"], "apply to MODULE:FUNCTION"),
         (["{module}:halves", "--n", "8", "--d", "8"], "at least 16 rows"),
         (["{module}:halves", "--n", "0", "--d", "8"], "integer from 1"),
-        (["plain"], "FILE.safetensors or MODULE:FUNCTION"),
+        (["plain"], "FILE.pth) or MODULE:FUNCTION"),
         ([], "SOURCE"),
     ],
 )

@@ -31,6 +31,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -225,6 +226,15 @@ def as_table(table: object) -> npt.NDArray[Any]:
     return read_table(table)[0]
 
 
+def _rows_all_equal(array: npt.NDArray[Any]) -> bool:
+    """Whether every row equals row 0, comparing a block of rows at a time (an encoding's
+    row 1 differs already: no pass over the whole table)."""
+    for lo in range(1, array.shape[0], FIT_ROWS):
+        if np.any(array[lo : lo + FIT_ROWS] != array[0]):
+            return False
+    return True
+
+
 def screen(array: npt.NDArray[Any], eps: float) -> str | None:
     """Why the table cannot be an encoding at all (None if it may be one).
 
@@ -233,19 +243,21 @@ def screen(array: npt.NDArray[Any], eps: float) -> str | None:
     >>> screen(np.zeros((16, 2)), 1e-16)
     'not an encoding: every value is 0'
     """
-    bad = ~np.isfinite(array)
-    if bad.any():
+    # two passes without temporaries (a NaN or an infinity shows in the minimum or maximum)
+    low, high = float(array.min()), float(array.max())
+    if not (math.isfinite(low) and math.isfinite(high)):
+        bad = ~np.isfinite(array)
         r, c = np.argwhere(bad)[0]
         what = "NaN" if np.isnan(array[r, c]) else "infinite"
         return (
             f"not an encoding: the table holds {int(bad.sum())} NaN or infinite values "
             f"(first: {what} at row {r}, column {c})"
         )
-    if not array.any():
+    if low == 0.0 == high:
         return "not an encoding: every value is 0"
-    if not np.any(array != array[0]):
+    if _rows_all_equal(array):
         return "not an encoding: every row is the same, so no column depends on the position"
-    peak = float(np.max(np.abs(array)))
+    peak = max(-low, high)
     if peak > 1.0 + PEAK_EPS * eps:
         return (
             f"not a sinusoidal encoding: values reach {peak:.4g}, outside [-1, 1] "
@@ -295,7 +307,7 @@ def padding(array: npt.NDArray[Any], m: int) -> Padding | str:
     """
     d = array.shape[1]
     notes: list[str] = []
-    zero_rows = ~np.any(array != 0, axis=1)
+    zero_rows = np.count_nonzero(array, axis=1) == 0
     if zero_rows.any():
         listed = np.flatnonzero(zero_rows)
         if listed.size > 2:
@@ -308,7 +320,7 @@ def padding(array: npt.NDArray[Any], m: int) -> Padding | str:
             f"row {', '.join(map(str, listed))} is all zeros: a padding row (fairseq and its "
             "ports zero the row of padding_idx and start the tokens after it); it is ignored"
         )
-    zero_cols = ~np.any(array != 0, axis=0)
+    zero_cols = np.count_nonzero(array, axis=0) == 0
     width = d
     if zero_cols[-1] and d % 2 == 1:
         width = d - 1
