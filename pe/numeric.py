@@ -41,25 +41,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pe import _rotation_table as rotation_table
 from pe import _validate
-from pe._arrays import (
-    available,
-    concrete,
-    dtype_in,
-    is_float,
-    is_foreign,
-    library_array,
-    library_dtype,
-    namespace_of,
-    numpy_dtype,
-    to_namespace,
-)
+from pe._arrays import in_libraries, shift_in_library, sinusoidal_in_library, sinusoidal_wanted
 from pe._tolerance import ToleranceCheck, WorstCase, phase_tolerance, real_array, worst_case
 
 __all__ = [
@@ -140,6 +129,7 @@ def _table(
     return table
 
 
+@in_libraries(sinusoidal_in_library, frequencies, when=sinusoidal_wanted)
 def sinusoidal(
     n_positions: int | npt.ArrayLike,
     d_model: int,
@@ -174,9 +164,10 @@ def sinusoidal(
     Returns
     -------
     numpy.ndarray
-        Array of shape ``(n, d)``. Error model (:mod:`pe._rotation_table`): float64 entries
-        are within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the
-        exact value at every position up to ``2**53``; float32 entries within
+        Array of shape ``(n, d)`` (another library's for its positions or dtype, see
+        :mod:`pe._arrays`). Error model (:mod:`pe._rotation_table`): float64 entries are
+        within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the exact
+        value at every position up to ``2**53``; float32 entries within
         :math:`2^{-25} + 1.6 \times 10^{-15}` (under ``6e-8``); float16 entries within
         :math:`2^{-12} + 1.6 \times 10^{-15}`. The error does not grow with the position.
 
@@ -186,29 +177,11 @@ def sinusoidal(
         For non-integer or non-positive sizes, odd ``d_model``, ``base <= 1``, an unknown
         dtype, or a table larger than :data:`pe.MAX_BYTES` (checked before allocating).
 
-    Other array libraries
-    ---------------------
-    Positions given as an array of another Array API library (PyTorch, JAX, CuPy, ...),
-    or a ``dtype`` of one (``torch.float32``), give a table of that library (on the
-    positions' device). Positions known when called (neither traced by JAX nor requiring
-    grad) must be whole numbers, and the table is this function's NumPy table, with its
-    error model, copied into the library. Traced positions (``jax.jit``, ``jax.grad``) or
-    positions that require grad may be fractional: the library forms the angles
-    :math:`\omega_i p` in the table's dtype (float64 when it is float64, else float32) and
-    takes its own ``sin`` and ``cos``: within :math:`\varepsilon_a\,\omega_i |p|` radians
-    plus the library's sine error (a few :math:`\varepsilon_a`, tested for PyTorch and JAX),
-    so that gradients flow with respect to the positions.
-
     Examples
     --------
     >>> sinusoidal(np.array([0, 5, 1_000_000]), 64).shape
     (3, 64)
     """
-    if (type(n_positions) is not int and is_foreign(n_positions)) or (
-        dtype is not np.float64 and library_dtype(dtype)
-    ):
-        # an array of that library, typed as NumPy's for the NumPy signature
-        return cast(FloatArray, _sinusoidal_in_library(n_positions, d_model, base, dtype))
     count = _validate.position_count("positions", n_positions, limit=MAX_POSITION)
     positions = None if count is not None else _positions(n_positions)
     width = _validate.even_width("d_model", d_model)
@@ -294,6 +267,7 @@ def shift_matrix(k: float, d_model: int, *, base: float = 10000.0) -> Float64Arr
     return matrix
 
 
+@in_libraries(shift_in_library, frequencies)
 def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray:
     r"""Apply :math:`T_k` to the last axis of ``rows`` in :math:`O(d)` per row, without the matrix.
 
@@ -313,16 +287,9 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
     Returns
     -------
     numpy.ndarray
-        Same shape as ``rows``; ``shift(sinusoidal(n, d), k)[p]`` equals the table row
-        ``p + k`` within the error model of this module. For ``rows`` of another Array API
-        library (PyTorch, JAX, ...), an array of that library, its dtype and device kept,
-        computed with its operations (gradients flow): ``k`` known when called gives the
-        same cosines and sines as for NumPy rows; a traced ``k`` (``jax.grad``) or one that
-        requires grad is turned into angles by the library, in float64 for float64 rows,
-        else float32.
+        Same shape as ``rows`` (another library's rows: its rows, :mod:`pe._arrays`); ``shift
+        (sinusoidal(n, d), k)[p]`` is row ``p + k`` within the error model of this module.
     """
-    if is_foreign(rows):  # an array of that library, typed as NumPy's
-        return cast(FloatArray, _shift_in_library(rows, k, base))
     array = _validate.float_array("rows", rows, "(..., d)")
     dtype = array.dtype
     if array.ndim == 0:
@@ -338,67 +305,6 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
     out[..., 0::2] = c * a + s * b
     out[..., 1::2] = c * b - s * a
     return out
-
-
-def _interleave(xp: Any, first: Any, second: Any, shape: tuple[int, ...]) -> Any:
-    """Columns ``first[..., i]``, ``second[..., i]`` at ``2i``, ``2i + 1``, in namespace ``xp``."""
-    return xp.reshape(xp.stack([first, second], axis=-1), shape)
-
-
-def _angle_dtype(xp: Any, *dtypes: Any) -> Any:
-    """float64 when any of ``dtypes`` is float64 in ``xp`` (and ``xp`` has it), else float32."""
-    return available(xp, xp.float64) if any(d == xp.float64 for d in dtypes) else xp.float32
-
-
-def _sinusoidal_in_library(n_positions: object, d_model: int, base: float, dtype: Any) -> Any:
-    """:func:`sinusoidal` in another array library (see its "Other array libraries")."""
-    width = _validate.even_width("d_model", d_model)
-    b = _validate.base_value("base", base)
-    if is_foreign(n_positions):
-        xp, like = namespace_of(n_positions), n_positions
-    else:  # a count, or NumPy positions, with a dtype of another library
-        xp, like = namespace_of(library_array(dtype)), library_array(dtype)
-    target = dtype_in(xp, dtype)
-    known = n_positions if _validate.is_count(n_positions) else concrete(n_positions)
-    if known is not None:
-        table = sinusoidal(cast(npt.ArrayLike, known), width, base=b, dtype=numpy_dtype(target))
-        return xp.astype(to_namespace(xp, table, like), target)
-    p: Any = n_positions
-    if len(p.shape) != 1:
-        raise ValueError(f"positions must be a 1-D array, got shape {tuple(p.shape)}")
-    wide = _angle_dtype(xp, target)
-    omega = to_namespace(xp, frequencies(width, b).astype(numpy_dtype(wide)), like)
-    angles = xp.astype(p, wide)[:, None] * omega[None, :]
-    table = _interleave(xp, xp.sin(angles), xp.cos(angles), (p.shape[0], width))
-    return xp.astype(table, target)
-
-
-def _shift_in_library(rows: Any, k: object, base: float) -> Any:
-    """:func:`shift` for rows of another array library (see its Returns)."""
-    xp = namespace_of(rows)
-    if not is_float(xp, rows):
-        raise TypeError(
-            f"rows must be a real floating-point array of shape (..., d), got {rows.dtype}"
-        )
-    if len(rows.shape) == 0:
-        raise ValueError("rows must have at least one axis (the width d)")
-    width = _validate.even_width("rows.shape[-1]", rows.shape[-1])
-    b = _validate.base_value("base", base)
-    known = concrete(k)
-    if known is not None:
-        offset = _validate.real_scalar("k", known.item() if known.ndim == 0 else k)
-        angles = offset * frequencies(width, b)
-        kind = numpy_dtype(rows.dtype)
-        c = to_namespace(xp, np.cos(angles).astype(kind), rows)
-        s = to_namespace(xp, np.sin(angles).astype(kind), rows)
-    else:
-        offset_array: Any = k
-        wide = _angle_dtype(xp, rows.dtype, offset_array.dtype)
-        omega = to_namespace(xp, frequencies(width, b).astype(numpy_dtype(wide)), rows)
-        angles = xp.astype(offset_array, wide) * omega
-        c, s = xp.astype(xp.cos(angles), rows.dtype), xp.astype(xp.sin(angles), rows.dtype)
-    a, bb = rows[..., 0::2], rows[..., 1::2]
-    return _interleave(xp, c * a + s * bb, c * bb - s * a, tuple(rows.shape))
 
 
 def rotation_tolerance(

@@ -24,13 +24,13 @@ the score depends on the positions only through ``n - m``.
 
 Error model
 -----------
-Angles are formed in ``angle_dtype`` (float64 by default): the position and the frequency
-are rounded to it and so is their product, an absolute angle error of at most about
+Angles are formed in ``angle_dtype`` (float64 by default): the position and the frequency are
+rounded to it and so is their product, an absolute angle error of at most about
 :math:`2\,\varepsilon_a\,\omega_i |p|` (:math:`\varepsilon_a` the machine epsilon of
-``angle_dtype``). Cosine and sine are then taken in float64 and the rotation is done in
-float64 for float64 input. A score :math:`s = \langle R_m q, R_n k\rangle` moves by at most
-:math:`\rho_i` per radian of error in pair ``i``, :math:`\rho_i = |q^{(i)}|\,|k^{(i)}|`
-(the norms of pair ``i`` of ``q`` and ``k``). So
+``angle_dtype``). Cosine and sine are then taken in float64 and the rotation is done in float64 for
+float64 input. A score :math:`s = \langle R_m q, R_n k\rangle` moves by at most :math:`\rho_i` per
+radian of error in pair ``i``, :math:`\rho_i = |q^{(i)}|\,|k^{(i)}|` (the norms of pair ``i`` of
+``q`` and ``k``). So
 
 .. math::
 
@@ -47,21 +47,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate
-from pe._arrays import (
-    available,
-    concrete,
-    is_float,
-    is_foreign,
-    namespace_of,
-    numpy_dtype,
-    to_namespace,
-)
+from pe import _arrays, _validate
 from pe._tolerance import ToleranceCheck, worst_case
 from pe.numeric import frequencies
 
@@ -181,6 +172,7 @@ def rope_angles(
     return angles.astype(np.float64)
 
 
+@_arrays.in_libraries(_arrays.rope_in_library, rope_angles, frequencies)
 def rope(
     x: npt.ArrayLike,
     positions: int | npt.ArrayLike,
@@ -203,14 +195,14 @@ def rope(
     Parameters
     ----------
     x
-        Real array of shape ``(..., n, d)``, ``d`` even. Float inputs keep their dtype;
-        integer inputs are computed in float64.
+        Real array of shape ``(..., n, d)``, ``d`` even. Float inputs keep their dtype; integer
+        inputs are computed in float64.
     positions
-        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` real positions, one
-        per row: integers, whole-valued floats (``numpy.arange(n, dtype=float)``) or
-        fractional positions, such as the interpolated positions :math:`p/s` of position
-        interpolation (Chen et al. 2023): ``rope(x, p / s)`` and ``rope(x, p, scale=s)``
-        rotate by the same angles up to the error model below.
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` real positions, one per row:
+        integers, whole-valued floats (``numpy.arange(n, dtype=float)``) or fractional positions,
+        such as the interpolated positions :math:`p/s` of position interpolation (Chen et al. 2023):
+        ``rope(x, p / s)`` and ``rope(x, p, scale=s)`` rotate by the same angles up to the error
+        model below.
     base
         Base of the frequency law (10000 in RoFormer and Llama), ``> 1``.
     pairing
@@ -223,12 +215,12 @@ def rope(
     Returns
     -------
     numpy.ndarray
-        Same shape and dtype as ``x`` (float64 for integer input). Error model: a position
-        ``p`` is taken as the float64 number given (float16/float32 positions widen
-        exactly), and the angle :math:`(p/s)\,\omega_i`, formed in ``angle_dtype``, is
-        within :math:`2\,\varepsilon_a\,\omega_i |p/s|` radians of the exact angle of that
-        number, whole or fractional (the module's error model), so each rotated pair is
-        within that angle error times its norm, plus a few roundings of ``x.dtype``.
+        Same shape and dtype as ``x`` (float64 for integer input; another library's array for its
+        ``x``: :mod:`pe._arrays`). Error model: a position ``p`` is taken as the float64 number
+        given (float16/float32 positions widen exactly), and the angle :math:`(p/s)\,\omega_i`,
+        formed in ``angle_dtype``, is within :math:`2\,\varepsilon_a\,\omega_i |p/s|` radians of the
+        exact angle of that number, whole or fractional (the module's error model), so each rotated
+        pair is within that angle error times its norm, plus a few roundings of ``x.dtype``.
 
     Raises
     ------
@@ -237,36 +229,12 @@ def rope(
         NaN, infinite or too large positions, an unknown pairing, or an output above
         :data:`pe.MAX_BYTES`.
 
-    Other array libraries
-    ---------------------
-    ``x`` may be an array of any Array API library (PyTorch, JAX, CuPy, ...; through
-    ``array-api-compat``): the result is an array of that library, of ``x``'s dtype and on
-    its device, computed with that library's operations, so that gradients flow (torch
-    autograd, ``jax.grad``) and ``jax.jit`` traces it. Its accuracy:
-
-    - positions known when called (a count, NumPy, or a library's array that is neither
-      traced nor requires grad): the angles, cosines and sines are computed by pe in
-      NumPy exactly as above, rounded once to ``x``'s dtype, and the library does the
-      rotation (two products and a sum per entry): the same error model;
-    - positions traced (``jax.jit``, ``jax.grad``) or requiring grad: the angles
-      :math:`(p/s)\,\omega_i` are formed in the library, in float64 when ``x`` or the
-      positions are float64, else in float32 (``angle_dtype`` is then that dtype), and
-      the library's ``cos`` and ``sin`` take them: within
-      :math:`2\,\varepsilon_a\,\omega_i |p/s|` radians plus the library's own
-      ``cos``/``sin`` error (a few :math:`\varepsilon_a` in PyTorch and JAX, tested).
-      Traced positions cannot be checked for NaN or size: they are the caller's.
-
     Examples
     --------
     >>> x = np.ones((4, 2))
     >>> bool(np.allclose(rope(x, np.arange(4.0), scale=2.0), rope(x, [0, 0.5, 1, 1.5])))
     True
     """
-    if is_foreign(x):  # an array of that library, typed as NumPy's for the NumPy signature
-        rotated = _rope_in_library(
-            x, positions, base, mode=_pairing(pairing), scale=scale, angle_dtype=angle_dtype
-        )
-        return cast(FloatArray, rotated)
     array = _as_float_array("x", x)
     if array.ndim < 2:
         raise ValueError(f"x must have shape (..., n, d), got shape {array.shape}")
@@ -291,59 +259,6 @@ def rope(
     out[..., first] = a * c - b * s
     out[..., second] = b * c + a * s
     return out
-
-
-def _rotate_pairs(xp: Any, x: Any, c: Any, s: Any, mode: str) -> Any:
-    """The rotation of every pair of the last axis of ``x`` by (c, s), in namespace ``xp``
-    (without assignment into arrays, which JAX's are not)."""
-    width = x.shape[-1]
-    if mode == "adjacent":
-        a, b = x[..., 0::2], x[..., 1::2]
-        rotated = xp.stack([a * c - b * s, b * c + a * s], axis=-1)
-        return xp.reshape(rotated, x.shape)
-    a, b = x[..., : width // 2], x[..., width // 2 :]
-    return xp.concat([a * c - b * s, b * c + a * s], axis=-1)
-
-
-def _rope_in_library(
-    x: Any, positions: object, base: float, *, mode: str, scale: float, angle_dtype: Any
-) -> Any:
-    """:func:`rope` for an array of another library (see its "Other array libraries")."""
-    xp = namespace_of(x)
-    if not is_float(xp, x):
-        raise TypeError(
-            f"x must be a real floating-point array of shape (..., n, d), got {x.dtype}"
-        )
-    if len(x.shape) < 2:
-        raise ValueError(f"x must have shape (..., n, d), got shape {tuple(x.shape)}")
-    width = _validate.even_width("x.shape[-1]", x.shape[-1])
-    rows = x.shape[-2]
-    known = positions if _validate.is_count(positions) else concrete(positions)
-    if known is not None:
-        ps = _real_positions("positions", known)
-        if ps.size != rows:
-            raise ValueError(
-                f"positions must give one position per row of x: {ps.size} positions, {rows} rows"
-            )
-        angles = rope_angles(ps, width, base=base, scale=scale, angle_dtype=angle_dtype)
-        c = to_namespace(xp, np.cos(angles).astype(numpy_dtype(x.dtype)), x)
-        s = to_namespace(xp, np.sin(angles).astype(numpy_dtype(x.dtype)), x)
-        return _rotate_pairs(xp, x, c, s, mode)
-    b = _validate.base_value("base", base)
-    factor = _validate.real_scalar("scale", scale)
-    if factor <= 0:
-        raise ValueError(f"scale must be > 0, got {factor}")
-    p: Any = positions
-    if tuple(p.shape) != (rows,):
-        raise ValueError(
-            f"positions must be a 1-D array of one position per row of x ({rows}), "
-            f"got shape {tuple(p.shape)}"
-        )
-    wide = available(xp, xp.float64) if xp.float64 in (x.dtype, p.dtype) else xp.float32
-    omega = to_namespace(xp, frequencies(width, b).astype(numpy_dtype(wide)), x)
-    angles = xp.astype(p, wide)[:, None] / factor * omega[None, :]
-    c, s = xp.astype(xp.cos(angles), x.dtype), xp.astype(xp.sin(angles), x.dtype)
-    return _rotate_pairs(xp, x, c, s, mode)
 
 
 def rope_scores(
