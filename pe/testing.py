@@ -8,12 +8,15 @@ test names the bug:
   interleaved, sine first, :math:`\omega_i = 10000^{-2i/d}`, row 0 at position 0, and every
   entry within ``atol`` of the exact value;
 - :func:`assert_convention`: a table follows the convention you state (layout, order,
-  frequency law, base, position of row 0), such as one of :mod:`pe.conventions`;
-- :func:`assert_rope_relative`: a rotary (RoPE) function gives attention scores that
-  depend only on the offset between query and key, and pairs the coordinates as you expect.
+  frequency law, base, position of row 0, padding row), such as one of
+  :mod:`pe.conventions`;
+- :func:`assert_rope_relative`: a rotary (RoPE) function rotates pairs of coordinates as
+  you expect, gives attention scores that depend only on the offset between query and
+  key, and has the base you state (its frequencies read from it: scaled variants pass).
 
-The tables are read by :func:`pe.identify.identify` (which recovers every parameter from
-the table alone), the RoPE checks use :mod:`pe.rotary`'s error model. Bad arguments (not a
+The tables (NumPy, PyTorch or JAX arrays) are read by :func:`pe.identify.identify`, which
+recovers every parameter from the table alone; the RoPE checks use :mod:`pe.rotary`'s error
+model with what :mod:`pe._rope_probe` reads from the function. Bad arguments (not a
 table, an unknown layout name) raise :class:`TypeError` or :class:`ValueError` as
 everywhere in :mod:`pe`; only a difference of the code under test is an AssertionError.
 
