@@ -306,6 +306,8 @@ def in_libraries(
 
         @functools.wraps(fn)
         def dispatch(first: Any, *args: Any, **kwargs: Any) -> Any:
+            if type(first) is np.ndarray and (when is None or not kwargs):
+                return fn(first, *args, **kwargs)  # the common case, answered first
             if when(first, kwargs) if when is not None else is_foreign(first):
                 bound = signature.bind(first, *args, **kwargs)
                 bound.apply_defaults()
@@ -415,8 +417,9 @@ def shift_in_library(
 
 def sinusoidal_wanted(positions: object, arguments: dict[str, Any]) -> bool:
     """Whether :func:`pe.sinusoidal` is asked for another library's table: positions of
-    another library, or a dtype of one (checked cheaply for a count and float64)."""
-    if type(positions) is not int and is_foreign(positions):
-        return True
-    dtype = arguments.get("dtype", np.float64)
-    return dtype is not np.float64 and library_dtype(dtype)
+    another library, or a dtype of one (a count with a NumPy dtype is answered first)."""
+    dtype = arguments.get("dtype")
+    numpy_like = dtype is None or type(dtype) is type or isinstance(dtype, str | np.dtype)
+    if type(positions) is int and numpy_like:
+        return False
+    return is_foreign(positions) or (not numpy_like and library_dtype(dtype))
