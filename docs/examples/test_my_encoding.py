@@ -81,7 +81,7 @@ def test_a_wrong_theta_in_my_rotary_is_caught() -> None:
         rotate_half = np.concatenate([-x[:, d // 2 :], x[:, : d // 2]], axis=-1)
         return np.asarray(x * np.cos(emb) + rotate_half * np.sin(emb))
 
-    with pytest.raises(AssertionError, match="follow base 1000 .* expected base 10000"):
+    with pytest.raises(AssertionError, match=r"follow base 1000 .* expected base 10000"):
         assert_rope_relative(theta_typo, 64)
 
 
