@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from pe import _extended_precision, _validate
 from pe import _rotation_table as rotation_table
+from pe._arrays import in_libraries, shift_in_library, sinusoidal_in_library, sinusoidal_wanted
 from pe._tolerance import ToleranceCheck, WorstCase, real_array, shift_tolerance, worst_case
 
 __all__ = [
@@ -129,6 +130,7 @@ def _table(
     return table
 
 
+@in_libraries(sinusoidal_in_library, frequencies, when=sinusoidal_wanted)
 def sinusoidal(
     n_positions: int | npt.ArrayLike,
     d_model: int,
@@ -163,9 +165,10 @@ def sinusoidal(
     Returns
     -------
     numpy.ndarray
-        Array of shape ``(n, d)``. Error model (:mod:`pe._rotation_table`): float64 entries
-        are within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the
-        exact value at every position up to ``2**53``; float32 entries within
+        Array of shape ``(n, d)`` (another library's for its positions or dtype, see
+        :mod:`pe._arrays`). Error model (:mod:`pe._rotation_table`): float64 entries are
+        within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the exact
+        value at every position up to ``2**53``; float32 entries within
         :math:`2^{-25} + 1.6 \times 10^{-15}` (under ``6e-8``); float16 entries within
         :math:`2^{-12} + 1.6 \times 10^{-15}`. The error does not grow with the position.
 
@@ -265,6 +268,7 @@ def shift_matrix(k: float, d_model: int, *, base: float = 10000.0) -> Float64Arr
     return matrix
 
 
+@in_libraries(shift_in_library, frequencies)
 def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray:
     r"""Apply :math:`T_k` to the last axis of ``rows`` in :math:`O(d)` per row, without the matrix.
 
@@ -284,8 +288,8 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
     Returns
     -------
     numpy.ndarray
-        Same shape as ``rows``; ``shift(sinusoidal(n, d), k)[p]`` equals the table row
-        ``p + k`` within the error model of this module.
+        Same shape as ``rows`` (another library's rows: its rows, :mod:`pe._arrays`); ``shift
+        (sinusoidal(n, d), k)[p]`` is row ``p + k`` within the error model of this module.
     """
     array = _validate.float_array("rows", rows, "(..., d)")
     dtype = array.dtype

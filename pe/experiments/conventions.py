@@ -256,6 +256,8 @@ class Description(NamedTuple):
     laws: Mapping[str, Callable[[npt.NDArray[np.int64], int, float], npt.NDArray[np.float64]]]
     #: the first position, per convention name (0 when not listed)
     first_position: Mapping[str, int]
+    #: the row of zeros (fairseq's padding row), per convention name (none when not listed)
+    padding_row: Mapping[str, int] = {}
 
 
 #: The page's description: pair k in columns 2k, 2k+1 (interleaved) or k, k + d/2 (halves);
@@ -270,7 +272,8 @@ DESCRIPTION = Description(
         "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2 - 1)),
         "one-indexed": lambda k, d, b: b ** (-2.0 * (k + 1) / d),
     },
-    first_position={"fairseq": 2},
+    first_position={"fairseq-tokens": 2},
+    padding_row={"fairseq": 1},
 )
 
 
@@ -302,6 +305,9 @@ def described_table(
         ):
             out[:, column] = values[:, pair]
             tolerance[:, column] = bound[:, pair]
+    padding = description.padding_row.get(convention.name)
+    if padding is not None:
+        out[padding] = 0.0
     return out, tolerance
 
 

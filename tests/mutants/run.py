@@ -53,6 +53,7 @@ FAST_TESTS = (
     "tests/test_identify.py",
     "tests/test_precision.py",
     "tests/test_conventions.py",
+    "tests/test_testing.py",
 )
 
 
@@ -337,6 +338,24 @@ MUTANTS = (
         "pe/identify/_layout.py",
         "QUARTER_TURN = 0.25",
         "QUARTER_TURN = 1.0",
+    ),
+    Mutant(
+        "identify: the systematic bound left out of the agreement of a pair",
+        "pe/identify/_layout.py",
+        "systematic = fit.bias_w[a] + fit.bias_w[b]",
+        "systematic = 0.0 * fit.bias_w[a]",
+    ),
+    Mutant(
+        "testing: RoPE called adjacent when any column pairs with its neighbour",
+        "pe/_rope_probe.py",
+        "    if np.all(partner == rows ^ 1):",
+        "    if np.any(partner == rows ^ 1):",
+    ),
+    Mutant(
+        "testing: RoPE base not checked",
+        "pe/testing.py",
+        "if measured is not None and not rope_base_agrees(found, measured[0], b):",
+        "if measured is None and not rope_base_agrees(found, measured[0], b):",
     ),
     Mutant(
         "conventions: permutation matrix transposed",
