@@ -6,7 +6,7 @@ Run with ``make bench`` (or ``.venv/bin/python benchmarks/run.py``). For several
 - ``pe``: :func:`pe.numeric.sinusoidal` (the rotation algorithm);
 - ``np.full``: writing an array of the same shape and dtype (the memory-write limit);
 - ``direct64``: sin and cos of ``p * w`` in float64, then cast (:func:`pe.numeric.sinusoidal_direct`);
-- ``recipe``: the float32 deep-learning recipe (:func:`pe.experiments.precision.float32_recipe`);
+- ``recipe``: the float32 deep-learning recipe (:func:`pe.recipes.float32_recipe`);
 - ``naive``: a Python double loop with :func:`math.sin` (small sizes only);
 - ``cast``: for float16 only, NumPy's cast of a float32 table of the same shape to float16,
   a floor for any float16 table computed through float32 (NumPy 2.x converts one entry at a
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from pe import _extended_precision, _rotation_table, numeric, reference
+from pe import _extended_precision, _rotation_table, numeric, recipes, reference
 from pe.experiments import precision
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -105,7 +105,7 @@ def candidates(n: int, d: int, dtype: str) -> dict[str, Callable[[], np.ndarray]
         "pe": lambda: numeric.sinusoidal(n, d, dtype=dtype),
         "full": lambda: np.full((n, d), 0.5, dtype=dtype),
         "direct64": lambda: numeric.sinusoidal_direct(n, d, dtype=dtype),
-        "recipe": lambda: precision.float32_recipe(positions, d),
+        "recipe": lambda: recipes.float32_recipe(positions, d),
         "naive": (lambda: naive(n, d, dtype)) if n * d <= NAIVE_LIMIT else None,
         "cast": None if single is None else (lambda: single.astype(np.float16)),
     }
@@ -193,7 +193,7 @@ def overhead() -> dict[str, float]:
     seconds = best_times(
         {
             "pe": lambda: numeric.sinusoidal(1, 2, dtype="float32"),
-            "recipe": lambda: precision.float32_recipe(positions, 2),
+            "recipe": lambda: recipes.float32_recipe(positions, 2),
             "full": lambda: np.full((1, 2), 0.5, dtype="float32"),
         },
         OVERHEAD_ROUNDS,

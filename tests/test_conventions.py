@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pe import bug_zoo, conventions, numeric
+from pe import bug_zoo, conventions, numeric, recipes
 from pe.claims import Claim, run
 from pe.claims import conventions as claims
 from pe.conventions import LAYOUTS, Layout, Order
@@ -364,6 +364,5 @@ def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
 
 
 def experiments_recipe(n: int) -> npt.NDArray[np.float32]:
-    from pe.experiments import precision
 
-    return np.asarray(precision.float32_recipe(np.arange(n), 256), dtype=np.float32)
+    return np.asarray(recipes.float32_recipe(np.arange(n), 256), dtype=np.float32)

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pe import _extended_precision, _rotation_table, numeric, reference
+from pe import _extended_precision, _rotation_table, numeric, recipes, reference
 from pe.claims import precision as claims
 from pe.claims import run
 from pe.experiments import precision
@@ -173,7 +173,7 @@ def test_float32_recipe_fails_the_6e_8_bound() -> None:
 def test_chained_rotation_drifts_and_anchoring_does_not() -> None:
     """Negative control: z(p+1) = z(p) u in complex64 without re-anchoring leaves the bound."""
     n, d = 4000, 16
-    chained = precision.chained_rotation(n, d, dtype=np.complex64)
+    chained = recipes.chained_rotation(n, d, dtype=np.complex64)
     rows = np.repeat(np.array([n - 1]), d)
     columns = np.arange(d)
     assert errors(chained, rows, rows, columns, d).max() > 6e-8
@@ -243,7 +243,7 @@ def test_direct_and_fast_share_validation() -> None:
 
 def test_row_separation_finds_duplicates_of_float16_positions() -> None:
     positions = np.arange(2040, 2060)
-    table = precision.float32_recipe(positions, 16, dtype=np.float16)
+    table = recipes.float32_recipe(positions, 16, dtype=np.float16)
     found = precision.row_separation(table, "float16 recipe")
     assert found.duplicates > 0
     assert found.smallest == 0.0
@@ -366,9 +366,9 @@ def test_gptneox_1003_by_hand() -> None:
 
 def test_recipe_drift_is_checked_at_four_decades() -> None:
     """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
-    assert claims._drift_slope(precision.float32_recipe).holds
+    assert claims._drift_slope(recipes.float32_recipe).holds
     assert not claims._drift_slope(claims._float32).holds  # flat: slope 0
-    assert claims._drift_bound(2.0**-24)(precision.float32_recipe).holds
+    assert claims._drift_bound(2.0**-24)(recipes.float32_recipe).holds
 
 
 def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
@@ -376,7 +376,7 @@ def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
     assert not claims._drift_slope(numeric.sinusoidal).holds
     bound = claims._drift_bound(2.0**-53)
     assert bound(numeric.sinusoidal_direct).holds
-    assert not bound(precision.float32_recipe).holds  # above the float64 model
+    assert not bound(recipes.float32_recipe).holds  # above the float64 model
 
 
 def test_format_facts_agree_with_an_independent_float16() -> None:
@@ -452,7 +452,7 @@ def test_page_values_compute_and_match_the_reference() -> None:
     assert values["reference_digits"] == 50
     assert values["radix"] == _rotation_table.RADIX
     # independent: the recipe's worst entry at p = 10^4, d = 64, against mpmath directly
-    row = precision.float32_recipe(np.array([10**4]), 64)[0].astype(np.float64)
+    row = recipes.float32_recipe(np.array([10**4]), 64)[0].astype(np.float64)
     with mpmath.workdps(30):
         exact = [
             f(10**4 * reference.frequency(j // 2, 64, dps=30))

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import pe
-from pe import bug_zoo, conventions, rotary
-from pe.experiments import precision
+from pe import bug_zoo, conventions, recipes, rotary
 from pe.testing import (
     PAPER,
     assert_convention,
@@ -37,7 +36,7 @@ N, D = 128, 32
         pe.sinusoidal(N, D, dtype=np.float16),
         pe.sinusoidal(N, D)[None],  # (1, n, d)
         conventions.get("paper").table(N, D),
-        precision.float32_recipe(np.arange(2048), 64),  # angles in float32: within atol
+        recipes.float32_recipe(np.arange(2048), 64),  # angles in float32: within atol
     ],
     ids=["float64", "float32", "float16", "batch-of-one", "atlas", "float32-recipe"],
 )
@@ -122,7 +121,7 @@ def test_entries_are_compared_block_by_block_over_long_tables() -> None:
 def test_atol_default_is_the_formula_in_the_tables_dtype() -> None:
     assert paper_tolerance(N, np.float64) == 4 * 2.0**-52 + 2 * 2.0**-52 * (N - 1)
     # angles formed in float16 and stored as float32: far beyond the float32 model
-    table = precision.float32_recipe(np.arange(2048), 64, dtype=np.float16).astype(np.float32)
+    table = recipes.float32_recipe(np.arange(2048), 64, dtype=np.float16).astype(np.float32)
     with pytest.raises(AssertionError, match="columns are not sinusoids of the position"):
         assert_matches_paper(table)
 

@@ -7,11 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from pe import _rotation_table, bug_zoo, conventions, numeric, symbolic, testing
+from pe import _rotation_table, bug_zoo, conventions, numeric, recipes, symbolic, testing
 from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance, exponential_rounding
 from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import conventions as experiments
-from pe.experiments import precision
 from pe.identify import identify
 from pe.proofs import conventions as proofs
 from pe.proofs import wrong
@@ -147,7 +146,7 @@ def _recipe_within(tolerance: Callable[[int, Any], float]) -> Evidence:
     the doubled-exponent table (a wrong frequency) must exceed it."""
     exact = {n: numeric.sinusoidal(n, 256) for n in (64, 512, 2048)}
     ratios = {
-        n: float(np.abs(precision.float32_recipe(np.arange(n), 256) - e).max())
+        n: float(np.abs(recipes.float32_recipe(np.arange(n), 256) - e).max())
         / tolerance(n, np.float32)
         for n, e in exact.items()
     }

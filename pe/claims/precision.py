@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pe import _extended_precision, _rotation_table, numeric
+from pe import _extended_precision, _rotation_table, numeric, recipes
 from pe._tolerance import Tolerance
 from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import precision
@@ -76,7 +76,7 @@ POSITIONS = np.concatenate([np.arange(256), [4096, 65_536]])
 
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 _float16 = partial(numeric.sinusoidal, dtype=np.float16)
-_recipe16 = partial(precision.float32_recipe, dtype=np.float16)
+_recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
 
 
 def _within(bound: float) -> Callable[[precision.Table], Evidence]:
@@ -379,10 +379,10 @@ CLAIMS = (
         "Angles formed in float32 drift linearly with position",
         Check(
             _drift_slope,
-            true=precision.float32_recipe,
+            true=recipes.float32_recipe,
             wrong=(Candidate("pe float32 (no drift)", _float32),),
         ),
-        Check(_drift_bound(2.0**-24), true=precision.float32_recipe),
+        Check(_drift_bound(2.0**-24), true=recipes.float32_recipe),
         statement=(
             r"\begin{gathered}|\widehat{PE}_{\text{recipe}} - PE| \le (3 + |\ln\omega_i|)"
             r"\,2^{-24}\,\omega_i p + 2^{-24}, \\ \text{and its largest error grows like } p"

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from pe import numeric
+from pe import numeric, relative
 from pe._tolerance import EPS64, FREQUENCY_ROUNDING, Tolerance, exponential_rounding, gamma
 from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import relative_family as experiments
@@ -41,7 +41,7 @@ def _toeplitz(schemes: Sequence[str]) -> Evidence:
 
 def _shaw(clip: int) -> Evidence:
     n, k = 20, 3
-    offsets = experiments.shaw_offsets(n, clip)
+    offsets = relative.shaw_offsets(n, clip)
     used = np.unique(offsets).size
     far = bool(np.all(offsets[np.subtract.outer(np.arange(n), np.arange(n)) <= -k] == k))
     toeplitz = experiments.toeplitz_deviation(offsets) == 0
@@ -60,8 +60,8 @@ def _transformer_xl(terms: Sequence[str]) -> Evidence:
     x = rng.standard_normal((n, d))
     w_q, w_ke, w_kr = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
     u, v = rng.standard_normal(d), rng.standard_normal(d)
-    scores = experiments.transformer_xl_scores(x, w_q, w_ke, w_kr, u=u, v=v)
-    loop = experiments.transformer_xl_terms(x, w_q, w_ke, w_kr, u=u, v=v, terms=tuple(terms))
+    scores = relative.transformer_xl_scores(x, w_q, w_ke, w_kr, u=u, v=v)
+    loop = relative.transformer_xl_terms(x, w_q, w_ke, w_kr, u=u, v=v, terms=tuple(terms))
     gap = float(np.abs(scores - loop).max())
     # both sum the same four dot products of length d (Cauchy-Schwarz bounds each term by the
     # norms of its vectors), in another order
@@ -73,7 +73,7 @@ def _transformer_xl(terms: Sequence[str]) -> Evidence:
     return within(
         gap,
         Tolerance(rounding, r"2(\gamma_{3d} + 4u)\sum_{\text{terms}} \lVert a\rVert\lVert b\rVert"),
-        f"n={n}, d={d}, random weights: pe.experiments.relative_family.transformer_xl_scores "
+        f"n={n}, d={d}, random weights: pe.relative.transformer_xl_scores "
         f"against the terms ({', '.join(terms)}) summed entry by entry: max difference "
         f"{gap:.2g} (tolerance {rounding:.2g})",
     )
@@ -112,7 +112,7 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
         Fraction(float(g) ** 2).limit_denominator(2**40) == Fraction(1, 2 ** (16 * h // heads))
         for h, g in enumerate(got, start=1)
     )
-    bias = experiments.alibi_bias(10, float(got[0]))
+    bias = relative.alibi_bias(10, float(got[0]))
     decreasing = bool(np.all(np.diff(bias[-1, :][::-1]) < 0))
     ok = squares_ok and experiments.toeplitz_deviation(bias) == 0 and decreasing
     return checked(
@@ -142,7 +142,7 @@ def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]
     )
 
 
-def _interpolation(method: extension.Extension) -> Evidence:
+def _interpolation(method: relative.Extension) -> Evidence:
     d, trained, s = extension.EXTENSION
     reach = extension.extension_reach(method, d, trained, s)
     return checked(
@@ -184,7 +184,7 @@ def _ntk(scaled_base: Callable[[float, float, int], float]) -> Evidence:
 def _ntk_unseen(stated: tuple[range, tuple[int, int]]) -> Evidence:
     """The pairs NTK scaling takes past the window, and their excess, against ``stated``."""
     d, trained, s = extension.EXTENSION
-    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
+    reach = extension.extension_reach(relative.base_scaling, d, trained, s)
     unseen = reach.unseen
     pairs, (low, high) = stated
     percent = np.round(100 * reach.excess[unseen]).astype(int)
@@ -242,8 +242,8 @@ CLAIMS = (
     claim(
         "t5-buckets",
         "T5's buckets: exact near 0, logarithmic, capped, one side per direction",
-        Check(_t5, true=experiments.t5_bucket, wrong=_BUCKETINGS),
-        Check(_t5_reference, true=experiments.t5_bucket, wrong=_BUCKETINGS),
+        Check(_t5, true=relative.t5_bucket, wrong=_BUCKETINGS),
+        Check(_t5_reference, true=relative.t5_bucket, wrong=_BUCKETINGS),
         statement=(
             r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < E;\quad b \text{ non-decreasing"
             r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge D;\quad"
@@ -253,7 +253,7 @@ CLAIMS = (
     claim(
         "alibi-slopes",
         "ALiBi's slopes are geometric and its bias falls linearly with distance",
-        Check(_alibi, true=experiments.alibi_slopes, wrong=(wrong.HALVING_SLOPES,)),
+        Check(_alibi, true=relative.alibi_slopes, wrong=(wrong.HALVING_SLOPES,)),
         statement=r"m_h = 2^{-8h/H},\ h = 1..H;\quad b_{ij} = -m_h\,(i - j),\ j \le i",
     ),
     claim(
@@ -262,7 +262,7 @@ CLAIMS = (
         Check(_COUNTS, true=proofs.CAUSAL, wrong=(wrong.NO_CAUSAL_MASK,)),
         Check(
             _nope,
-            true=experiments.causal_mean_attention,
+            true=relative.causal_mean_attention,
             wrong=(wrong.UNMASKED_MEAN,),
         ),
         statement=(
@@ -275,7 +275,7 @@ CLAIMS = (
         "Position interpolation keeps every angle inside the trained range",
         Check(
             _interpolation,
-            true=extension.position_interpolation,
+            true=relative.position_interpolation,
             wrong=(wrong.NO_INTERPOLATION, wrong.NTK_IN_RANGE),
         ),
         statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",
@@ -284,7 +284,7 @@ CLAIMS = (
         "ntk-base-scaling",
         "NTK-aware scaling slows pair $i$ by $s^{2i/(d-2)}$: the fastest not at all, the slowest by $s$",
         Check(_NTK, true=proofs.ntk_scaled_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
-        Check(_ntk, true=experiments.ntk_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
+        Check(_ntk, true=relative.ntk_base, wrong=(wrong.PLAIN_BASE_SCALING,)),
     ),
     claim(
         "ntk-unseen-angles",

@@ -1,8 +1,7 @@
 r"""How accurate a computed sinusoidal table is, measured against 50-digit mpmath.
 
-The measurements of the page "Precision and speed": the common deep-learning recipe that
-forms angles in float32 (:func:`float32_recipe`), a rotation chained step by step without
-re-anchoring (:func:`chained_rotation`), the rotation algorithm with float64 angles
+The measurements of the page "Precision and speed": the recipes of :mod:`pe.recipes` (angles
+formed in float32, a rotation chained step by step without re-anchoring), the rotation algorithm with float64 angles
 (:func:`rotation_with_float64_angles`), the error of each method of :data:`METHODS`
 against position (:func:`row_errors`, :func:`error_by_position`, :func:`drift`) or on
 sampled entries (:func:`max_sampled_error`), and how close distinct rows come in each
@@ -32,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _rotation_table, _validate, numeric, reference
+from pe.recipes import float32_recipe
 
 __all__ = [
     "METHODS",
@@ -44,10 +44,8 @@ __all__ = [
     "Table",
     "angle_reduction_error",
     "census_sample",
-    "chained_rotation",
     "drift",
     "error_by_position",
-    "float32_recipe",
     "half_frequency_angles",
     "max_sampled_error",
     "neox_reproducer",
@@ -81,52 +79,6 @@ def sample_entries(
     positions[:tail] = n_positions - 1 - np.arange(tail)
     columns[: min(2, count)] = [0, d_model - 1][: min(2, count)]
     return positions.astype(np.int64), columns.astype(np.int64)
-
-
-def float32_recipe(
-    positions: npt.ArrayLike, d_model: int, *, base: float = 10000.0, dtype: Any = np.float32
-) -> npt.NDArray[Any]:
-    r"""The common deep-learning recipe: positions, frequencies and angles all in ``dtype``.
-
-    ``position[:, None] * exp(arange(0, d, 2) * -(log(base) / d))``, every step rounded
-    to ``dtype`` (float32 in most code), then ``sin`` and ``cos`` in that dtype,
-    interleaved. The angle :math:`\omega_i p` is rounded to ``dtype``, so its error grows
-    like :math:`\varepsilon\,\omega_i p / 2`: about ``5e-4`` radians at ``p = 1e4`` in float32.
-    """
-    kind = np.dtype(dtype)
-    out = np.empty((np.asarray(positions).size, d_model), dtype=kind)
-    # float16 positions from 65520 on overflow to infinity: their rows come out NaN, as
-    # they would in half-precision code.
-    with np.errstate(over="ignore", invalid="ignore"):
-        p = np.asarray(positions).astype(kind)[:, None]
-        scale = kind.type(-np.log(base) / d_model)
-        inverse = np.exp(np.arange(0, d_model, 2).astype(kind) * scale)
-        angles = p * inverse
-        out[:, 0::2] = np.sin(angles)
-        out[:, 1::2] = np.cos(angles)
-    return out
-
-
-def chained_rotation(
-    n_positions: int, d_model: int, *, base: float = 10000.0, dtype: Any = np.complex64
-) -> npt.NDArray[Any]:
-    r"""Rows built by chaining the one-step rotation: :math:`z(p+1) = z(p)\,e^{-\mathrm{i}\omega}`.
-
-    The tempting way to use the rotation identity: multiply row ``p`` by the step factor
-    to get row ``p + 1``, in complex ``dtype``. Each product adds a rounding error, so the
-    error performs a random walk and drifts in its phase: after ``p`` steps it is about
-    :math:`\varepsilon \sqrt{p}` to :math:`\varepsilon\,p`. :func:`pe.numeric.sinusoidal`
-    avoids this by re-anchoring every block from accurate angles.
-    Returns the interleaved real table (float32 for complex64, float64 for complex128).
-    """
-    kind = np.dtype(dtype)
-    omega = numeric.frequencies(d_model, base)
-    step = (np.cos(omega) - 1j * np.sin(omega)).astype(kind)
-    rows = np.empty((n_positions, d_model // 2), dtype=kind)
-    rows[0] = 1j
-    for p in range(1, n_positions):
-        rows[p] = rows[p - 1] * step
-    return rows.view(rows.real.dtype).reshape(n_positions, d_model)
 
 
 #: The methods compared on the page: name -> ``table(positions, d_model)``.

@@ -12,9 +12,9 @@ a claim feeds the true candidate and the wrong ones to the same measurement:
 - :func:`offset_checks`: :func:`pe.rotary.check_offset_dependence` at the chapter's positions;
 - :func:`decay_ratio`, :func:`largest_rise`, :func:`rope_score_sequences`,
   :func:`alibi_score_sequence`, :func:`bound_windows`: RoFormer's decay bound and the scores;
-- :func:`extension_reach`: how far a context extension (:func:`position_interpolation`,
-  :func:`base_scaling`) takes each pair past its trained angles (the chapter "The
-  relative-position family" shows it).
+- :func:`extension_reach`: how far a context extension (:func:`pe.relative.position_interpolation`,
+  :func:`pe.relative.base_scaling`) takes each pair past its trained angles (the chapter
+  "The relative-position family" shows it).
 
 Examples
 --------
@@ -36,17 +36,15 @@ import numpy.typing as npt
 
 from pe import _validate, numeric, rotary
 from pe._tolerance import gamma, rotation_rounding
-from pe.experiments.relative_family import alibi_bias, ntk_base, signed_sinusoid
+from pe.relative import Extension, alibi_bias, signed_sinusoid
 
 __all__ = [
     "EXTENSION",
     "OFFSETS",
     "POSITIONS",
-    "Extension",
     "ExtensionReach",
     "additive_scores",
     "alibi_score_sequence",
-    "base_scaling",
     "bound_windows",
     "complex_gap_ratio",
     "complex_gaps",
@@ -61,7 +59,6 @@ __all__ = [
     "offset_spreads",
     "permutation_gap",
     "permutation_gap_ratio",
-    "position_interpolation",
     "rope_after_projection",
     "rope_score_sequences",
 ]
@@ -334,20 +331,6 @@ def bound_windows(offsets: npt.ArrayLike) -> list[float]:
 #: The context-extension example of the page: width d, trained length L, factor s.
 EXTENSION = (128, 2048, 4.0)
 
-#: A context extension ``(n_positions, d_model, scale) -> angles (n, d/2)``: the RoPE angles
-#: a model trained on ``n / scale`` positions is run with on ``n`` positions.
-Extension = Callable[[int, int, float], Float64Array]
-
-
-def position_interpolation(n_positions: int, d_model: int, scale: float) -> Float64Array:
-    r"""Position interpolation: the angles :math:`(p/s)\,\omega_i`, :math:`0 \le p < n`."""
-    return rotary.rope_angles(n_positions, d_model, scale=scale)
-
-
-def base_scaling(n_positions: int, d_model: int, scale: float) -> Float64Array:
-    r"""NTK-aware base scaling: the angles :math:`p\,\omega'_i` with :func:`ntk_base`."""
-    return rotary.rope_angles(n_positions, d_model, base=ntk_base(10000.0, scale, d_model))
-
 
 class ExtensionReach(NamedTuple):
     r"""Per pair, how far an extension's angles reach past the trained window.
@@ -379,6 +362,7 @@ def extension_reach(
 
     Examples
     --------
+    >>> from pe.relative import position_interpolation
     >>> reach = extension_reach(position_interpolation, 16, 64, 2.0)
     >>> bool((reach.excess < 0).all()), reach.unseen.size
     (True, 0)

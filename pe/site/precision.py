@@ -26,7 +26,7 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, numeric, reference
+from pe import _rotation_table, numeric, recipes, reference
 from pe.experiments import precision
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, label_axes, render
@@ -119,9 +119,9 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
         return result
 
     curves = {
-        "chained, complex64": worst(precision.chained_rotation(n_positions, d_model)),
+        "chained, complex64": worst(recipes.chained_rotation(n_positions, d_model)),
         "chained, complex128": worst(
-            precision.chained_rotation(n_positions, d_model, dtype=np.complex128)
+            recipes.chained_rotation(n_positions, d_model, dtype=np.complex128)
         ),
         "pe float32 (anchored)": worst(
             precision.METHODS["pe float32"](np.arange(n_positions), d_model)

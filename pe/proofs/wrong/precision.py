@@ -12,12 +12,11 @@ import sympy as sp
 from pe import _extended_precision, numeric
 from pe.experiments.precision import (
     HalfAngles,
-    chained_rotation,
-    float32_recipe,
     rotation_with_float64_angles,
     rounded_angles,
 )
 from pe.proofs.wrong._candidate import Candidate, ShiftMatrix
+from pe.recipes import chained_rotation, float32_recipe
 
 
 # --- precision -------------------------------------------------------------------------------
