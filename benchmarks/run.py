@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from pe import _extended_precision, _rotation_table, numeric, recipes, reference
-from pe.experiments import precision
+from pe.chapters import precision
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: The copy inside the package, read by :func:`pe.site.precision.benchmark_results`.

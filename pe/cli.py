@@ -180,7 +180,7 @@ def _prove(args: argparse.Namespace) -> int:
     import sympy as sp
 
     from pe import symbolic
-    from pe.proofs import rotation_identity as theorems
+    from pe.chapters import rotation_identity as theorems
 
     proofs = [
         theorems.rotation_identity(),

@@ -22,7 +22,7 @@ closes with a :class:`Proof`. Its standard strategies are
    collect terms.
 
 No proof calls ``simplify`` and no proof compares floating-point numbers. The theorems
-themselves live in :mod:`pe.proofs` (one module per chapter).
+themselves live in the chapters, :mod:`pe.chapters` (one module per page).
 
 Examples
 --------

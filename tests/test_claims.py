@@ -9,7 +9,7 @@ import pytest
 
 from pe import claims
 from pe._tolerance import Tolerance, exact
-from pe.proofs.wrong import Candidate
+from pe.claims import Candidate
 from pe.site import report
 
 from .conftest import ROOT, run_pe
@@ -71,7 +71,8 @@ def test_a_claim_needs_a_statement_or_a_proof() -> None:
 
 def test_the_statement_comes_from_the_proof() -> None:
     from pe import symbolic
-    from pe.proofs import rotation_identity, wrong
+    from pe.chapters import rotation_identity
+    from tests.helpers import wrong
 
     claim = claims.Claim(
         id="x",

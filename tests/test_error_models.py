@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pytest
 
 from pe import _rotation_table, _tolerance, numeric, rotary
-from pe.experiments import implications, rotation_identity
+from pe.chapters import implications, rotation_identity
 
 EPS64 = 2.0**-52
 EPS: dict[Any, float] = {np.float16: 2.0**-10, np.float32: 2.0**-23, np.float64: 2.0**-52}

@@ -13,9 +13,9 @@ import pytest
 import sympy as sp
 
 from pe import numeric, reference
-from pe.experiments import failed_designs as designs
-from pe.proofs import failed_designs as proofs
-from pe.proofs import wrong
+from pe.chapters import failed_designs as designs
+from pe.chapters import failed_designs as proofs
+from tests.helpers import wrong
 
 
 def test_position_share_against_a_direct_computation() -> None:
@@ -139,8 +139,8 @@ def test_designs_and_the_wrong_tables() -> None:
 def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
     """encoding-any-position used a tolerance of eps + 4 eps w p, about 8 at p = 2^53 (any
     value in [-1, 1] passed); encoding-rows-distinct asked only for a distance above 1."""
-    from pe.claims import failed_designs as claims
-    from pe.experiments import failed_designs as experiments
+    from pe.chapters import failed_designs as claims
+    from pe.chapters import failed_designs as experiments
 
     eps = float(np.finfo(np.float64).eps)
     assert eps + 4 * eps * 2.0**53 > 2  # the old tolerance at p = 2^53, pair 0
@@ -158,7 +158,7 @@ def test_determinism_rejects_a_design_that_depends_on_the_length() -> None:
     """The control of encoding-deterministic is the same check fed a neighbouring design: the
     index divided by the length gives the same bits in repeated and shuffled calls, and is
     caught only by the shorter sentence."""
-    from pe.claims import failed_designs as claims
+    from pe.chapters import failed_designs as claims
 
     design = wrong.NORMALISED_INDEX.value
     positions = np.arange(64)

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 import pe
 from pe import cli, numeric
-from pe.proofs import rotation_identity as theorems
+from pe.chapters import rotation_identity as theorems
 
 ALLOCATION_LIMIT = 32 * 2**20  # bytes: a refused request allocates next to nothing
 HUGE = 10**12

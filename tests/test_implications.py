@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from pe import numeric, reference
-from pe.experiments import implications as measured
-from pe.proofs import implications as proofs
-from pe.proofs import wrong
+from pe.chapters import implications as measured
+from pe.chapters import implications as proofs
+from pe.claims import Candidate
 from pe.symbolic import pair
+from tests.helpers import wrong
 
 
 def exact_f(k: int, d: int) -> float:
@@ -50,7 +51,7 @@ def test_first_rise_for_d512_is_where_the_reference_says() -> None:
 
 def test_dot_product_statements_of_the_same_check() -> None:
     """The page says f turns negative: the check rejects "stays positive" and "falls steadily"."""
-    from pe.claims import implications as claims
+    from pe.chapters import implications as claims
 
     assert claims._not_monotone((43, 3284)).holds
     assert not claims._not_monotone(wrong.MONOTONE_DECAY.value).holds
@@ -118,7 +119,7 @@ def test_pair_min_distance_against_brute_force() -> None:
 
 @pytest.mark.parametrize("candidate", [wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD])
 def test_pair_shift_ratio_rejects_wrong_blocks(
-    candidate: wrong.Candidate[measured.FrequencyLaw],
+    candidate: Candidate[measured.FrequencyLaw],
 ) -> None:
     assert measured.pair_shift_ratio(64, 2000, (1, 7), numeric.frequencies) <= 1.0
     assert measured.pair_shift_ratio(64, 2000, (1, 7), candidate.value) > 1e6
@@ -201,7 +202,7 @@ def test_no_simplify() -> None:
 def test_per_block_condition_is_not_enough() -> None:
     """The page used to say the p + q part vanishes "only when w22 = w11, w21 = -w12": true
     per diagonal block, but a block coupling two pairs breaks the relative property too."""
-    from pe.claims import implications as claims
+    from pe.chapters import implications as claims
 
     assert claims._relative_only(measured.ROTATION).holds
     coupled = wrong.COUPLED_ROTATION_PROJECTION.value

@@ -12,11 +12,11 @@ import numpy.typing as npt
 import pytest
 
 from pe import _extended_precision, _rotation_table, numeric, recipes, reference
-from pe.claims import precision as claims
-from pe.claims import run
-from pe.experiments import precision
-from pe.proofs import precision as proofs
-from pe.proofs import wrong
+from pe.chapters import precision
+from pe.chapters import precision as claims
+from pe.chapters import precision as proofs
+from pe.claims import Candidate, run
+from tests.helpers import wrong
 
 EPS64 = float(np.finfo(np.float64).eps)
 BOUND = _rotation_table.ENTRY_ERROR_BOUND
@@ -256,7 +256,7 @@ def test_row_separation_finds_duplicates_of_float16_positions() -> None:
 @pytest.mark.parametrize(
     "candidate", [wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS], ids=lambda c: c.name
 )
-def test_float64_wrong_methods_miss_the_bound(candidate: wrong.Candidate[Any]) -> None:
+def test_float64_wrong_methods_miss_the_bound(candidate: Candidate[Any]) -> None:
     error, p, _ = precision.max_sampled_error(candidate.value, 2**20, 64, seed=64)
     assert error > 1000 * BOUND
     assert p > 2**19  # the error grows with position
@@ -295,7 +295,7 @@ def test_separations_cover_both_tables_in_three_dtypes() -> None:
     assert all(r.duplicates == 0 for r in found[1:])
 
 
-@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", claims.chapter.claims, ids=lambda c: c.id)
 def test_claims_verify_and_reject_their_wrong_candidates(claim: Any) -> None:
     result = run(claim)
     assert result.holds, [e.detail for e in result.evidence]

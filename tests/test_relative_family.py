@@ -1,5 +1,5 @@
 """The relative-family chapter: each scheme of pe.relative against a loop
-written here, and the proofs of pe.proofs.relative_family with their wrong candidates."""
+written here, and the proofs of pe.chapters.relative_family with their wrong candidates."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from pe import numeric, relative
-from pe.experiments import relative_family as measured
-from pe.experiments import rope as extension
-from pe.proofs import relative_family as proofs
-from pe.proofs import wrong
+from pe.chapters import relative_family as measured
+from pe.chapters import relative_family as proofs
+from pe.chapters import rope as extension
+from pe.claims import Candidate
+from tests.helpers import wrong
 
 t5_reference = measured.t5_bucket_reference
 
@@ -53,7 +54,7 @@ def test_t5_reference_by_hand() -> None:
 
 
 @pytest.mark.parametrize("candidate", [wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN], ids=str)
-def test_t5_properties_reject_wrong_bucketings(candidate: wrong.Candidate[Any]) -> None:
+def test_t5_properties_reject_wrong_bucketings(candidate: Candidate[Any]) -> None:
     assert not measured.t5_bucket_properties(candidate.value)[0]
 
 
@@ -234,7 +235,7 @@ def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count(
 
 def test_the_old_statement_no_unseen_angles_is_rejected() -> None:
     """The page used to say both methods run on sL positions "without unseen angles"."""
-    from pe.claims import relative_family as claims
+    from pe.chapters import relative_family as claims
 
     assert claims._interpolation(relative.position_interpolation).holds
     assert not claims._interpolation(wrong.NTK_IN_RANGE.value).holds
@@ -253,7 +254,7 @@ def test_ntk_factor_of_every_pair() -> None:
 
 
 def test_transformer_xl_claim_checks_its_own_formula() -> None:
-    from pe.claims import relative_family as claims
+    from pe.chapters import relative_family as claims
 
     assert claims._transformer_xl(proofs.FOUR_TERMS).holds
     for term in proofs.FOUR_TERMS:

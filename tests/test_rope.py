@@ -1,4 +1,4 @@
-"""The rope chapter: pe.rotary against independent references, pe.proofs.rope, pe.experiments.rope."""
+"""The rope chapter: pe.rotary against independent references, and the chapter pe.chapters.rope."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import sympy as sp
 
 from pe import reference, rotary
 from pe._tolerance import ToleranceCheck
-from pe.experiments import rope as experiments
-from pe.proofs import rope as proofs
-from pe.proofs import wrong
+from pe.chapters import rope as experiments
+from pe.chapters import rope as proofs
+from pe.claims import Candidate
+from tests.helpers import wrong
 
 
 def gptj_style(x: np.ndarray, positions: np.ndarray, base: float = 10000.0) -> np.ndarray:
@@ -255,7 +256,7 @@ def test_relative_property_one_pair() -> None:
 @pytest.mark.parametrize(
     "candidate", [wrong.SCALED_ROTATION, wrong.SQUARED_ANGLE, wrong.NOT_A_ROTATION], ids=str
 )
-def test_relative_property_rejects_wrong_rotations(candidate: wrong.Candidate[Any]) -> None:
+def test_relative_property_rejects_wrong_rotations(candidate: Candidate[Any]) -> None:
     assert not proofs.relative_property(candidate.value).holds
 
 

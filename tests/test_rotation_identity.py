@@ -1,7 +1,7 @@
 """The chapter "The rotation identity": its proofs, its measurements and its claims.
 
 Every proof must reduce to exactly 0 and reject the wrong candidates of
-:mod:`pe.proofs.wrong`; every measurement must hold for :math:`T_k` and fail for them.
+the chapter; every measurement must hold for :math:`T_k` and fail for them.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ import pytest
 import sympy as sp
 
 from pe import numeric, reference, symbolic
-from pe.claims import rotation_identity as chapter
-from pe.claims import run
-from pe.experiments import rotation_identity as experiments
-from pe.proofs import rotation_identity as proofs
-from pe.proofs import wrong
-from pe.proofs.wrong import Candidate
+from pe.chapters import rotation_identity as chapter
+from pe.chapters import rotation_identity as experiments
+from pe.chapters import rotation_identity as proofs
+from pe.claims import Candidate, run
 from pe.symbolic import Block
+from tests.helpers import wrong
 
 TRANSPOSED = wrong.TRANSPOSED_BLOCK.value
 TEXTBOOK = wrong.TEXTBOOK_ROTATION.value
@@ -298,7 +297,9 @@ def test_law_tolerance_is_the_shift_error_model() -> None:
 # --- the claims ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("claim", chapter.CLAIMS, ids=[c.id for c in chapter.CLAIMS])
+@pytest.mark.parametrize(
+    "claim", chapter.chapter.claims, ids=[c.id for c in chapter.chapter.claims]
+)
 def test_every_claim_verifies_and_rejects_its_wrong_candidates(claim: Any) -> None:
     result = run(claim)
     assert result.holds, [e.detail for e in result.evidence]

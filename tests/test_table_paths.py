@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from pe import _rotation_table, numeric, reference
-from pe.claims import precision as precision_claims
-from pe.experiments import precision
+from pe.chapters import precision
+from pe.chapters import precision as precision_claims
 
 from .one_place import table_wrong_at
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import pe
@@ -21,6 +22,7 @@ from pe.testing import (
 )
 
 from .conftest import ROOT
+from .helpers import wrong
 
 N, D = 128, 32
 
@@ -282,3 +284,21 @@ def test_the_example_is_collected_by_the_suite() -> None:
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert "docs/examples" in options["testpaths"]
     assert Path(EXAMPLE).name.startswith("test_")
+
+
+def float32_recipe(n: int) -> npt.NDArray[np.float32]:
+    """The float32 recipe's table of ``n`` rows, width 256."""
+    return np.asarray(recipes.float32_recipe(np.arange(n), 256), dtype=np.float32)
+
+
+def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
+    from pe.chapters import testing as chapter
+
+    assert chapter._recipe_within(paper_tolerance).holds
+    assert not chapter._recipe_within(wrong.FLAT_PAPER_TOLERANCE.value).holds
+    # independent: the same bound by hand for n = 2048, float32
+    eps = 2.0**-23
+    assert paper_tolerance(2048, np.float32) == 4 * eps + 2 * eps * 2047
+    pe.testing.assert_matches_paper(float32_recipe(2048))
+    with pytest.raises(AssertionError):
+        pe.testing.assert_matches_paper(bug_zoo.doubled_exponent(512, 64))

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from pe import numeric
-from pe.experiments import why_order as attention
-from pe.proofs import why_order as proofs
-from pe.proofs import wrong
-from pe.proofs.wrong import Candidate
+from pe.chapters import why_order as attention
+from pe.chapters import why_order as proofs
+from pe.claims import Candidate
+from tests.helpers import wrong
 
 WRONG_SIDES = (wrong.INVARIANCE, wrong.CAUSAL_MASK, wrong.POSITIONS_ADDED)
 
@@ -241,12 +241,12 @@ def test_rnn_cost_is_linear_in_the_length() -> None:
 @pytest.mark.parametrize(
     ("layer", "steps", "holds"),
     [
-        (proofs.attention_layer, proofs.one_step, True),
-        (proofs.elman_layer, proofs.recurrent_steps, True),
+        (proofs.symbolic_attention_layer, proofs.one_step, True),
+        (proofs.symbolic_elman_layer, proofs.recurrent_steps, True),
         (wrong.CAUSAL_LAYER.value, proofs.one_step, False),
         (wrong.RECURRENT_LAYER.value, proofs.one_step, False),
-        (proofs.elman_layer, wrong.ONE_STEP.value, False),
-        (proofs.attention_layer, proofs.recurrent_steps, False),
+        (proofs.symbolic_elman_layer, wrong.ONE_STEP.value, False),
+        (proofs.symbolic_attention_layer, proofs.recurrent_steps, False),
     ],
 )
 def test_path_lengths(layer: proofs.SymbolicLayer, steps: proofs.StepLaw, holds: bool) -> None:
@@ -258,7 +258,7 @@ def test_path_lengths_counts_each_update_of_the_recurrence() -> None:
     def off_by_one(i: int, j: int) -> object:
         return proofs.recurrent_steps(i, j) if (i, j) != (4, 0) else 4
 
-    assert not proofs.path_lengths(proofs.elman_layer, off_by_one, n=5).holds
+    assert not proofs.path_lengths(proofs.symbolic_elman_layer, off_by_one, n=5).holds
 
 
 @pytest.mark.parametrize(("n", "d_model"), [(1, 1), (7, 1), (3, 3)])

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import _rotation_table, claims, numeric
-from pe.experiments import failed_designs as experiments
+from pe.chapters import failed_designs as experiments
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, table

@@ -27,7 +27,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import _rotation_table, numeric, recipes, reference
-from pe.experiments import precision
+from pe.chapters import precision
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
