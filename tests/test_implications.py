@@ -11,6 +11,7 @@ from pe import numeric, reference
 from pe.chapters import implications as measured
 from pe.chapters import implications as proofs
 from pe.claims import Candidate
+from pe.error_models import DOT_PRODUCT
 from pe.symbolic import pair
 from tests.helpers import wrong
 
@@ -61,18 +62,18 @@ def test_dot_product_statements_of_the_same_check() -> None:
 
 
 def test_dot_product_error_and_the_doubled_exponent() -> None:
-    assert measured.dot_product_error(64, 300) < measured.dot_tolerance(64, 600)
+    assert measured.dot_product_error(64, 300) < DOT_PRODUCT(64, 600)
     assert measured.dot_product_error(64, 300, wrong.DOUBLED_EXPONENT.value) > 1.0
 
 
 def test_symmetry_gap_and_a_shift_between_the_rows() -> None:
-    assert measured.symmetry_gap(64, 500, 200) < measured.dot_tolerance(64, 700)
+    assert measured.symmetry_gap(64, 500, 200) < DOT_PRODUCT(64, 700)
     assert measured.symmetry_gap(64, 500, 200, wrong.SHIFT_BETWEEN_ROWS.value) > 1.0
 
 
 def test_norm_error_and_the_wrong_norm() -> None:
     positions = [0, 17, 10**6, 2**40]
-    assert measured.norm_error((8, 64), positions, 0.5) < measured.dot_tolerance(64, 0.0)
+    assert measured.norm_error((8, 64), positions, 0.5) < DOT_PRODUCT(64, 0.0)
     assert measured.norm_error((8, 64), positions, float(wrong.NORM_SQUARED_D.value)) > 1.0
 
 

@@ -62,7 +62,6 @@ from pe.symbolic import (
 chapter = Chapter(__name__, follows="fixed_or_learned")
 claim = chapter.claim
 
-
 #: Relative accuracy required of identify's sine frequencies (pinned everywhere).
 ACCURACY: dict[type[np.floating[Any]], float] = {np.float64: 1e-6, np.float32: 1e-3}
 
@@ -165,9 +164,6 @@ def _law_tolerance(frequency_error: float, reach: float) -> float:
     return _rotation_table.ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + angle
 
 
-# --- layout-shift-matrix ------------------------------------------------------------
-
-
 #: Offsets ``k`` of the layout check.
 OFFSETS = (1, 7, 100, -3)
 
@@ -212,7 +208,6 @@ def layout_shift_errors(rule: ShiftInLayout, d: int = 512) -> ShiftErrors:
 
 #: Width of the exact layout proofs.
 PROOF_WIDTH = 8
-
 
 #: A rule ``(P, T_k) -> matrix`` building a layout's shift matrix (SymPy or NumPy matrices).
 Construction = Callable[[Any, Any], Any]
@@ -318,26 +313,22 @@ def _transposed_conjugation(perm: Any, shift: Any) -> Any:
 
 _HALVES: tuple[conventions.Layout, conventions.Order] = ("halves", "sin-first")
 
-
 #: The paper's :math:`T_k` used as is on a halves table (no conjugation by ``P``).
-UNCONJUGATED_SHIFT: Candidate[ShiftInLayout] = Candidate(
+UNCONJUGATED_SHIFT = Candidate(
     "T_k not conjugated",
     ShiftInLayout(_unconjugated, (_HALVES,), "the paper's T_k on halves"),
 )
 
-
 #: :math:`P^{\mathsf T} T_k P`: conjugated by the inverse permutation.
-TRANSPOSED_CONJUGATION: Candidate[ShiftInLayout] = Candidate(
+TRANSPOSED_CONJUGATION = Candidate(
     "P^T T_k P instead", ShiftInLayout(_transposed_conjugation, (_HALVES,), "P^T T_k P")
 )
 
-
 #: The paper's (sin, cos) blocks on an interleaved (cos, sin) table.
-COS_FIRST_UNCONJUGATED: Candidate[ShiftInLayout] = Candidate(
+COS_FIRST_UNCONJUGATED = Candidate(
     "the paper's blocks in (cos, sin) order",
     ShiftInLayout(_unconjugated, (("interleaved", "cos-first"),), "the paper's T_k"),
 )
-
 
 #: The true rule: :math:`P\,T_k\,P^{\mathsf T}` in every layout.
 CONJUGATED = ShiftInLayout(conjugated)
@@ -382,9 +373,6 @@ claim(
 )
 
 
-# --- cos-first-block ------------------------------------------------------------
-
-
 def cos_sin_block(k: Any, w: Any) -> Any:
     r"""The shift block in (cos, sin) order: the textbook rotation :math:`R(k\omega)`."""
     return rotation(k * w)
@@ -426,9 +414,6 @@ claim(
         r"\end{pmatrix} \begin{pmatrix} \cos\omega p \\ \sin\omega p \end{pmatrix}"
     ),
 )
-
-
-# --- t2t-law-is-paper-law ------------------------------------------------------------
 
 
 def t2t_formula_error(convention: Convention, d: int = 512, n: int = 1000) -> float:
@@ -476,12 +461,9 @@ def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
 
 
 #: Exponents of the base for tensor2tensor's law (true: :math:`d/(d-2)`).
-T2T_EXPONENT_D_MINUS_1: Candidate[Any] = Candidate(
-    "base b^(d/(d-1))", symbolic.D / (symbolic.D - 1)
-)
+T2T_EXPONENT_D_MINUS_1 = Candidate("base b^(d/(d-1))", symbolic.D / (symbolic.D - 1))
 
-
-T2T_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
+T2T_SAME_BASE = Candidate("the same base b", sp.Integer(1))
 
 
 def _t2t_numeric(convention: conventions.Convention) -> Evidence:
@@ -509,9 +491,6 @@ claim(
     ),
     Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
 )
-
-
-# --- one-indexed-law-is-wider-paper-law ------------------------------------------------------------
 
 
 def one_indexed_error(exponent: float, d: int = 64, n: int = 1000) -> float:
@@ -572,7 +551,7 @@ def one_indexed_is_wider_paper(exponent: Any = one_indexed_exponent) -> Proof:
 
 #: The one-indexed law read as the wider paper table with the base unchanged (true:
 #: :math:`b^{(d+2)/d}`).
-ONE_INDEXED_SAME_BASE: Candidate[Any] = Candidate("the same base b", sp.Integer(1))
+ONE_INDEXED_SAME_BASE = Candidate("the same base b", sp.Integer(1))
 
 
 def _one_indexed_numeric(exponent: Any) -> Evidence:
@@ -607,9 +586,6 @@ claim(
 )
 
 
-# --- doubled-exponent-base ------------------------------------------------------------
-
-
 def doubled_exponent(base_power: int = 2) -> Proof:
     r"""Prove :math:`b^{-2(2i)/d} = (b^2)^{-2i/d}`: the doubled exponent is the base squared.
 
@@ -633,8 +609,7 @@ def doubled_exponent(base_power: int = 2) -> Proof:
 
 
 #: The doubled exponent read as the base cubed (true: squared).
-BASE_CUBED: Candidate[int] = Candidate("the base cubed", 3)
-
+BASE_CUBED = Candidate("the base cubed", 3)
 
 claim(
     "doubled-exponent-base",
@@ -642,14 +617,8 @@ claim(
     Check(by_proof(doubled_exponent), true=2, wrong=(BASE_CUBED,)),
 )
 
-
-# --- column-index-bug-breaks-identity ------------------------------------------------------------
-
-
 #: The paper's table ``(n, d) -> (n, d)``: every pair at one frequency, so a shift matrix exists.
-PAPER_TABLE: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
-    "the paper's table", numeric.sinusoidal
-)
+PAPER_TABLE = Candidate("the paper's table", numeric.sinusoidal)
 
 
 def _swapped_partners(n: int, d: int) -> npt.NDArray[Any]:
@@ -662,9 +631,7 @@ def _swapped_partners(n: int, d: int) -> npt.NDArray[Any]:
 
 #: The paper's table with the cosines of pairs 2j and 2j + 1 swapped: sine and cosine differ
 #: in frequency within every pair, yet every sine has its cosine in another column.
-SWAPPED_PARTNERS: Candidate[Callable[[int, int], npt.NDArray[Any]]] = Candidate(
-    "cosines of neighbouring pairs swapped", _swapped_partners
-)
+SWAPPED_PARTNERS = Candidate("cosines of neighbouring pairs swapped", _swapped_partners)
 
 
 def _no_shift_matrix(make: Callable[[int, int], Any]) -> Evidence:
@@ -692,13 +659,8 @@ claim(
     ),
 )
 
-
-# --- identify-recovers-conventions ------------------------------------------------------------
-
-
 #: Widths of the recovery check.
 WIDTHS = (8, 64, 512)
-
 
 #: A phrase that identify's notes must contain for each bug.
 BUG_SIGNS = {
@@ -774,17 +736,11 @@ def _zeros() -> npt.NDArray[np.float64]:
 
 
 #: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
-UNIFORM_NOISE_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(
-    "uniform random table", _uniform_noise
-)
+UNIFORM_NOISE_TABLE = Candidate("uniform random table", _uniform_noise)
 
+NOISY_PAPER_TABLE = Candidate("paper table + noise 0.01 (learned-like)", _noisy_paper)
 
-NOISY_PAPER_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate(
-    "paper table + noise 0.01 (learned-like)", _noisy_paper
-)
-
-
-ZERO_TABLE: Candidate[Callable[[], npt.NDArray[np.float64]]] = Candidate("all zeros", _zeros)
+ZERO_TABLE = Candidate("all zeros", _zeros)
 
 
 def _recovers(named: dict[str, conventions.Convention]) -> Evidence:
@@ -821,9 +777,6 @@ claim(
         r"\omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3} \text{ float32)}"
     ),
 )
-
-
-# --- conventions-as-described ------------------------------------------------------------
 
 
 class Description(NamedTuple):
@@ -885,7 +838,7 @@ def described_table(
 
 
 #: The page's description with tensor2tensor dividing by d/2 (the paper's divisor).
-T2T_DESCRIBED_WITH_HALF_WIDTH: Candidate[Description] = Candidate(
+T2T_DESCRIBED_WITH_HALF_WIDTH = Candidate(
     "tensor2tensor dividing by d/2",
     DESCRIPTION._replace(
         laws={
@@ -895,16 +848,14 @@ T2T_DESCRIBED_WITH_HALF_WIDTH: Candidate[Description] = Candidate(
     ),
 )
 
-
 #: The page's description with fairseq-style tables starting at position 1.
-FAIRSEQ_FROM_ONE: Candidate[Description] = Candidate(
+FAIRSEQ_FROM_ONE = Candidate(
     "fairseq-style tables starting at 1",
     DESCRIPTION._replace(first_position={"fairseq": 1}),
 )
 
-
 #: The page's description with the interleaved pair in columns (2k + 1, 2k).
-INTERLEAVED_SWAPPED: Candidate[Description] = Candidate(
+INTERLEAVED_SWAPPED = Candidate(
     "interleaved pair k in columns 2k + 1, 2k",
     DESCRIPTION._replace(
         columns={
@@ -952,10 +903,6 @@ claim(
     ),
 )
 
-
-# --- sin-cos-pair-turns-clockwise ------------------------------------------------------------
-
-
 #: The angle of the phase identities.
 THETA = sp.Symbol("theta", real=True)
 
@@ -988,10 +935,9 @@ def pair_as_phase(phase: Callable[[Any], Any] = sin_first_phase) -> Proof:
 
 
 #: The counter-clockwise phase :math:`\mathrm{i}\,e^{\mathrm{i}\theta}` for the (sin, cos) pair.
-COUNTER_CLOCKWISE_PHASE: Candidate[Callable[[Any], Any]] = Candidate(
+COUNTER_CLOCKWISE_PHASE = Candidate(
     "i e^(i theta), the turn of (cos, sin) pairs", lambda theta: sp.I * sp.exp(sp.I * theta)
 )
-
 
 claim(
     "sin-cos-pair-turns-clockwise",
@@ -1006,9 +952,6 @@ claim(
         r" = i\,e^{-i\theta}"
     ),
 )
-
-
-# --- slow-cosine-pins-less ------------------------------------------------------------
 
 
 def uncertainty_slopes(n: int = 256, d: int = 128, base: float = 1e6) -> tuple[float, float, int]:
@@ -1051,13 +994,8 @@ claim(
     ),
 )
 
-
-# --- aliases-at-integer-positions ------------------------------------------------------------
-
-
 #: An integer position and a frequency, for the aliasing identity.
 INTEGER_P = sp.Symbol("p", integer=True)
-
 
 FREQUENCY = sp.Symbol("omega", positive=True)
 
@@ -1103,7 +1041,7 @@ def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
 
 
 #: The alias taken as :math:`\pi - \omega` (a half turn) instead of :math:`2\pi - \omega`.
-HALF_TURN_ALIAS: Candidate[Callable[[Any], Any]] = Candidate("π − ω", lambda omega: sp.pi - omega)
+HALF_TURN_ALIAS = Candidate("π − ω", lambda omega: sp.pi - omega)
 
 
 def _aliases_reported(make: Callable[[int, int], Any]) -> Evidence:
@@ -1133,10 +1071,6 @@ claim(
     ),
 )
 
-
-# --- implementations-surveyed ------------------------------------------------------------
-
-
 claim(
     "implementations-surveyed",
     "Who uses which convention, read from each implementation's public source",
@@ -1146,10 +1080,6 @@ claim(
     ),
     source="implementation-survey",
 )
-
-
-# --- packt-doubled-exponent ------------------------------------------------------------
-
 
 claim(
     "packt-doubled-exponent",

@@ -34,25 +34,22 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _rotation_table, _validate, numeric, reference
+from pe import _validate, numeric, reference
 from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.symbolic import Derivation, Proof, pair
 
 chapter = Chapter(__name__, follows="why_order")
 claim = chapter.claim
 
-
 Float64Array = npt.NDArray[np.float64]
 
-
 IntArray = npt.NDArray[np.int64]
-
 
 #: A way to write positions as numbers: ``(positions, n, d) -> rows``, one row per position
 #: of a sentence of ``n`` tokens, for embeddings of width ``d``.
 Design = Callable[[IntArray, int, int], Float64Array]
-
 
 #: Seed of the random token embeddings used in this chapter.
 SEED = 4
@@ -114,20 +111,11 @@ def row_distance_by_offset(
 #: A pair of entries as a function of the position and the frequency, ``(p, w) -> 2-vector``.
 Pair = Callable[[Any, Any], Any]
 
-
 #: Design 2, the normalised index ``p / n``.
-NORMALISED_INDEX: Candidate[Design] = Candidate("p/n", normalised)
-
-
-#: pe's bound on the error of every entry of its float64 table (:mod:`pe._rotation_table`).
-DELTA = _rotation_table.ENTRY_ERROR_BOUND
-
+NORMALISED_INDEX = Candidate("p/n", normalised)
 
 #: Positions probed far from the start: well past any training length.
 FAR = np.array([0, 1, 10, 1_000, 10_000, 1_000_000, 10**9, 2**53])
-
-
-# --- raw-index-dominates ------------------------------------------------------------
 
 
 def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
@@ -196,11 +184,10 @@ def _pair_share(p: Any, c: Any) -> Any:
 
 
 #: The share of one sine/cosine pair, :math:`(\sin^2 + \cos^2)/(\sin^2 + \cos^2 + c)`.
-PAIR_SHARE: Candidate[Callable[[Any, Any], Any]] = Candidate("a sine/cosine pair", _pair_share)
-
+PAIR_SHARE = Candidate("a sine/cosine pair", _pair_share)
 
 #: The sinusoidal encoding added to the embedding, in place of the raw index.
-SINUSOIDAL_DESIGN: Candidate[Design] = Candidate("e + PE(p) (sinusoidal)", sinusoidal)
+SINUSOIDAL_DESIGN = Candidate("e + PE(p) (sinusoidal)", sinusoidal)
 
 
 def _share(design: Design) -> Evidence:
@@ -223,9 +210,6 @@ claim(
         r" \text{the index's share of } \lVert [e;\,p] \rVert^2 \text{ tends to 1} \end{gathered}"
     ),
 )
-
-
-# --- normalised-index-gap ------------------------------------------------------------
 
 
 def one_over_n(n: Any) -> Any:
@@ -279,15 +263,10 @@ def neighbour_gap(
 
 
 #: The same neighbour gap 1/4 for every sentence length.
-CONSTANT_GAP: Candidate[Callable[[Any], Any]] = Candidate(
-    "gap 1/4 for every n", lambda _: sp.Rational(1, 4)
-)
-
+CONSTANT_GAP = Candidate("gap 1/4 for every n", lambda _: sp.Rational(1, 4))
 
 #: The gap :math:`1/(n-1)` (positions spread over [0, 1]).
-GAP_ONE_OVER_N_MINUS_ONE: Candidate[Callable[[Any], Any]] = Candidate(
-    "gap 1/(n-1)", lambda n: 1 / (n - 1)
-)
+GAP_ONE_OVER_N_MINUS_ONE = Candidate("gap 1/(n-1)", lambda n: 1 / (n - 1))
 
 
 def _gaps(gap: Callable[[Any], Any]) -> Evidence:
@@ -322,9 +301,6 @@ claim(
 )
 
 
-# --- encoding-bounded ------------------------------------------------------------
-
-
 def pair_bounded(vector: Pair = pair) -> Proof:
     r"""Prove :math:`\sin^2 \omega p + \cos^2 \omega p = 1`: every pair lies on the unit circle.
 
@@ -356,13 +332,10 @@ def _raw_index_pair(p: Any, w: Any) -> Any:
 
 
 #: The raw index ``p`` in place of the cosine of a pair.
-RAW_INDEX_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
-    "raw index p in place of the cosine", _raw_index_pair
-)
-
+RAW_INDEX_PAIR = Candidate("raw index p in place of the cosine", _raw_index_pair)
 
 #: Design 1, the raw index.
-RAW_INDEX: Candidate[Design] = Candidate("raw index at the same positions", raw_index)
+RAW_INDEX = Candidate("raw index at the same positions", raw_index)
 
 
 def _bounded(design: Design) -> Evidence:
@@ -371,7 +344,7 @@ def _bounded(design: Design) -> Evidence:
     worst = float(np.abs(table).max())
     norm_error = float(np.abs(pairs - 1).max(initial=0.0))
     tolerance = Tolerance(
-        2 * np.sqrt(2) * DELTA + gamma(2),
+        2 * np.sqrt(2) * ENTRY() + gamma(2),
         r"2\sqrt2\,\delta + \gamma_2 \ (\delta: \text{pe's entry bound})",
     )
     return within(
@@ -392,10 +365,6 @@ claim(
         r" \implies |PE(p, j)| \le 1 \text{ for every position } p \end{gathered}"
     ),
 )
-
-
-# --- encoding-rows-distinct ------------------------------------------------------------
-
 
 #: Offsets up to this far are compared by the uniqueness checks (``encoding-rows-distinct``).
 UNIQUE_SPAN = 20_000
@@ -419,45 +388,11 @@ def smallest_row_distance(n_positions: int, d_model: int) -> tuple[float, int, i
     return float(np.sqrt(max(squared[p, q], 0.0))), min(p, q), max(p, q)
 
 
-def gram_distance_rounding(
-    d_model: int, distance: float, entry_error: float = _rotation_table.ENTRY_ERROR_BOUND
-) -> float:
-    r"""A bound on the error of a distance between two rows of pe's table, from the Gram matrix.
-
-    :func:`smallest_row_distance` forms :math:`s = |a|^2 + |b|^2 - 2\,a \cdot b` for rows
-    of norm :math:`\sqrt{d/2}` whose entries are within :math:`\delta` (pe's entry bound)
-    of the exact ones (``entry_error``: pe's entry bound by default). Table errors move :math:`s` by at most :math:`4\delta\sqrt d\,D +
-    4\delta^2 d` (:math:`D` the distance); the three sums of :math:`d` products by at most
-    :math:`\gamma_d (d/2 + d/2 + d)` (Cauchy-Schwarz bounds :math:`\sum |a_j b_j|` by
-    :math:`d/2`), in any order; the two additions by :math:`u(d + D^2)`. The square root
-    divides that by :math:`\sqrt{\hat s} + \sqrt s \ge D` and adds :math:`uD`:
-
-    .. math::
-
-        \tau = \frac{4\delta\sqrt d\,D + 4\delta^2 d + 2d\,\gamma_d + u(d + D^2)}{D} + uD.
-
-    Examples
-    --------
-    >>> f"{gram_distance_rounding(512, 3.714):.2g}"
-    '1.6e-11'
-    """
-    width = _validate.even_width("d_model", d_model)
-    delta, u, dist = float(entry_error), EPS64 / 2, float(distance)
-    squared = (
-        4 * delta * np.sqrt(width) * dist
-        + 4 * delta**2 * width
-        + 2 * width * gamma(width)
-        + u * (width + dist**2)
-    )
-    return float(squared / dist + u * dist)
-
-
 #: One sine/cosine pair alone (width 2): it comes back near itself.
-SINGLE_PAIR: Candidate[int] = Candidate("one pair alone", 2)
-
+SINGLE_PAIR = Candidate("one pair alone", 2)
 
 #: Four pairs (width 8): offset 6283 brings the row closer than a neighbour.
-FOUR_PAIRS: Candidate[int] = Candidate("four pairs (d = 8)", 8)
+FOUR_PAIRS = Candidate("four pairs (d = 8)", 8)
 
 
 def _distinct(d_model: int) -> Evidence:
@@ -476,16 +411,14 @@ def _distinct(d_model: int) -> Evidence:
         return checked(ok, detail + " (needs every other offset farther than neighbours)")
     # the minimum over all pairs is the neighbours' distance itself, up to the Gram matrix's rounding
     brute, p, q = smallest_row_distance(4096, d_model)
-    rounding = gram_distance_rounding(d_model, brute)
+    rounding = GRAM_DISTANCE.tolerance(d_model, brute)
     return checked(
         ok,
         f"{detail}; brute force over all pairs of p < 4096: {brute:.6g} (p = {p}, q = {q}; needs "
         "every other offset farther than neighbours, and no pair closer than neighbours by more "
-        f"than the Gram matrix's rounding {rounding:.2g})",
+        f"than the Gram matrix's rounding {rounding.value:.2g})",
         error=max(neighbours - brute, 0.0),
-        tolerance=Tolerance(
-            rounding, r"\text{Gram distance: } (4\delta\sqrt d D + 2d\gamma_d + \dots)/D"
-        ),
+        tolerance=rounding,
     )
 
 
@@ -513,9 +446,6 @@ claim(
         r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
     ),
 )
-
-
-# --- continuous-fewer-numbers ------------------------------------------------------------
 
 
 def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
@@ -613,11 +543,10 @@ def _log2_rounded_down(n: int) -> int:
 
 
 #: :math:`\lfloor \log_2 n \rfloor` bits: one too few unless ``n`` is a power of two.
-LOG2_ROUNDED_DOWN: Candidate[Callable[[int], int]] = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
-
+LOG2_ROUNDED_DOWN = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
 
 #: A pair turning a rational fraction of a full turn per position (``2π/8``): it repeats.
-RATIONAL_TURN: Candidate[float] = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)
+RATIONAL_TURN = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)
 
 
 def _bits(law: Callable[[int], int]) -> Evidence:
@@ -654,38 +583,6 @@ claim(
         r" 10^{-4} \end{gathered}"
     ),
 )
-
-
-# --- offset-distance-position-free ------------------------------------------------------------
-
-
-def offset_distance_rounding(offsets: npt.ArrayLike, d_model: int) -> Float64Array:
-    r"""A bound on :math:`|` :func:`offset_distances` :math:`-` :func:`row_distance_by_offset` :math:`|`, per offset.
-
-    Both sides compute :math:`D_k^2 = \sum_i (2 - 2\cos\omega_i k)` for the sinusoidal
-    design. From the table (entries within :math:`\delta`), each difference of two entries
-    errs by at most :math:`e = 2\delta + 2u`, its square by :math:`4e + e^2 + 4u`, and the sum
-    of :math:`d` squares (each at most 4) by :math:`4d\,\gamma_d` more. From the formula, each
-    cosine errs by the phase model :math:`4\varepsilon + 4\varepsilon\,\omega_i |k|`, each
-    term by twice that plus :math:`4u`, and the sum of :math:`d/2` terms by
-    :math:`2d\,\gamma_{d/2}` more. The square roots divide the sum :math:`\tau^2` of both by
-    :math:`2 D_k` and add :math:`u D_k` each:
-
-    .. math::
-
-        \tau_k = \frac{\tau^2_k}{2 D_k} + 2u D_k.
-    """
-    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
-    width = _validate.even_width("d_model", d_model)
-    u, e = EPS64 / 2, 2 * _rotation_table.ENTRY_ERROR_BOUND + EPS64
-    omega = numeric.frequencies(width)
-    table_side = width * (4 * e + e**2 + 4 * u) + 4 * width * gamma(width)
-    cosines = 2 * phase_tolerance(EPS64, omega[None, :], ks[:, None]).sum(axis=1)
-    formula_side = cosines + width / 2 * 4 * u + 2 * width * gamma(width // 2)
-    distance = row_distance_by_offset(ks.astype(np.int64), width)
-    return np.asarray(
-        (table_side + formula_side) / (2 * distance) + 2 * u * distance, dtype=np.float64
-    )
 
 
 def offset_distances(
@@ -753,15 +650,13 @@ def _doubled_cosine_pair(p: Any, w: Any) -> Any:
 
 
 #: A pair whose cosine turns at twice the sine's frequency.
-DOUBLED_COSINE_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
-    "cosine at twice the sine's frequency", _doubled_cosine_pair
-)
+DOUBLED_COSINE_PAIR = Candidate("cosine at twice the sine's frequency", _doubled_cosine_pair)
 
 
 def _offsets(design: Design) -> Evidence:
     offsets, starts = np.array([1, 5, 50]), np.arange(0, 1000, 7)
     expected = row_distance_by_offset(offsets, 512)
-    rounding = offset_distance_rounding(offsets, 512)
+    rounding = OFFSET_DISTANCE(offsets, 512)
     ratio = max(
         float(
             (np.abs(offset_distances(design, offsets, starts, 512, n) - expected) / rounding).max()
@@ -770,7 +665,7 @@ def _offsets(design: Design) -> Evidence:
     )
     return within(
         ratio,
-        Tolerance(1.0, r"\tau_k = \tau^2_k / 2D_k + 2uD_k \text{ per offset}"),
+        OFFSET_DISTANCE.per_entry("per offset"),
         f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
         f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): worst difference / tolerance {ratio:.2g} "
         f"(tolerances {', '.join(f'{t:.2g}' for t in rounding)})",
@@ -787,9 +682,6 @@ claim(
         r" \text{no } p \text{ and no sentence length in it} \end{gathered}"
     ),
 )
-
-
-# --- encoding-independent-of-length ------------------------------------------------------------
 
 
 def _independent_of_length(design: Design) -> Evidence:
@@ -815,16 +707,13 @@ claim(
 )
 
 
-# --- encoding-any-position ------------------------------------------------------------
-
-
 def _learned_512(positions: Any, _n: int, d_model: int) -> npt.NDArray[np.float64]:
     table = np.random.default_rng(0).standard_normal((512, d_model))
     return np.asarray(table[positions], dtype=np.float64)
 
 
 #: A learned table of 512 rows: no row for a later position.
-LEARNED_TABLE: Candidate[Design] = Candidate("a learned table of 512 rows", _learned_512)
+LEARNED_TABLE = Candidate("a learned table of 512 rows", _learned_512)
 
 
 def _float64_angles(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
@@ -832,7 +721,7 @@ def _float64_angles(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
 
 
 #: The formula with its angles formed in float64: defined everywhere, off by order one at 2^53.
-FLOAT64_ANGLES_DESIGN: Candidate[Design] = Candidate("angles formed in float64", _float64_angles)
+FLOAT64_ANGLES_DESIGN = Candidate("angles formed in float64", _float64_angles)
 
 
 def _any_position(design: Design) -> Evidence:
@@ -840,14 +729,13 @@ def _any_position(design: Design) -> Evidence:
         values = design(FAR, FAR.size, 64)
     except IndexError:
         return checked(False, f"position {int(FAR.max())} has no row")
-    exact = reference.table(FAR.tolist(), 64)
-    error = float(np.abs(values - exact).max())
-    bound = DELTA
+    error = float(np.abs(values - reference.table(FAR.tolist(), 64)).max())
+    bound = ENTRY.tolerance()
     return within(
         error,
-        Tolerance(bound, r"\delta = 2\sqrt2\,\delta_{\text{anchor}} + 3 \cdot 2^{-54}"),
+        bound,
         f"d=64, p in {{0, 1, 10, 1e3, 1e4, 1e6, 1e9, 2^53}}: largest error against 50-digit "
-        f"mpmath {error:.3g} (bound {bound:.3g})",
+        f"mpmath {error:.3g} (bound {bound.value:.3g})",
     )
 
 
@@ -866,9 +754,6 @@ claim(
 )
 
 
-# --- encoding-deterministic ------------------------------------------------------------
-
-
 def _rotated_from_first(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
     ps = np.abs(np.asarray(positions, dtype=np.int64))
     first = numeric.sinusoidal(ps[:1], d)[0]
@@ -882,9 +767,7 @@ def _rotated_from_first(positions: Any, _n: int, d: int) -> npt.NDArray[np.float
 
 #: Rows rotated from the first requested row: right to rounding, but the bits depend on
 #: which position came first.
-ROTATED_FROM_FIRST: Candidate[Design] = Candidate(
-    "rows rotated from the first one asked for", _rotated_from_first
-)
+ROTATED_FROM_FIRST = Candidate("rows rotated from the first one asked for", _rotated_from_first)
 
 
 def _deterministic(design: Design) -> Evidence:

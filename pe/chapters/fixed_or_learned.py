@@ -44,28 +44,21 @@ import numpy.typing as npt
 
 from pe import _validate, numeric
 from pe._tolerance import EPS64, Tolerance
-from pe.chapters.implications import dot_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, checked, within
+from pe.error_models import DOT_PRODUCT
 
 chapter = Chapter(__name__, follows="implications")
 claim = chapter.claim
 
-
 Array = npt.NDArray[np.float64]
 
-
 #: Position 511, the last one of a training range 0 .. 511.
-LAST_TRAINED_POSITION: Candidate[int] = Candidate("position 511, the last trained", 511)
-
+LAST_TRAINED_POSITION = Candidate("position 511, the last trained", 511)
 
 #: The base model's trained length and width used on the page.
 N_MAX = 512
 
-
 WIDTH = 512
-
-
-# --- learned-table-trade ------------------------------------------------------------
 
 
 @dataclass
@@ -122,17 +115,13 @@ class LearnedPositions:
 
 
 #: Parameters :math:`(n_{\max} + 1) d`: a row for every position 0 to :math:`n_{\max}` inclusive.
-ROW_FOR_N_MAX: Candidate[Callable[[int, int], int]] = Candidate(
-    "(n_max + 1) d, rows for 0 .. n_max", lambda n_max, d: (n_max + 1) * d
-)
-
+ROW_FOR_N_MAX = Candidate("(n_max + 1) d, rows for 0 .. n_max", lambda n_max, d: (n_max + 1) * d)
 
 #: The learned table of 512 rows used as an encoding ``(positions, d) -> rows``.
-LEARNED_LOOKUP: Candidate[Callable[[Any, int], Any]] = Candidate(
+LEARNED_LOOKUP = Candidate(
     "a learned table of 512 rows",
     lambda positions, d: LearnedPositions(512, d).lookup(positions),
 )
-
 
 #: Positions beyond training where the sinusoidal table is checked.
 FAR = np.array([N_MAX, 10**6, 2**40])
@@ -173,7 +162,7 @@ def _rows_everywhere(
     norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
     identity = numeric.check_rotation_identity(WIDTH, FAR, np.array([1, 5, 100]))
     return within(
-        max(norm_gap / dot_tolerance(WIDTH, 0.0), identity.worst_ratio),
+        max(norm_gap / DOT_PRODUCT(WIDTH, 0.0), identity.worst_ratio),
         Tolerance(
             1.0,
             r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
@@ -196,10 +185,6 @@ claim(
     ),
 )
 
-
-# --- vaswani-learned-nearly-identical ------------------------------------------------------------
-
-
 claim(
     "vaswani-learned-nearly-identical",
     "Vaswani et al.: learned and sinusoidal positions gave nearly identical results",
@@ -211,10 +196,6 @@ claim(
     source="vaswani2017",
 )
 
-
-# --- press-sinusoidal-degrades ------------------------------------------------------------
-
-
 claim(
     "press-sinusoidal-degrades",
     "Press et al.: sinusoidal models degrade beyond the training length, ALiBi does not",
@@ -225,9 +206,6 @@ claim(
     ),
     source="press2022",
 )
-
-
-# --- unseen-values-beyond-training ------------------------------------------------------------
 
 
 def unseen_pairs(
@@ -261,7 +239,7 @@ def unseen_pairs(
 
 
 #: Position 256, inside a training range 0 .. 511.
-INSIDE_TRAINING: Candidate[int] = Candidate("position 256, inside training", 256)
+INSIDE_TRAINING = Candidate("position 256, inside training", 256)
 
 
 def _unseen_at(position: int) -> Evidence:
@@ -289,9 +267,6 @@ claim(
         r" v_i(p'),\ p' < 512\end{gathered}"
     ),
 )
-
-
-# --- residual-stream-carries-position ------------------------------------------------------------
 
 
 def _norm(h: Array) -> Array:
@@ -339,15 +314,12 @@ def _cancelling(layer: int, h: Array, out: Array) -> tuple[Array, Array]:
 #: :math:`h_{l+1} = h_l + f_l(h_l)`, the sublayer reading :math:`\mathrm{LN}(h_l)` (pre-LN).
 RESIDUAL = Connection("pre-LN residual", _residual)
 
-
 #: :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`: the paper's post-LN layer, normalising the
 #: whole stream after each addition.
 POST_LN = Connection("post-LN residual", _post_norm, pre_norm=False)
 
-
 #: :math:`h_{l+1} = f_l(h_l)`: each layer replaces its input.
 PLAIN = Connection("plain", _plain)
-
 
 #: Residual, but the first sublayer outputs :math:`-h_0` (a sublayer that cancels its input).
 CANCELLING = Connection("residual, first sublayer cancels", _cancelling)
@@ -456,18 +428,13 @@ def position_signal(
 
 
 #: A stack without residual connections.
-PLAIN_STACK: Candidate[Connection] = Candidate("no residual", PLAIN)
-
+PLAIN_STACK = Candidate("no residual", PLAIN)
 
 #: The paper's post-LN layer, :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`.
-POST_LN_STACK: Candidate[Connection] = Candidate("post-LN (the paper's layer)", POST_LN)
-
+POST_LN_STACK = Candidate("post-LN (the paper's layer)", POST_LN)
 
 #: A residual stack whose first sublayer outputs :math:`-h_0`.
-CANCELLING_SUBLAYER: Candidate[Connection] = Candidate(
-    "a sublayer that cancels its input", CANCELLING
-)
-
+CANCELLING_SUBLAYER = Candidate("a sublayer that cancels its input", CANCELLING)
 
 #: Residual-stack settings: width, positions, sublayers.
 STACK = (64, 128, 6)
@@ -516,10 +483,6 @@ claim(
     ),
 )
 
-
-# --- gehring-learned-positions ------------------------------------------------------------
-
-
 claim(
     "gehring-learned-positions",
     "Gehring et al.: learned position embeddings, before the Transformer",
@@ -530,10 +493,6 @@ claim(
     source="gehring2017",
 )
 
-
-# --- residual-connections-for-depth ------------------------------------------------------------
-
-
 claim(
     "residual-connections-for-depth",
     "He et al.: residual connections were introduced to train deeper networks",
@@ -543,10 +502,6 @@ claim(
     ),
     source="he2016",
 )
-
-
-# --- transformer-post-ln ------------------------------------------------------------
-
 
 claim(
     "transformer-post-ln",

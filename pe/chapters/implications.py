@@ -30,7 +30,7 @@ terms kept), the true one by default; the wrong candidates make it fail.
 The measurements: every angle :math:`\omega_i k` is formed in float64 with absolute error
 about :math:`\varepsilon_{64}\,\omega_i |k|`; a sum over the :math:`d/2` pairs
 accumulates at most :math:`d/2` such errors plus :math:`d/2` roundings.
-:func:`dot_tolerance` states the bound used by the checks.
+:data:`pe.error_models.DOT_PRODUCT` states the bound used by the checks.
 
 Examples
 --------
@@ -57,14 +57,11 @@ import sympy as sp
 from pe import _validate, numeric, reference
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import (
-    ELEMENTARY_ULPS,
     EPS64,
-    FREQUENCY_ROUNDING,
     Tolerance,
     gamma,
     phase_tolerance,
 )
-from pe.chapters.failed_designs import gram_distance_rounding
 from pe.chapters.rope import (
     IDENTITY_PROJECTIONS,
     ROPE_AFTER_PROJECTION,
@@ -75,14 +72,13 @@ from pe.chapters.rope import (
 )
 from pe.chapters.rotation_identity import rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
+from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
 from pe.symbolic import OMEGA, D, Derivation, K, P, Proof, Q, pair, shift_block, to_latex
 
 chapter = Chapter(__name__, follows="rotation_identity")
 claim = chapter.claim
 
-
 Float64Array = npt.NDArray[np.float64]
-
 
 #: A frequency law ``d -> (d/2,) array`` of angular frequencies, like :func:`pe.numeric.frequencies`.
 FrequencyLaw = Callable[[int], Float64Array]
@@ -103,37 +99,6 @@ def dot_by_offset(d_model: int, offsets: npt.ArrayLike, *, base: float = 10000.0
     ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
     _validate.capped_elements("dot_by_offset", ks.size * omega.size, 16)
     return np.asarray(np.cos(np.multiply.outer(ks, omega)).sum(axis=1), dtype=np.float64)
-
-
-def dot_tolerance(d_model: int, reach: float) -> float:
-    r"""A bound on a dot product of two rows against :math:`\sum_i \cos \omega_i k`.
-
-    The rows come from :func:`pe.numeric.sinusoidal` (entries within :math:`\delta`, norms
-    :math:`\sqrt{d/2}`): their dot product errs by at most :math:`\sqrt2\,d\,\delta` from
-    the entries and :math:`\gamma_d\,d/2` from its rounding, in any order. The reference
-    sums :math:`d/2` cosines of angles :math:`k\,\omega_i` formed in float64 (each within
-    :math:`\varepsilon + (r_\omega + u)\,|k|`, :math:`|k| \le` ``reach``, ``omega <= 1``)
-    and rounds the sum (:math:`\gamma_{d/2}\,d/2`):
-
-    .. math::
-
-        \tau = \sqrt2\,d\,\delta + \gamma_d\,\tfrac d2
-        + \tfrac d2\bigl(\varepsilon + (r_\omega + u)\,\mathrm{reach}\bigr)
-        + \gamma_{d/2}\,\tfrac d2.
-
-    Examples
-    --------
-    >>> f"{dot_tolerance(512, 0.0):.2g}"
-    '2.2e-11'
-    """
-    width = _validate.even_width("d_model", d_model)
-    half = width / 2
-    return float(
-        np.sqrt(2) * width * ENTRY_ERROR_BOUND
-        + gamma(width) * half
-        + half * (ELEMENTARY_ULPS * EPS64 + (FREQUENCY_ROUNDING + EPS64 / 2) * reach)
-        + gamma(width // 2) * half
-    )
 
 
 def first_rise(values: npt.ArrayLike) -> int | None:
@@ -254,7 +219,6 @@ def _rotation(rng: np.random.Generator, d: int) -> Float64Array:
 #: Gaussian :math:`W_q, W_k` with 16 rows, scaled by :math:`1/\sqrt d`.
 RANDOM = Projection("random", _random)
 
-
 #: :math:`W` block-diagonal of scaled rotations :math:`[[a_i, b_i], [-b_i, a_i]]`, which
 #: commute with every :math:`T_k`.
 ROTATION = Projection("rotation", _rotation)
@@ -330,16 +294,6 @@ def _pe(position: Any, omegas: list[Any]) -> Any:
     return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
 
 
-#: The model of :func:`pe.chapters.implications.dot_tolerance`.
-_DOT_MODEL = (
-    r"\sqrt2\,d\,\delta + \gamma_d \tfrac d2 + \tfrac d2(\varepsilon + (r_\omega + u)"
-    r"\,\mathrm{reach}) + \gamma_{d/2} \tfrac d2"
-)
-
-
-# --- dot-product-offset-only ------------------------------------------------------------
-
-
 def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
     r"""Largest :math:`|PE(p) \cdot PE(q) - \sum_i \cos(\omega_i^{\mathrm{power}} (q - p))|`, all rows.
 
@@ -401,25 +355,22 @@ def _double_angle_cosine(k: Any, w: Any) -> Any:
 
 
 #: Right side of the one-pair dot product :math:`\cos 2\omega k` instead of :math:`\cos\omega k`.
-DOUBLE_ANGLE_COSINE: Candidate[Callable[[Any, Any], Any]] = Candidate(
-    "cos(2ωk)", _double_angle_cosine
-)
-
+DOUBLE_ANGLE_COSINE = Candidate("cos(2ωk)", _double_angle_cosine)
 
 #: Frequencies :math:`\omega_i^2 = 10000^{-4i/d}`: the exponent doubled (a power of 2).
-DOUBLED_EXPONENT: Candidate[int] = Candidate("doubled exponent", 2)
+DOUBLED_EXPONENT = Candidate("doubled exponent", 2)
 
 
 def _dot_products(power: int) -> Evidence:
     d, n = 512, 1500
     error = dot_product_error(d, n, power)
-    tol = dot_tolerance(d, 2 * n)
+    tol = DOT_PRODUCT.tolerance(d, 2 * n)
     law = "w_i" if power == 1 else f"w_i^{power}"
     return within(
         error,
-        Tolerance(tol, _DOT_MODEL),
+        tol,
         f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
-        f"max error {error:.2g} (tolerance {tol:.2g})",
+        f"max error {error:.2g} (tolerance {tol.value:.2g})",
     )
 
 
@@ -435,9 +386,6 @@ claim(
     Check(_dot_products, true=1, wrong=(DOUBLED_EXPONENT,)),
     statement=r"PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k",
 )
-
-
-# --- dot-product-symmetric ------------------------------------------------------------
 
 
 def symmetry_gap(d_model: int, position: int, max_offset: int, between: int = 0) -> float:
@@ -480,20 +428,20 @@ def offset_symmetry(between: int = 0) -> Proof:
 
 
 #: :math:`T_1` between the two rows (the shift placed between them, 0 being none).
-SHIFT_BETWEEN_ROWS: Candidate[int] = Candidate("T_1 between the rows", 1)
+SHIFT_BETWEEN_ROWS = Candidate("T_1 between the rows", 1)
 
 
 def _symmetric(between: int) -> Evidence:
     d, p, reach = 512, 2000, 1500
     gap = symmetry_gap(d, p, reach, between)
-    tol = dot_tolerance(d, p + reach)
+    tol = 2 * DOT_PRODUCT(d, p + reach)
     label = "PE(p) · PE(p±k)" if between == 0 else f"PE(p)^T T_{between} PE(p±k)"
     # two dot products that agree exactly, each within the model
     return within(
         gap,
-        Tolerance(2 * tol, "2(" + _DOT_MODEL + ")"),
+        Tolerance(tol, f"2({DOT_PRODUCT.latex})"),
         f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = {gap:.2g} "
-        f"(tolerance {2 * tol:.2g})",
+        f"(tolerance {tol:.2g})",
     )
 
 
@@ -504,9 +452,6 @@ claim(
     Check(_symmetric, true=0, wrong=(SHIFT_BETWEEN_ROWS,)),
     statement=r"PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)",
 )
-
-
-# --- dot-product-not-monotone ------------------------------------------------------------
 
 
 def reference_dot_by_offset(d_model: int, offsets: npt.ArrayLike) -> Float64Array:
@@ -528,19 +473,12 @@ def reference_dot_by_offset(d_model: int, offsets: npt.ArrayLike) -> Float64Arra
 #: Statements about :math:`f(k) = PE(p) \cdot PE(p+k)`, d = 512, as (first k with
 #: f(k+1) > f(k), first k with f(k) < 0), None for never: "it falls steadily and stays
 #: positive", and "it rises, but never turns negative".
-MONOTONE_DECAY: Candidate[tuple[int | None, int | None]] = Candidate(
-    "falls steadily, stays positive", (None, None)
-)
+MONOTONE_DECAY = Candidate("falls steadily, stays positive", (None, None))
 
-
-RISES_STAYS_POSITIVE: Candidate[tuple[int | None, int | None]] = Candidate(
-    "rises at k = 44 but stays positive", (43, None)
-)
-
+RISES_STAYS_POSITIVE = Candidate("rises at k = 44 but stays positive", (43, None))
 
 #: Width and range of offsets for the decay of the dot product.
 DECAY_WIDTH = 512
-
 
 DECAY_RANGE = 20_000
 
@@ -584,9 +522,6 @@ claim(
         r"\ f(3284) < 0\end{gathered}"
     ),
 )
-
-
-# --- norm-constant ------------------------------------------------------------
 
 
 def norm_error(d_models: tuple[int, ...], positions: npt.ArrayLike, per_dimension: float) -> float:
@@ -641,14 +576,10 @@ def _mixed_frequency_pair(p: Any, w: Any) -> Any:
 
 
 #: The pair :math:`(\sin\omega p, \cos 2\omega p)`.
-MIXED_FREQUENCY_PAIR: Candidate[Callable[[Any, Any], Any]] = Candidate(
-    "pair (sin ωp, cos 2ωp)", _mixed_frequency_pair
-)
-
+MIXED_FREQUENCY_PAIR = Candidate("pair (sin ωp, cos 2ωp)", _mixed_frequency_pair)
 
 #: Squared norm :math:`d` instead of :math:`d/2` (per dimension 1 instead of 1/2).
-NORM_SQUARED_D: Candidate[Any] = Candidate("norm² = d", sp.Integer(1))
-
+NORM_SQUARED_D = Candidate("norm² = d", sp.Integer(1))
 
 #: Positions of the norm check: every p < 10^4 and three far ones.
 NORM_POSITIONS = np.concatenate([np.arange(10_000), [10**6, 10**9, 2**40]])
@@ -658,10 +589,10 @@ def _norm(per_dimension: Any) -> Evidence:
     widths = (64, 512)
     worst = norm_error(widths, NORM_POSITIONS, float(per_dimension))
     # |PE(p)|^2 is a dot product of a row with itself; its square root halves the error
-    tol = max(dot_tolerance(d, 0.0) for d in widths)
+    tol = max(DOT_PRODUCT(d, 0.0) for d in widths)
     return within(
         worst,
-        Tolerance(tol, _DOT_MODEL + r",\ \mathrm{reach} = 0"),
+        Tolerance(tol, DOT_PRODUCT.latex + r",\ \mathrm{reach} = 0"),
         f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - "
         f"sqrt({per_dimension * D}) | = {worst:.2g} (tolerance {tol:.2g})",
     )
@@ -675,9 +606,6 @@ claim(
     Check(_norm, true=HALF, wrong=(NORM_SQUARED_D,)),
     statement=r"\lVert PE(p) \rVert = \sqrt{d/2} \quad \text{for every } p",
 )
-
-
-# --- rows-distinct ------------------------------------------------------------
 
 
 def brute_force_nearest(n_positions: int, d_model: int) -> float:
@@ -727,16 +655,10 @@ def _binary_counter(d: int) -> npt.NDArray[np.float64]:
 
 
 #: :math:`2 - 2\cos\omega(p+q)`: the sum of the positions instead of their difference.
-SUM_ANGLE_DISTANCE: Candidate[Callable[[Any, Any, Any], Any]] = Candidate(
-    "2 − 2cos ω(p+q)", _sum_angle_chord
-)
-
+SUM_ANGLE_DISTANCE = Candidate("2 − 2cos ω(p+q)", _sum_angle_chord)
 
 #: Frequencies :math:`2\pi/2^{j}`, ``j = 1 .. d/2``, as in a binary counter.
-BINARY_COUNTER: Candidate[FrequencyLaw] = Candidate(
-    "frequencies 2π/2^j (a binary counter)", _binary_counter
-)
-
+BINARY_COUNTER = Candidate("frequencies 2π/2^j (a binary counter)", _binary_counter)
 
 #: (n, d) settings for the smallest distance between rows.
 ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
@@ -752,7 +674,7 @@ def _rows_distinct(law: FrequencyLaw) -> Evidence:
     brute = brute_force_nearest(2000, 64)
     shortcut = _nearest(law, 2000, 64)[1]
     # the Gram matrix's rounding (the chord formula keeps full relative precision: a few eps)
-    rounding = gram_distance_rounding(64, shortcut) + 8 * EPS64 * shortcut
+    rounding = GRAM_DISTANCE(64, shortcut) + 8 * EPS64 * shortcut
     return checked(
         all(distance > 1e-6 for *_, distance in nearest),
         "smallest distance between two rows: "
@@ -790,19 +712,13 @@ claim(
 )
 
 
-# --- pairs-never-return ------------------------------------------------------------
-
-
 def _binary_turn(i: int, _d: int) -> sp.Expr:
     return sp.pi / 2**i
 
 
 #: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
 #: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
-BINARY_TURNS: Candidate[Callable[[int, int], sp.Expr]] = Candidate(
-    "omega_b = pi / 2^b (a binary counter)", _binary_turn
-)
-
+BINARY_TURNS = Candidate("omega_b = pi / 2^b (a binary counter)", _binary_turn)
 
 #: A frequency law as SymPy sees it: ``(i, d) -> omega_i``, exact.
 FrequencyExpr = Callable[[int, int], sp.Expr]
@@ -839,9 +755,6 @@ claim(
     ),
     source="lindemann1882",
 )
-
-
-# --- every-pair-relative-and-absolute ------------------------------------------------------------
 
 
 def pair_min_distance(
@@ -907,15 +820,10 @@ def _pair0_period_8(d: int) -> npt.NDArray[np.float64]:
 
 
 #: Blocks that turn pair 0 by the angle of the slowest pair.
-PAIR0_SLOWEST_ANGLE: Candidate[FrequencyLaw] = Candidate(
-    "pair 0 turned by pair d/2 − 1's angle", _pair0_at_slowest
-)
-
+PAIR0_SLOWEST_ANGLE = Candidate("pair 0 turned by pair d/2 − 1's angle", _pair0_at_slowest)
 
 #: Pair 0 at :math:`\omega = 2\pi/8`: period 8, a whole fraction of a turn.
-RATIONAL_PERIOD: Candidate[FrequencyLaw] = Candidate(
-    "pair 0 with ω = 2π/8 (period 8)", _pair0_period_8
-)
+RATIONAL_PERIOD = Candidate("pair 0 with ω = 2π/8 (period 8)", _pair0_period_8)
 
 
 def _every_pair(blocks: FrequencyLaw) -> Evidence:
@@ -953,13 +861,8 @@ claim(
     ),
 )
 
-
-# --- attention-score-four-terms ------------------------------------------------------------
-
-
 #: The four terms of the score with content, in the order of :func:`attention_four_terms`.
 TERM_NAMES = ("x^T W y", "x^T W e_q", "e_p^T W y", "e_p^T W e_q")
-
 
 #: Every term kept: the true expansion.
 ALL_TERMS = (0, 1, 2, 3)
@@ -1004,8 +907,7 @@ def attention_four_terms(terms: Sequence[int] = ALL_TERMS) -> Proof:
 
 
 #: The score with only the content-content and position-position terms.
-CROSS_TERMS_DROPPED: Candidate[tuple[int, ...]] = Candidate("cross terms dropped", (0, 3))
-
+CROSS_TERMS_DROPPED = Candidate("cross terms dropped", (0, 3))
 
 claim(
     "attention-score-four-terms",
@@ -1021,9 +923,6 @@ claim(
         r" W = W_q^{\mathsf T} W_k\end{gathered}"
     ),
 )
-
-
-# --- projected-score-not-relative ------------------------------------------------------------
 
 
 def _identity(_rng: np.random.Generator, d: int) -> Float64Array:
@@ -1074,15 +973,13 @@ def position_term(form: Callable[[Any], Any] = sum_and_difference) -> Proof:
 
 
 #: :math:`e_p^{\mathsf T} W e_q` with the :math:`p - q` terms only.
-DIFFERENCE_ONLY: Candidate[Callable[[Any], Any]] = Candidate("p − q terms only", difference_terms)
-
+DIFFERENCE_ONLY = Candidate("p − q terms only", difference_terms)
 
 #: :math:`W = I`: the raw dot product, a function of :math:`q - p`.
-IDENTITY_PROJECTION: Candidate[Projection] = Candidate("W = I", IDENTITY)
-
+IDENTITY_PROJECTION = Candidate("W = I", IDENTITY)
 
 #: :math:`W` made of scaled rotations, which commute with every :math:`T_k`.
-ROTATION_PROJECTION: Candidate[Projection] = Candidate("W of scaled rotations", ROTATION)
+ROTATION_PROJECTION = Candidate("W of scaled rotations", ROTATION)
 
 
 def _not_relative(content: float, projection: Projection) -> Evidence:
@@ -1097,7 +994,6 @@ def _not_relative(content: float, projection: Projection) -> Evidence:
 
 #: Integer projections whose additive score is not a function of the offset (exactly).
 _WQ = ((1, 2), (0, 1))
-
 
 _WK = ((2, 0), (1, 1))
 
@@ -1159,9 +1055,6 @@ claim(
 )
 
 
-# --- position-term-relative-condition ------------------------------------------------------------
-
-
 def score_rounding(
     n_positions: int, d_model: int, *, projection: Projection = RANDOM, seed: int = 0
 ) -> float:
@@ -1191,14 +1084,13 @@ def _coupled_rotation(rng: np.random.Generator, d: int) -> npt.NDArray[np.float6
 
 #: Scaled rotations on the diagonal (each block passes the per-pair condition) and one
 #: non-zero block coupling pairs 0 and 1.
-COUPLED_ROTATION_PROJECTION: Candidate[Projection] = Candidate(
+COUPLED_ROTATION_PROJECTION = Candidate(
     "scaled rotations plus one block coupling pairs 0 and 1",
     Projection("rotations plus a coupling block", _coupled_rotation),
 )
 
-
 #: Random :math:`W_q^{\mathsf T} W_k`.
-RANDOM_PROJECTION: Candidate[Projection] = Candidate("random W", RANDOM)
+RANDOM_PROJECTION = Candidate("random W", RANDOM)
 
 
 def _relative_only(projection: Projection) -> Evidence:

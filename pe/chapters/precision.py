@@ -45,14 +45,13 @@ import sympy as sp
 
 from pe import _extended_precision, _rotation_table, _validate, numeric, recipes, reference
 from pe._tolerance import Tolerance
-from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, ShiftMatrix
+from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.recipes import chained_rotation, float32_recipe
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="conventions")
 claim = chapter.claim
-
 
 #: A table method: ``(positions, d_model) -> (positions.size, d_model)`` array.
 Table = Callable[[npt.NDArray[np.int64], int], npt.NDArray[Any]]
@@ -320,22 +319,16 @@ def _nudged_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]
 
 
 #: :math:`T_k` with one entry off by ``1e-9``.
-NUDGED_SHIFT_MATRIX: Candidate[ShiftMatrix] = Candidate(
-    "T_k with one entry off by 1e-9", _nudged_shift_matrix
-)
-
+NUDGED_SHIFT_MATRIX = Candidate("T_k with one entry off by 1e-9", _nudged_shift_matrix)
 
 #: The accuracy claims cover positions below 2**20 and these widths.
 WIDTHS = (64, 4096)
 
-
 LIMIT = 2**20
-
 
 #: Float32 entries: half a unit in the last place below 1, plus the float64 value's error
 #: before its rounding (:mod:`pe._rotation_table`).
 FLOAT32_BOUND = 2.0**-25 + 1.6e-15
-
 
 #: The error models of pe's tables, by bound (:mod:`pe._rotation_table`).
 MODELS = {
@@ -343,10 +336,8 @@ MODELS = {
     FLOAT32_BOUND: r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}",
 }
 
-
 #: Positions of the angle-reduction check and its bound (radians; pe._extended_precision: p0 f_mid rounds below 2^-83 turns).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
-
 
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 
@@ -440,9 +431,6 @@ def _drift_slope(table: Table) -> Evidence:
     )
 
 
-# --- complex-shift-step ------------------------------------------------------------
-
-
 #: A candidate shift factor ``(q, w) -> expression``.
 Factor = Callable[[Any, Any], Any]
 
@@ -506,16 +494,10 @@ def _swapped_factor(q: Any, w: Any) -> Any:
 
 
 #: :math:`\cos \omega q + \mathrm{i}\sin \omega q` for the complex shift factor: a shift by -q.
-CONJUGATE_FACTOR: Candidate[Callable[[Any, Any], Any]] = Candidate(
-    "factor cos + i sin", _conjugate_factor
-)
-
+CONJUGATE_FACTOR = Candidate("factor cos + i sin", _conjugate_factor)
 
 #: :math:`\sin \omega q - \mathrm{i}\cos \omega q`: sine and cosine swapped in the factor.
-SWAPPED_FACTOR: Candidate[Callable[[Any, Any], Any]] = Candidate(
-    "factor sin - i cos", _swapped_factor
-)
-
+SWAPPED_FACTOR = Candidate("factor sin - i cos", _swapped_factor)
 
 claim(
     "complex-shift-step",
@@ -526,9 +508,6 @@ claim(
         wrong=(CONJUGATE_FACTOR, SWAPPED_FACTOR),
     ),
 )
-
-
-# --- table-accurate-float64 ------------------------------------------------------------
 
 
 def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.NDArray[np.float64]:
@@ -550,18 +529,14 @@ def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.
 
 
 #: Table methods ``(positions, d) -> table`` that miss the float64 or float32 bounds.
-DIRECT_FLOAT64_TABLE: Candidate[Callable[[Any, int], Any]] = Candidate(
-    "direct float64 evaluation", numeric.sinusoidal_direct
-)
+DIRECT_FLOAT64_TABLE = Candidate("direct float64 evaluation", numeric.sinusoidal_direct)
 
-
-FLOAT64_ANGLE_ANCHORS: Candidate[Callable[[Any, int], Any]] = Candidate(
+FLOAT64_ANGLE_ANCHORS = Candidate(
     "rotation with anchors from float64 angles", rotation_with_float64_angles
 )
 
-
 #: The statement "float64 tables are correctly rounded" (true: they are not).
-CORRECTLY_ROUNDED_64: Candidate[bool] = Candidate("correctly rounded in float64", True)
+CORRECTLY_ROUNDED_64 = Candidate("correctly rounded in float64", True)
 
 
 def _rounding_64(correctly_rounded: bool) -> Evidence:
@@ -591,28 +566,21 @@ claim(
 )
 
 
-# --- table-accurate-float32 ------------------------------------------------------------
-
-
 def _chained(positions: Any, d: int) -> Any:
     return chained_rotation(int(np.max(positions)) + 1, d)[positions]
 
 
-FLOAT32_RECIPE: Candidate[Callable[[Any, int], Any]] = Candidate(
-    "the float32 recipe", float32_recipe
-)
-
+FLOAT32_RECIPE = Candidate("the float32 recipe", float32_recipe)
 
 #: The direct float64 evaluation rounded to float32: close, but not correctly rounded.
-DIRECT_FLOAT32_TABLE: Candidate[Callable[[Any, int], Any]] = Candidate(
+DIRECT_FLOAT32_TABLE = Candidate(
     "direct float64 evaluation rounded to float32",
     lambda positions, d: numeric.sinusoidal_direct(positions, d).astype(np.float32),
 )
 
-
 #: Rows chained by one complex multiplication each, z(p + 1) = z(p) u, in complex64 and
 #: never re-anchored: the rounding errors add up along the rows.
-CHAINED_COMPLEX64: Candidate[Callable[[Any, int], Any]] = Candidate(
+CHAINED_COMPLEX64 = Candidate(
     "rows chained z(p+1) = z(p) u in complex64 without re-anchoring", _chained
 )
 
@@ -643,10 +611,6 @@ claim(
     ),
 )
 
-
-# --- float32-recipe-drifts ------------------------------------------------------------
-
-
 claim(
     "float32-recipe-drifts",
     "Angles formed in float32 drift linearly with position",
@@ -663,12 +627,7 @@ claim(
     ),
 )
 
-
-# --- float16-positions-collide ------------------------------------------------------------
-
-
 _float16 = partial(numeric.sinusoidal, dtype=np.float16)
-
 
 _recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
 
@@ -701,18 +660,12 @@ claim(
     ),
 )
 
-
-# --- gptneox-1003-half-frequencies ------------------------------------------------------------
-
-
 #: The reproducer of GPT-NeoX issue #1003: head width, positions, base, the entry printed.
 NEOX_1003 = (32, 2048, 10000.0, (1857, 1))
-
 
 #: What the reporter printed: the float32 angle, the float16 angle, the largest change of
 #: the cosine over the table (``tensor(1044.2678)``, ``tensor(1045.)``, ``tensor(0.7819)``).
 NEOX_1003_REPORTED = (1044.2678, 1045.0, 0.7819)
-
 
 #: How float16 angles are formed ``(positions, inv_freq) -> (n, d/2)`` float16, from the
 #: float32 positions and frequencies of the reproducer.
@@ -783,9 +736,7 @@ def neox_reproducer(half_angles: HalfAngles = half_frequency_angles) -> NeoxRepr
 
 
 #: The float32 angle rounded once to float16, read as the cause of GPT-NeoX #1003's 1045.
-ROUNDED_ANGLES: Candidate[HalfAngles] = Candidate(
-    "the float32 angle rounded to float16", rounded_angles
-)
+ROUNDED_ANGLES = Candidate("the float32 angle rounded to float16", rounded_angles)
 
 
 def _neox(half_angles: HalfAngles) -> Evidence:
@@ -823,10 +774,6 @@ claim(
     ),
 )
 
-
-# --- direct-float64-drifts ------------------------------------------------------------
-
-
 claim(
     "direct-float64-drifts",
     "The direct float64 evaluation drifts like the float32 recipe, $2^{29}$ times more slowly",
@@ -843,12 +790,7 @@ claim(
     ),
 )
 
-
-# --- float-format-facts ------------------------------------------------------------
-
-
 ANGLE = 1e4  #: the angle size of the page's float32 argument (a fast pair near p = 10^4)
-
 
 #: The dtype facts of the page, as stated there.
 FORMAT_FACTS: dict[str, float] = {
@@ -943,9 +885,6 @@ claim(
 )
 
 
-# --- anchor-angle-accurate ------------------------------------------------------------
-
-
 def angle_reduction_error(
     turns: tuple[npt.NDArray[np.float64], ...], positions: npt.ArrayLike, d_model: int
 ) -> tuple[float, float]:
@@ -975,11 +914,10 @@ def angle_reduction_error(
 
 #: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
 #: instead of three: too coarse to reduce angles near 2^53 to 1e-24 rad.
-TWO_DOUBLE_FREQUENCIES: Candidate[tuple[npt.NDArray[np.float64], ...]] = Candidate(
+TWO_DOUBLE_FREQUENCIES = Candidate(
     "frequencies kept in two doubles (about 106 bits)",
     _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
-
 
 ANGLE_BOUND = 1e-24
 
@@ -1010,9 +948,6 @@ claim(
         r" \quad (d = 512,\ \text{positions up to } 2^{53}\text{, the largest included})"
     ),
 )
-
-
-# --- entry-error-bound ------------------------------------------------------------
 
 
 def _entry_bounds(stated: tuple[float, float, float]) -> Evidence:
@@ -1053,9 +988,6 @@ claim(
 )
 
 
-# --- megatron-535-float16-positions ------------------------------------------------------------
-
-
 def _positions_in(dtype: type[np.floating[Any]]) -> Evidence:
     """Megatron-LM #535 recomputed: positions 0 .. 32767 cast to ``dtype`` collide."""
     positions = np.arange(32_768)
@@ -1076,10 +1008,6 @@ claim(
     ),
     source="megatron535",
 )
-
-
-# --- * ------------------------------------------------------------
-
 
 #: Precision failures reported in public code, cited by the page (nothing in them can be
 #: recomputed here): bibliography key, then the title and the statement of claim "KEY-reported".
@@ -1111,22 +1039,15 @@ for key, (title, words) in REPORTED.items():
     claim(f"{key}-reported", title, statement=rf"\text{{{words}}}", source=key)
 
 
-# --- identity-low-precision ------------------------------------------------------------
-
-
 def _other_base_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
     return numeric.shift_matrix(k, d, base=base * 1.001)
 
 
 #: :math:`T_k` built with base 10010 instead of 10000: slightly wrong frequencies.
-OTHER_BASE_SHIFT_MATRIX: Candidate[ShiftMatrix] = Candidate(
-    "T_k with base 10010", _other_base_shift_matrix
-)
-
+OTHER_BASE_SHIFT_MATRIX = Candidate("T_k with base 10010", _other_base_shift_matrix)
 
 #: Positions and offsets of the low-precision identity checks.
 OFFSETS = np.array([1, 3, 100, -7])
-
 
 POSITIONS = np.concatenate([np.arange(256), [4096, 65_536]])
 

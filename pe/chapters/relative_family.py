@@ -86,11 +86,7 @@ def _pair_span(pairs: npt.NDArray[np.int64]) -> str:
     return f"{pairs[0]}..{pairs[-1]}" if pairs.size else "none"
 
 
-# --- identical-tokens-relative ------------------------------------------------------------
-
-
 Float64Array = npt.NDArray[np.float64]
-
 
 #: Schemes known to :func:`identical_token_scores`.
 SCHEMES: tuple[str, ...] = (
@@ -204,9 +200,7 @@ def identical_token_scores(
 #: Absolute schemes, for the claim that relative ones give scores depending on i - j only.
 LEARNED_ABSOLUTE = Candidate("learned absolute", ("learned absolute",))
 
-
 SINUSOIDAL_ADDED = Candidate("sinusoidal (added)", ("sinusoidal (added)",))
-
 
 #: Schemes whose scores on a repeated token depend only on i - j.
 RELATIVE_SCHEMES = ("rope", "shaw", "transformer-xl", "t5", "alibi")
@@ -229,7 +223,6 @@ def _toeplitz(schemes: Sequence[str]) -> Evidence:
 
 _ABSOLUTE = (LEARNED_ABSOLUTE, SINUSOIDAL_ADDED)
 
-
 claim(
     "identical-tokens-relative",
     "On a repeated token, relative schemes give scores that depend only on $i - j$",
@@ -240,10 +233,6 @@ claim(
         r" \text{not for learned or added sinusoidal absolute encodings}\end{gathered}"
     ),
 )
-
-
-# --- shaw-clipped-offsets ------------------------------------------------------------
-
 
 #: Shaw et al.'s clip as far as a sequence of 20 reaches: no clipping.
 NO_CLIPPING = Candidate("no clipping", 19)
@@ -269,10 +258,6 @@ claim(
     Check(_shaw, true=3, wrong=(NO_CLIPPING,)),
     statement=r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors}",
 )
-
-
-# --- transformer-xl-four-terms ------------------------------------------------------------
-
 
 #: The four terms (a), (b), (c), (d) of the additive score.
 FOUR_TERMS = ("a", "b", "c", "d")
@@ -357,7 +342,6 @@ def _transformer_xl(terms: Sequence[str]) -> Evidence:
 
 _FOUR_TERMS = by_proof(absolute_score_four_terms)
 
-
 claim(
     "transformer-xl-four-terms",
     "The additive score splits into four terms",
@@ -371,12 +355,7 @@ claim(
     ),
 )
 
-
-# --- t5-buckets ------------------------------------------------------------
-
-
 IntArray = npt.NDArray[np.int64]
-
 
 BucketFunction = Callable[..., IntArray]
 
@@ -469,7 +448,6 @@ UNCAPPED_BUCKETS = Candidate(
     ),
 )
 
-
 DIRECTION_FORGOTTEN = Candidate(
     "direction forgotten", lambda rel, **kw: relative.t5_bucket(-np.abs(np.asarray(rel)), **kw)
 )
@@ -502,7 +480,6 @@ def _t5_reference(bucket: BucketFunction) -> Evidence:
 
 _BUCKETINGS = (UNCAPPED_BUCKETS, DIRECTION_FORGOTTEN)
 
-
 claim(
     "t5-buckets",
     "T5's buckets: exact near 0, logarithmic, capped, one side per direction",
@@ -514,10 +491,6 @@ claim(
         r" \text{directions disjoint}\end{gathered}"
     ),
 )
-
-
-# --- alibi-slopes ------------------------------------------------------------
-
 
 #: ALiBi slopes ``H -> m_h`` halving per head.
 HALVING_SLOPES = Candidate("2^(-h)", lambda h: 2.0 ** -np.arange(1, h + 1, dtype=np.float64))
@@ -548,9 +521,6 @@ claim(
     Check(_alibi, true=relative.alibi_slopes, wrong=(HALVING_SLOPES,)),
     statement=r"m_h = 2^{-8h/H},\ h = 1..H;\quad b_{ij} = -m_h\,(i - j),\ j \le i",
 )
-
-
-# --- nope-causal-position ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -609,7 +579,6 @@ def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
 #: Equal-score attention without the causal mask: as a proof's mask and as a measurement.
 NO_CAUSAL_MASK = Candidate("no causal mask", Mask("no mask: mean of all L values", lambda _i, n: n))
 
-
 UNMASKED_MEAN = Candidate("no causal mask", partial(relative.causal_mean_attention, causal=False))
 
 
@@ -634,7 +603,6 @@ def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]
 
 _COUNTS = by_proof(causal_mean_counts_position)
 
-
 claim(
     "nope-causal-position",
     "With a causal mask, equal scores still reveal the position",
@@ -650,16 +618,11 @@ claim(
     ),
 )
 
-
-# --- position-interpolation-range ------------------------------------------------------------
-
-
 #: Context extensions ``(n, d, s) -> angles``: none at all, and NTK-aware base scaling read
 #: as keeping every angle inside the trained window (it does not).
 NO_INTERPOLATION = Candidate(
     "no interpolation", lambda n, d, _s: relative.position_interpolation(n, d, 1.0)
 )
-
 
 NTK_IN_RANGE = Candidate("NTK-aware base scaling", relative.base_scaling)
 
@@ -685,9 +648,6 @@ claim(
     ),
     statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",
 )
-
-
-# --- ntk-base-scaling ------------------------------------------------------------
 
 
 def ntk_scaled_base(b: Any, s: Any, d: Any) -> Any:
@@ -789,7 +749,6 @@ def _ntk(scaled_base: Callable[[float, float, int], float]) -> Evidence:
 
 _NTK = by_proof(ntk_frequencies)
 
-
 claim(
     "ntk-base-scaling",
     "NTK-aware scaling slows pair $i$ by $s^{2i/(d-2)}$: the fastest not at all, the slowest by $s$",
@@ -797,14 +756,9 @@ claim(
     Check(_ntk, true=relative.ntk_base, wrong=(PLAIN_BASE_SCALING,)),
 )
 
-
-# --- ntk-unseen-angles ------------------------------------------------------------
-
-
 #: The pairs NTK scaling takes past the trained window, with the excess in percent: none
 #: (the statement "without unseen angles"), or the slowest pair counted too.
 NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained window", (range(0), (0, 0)))
-
 
 SLOWEST_PAIR_TOO = Candidate("pairs 41 to 63, the slowest too", (range(41, 64), (0, 62)))
 
@@ -829,7 +783,6 @@ def _ntk_unseen(stated: tuple[range, tuple[int, int]]) -> Evidence:
 #: excess in percent (the statement of ``ntk-unseen-angles``).
 NTK_UNSEEN = (range(41, 63), (2, 62))
 
-
 claim(
     "ntk-unseen-angles",
     "NTK-aware scaling takes the slow pairs past their trained angles",
@@ -842,10 +795,6 @@ claim(
     ),
 )
 
-
-# --- shaw-reported ------------------------------------------------------------
-
-
 claim(
     "shaw-reported",
     "Shaw et al.: the clipped relative score, and 1.3 and 0.3 BLEU over absolute positions",
@@ -857,10 +806,6 @@ claim(
     source="shaw2018",
 )
 
-
-# --- nope-reported ------------------------------------------------------------
-
-
 claim(
     "nope-reported",
     "Haviv et al.: causal language models without positional encoding learn position",
@@ -870,10 +815,6 @@ claim(
     ),
     source="haviv2022",
 )
-
-
-# --- nope-length-generalisation-reported ------------------------------------------------------------
-
 
 claim(
     "nope-length-generalisation-reported",
@@ -885,10 +826,6 @@ claim(
     source="kazemnejad2023",
 )
 
-
-# --- transformer-xl-reported ------------------------------------------------------------
-
-
 claim(
     "transformer-xl-reported",
     "Dai et al.: dependencies 80% and 450% longer, evaluation up to 1,800 times faster",
@@ -898,10 +835,6 @@ claim(
     ),
     source="dai2019",
 )
-
-
-# --- t5-bias-settings ------------------------------------------------------------
-
 
 claim(
     "t5-bias-settings",
@@ -913,10 +846,6 @@ claim(
     source="raffel2020",
 )
 
-
-# --- alibi-reported ------------------------------------------------------------
-
-
 claim(
     "alibi-reported",
     "Press et al.: ALiBi trained on 1024 tokens matches sinusoidal trained on 2048",
@@ -926,10 +855,6 @@ claim(
     ),
     source="press2022",
 )
-
-
-# --- position-interpolation-reported ------------------------------------------------------------
-
 
 claim(
     "position-interpolation-reported",
@@ -941,10 +866,6 @@ claim(
     ),
     source="chen2023",
 )
-
-
-# --- yarn-reported ------------------------------------------------------------
-
 
 claim(
     "yarn-reported",

@@ -64,21 +64,16 @@ from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
 chapter = Chapter(__name__, follows="testing")
 claim = chapter.claim
 
-
 Float64Array = npt.NDArray[np.float64]
-
 
 #: A way to score query positions ``ms`` against key positions ``ns`` after ``W_q, W_k``.
 Scores = Callable[[Float64Array, Float64Array, Any, Any, np.random.Generator], Float64Array]
 
-
 #: Positions of the numeric offset checks: the first 64 and far ones (below float16's max).
 POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_001]])
 
-
 #: Offsets of the numeric checks, negative ones included.
 OFFSETS = np.array([0, 1, 5, 37, -3, 500])
-
 
 #: Width of the decay measurements.
 DECAY_WIDTH = 128
@@ -216,7 +211,6 @@ def extension_reach(
 
 #: Query and key positions (real symbols).
 M, N = sp.symbols("m n", real=True)
-
 
 #: A candidate rotation: ``(position, w) -> 2 x 2 sympy.Matrix`` (RoPE: ``R(position * w)``).
 Rotation = Callable[[Any, Any], Any]
@@ -368,17 +362,13 @@ def additive_counterexample(
 #: :math:`R(p\omega)^{\mathsf T}`: the other way round (still relative, offset reversed).
 TRANSPOSED_ROTATION = Candidate("transposed rotation", lambda p, w: symbolic.rotation(p * w).T)
 
-
 SQUARED_ANGLE = Candidate("angle p² ω", lambda p, w: symbolic.rotation(p**2 * w))
-
 
 #: Projections ``(W_q, W_k)`` that keep the additive encoding relative.
 IDENTITY_PROJECTIONS = Candidate("W_q = W_k = I", (((1, 0), (0, 1)), ((1, 0), (0, 1))))
 
-
 #: Relative scores after W_q, W_k (RoPE), and a monotone sequence (ALiBi's bias).
 ROPE_AFTER_PROJECTION = Candidate("RoPE after W_q, W_k", rope_after_projection)
-
 
 #: Two rotations of the same pairs, each within the rotation's rounding bound, entry by entry.
 _TWO_ROTATIONS = Tolerance(
@@ -397,9 +387,6 @@ def _offsets(
         Tolerance(1.0, r"\text{pe.rotary.offset\_tolerance, entry by entry}"),
         "; ".join(r.summary() for r in results),
     )
-
-
-# --- rope-complex-rotation ------------------------------------------------------------
 
 
 #: A rotation like :func:`pe.rotary.rope`: ``(x, positions, pairing=...) -> array``.
@@ -513,7 +500,6 @@ def _complex(candidate: Rope) -> Evidence:
 
 _COMPLEX = by_proof(complex_form)
 
-
 claim(
     "rope-complex-rotation",
     "RoPE multiplies each pair by a unit complex phase",
@@ -525,9 +511,6 @@ claim(
         r"\iff a' + ib' = (a + ib)\,e^{ip\omega_i}"
     ),
 )
-
-
-# --- rope-relative-property ------------------------------------------------------------
 
 
 def relative_property(candidate: Rotation = rope_rotation) -> Proof:
@@ -563,12 +546,9 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
 #: :math:`2R(p\omega)` and :math:`R(p^2\omega)`: wrong length; an angle not linear in p.
 SCALED_ROTATION = Candidate("rotation scaled by 2", lambda p, w: 2 * symbolic.rotation(p * w))
 
-
 _RELATIVE = by_proof(relative_property)
 
-
 _NOT_RELATIVE = (SCALED_ROTATION, SQUARED_ANGLE)
-
 
 claim(
     "rope-relative-property",
@@ -577,9 +557,6 @@ claim(
     # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
     Check(_RELATIVE, true=TRANSPOSED_ROTATION.value),
 )
-
-
-# --- rope-relative-block-diagonal ------------------------------------------------------------
 
 
 def relative_property_block_diagonal(
@@ -637,9 +614,7 @@ def relative_property_block_diagonal(
 
 _ADJACENT = by_proof(partial(relative_property_block_diagonal, pairing="adjacent"))
 
-
 _HALVES = by_proof(partial(relative_property_block_diagonal, pairing="halves"))
-
 
 claim(
     "rope-relative-block-diagonal",
@@ -651,9 +626,6 @@ claim(
         r" \text{exactly for } d = 8, \text{ adjacent and halves pairings}\end{gathered}"
     ),
 )
-
-
-# --- rope-pairing-permutation ------------------------------------------------------------
 
 
 def permutation_gap_ratio(candidate: Callable[[int], Any], d_model: int = 64) -> float:
@@ -730,7 +702,6 @@ TRANSPOSED_PERMUTATION = Candidate(
     "P^T in place of P", lambda d: np.argsort(rotary.pairing_permutation(d))
 )
 
-
 NO_PERMUTATION = Candidate("no permutation", lambda d: np.arange(d, dtype=np.int64))
 
 
@@ -747,9 +718,7 @@ def _permuted(candidate: Permutation) -> Evidence:
 
 _PAIRINGS = by_proof(pairings_differ_by_permutation)
 
-
 _PERMUTATIONS = (TRANSPOSED_PERMUTATION, NO_PERMUTATION)
-
 
 claim(
     "rope-pairing-permutation",
@@ -762,9 +731,6 @@ claim(
         r" \dots, d-1)\end{gathered}"
     ),
 )
-
-
-# --- rope-converted-weights ------------------------------------------------------------
 
 
 def converted_weights_tolerance(d_model: int = 64) -> float:
@@ -886,7 +852,6 @@ def _converted(candidate: Conversion) -> Evidence:
 
 _CONVERTED = by_proof(permuted_scores_agree)
 
-
 claim(
     "rope-converted-weights",
     "Permuting the rows of $W_q$ and $W_k$ alike converts between pairings",
@@ -903,10 +868,6 @@ claim(
         r" \mathrm{rope}_{\text{adjacent}}(W_k y, n)\rangle\end{gathered}"
     ),
 )
-
-
-# --- rope-relative-after-any-projection ------------------------------------------------------------
-
 
 #: A candidate place for the rotation: ``(W, R, v) -> the projected, rotated vector``.
 Projection = Callable[[Any, Any, Any], Any]
@@ -964,15 +925,11 @@ def offset_only_after_projection(
 #: ``(W, R, v) -> W R v``: rotating the input before the projection.
 ROTATE_BEFORE_PROJECTING = Candidate("rotate before projecting", lambda w, r, v: w * r * v)
 
-
 _PROJECTED = by_proof(offset_only_after_projection)
-
 
 _PROJECTED_4 = by_proof(partial(offset_only_after_projection, d_model=4))
 
-
 _AFTER = rotate_after_projecting
-
 
 claim(
     "rope-relative-after-any-projection",
@@ -985,16 +942,10 @@ claim(
     ),
 )
 
-
-# --- rope-offset-only-float64 ------------------------------------------------------------
-
-
 #: Angle dtypes held to the float64 tolerance; a tolerance too strict for float16 angles.
 FLOAT32_ANGLES = Candidate("angles in float32", "float32")
 
-
 FLOAT16_ANGLES = Candidate("angles in float16", "float16")
-
 
 claim(
     "rope-offset-only-float64",
@@ -1011,12 +962,7 @@ claim(
     ),
 )
 
-
-# --- rope-angle-error-model ------------------------------------------------------------
-
-
 FLOAT32_TOLERANCE = Candidate("float16 angles, tolerance for float32 angles", "float32")
-
 
 claim(
     "rope-angle-error-model",
@@ -1029,10 +975,6 @@ claim(
         r" + (d+8)\varepsilon_{64}\bigr)\end{gathered}"
     ),
 )
-
-
-# --- rope-decay-bound ------------------------------------------------------------
-
 
 #: A bound like :func:`pe.rotary.abel_bound`: ``(q, k, offsets) -> (bound, scores)``.
 Bound = Callable[[Any, Any, Any], tuple[Float64Array, Float64Array]]
@@ -1097,11 +1039,9 @@ PARTIAL_SUM_SHIFTED = Candidate(
     lambda h, s, n: -sp.Add(*[s[j] * (h[j + 1] - h[j]) for j in range(n)]),
 )
 
-
 ABEL_SIGN_FLIPPED = Candidate(
     "sign flipped", lambda h, s, n: sp.Add(*[s[j + 1] * (h[j + 1] - h[j]) for j in range(n)])
 )
-
 
 #: A "bound" ``(q, k, offsets) -> (bound, scores)`` that keeps only the last partial sum.
 LAST_PARTIAL_SUM = Candidate(
@@ -1129,9 +1069,7 @@ def _decay(candidate: Bound) -> Evidence:
 
 _ABEL = by_proof(summation_by_parts)
 
-
 _ABEL_WRONG = (PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED)
-
 
 claim(
     "rope-decay-bound",
@@ -1144,9 +1082,6 @@ claim(
         r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0\end{gathered}"
     ),
 )
-
-
-# --- rope-scores-not-monotone ------------------------------------------------------------
 
 
 def largest_rise(values: npt.ArrayLike) -> float:
@@ -1214,10 +1149,6 @@ claim(
     ),
 )
 
-
-# --- from-scratch-rope ------------------------------------------------------------
-
-
 #: A plain rope ``x -> x'`` turning every pair the other way (``rope(x, -p)``).
 PLAIN_ROPE_BACKWARDS = Candidate(
     "each pair turned by -p w_i", lambda x: rotary.rope(x, -np.arange(len(x)))
@@ -1252,10 +1183,6 @@ claim(
         r"\quad (a, b) = (x_{p,2i}, x_{p,2i+1}),\ i = \lfloor j/2 \rfloor"
     ),
 )
-
-
-# --- rope-pairings-in-public-code ------------------------------------------------------------
-
 
 claim(
     "rope-pairings-in-public-code",

@@ -54,19 +54,16 @@ from pe._tolerance import (
 )
 from pe.chapters.failed_designs import (
     binary_bits,
-    gram_distance_rounding,
-    offset_distance_rounding,
     row_distance_by_offset,
 )
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
+from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
 
-
 Float64Array = npt.NDArray[np.float64]
-
 
 #: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
 Embeddings = Callable[[int, int, int], Float64Array]
@@ -126,7 +123,6 @@ def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Arra
 
 _I = sp.Symbol("i", integer=True, nonnegative=True)
 
-
 _D = sp.Symbol("d", integer=True, positive=True)
 
 
@@ -135,37 +131,24 @@ def _one_indexed_table(n: int, d: int) -> npt.NDArray[np.float64]:
 
 
 #: The doubled exponent's table ``(n, d) -> (n, d)``, with the doubled exponent.
-DOUBLED_EXPONENT_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
-    "the doubled exponent", bug_zoo.doubled_exponent
-)
-
+DOUBLED_EXPONENT_TABLE = Candidate("the doubled exponent", bug_zoo.doubled_exponent)
 
 #: The 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
-ONE_INDEXED_TABLE: Candidate[Callable[[int, int], npt.NDArray[np.float64]]] = Candidate(
-    "the 1-indexed frequencies", _one_indexed_table
-)
-
+ONE_INDEXED_TABLE = Candidate("the 1-indexed frequencies", _one_indexed_table)
 
 #: The width of every check (the paper's base model).
 D = 512
 
-
 U = EPS64 / 2
-
 
 #: Relative error of pe.numeric.frequencies (correctly rounded).
 R_OMEGA = FREQUENCY_ROUNDING
 
-
-#: pe's bound on every entry of its float64 table (:mod:`pe._rotation_table`).
-DELTA = _rotation_table.ENTRY_ERROR_BOUND
-
+#: pe's bound :math:`\delta` on every entry of its float64 table.
+DELTA = ENTRY()
 
 #: A table-making function ``(n, d) -> (n, d)``.
 Table = Callable[[int, int], npt.NDArray[np.float64]]
-
-
-# --- pair-index-range ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -219,15 +202,13 @@ def pair_column_census(pairs: range, d_model: int) -> PairColumns:
 
 #: The pair index read one-indexed, :math:`1 \le i \le d/2` (d = 512): pair 256 has no
 #: columns and columns 0, 1 are never written.
-ONE_INDEXED_PAIRS: Candidate[range] = Candidate("1 <= i <= d/2 (one-indexed)", range(1, 257))
-
+ONE_INDEXED_PAIRS = Candidate("1 <= i <= d/2 (one-indexed)", range(1, 257))
 
 #: The pair index read as a column index, :math:`0 \le i < d` (d = 512): 256 pairs too many.
-PAIRS_AS_COLUMNS: Candidate[range] = Candidate("0 <= i < d (i read as a column)", range(512))
-
+PAIRS_AS_COLUMNS = Candidate("0 <= i < d (i read as a column)", range(512))
 
 #: "i from 0 to d/2" read inclusively (d = 512): one pair too many.
-INCLUSIVE_PAIRS: Candidate[range] = Candidate("0 <= i <= d/2 (inclusive)", range(257))
+INCLUSIVE_PAIRS = Candidate("0 <= i <= d/2 (inclusive)", range(257))
 
 
 def _columns(pairs: range) -> Evidence:
@@ -255,9 +236,6 @@ claim(
         r" d/2 \text{ pairs, each column once} \end{gathered}"
     ),
 )
-
-
-# --- wavelength-progression ------------------------------------------------------------
 
 
 def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
@@ -362,14 +340,13 @@ def _doubled_exponent_wavelength(i: Any, d: Any) -> Any:
 
 
 #: The stated last wavelength :math:`2\pi \cdot 10000` (the paper's sentence), one step too far.
-LAST_WAVELENGTH_2PI_BASE: Candidate[WavelengthLaw] = Candidate(
+LAST_WAVELENGTH_2PI_BASE = Candidate(
     "last = 2π·10000",
     PAPER_WAVELENGTHS._replace(last=lambda _d: 2 * sp.pi * 10000, last_text="2π·10000"),
 )
 
-
 #: The doubled exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
-DOUBLED_EXPONENT_WAVELENGTHS: Candidate[WavelengthLaw] = Candidate(
+DOUBLED_EXPONENT_WAVELENGTHS = Candidate(
     "doubled exponent",
     PAPER_WAVELENGTHS._replace(wavelength=_doubled_exponent_wavelength),
 )
@@ -411,9 +388,6 @@ claim(
         r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi\cdot 10000 \cdot 10000^{-2/d} \end{gathered}"
     ),
 )
-
-
-# --- one-indexed-frequencies-shifted ------------------------------------------------------------
 
 
 def one_indexed_frequencies(d_model: int) -> Float64Array:
@@ -463,9 +437,6 @@ claim(
 )
 
 
-# --- base-is-not-a-length ------------------------------------------------------------
-
-
 def neighbour_distance(d_model: int = 512) -> float:
     r""":math:`\lVert PE(p+1) - PE(p) \rVert = \sqrt{\sum_i (2 - 2\cos\omega_i)}`, the same for every ``p``.
 
@@ -513,7 +484,7 @@ def rows_distance_past(
 
 #: The paper's law rounded to whole turns every 10000 positions: a law for which 10000
 #: *would* be a length (every row repeats 10000 positions later).
-WHOLE_TURNS_PER_BASE: Candidate[npt.NDArray[np.float64]] = Candidate(
+WHOLE_TURNS_PER_BASE = Candidate(
     "frequencies rounded to whole turns per 10000 positions (period 10000)",
     2 * np.pi * np.round(numeric.frequencies(512) * 10_000 / (2 * np.pi)) / 10_000,
 )
@@ -525,10 +496,7 @@ def _past_base(frequencies: npt.NDArray[np.float64]) -> Evidence:
     # rows from float64 angles below 2 10^4 (phase model), distances from the Gram matrix or
     # from sum(2 - 2 cos w k) for k < 2 10^4: the larger of the two models
     entry = float(phase_tolerance(EPS64, 1.0, 20_000))
-    rounding = max(
-        gram_distance_rounding(D, neighbours, entry),
-        float(offset_distance_rounding([19_999], D)[0]),
-    )
+    rounding = max(GRAM_DISTANCE(D, neighbours, entry), float(OFFSET_DISTANCE([19_999], D)[0]))
     return at_most(
         neighbours - distance,
         0.0,
@@ -552,9 +520,6 @@ claim(
         r" \text{positions past 10000 get new vectors} \end{gathered}"
     ),
 )
-
-
-# --- width-refines-frequencies ------------------------------------------------------------
 
 
 def width_refinement(index_factor: int = 2) -> Proof:
@@ -591,14 +556,11 @@ def width_refinement(index_factor: int = 2) -> Proof:
 
 
 #: :math:`\omega_i^{(d)} = \omega_i^{(2d)}`: the index factor 1 instead of 2.
-SAME_INDEX_WIDER: Candidate[int] = Candidate("ω_i(d) = ω_i(2d)", 1)
-
+SAME_INDEX_WIDER = Candidate("ω_i(d) = ω_i(2d)", 1)
 
 #: Doubling the width read as "one new frequency between each neighbouring pair" only:
 #: (new ones between neighbours, new ones below the slowest) for d = 512.
-ONLY_BETWEEN: Candidate[tuple[int, int]] = Candidate(
-    "one between each neighbouring pair, none slower", (256, 0)
-)
+ONLY_BETWEEN = Candidate("one between each neighbouring pair, none slower", (256, 0))
 
 
 def _refinement(d_model: int, factor: int) -> Evidence:
@@ -653,10 +615,6 @@ claim(
     ),
 )
 
-
-# --- worked-example-my-name-is-rk ------------------------------------------------------------
-
-
 #: The worked example of the chapter: a four-token sentence.
 WORKED_SENTENCE: tuple[str, ...] = ("My", "name", "is", "RK")
 
@@ -668,7 +626,7 @@ def _worked_example(table: Table) -> Evidence:
     error = float(np.abs(values - exact).max())
     return within(
         error,
-        Tolerance(DELTA, r"\delta = 2\sqrt2\,\delta_{\text{anchor}} + 3 \cdot 2^{-54}"),
+        ENTRY.tolerance(),
         f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
         f"against 50-digit mpmath: max error {error:.2g} (tolerance {DELTA:.2g}); "
         f"PE(1,256) = {values[1, 256]:.6f}",
@@ -690,9 +648,6 @@ claim(
         r" PE(1,511) = \cos 10000^{-510/512} \approx 1 \end{gathered}"
     ),
 )
-
-
-# --- binary-bits-periods ------------------------------------------------------------
 
 
 def least_periods(columns: npt.NDArray[Any]) -> tuple[int, ...]:
@@ -735,9 +690,6 @@ claim(
         r" 2, 4, 8, 16 \text{ for } b = 0, 1, 2, 3 \end{gathered}"
     ),
 )
-
-
-# --- wavelength-ratio-not-two ------------------------------------------------------------
 
 
 def ratio_equals_two_width(base: int = 10000) -> tuple[Any, bool]:
@@ -784,9 +736,6 @@ claim(
 )
 
 
-# --- encoding-steps-smooth ------------------------------------------------------------
-
-
 def chord_squared(w: Any) -> Any:
     r"""The squared step of a pair turning by :math:`\omega`: :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`.
 
@@ -829,7 +778,7 @@ def step_distance(squared_step: Callable[[Any], Any] = chord_squared) -> Proof:
 
 
 #: The squared step :math:`\omega^2` of a pair: "one step moves a pair by exactly ω".
-STEP_IS_OMEGA: Candidate[Callable[[Any], Any]] = Candidate("step = ω exactly", lambda w: w**2)
+STEP_IS_OMEGA = Candidate("step = ω exactly", lambda w: w**2)
 
 
 def _steps(factor: float) -> Evidence:
@@ -863,9 +812,6 @@ claim(
         r" \Rightarrow\ |PE(p+1, j) - PE(p, j)| \le \omega_i \end{gathered}"
     ),
 )
-
-
-# --- zero-mean-full-period ------------------------------------------------------------
 
 
 def period_mean(power: int = 1) -> Proof:
@@ -904,17 +850,13 @@ def period_mean(power: int = 1) -> Proof:
 
 
 #: "sin² and cos² average to 0 over a period" (they average to 1/2): the power 2.
-SQUARED_MEAN: Candidate[int] = Candidate("sin² and cos²", 2)
-
+SQUARED_MEAN = Candidate("sin² and cos²", 2)
 
 claim(
     "zero-mean-full-period",
     "Zero-centred over a full period",
     Check(by_proof(period_mean), true=1, wrong=(SQUARED_MEAN,)),
 )
-
-
-# --- finite-column-means ------------------------------------------------------------
 
 
 def column_means(n_positions: int, d_model: int) -> Float64Array:
@@ -981,9 +923,6 @@ claim(
 )
 
 
-# --- concat-doubles-layer-weights ------------------------------------------------------------
-
-
 #: The weight matrices of one encoder layer of the paper's model, as (input, output) widths
 #: named by what they read and write: the residual stream of width ``d`` ("stream"), the
 #: attention heads' concatenated width (``d`` too in the paper), the feed-forward width.
@@ -1044,9 +983,7 @@ def _forward_pass(width: int, heads: int, ffn: int) -> tuple[tuple[str, MatrixUs
 
 
 #: The matrices reading the stream read as "queries, keys, values, output".
-QKV_AND_OUTPUT_READ: Candidate[tuple[str, ...]] = Candidate(
-    "queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O")
-)
+QKV_AND_OUTPUT_READ = Candidate("queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O"))
 
 
 def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
@@ -1081,12 +1018,8 @@ claim(
     ),
 )
 
-
-# --- embedding-scale-needs-init ------------------------------------------------------------
-
-
 #: PyTorch's default ``nn.Embedding`` initialisation, N(0, 1).
-UNIT_EMBEDDING_INIT: Candidate[float] = Candidate("N(0, 1) entries (nn.Embedding's default)", 1.0)
+UNIT_EMBEDDING_INIT = Candidate("N(0, 1) entries (nn.Embedding's default)", 1.0)
 
 
 def _embedding_scale(init_std: float) -> Evidence:
@@ -1113,9 +1046,6 @@ claim(
         r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
     ),
 )
-
-
-# --- concat-is-two-projections ------------------------------------------------------------
 
 
 def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
@@ -1206,9 +1136,7 @@ def concat_projection(rhs: Projection = separate_projections, *, width: int = 2)
 
 
 #: :math:`W[e; q] = W_e (e + q)`: one projection for both halves.
-TIED_PROJECTION: Candidate[Projection] = Candidate(
-    "W_e (e + q)", lambda w_e, _w_q, e, q: w_e @ (e + q)
-)
+TIED_PROJECTION = Candidate("W_e (e + q)", lambda w_e, _w_q, e, q: w_e @ (e + q))
 
 
 def _costs(rhs: Projection) -> Evidence:
@@ -1255,9 +1183,6 @@ claim(
 )
 
 
-# --- embedding-encoding-nearly-orthogonal ------------------------------------------------------------
-
-
 def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
     r"""Embeddings that share a direction with the encoding: :func:`random_embeddings` plus :math:`PE(0)`.
 
@@ -1291,9 +1216,7 @@ def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) 
 
 
 #: Embeddings that share a direction with every encoding row (wrong: not isotropic).
-SHARES_PE0: Candidate[Embeddings] = Candidate(
-    "embeddings sharing PE(0)'s direction", embeddings_plus_pe0
-)
+SHARES_PE0 = Candidate("embeddings sharing PE(0)'s direction", embeddings_plus_pe0)
 
 
 def _orthogonal(embeddings: Embeddings) -> Evidence:
@@ -1320,9 +1243,6 @@ claim(
         r" \text{for isotropic } e:\ \approx 0.044 \text{ at } d = 512 \end{gathered}"
     ),
 )
-
-
-# --- encoding-subspace-share ------------------------------------------------------------
 
 
 def encoding_row_embeddings(
@@ -1375,9 +1295,7 @@ def encoding_subspace_share(
 
 
 #: Embeddings inside the span of the encoding rows (wrong: not isotropic).
-MADE_OF_ROWS: Candidate[Embeddings] = Candidate(
-    "embeddings made of encoding rows", encoding_row_embeddings
-)
+MADE_OF_ROWS = Candidate("embeddings made of encoding rows", encoding_row_embeddings)
 
 
 def _subspace(embeddings: Embeddings) -> Evidence:
@@ -1400,9 +1318,6 @@ claim(
         r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \end{gathered}"
     ),
 )
-
-
-# --- from-scratch-table ------------------------------------------------------------
 
 
 def from_scratch_gap(
@@ -1471,20 +1386,12 @@ claim(
     ),
 )
 
-
-# --- encoding-added-to-embedding ------------------------------------------------------------
-
-
 claim(
     "encoding-added-to-embedding",
     "The paper adds the encoding to the token embedding",
     statement=r"x_p = e_{\text{token}} + PE(p), \quad \text{both of width } d",
     source="vaswani2017",
 )
-
-
-# --- transformer-model-widths ------------------------------------------------------------
-
 
 claim(
     "transformer-model-widths",
@@ -1495,10 +1402,6 @@ claim(
     ),
     source="vaswani2017",
 )
-
-
-# --- d2l-binary-analogy ------------------------------------------------------------
-
 
 claim(
     "d2l-binary-analogy",

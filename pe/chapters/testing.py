@@ -21,9 +21,8 @@ from pe.claims import Candidate, Chapter, Check, Evidence, checked
 chapter = Chapter(__name__, follows="precision")
 claim = chapter.claim
 
-
 #: A default ``atol`` of :math:`4\varepsilon` that does not grow with the number of rows.
-FLAT_PAPER_TOLERANCE: Candidate[Callable[[int, Any], float]] = Candidate(
+FLAT_PAPER_TOLERANCE = Candidate(
     "4 eps, not growing with n", lambda _n, dtype: 4 * float(np.finfo(dtype).eps)
 )
 

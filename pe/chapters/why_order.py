@@ -81,16 +81,12 @@ from pe.symbolic import Derivation, Proof
 chapter = Chapter(__name__)
 claim = chapter.claim
 
-
 Float64Array = npt.NDArray[np.float64]
-
 
 #: The two sentences of the chapter: same words, opposite meanings.
 SENTENCE: tuple[str, ...] = ("dog", "bites", "man")
 
-
 SWAPPED: tuple[str, ...] = ("man", "bites", "dog")
-
 
 #: Seed of every toy object (embeddings, weights): the pages are deterministic.
 SEED = 20170612
@@ -280,10 +276,8 @@ class Encoding:
 #: No position information: the embeddings alone.
 NO_ENCODING = Encoding("embeddings alone", lambda n, d: np.zeros((n, d)))
 
-
 #: The sinusoidal encoding :math:`PE(p)` of each word's position.
 SINUSOIDAL = Encoding("with the sinusoidal encoding added", numeric.sinusoidal)
-
 
 #: The same vector :math:`PE(0)` added to every word (it carries no order).
 CONSTANT_PE0 = Encoding(
@@ -377,9 +371,6 @@ def _expand(expr: Any) -> Any:
     return sp.expand(expr, power_exp=False)
 
 
-# --- attention-permutation-equivariant ------------------------------------------------------------
-
-
 def permutation_matrix(order: npt.ArrayLike) -> Float64Array:
     """The matrix ``P`` with ``(P X)[r] = X[order[r]]``.
 
@@ -398,7 +389,6 @@ def permutation_matrix(order: npt.ArrayLike) -> Float64Array:
 
 #: Attention over the rows of a matrix, NumPy or SymPy: ``(x, causal) -> Attn(x)``.
 Attend = Callable[[Any, bool], Any]
-
 
 #: A statement about attention: ``(attend, x, P, E) -> (left, right)``, the two sides that
 #: must agree for every permutation matrix ``P``; ``E`` holds position vectors (one per row)
@@ -598,15 +588,13 @@ def _positions_added(attend: Any, x: Any, perm: Any, positions: Any) -> tuple[An
 
 
 #: :math:`\mathrm{Attn}(PX) = \mathrm{Attn}(X)`: forgets to reorder the outputs.
-INVARIANCE: Candidate[Sides] = Candidate("invariance Attn(PX) = Attn(X)", _invariant)
-
+INVARIANCE = Candidate("invariance Attn(PX) = Attn(X)", _invariant)
 
 #: Attention with a causal mask (token ``i`` sees tokens ``j <= i``): depends on the order.
-CAUSAL_MASK: Candidate[Sides] = Candidate("causal mask", _causal)
-
+CAUSAL_MASK = Candidate("causal mask", _causal)
 
 #: Position vectors ``E`` added to the rows before attention: :math:`PX + E \ne P(X + E)`.
-POSITIONS_ADDED: Candidate[Sides] = Candidate("position vectors added", _positions_added)
+POSITIONS_ADDED = Candidate("position vectors added", _positions_added)
 
 
 def _numeric_equivariance(sides: Sides) -> Evidence:
@@ -643,12 +631,8 @@ claim(
     ),
 )
 
-
-# --- dog-bites-man-same-outputs ------------------------------------------------------------
-
-
 #: The sinusoidal encoding added to the words: the two sentences no longer agree.
-SINUSOIDAL_ENCODING: Candidate[Encoding] = Candidate("sinusoidal encoding", SINUSOIDAL)
+SINUSOIDAL_ENCODING = Candidate("sinusoidal encoding", SINUSOIDAL)
 
 
 def _sentences(encoding: Encoding) -> Evidence:
@@ -673,14 +657,8 @@ claim(
     ),
 )
 
-
-# --- encoding-breaks-symmetry ------------------------------------------------------------
-
-
 #: The same vector :math:`PE(0)` on every row: carries no order.
-CONSTANT_ENCODING: Candidate[Encoding] = Candidate(
-    "constant vector PE(0) on every row", CONSTANT_PE0
-)
+CONSTANT_ENCODING = Candidate("constant vector PE(0) on every row", CONSTANT_PE0)
 
 
 def _symmetry_broken(encoding: Encoding) -> Evidence:
@@ -702,10 +680,6 @@ claim(
         r" \\ \text{a word's output depends on where it stands} \end{gathered}"
     ),
 )
-
-
-# --- rnn-reads-order ------------------------------------------------------------
-
 
 #: What a recurrent reader reports after reading a sentence: ``(x, weights) -> vector``.
 Summary = Callable[[Float64Array, RnnWeights], Float64Array]
@@ -740,9 +714,7 @@ def rnn_final_gap(summary: Summary = final_state, d_model: int = 64) -> float:
 
 
 #: A reader with no memory: :math:`W_h = 0`, the states summed.
-FORGETFUL_READER: Candidate[Summary] = Candidate(
-    "W_h = 0, sum of the states", summed_states_without_recurrence
-)
+FORGETFUL_READER = Candidate("W_h = 0, sum of the states", summed_states_without_recurrence)
 
 
 def _rnn(summary: Summary) -> Evidence:
@@ -759,9 +731,6 @@ claim(
         r" h_3(\text{dog bites man}) \neq h_3(\text{man bites dog}) \end{gathered}"
     ),
 )
-
-
-# --- attention-rows-parallel ------------------------------------------------------------
 
 
 def attention_row(x: npt.ArrayLike, weights: AttentionWeights, i: int) -> Float64Array:
@@ -840,9 +809,7 @@ def row_independence_tolerance(
 
 
 #: An Elman cell, whose step ``t`` computed alone (with :math:`h_{t-1} = 0`) is wrong.
-RECURRENT_STEPS: Candidate[Layer] = Candidate(
-    "Elman cell, h_t computed without h_(t-1)", elman_layer
-)
+RECURRENT_STEPS = Candidate("Elman cell, h_t computed without h_(t-1)", elman_layer)
 
 
 def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
@@ -875,13 +842,8 @@ claim(
     ),
 )
 
-
-# --- attention-cost-quadratic ------------------------------------------------------------
-
-
 #: A cost law ``(n, d) -> number of multiplications`` for ``n`` tokens of width ``d``.
 CostLaw = Callable[[int, int], int]
-
 
 #: The sizes ``(n, d)`` at which :func:`attention_cost` and :func:`rnn_cost` count.
 COST_SIZES: tuple[tuple[int, int], ...] = ((2, 1), (3, 2), (4, 3), (6, 2), (2, 5))
@@ -970,12 +932,10 @@ def rnn_cost(law: CostLaw = rnn_cost_law) -> Proof:
 
 
 #: A recurrent layer's count, :math:`2nd^2`: linear in the length.
-RECURRENT_COST: Candidate[CostLaw] = Candidate("2nd², linear in n", rnn_cost_law)
-
+RECURRENT_COST = Candidate("2nd², linear in n", rnn_cost_law)
 
 #: Attention's count, :math:`2n^2d`, for an Elman layer.
-ATTENTION_COST: Candidate[CostLaw] = Candidate("2n²d, quadratic in n", attention_cost_law)
-
+ATTENTION_COST = Candidate("2n²d, quadratic in n", attention_cost_law)
 
 claim(
     "attention-cost-quadratic",
@@ -992,10 +952,6 @@ claim(
         r" \text{, in } n \text{ steps one after another} \end{gathered}"
     ),
 )
-
-
-# --- attention-path-length-one ------------------------------------------------------------
-
 
 #: A sequence layer on symbolic tokens: ``X`` (``n x d``) to its outputs (``n x d``).
 SymbolicLayer = Callable[[Any], Any]
@@ -1103,15 +1059,13 @@ def path_lengths(
 
 
 #: Attention with a causal mask: a token's output does not see the tokens after it.
-CAUSAL_LAYER: Candidate[SymbolicLayer] = Candidate("causal mask", causal_attention_layer)
-
+CAUSAL_LAYER = Candidate("causal mask", causal_attention_layer)
 
 #: An Elman network: the first token is ``n`` updates from the last state.
-RECURRENT_LAYER: Candidate[SymbolicLayer] = Candidate("Elman network", symbolic_elman_layer)
-
+RECURRENT_LAYER = Candidate("Elman network", symbolic_elman_layer)
 
 #: Attention's one step from every token, said of an Elman network.
-ONE_STEP: Candidate[StepLaw] = Candidate("one step for every pair", one_step)
+ONE_STEP = Candidate("one step for every pair", one_step)
 
 
 def _recurrent_paths(steps: StepLaw) -> Evidence:
@@ -1133,10 +1087,6 @@ claim(
         r" \text{ no path for } j > i \end{gathered}"
     ),
 )
-
-
-# --- vaswani-layer-comparison ------------------------------------------------------------
-
 
 claim(
     "vaswani-layer-comparison",

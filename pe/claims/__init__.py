@@ -110,6 +110,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 #: The package whose modules are the chapters of the site, one per page.
 CHAPTERS = "pe.chapters"
@@ -121,7 +122,7 @@ MARGIN = 2.0
 
 
 @dataclass(frozen=True)
-class Candidate(Generic[T]):
+class Candidate(Generic[T_co]):
     """A named value fed to a proof or a check in place of the true one.
 
     Attributes
@@ -133,7 +134,7 @@ class Candidate(Generic[T]):
     """
 
     name: str
-    value: T
+    value: T_co
 
 
 @dataclass(frozen=True)

@@ -261,14 +261,14 @@ MUTANTS = (
     Mutant(
         "claims: 10-15-20 tolerance loosened 1000x (at its source)",
         "pe/chapters/rotation_identity.py",
-        "    return first, second, law_tolerance(25.0)",
-        "    return first, second, 1000 * law_tolerance(25.0)",
+        "    tolerance = LAW.tolerance(25.0)",
+        "    tolerance = LAW.tolerance(25_000.0)",
     ),
     Mutant(
         "claims: far-position accuracy tolerance loosened 1000x",
-        "pe/chapters/failed_designs.py",
-        "DELTA = _rotation_table.ENTRY_ERROR_BOUND",
-        "DELTA = 1000 * _rotation_table.ENTRY_ERROR_BOUND",
+        "pe/error_models.py",
+        "lambda: ENTRY_ERROR_BOUND, r",
+        "lambda: 1000 * ENTRY_ERROR_BOUND, r",
     ),
     # the command line
     Mutant(
