@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from pe import _extended_precision, _rotation_table, numeric, recipes, reference
-from pe.chapters import precision
+from pe.accuracy import sample_entries
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: The copy inside the package, read by :func:`pe.site.precision.benchmark_results`.
@@ -148,7 +148,7 @@ def peak_extra(run: Callable[[], np.ndarray]) -> tuple[int, int]:
 
 
 def max_error(table: np.ndarray, n: int, d: int) -> float:
-    positions, columns = precision.sample_entries(n, d, SAMPLES, seed=n + d)
+    positions, columns = sample_entries(n, d, SAMPLES, seed=n + d)
     values = table[positions, columns]
     return float(reference.errors(values, positions, columns, d).max())
 
@@ -206,7 +206,7 @@ def accuracy() -> dict[str, float]:
     n, d = 2**20, 4096
     out = {}
     for dtype in ("float64", "float32"):
-        positions, columns = precision.sample_entries(n, d, ACCURACY_SAMPLES, seed=7, largest=64)
+        positions, columns = sample_entries(n, d, ACCURACY_SAMPLES, seed=7, largest=64)
         table = numeric.sinusoidal(positions, d, dtype=dtype)
         values = table[np.arange(positions.size), columns]
         out[dtype] = float(f"{reference.errors(values, positions, columns, d).max():.3g}")

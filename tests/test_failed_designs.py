@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import numeric, reference
+from pe import geometry, numeric, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
 from tests.helpers import wrong
@@ -82,7 +82,7 @@ def test_row_distance_by_offset_against_mpmath() -> None:
     omegas = reference.frequencies(d, dps=30)
     for k in (1, 7, 710, 12_345):
         exact = mpmath.sqrt(sum(2 - 2 * mpmath.cos(k * w) for w in omegas))
-        got = designs.row_distance_by_offset([k], d)[0]
+        got = geometry.row_distance_by_offset([k], d)[0]
         assert got == pytest.approx(float(exact), rel=1e-9)
 
 
@@ -90,12 +90,12 @@ def test_smallest_row_distance_against_loops() -> None:
     n, d = 60, 8
     table = numeric.sinusoidal(n, d)
     best = min((math.dist(table[p], table[q]), p, q) for p in range(n) for q in range(p + 1, n))
-    got = designs.smallest_row_distance(n, d)
+    got = geometry.smallest_row_distance(n, d)
     assert got[0] == pytest.approx(best[0], abs=1e-7)
 
 
 def test_a_single_pair_nearly_repeats_at_710() -> None:
-    distance = designs.row_distance_by_offset(np.arange(1, 1000), 2)
+    distance = geometry.row_distance_by_offset(np.arange(1, 1000), 2)
     assert int(np.argmin(distance)) + 1 == 710
     assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6)
 
@@ -118,11 +118,11 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
         designs.position_share(designs.raw_index, [1], 7)
     with pytest.raises(ValueError, match="d_model must be even"):
-        designs.row_distance_by_offset([1], 7)
+        geometry.row_distance_by_offset([1], 7)
     with pytest.raises(TypeError, match="n must be an integer"):
         designs.normalised_index(4.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="GiB"):
-        designs.smallest_row_distance(100_000, 8)
+        geometry.smallest_row_distance(100_000, 8)
 
 
 def test_designs_and_the_wrong_tables() -> None:

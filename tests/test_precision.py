@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pe import _extended_precision, _rotation_table, numeric, recipes, reference
+from pe import _extended_precision, _rotation_table, accuracy, numeric, recipes, reference
 from pe.chapters import precision
 from pe.chapters import precision as claims
 from pe.chapters import precision as proofs
@@ -244,11 +244,11 @@ def test_direct_and_fast_share_validation() -> None:
 def test_row_separation_finds_duplicates_of_float16_positions() -> None:
     positions = np.arange(2040, 2060)
     table = recipes.float32_recipe(positions, 16, dtype=np.float16)
-    found = precision.row_separation(table, "float16 recipe")
+    found = accuracy.row_separation(table, "float16 recipe")
     assert found.duplicates > 0
     assert found.smallest == 0.0
     assert np.array_equal(table[found.pair[0]], table[found.pair[1]])
-    clean = precision.row_separation(numeric.sinusoidal(positions, 16), "pe float64")
+    clean = accuracy.row_separation(numeric.sinusoidal(positions, 16), "pe float64")
     assert clean.duplicates == 0
     assert clean.smallest > 0.1
 
@@ -257,7 +257,7 @@ def test_row_separation_finds_duplicates_of_float16_positions() -> None:
     "candidate", [wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS], ids=lambda c: c.name
 )
 def test_float64_wrong_methods_miss_the_bound(candidate: Candidate[Any]) -> None:
-    error, p, _ = precision.max_sampled_error(candidate.value, 2**20, 64, seed=64)
+    error, p, _ = accuracy.max_sampled_error(candidate.value, 2**20, 64, seed=64)
     assert error > 1000 * BOUND
     assert p > 2**19  # the error grows with position
 
@@ -272,7 +272,7 @@ def test_complex_shift_proof_and_its_wrong_factors() -> None:
 
 def test_row_errors_agree_with_the_reference_entries() -> None:
     positions = np.array([0, 7, 10**6])
-    found = precision.row_errors(numeric.sinusoidal_direct, positions, 8)
+    found = accuracy.row_errors(numeric.sinusoidal_direct, positions, 8)
     table = numeric.sinusoidal_direct(positions, 8)
     for row, p in enumerate(positions.tolist()):
         for column in range(8):
@@ -327,7 +327,7 @@ def _nearest_float64_table(positions: Any, d: int) -> FloatArray:
 def test_rounding_census_counts_misrounded_entries() -> None:
     """A correctly rounded table (a loop over mpmath) gives 0; one ulp off in one row, more."""
     d = 4
-    exact = precision.rounding_census(_nearest_float64_table, np.float64, d)
+    exact = accuracy.rounding_census(_nearest_float64_table, np.float64, d)
     assert (exact.misrounded, exact.worst_ulps <= 0.5) == (0, True)
 
     def nudged(positions: Any, width: int) -> FloatArray:
@@ -336,9 +336,9 @@ def test_rounding_census_counts_misrounded_entries() -> None:
         table[rows, 1] = np.nextafter(table[rows, 1], 2.0)
         return table
 
-    assert precision.rounding_census(nudged, np.float64, d).misrounded == 1  # (5, 1) once
+    assert accuracy.rounding_census(nudged, np.float64, d).misrounded == 1  # (5, 1) once
     with pytest.raises(ValueError, match="float32 or float64"):
-        precision.rounding_census(numeric.sinusoidal, np.float16, d)
+        accuracy.rounding_census(numeric.sinusoidal, np.float16, d)
 
 
 def test_float64_is_not_correctly_rounded_the_old_statement_is_rejected() -> None:

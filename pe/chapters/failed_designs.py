@@ -38,6 +38,7 @@ from pe import _validate, numeric, reference
 from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
+from pe.geometry import row_distance_by_offset, smallest_row_distance
 from pe.symbolic import Derivation, Proof, pair
 
 chapter = Chapter(__name__, follows="why_order")
@@ -91,21 +92,6 @@ def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Arra
     ps = _validate.integer_positions("positions", positions).astype(np.float64)
     rms = float(np.sqrt(np.mean(toy_embeddings(1000, d_model) ** 2)))
     return np.asarray(np.abs(ps) / rms, dtype=np.float64)
-
-
-def row_distance_by_offset(
-    offsets: npt.ArrayLike, d_model: int, *, base: float = 10000.0
-) -> Float64Array:
-    r""":math:`\lVert PE(p+k) - PE(p)\rVert = \sqrt{\sum_i (2 - 2\cos\omega_i k)}` for each offset ``k``.
-
-    By :func:`offset_distance_proof` this is the distance between any two rows ``k`` apart.
-    """
-    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
-    width = _validate.even_width("d_model", d_model)
-    _validate.capped_elements("row_distance_by_offset", ks.size * width, 16)
-    omega = numeric.frequencies(width, base)
-    squared = (2.0 - 2.0 * np.cos(np.multiply.outer(ks, omega))).sum(axis=1)
-    return np.asarray(np.sqrt(np.maximum(squared, 0.0)), dtype=np.float64)
 
 
 #: A pair of entries as a function of the position and the frequency, ``(p, w) -> 2-vector``.
@@ -368,24 +354,6 @@ claim(
 
 #: Offsets up to this far are compared by the uniqueness checks (``encoding-rows-distinct``).
 UNIQUE_SPAN = 20_000
-
-
-def smallest_row_distance(n_positions: int, d_model: int) -> tuple[float, int, int]:
-    """Smallest distance between two distinct rows of the table of ``n`` positions, by brute force.
-
-    Returns the distance and the two positions. Works from the Gram matrix of the table
-    (``n x n``), so keep ``n`` to a few thousand.
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    width = _validate.even_width("d_model", d_model)
-    _validate.capped_elements("the Gram matrix", 3 * count * count, 8)
-    table = numeric.sinusoidal(count, width)
-    norms = (table**2).sum(axis=1)
-    squared = norms[:, None] + norms[None, :] - 2.0 * table @ table.T
-    np.fill_diagonal(squared, np.inf)
-    flat = int(np.argmin(squared))
-    p, q = divmod(flat, count)
-    return float(np.sqrt(max(squared[p, q], 0.0))), min(p, q), max(p, q)
 
 
 #: One sine/cosine pair alone (width 2): it comes back near itself.

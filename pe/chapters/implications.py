@@ -44,7 +44,6 @@ False
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -54,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric, reference
+from pe import _validate, numeric
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import (
     EPS64,
@@ -73,6 +72,13 @@ from pe.chapters.rope import (
 from pe.chapters.rotation_identity import rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
+from pe.geometry import (
+    chord_lengths,
+    dot_by_offset,
+    pair_min_distance,
+    reference_dot_by_offset,
+    smallest_row_distance,
+)
 from pe.symbolic import OMEGA, D, Derivation, K, P, Proof, Q, pair, shift_block, to_latex
 
 chapter = Chapter(__name__, follows="rotation_identity")
@@ -82,23 +88,6 @@ Float64Array = npt.NDArray[np.float64]
 
 #: A frequency law ``d -> (d/2,) array`` of angular frequencies, like :func:`pe.numeric.frequencies`.
 FrequencyLaw = Callable[[int], Float64Array]
-
-
-def dot_by_offset(d_model: int, offsets: npt.ArrayLike, *, base: float = 10000.0) -> Float64Array:
-    r""":math:`f(k) = \sum_{i<d/2} \cos\omega_i k` for each offset ``k`` (float64).
-
-    By :func:`pe.chapters.implications.dot_product_per_pair` this equals
-    :math:`PE(p) \cdot PE(p+k)` for every ``p``.
-
-    Examples
-    --------
-    >>> dot_by_offset(2, [0, 1]).round(4)
-    array([1.    , 0.5403])
-    """
-    omega = numeric.frequencies(d_model, base)
-    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
-    _validate.capped_elements("dot_by_offset", ks.size * omega.size, 16)
-    return np.asarray(np.cos(np.multiply.outer(ks, omega)).sum(axis=1), dtype=np.float64)
 
 
 def first_rise(values: npt.ArrayLike) -> int | None:
@@ -132,57 +121,6 @@ def decay_facts(d_model: int = 512, k_max: int = 20_000) -> tuple[int, int, floa
     if rise is None:
         raise ValueError("f never rises")
     return rise, int(np.argmin(f)), float(f.min())
-
-
-def chord_lengths(omega: npt.ArrayLike, offsets: npt.ArrayLike) -> Float64Array:
-    r""":math:`\sqrt{\sum_i 4\sin^2(\omega_i k / 2)}` per offset: the row distance for frequencies ``omega``.
-
-    Examples
-    --------
-    >>> chord_lengths([np.pi], [1]).round(12)
-    array([2.])
-    """
-    w = np.asarray(omega, dtype=np.float64)
-    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
-    _validate.capped_elements("row_distance_by_offset", ks.size * w.size, 16)
-    half = np.sin(np.multiply.outer(ks, w) / 2.0)
-    return np.asarray(np.sqrt((4.0 * half**2).sum(axis=1)), dtype=np.float64)
-
-
-def row_distance_by_offset(
-    d_model: int, offsets: npt.ArrayLike, *, base: float = 10000.0
-) -> Float64Array:
-    r""":math:`\lVert PE(p) - PE(p+k) \rVert = \sqrt{\sum_i 4\sin^2(\omega_i k / 2)}` per offset.
-
-    Uses :func:`pe.chapters.implications.distance_identity` in the cancellation-free form
-    :math:`2 - 2\cos x = 4\sin^2(x/2)`, so small distances keep full relative precision.
-
-    Examples
-    --------
-    >>> row_distance_by_offset(2, [0]).tolist()
-    [0.0]
-    """
-    return chord_lengths(numeric.frequencies(d_model, base), offsets)
-
-
-def nearest_rows(n_positions: int, d_model: int, *, base: float = 10000.0) -> tuple[int, float]:
-    """Among positions ``0 .. n-1``: the offset of the closest two rows and their distance.
-
-    The distance between rows ``p`` and ``q`` depends only on ``|p - q|``, so the minimum
-    over all pairs of rows is the minimum of :func:`row_distance_by_offset` over
-    ``k = 1 .. n - 1``: :math:`O(n d)` work instead of :math:`O(n^2 d)`.
-
-    Examples
-    --------
-    >>> nearest_rows(100, 16)[0]
-    1
-    """
-    n = _validate.positive_int("n_positions", n_positions)
-    if n < 2:
-        raise ValueError("n_positions must be >= 2")
-    distances = row_distance_by_offset(d_model, np.arange(1, n), base=base)
-    index = int(np.argmin(distances))
-    return index + 1, float(distances[index])
 
 
 @dataclass(frozen=True)
@@ -454,22 +392,6 @@ claim(
 )
 
 
-def reference_dot_by_offset(d_model: int, offsets: npt.ArrayLike) -> Float64Array:
-    r""":math:`f(k)` from the 50-digit cosines of :func:`pe.reference.table`, summed exactly.
-
-    Each :math:`\cos\omega_i k` is the float64 nearest its exact value and the sum is
-    correctly rounded (:func:`math.fsum`), so the error is below :math:`d\,\varepsilon_{64}`.
-
-    Examples
-    --------
-    >>> float(reference_dot_by_offset(2, [1])[0]) == float(dot_by_offset(2, [1])[0])
-    True
-    """
-    ks = [int(k) for k in _validate.integer_positions("offsets", offsets).ravel()]
-    cosines = reference.table(ks, d_model)[:, 1::2]
-    return np.array([math.fsum(row) for row in cosines], dtype=np.float64)
-
-
 #: Statements about :math:`f(k) = PE(p) \cdot PE(p+k)`, d = 512, as (first k with
 #: f(k+1) > f(k), first k with f(k) < 0), None for never: "it falls steadily and stays
 #: positive", and "it rises, but never turns negative".
@@ -608,21 +530,6 @@ claim(
 )
 
 
-def brute_force_nearest(n_positions: int, d_model: int) -> float:
-    """The smallest distance between two rows of the table, over all pairs of rows (:math:`O(n^2 d)`).
-
-    Examples
-    --------
-    >>> abs(brute_force_nearest(100, 16) - nearest_rows(100, 16)[1]) < 1e-9
-    True
-    """
-    table = numeric.sinusoidal(n_positions, d_model)
-    sq = (table**2).sum(axis=1)
-    gram = np.maximum(sq[:, None] + sq[None, :] - 2 * table @ table.T, 0.0)
-    np.fill_diagonal(gram, np.inf)
-    return float(np.sqrt(gram.min()))
-
-
 def chord_squared(p: Any, q: Any, w: Any) -> Any:
     r"""The true squared distance :math:`2 - 2\cos\omega(p - q)` of one pair."""
     return 2 - 2 * sp.cos(w * (p - q))
@@ -671,7 +578,7 @@ def _nearest(law: FrequencyLaw, n: int, d: int) -> tuple[int, float]:
 
 def _rows_distinct(law: FrequencyLaw) -> Evidence:
     nearest = [(n, d, *_nearest(law, n, d)) for n, d in ROW_SETTINGS]
-    brute = brute_force_nearest(2000, 64)
+    brute = smallest_row_distance(2000, 64)[0]
     shortcut = _nearest(law, 2000, 64)[1]
     # the Gram matrix's rounding (the chord formula keeps full relative precision: a few eps)
     rounding = GRAM_DISTANCE(64, shortcut) + 8 * EPS64 * shortcut
@@ -755,27 +662,6 @@ claim(
     ),
     source="lindemann1882",
 )
-
-
-def pair_min_distance(
-    omega: npt.ArrayLike, n_positions: int
-) -> tuple[Float64Array, npt.NDArray[np.int64]]:
-    r"""Per frequency: the smallest :math:`\lVert v(p) - v(q) \rVert = 2|\sin(\omega k/2)|`, ``0 < k < n``.
-
-    Returns the minimum distances and the offsets where they occur.
-
-    Examples
-    --------
-    >>> pair_min_distance([2 * np.pi / 8], 20)[1].tolist()
-    [8]
-    """
-    w = np.asarray(omega, dtype=np.float64)
-    n = _validate.positive_int("n_positions", n_positions)
-    _validate.capped_elements("pair_min_distance", n * w.size, 16)
-    ks = np.arange(1, n, dtype=np.float64)
-    distance = 2.0 * np.abs(np.sin(np.multiply.outer(ks, w) / 2.0))
-    where = np.argmin(distance, axis=0)
-    return distance[where, np.arange(w.size)], (where + 1).astype(np.int64)
 
 
 def pair_shift_ratio(

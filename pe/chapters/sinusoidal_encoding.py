@@ -52,12 +52,10 @@ from pe._tolerance import (
     phase_tolerance,
     power_rounding,
 )
-from pe.chapters.failed_designs import (
-    binary_bits,
-    row_distance_by_offset,
-)
+from pe.chapters.failed_designs import binary_bits
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
+from pe.geometry import row_distance_by_offset
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="failed_designs")
