@@ -131,13 +131,16 @@ def _reduced(
     difference: tuple[str, Any],
     *rewrites: tuple[str, Callable[[Any], Any]],
 ) -> Proof:
-    """A proof of a scalar identity: its residual (titled), then each rewrite in turn."""
+    """A proof of a scalar identity: its residual (titled), then each rewrite in turn (a
+    SymPy function is shown as the call the step makes)."""
     title, expr = difference
     derivation = Derivation()
     residual = sp.Matrix([expr])
     derivation.note(title, sp.latex(residual[0], symbol_names={BASE: "b"}), residual)
     for step, rewrite in rewrites:
-        residual = derivation.apply(step, residual, rewrite)
+        name = getattr(rewrite, "__name__", "")
+        calls = (name,) if getattr(sp, name, None) is rewrite else ()
+        residual = derivation.apply(step, residual, rewrite, calls=calls)
     return derivation.proof(name, statement, residual)
 
 
@@ -151,8 +154,8 @@ def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) 
         name,
         statement,
         ("Residual of the logarithms (both sides are positive)", log_left - log_right),
-        ("Put over one denominator (together)", sp.together),
-        ("Cancel common factors (cancel)", sp.cancel),
+        ("Put over one denominator", sp.together),
+        ("Cancel common factors", sp.cancel),
     )
 
 
@@ -261,7 +264,7 @@ def layout_identity(
     ``P`` is the permutation matrix from the paper's layout to ``(layout, order)``;
     :math:`\omega_i = \mathrm{base}^{-2i/d}` with a symbolic base and exact exponents, ``p``
     and ``k`` symbolic. ``build`` makes the matrix tried from ``P`` and :math:`T_k`: the
-    true :func:`conjugated`, or a wrong rule of :mod:`pe.chapters.wrong`.
+    true :func:`conjugated`, or a wrong rule (:data:`UNCONJUGATED_SHIFT`, ...).
 
     Examples
     --------
@@ -603,8 +606,8 @@ def doubled_exponent(base_power: int = 2) -> Proof:
         "doubled exponent = squared base",
         statement,
         ("Residual (b > 0, so (b^m)^x = b^(m x))", lhs - rhs),
-        ("Combine powers (powsimp)", sp.powsimp),
-        ("Collect terms (expand)", sp.expand),
+        ("Combine powers", sp.powsimp),
+        ("Collect terms", sp.expand),
     )
 
 
@@ -930,7 +933,7 @@ def pair_as_phase(phase: Callable[[Any], Any] = sin_first_phase) -> Proof:
         rf"\sin\theta + i\cos\theta = {sp.latex(right)}",
         ("Residual", sp.sin(THETA) + sp.I * sp.cos(THETA) - right),
         ("Euler's formula: e^(ix) = cos x + i sin x", lambda e: e.rewrite(sp.exp, sp.cos)),
-        ("Collect terms (expand)", sp.expand),
+        ("Collect terms", sp.expand),
     )
 
 
@@ -1035,8 +1038,8 @@ def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
                 sp.cos, lambda x: sp.cos(sp.expand(x))
             ),
         ),
-        ("Angle addition; sin 2πp = 0, cos 2πp = 1 (expand_trig)", sp.expand_trig),
-        ("Collect terms (expand)", sp.expand),
+        ("Angle addition; sin 2πp = 0, cos 2πp = 1", sp.expand_trig),
+        ("Collect terms", sp.expand),
     )
 
 

@@ -231,7 +231,7 @@ def neighbour_gap(
     derivation.note("Neighbour gap under the normalised index", r"\frac{p+1}{n} - \frac{p}{n}")
     residual = sp.Matrix([difference - candidate])
     residual = derivation.apply(
-        "Residual against the gap, multiplied out (expand)", residual, sp.expand
+        "Residual against the gap, multiplied out", residual, sp.expand, calls=("expand",)
     )
     values = [sp.expand(difference.subs(n, m)) for m in lengths]
     derivation.note(
@@ -602,9 +602,11 @@ def offset_distance(vector: Pair = pair) -> Proof:
     )
     residual = sp.Matrix([(diff.T * diff)[0] - (2 - 2 * sp.cos(w * k))])
     residual = derivation.apply(
-        "Multiply out and expand the arguments (expand)", residual, sp.expand
+        "Multiply out and expand the arguments", residual, sp.expand, calls=("expand",)
     )
-    residual = derivation.apply("Angle-addition formulas (expand_trig)", residual, sp.expand_trig)
+    residual = derivation.apply(
+        "Angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
+    )
     residual = derivation.pythagoras(residual)
     return derivation.proof(
         "the same offset looks the same at every position",

@@ -785,9 +785,10 @@ def attention_four_terms(terms: Sequence[int] = ALL_TERMS) -> Proof:
     derivation = Derivation()
     derivation.note("W is a general 2 × 2 matrix", to_latex(_W))
     residual = derivation.apply(
-        "Residual: the score minus the sum of the terms, multiplied out (expand)",
+        "Residual: the score minus the sum of the terms, multiplied out",
         sp.Matrix([left - right]),
         sp.expand,
+        calls=("expand",),
     )
     return derivation.proof("four-term expansion of the score", statement, residual)
 

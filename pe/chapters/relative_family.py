@@ -299,7 +299,7 @@ def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
         "Residual: the score minus the sum of the terms " + ", ".join(f"({n})" for n in candidate),
         r"(W_q(E_i + U_i))^{\mathsf T} W_k (E_j + U_j) - \sum \text{terms}",
     )
-    residual = derivation.apply("Multiply out (expand)", left - total, sp.expand)
+    residual = derivation.apply("Multiply out", left - total, sp.expand, calls=("expand",))
     statement = (
         r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = \\"
         r"\underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(a)}"
@@ -571,7 +571,9 @@ def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
     )
     residual = sp.Matrix([output(i) - output(i + 1) - claimed])
     derivation.note("Residual o_i − o_(i+1) − (v_0 − v)/((i+1)(i+2))", sp.latex(residual[0]))
-    residual = derivation.apply("Put over one denominator and cancel (cancel)", residual, sp.cancel)
+    residual = derivation.apply(
+        "Put over one denominator and cancel", residual, sp.cancel, calls=("cancel",)
+    )
     statement = r"o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)},\quad o_i = \frac{v_0 + i\,v}{i+1}"
     return derivation.proof("causal attention counts positions", statement, residual)
 
@@ -701,13 +703,14 @@ def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base)
         lambda e: sp.powdenest(sp.expand_power_base(e, force=True), force=True),
     )
     residual = derivation.apply(
-        "Combine powers of one base (powsimp) and cancel their exponents (cancel)",
+        "Combine powers of one base and cancel their exponents",
         residual,
         lambda e: sp.powsimp(e).replace(
             lambda x: x.is_Pow, lambda x: sp.Pow(x.base, sp.cancel(x.exp))
         ),
+        calls=("powsimp", "cancel"),
     )
-    residual = derivation.apply("Collect terms (expand)", residual, sp.expand)
+    residual = derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
     statement = (
         r"b' = b\,s^{d/(d-2)} \implies \omega'_i = \omega_i\,s^{-2i/(d-2)} \text{ for every pair } i:"
         r"\quad \omega'_0 = \omega_0,\quad \omega'_{d/2-1} = \omega_{d/2-1} / s"

@@ -247,11 +247,11 @@ def _vector(name: str, size: int) -> Any:
 
 
 def _reduce(derivation: Derivation, residual: Any) -> Any:
-    residual = derivation.apply("Multiply out (expand)", residual, sp.expand)
+    residual = derivation.apply("Multiply out", residual, sp.expand, calls=("expand",))
     residual = derivation.apply(
-        "Apply the angle-addition formulas (expand_trig)", residual, sp.expand_trig
+        "Apply the angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
     )
-    return derivation.apply("Collect terms (expand)", residual, sp.expand)
+    return derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
 
 
 def _exact_frequencies(width: int, base: object) -> list[Any]:
@@ -471,7 +471,9 @@ def complex_form(candidate: Rotation = rope_rotation) -> Proof:
         "Residual: the rotated pair minus (real part, imaginary part)",
         f"{to_latex(left)} - {to_latex(sp.Matrix([real, imag]))}",
     )
-    residual = derivation.apply("Collect terms (expand)", left - sp.Matrix([real, imag]), sp.expand)
+    residual = derivation.apply(
+        "Collect terms", left - sp.Matrix([real, imag]), sp.expand, calls=("expand",)
+    )
     statement = (
         rf"{to_latex(matrix)} \begin{{pmatrix}} a \\ b \end{{pmatrix}}"
         r" \leftrightarrow (a + ib)\,e^{i\theta}"
@@ -603,7 +605,10 @@ def relative_property_block_diagonal(
     )
     residual = residual.applyfunc(sp.expand).applyfunc(sp.expand_trig).applyfunc(sp.expand)
     derivation.note(
-        "Multiply out, apply expand_trig, collect terms (expand)", to_latex(residual), residual
+        "Multiply out, apply expand_trig, collect terms",
+        to_latex(residual),
+        residual,
+        calls=("expand",),
     )
     statement = (
         rf"\langle R_m q, R_n k\rangle = \langle q, R_{{n-m}} k\rangle \text{{ for }} d = {width},"
@@ -686,9 +691,10 @@ def pairings_differ_by_permutation(
         rf"{to_latex(halves[width // 2])} \;\big|\; {to_latex(adjacent[width // 2])}\end{{gathered}}",
     )
     residual = derivation.apply(
-        "Residual rope_halves(x) − P rope_adjacent(Pᵀx), all entries, collected (expand)",
+        "Residual rope_halves(x) − P rope_adjacent(Pᵀx), all entries, collected",
         (halves - adjacent).T,
         sp.expand,
+        calls=("expand",),
     )
     statement = (
         r"\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
@@ -823,7 +829,7 @@ def permuted_scores_agree(
         f"Residual: halves scores of ({shown}) minus adjacent scores of (q, k)",
         r"\langle h(Pq, m), h(Pk, n)\rangle - \langle a(q, m), a(k, n)\rangle",
     )
-    residual = derivation.apply("Collect terms (expand)", left - right, sp.expand)
+    residual = derivation.apply("Collect terms", left - right, sp.expand, calls=("expand",))
     statement = (
         r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(Pq, m),"
         r" \mathrm{rope}_{\text{halves}}(Pk, n)\rangle \\ = \langle \mathrm{rope}_{\text{adjacent}}"
@@ -1018,7 +1024,9 @@ def summation_by_parts(
         rf"\begin{{gathered}}{sp.latex(left)} \\ \overset{{?}}{{=}} {sp.latex(right)}"
         r"\end{gathered}",
     )
-    residual = derivation.apply("Collect terms (expand)", sp.Matrix([left - right]), sp.expand)
+    residual = derivation.apply(
+        "Collect terms", sp.Matrix([left - right]), sp.expand, calls=("expand",)
+    )
     statement = (
         r"\sum_{i=0}^{N-1} h_i e_i = -\sum_{j=0}^{N-1} S_{j+1}\,(h_{j+1} - h_j),"
         rf"\quad h_N = 0,\ S_j = \sum_{{i<j}} e_i,\ N = {count}"

@@ -195,8 +195,9 @@ def rotation_identity(block: Block | None = None) -> Proof:
     derivation = Derivation()
     residual = derivation.product_residual(matrix, before, after)
     derivation.note(
-        "What the angle-addition formulas (expand_trig) make of the shifted pair",
+        "What the angle-addition formulas make of the shifted pair",
         f"{to_latex(after)} = {to_latex(after.applyfunc(sp.expand).applyfunc(sp.expand_trig))}",
+        calls=("expand_trig",),
     )
     residual = derivation.angle_addition(residual)
     return derivation.proof("rotation identity (one pair)", statement, residual)

@@ -320,9 +320,10 @@ def wavelength_progression(law: WavelengthLaw = PAPER_WAVELENGTHS) -> Proof:
         "Residuals: ratio, first, last, last against 2π·10000", sp.latex(residual), residual
     )
     residual = derivation.apply(
-        "Combine the powers of 10000 (powsimp), then expand the exponents (expand)",
+        "Combine the powers of 10000, then expand the exponents",
         residual,
         lambda e: sp.expand(sp.powsimp(sp.expand(e), force=True)),
+        calls=("powsimp", "expand"),
     )
     return derivation.proof(
         "wavelengths form a geometric progression",
@@ -1123,7 +1124,7 @@ def concat_projection(rhs: Projection = separate_projections, *, width: int = 2)
         rf"{sp.latex(whole)} {sp.latex(stacked)} - ({projection_text(rhs)})",
     )
     residual = derivation.apply(
-        "Multiply out (expand)", whole * stacked - rhs(w_e, w_q, e, q), sp.expand
+        "Multiply out", whole * stacked - rhs(w_e, w_q, e, q), sp.expand, calls=("expand",)
     )
     return derivation.proof(
         "concatenate-then-project is add-after-separate-projections",

@@ -400,7 +400,7 @@ def equivariant(attend: Attend, x: Any, perm: Any, _positions: Any) -> tuple[Any
     r"""The true statement's two sides: :math:`\mathrm{Attn}(PX)` and :math:`P\,\mathrm{Attn}(X)`.
 
     The position vectors are not used. The same function serves the NumPy check
-    (:func:`check_equivariance`) and the SymPy proof (:func:`pe.chapters.why_order.equivariance`).
+    (:func:`check_equivariance`) and the SymPy proof (:func:`equivariance`).
 
     Examples
     --------
@@ -436,7 +436,7 @@ def check_equivariance(
     ----------
     sides
         The statement: :func:`equivariant` (true), or a wrong one that must fail (the
-        candidates of :mod:`pe.chapters.wrong`, section why-order). ``E`` is the sinusoidal
+        candidates :data:`INVARIANCE`, :data:`CAUSAL_MASK`, :data:`POSITIONS_ADDED`). ``E`` is the sinusoidal
         encoding of the ``n`` positions.
     n, d_model
         Sequence length and width.
@@ -501,7 +501,7 @@ def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Pr
     ----------
     sides
         The statement, ``(attend, X, P, E) -> (left, right)``: the true
-        :func:`~pe.chapters.why_order.equivariant`, or a wrong candidate (comparing with
+        :func:`equivariant`, or a wrong candidate (comparing with
         the unpermuted output, a causal mask, symbolic position vectors ``E`` added to the
         rows) whose residual does not vanish.
     n, d_model
@@ -546,24 +546,27 @@ def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Pr
         *(((p * x * w[0]) * (p * x * w[1]).T - p * scores * p.T).applyfunc(_expand) for p in perms)
     )
     derivation.note(
-        "Scores: (PX W_q)(PX W_k)ᵀ − P (X W_q)(X W_k)ᵀ Pᵀ, multiplied out (expand): "
+        "Scores: (PX W_q)(PX W_k)ᵀ − P (X W_q)(X W_k)ᵀ Pᵀ, multiplied out: "
         f"{_nonzero(score_residual)} of {len(score_residual)} entries non-zero",
         r"S(PX) = P\,S(X)\,P^{\mathsf T}",
+        calls=("expand",),
     )
     soft = _symbolic_softmax(scores, causal)
     soft_residual = sp.Matrix.vstack(
         *(_symbolic_softmax(p * scores * p.T, causal) - p * soft * p.T for p in perms)
     ).applyfunc(_expand)
     derivation.note(
-        "Softmax: each row's denominator is a sum whose terms P only reorders (expand): "
+        "Softmax: each row's denominator is a sum whose terms P only reorders: "
         f"{_nonzero(soft_residual)} of {len(soft_residual)} entries non-zero",
         r"\operatorname{softmax}(P S P^{\mathsf T}) = P \operatorname{softmax}(S) P^{\mathsf T}",
+        calls=("expand",),
     )
     derivation.note(
-        "Output: Attn(PX) − P Attn(X) for every P, with PᵀP = I, multiplied out (expand): "
+        "Output: Attn(PX) − P Attn(X) for every P, with PᵀP = I, multiplied out: "
         f"{_nonzero(residual)} of {len(residual)} entries non-zero",
         r"\operatorname{Attn}(PX) - P\,\operatorname{Attn}(X) = "
         + (r"0" if _nonzero(residual) == 0 else r"\text{non-zero}"),
+        calls=("expand",),
     )
     statement = (
         r"\begin{gathered} \operatorname{Attn}(PX) = P\,\operatorname{Attn}(X)\ \text{for every }"
