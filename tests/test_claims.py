@@ -419,3 +419,14 @@ def test_titles_typeset_their_math() -> None:
     assert str(report.title("$0 <= i$ & co")) == r"\(0 &lt;= i\) &amp; co"
     with pytest.raises(ValueError, match="unpaired"):
         report.title("costs 5 $")
+
+
+def test_a_page_reads_the_proofs_the_registry_ran() -> None:
+    """The proofs of a claim are the ones its checks ran, cached: no second run for the page."""
+    from pe.chapters import rotation_identity
+
+    shown = claims.proofs("rotation-identity-block-diagonal")
+    assert [p.name for p in shown] == ["rotation identity, d = 8", "rotation identity, d = 64"]
+    assert shown[0] is claims.proofs("rotation-identity-block-diagonal")[0]
+    assert shown[0].statement == rotation_identity.block_diagonal_identity(8).statement
+    assert claims.proofs("vaswani-layer-comparison") == ()

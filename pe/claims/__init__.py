@@ -70,7 +70,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pe.claims.evidence import (
     Evidence,
@@ -82,6 +82,9 @@ from pe.claims.evidence import (
     proved,
     within,
 )
+
+if TYPE_CHECKING:
+    from pe.symbolic import Proof
 
 __all__ = [
     "MARGIN",
@@ -102,6 +105,7 @@ __all__ = [
     "checked",
     "exactly",
     "get",
+    "proofs",
     "proved",
     "run",
     "verify",
@@ -509,6 +513,19 @@ def run(claim: Claim) -> ClaimResult:
 def verify(claim_id: str) -> ClaimResult:
     """Run the checks of the registered claim ``claim_id`` (cached per process)."""
     return run(get(claim_id))
+
+
+def proofs(claim_id: str) -> tuple[Proof, ...]:
+    """The SymPy proofs behind the claim ``claim_id``, in the order of its evidence, as the
+    registry ran them (cached with :func:`verify`): a page shows them without running them
+    again.
+
+    Examples
+    --------
+    >>> [proof.name for proof in proofs("rotation-identity")]
+    ['rotation identity (one pair)']
+    """
+    return tuple(e.proof for e in verify(claim_id).evidence if e.proof is not None)
 
 
 def verify_all() -> tuple[ClaimResult, ...]:
