@@ -465,7 +465,6 @@ def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
 
 #: Exponents of the base for tensor2tensor's law (true: :math:`d/(d-2)`).
 T2T_EXPONENT_D_MINUS_1 = Candidate("base b^(d/(d-1))", symbolic.D / (symbolic.D - 1))
-
 T2T_SAME_BASE = Candidate("the same base b", sp.Integer(1))
 
 
@@ -740,7 +739,6 @@ def _zeros() -> npt.NDArray[np.float64]:
 
 #: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
 UNIFORM_NOISE_TABLE = Candidate("uniform random table", _uniform_noise)
-
 NOISY_PAPER_TABLE = Candidate("paper table + noise 0.01 (learned-like)", _noisy_paper)
 
 ZERO_TABLE = Candidate("all zeros", _zeros)
@@ -999,7 +997,6 @@ claim(
 
 #: An integer position and a frequency, for the aliasing identity.
 INTEGER_P = sp.Symbol("p", integer=True)
-
 FREQUENCY = sp.Symbol("omega", positive=True)
 
 

@@ -45,7 +45,6 @@ chapter = Chapter(__name__, follows="why_order")
 claim = chapter.claim
 
 Float64Array = npt.NDArray[np.float64]
-
 IntArray = npt.NDArray[np.int64]
 
 #: A way to write positions as numbers: ``(positions, n, d) -> rows``, one row per position

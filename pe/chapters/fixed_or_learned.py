@@ -57,7 +57,6 @@ LAST_TRAINED_POSITION = Candidate("position 511, the last trained", 511)
 
 #: The base model's trained length and width used on the page.
 N_MAX = 512
-
 WIDTH = 512
 
 

@@ -396,12 +396,10 @@ claim(
 #: f(k+1) > f(k), first k with f(k) < 0), None for never: "it falls steadily and stays
 #: positive", and "it rises, but never turns negative".
 MONOTONE_DECAY = Candidate("falls steadily, stays positive", (None, None))
-
 RISES_STAYS_POSITIVE = Candidate("rises at k = 44 but stays positive", (43, None))
 
 #: Width and range of offsets for the decay of the dot product.
 DECAY_WIDTH = 512
-
 DECAY_RANGE = 20_000
 
 
@@ -881,7 +879,6 @@ def _not_relative(content: float, projection: Projection) -> Evidence:
 
 #: Integer projections whose additive score is not a function of the offset (exactly).
 _WQ = ((1, 2), (0, 1))
-
 _WK = ((2, 0), (1, 1))
 
 

@@ -139,7 +139,6 @@ NUDGED_SHIFT_MATRIX = Candidate("T_k with one entry off by 1e-9", _nudged_shift_
 
 #: The accuracy claims cover positions below 2**20 and these widths.
 WIDTHS = (64, 4096)
-
 LIMIT = 2**20
 
 #: Float32 entries: half a unit in the last place below 1, plus the float64 value's error
@@ -154,7 +153,6 @@ MODELS = {
 
 #: Positions of the angle-reduction check and its bound (radians; pe._extended_precision: p0 f_mid rounds below 2^-83 turns).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
-
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 
 
@@ -346,7 +344,6 @@ def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.
 
 #: Table methods ``(positions, d) -> table`` that miss the float64 or float32 bounds.
 DIRECT_FLOAT64_TABLE = Candidate("direct float64 evaluation", numeric.sinusoidal_direct)
-
 FLOAT64_ANGLE_ANCHORS = Candidate(
     "rotation with anchors from float64 angles", rotation_with_float64_angles
 )
@@ -444,7 +441,6 @@ claim(
 )
 
 _float16 = partial(numeric.sinusoidal, dtype=np.float16)
-
 _recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
 
 
@@ -734,7 +730,6 @@ TWO_DOUBLE_FREQUENCIES = Candidate(
     "frequencies kept in two doubles (about 106 bits)",
     _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
-
 ANGLE_BOUND = 1e-24
 
 
@@ -864,7 +859,6 @@ OTHER_BASE_SHIFT_MATRIX = Candidate("T_k with base 10010", _other_base_shift_mat
 
 #: Positions and offsets of the low-precision identity checks.
 OFFSETS = np.array([1, 3, 100, -7])
-
 POSITIONS = np.concatenate([np.arange(256), [4096, 65_536]])
 
 

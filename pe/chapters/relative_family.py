@@ -199,7 +199,6 @@ def identical_token_scores(
 
 #: Absolute schemes, for the claim that relative ones give scores depending on i - j only.
 LEARNED_ABSOLUTE = Candidate("learned absolute", ("learned absolute",))
-
 SINUSOIDAL_ADDED = Candidate("sinusoidal (added)", ("sinusoidal (added)",))
 
 #: Schemes whose scores on a repeated token depend only on i - j.
@@ -356,7 +355,6 @@ claim(
 )
 
 IntArray = npt.NDArray[np.int64]
-
 BucketFunction = Callable[..., IntArray]
 
 
@@ -447,7 +445,6 @@ UNCAPPED_BUCKETS = Candidate(
         rel, num_buckets=4 * num_buckets, max_distance=16 * max_distance, **kw
     ),
 )
-
 DIRECTION_FORGOTTEN = Candidate(
     "direction forgotten", lambda rel, **kw: relative.t5_bucket(-np.abs(np.asarray(rel)), **kw)
 )
@@ -580,7 +577,6 @@ def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
 
 #: Equal-score attention without the causal mask: as a proof's mask and as a measurement.
 NO_CAUSAL_MASK = Candidate("no causal mask", Mask("no mask: mean of all L values", lambda _i, n: n))
-
 UNMASKED_MEAN = Candidate("no causal mask", partial(relative.causal_mean_attention, causal=False))
 
 
@@ -625,7 +621,6 @@ claim(
 NO_INTERPOLATION = Candidate(
     "no interpolation", lambda n, d, _s: relative.position_interpolation(n, d, 1.0)
 )
-
 NTK_IN_RANGE = Candidate("NTK-aware base scaling", relative.base_scaling)
 
 
@@ -762,7 +757,6 @@ claim(
 #: The pairs NTK scaling takes past the trained window, with the excess in percent: none
 #: (the statement "without unseen angles"), or the slowest pair counted too.
 NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained window", (range(0), (0, 0)))
-
 SLOWEST_PAIR_TOO = Candidate("pairs 41 to 63, the slowest too", (range(41, 64), (0, 62)))
 
 

@@ -362,12 +362,13 @@ def additive_counterexample(
 #: :math:`R(p\omega)^{\mathsf T}`: the other way round (still relative, offset reversed).
 TRANSPOSED_ROTATION = Candidate("transposed rotation", lambda p, w: symbolic.rotation(p * w).T)
 
+#: :math:`R(p^2\omega)`: an angle not linear in the position.
 SQUARED_ANGLE = Candidate("angle p² ω", lambda p, w: symbolic.rotation(p**2 * w))
 
 #: Projections ``(W_q, W_k)`` that keep the additive encoding relative.
 IDENTITY_PROJECTIONS = Candidate("W_q = W_k = I", (((1, 0), (0, 1)), ((1, 0), (0, 1))))
 
-#: Relative scores after W_q, W_k (RoPE), and a monotone sequence (ALiBi's bias).
+#: Relative scores after :math:`W_q, W_k`: RoPE applied after the projections.
 ROPE_AFTER_PROJECTION = Candidate("RoPE after W_q, W_k", rope_after_projection)
 
 #: Two rotations of the same pairs, each within the rotation's rounding bound, entry by entry.
@@ -545,9 +546,8 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     return derivation.proof("RoPE relative property (one pair)", statement, residual)
 
 
-#: :math:`2R(p\omega)` and :math:`R(p^2\omega)`: wrong length; an angle not linear in p.
+#: :math:`2R(p\omega)`: the right angle, the wrong length.
 SCALED_ROTATION = Candidate("rotation scaled by 2", lambda p, w: 2 * symbolic.rotation(p * w))
-
 _RELATIVE = by_proof(relative_property)
 
 _NOT_RELATIVE = (SCALED_ROTATION, SQUARED_ANGLE)
@@ -618,7 +618,6 @@ def relative_property_block_diagonal(
 
 
 _ADJACENT = by_proof(partial(relative_property_block_diagonal, pairing="adjacent"))
-
 _HALVES = by_proof(partial(relative_property_block_diagonal, pairing="halves"))
 
 claim(
@@ -707,7 +706,6 @@ def pairings_differ_by_permutation(
 TRANSPOSED_PERMUTATION = Candidate(
     "P^T in place of P", lambda d: np.argsort(rotary.pairing_permutation(d))
 )
-
 NO_PERMUTATION = Candidate("no permutation", lambda d: np.arange(d, dtype=np.int64))
 
 
@@ -723,7 +721,6 @@ def _permuted(candidate: Permutation) -> Evidence:
 
 
 _PAIRINGS = by_proof(pairings_differ_by_permutation)
-
 _PERMUTATIONS = (TRANSPOSED_PERMUTATION, NO_PERMUTATION)
 
 claim(
@@ -930,11 +927,9 @@ def offset_only_after_projection(
 
 #: ``(W, R, v) -> W R v``: rotating the input before the projection.
 ROTATE_BEFORE_PROJECTING = Candidate("rotate before projecting", lambda w, r, v: w * r * v)
-
 _PROJECTED = by_proof(offset_only_after_projection)
 
 _PROJECTED_4 = by_proof(partial(offset_only_after_projection, d_model=4))
-
 _AFTER = rotate_after_projecting
 
 claim(
@@ -948,9 +943,8 @@ claim(
     ),
 )
 
-#: Angle dtypes held to the float64 tolerance; a tolerance too strict for float16 angles.
+#: Angle dtypes held to the float64 tolerance.
 FLOAT32_ANGLES = Candidate("angles in float32", "float32")
-
 FLOAT16_ANGLES = Candidate("angles in float16", "float16")
 
 claim(
@@ -968,6 +962,7 @@ claim(
     ),
 )
 
+#: Float16 angles held to the tolerance of float32 angles: too strict for them.
 FLOAT32_TOLERANCE = Candidate("float16 angles, tolerance for float32 angles", "float32")
 
 claim(
@@ -1046,7 +1041,6 @@ PARTIAL_SUM_SHIFTED = Candidate(
     "S_j in place of S_{j+1}",
     lambda h, s, n: -sp.Add(*[s[j] * (h[j + 1] - h[j]) for j in range(n)]),
 )
-
 ABEL_SIGN_FLIPPED = Candidate(
     "sign flipped", lambda h, s, n: sp.Add(*[s[j + 1] * (h[j + 1] - h[j]) for j in range(n)])
 )
@@ -1076,7 +1070,6 @@ def _decay(candidate: Bound) -> Evidence:
 
 
 _ABEL = by_proof(summation_by_parts)
-
 _ABEL_WRONG = (PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED)
 
 claim(
@@ -1125,6 +1118,7 @@ def bound_windows(offsets: npt.ArrayLike) -> list[float]:
     return [float(bound[a:b].mean()) for a, b in ((0, 10), (10, 100), (100, 1000))]
 
 
+#: A sequence that does decay monotonically: ALiBi's bias.
 ALIBI_SEQUENCE = Candidate("ALiBi's bias -r/2", alibi_score_sequence)
 
 

@@ -120,7 +120,6 @@ def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Arra
 
 
 _I = sp.Symbol("i", integer=True, nonnegative=True)
-
 _D = sp.Symbol("d", integer=True, positive=True)
 
 
@@ -136,7 +135,6 @@ ONE_INDEXED_TABLE = Candidate("the 1-indexed frequencies", _one_indexed_table)
 
 #: The width of every check (the paper's base model).
 D = 512
-
 U = EPS64 / 2
 
 #: Relative error of pe.numeric.frequencies (correctly rounded).
