@@ -138,8 +138,8 @@ def _reduced(
     residual = sp.Matrix([expr])
     derivation.note(title, sp.latex(residual[0], symbol_names={BASE: "b"}), residual)
     for step, rewrite in rewrites:
-        name = getattr(rewrite, "__name__", "")
-        calls = (name,) if getattr(sp, name, None) is rewrite else ()
+        call = getattr(rewrite, "__name__", "")
+        calls = (call,) if getattr(sp, call, None) is rewrite else ()
         residual = derivation.apply(step, residual, rewrite, calls=calls)
     return derivation.proof(name, statement, residual)
 
