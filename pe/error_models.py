@@ -37,18 +37,9 @@ from typing import Generic, ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate
+from pe import _tolerance, _validate
 from pe._rotation_table import ENTRY_ERROR_BOUND
-from pe._tolerance import (
-    ELEMENTARY_ULPS,
-    EPS64,
-    FREQUENCY_ROUNDING,
-    Tolerance,
-    gamma,
-    phase_tolerance,
-    rotation_rounding,
-    shift_tolerance,
-)
+from pe._tolerance import EPS64, Tolerance, gamma
 from pe.numeric import frequencies
 
 __all__ = [
@@ -111,7 +102,7 @@ class ErrorModel(Generic[P, R]):
 #: (:func:`pe._tolerance.shift_tolerance`, reach :math:`|p| + |k|`): the model of
 #: :func:`pe.numeric.check_rotation_identity`.
 SHIFT = ErrorModel(
-    shift_tolerance,
+    _tolerance.shift_tolerance,
     r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|)",
     "4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|)",
 )
@@ -119,7 +110,7 @@ SHIFT = ErrorModel(
 #: A pair :math:`(a, b)` rotated by a float64 angle :math:`p\,\omega_i`
 #: (:func:`pe._tolerance.rotation_rounding`).
 ROTATION = ErrorModel(
-    rotation_rounding,
+    _tolerance.rotation_rounding,
     r"(|a| + |b|)\bigl(\varepsilon + \gamma_2 + (r_\omega + u)|p|\omega_i\bigr)",
 )
 
@@ -155,7 +146,8 @@ def dot_product_bound(d_model: int, reach: float) -> float:
     return float(
         np.sqrt(2) * width * ENTRY_ERROR_BOUND
         + gamma(width) * half
-        + half * (ELEMENTARY_ULPS * EPS64 + (FREQUENCY_ROUNDING + EPS64 / 2) * reach)
+        + half
+        * (_tolerance.ELEMENTARY_ULPS * EPS64 + (_tolerance.FREQUENCY_ROUNDING + EPS64 / 2) * reach)
         + gamma(width // 2) * half
     )
 
@@ -235,7 +227,7 @@ def offset_distance_bound(offsets: npt.ArrayLike, d_model: int) -> npt.NDArray[n
     u, e = EPS64 / 2, 2 * ENTRY_ERROR_BOUND + EPS64
     omega = frequencies(width)
     table_side = width * (4 * e + e**2 + 4 * u) + 4 * width * gamma(width)
-    cosines = 2 * phase_tolerance(EPS64, omega[None, :], ks[:, None]).sum(axis=1)
+    cosines = 2 * _tolerance.phase_tolerance(EPS64, omega[None, :], ks[:, None]).sum(axis=1)
     formula_side = cosines + width / 2 * 4 * u + 2 * width * gamma(width // 2)
     squared = (2.0 - 2.0 * np.cos(np.multiply.outer(ks, omega))).sum(axis=1)
     distance = np.sqrt(np.maximum(squared, 0.0))

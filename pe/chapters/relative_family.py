@@ -101,6 +101,20 @@ SCHEMES: tuple[str, ...] = (
 )
 
 
+def _repeated_token(
+    n: int, d_model: int, seed: int
+) -> tuple[int, int, np.random.Generator, Float64Array, Float64Array, Float64Array]:
+    """The sizes, the generator, the token and the projections :math:`W_q, W_k` drawn from it,
+    in the order both :func:`identical_token_scores` and its rounding bound draw them."""
+    size = _validate.positive_int("n", n, minimum=2)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
+    token = rng.standard_normal(width)
+    w_q = rng.standard_normal((width, width)) / math.sqrt(width)
+    w_k = rng.standard_normal((width, width)) / math.sqrt(width)
+    return size, width, rng, token, w_q, w_k
+
+
 def identical_token_rounding(
     scheme: str, n: int = 12, d_model: int = 16, *, seed: int = 0
 ) -> float:
@@ -116,12 +130,7 @@ def identical_token_rounding(
     relative scheme two entries of a diagonal differ by at most twice the bound; the result
     is relative to the largest score, as :func:`toeplitz_deviation` is (first order).
     """
-    size = _validate.positive_int("n", n, minimum=2)
-    width = _validate.even_width("d_model", d_model)
-    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
-    token = rng.standard_normal(width)
-    w_q = rng.standard_normal((width, width)) / math.sqrt(width)
-    w_k = rng.standard_normal((width, width)) / math.sqrt(width)
+    size, width, rng, token, w_q, w_k = _repeated_token(n, d_model, seed)
     norm = float(np.linalg.norm(token))
     q, k = norm * float(np.linalg.norm(w_q)), norm * float(np.linalg.norm(w_k))
     g, u = gamma(3 * width), EPS64 / 2
@@ -164,12 +173,7 @@ def identical_token_scores(
     """
     if scheme not in SCHEMES:
         raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r:.40}")
-    size = _validate.positive_int("n", n, minimum=2)
-    width = _validate.even_width("d_model", d_model)
-    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
-    token = rng.standard_normal(width)
-    w_q = rng.standard_normal((width, width)) / math.sqrt(width)
-    w_k = rng.standard_normal((width, width)) / math.sqrt(width)
+    size, width, rng, token, w_q, w_k = _repeated_token(n, d_model, seed)
     x = np.tile(token, (size, 1))
     if scheme in ("learned absolute", "sinusoidal (added)"):
         table: Float64Array = (
