@@ -23,8 +23,8 @@ expand_trig and expand; no ``simplify``, no floats):
 
 The measurements feed :func:`pe.rotary.rope` and its helpers a candidate (the rotation
 itself, a permutation, a way to convert weights, a way to score, a bound), the true one and
-the wrong ones alike: :func:`complex_gaps` (RoPE against the complex product
-:math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_gap` and
+the wrong ones alike: :func:`complex_product` (RoPE against the complex product
+:math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_error` and
 :func:`converted_weights_gap` (the two pairings), :func:`offset_spreads` (scores after
 :math:`W_q, W_k` at a fixed offset), :func:`offset_checks`
 (:func:`pe.rotary.check_offset_dependence`), :func:`decay_ratio`, :func:`largest_rise`,
@@ -37,7 +37,7 @@ measurement outside its bound.
 Examples
 --------
 >>> from pe import rotary
->>> max(complex_gaps(rotary.rope)) < 1e-12
+>>> complex_product(rotary.rope).holds
 True
 >>> largest_rise([3.0, 1.0, 2.0])
 1.0
@@ -55,8 +55,9 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, from_scratch, numeric, rotary, symbolic
-from pe._tolerance import Tolerance, gamma, rotation_rounding
+from pe._tolerance import Tolerance, gamma
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
+from pe.error_models import ROTATION
 from pe.relative import Extension, alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
 from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
@@ -417,36 +418,34 @@ def complex_reference(
     return np.concatenate([z.real, z.imag], axis=-1)
 
 
-def complex_gaps(candidate: Rope) -> tuple[float, float]:
-    """Largest gap of ``candidate`` from :func:`complex_reference`, adjacent and halves.
+def complex_product(candidate: Rope) -> Evidence:
+    """``candidate`` against :func:`complex_reference`, both pairings, each entry held to
+    twice the rotation's rounding bound.
 
-    50 random vectors, ``d = 64``, positions ``0, 100, .., 4900``.
+    Both rotate the same pairs by float64 angles, each within :data:`pe.error_models.ROTATION`
+    of the exact rotation, so their gap is within twice that. 50 random vectors, ``d = 64``,
+    positions ``0, 100, .., 4900``.
+
+    Examples
+    --------
+    >>> complex_product(rotary.rope).holds
+    True
     """
     x = np.random.default_rng(3).standard_normal((50, 64))
     ps = np.arange(0, 5000, 100)
-    adjacent, halves = (
-        float(np.abs(candidate(x, ps, pairing=p) - complex_reference(x, ps, p)).max())
-        for p in ("adjacent", "halves")
-    )
-    return adjacent, halves
-
-
-def complex_gap_ratio(candidate: Rope) -> float:
-    """Worst ``|candidate - complex_reference|`` over twice the rotation's rounding bound.
-
-    Both rotate the same pairs by float64 angles, each within
-    :func:`pe._tolerance.rotation_rounding` of the exact rotation, so their gap is within
-    twice that: at most 1 for a correct RoPE, for both pairings. The vectors and positions
-    are those of :func:`complex_gaps`.
-    """
-    x = np.random.default_rng(3).standard_normal((50, 64))
-    ps = np.arange(0, 5000, 100)
-    worst = 0.0
+    gaps, ratio = [], 0.0
     for pairing in ("adjacent", "halves"):
         gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
-        bound = 2 * rotation_rounding(_pair_size(x, pairing), _reach(ps, 64, pairing), 64)
-        worst = max(worst, float((gap / bound).max()))
-    return worst
+        bound = 2 * ROTATION(_pair_size(x, pairing), _reach(ps, 64, pairing), 64)
+        gaps.append(float(gap.max()))
+        ratio = max(ratio, float((gap / bound).max()))
+    return within(
+        ratio,
+        _TWO_ROTATIONS,
+        f"rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
+        f"max gap {gaps[0]:.2g} (adjacent), {gaps[1]:.2g} (halves); worst gap / tolerance "
+        f"{ratio:.2g}",
+    )
 
 
 _THETA = sp.Symbol("theta", real=True)
@@ -489,25 +488,11 @@ FLIPPED_ROPE = Candidate(
 )
 
 
-def _complex(candidate: Rope) -> Evidence:
-    adjacent, halves = complex_gaps(candidate)
-    ratio = complex_gap_ratio(candidate)
-    return within(
-        ratio,
-        _TWO_ROTATIONS,
-        f"rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
-        f"max gap {adjacent:.2g} (adjacent), {halves:.2g} (halves); worst gap / tolerance "
-        f"{ratio:.2g}",
-    )
-
-
-_COMPLEX = by_proof(complex_form)
-
 claim(
     "rope-complex-rotation",
     "RoPE multiplies each pair by a unit complex phase",
-    Check(_COMPLEX, true=rope_rotation, wrong=(TRANSPOSED_ROTATION,)),
-    Check(_complex, true=rotary.rope, wrong=(FLIPPED_ROPE,)),
+    Check(by_proof(complex_form), true=rope_rotation, wrong=(TRANSPOSED_ROTATION,)),
+    Check(complex_product, true=rotary.rope, wrong=(FLIPPED_ROPE,)),
     statement=(
         r"\begin{pmatrix} a' \\ b' \end{pmatrix} = \begin{pmatrix} \cos p\omega_i & -\sin p\omega_i"
         r" \\ \sin p\omega_i & \cos p\omega_i \end{pmatrix} \begin{pmatrix} a \\ b \end{pmatrix}"
@@ -632,28 +617,31 @@ claim(
 )
 
 
-def permutation_gap_ratio(candidate: Callable[[int], Any], d_model: int = 64) -> float:
-    """:func:`permutation_gap` over twice the rotation's rounding bound, entry by entry."""
-    perm = np.asarray(candidate(d_model))
-    x = np.random.default_rng(4).standard_normal((40, d_model))
-    ps = np.arange(0, 4000, 100)
-    halves = rotary.rope(x, ps, pairing="halves")
-    adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
-    bound = 2 * rotation_rounding(_pair_size(x, "halves"), _reach(ps, d_model, "halves"), d_model)
-    return float((np.abs(halves - adjacent) / bound).max())
+def permutation_error(candidate: Callable[[int], Any], d_model: int = 64) -> Evidence:
+    r"""``rope_halves(x)`` against ``P rope_adjacent(P^T x)`` with ``P`` from ``candidate(d)``.
 
+    ``(P y)[j] = y[perm[j]]``; 40 random vectors at positions ``0, 100, .., 3900``; each
+    entry held to twice the rotation's rounding bound (both sides rotate the same pairs).
 
-def permutation_gap(candidate: Callable[[int], Any], d_model: int = 64) -> float:
-    r"""``max|rope_halves(x) - P rope_adjacent(P^T x)|`` with ``P`` from ``candidate(d)``.
-
-    ``(P y)[j] = y[perm[j]]``; 40 random vectors at positions ``0, 100, .., 3900``.
+    Examples
+    --------
+    >>> permutation_error(rotary.pairing_permutation).holds
+    True
     """
     perm = np.asarray(candidate(d_model))
     x = np.random.default_rng(4).standard_normal((40, d_model))
     ps = np.arange(0, 4000, 100)
     halves = rotary.rope(x, ps, pairing="halves")
     adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
-    return float(np.abs(halves - adjacent).max())
+    bound = 2 * ROTATION(_pair_size(x, "halves"), _reach(ps, d_model, "halves"), d_model)
+    gap = np.abs(halves - adjacent)
+    ratio = float((gap / bound).max())
+    return within(
+        ratio,
+        _TWO_ROTATIONS,
+        f"d=64: max|rope_halves(x) - P rope_adjacent(P^T x)| = {float(gap.max()):.2g}; worst "
+        f"gap / tolerance {ratio:.2g}",
+    )
 
 
 #: A candidate pairing permutation: ``d -> the d indices perm`` with ``(P y)[j] = y[perm[j]]``.
@@ -709,25 +697,17 @@ TRANSPOSED_PERMUTATION = Candidate(
 NO_PERMUTATION = Candidate("no permutation", lambda d: np.arange(d, dtype=np.int64))
 
 
-def _permuted(candidate: Permutation) -> Evidence:
-    gap = permutation_gap(candidate)
-    ratio = permutation_gap_ratio(candidate)
-    return within(
-        ratio,
-        _TWO_ROTATIONS,
-        f"d=64: max|rope_halves(x) - P rope_adjacent(P^T x)| = {gap:.2g}; worst gap / "
-        f"tolerance {ratio:.2g}",
-    )
-
-
-_PAIRINGS = by_proof(pairings_differ_by_permutation)
 _PERMUTATIONS = (TRANSPOSED_PERMUTATION, NO_PERMUTATION)
 
 claim(
     "rope-pairing-permutation",
     "The two pairings differ by one fixed permutation",
-    Check(_PAIRINGS, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
-    Check(_permuted, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
+    Check(
+        by_proof(pairings_differ_by_permutation),
+        true=rotary.pairing_permutation,
+        wrong=_PERMUTATIONS,
+    ),
+    Check(permutation_error, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
     statement=(
         r"\begin{gathered}\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
         r"(P^{\mathsf T} x, m), \\ (Py)_j = y_{\pi(j)},\quad \pi = (0, 2, \dots, d-2, 1, 3,"
@@ -756,7 +736,7 @@ def converted_weights_tolerance(d_model: int = 64) -> float:
         projected = x @ w.T
         carried = _pair_size(g * (np.abs(x) @ np.abs(w).T), "adjacent")
         size = _pair_size(projected, "adjacent")
-        rounding = rotation_rounding(size, _reach(ps, d_model, "adjacent"), d_model)
+        rounding = ROTATION(size, _reach(ps, d_model, "adjacent"), d_model)
         rotated.append(np.abs(rotary.rope(projected, ps)))
         bounds.append(carried + rounding)
     (q, k), (b_q, b_k) = rotated, bounds
@@ -1165,7 +1145,7 @@ def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
         x = np.random.default_rng(d).standard_normal((n, d))
         angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
         size = np.repeat(np.abs(x[:, 0::2]) + np.abs(x[:, 1::2]), 2, axis=1)
-        bound = 2 * rotation_rounding(size, angle, d)
+        bound = 2 * ROTATION(size, angle, d)
         worst = max(worst, float((np.abs(candidate(x) - rotary.rope(x, n)) / bound).max()))
     return within(
         worst,
