@@ -17,6 +17,7 @@ import pytest
 
 from pe import _rotation_table, accuracy, numeric, reference
 from pe.chapters import precision as precision_claims
+from pe.error_models import ENTRY
 
 from .one_place import table_wrong_at
 
@@ -119,7 +120,7 @@ def test_accuracy_evidence_rejects_a_table_wrong_at_one_position(where: str) -> 
     """The float64 accuracy claim's check fails for a table wrong in one row only."""
     positions, _ = accuracy.sample_entries(precision_claims.LIMIT, 64, 600, seed=64, largest=32)
     position = precision_claims.LIMIT - 1 if where == "last" else int(positions[-1])
-    check = precision_claims._within(_rotation_table.ENTRY_ERROR_BOUND)
+    check = precision_claims._within(ENTRY)
     assert check(numeric.sinusoidal).holds
     assert not check(table_wrong_at(numeric.sinusoidal, position, 1e-12)).holds
 

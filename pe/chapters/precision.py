@@ -54,6 +54,7 @@ from pe.accuracy import (
 )
 from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.error_models import ENTRY, SHIFT, ErrorModel
 from pe.recipes import chained_rotation, float32_recipe
 from pe.symbolic import Derivation, Proof
 
@@ -145,19 +146,18 @@ LIMIT = 2**20
 #: before its rounding (:mod:`pe._rotation_table`).
 FLOAT32_BOUND = 2.0**-25 + 1.6e-15
 
-#: The error models of pe's tables, by bound (:mod:`pe._rotation_table`).
-MODELS = {
-    _rotation_table.ENTRY_ERROR_BOUND: r"2\sqrt2\,\delta_{\text{anchor}} + 3 \cdot 2^{-54}",
-    FLOAT32_BOUND: r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}",
-}
+#: The error model of pe's float32 table (that of float64 is :data:`pe.error_models.ENTRY`).
+FLOAT32 = ErrorModel(
+    lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
+)
 
 #: Positions of the angle-reduction check and its bound (radians; pe._extended_precision: p0 f_mid rounds below 2^-83 turns).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 
 
-def _within(bound: float) -> Callable[[Table], Evidence]:
-    """The table method's largest error on 600 sampled entries per width is ``<= bound``."""
+def _within(model: ErrorModel[[], float]) -> Callable[[Table], Evidence]:
+    """The table method's largest error on 600 sampled entries per width, within ``model``."""
 
     def run(table: Table) -> Evidence:
         parts, worst = [], 0.0
@@ -167,24 +167,26 @@ def _within(bound: float) -> Callable[[Table], Evidence]:
             parts.append(f"d={d}: max error {error:.3g} at p={p}, column {column}")
         return within(
             worst,
-            Tolerance(bound, MODELS[bound]),
+            model.tolerance(),
             f"600 sampled entries per width below 2^20 (the 32 largest positions "
-            f"included): {'; '.join(parts)}; bound {bound:.3g}",
+            f"included): {'; '.join(parts)}; bound {model():.3g}",
         )
 
     return run
 
 
-def _rows_within(positions: tuple[int, ...], d: int, bound: float) -> Callable[[Table], Evidence]:
-    """Every entry of the rows at ``positions`` (width ``d``) is within ``bound``."""
+def _rows_within(
+    positions: tuple[int, ...], d: int, model: ErrorModel[[], float]
+) -> Callable[[Table], Evidence]:
+    """Every entry of the rows at ``positions`` (width ``d``) is within ``model``."""
 
     def run(table: Table) -> Evidence:
         error = float(row_errors(table, np.array(positions), d).max())
         return within(
             error,
-            Tolerance(bound, MODELS[bound]),
+            model.tolerance(),
             f"every entry of the rows at p = {', '.join(map(str, positions))}, d={d}: max "
-            f"error {error:.3g} <= {bound:.6g}",
+            f"error {error:.3g} <= {model():.6g}",
         )
 
     return run
@@ -362,12 +364,12 @@ claim(
     "table-accurate-float64",
     r"Float64 tables within $4.9 \times 10^{-16}$ of the exact values, but not correctly rounded",
     Check(
-        _within(_rotation_table.ENTRY_ERROR_BOUND),
+        _within(ENTRY),
         true=numeric.sinusoidal,
         wrong=(DIRECT_FLOAT64_TABLE, FLOAT64_ANGLE_ANCHORS),
     ),
     Check(
-        _rows_within(FAR_POSITIONS[:5], 512, _rotation_table.ENTRY_ERROR_BOUND),
+        _rows_within(FAR_POSITIONS[:5], 512, ENTRY),
         true=numeric.sinusoidal,
     ),
     Check(_rounding_64, true=False, wrong=(CORRECTLY_ROUNDED_64,)),
@@ -411,9 +413,9 @@ claim(
         true=_float32,
         wrong=(FLOAT32_RECIPE, DIRECT_FLOAT32_TABLE),
     ),
-    Check(_within(FLOAT32_BOUND), true=_float32, wrong=(FLOAT32_RECIPE,)),
+    Check(_within(FLOAT32), true=_float32, wrong=(FLOAT32_RECIPE,)),
     Check(
-        _rows_within((4095,), 16, FLOAT32_BOUND),
+        _rows_within((4095,), 16, FLOAT32),
         true=_float32,
         wrong=(CHAINED_COMPLEX64,),
     ),
@@ -866,16 +868,11 @@ def _identity_in(dtype: type[np.floating[Any]]) -> Callable[[numeric.MatrixCandi
     """The numeric identity check in ``dtype`` for a candidate shift matrix."""
 
     def run(matrix: numeric.MatrixCandidate) -> Evidence:
-        result = numeric.check_rotation_identity(
-            64, POSITIONS, OFFSETS, dtype=dtype, candidate=matrix
+        result = numeric._check_rotation_identity(
+            64, POSITIONS, OFFSETS, base=10000.0, dtype=dtype, build=matrix
         )
         return within(
-            result.worst_ratio,
-            Tolerance(
-                1.0,
-                r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per entry}",
-            ),
-            f"d=64, {np.dtype(dtype)}: {result.summary()}",
+            result.worst_ratio, SHIFT.per_entry(), f"d=64, {np.dtype(dtype)}: {result.summary()}"
         )
 
     return run
