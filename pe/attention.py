@@ -29,6 +29,8 @@ mu/(1 - mu)` for a dot product of length :math:`m`):
     B_S = \bigl(\gamma_d |Q||K|^{\mathsf T} + B_Q |K|^{\mathsf T} + |Q| B_K^{\mathsf T}\bigr)
           / \sqrt d + 2u|S|,
 
+.. math::
+
     \frac{|\Delta A_{ij}|}{A_{ij}} \le r_{ij} + \max_l r_{il} + \gamma_{n-1} + u, \quad
     r_{ij} = (B_S)_{ij} + u\,|S_{ij} - \max_l S_{il}| + 4\varepsilon, \qquad
     B = \gamma_n A|V| + B_A |V| + A B_V,
