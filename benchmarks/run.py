@@ -6,7 +6,7 @@ Run with ``make bench`` (or ``.venv/bin/python benchmarks/run.py``). For several
 - ``pe``: :func:`pe.numeric.sinusoidal` (the rotation algorithm);
 - ``np.full``: writing an array of the same shape and dtype (the memory-write limit);
 - ``direct64``: sin and cos of ``p * w`` in float64, then cast (:func:`pe.numeric.sinusoidal_direct`);
-- ``recipe``: the float32 deep-learning recipe (:func:`pe.experiments.precision.float32_recipe`);
+- ``recipe``: the float32 deep-learning recipe (:func:`pe.recipes.float32_recipe`);
 - ``naive``: a Python double loop with :func:`math.sin` (small sizes only);
 - ``cast``: for float16 only, NumPy's cast of a float32 table of the same shape to float16,
   a floor for any float16 table computed through float32 (NumPy 2.x converts one entry at a
@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from pe import _extended_precision, _rotation_table, numeric, reference
-from pe.experiments import precision
+from pe import _extended_precision, _rotation_table, numeric, recipes, reference
+from pe.accuracy import sample_entries
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: The copy inside the package, read by :func:`pe.site.precision.benchmark_results`.
@@ -105,7 +105,7 @@ def candidates(n: int, d: int, dtype: str) -> dict[str, Callable[[], np.ndarray]
         "pe": lambda: numeric.sinusoidal(n, d, dtype=dtype),
         "full": lambda: np.full((n, d), 0.5, dtype=dtype),
         "direct64": lambda: numeric.sinusoidal_direct(n, d, dtype=dtype),
-        "recipe": lambda: precision.float32_recipe(positions, d),
+        "recipe": lambda: recipes.float32_recipe(positions, d),
         "naive": (lambda: naive(n, d, dtype)) if n * d <= NAIVE_LIMIT else None,
         "cast": None if single is None else (lambda: single.astype(np.float16)),
     }
@@ -148,7 +148,7 @@ def peak_extra(run: Callable[[], np.ndarray]) -> tuple[int, int]:
 
 
 def max_error(table: np.ndarray, n: int, d: int) -> float:
-    positions, columns = precision.sample_entries(n, d, SAMPLES, seed=n + d)
+    positions, columns = sample_entries(n, d, SAMPLES, seed=n + d)
     values = table[positions, columns]
     return float(reference.errors(values, positions, columns, d).max())
 
@@ -193,7 +193,7 @@ def overhead() -> dict[str, float]:
     seconds = best_times(
         {
             "pe": lambda: numeric.sinusoidal(1, 2, dtype="float32"),
-            "recipe": lambda: precision.float32_recipe(positions, 2),
+            "recipe": lambda: recipes.float32_recipe(positions, 2),
             "full": lambda: np.full((1, 2), 0.5, dtype="float32"),
         },
         OVERHEAD_ROUNDS,
@@ -206,7 +206,7 @@ def accuracy() -> dict[str, float]:
     n, d = 2**20, 4096
     out = {}
     for dtype in ("float64", "float32"):
-        positions, columns = precision.sample_entries(n, d, ACCURACY_SAMPLES, seed=7, largest=64)
+        positions, columns = sample_entries(n, d, ACCURACY_SAMPLES, seed=7, largest=64)
         table = numeric.sinusoidal(positions, d, dtype=dtype)
         values = table[np.arange(positions.size), columns]
         out[dtype] = float(f"{reference.errors(values, positions, columns, d).max():.3g}")

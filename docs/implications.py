@@ -21,7 +21,7 @@
 # the page is built.
 
 # %% tags=["hide_input"]
-from pe.proofs import implications as proofs
+from pe.chapters import implications as proofs
 from pe.site import implications as page
 from pe.site import report
 

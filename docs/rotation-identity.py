@@ -24,7 +24,7 @@
 # Everything below is computed by the package `pe` while this page is built.
 
 # %% tags=["hide_input"]
-from pe.proofs import rotation_identity as proofs
+from pe.chapters import rotation_identity as proofs
 from pe.site import report
 from pe.site import rotation_identity as page
 

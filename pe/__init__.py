@@ -11,9 +11,10 @@ The library a user imports:
 
 Modules: :mod:`pe.numeric` (the NumPy core), :mod:`pe.symbolic` (the SymPy objects and
 proof engine), :mod:`pe.reference` (mpmath reference values), :mod:`pe.rotary`,
-:mod:`pe.conventions`, :mod:`pe.identify`. The proofs, experiments and claims behind the
-site live in :mod:`pe.proofs`, :mod:`pe.experiments` and :mod:`pe.claims`; the ``pe``
-command in :mod:`pe.cli`.
+:mod:`pe.conventions`, :mod:`pe.identify`, :mod:`pe.relative` (the relative-position
+family), :mod:`pe.recipes` (the usual float recipes). The proofs, measurements and claims
+behind the site live in :mod:`pe.chapters` (one module per page) and the registry in
+:mod:`pe.claims`; the ``pe`` command in :mod:`pe.cli`.
 
 Examples
 --------

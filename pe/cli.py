@@ -126,9 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="run every registered claim and print a table (or JSON)",
         description="Run the proof and/or check of every claim in pe.claims, and the wrong "
         "candidates that each must reject, with the registry's self-checks (each control also "
-        "passes its true candidate; no evidence more than 1000x inside its tolerance without "
-        "a stated reason; no exception). Exit 0 iff all hold, all controls are rejected and "
-        "every self-check passes; 1 otherwise (a claim that raises fails, never exit 2).",
+        "passes its true candidate; every wrong candidate errs by more than its tolerance plus "
+        "twice its rounding bound; no exception). Exit 0 iff all hold, all controls are "
+        "rejected and every self-check passes; 1 otherwise (a claim that raises fails, never "
+        "exit 2).",
     )
     verify.add_argument(
         "--json",
@@ -192,7 +193,7 @@ def _prove(args: argparse.Namespace) -> int:
     import sympy as sp
 
     from pe import symbolic
-    from pe.proofs import rotation_identity as theorems
+    from pe.chapters import rotation_identity as theorems
 
     proofs = [
         theorems.rotation_identity(),
@@ -236,6 +237,7 @@ def _offset_groups(count: int) -> list[np.ndarray]:
 
 def _check(args: argparse.Namespace) -> int:
     from pe import numeric
+    from pe.error_models import SHIFT
 
     header = f"{'offsets k':>15} {'max |error|':>12} {'at p':>8} {'column':>7} {'tolerance':>10}  verdict"
     print(
@@ -258,7 +260,7 @@ def _check(args: argparse.Namespace) -> int:
         all_passed &= result.passed
     print(
         f"\n{'all entries within tolerance' if all_passed else 'SOME ENTRIES EXCEED TOLERANCE'}"
-        " (tolerance 4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), see pe.numeric)"
+        f" (tolerance {SHIFT.text}, see pe.numeric)"
     )
     return 0 if all_passed else 1
 

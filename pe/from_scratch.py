@@ -6,7 +6,7 @@ dtypes and error models of :func:`pe.sinusoidal` and :func:`pe.rope`: :func:`sin
 ``0 .. n-1``). The chapters show their source, run them while the site is built, and the
 claims ``from-scratch-table`` and ``from-scratch-rope`` check them equal to the library
 within the rounding of a float64 angle :math:`p\\,\\omega_i` and of its sine and cosine
-(:func:`pe.experiments.sinusoidal_encoding.from_scratch_tolerance`).
+(:func:`pe.chapters.sinusoidal_encoding.from_scratch_tolerance`).
 
 Examples
 --------

@@ -426,6 +426,23 @@ def check_rotation_identity(
     -------
     RotationCheck
     """
+    build = candidate or (lambda k, d, b: shift_matrix(k, d, base=b))
+    return _check_rotation_identity(
+        d_model, positions, offsets, base=base, dtype=dtype, build=build
+    )
+
+
+def _check_rotation_identity(
+    d_model: int,
+    positions: int | npt.ArrayLike,
+    offsets: int | npt.ArrayLike,
+    *,
+    base: float,
+    dtype: npt.DTypeLike,
+    build: MatrixCandidate,
+) -> RotationCheck:
+    """:func:`check_rotation_identity` of the matrices ``build(k, d, base)`` (the claims
+    feed it their candidates)."""
     width = _validate.even_width("d_model", d_model)
     b = _validate.base_value("base", base)
     work_dtype = _validate.float_dtype("dtype", dtype)
@@ -434,7 +451,6 @@ def check_rotation_identity(
     if np.abs(ks).max() > MAX_POSITION or ps.max() + np.abs(ks).max() > MAX_POSITION:
         raise ValueError("positions + offsets must stay within 2**53 in absolute value")
     _validate.capped_elements("the check", 4 * ps.size * width + width * width, 8)
-    build = candidate or (lambda k, d, b: shift_matrix(k, d, base=b))
     omega = frequencies(width, b)
     column_omega = np.repeat(omega, 2)
     rows = _table(ps, omega, work_dtype)

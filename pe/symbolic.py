@@ -22,7 +22,7 @@ closes with a :class:`Proof`. Its standard strategies are
    collect terms.
 
 No proof calls ``simplify`` and no proof compares floating-point numbers. The theorems
-themselves live in :mod:`pe.proofs` (one module per chapter).
+themselves live in the chapters, :mod:`pe.chapters` (one module per page).
 
 Examples
 --------
@@ -84,15 +84,30 @@ Block = Callable[[Any, Any], Any]
 
 @dataclass(frozen=True)
 class Step:
-    """One rewrite of a proof: what was done, in words, and the result.
+    """One rewrite of a proof: what was done, in words, the SymPy functions that did it, and
+    the result.
 
-    ``latex`` renders the result on the site; ``expr`` is the SymPy expression itself
-    (for the terminal), or None where the step shows several expressions side by side.
+    ``words`` says what the step does in a reader's words and ``calls`` names the SymPy
+    functions it applied, in order (data, never parsed out of the words); ``latex`` renders
+    the result on the site; ``expr`` is the SymPy expression itself (for the terminal), or
+    None where the step shows several expressions side by side.
+
+    Examples
+    --------
+    >>> step = Step("Collect terms", "0", calls=("expand",))
+    >>> step.title
+    'Collect terms (expand)'
     """
 
-    title: str
+    words: str
     latex: str
     expr: Any = None
+    calls: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The step in one line: its words, then each SymPy call in parentheses."""
+        return self.words + "".join(f" ({call})" for call in self.calls)
 
 
 @dataclass(frozen=True)
@@ -192,12 +207,26 @@ class Derivation:
     def __init__(self) -> None:
         self.steps: list[Step] = []
 
-    def note(self, title: str, latex: str, expr: Any = None) -> None:
-        self.steps.append(Step(title, latex, expr))
+    def note(
+        self, words: str, latex: str, expr: Any = None, *, calls: tuple[str, ...] = ()
+    ) -> None:
+        """Record a form without changing it (``calls``: the SymPy functions that made it)."""
+        self.steps.append(Step(words, latex, expr, calls))
 
-    def apply(self, title: str, matrix: Any, rewrite: Callable[[Any], Any]) -> Any:
+    def apply(
+        self,
+        words: str,
+        matrix: Any,
+        rewrite: Callable[[Any], Any],
+        *,
+        calls: tuple[str, ...] = (),
+    ) -> Any:
+        """Rewrite every entry of ``matrix`` with ``rewrite`` and record the result.
+
+        ``calls`` names the SymPy functions the step shows as applied (``("expand",)``).
+        """
         result = matrix.applyfunc(rewrite)
-        self.steps.append(Step(title, to_latex(result), result))
+        self.steps.append(Step(words, to_latex(result), result, calls))
         return result
 
     def product_residual(self, matrix: Any, before: Any, after: Any) -> Any:
@@ -224,27 +253,24 @@ class Derivation:
     def angle_addition(self, residual: Any) -> Any:
         """The standard strategy: expand arguments, expand_trig, expand."""
         residual = self.apply(
-            "Expand the arguments, ω(p + k) → ωp + ωk (expand)",
-            residual,
-            sp.expand,
+            "Expand the arguments, ω(p + k) → ωp + ωk", residual, sp.expand, calls=("expand",)
         )
         residual = self.apply(
-            "Apply the angle-addition formulas (expand_trig)", residual, sp.expand_trig
+            "Apply the angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
         )
-        return self.apply("Collect terms (expand)", residual, sp.expand)
+        return self.apply("Collect terms", residual, sp.expand, calls=("expand",))
 
     def angle_addition_in_one_step(
         self,
         residual: Any,
         *,
         shown: int,
-        title: str = "Expand the arguments, apply expand_trig, collect terms (expand), "
-        "entry by entry",
+        words: str = "Expand the arguments, apply expand_trig, collect terms, entry by entry",
     ) -> Any:
         """The angle-addition strategy on a tall residual, recorded as one step.
 
         The step shows the first ``shown`` rows of the result and says how many entries
-        are non-zero (``title`` begins its text).
+        are non-zero (``words`` begin its text).
 
         Examples
         --------
@@ -252,25 +278,26 @@ class Derivation:
         >>> residual = sp.Matrix([sp.sin(P + K) - sp.sin(P) * sp.cos(K) - sp.cos(P) * sp.sin(K)])
         >>> derivation.angle_addition_in_one_step(residual, shown=1)
         Matrix([[0]])
-        >>> derivation.steps[0].title[-29:]
-        ': 0 of 1 entries are non-zero'
+        >>> derivation.steps[0].words[-29:], derivation.steps[0].calls
+        (': 0 of 1 entries are non-zero', ('expand',))
         """
         residual = residual.applyfunc(sp.expand)
         residual = residual.applyfunc(sp.expand_trig)
         residual = residual.applyfunc(sp.expand)
         nonzero = sum(1 for entry in residual if entry != 0)
         self.note(
-            f"{title}: {nonzero} of {len(residual)} entries are non-zero",
+            f"{words}: {nonzero} of {len(residual)} entries are non-zero",
             to_latex(residual[:shown, :]),
             residual[:shown, :],
+            calls=("expand",),
         )
         return residual
 
     def pythagoras(self, residual: Any) -> Any:
         """Expand, substitute sin²x = 1 − cos²x, expand."""
-        residual = self.apply("Multiply out (expand)", residual, sp.expand)
+        residual = self.apply("Multiply out", residual, sp.expand, calls=("expand",))
         residual = self.apply("Substitute sin²x = 1 − cos²x (Pythagoras)", residual, _pythagorean)
-        return self.apply("Collect terms (expand)", residual, sp.expand)
+        return self.apply("Collect terms", residual, sp.expand, calls=("expand",))
 
     def proof(self, name: str, statement: str, residual: Any) -> Proof:
         holds = all(entry == 0 for entry in residual)

@@ -1,16 +1,21 @@
 """Shared test helpers: claims that are true or false on purpose, for the registry's tests.
 
 Exact reference values live in :mod:`pe.reference` (the claims use them too) and wrong
-candidates in :mod:`pe.proofs.wrong`; tests import them from there.
+candidates in the chapters of :mod:`pe.chapters`; :data:`wrong` is the index the registry
+finds there (:func:`pe.claims.candidates`), ``wrong.TRANSPOSED_BLOCK``.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from pe import claims
 from pe._tolerance import Tolerance
-from pe.proofs.wrong import Candidate
+from pe.claims import Candidate
+
+#: Every named wrong candidate of the chapters, by name (``wrong.TRANSPOSED_BLOCK``).
+wrong = SimpleNamespace(**claims.candidates())
 
 
 def equals_two(value: int) -> claims.Evidence:

@@ -64,7 +64,7 @@ def elementary_functions() -> list[str]:
 
 def kernel_gap() -> float:
     """A number the kernels decide: attention rows computed alone against all at once."""
-    from pe.experiments import why_order
+    from pe.chapters import why_order
 
     return why_order.row_independence_gap(why_order.attention_layer, 32, 64)
 
@@ -73,8 +73,8 @@ def kernel_dependent_claim(threshold: float) -> dict[str, list[str]]:
     """The claim "rows alone and all at once differ by at most ``threshold``" (a flaky check)."""
     from pe import claims
     from pe._tolerance import Tolerance
-    from pe.experiments import why_order
-    from pe.proofs.wrong import Candidate
+    from pe.chapters import why_order
+    from pe.claims import Candidate
 
     def check(layer: why_order.Layer) -> claims.Evidence:
         gap = why_order.row_independence_gap(layer, 32, 64)

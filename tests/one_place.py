@@ -2,9 +2,8 @@
 
 A check that looks at one place (the first offset, the last group, the entry with the
 largest error, the fastest pair) accepts these; every check of the library must reject
-them. Test-only: the claims' wrong candidates, wrong everywhere, live in
-:mod:`pe.proofs.wrong`.
-
+them. Test-only: the claims' wrong candidates, wrong everywhere, live in the chapters
+(:func:`pe.claims.candidates`).
 
 Each builder captures the true function when called, so that a test may install the
 candidate in its place (``monkeypatch.setattr(numeric, "shift_matrix", ...)``).

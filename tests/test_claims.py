@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -9,7 +10,7 @@ import pytest
 
 from pe import claims
 from pe._tolerance import Tolerance, exact
-from pe.proofs.wrong import Candidate
+from pe.claims import Candidate
 from pe.site import report
 
 from .conftest import ROOT, run_pe
@@ -71,7 +72,8 @@ def test_a_claim_needs_a_statement_or_a_proof() -> None:
 
 def test_the_statement_comes_from_the_proof() -> None:
     from pe import symbolic
-    from pe.proofs import rotation_identity, wrong
+    from pe.chapters import rotation_identity
+    from tests.helpers import wrong
 
     claim = claims.Claim(
         id="x",
@@ -418,3 +420,45 @@ def test_titles_typeset_their_math() -> None:
     assert str(report.title("$0 <= i$ & co")) == r"\(0 &lt;= i\) &amp; co"
     with pytest.raises(ValueError, match="unpaired"):
         report.title("costs 5 $")
+
+
+def test_a_page_reads_the_proofs_the_registry_ran() -> None:
+    """The proofs of a claim are the ones its checks ran, cached: no second run for the page."""
+    from pe.chapters import rotation_identity
+
+    shown = claims.proofs("rotation-identity-block-diagonal")
+    assert [p.name for p in shown] == ["rotation identity, d = 8", "rotation identity, d = 64"]
+    assert shown[0] is claims.proofs("rotation-identity-block-diagonal")[0]
+    assert shown[0].statement == rotation_identity.block_diagonal_identity(8).statement
+    assert claims.proofs("vaswani-layer-comparison") == ()
+
+
+def test_the_registry_discovers_the_chapters_their_claims_and_their_candidates() -> None:
+    """No hand-kept list: every chapter module, every claim it declares, every candidate."""
+    from pe.chapters import rotation_identity
+
+    chapters = claims.chapters()
+    assert chapters[0].follows is None
+    assert all(a.stem == b.follows for a, b in itertools.pairwise(chapters))
+    assert [c.id for c in CLAIMS] == [c.id for ch in chapters for c in ch.claims]
+    found = claims.candidates()
+    assert found["TRANSPOSED_BLOCK"] is rotation_identity.TRANSPOSED_BLOCK
+    assert len(found) == len({id(c) for c in found.values()})
+
+
+def test_chapters_out_of_order_are_refused() -> None:
+    """Fault caught: two chapters following the same one, or one following none of them."""
+    a, b = claims.Chapter("pe.chapters.a"), claims.Chapter("pe.chapters.b", follows="a")
+    assert [c.stem for c in claims._in_site_order({"b": b, "a": a})] == ["a", "b"]
+    twin = claims.Chapter("pe.chapters.c", follows="a")
+    with pytest.raises(RuntimeError, match="both follow a"):
+        claims._in_site_order({"a": a, "b": b, "c": twin})
+    stray = claims.Chapter("pe.chapters.d", follows="nowhere")
+    with pytest.raises(RuntimeError, match="out of the site's order: d"):
+        claims._in_site_order({"a": a, "b": b, "d": stray})
+
+
+def test_an_exact_check_fails_on_any_error() -> None:
+    assert claims.exactly(0.0, "a count", "0 = 0").holds
+    assert not claims.exactly(1.0, "a count", "1 = 0").holds
+    assert claims.exactly(0.0, "a count", "x").tolerance == exact("a count")

@@ -12,14 +12,14 @@ import numpy.typing as npt
 import pytest
 
 from pe import bug_zoo, conventions, numeric
-from pe.claims import Claim, run
-from pe.claims import conventions as claims
+from pe.chapters import conventions as claims
+from pe.chapters import conventions as experiments
+from pe.chapters import conventions as proofs
+from pe.chapters.conventions import ShiftInLayout, conjugated
+from pe.claims import Candidate, Claim, run
 from pe.conventions import LAYOUTS, Layout, Order
-from pe.experiments import conventions as experiments
 from pe.identify import identify
-from pe.proofs import conventions as proofs
-from pe.proofs import wrong
-from pe.proofs.conventions import ShiftInLayout, conjugated
+from tests.helpers import wrong
 
 
 def reference_table(
@@ -181,7 +181,7 @@ def test_layout_proofs_and_their_controls(layout: Layout, order: Order) -> None:
     ids=lambda c: c.name,
 )
 def test_wrong_shift_rules_fail_where_they_are_claimed(
-    candidate: wrong.Candidate[ShiftInLayout],
+    candidate: Candidate[ShiftInLayout],
 ) -> None:
     rule = candidate.value
     for layout, order in rule.layouts:
@@ -279,13 +279,13 @@ def test_recovery_of_a_few_conventions() -> None:
     ids=lambda c: c.name,
 )
 def test_non_encodings_are_refused(
-    candidate: wrong.Candidate[Callable[[], npt.NDArray[np.float64]]],
+    candidate: Candidate[Callable[[], npt.NDArray[np.float64]]],
 ) -> None:
     assert not identify(candidate.value()).is_encoding
     assert all(not identify(table).is_encoding for table in experiments.non_encodings().values())
 
 
-@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", claims.chapter.claims, ids=lambda c: c.id)
 def test_claims_verify(claim: Claim) -> None:
     result = run(claim)
     assert result.ok, [e.detail for e in result.evidence + result.controls]
@@ -293,10 +293,10 @@ def test_claims_verify(claim: Claim) -> None:
 
 def test_one_indexed_law_needs_the_changed_base() -> None:
     """The page used to say "the paper's table of width d + 2 without its first pair"."""
-    from pe.claims import conventions as claims
-    from pe.experiments import conventions as experiments
-    from pe.proofs import conventions as proofs
-    from pe.proofs import wrong
+    from pe.chapters import conventions as claims
+    from pe.chapters import conventions as experiments
+    from pe.chapters import conventions as proofs
+    from tests.helpers import wrong
 
     d, n = 16, 300
     k = np.arange(d // 2)
@@ -313,8 +313,8 @@ def test_one_indexed_law_needs_the_changed_base() -> None:
 def test_column_index_claim_is_not_broader_than_true() -> None:
     """A frequency mismatch within every pair still admits a shift matrix when each sine has
     its cosine in another column; only the column-index bug, where none has, admits none."""
-    from pe.claims import conventions as claims
-    from pe.proofs import wrong
+    from pe.chapters import conventions as claims
+    from tests.helpers import wrong
 
     table = wrong.SWAPPED_PARTNERS.value(50, 8)
     paper = numeric.sinusoidal(50, 8)
@@ -383,22 +383,3 @@ def test_page_values_compute() -> None:
         identify(numeric.sinusoidal(MIN_ROWS - 1, 8))
     assert values["heatmap_pairs"] == values["heatmap_width"] // 2  # type: ignore[operator]
     assert values["bug_identify_width"] == 64
-
-
-def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
-    from pe import testing
-
-    assert claims._recipe_within(testing.paper_tolerance).holds
-    assert not claims._recipe_within(wrong.FLAT_PAPER_TOLERANCE.value).holds
-    # independent: the same bound by hand for n = 2048, float32
-    eps = 2.0**-23
-    assert testing.paper_tolerance(2048, np.float32) == 4 * eps + 2 * eps * 2047
-    testing.assert_matches_paper(experiments_recipe(2048))
-    with pytest.raises(AssertionError):
-        testing.assert_matches_paper(bug_zoo.doubled_exponent(512, 64))
-
-
-def experiments_recipe(n: int) -> npt.NDArray[np.float32]:
-    from pe.experiments import precision
-
-    return np.asarray(precision.float32_recipe(np.arange(n), 256), dtype=np.float32)

@@ -14,8 +14,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pe import _rotation_table, _tolerance, numeric, rotary
-from pe.experiments import implications, rotation_identity
+from pe import _rotation_table, _tolerance, error_models, numeric, rotary
+from pe.chapters import rotation_identity
 
 EPS64 = 2.0**-52
 EPS: dict[Any, float] = {np.float16: 2.0**-10, np.float32: 2.0**-23, np.float64: 2.0**-52}
@@ -57,7 +57,7 @@ def test_law_and_dot_tolerances() -> None:
             + d / 2 * (EPS64 + (u + u) * reach)
             + (d / 2) * u / (1 - (d / 2) * u) * d / 2
         )
-        assert implications.dot_tolerance(d, reach) == pytest.approx(stated, rel=1e-12)
+        assert error_models.dot_product_bound(d, reach) == pytest.approx(stated, rel=1e-12)
 
 
 def test_gamma_is_n_u_over_1_minus_n_u() -> None:

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import numeric, reference
-from pe.experiments import failed_designs as designs
-from pe.proofs import failed_designs as proofs
-from pe.proofs import wrong
+from pe import geometry, numeric, reference
+from pe.chapters import failed_designs as designs
+from pe.chapters import failed_designs as proofs
+from tests.helpers import wrong
 
 
 def test_position_share_against_a_direct_computation() -> None:
@@ -82,7 +82,7 @@ def test_row_distance_by_offset_against_mpmath() -> None:
     omegas = reference.frequencies(d, dps=30)
     for k in (1, 7, 710, 12_345):
         exact = mpmath.sqrt(sum(2 - 2 * mpmath.cos(k * w) for w in omegas))
-        got = designs.row_distance_by_offset([k], d)[0]
+        got = geometry.row_distance_by_offset([k], d)[0]
         assert got == pytest.approx(float(exact), rel=1e-9)
 
 
@@ -90,12 +90,12 @@ def test_smallest_row_distance_against_loops() -> None:
     n, d = 60, 8
     table = numeric.sinusoidal(n, d)
     best = min((math.dist(table[p], table[q]), p, q) for p in range(n) for q in range(p + 1, n))
-    got = designs.smallest_row_distance(n, d)
+    got = geometry.smallest_row_distance(n, d)
     assert got[0] == pytest.approx(best[0], abs=1e-7)
 
 
 def test_a_single_pair_nearly_repeats_at_710() -> None:
-    distance = designs.row_distance_by_offset(np.arange(1, 1000), 2)
+    distance = geometry.row_distance_by_offset(np.arange(1, 1000), 2)
     assert int(np.argmin(distance)) + 1 == 710
     assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6)
 
@@ -118,11 +118,11 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
         designs.position_share(designs.raw_index, [1], 7)
     with pytest.raises(ValueError, match="d_model must be even"):
-        designs.row_distance_by_offset([1], 7)
+        geometry.row_distance_by_offset([1], 7)
     with pytest.raises(TypeError, match="n must be an integer"):
         designs.normalised_index(4.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="GiB"):
-        designs.smallest_row_distance(100_000, 8)
+        geometry.smallest_row_distance(100_000, 8)
 
 
 def test_designs_and_the_wrong_tables() -> None:
@@ -139,8 +139,8 @@ def test_designs_and_the_wrong_tables() -> None:
 def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
     """encoding-any-position used a tolerance of eps + 4 eps w p, about 8 at p = 2^53 (any
     value in [-1, 1] passed); encoding-rows-distinct asked only for a distance above 1."""
-    from pe.claims import failed_designs as claims
-    from pe.experiments import failed_designs as experiments
+    from pe.chapters import failed_designs as claims
+    from pe.chapters import failed_designs as experiments
 
     eps = float(np.finfo(np.float64).eps)
     assert eps + 4 * eps * 2.0**53 > 2  # the old tolerance at p = 2^53, pair 0
@@ -158,7 +158,7 @@ def test_determinism_rejects_a_design_that_depends_on_the_length() -> None:
     """The control of encoding-deterministic is the same check fed a neighbouring design: the
     index divided by the length gives the same bits in repeated and shuffled calls, and is
     caught only by the shorter sentence."""
-    from pe.claims import failed_designs as claims
+    from pe.chapters import failed_designs as claims
 
     design = wrong.NORMALISED_INDEX.value
     positions = np.arange(64)

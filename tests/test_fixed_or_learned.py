@@ -7,8 +7,8 @@ import numpy.typing as npt
 import pytest
 
 from pe import numeric, reference
-from pe.experiments import fixed_or_learned as learned
-from pe.proofs import wrong
+from pe.chapters import fixed_or_learned as learned
+from tests.helpers import wrong
 
 
 def test_learned_table_parameters_and_range() -> None:
@@ -56,7 +56,7 @@ def test_residual_stack_telescopes() -> None:
 
 def test_post_ln_stack_is_not_the_sum_the_old_statement_claimed() -> None:
     """The paper's post-LN layer LN(h + f(h)): the top is no longer x + PE + sum of outputs."""
-    from pe.claims import fixed_or_learned as claims
+    from pe.chapters import fixed_or_learned as claims
 
     rng = np.random.default_rng(1)
     x = rng.standard_normal((16, 32))

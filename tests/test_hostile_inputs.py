@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 
 import pe
 from pe import cli, numeric
+from pe.chapters import rotation_identity as theorems
 from pe.identify import load_table
-from pe.proofs import rotation_identity as theorems
 
 ALLOCATION_LIMIT = 32 * 2**20  # bytes: a refused request allocates next to nothing
 HUGE = 10**12

@@ -7,11 +7,13 @@ import inspect
 import numpy as np
 import pytest
 
-from pe import numeric, reference
-from pe.experiments import implications as measured
-from pe.proofs import implications as proofs
-from pe.proofs import wrong
+from pe import geometry, numeric, reference
+from pe.chapters import implications as measured
+from pe.chapters import implications as proofs
+from pe.claims import Candidate
+from pe.error_models import DOT_PRODUCT
 from pe.symbolic import pair
+from tests.helpers import wrong
 
 
 def exact_f(k: int, d: int) -> float:
@@ -21,13 +23,13 @@ def exact_f(k: int, d: int) -> float:
 
 @pytest.mark.parametrize("k", [0, 1, 43, 44, 1000, -17])
 def test_dot_by_offset_against_the_reference(k: int) -> None:
-    assert abs(measured.dot_by_offset(64, [k])[0] - exact_f(k, 64)) < 1e-12
-    assert abs(measured.reference_dot_by_offset(64, [k])[0] - exact_f(k, 64)) < 1e-12
+    assert abs(geometry.dot_by_offset(64, [k])[0] - exact_f(k, 64)) < 1e-12
+    assert abs(geometry.reference_dot_by_offset(64, [k])[0] - exact_f(k, 64)) < 1e-12
 
 
 def test_dot_by_offset_matches_table_rows_at_any_position() -> None:
     table = numeric.sinusoidal(np.array([5, 12, 900, 907]), 32)
-    f7 = measured.dot_by_offset(32, [7])[0]
+    f7 = geometry.dot_by_offset(32, [7])[0]
     assert abs(table[0] @ table[1] - f7) < 1e-12
     assert abs(table[2] @ table[3] - f7) < 1e-12
     assert abs(table[0] @ table[3] - f7) > 0.1  # offset 902 is different
@@ -41,37 +43,37 @@ def test_first_rise() -> None:
 
 def test_first_rise_for_d512_is_where_the_reference_says() -> None:
     rise, low, value = measured.decay_facts(512, 20_000)
-    assert rise == measured.first_rise(measured.dot_by_offset(512, np.arange(200)))
+    assert rise == measured.first_rise(geometry.dot_by_offset(512, np.arange(200)))
     assert exact_f(rise + 1, 512) > exact_f(rise, 512)
     assert all(exact_f(k + 1, 512) < exact_f(k, 512) for k in range(0, rise, 6))
     assert value < 0
-    assert value == measured.dot_by_offset(512, [low])[0]
+    assert value == geometry.dot_by_offset(512, [low])[0]
 
 
 def test_dot_product_statements_of_the_same_check() -> None:
     """The page says f turns negative: the check rejects "stays positive" and "falls steadily"."""
-    from pe.claims import implications as claims
+    from pe.chapters import implications as claims
 
     assert claims._not_monotone((43, 3284)).holds
     assert not claims._not_monotone(wrong.MONOTONE_DECAY.value).holds
     assert not claims._not_monotone(wrong.RISES_STAYS_POSITIVE.value).holds
-    f = measured.dot_by_offset(512, np.arange(3285))
+    f = geometry.dot_by_offset(512, np.arange(3285))
     assert f[:3284].min() >= 0 > f[3284]
 
 
 def test_dot_product_error_and_the_doubled_exponent() -> None:
-    assert measured.dot_product_error(64, 300) < measured.dot_tolerance(64, 600)
+    assert measured.dot_product_error(64, 300) < DOT_PRODUCT(64, 600)
     assert measured.dot_product_error(64, 300, wrong.DOUBLED_EXPONENT.value) > 1.0
 
 
 def test_symmetry_gap_and_a_shift_between_the_rows() -> None:
-    assert measured.symmetry_gap(64, 500, 200) < measured.dot_tolerance(64, 700)
+    assert measured.symmetry_gap(64, 500, 200) < DOT_PRODUCT(64, 700)
     assert measured.symmetry_gap(64, 500, 200, wrong.SHIFT_BETWEEN_ROWS.value) > 1.0
 
 
 def test_norm_error_and_the_wrong_norm() -> None:
     positions = [0, 17, 10**6, 2**40]
-    assert measured.norm_error((8, 64), positions, 0.5) < measured.dot_tolerance(64, 0.0)
+    assert measured.norm_error((8, 64), positions, 0.5) < DOT_PRODUCT(64, 0.0)
     assert measured.norm_error((8, 64), positions, float(wrong.NORM_SQUARED_D.value)) > 1.0
 
 
@@ -84,26 +86,26 @@ def test_nearest_rows_against_brute_force() -> None:
             dist = float(np.linalg.norm(table[p] - table[q]))
             if dist < best[0]:
                 best = (dist, q - p)
-    k, dist = measured.nearest_rows(n, d)
+    k, dist = geometry.nearest_rows(n, d)
     assert k == best[1]
     assert abs(dist - best[0]) < 1e-12
-    assert abs(measured.brute_force_nearest(n, d) - best[0]) < 1e-9
+    assert abs(geometry.smallest_row_distance(n, d)[0] - best[0]) < 1e-9
 
 
 def test_nearest_rows_refuses_one_position() -> None:
     with pytest.raises(ValueError, match="n_positions"):
-        measured.nearest_rows(1, 16)
+        geometry.nearest_rows(1, 16)
 
 
 def test_binary_counter_rows_repeat() -> None:
-    distances = measured.chord_lengths(wrong.BINARY_COUNTER.value(16), np.arange(1, 1000))
+    distances = geometry.chord_lengths(wrong.BINARY_COUNTER.value(16), np.arange(1, 1000))
     assert distances[255] < 1e-12  # offset 256 = 2^(d/2): every pair back where it was
-    assert measured.chord_lengths(numeric.frequencies(16), np.arange(1, 1000)).min() > 0.5
+    assert geometry.chord_lengths(numeric.frequencies(16), np.arange(1, 1000)).min() > 0.5
 
 
 def test_pair_min_distance_against_brute_force() -> None:
     omega = np.array([1.0, 0.01, 2 * np.pi / 8])
-    distances, where = measured.pair_min_distance(omega, 50)
+    distances, where = geometry.pair_min_distance(omega, 50)
     for j, w in enumerate(omega):
         points = np.stack([np.sin(w * np.arange(50)), np.cos(w * np.arange(50))], axis=1)
         gaps = [
@@ -118,7 +120,7 @@ def test_pair_min_distance_against_brute_force() -> None:
 
 @pytest.mark.parametrize("candidate", [wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD])
 def test_pair_shift_ratio_rejects_wrong_blocks(
-    candidate: wrong.Candidate[measured.FrequencyLaw],
+    candidate: Candidate[measured.FrequencyLaw],
 ) -> None:
     assert measured.pair_shift_ratio(64, 2000, (1, 7), numeric.frequencies) <= 1.0
     assert measured.pair_shift_ratio(64, 2000, (1, 7), candidate.value) > 1e6
@@ -201,7 +203,7 @@ def test_no_simplify() -> None:
 def test_per_block_condition_is_not_enough() -> None:
     """The page used to say the p + q part vanishes "only when w22 = w11, w21 = -w12": true
     per diagonal block, but a block coupling two pairs breaks the relative property too."""
-    from pe.claims import implications as claims
+    from pe.chapters import implications as claims
 
     assert claims._relative_only(measured.ROTATION).holds
     coupled = wrong.COUPLED_ROTATION_PROJECTION.value

@@ -1,12 +1,11 @@
 """The layout's conventions, each checked from the source (CONTRIBUTING.md describes them).
 
 - imports point one way: private helpers -> numeric/symbolic/reference -> library ->
-  proofs/experiments -> claims -> cli; ``pe.site`` may import anything and nothing imports
-  it; no import cycle;
+  the claim registry -> the chapters -> cli; ``pe.site`` may import anything and nothing
+  imports it; no import cycle;
 - matplotlib is imported only in ``pe.site``, and importing the library does not load it;
-- no module of ``pe`` is longer than 900 lines (modules are cut by concept; past that, a second look);
-- one stem per chapter across ``claims/``, ``proofs/``, ``experiments/``, ``site/`` and
-  ``tests/``;
+- one stem per chapter across ``chapters/``, ``site/``, ``tests/`` and ``docs/``, and the
+  chapters in the order of the site's navigation;
 - a page's code cells hold calls into ``pe`` only: no ``def``, ``class``, ``assert``, loop
   or HTML markup, and at most 250 lines of code in all the pages together.
 """
@@ -31,8 +30,7 @@ PAGES = sorted(p for p in (ROOT / "docs").glob("*.py"))
 CHAPTERS = [p.stem.replace("-", "_") for p in PAGES if p.stem != "claims"]
 #: Modules of the chapter folders that serve every chapter (not named by a stem).
 SHARED = {
-    "proofs": {"__init__", "wrong"},
-    "experiments": {"__init__"},
+    "chapters": {"__init__"},
     "claims": {"__init__", "evidence"},
     "site": {
         "__init__",
@@ -46,8 +44,6 @@ SHARED = {
         "page_check",
     },
 }
-#: Modules are cut by concept, not by length; past this many lines one deserves a second look.
-MAX_MODULE_LINES = 900
 MAX_PAGE_CODE_LINES = 250
 
 
@@ -68,9 +64,8 @@ RANKS = {
     "symbolic": 1,
     "reference": 1,
     "testing": 2,  # the library's assertions for users' test suites (on identify and rotary)
-    "proofs": 3,
-    "experiments": 3,
-    "claims": 4,
+    "claims": 3,  # the registry: claims, checks, evidence
+    "chapters": 4,  # each chapter's proofs, measurements, wrong candidates and claims
     "cli": 5,
     "__main__": 5,
     "site": 6,
@@ -191,23 +186,35 @@ def test_importing_the_library_does_not_load_matplotlib() -> None:
     assert result.stdout.strip() == ""
 
 
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_module_is_not_overlong(module: str) -> None:
-    lines = len(MODULES[module].read_text().splitlines())
-    assert lines <= MAX_MODULE_LINES, f"{module}: {lines} lines"
-
-
 @pytest.mark.parametrize("folder", sorted(SHARED))
 def test_chapter_folders_use_chapter_stems(folder: str) -> None:
     names = {p.stem for p in (PACKAGE / folder).glob("*.py")}
-    strays = sorted(names - set(CHAPTERS) - SHARED[folder])
+    strays = sorted(names - set(nav_pages()) - SHARED[folder])
     assert strays == [], f"pe/{folder}/ holds modules not named after a chapter: {strays}"
 
 
 @pytest.mark.parametrize("stem", CHAPTERS)
-def test_every_chapter_has_claims_and_tests(stem: str) -> None:
-    assert (PACKAGE / "claims" / f"{stem}.py").exists()
+def test_every_chapter_has_its_module_and_tests(stem: str) -> None:
+    assert (PACKAGE / "chapters" / f"{stem}.py").exists()
     assert (ROOT / "tests" / f"test_{stem}.py").exists()
+
+
+def nav_pages() -> list[str]:
+    """The stems of the pages (``.py`` and ``.md``) in the order of ``nav`` in ``mkdocs.yml``."""
+    nav = (ROOT / "mkdocs.yml").read_text().split("\nnav:\n", 1)[1]
+    found = re.findall(r":\s*([\w-]+)\.(?:py|md)\s*$", nav, re.MULTILINE)
+    return [stem.replace("-", "_") for stem in found]
+
+
+def test_the_registry_finds_every_chapter_in_the_order_of_the_site() -> None:
+    """Each chapter names the one it follows; together they follow the site's navigation,
+    and every executed page but the Claims page is one (a Markdown page may be one too)."""
+    from pe import claims
+
+    found = [chapter.stem for chapter in claims.chapters()]
+    modules = {p.stem for p in (PACKAGE / "chapters").glob("*.py")} - SHARED["chapters"]
+    assert found == [stem for stem in nav_pages() if stem in modules]
+    assert set(CHAPTERS) <= set(found) == modules
 
 
 HTML_TAG = re.compile(r"<\s*/?\s*[a-zA-Z][a-zA-Z0-9]*(\s[^<>]*)?>")

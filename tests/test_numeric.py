@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pe import _tolerance, numeric, reference
-from pe.proofs import wrong
+from pe.claims import Candidate
+from tests.helpers import wrong
 
 
 def test_frequencies_follow_the_paper_law() -> None:
@@ -118,7 +119,7 @@ def test_tolerance_is_not_loose() -> None:
     [wrong.TRANSPOSED_SHIFT_MATRIX, wrong.OTHER_BASE_SHIFT_MATRIX, wrong.NUDGED_SHIFT_MATRIX],
     ids=lambda c: c.name,
 )
-def test_check_rejects_wrong_candidates(candidate: wrong.Candidate[Any]) -> None:
+def test_check_rejects_wrong_candidates(candidate: Candidate[Any]) -> None:
     result = numeric.check_rotation_identity(64, 256, np.array([1, 5]), candidate=candidate.value)
     assert not result.passed
     assert result.worst_ratio > 1.0

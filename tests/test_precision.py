@@ -11,12 +11,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pe import _extended_precision, _rotation_table, numeric, reference
-from pe.claims import precision as claims
-from pe.claims import run
-from pe.experiments import precision
-from pe.proofs import precision as proofs
-from pe.proofs import wrong
+from pe import _extended_precision, _rotation_table, accuracy, numeric, recipes, reference
+from pe.chapters import precision
+from pe.chapters import precision as claims
+from pe.chapters import precision as proofs
+from pe.claims import Candidate, run
+from tests.helpers import wrong
 
 EPS64 = float(np.finfo(np.float64).eps)
 BOUND = _rotation_table.ENTRY_ERROR_BOUND
@@ -173,7 +173,7 @@ def test_float32_recipe_fails_the_6e_8_bound() -> None:
 def test_chained_rotation_drifts_and_anchoring_does_not() -> None:
     """Negative control: z(p+1) = z(p) u in complex64 without re-anchoring leaves the bound."""
     n, d = 4000, 16
-    chained = precision.chained_rotation(n, d, dtype=np.complex64)
+    chained = recipes.chained_rotation(n, d, dtype=np.complex64)
     rows = np.repeat(np.array([n - 1]), d)
     columns = np.arange(d)
     assert errors(chained, rows, rows, columns, d).max() > 6e-8
@@ -243,12 +243,12 @@ def test_direct_and_fast_share_validation() -> None:
 
 def test_row_separation_finds_duplicates_of_float16_positions() -> None:
     positions = np.arange(2040, 2060)
-    table = precision.float32_recipe(positions, 16, dtype=np.float16)
-    found = precision.row_separation(table, "float16 recipe")
+    table = recipes.float32_recipe(positions, 16, dtype=np.float16)
+    found = accuracy.row_separation(table, "float16 recipe")
     assert found.duplicates > 0
     assert found.smallest == 0.0
     assert np.array_equal(table[found.pair[0]], table[found.pair[1]])
-    clean = precision.row_separation(numeric.sinusoidal(positions, 16), "pe float64")
+    clean = accuracy.row_separation(numeric.sinusoidal(positions, 16), "pe float64")
     assert clean.duplicates == 0
     assert clean.smallest > 0.1
 
@@ -256,8 +256,8 @@ def test_row_separation_finds_duplicates_of_float16_positions() -> None:
 @pytest.mark.parametrize(
     "candidate", [wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS], ids=lambda c: c.name
 )
-def test_float64_wrong_methods_miss_the_bound(candidate: wrong.Candidate[Any]) -> None:
-    error, p, _ = precision.max_sampled_error(candidate.value, 2**20, 64, seed=64)
+def test_float64_wrong_methods_miss_the_bound(candidate: Candidate[Any]) -> None:
+    error, p, _ = accuracy.max_sampled_error(candidate.value, 2**20, 64, seed=64)
     assert error > 1000 * BOUND
     assert p > 2**19  # the error grows with position
 
@@ -272,7 +272,7 @@ def test_complex_shift_proof_and_its_wrong_factors() -> None:
 
 def test_row_errors_agree_with_the_reference_entries() -> None:
     positions = np.array([0, 7, 10**6])
-    found = precision.row_errors(numeric.sinusoidal_direct, positions, 8)
+    found = accuracy.row_errors(numeric.sinusoidal_direct, positions, 8)
     table = numeric.sinusoidal_direct(positions, 8)
     for row, p in enumerate(positions.tolist()):
         for column in range(8):
@@ -295,7 +295,7 @@ def test_separations_cover_both_tables_in_three_dtypes() -> None:
     assert all(r.duplicates == 0 for r in found[1:])
 
 
-@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", claims.chapter.claims, ids=lambda c: c.id)
 def test_claims_verify_and_reject_their_wrong_candidates(claim: Any) -> None:
     result = run(claim)
     assert result.holds, [e.detail for e in result.evidence]
@@ -327,7 +327,7 @@ def _nearest_float64_table(positions: Any, d: int) -> FloatArray:
 def test_rounding_census_counts_misrounded_entries() -> None:
     """A correctly rounded table (a loop over mpmath) gives 0; one ulp off in one row, more."""
     d = 4
-    exact = precision.rounding_census(_nearest_float64_table, np.float64, d)
+    exact = accuracy.rounding_census(_nearest_float64_table, np.float64, d)
     assert (exact.misrounded, exact.worst_ulps <= 0.5) == (0, True)
 
     def nudged(positions: Any, width: int) -> FloatArray:
@@ -336,9 +336,9 @@ def test_rounding_census_counts_misrounded_entries() -> None:
         table[rows, 1] = np.nextafter(table[rows, 1], 2.0)
         return table
 
-    assert precision.rounding_census(nudged, np.float64, d).misrounded == 1  # (5, 1) once
+    assert accuracy.rounding_census(nudged, np.float64, d).misrounded == 1  # (5, 1) once
     with pytest.raises(ValueError, match="float32 or float64"):
-        precision.rounding_census(numeric.sinusoidal, np.float16, d)
+        accuracy.rounding_census(numeric.sinusoidal, np.float16, d)
 
 
 def test_float64_is_not_correctly_rounded_the_old_statement_is_rejected() -> None:
@@ -366,9 +366,9 @@ def test_gptneox_1003_by_hand() -> None:
 
 def test_recipe_drift_is_checked_at_four_decades() -> None:
     """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
-    assert claims._drift_slope(precision.float32_recipe).holds
+    assert claims._drift_slope(recipes.float32_recipe).holds
     assert not claims._drift_slope(claims._float32).holds  # flat: slope 0
-    assert claims._drift_bound(2.0**-24)(precision.float32_recipe).holds
+    assert claims._drift_bound(2.0**-24)(recipes.float32_recipe).holds
 
 
 def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
@@ -376,7 +376,7 @@ def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
     assert not claims._drift_slope(numeric.sinusoidal).holds
     bound = claims._drift_bound(2.0**-53)
     assert bound(numeric.sinusoidal_direct).holds
-    assert not bound(precision.float32_recipe).holds  # above the float64 model
+    assert not bound(recipes.float32_recipe).holds  # above the float64 model
 
 
 def test_format_facts_agree_with_an_independent_float16() -> None:
@@ -452,7 +452,7 @@ def test_page_values_compute_and_match_the_reference() -> None:
     assert values["reference_digits"] == 50
     assert values["radix"] == _rotation_table.RADIX
     # independent: the recipe's worst entry at p = 10^4, d = 64, against mpmath directly
-    row = precision.float32_recipe(np.array([10**4]), 64)[0].astype(np.float64)
+    row = recipes.float32_recipe(np.array([10**4]), 64)[0].astype(np.float64)
     with mpmath.workdps(30):
         exact = [
             f(10**4 * reference.frequency(j // 2, 64, dps=30))

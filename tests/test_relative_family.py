@@ -1,5 +1,5 @@
-"""The relative-family chapter: each scheme of pe.experiments.relative_family against a loop
-written here, and the proofs of pe.proofs.relative_family with their wrong candidates."""
+"""The relative-family chapter: each scheme of pe.relative against a loop
+written here, and the proofs of pe.chapters.relative_family with their wrong candidates."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pe import numeric
-from pe.experiments import relative_family as relative
-from pe.experiments import rope as extension
-from pe.proofs import relative_family as proofs
-from pe.proofs import wrong
+from pe import numeric, relative
+from pe.chapters import relative_family as measured
+from pe.chapters import relative_family as proofs
+from pe.chapters import rope as extension
+from pe.claims import Candidate
+from tests.helpers import wrong
 
-t5_reference = relative.t5_bucket_reference
+t5_reference = measured.t5_bucket_reference
 
 
 @pytest.mark.parametrize("bidirectional", [True, False])
@@ -35,7 +36,7 @@ def test_t5_bucket_matches_the_reference(
         for r in rel
     ]
     assert got.tolist() == expected
-    ok, detail = relative.t5_bucket_properties(
+    ok, detail = measured.t5_bucket_properties(
         bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
     )
     assert ok, detail
@@ -53,8 +54,8 @@ def test_t5_reference_by_hand() -> None:
 
 
 @pytest.mark.parametrize("candidate", [wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN], ids=str)
-def test_t5_properties_reject_wrong_bucketings(candidate: wrong.Candidate[Any]) -> None:
-    assert not relative.t5_bucket_properties(candidate.value)[0]
+def test_t5_properties_reject_wrong_bucketings(candidate: Candidate[Any]) -> None:
+    assert not measured.t5_bucket_properties(candidate.value)[0]
 
 
 def test_t5_bias_depends_only_on_the_offset() -> None:
@@ -155,18 +156,18 @@ def test_ntk_base_keeps_the_first_frequency_and_divides_the_last() -> None:
 
 @pytest.mark.parametrize("scheme", ["rope", "shaw", "transformer-xl", "t5", "alibi", "nope"])
 def test_relative_schemes_give_toeplitz_scores_on_a_repeated_token(scheme: str) -> None:
-    assert relative.toeplitz_deviation(relative.identical_token_scores(scheme)) < 1e-12
+    assert measured.toeplitz_deviation(measured.identical_token_scores(scheme)) < 1e-12
 
 
 @pytest.mark.parametrize("scheme", ["learned absolute", "sinusoidal (added)"])
 def test_absolute_schemes_do_not(scheme: str) -> None:
-    assert relative.toeplitz_deviation(relative.identical_token_scores(scheme)) > 1e-2
+    assert measured.toeplitz_deviation(measured.identical_token_scores(scheme)) > 1e-2
 
 
 def test_toeplitz_deviation_refuses_partial_masks() -> None:
     a = np.zeros((3, 3))
     a[0, 1] = -np.inf
-    assert relative.toeplitz_deviation(a) == math.inf
+    assert measured.toeplitz_deviation(a) == math.inf
 
 
 def test_proofs_hold_and_reject_wrong_candidates() -> None:
@@ -185,9 +186,9 @@ def test_shaw_clipping_and_interpolation_candidates() -> None:
     """The wrong candidates' values do what their names say."""
     unclipped = relative.shaw_offsets(20, wrong.NO_CLIPPING.value)
     assert np.unique(unclipped).size == 39  # every offset -19 .. 19: nothing clipped
-    assert relative.identical_token_scores(wrong.LEARNED_ABSOLUTE.value[0]).shape == (12, 12)
+    assert measured.identical_token_scores(wrong.LEARNED_ABSOLUTE.value[0]).shape == (12, 12)
     assert np.array_equal(
-        wrong.NO_INTERPOLATION.value(8, 4, 2.0), extension.position_interpolation(8, 4, 1.0)
+        wrong.NO_INTERPOLATION.value(8, 4, 2.0), relative.position_interpolation(8, 4, 1.0)
     )
 
 
@@ -199,7 +200,7 @@ def test_shaw_clipping_and_interpolation_candidates() -> None:
         (lambda: relative.shaw_offsets(0, 2), ValueError),
         (lambda: relative.alibi_slopes(0), ValueError),
         (lambda: relative.ntk_base(10000.0, 0.5, 64), ValueError),
-        (lambda: relative.identical_token_scores("absolute"), ValueError),
+        (lambda: measured.identical_token_scores("absolute"), ValueError),
         (lambda: proofs.absolute_score_four_terms(("a", "e")), ValueError),
         (lambda: relative.causal_mean_attention([]), ValueError),
         (lambda: relative.shaw_offsets(100_000, 2), ValueError),  # above pe.MAX_BYTES
@@ -224,19 +225,19 @@ def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count(
             w, w_new = b ** (-mpmath.mpf(2 * i) / d), scaled ** (-mpmath.mpf(2 * i) / d)
             if (trained - 1) * w < 2 * mpmath.pi and (s * trained - 1) * w_new > trained * w:
                 excess[i] = float((s * trained - 1) * w_new / (trained * w) - 1)
-    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
+    reach = extension.extension_reach(relative.base_scaling, d, trained, s)
     assert reach.unseen.tolist() == sorted(excess)
     assert np.allclose(reach.excess[reach.unseen], list(excess.values()), rtol=1e-12)
     assert (
-        extension.extension_reach(extension.position_interpolation, d, trained, s).unseen.size == 0
+        extension.extension_reach(relative.position_interpolation, d, trained, s).unseen.size == 0
     )
 
 
 def test_the_old_statement_no_unseen_angles_is_rejected() -> None:
     """The page used to say both methods run on sL positions "without unseen angles"."""
-    from pe.claims import relative_family as claims
+    from pe.chapters import relative_family as claims
 
-    assert claims._interpolation(extension.position_interpolation).holds
+    assert claims._interpolation(relative.position_interpolation).holds
     assert not claims._interpolation(wrong.NTK_IN_RANGE.value).holds
     assert claims._ntk_unseen(claims.NTK_UNSEEN).holds
     assert not claims._ntk_unseen(wrong.NO_UNSEEN_PAIRS.value).holds
@@ -253,7 +254,7 @@ def test_ntk_factor_of_every_pair() -> None:
 
 
 def test_transformer_xl_claim_checks_its_own_formula() -> None:
-    from pe.claims import relative_family as claims
+    from pe.chapters import relative_family as claims
 
     assert claims._transformer_xl(proofs.FOUR_TERMS).holds
     for term in proofs.FOUR_TERMS:

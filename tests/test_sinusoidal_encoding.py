@@ -10,10 +10,12 @@ import pytest
 import sympy as sp
 
 from pe import numeric, reference
-from pe.claims import sinusoidal_encoding as chapter_claims
-from pe.experiments import sinusoidal_encoding as facts
-from pe.proofs import sinusoidal_encoding as proofs
-from pe.proofs import wrong
+from pe.chapters import failed_designs
+from pe.chapters import sinusoidal_encoding as chapter_claims
+from pe.chapters import sinusoidal_encoding as facts
+from pe.chapters import sinusoidal_encoding as proofs
+from pe.claims import Candidate
+from tests.helpers import wrong
 
 
 def test_pair_columns_cover_each_column_once() -> None:
@@ -82,14 +84,14 @@ def test_worked_example_against_the_reference_and_math() -> None:
     ids=["doubled-exponent", "one-indexed"],
 )
 def test_wrong_tables_miss_the_worked_example(
-    candidate: wrong.Candidate[chapter_claims.Table], error: float
+    candidate: Candidate[chapter_claims.Table], error: float
 ) -> None:
     exact = reference.table(range(4), 512)
     assert np.abs(candidate.value(4, 512) - exact).max() == pytest.approx(error, abs=0.01)
 
 
 def test_binary_bits_against_format() -> None:
-    bits = facts.binary_bits(64, 6)
+    bits = failed_designs.binary_bits(64, 6)
     for p in range(64):
         assert [int(c) for c in reversed(f"{p:06b}")] == bits[p].tolist()
     assert facts.least_periods(bits) == (2, 4, 8, 16, 32, 64)
@@ -206,8 +208,8 @@ def test_bad_input() -> None:
 def test_checks_that_were_tautologies_now_read_the_table() -> None:
     """pair-index-range compares pe's table with the pairs; base-is-not-a-length asks for the
     neighbours' distance; width-refines-frequencies counts where the new frequencies go."""
-    from pe.claims import sinusoidal_encoding as claims
-    from pe.proofs import wrong
+    from pe.chapters import sinusoidal_encoding as claims
+    from tests.helpers import wrong
 
     assert claims._columns(range(256)).holds
     for misread in (wrong.ONE_INDEXED_PAIRS, wrong.PAIRS_AS_COLUMNS, wrong.INCLUSIVE_PAIRS):
@@ -227,8 +229,8 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
 def test_stream_and_embedding_scale_statements() -> None:
     """ "Four such projections (queries, keys, values, output)" and "multiplied by sqrt(d)"
     were imprecise: the claims now name what reads the stream and the initialisation."""
-    from pe.claims import sinusoidal_encoding as claims
-    from pe.proofs import wrong
+    from pe.chapters import sinusoidal_encoding as claims
+    from tests.helpers import wrong
 
     uses = facts.layer_matrices(512)
     assert sum(a * b for a, b in (u.shape for u in uses.values())) == 4 * 512 * 512 + 2 * 512 * 2048

@@ -35,7 +35,9 @@ def test_angle_addition_reduces_the_identity_and_records_each_step() -> None:
     residual = shift_block(K, OMEGA) * pair(P, OMEGA) - pair(P + K, OMEGA)
     proof = derivation.proof("identity", "s", derivation.angle_addition(residual))
     assert proof.holds
-    assert [s.title for s in proof.steps][1] == "Apply the angle-addition formulas (expand_trig)"
+    step = proof.steps[1]
+    assert (step.words, step.calls) == ("Apply the angle-addition formulas", ("expand_trig",))
+    assert step.title == "Apply the angle-addition formulas (expand_trig)"
     assert proof.summary() == "identity: 3 steps, residual is exactly 0"
 
 
@@ -78,8 +80,24 @@ def test_product_residual_and_one_step_angle_addition() -> None:
     assert residual.shape == (2, 1)
     reduced = derivation.angle_addition_in_one_step(residual, shown=1)
     assert list(reduced) == [0, 0]
-    assert derivation.steps[-1].title.endswith("0 of 2 entries are non-zero")
+    assert derivation.steps[-1].words.endswith("0 of 2 entries are non-zero")
+    assert derivation.steps[-1].calls == ("expand",)
     wrong = Derivation().angle_addition_in_one_step(
         shift_block(K, OMEGA).T * pair(P, OMEGA) - pair(P + K, OMEGA), shown=1
     )
     assert any(entry != 0 for entry in wrong)
+
+
+def test_a_step_names_the_sympy_functions_it_applied() -> None:
+    """The calls are data, stated with the step, never parsed out of its words."""
+    derivation = Derivation()
+    matrix = sp.Matrix([P * (P + K)])
+    derivation.apply("Multiply out", matrix, sp.expand, calls=("expand",))
+    derivation.apply("Square", matrix, lambda e: e**2)
+    derivation.note("Look (expand)", "0")
+    assert [step.calls for step in derivation.steps] == [("expand",), (), ()]
+    assert [step.title for step in derivation.steps] == [
+        "Multiply out (expand)",
+        "Square",
+        "Look (expand)",
+    ]

@@ -15,10 +15,10 @@ import pytest
 import sympy as sp
 
 from pe import _rotation_table, numeric, rotary, symbolic
-from pe.proofs import conventions as convention_proofs
-from pe.proofs import implications as implication_proofs
-from pe.proofs import rope as rope_proofs
-from pe.proofs import rotation_identity as identity_proofs
+from pe.chapters import conventions as convention_proofs
+from pe.chapters import implications as implication_proofs
+from pe.chapters import rope as rope_proofs
+from pe.chapters import rotation_identity as identity_proofs
 
 WIDTHS = [2, 8, 64]
 BASES = [10000, 100, 10**8]

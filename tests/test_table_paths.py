@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pe import _rotation_table, numeric, reference
-from pe.claims import precision as precision_claims
-from pe.experiments import precision
+from pe import _rotation_table, accuracy, numeric, reference
+from pe.chapters import precision as precision_claims
+from pe.error_models import ENTRY
 
 from .one_place import table_wrong_at
 
@@ -118,16 +118,16 @@ def test_every_value_in_range(dtype: Any) -> None:
 @pytest.mark.parametrize("where", ["last", "first sampled"])
 def test_accuracy_evidence_rejects_a_table_wrong_at_one_position(where: str) -> None:
     """The float64 accuracy claim's check fails for a table wrong in one row only."""
-    positions, _ = precision.sample_entries(precision_claims.LIMIT, 64, 600, seed=64, largest=32)
+    positions, _ = accuracy.sample_entries(precision_claims.LIMIT, 64, 600, seed=64, largest=32)
     position = precision_claims.LIMIT - 1 if where == "last" else int(positions[-1])
-    check = precision_claims._within(_rotation_table.ENTRY_ERROR_BOUND)
+    check = precision_claims._within(ENTRY)
     assert check(numeric.sinusoidal).holds
     assert not check(table_wrong_at(numeric.sinusoidal, position, 1e-12)).holds
 
 
 def test_row_errors_see_one_wrong_entry() -> None:
     wrong = table_wrong_at(numeric.sinusoidal, 700, 1e-9, column=D - 1)
-    errors = precision.row_errors(wrong, np.array([3, 700, 4096]), D)
+    errors = accuracy.row_errors(wrong, np.array([3, 700, 4096]), D)
     where = np.unravel_index(np.argmax(errors), errors.shape)
     assert tuple(int(i) for i in where) == (1, D - 1)
     assert errors.max() == pytest.approx(1e-9, rel=1e-6)

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import pe
-from pe import bug_zoo, conventions, rotary
-from pe.experiments import precision
+from pe import bug_zoo, conventions, recipes, rotary
 from pe.testing import (
     PAPER,
     assert_convention,
@@ -24,6 +24,7 @@ from pe.testing import (
 )
 
 from .conftest import ROOT
+from .helpers import wrong
 
 N, D = 128, 32
 
@@ -39,7 +40,7 @@ N, D = 128, 32
         pe.sinusoidal(N, D, dtype=np.float16),
         pe.sinusoidal(N, D)[None],  # (1, n, d)
         conventions.get("paper").table(N, D),
-        precision.float32_recipe(np.arange(2048), 64),  # angles in float32: within atol
+        recipes.float32_recipe(np.arange(2048), 64),  # angles in float32: within atol
     ],
     ids=["float64", "float32", "float16", "batch-of-one", "atlas", "float32-recipe"],
 )
@@ -65,7 +66,7 @@ def test_tables_computed_the_usual_ways_pass(n: int, d: int) -> None:
     came out 1.8e-9 apart, beyond their standard errors, and a false "different
     frequencies" failed the table), and float64 then cast to float32 or float16."""
     for table in (
-        precision.float32_recipe(np.arange(n), d),
+        recipes.float32_recipe(np.arange(n), d),
         float64_then_cast(n, d, np.float32),
         float64_then_cast(n, d, np.float16),
     ):
@@ -94,7 +95,7 @@ def test_a_difference_reported_is_one_printed() -> None:
 def test_angles_formed_in_16_bits_fail() -> None:
     """A float16 table whose angles were formed in float16 (GPT-NeoX's issue 1003): its
     atol is float32 angles stored in float16, and the entry or the fit fails."""
-    table = precision.float32_recipe(np.arange(512), 64, dtype=np.float16)
+    table = recipes.float32_recipe(np.arange(512), 64, dtype=np.float16)
     with pytest.raises(AssertionError, match=r"not sinusoids of the position|worst entry"):
         assert_matches_paper(table)
     assert paper_tolerance(512, np.float16) == 4 * 2.0**-23 + 2 * 2.0**-23 * 511 + 2.0**-11
@@ -193,7 +194,7 @@ def test_entries_are_compared_block_by_block_over_long_tables() -> None:
 def test_atol_default_is_the_formula_in_the_tables_dtype() -> None:
     assert paper_tolerance(N, np.float64) == 4 * 2.0**-52 + 2 * 2.0**-52 * (N - 1)
     # angles formed in float16 and stored as float32: far beyond the float32 model
-    table = precision.float32_recipe(np.arange(2048), 64, dtype=np.float16).astype(np.float32)
+    table = recipes.float32_recipe(np.arange(2048), 64, dtype=np.float16).astype(np.float32)
     with pytest.raises(AssertionError, match="columns are not sinusoids of the position"):
         assert_matches_paper(table)
 
@@ -484,3 +485,21 @@ def test_the_example_is_collected_by_the_suite() -> None:
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert "docs/examples" in options["testpaths"]
     assert Path(EXAMPLE).name.startswith("test_")
+
+
+def float32_recipe(n: int) -> npt.NDArray[np.float32]:
+    """The float32 recipe's table of ``n`` rows, width 256."""
+    return np.asarray(recipes.float32_recipe(np.arange(n), 256), dtype=np.float32)
+
+
+def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
+    from pe.chapters import testing as chapter
+
+    assert chapter._recipe_within(paper_tolerance).holds
+    assert not chapter._recipe_within(wrong.FLAT_PAPER_TOLERANCE.value).holds
+    # independent: the same bound by hand for n = 2048, float32
+    eps = 2.0**-23
+    assert paper_tolerance(2048, np.float32) == 4 * eps + 2 * eps * 2047
+    pe.testing.assert_matches_paper(float32_recipe(2048))
+    with pytest.raises(AssertionError):
+        pe.testing.assert_matches_paper(bug_zoo.doubled_exponent(512, 64))

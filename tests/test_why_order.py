@@ -9,18 +9,17 @@ import math
 import numpy as np
 import pytest
 
+from pe import attention as attn
 from pe import numeric
-from pe.experiments import why_order as attention
-from pe.proofs import why_order as proofs
-from pe.proofs import wrong
-from pe.proofs.wrong import Candidate
+from pe.chapters import why_order as attention
+from pe.chapters import why_order as proofs
+from pe.claims import Candidate
+from tests.helpers import wrong
 
 WRONG_SIDES = (wrong.INVARIANCE, wrong.CAUSAL_MASK, wrong.POSITIONS_ADDED)
 
 
-def loop_attention(
-    x: np.ndarray, w: attention.AttentionWeights, causal: bool = False
-) -> np.ndarray:
+def loop_attention(x: np.ndarray, w: attn.AttentionWeights, causal: bool = False) -> np.ndarray:
     """Self-attention written out with Python loops and math.exp (independent of pe)."""
     n, d = x.shape
     q, k, v = x @ w.w_q, x @ w.w_k, x @ w.w_v
@@ -36,7 +35,7 @@ def loop_attention(
     return out
 
 
-def loop_rnn(x: np.ndarray, w: attention.RnnWeights) -> np.ndarray:
+def loop_rnn(x: np.ndarray, w: attn.RnnWeights) -> np.ndarray:
     h = np.zeros(w.w_h.shape[0])
     for token in x:
         h = np.array(
@@ -56,9 +55,9 @@ def loop_rnn(x: np.ndarray, w: attention.RnnWeights) -> np.ndarray:
 def test_attention_matches_a_loop_implementation(causal: bool) -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal((7, 6))
-    w = attention.AttentionWeights(*(rng.standard_normal((6, 6)) for _ in range(3)))
+    w = attn.AttentionWeights(*(rng.standard_normal((6, 6)) for _ in range(3)))
     np.testing.assert_allclose(
-        attention.attention(x, w, causal=causal), loop_attention(x, w, causal), atol=1e-12
+        attn.attention(x, w, causal=causal), loop_attention(x, w, causal), atol=1e-12
     )
 
 
@@ -66,7 +65,7 @@ def test_causal_first_output_is_the_first_value() -> None:
     rng = np.random.default_rng(1)
     x = rng.standard_normal((5, 4))
     w = attention.toy_attention(4)
-    out = attention.attention(x, w, causal=True)
+    out = attn.attention(x, w, causal=True)
     np.testing.assert_allclose(out[0], x[0] @ w.w_v, atol=1e-14)
 
 
@@ -74,21 +73,21 @@ def test_each_row_alone_equals_the_batched_output() -> None:
     rng = np.random.default_rng(2)
     x = rng.standard_normal((9, 8))
     w = attention.toy_attention(8)
-    batched = attention.attention(x, w)
+    batched = attn.attention(x, w)
     for i in range(9):
-        np.testing.assert_allclose(attention.attention_row(x, w, i), batched[i], atol=1e-13)
+        np.testing.assert_allclose(attn.attention_row(x, w, i), batched[i], atol=1e-13)
 
 
 def test_permutation_matrix_moves_rows() -> None:
     x = np.arange(12.0).reshape(4, 3)
     order = [2, 0, 3, 1]
-    np.testing.assert_array_equal(attention.permutation_matrix(order) @ x, x[order])
+    np.testing.assert_array_equal(attn.permutation_matrix(order) @ x, x[order])
 
 
 @pytest.mark.parametrize("bad", [[0, 0, 1], [1, 2, 3], [0, 2]])
 def test_permutation_matrix_refuses_non_permutations(bad: list[int]) -> None:
     with pytest.raises(ValueError, match="order must be a permutation"):
-        attention.permutation_matrix(bad)
+        attn.permutation_matrix(bad)
 
 
 def test_symbolic_equivariance_holds_for_every_permutation() -> None:
@@ -146,9 +145,7 @@ def test_equivariance_against_every_permutation_of_four_tokens() -> None:
     w = attention.toy_attention(6)
     base = loop_attention(x, w)
     for order in itertools.permutations(range(4)):
-        np.testing.assert_allclose(
-            attention.attention(x[list(order)], w), base[list(order)], atol=1e-13
-        )
+        np.testing.assert_allclose(attn.attention(x[list(order)], w), base[list(order)], atol=1e-13)
 
 
 def test_dog_bites_man_same_outputs_without_positions() -> None:
@@ -185,7 +182,7 @@ def test_rnn_matches_a_loop_implementation_and_reads_order() -> None:
     vocab = attention.toy_vocabulary(16)
     w = attention.toy_rnn(16, hidden=5)
     x = attention.sentence_matrix(attention.SENTENCE, vocab)
-    np.testing.assert_allclose(attention.rnn_states(x, w)[-1], loop_rnn(x, w), atol=1e-14)
+    np.testing.assert_allclose(attn.rnn_states(x, w)[-1], loop_rnn(x, w), atol=1e-14)
     swapped = attention.sentence_matrix(attention.SWAPPED, vocab)
     assert np.abs(loop_rnn(x, w) - loop_rnn(swapped, w)).max() > 1e-3
 
@@ -211,13 +208,13 @@ def test_toy_objects_are_deterministic() -> None:
 def test_bad_input_is_refused_with_a_clear_message() -> None:
     w = attention.toy_attention(4)
     with pytest.raises(ValueError, match="x must be a non-empty real 2-D array"):
-        attention.attention(np.zeros(4), w)
+        attn.attention(np.zeros(4), w)
     with pytest.raises(ValueError, match="weights must be"):
-        attention.attention(np.zeros((3, 5)), w)
+        attn.attention(np.zeros((3, 5)), w)
     with pytest.raises(ValueError, match="x must be finite"):
-        attention.attention(np.full((2, 4), np.nan), w)
+        attn.attention(np.full((2, 4), np.nan), w)
     with pytest.raises(ValueError, match="i must be < n"):
-        attention.attention_row(np.zeros((3, 4)), w, 3)
+        attn.attention_row(np.zeros((3, 4)), w, 3)
     with pytest.raises(ValueError, match="not in the vocabulary"):
         attention.sentence_matrix(("cat",), attention.toy_vocabulary(4))
     with pytest.raises(ValueError, match="d_model must be even"):
@@ -241,12 +238,12 @@ def test_rnn_cost_is_linear_in_the_length() -> None:
 @pytest.mark.parametrize(
     ("layer", "steps", "holds"),
     [
-        (proofs.attention_layer, proofs.one_step, True),
-        (proofs.elman_layer, proofs.recurrent_steps, True),
+        (proofs.symbolic_attention_layer, proofs.one_step, True),
+        (proofs.symbolic_elman_layer, proofs.recurrent_steps, True),
         (wrong.CAUSAL_LAYER.value, proofs.one_step, False),
         (wrong.RECURRENT_LAYER.value, proofs.one_step, False),
-        (proofs.elman_layer, wrong.ONE_STEP.value, False),
-        (proofs.attention_layer, proofs.recurrent_steps, False),
+        (proofs.symbolic_elman_layer, wrong.ONE_STEP.value, False),
+        (proofs.symbolic_attention_layer, proofs.recurrent_steps, False),
     ],
 )
 def test_path_lengths(layer: proofs.SymbolicLayer, steps: proofs.StepLaw, holds: bool) -> None:
@@ -258,7 +255,7 @@ def test_path_lengths_counts_each_update_of_the_recurrence() -> None:
     def off_by_one(i: int, j: int) -> object:
         return proofs.recurrent_steps(i, j) if (i, j) != (4, 0) else 4
 
-    assert not proofs.path_lengths(proofs.elman_layer, off_by_one, n=5).holds
+    assert not proofs.path_lengths(proofs.symbolic_elman_layer, off_by_one, n=5).holds
 
 
 @pytest.mark.parametrize(("n", "d_model"), [(1, 1), (7, 1), (3, 3)])

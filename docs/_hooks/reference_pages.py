@@ -66,7 +66,7 @@ def cli_reference() -> str:
 
 #: Left out of the API reference: page rendering, and the chapters' claim declarations
 #: (listed, with their verdicts, on the site's Claims page).
-UNDOCUMENTED = {"pe.site", "pe.claims."}
+UNDOCUMENTED = {"pe.site", "pe.claims.", "pe.chapters"}
 
 
 def public_modules() -> list[tuple[str, Path]]:

@@ -1,8 +1,11 @@
 """Evidence: the outcome of one proof or check, and the functions that make it.
 
-:func:`checked` turns a NumPy measurement into evidence (with its error and tolerance),
-:func:`proved` a SymPy proof, and :func:`by_proof` a theorem into a check's ``run``. They are
-re-exported by :mod:`pe.claims`, where they are documented with the registry.
+:func:`within` holds a measured error to a tolerance, :func:`exactly` to none (a
+computation IEEE 754 makes exact), :func:`at_most` a value to a bound, :func:`checked` a
+condition (with, optionally, an error and its tolerance); :func:`proved` turns a SymPy proof
+into evidence and :func:`by_proof` a theorem into a check's ``run``. How the evidence was
+obtained is a :class:`Method`. They are re-exported by :mod:`pe.claims`, where they are
+documented with the registry.
 
 Examples
 --------
@@ -17,18 +20,43 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, TypeVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, TypeVar
 
-from pe._tolerance import Tolerance
+from pe._tolerance import Tolerance, exact
 
 if TYPE_CHECKING:
     from pe.symbolic import Proof
 
-__all__ = ["Evidence", "Method", "at_most", "by_proof", "checked", "proved", "within"]
+__all__ = [
+    "Evidence",
+    "Method",
+    "at_most",
+    "by_proof",
+    "checked",
+    "exactly",
+    "proved",
+    "within",
+]
 
-#: How a claim's evidence was obtained; a claim with no checks has method ``"source"``.
-Method = Literal["sympy", "numpy", "error"]
 T = TypeVar("T")
+
+
+class Method(StrEnum):
+    """How a piece of evidence was obtained (a claim with no checks is cited from its source).
+
+    Its value is the word ``pe verify`` prints; claims list their methods in the order
+    declared here (a proof, then a check).
+
+    Examples
+    --------
+    >>> list(Method), f"{Method.SYMPY}"
+    ([<Method.SYMPY: 'sympy'>, <Method.NUMPY: 'numpy'>, <Method.ERROR: 'error'>], 'sympy')
+    """
+
+    SYMPY = "sympy"  #: an exact proof, its residual reduced to 0
+    NUMPY = "numpy"  #: a numeric check, held to its tolerance
+    ERROR = "error"  #: a check that raised an exception (it never holds)
 
 
 @dataclass(frozen=True)
@@ -38,8 +66,8 @@ class Evidence:
     Attributes
     ----------
     method
-        ``"sympy"`` for an exact proof, ``"numpy"`` for a numeric check, ``"error"`` for a
-        check that raised an exception (it never holds).
+        :attr:`Method.SYMPY` for an exact proof, :attr:`Method.NUMPY` for a numeric check,
+        :attr:`Method.ERROR` for a check that raised an exception (it never holds).
     holds
         Whether the proof reduced to zero or the check stayed within its tolerance.
     detail
@@ -91,7 +119,7 @@ class Evidence:
 
 def proved(proof: Proof) -> Evidence:
     """Evidence from a SymPy :class:`~pe.symbolic.Proof`: holds iff its residual is 0."""
-    return Evidence("sympy", proof.holds, proof.summary(), proof)
+    return Evidence(Method.SYMPY, proof.holds, proof.summary(), proof)
 
 
 def checked(
@@ -118,14 +146,16 @@ def checked(
     if (error is None) != (tolerance is None):
         raise ValueError("checked() needs both error and tolerance, or neither")
     if error is None or tolerance is None:
-        return Evidence("numpy", bool(holds), detail)
+        return Evidence(Method.NUMPY, bool(holds), detail)
     if not isinstance(tolerance, Tolerance):
         raise TypeError(
             f"tolerance must be a pe._tolerance.Tolerance with its model, got {tolerance!r}"
         )
     measured = float(error)
     inside = bool(measured <= tolerance.value)
-    return Evidence("numpy", bool(holds) and inside, detail, error=measured, tolerance=tolerance)
+    return Evidence(
+        Method.NUMPY, bool(holds) and inside, detail, error=measured, tolerance=tolerance
+    )
 
 
 def within(error: float, tolerance: Tolerance, detail: str) -> Evidence:
@@ -144,6 +174,24 @@ def within(error: float, tolerance: Tolerance, detail: str) -> Evidence:
     0.0
     """
     return checked(True, detail, error=error, tolerance=tolerance)
+
+
+def exactly(error: float, why: str, detail: str) -> Evidence:
+    """Evidence that a computation IEEE 754 makes exact has no error at all.
+
+    The form of an exact check (counts, copies, permutations of the same values, a
+    correctly rounded operation against its exact result): ``error`` must be 0, and ``why``
+    says why every machine computes it exactly (:func:`pe._tolerance.exact`). A wrong
+    candidate is rejected by any error above 0.
+
+    Examples
+    --------
+    >>> exactly(0.0, "a copy", "max |x - y| = 0").holds
+    True
+    >>> exactly(1e-300, "a copy", "max |x - y| = 1e-300").ratio
+    inf
+    """
+    return within(error, exact(why), detail)
 
 
 def at_most(value: float, bound: float, rounding: Tolerance, detail: str) -> Evidence:

@@ -23,9 +23,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import bug_zoo, cli, conventions, numeric
-from pe.experiments import conventions as experiments
+from pe.chapters import conventions as experiments
+from pe.chapters import conventions as proofs
 from pe.identify import MIN_ROWS, Identification, identify
-from pe.proofs import conventions as proofs
 from pe.site import report
 from pe.site.figures import Palette, colorbar, label_axes, render
 from pe.site.html import Html, code, escape, table

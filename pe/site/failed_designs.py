@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, claims, numeric
-from pe.experiments import failed_designs as experiments
+from pe import _rotation_table, claims, geometry, numeric
+from pe.chapters import failed_designs as experiments
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, table
@@ -145,7 +145,7 @@ def single_pair_note(span: int = experiments.UNIQUE_SPAN) -> Html:
     True
     """
     offsets = np.arange(1, span + 1)
-    single = experiments.row_distance_by_offset(offsets, 2)
+    single = geometry.row_distance_by_offset(offsets, 2)
     k_near = int(offsets[np.argmin(single)])
     return Html(
         f"<p>Within {span} positions, pair 0 comes closest to repeating at offset {k_near}: "
@@ -165,7 +165,7 @@ def exercises() -> Html:
     3
     """
     far = experiments.position_share(experiments.raw_index, [1_000], 512)[0]
-    one_step = experiments.row_distance_by_offset([1], 512)[0]
+    one_step = geometry.row_distance_by_offset([1], 512)[0]
     encoded = numeric.sinusoidal(1001, 512)
     measured = float(np.linalg.norm(encoded[1000] - encoded[999]))
     return Html(

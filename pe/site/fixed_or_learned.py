@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from pe import numeric
-from pe.claims import fixed_or_learned as facts
-from pe.experiments import fixed_or_learned as learned
+from pe.chapters import fixed_or_learned as facts
+from pe.chapters import fixed_or_learned as learned
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, table

@@ -13,9 +13,9 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib.figure import Figure
 
-from pe import numeric
-from pe.claims import implications as facts
-from pe.experiments import implications as measured
+from pe import geometry, numeric
+from pe.chapters import implications as facts
+from pe.chapters import implications as measured
 from pe.site import report
 from pe.site.figures import Palette, Slider, colorbar, interactive, render
 from pe.site.html import Html, table
@@ -53,12 +53,12 @@ VALUES: dict[str, Callable[[], object]] = {"explorer_offsets": lambda: EXPLORER_
 def _decay() -> tuple[int, int, float, npt.NDArray[np.float64]]:
     """First rise, minimum and its value, and ``f(0 .. rise + 1)``, for d = 512."""
     rise, low, low_value = measured.decay_facts(facts.DECAY_WIDTH, facts.DECAY_RANGE)
-    return rise, low, low_value, measured.dot_by_offset(facts.DECAY_WIDTH, np.arange(rise + 2))
+    return rise, low, low_value, geometry.dot_by_offset(facts.DECAY_WIDTH, np.arange(rise + 2))
 
 
 def _first_negative() -> int:
     """The first offset ``k`` with ``f(k) < 0``, for d = 512."""
-    f = measured.dot_by_offset(facts.DECAY_WIDTH, np.arange(facts.DECAY_RANGE + 1))
+    f = geometry.dot_by_offset(facts.DECAY_WIDTH, np.arange(facts.DECAY_RANGE + 1))
     return int(np.flatnonzero(f < 0)[0])
 
 
@@ -101,7 +101,7 @@ def dot_product_explorer(offsets: int = EXPLORER_OFFSETS) -> Html:
 def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
     """``f(k) = sum_i cos(w_i k)`` against ``k``, with the first rise and the minimum marked."""
     ks = np.arange(k_max + 1)
-    f = measured.dot_by_offset(d_model, ks)
+    f = geometry.dot_by_offset(d_model, ks)
     rise = measured.first_rise(f)
     low = int(np.argmin(f))
 
@@ -149,7 +149,7 @@ def nearest_rows_table() -> Html:
     AssertionError
         If the closest rows are not neighbours or coincide (the prose says they never do).
     """
-    nearest = [(n, d, *measured.nearest_rows(n, d)) for n, d in facts.ROW_SETTINGS]
+    nearest = [(n, d, *geometry.nearest_rows(n, d)) for n, d in facts.ROW_SETTINGS]
     if not all(k == 1 and dist > 0 for _, _, k, dist in nearest):
         raise AssertionError(f"the closest rows are not distinct neighbours: {nearest}")
     return table(
@@ -167,7 +167,7 @@ def pair_distances_sentence(d_model: int = 512, n: int = 10_000) -> Html:
         If either pair returns exactly to a former value.
     """
     omega = numeric.frequencies(d_model)
-    closest, apart = measured.pair_min_distance(omega[[0, -1]], n)
+    closest, apart = geometry.pair_min_distance(omega[[0, -1]], n)
     if not np.all(closest > 0):
         raise AssertionError(f"a pair returns to a former value: {closest}")
     return Html(
@@ -223,7 +223,7 @@ def score_matrices(n: int = 120, d_model: int = 64) -> Html:
 
 def exercise_dot_product() -> Html:
     """Exercise: the dot product of neighbouring rows, d = 512."""
-    f1 = measured.dot_by_offset(512, [1])[0]
+    f1 = geometry.dot_by_offset(512, [1])[0]
     return report.exercise(
         "For \\(d = 512\\), what is \\(PE(p) \\cdot PE(p+1)\\), and for which positions \\(p\\)?",
         f"\\(\\sum_i \\cos \\omega_i = {f1:.4f}\\) for every position \\(p\\): the dot product "

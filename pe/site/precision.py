@@ -26,8 +26,8 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, numeric, reference
-from pe.experiments import precision
+from pe import _rotation_table, accuracy, numeric, recipes, reference
+from pe.chapters import precision
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, label_axes, render
 from pe.site.html import Html, escape, math, table
@@ -114,14 +114,14 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
     positions = np.unique(np.logspace(0, np.log10(n_positions - 1), 24).astype(np.int64))
 
     def worst(rows: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
-        found = precision.row_errors(lambda ps, _d: rows[ps], positions, d_model)
+        found = accuracy.row_errors(lambda ps, _d: rows[ps], positions, d_model)
         result: npt.NDArray[np.float64] = np.maximum(found.max(axis=1), 1e-18)
         return result
 
     curves = {
-        "chained, complex64": worst(precision.chained_rotation(n_positions, d_model)),
+        "chained, complex64": worst(recipes.chained_rotation(n_positions, d_model)),
         "chained, complex128": worst(
-            precision.chained_rotation(n_positions, d_model, dtype=np.complex128)
+            recipes.chained_rotation(n_positions, d_model, dtype=np.complex128)
         ),
         "pe float32 (anchored)": worst(
             precision.METHODS["pe float32"](np.arange(n_positions), d_model)
@@ -180,7 +180,7 @@ def _drift_at(method: str, position: int) -> float:
 
 
 @cache
-def _separations() -> dict[str, precision.RowSeparation]:
+def _separations() -> dict[str, accuracy.RowSeparation]:
     return {r.label: r for r in precision.separations()}
 
 
@@ -264,8 +264,8 @@ def entry_bound() -> Html:
 
 def rounding_sentence() -> Html:
     """What holds for each dtype: the rounding census of float64 and float32, as a sentence."""
-    wide = precision.rounding_census(numeric.sinusoidal, np.float64)
-    narrow = precision.rounding_census(
+    wide = accuracy.rounding_census(numeric.sinusoidal, np.float64)
+    narrow = accuracy.rounding_census(
         lambda p, d: numeric.sinusoidal(p, d, dtype=np.float32), np.float32
     )
     share = 100 * wide.misrounded / wide.entries

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from pe import numeric, rotary
-from pe.experiments import relative_family as experiments
-from pe.experiments import rope as extension
+from pe import numeric, relative, rotary
+from pe.chapters import relative_family as experiments
+from pe.chapters import rope as extension
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, escape
 
@@ -31,7 +31,7 @@ __all__ = [
 def learned_lookup(rows: int = 512) -> Html:
     """What looking up the positions ``rows - 1`` and ``rows`` in a learned table gives."""
     try:
-        experiments.learned_lookup(np.zeros((rows, 8)), [rows - 1, rows])
+        relative.learned_lookup(np.zeros((rows, 8)), [rows - 1, rows])
         message = "no error"
     except ValueError as error:
         message = str(error)
@@ -44,14 +44,14 @@ def shaw_offsets(n: int = 7, clip: int = 2) -> Html:
     """Shaw et al.'s clipped offsets as a printed matrix."""
     text = (
         f"pe.experiments.relative_family.shaw_offsets({n}, clip={clip}), query i down, key j "
-        f"across:\n{np.array2string(experiments.shaw_offsets(n, clip))}"
+        f"across:\n{np.array2string(relative.shaw_offsets(n, clip))}"
     )
     return Html(f"<pre>{escape(text)}</pre>")
 
 
 def alibi_slopes(n_heads: int = 8) -> Html:
     """The line ``pe.experiments.relative_family.alibi_slopes(H) = [...]``."""
-    slopes = experiments.alibi_slopes(n_heads).tolist()
+    slopes = relative.alibi_slopes(n_heads).tolist()
     name = f"pe.experiments.relative_family.alibi_slopes({n_heads})"
     return Html(f"<p>{code(name)} = {code(slopes)}</p>")
 
@@ -60,8 +60,8 @@ def causal_outputs(n: int = 6) -> Html:
     """Equal-score attention over values ``[1, 0, ..., 0]``, with and without the causal mask."""
     values = np.zeros(n)
     values[0] = 1.0
-    masked = np.round(experiments.causal_mean_attention(values), 4).tolist()
-    unmasked = np.round(experiments.causal_mean_attention(values, causal=False), 4).tolist()
+    masked = np.round(relative.causal_mean_attention(values), 4).tolist()
+    unmasked = np.round(relative.causal_mean_attention(values, causal=False), 4).tolist()
     return Html(
         f"<p>Values {[int(v) for v in values]}, equal scores: with the causal mask the outputs "
         f"are {code(masked)}; without it, {code(unmasked)}.</p>"
@@ -71,7 +71,7 @@ def causal_outputs(n: int = 6) -> Html:
 def ntk_factors(d_model: int = 128, scale: float = 4.0, trained: int = 2048) -> Html:
     """How NTK scaling and position interpolation divide the frequencies, as a sentence."""
     d, s = d_model, scale
-    ratio = numeric.frequencies(d) / numeric.frequencies(d, experiments.ntk_base(10000.0, s, d))
+    ratio = numeric.frequencies(d) / numeric.frequencies(d, relative.ntk_base(10000.0, s, d))
     last = int(s) * trained - 1
     angle = rotary.rope_angles(np.array([last]), d, scale=s)[0, 0]
     return Html(
@@ -86,7 +86,7 @@ def ntk_factors(d_model: int = 128, scale: float = 4.0, trained: int = 2048) -> 
 def ntk_unseen() -> Html:
     """Which pairs NTK scaling takes past their trained angles, and by how much, as a sentence."""
     d, trained, s = extension.EXTENSION
-    reach = extension.extension_reach(extension.base_scaling, d, trained, s)
+    reach = extension.extension_reach(relative.base_scaling, d, trained, s)
     unseen = reach.unseen
     turning = int(np.flatnonzero(reach.turns).max())
     first, last = int(unseen[0]), int(unseen[-1])
@@ -143,7 +143,7 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
     def draw(fig: Figure, palette: Palette) -> None:
         ax = fig.add_subplot()
         for colour, bidirectional in zip(palette.lines, (True, False), strict=False):
-            buckets = experiments.t5_bucket(
+            buckets = relative.t5_bucket(
                 rel,
                 bidirectional=bidirectional,
                 num_buckets=num_buckets,

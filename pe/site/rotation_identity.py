@@ -14,9 +14,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from pe import claims, numeric
-from pe.experiments import rotation_identity as experiments
-from pe.proofs import rotation_identity as proofs
-from pe.proofs import wrong
+from pe.chapters import rotation_identity as experiments
+from pe.chapters import rotation_identity as proofs
+from pe.chapters import rotation_identity as wrong
 from pe.site import report
 from pe.site.figures import Palette, Slider, error_plot, interactive, render
 from pe.site.html import Html

@@ -24,7 +24,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import from_scratch, numeric, reference
-from pe.experiments import sinusoidal_encoding as facts
+from pe.chapters import failed_designs
+from pe.chapters import sinusoidal_encoding as facts
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, Slider, colorbar, interactive, label_axes, render
 from pe.site.html import Html, escape, math, source, table
@@ -200,7 +201,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
 
 def binary_vs_sinusoid(n_positions: int = 17) -> Html:
     """Bits 0-2 of the position (steps) against sine columns of a d = 16 encoding (smooth)."""
-    bits = facts.binary_bits(n_positions, 3)
+    bits = failed_designs.binary_bits(n_positions, 3)
     fine = np.linspace(0, n_positions - 1, 400)
     omega = numeric.frequencies(16)
 

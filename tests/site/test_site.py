@@ -84,7 +84,7 @@ def test_a_false_claim_fails_the_docs_build(tmp_path: Path) -> None:
     (tmp_path / "docs" / "rotation-identity.py").write_text(
         "# %%\n"
         "from pe import claims\n"
-        "from pe.proofs.wrong import Candidate\n"
+        "from pe.claims import Candidate\n"
         "from pe.site import report\n"
         "check = claims.Check(lambda x: claims.checked(x == 2, f'{x} = 2'), true=1,\n"
         "    wrong=(Candidate('three', 3),))\n"

@@ -1,4 +1,4 @@
-r"""Fixed or learned: a learned position table against the sinusoidal one, and a residual stack.
+r"""Fixed or learned (``docs/fixed-or-learned.py``): a learned position table against the sinusoidal one, and a residual stack.
 
 A learned table is a trainable ``(n_max, d)`` array: :math:`n_{\max} d` parameters, one row
 per position seen in training and no row beyond (:class:`LearnedPositions`). The sinusoidal
@@ -26,15 +26,15 @@ outputs :math:`-h_0`).
 
 Examples
 --------
->>> from pe.experiments import fixed_or_learned
->>> fixed_or_learned.LearnedPositions(16, 4).parameters
+>>> LearnedPositions(16, 4).parameters
 64
->>> int(fixed_or_learned.unseen_pairs(64, 128, 1000).sum()) > 0
+>>> int(unseen_pairs(64, 128, 1000).sum()) > 0
 True
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,21 +43,21 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate, numeric
+from pe._tolerance import EPS64, Tolerance
+from pe.claims import Candidate, Chapter, Check, Evidence, checked, within
+from pe.error_models import DOT_PRODUCT
 
-__all__ = [
-    "CANCELLING",
-    "PLAIN",
-    "POST_LN",
-    "RESIDUAL",
-    "Connection",
-    "LearnedPositions",
-    "StackRun",
-    "position_signal",
-    "run_stack",
-    "unseen_pairs",
-]
+chapter = Chapter(__name__, follows="implications")
+claim = chapter.claim
 
 Array = npt.NDArray[np.float64]
+
+#: Position 511, the last one of a training range 0 .. 511.
+LAST_TRAINED_POSITION = Candidate("position 511, the last trained", 511)
+
+#: The base model's trained length and width used on the page.
+N_MAX = 512
+WIDTH = 512
 
 
 @dataclass
@@ -113,6 +113,100 @@ class LearnedPositions:
         return self.table[ps]
 
 
+#: Parameters :math:`(n_{\max} + 1) d`: a row for every position 0 to :math:`n_{\max}` inclusive.
+ROW_FOR_N_MAX = Candidate("(n_max + 1) d, rows for 0 .. n_max", lambda n_max, d: (n_max + 1) * d)
+
+#: The learned table of 512 rows used as an encoding ``(positions, d) -> rows``.
+LEARNED_LOOKUP = Candidate(
+    "a learned table of 512 rows",
+    lambda positions, d: LearnedPositions(512, d).lookup(positions),
+)
+
+#: Positions beyond training where the sinusoidal table is checked.
+FAR = np.array([N_MAX, 10**6, 2**40])
+
+
+def _parameters(count: Callable[[int, int], int]) -> Evidence:
+    """The table's trainable numbers against ``count``: every entry is reached by one lookup.
+
+    Looking up every trained position ``0 .. n_max - 1`` once returns each stored number
+    exactly once (distinct rows), so the size of that lookup is the number of parameters a
+    gradient step can change; the table itself must hold no more.
+    """
+    table = LearnedPositions(N_MAX, WIDTH)
+    reached = table.lookup(np.arange(N_MAX)).size
+    expected = count(N_MAX, WIDTH)
+    return checked(
+        table.parameters == reached == expected,
+        f"learned table for n_max={N_MAX}, d={WIDTH}: {table.parameters} parameters, "
+        f"{reached} reached by looking up positions 0..{N_MAX - 1}, candidate count {expected}",
+    )
+
+
+def _no_row_at(position: int) -> Evidence:
+    try:
+        LearnedPositions(N_MAX, WIDTH).lookup([position])
+    except ValueError as error:
+        return checked(True, f"learned table has no row for position {position}: {error}")
+    return checked(False, f"learned table has a row for position {position}")
+
+
+def _rows_everywhere(
+    encoding: Callable[[npt.NDArray[np.int64], int], npt.NDArray[np.float64]],
+) -> Evidence:
+    try:
+        rows = encoding(FAR, WIDTH)
+    except ValueError as error:
+        return checked(False, f"no rows at p in (512, 10^6, 2^40): {error}")
+    norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
+    identity = numeric.check_rotation_identity(WIDTH, FAR, np.array([1, 5, 100]))
+    return within(
+        max(norm_gap / DOT_PRODUCT(WIDTH, 0.0), identity.worst_ratio),
+        Tolerance(
+            1.0,
+            r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
+        ),
+        f"sinusoidal rows at p in (512, 10^6, 2^40), d={WIDTH}, 0 parameters: norm within "
+        f"{norm_gap:.2g} of sqrt(d/2); {identity.summary()}",
+    )
+
+
+claim(
+    "learned-table-trade",
+    r"A learned table costs $n_{\max} \cdot d$ parameters and stops at $n_{\max}$",
+    Check(_parameters, true=operator.mul, wrong=(ROW_FOR_N_MAX,)),
+    Check(_no_row_at, true=N_MAX, wrong=(LAST_TRAINED_POSITION,)),
+    Check(_rows_everywhere, true=numeric.sinusoidal, wrong=(LEARNED_LOOKUP,)),
+    statement=(
+        r"\begin{gathered}\text{learned: } n_{\max} d \text{ parameters, rows for }"
+        r" 0 \le p < n_{\max} \text{ only;} \\"
+        r" \text{sinusoidal: } 0 \text{ parameters, a row for every } p\end{gathered}"
+    ),
+)
+
+claim(
+    "vaswani-learned-nearly-identical",
+    "Vaswani et al.: learned and sinusoidal positions gave nearly identical results",
+    statement=(
+        r"\text{Vaswani et al. (2017), Table 3, row (E): learned positional embeddings"
+        r" instead of sinusoids give nearly identical results to the base model (English-German"
+        r" development set); the sinusoids were kept in the hope that they extrapolate}"
+    ),
+    source="vaswani2017",
+)
+
+claim(
+    "press-sinusoidal-degrades",
+    "Press et al.: sinusoidal models degrade beyond the training length, ALiBi does not",
+    statement=(
+        r"\text{Press et al. (2022), Figure 1, WikiText-103, training lengths 512 and 1024:"
+        r" perplexity of sinusoidal, rotary and T5-bias models degrades beyond the training"
+        r" length; ALiBi's does not}"
+    ),
+    source="press2022",
+)
+
+
 def unseen_pairs(
     d_model: int, n_train: int, position: int, *, base: float = 10000.0
 ) -> npt.NDArray[np.bool_]:
@@ -141,6 +235,37 @@ def unseen_pairs(
     nearest = (2.0 * np.abs(np.sin(np.multiply.outer(offsets, omega) / 2.0))).min(axis=0)
     step = 2.0 * np.sin(omega / 2.0)
     return np.asarray(nearest > step * (1.0 + 1e-9))
+
+
+#: Position 256, inside a training range 0 .. 511.
+INSIDE_TRAINING = Candidate("position 256, inside training", 256)
+
+
+def _unseen_at(position: int) -> Evidence:
+    unseen = unseen_pairs(WIDTH, N_MAX, position)
+    slow = numeric.frequencies(WIDTH) * (N_MAX - 1) < 2 * np.pi
+    return checked(
+        bool(unseen.any()),
+        f"d={WIDTH}, trained on 0..{N_MAX - 1}: at position {position}, {int(unseen.sum())} "
+        f"of {WIDTH // 2} pairs lie outside every trained value (pairs that do not complete "
+        f"a turn in training: {int(slow.sum())})",
+    )
+
+
+claim(
+    "unseen-values-beyond-training",
+    "Beyond the training length, the slow pairs take values never seen in training",
+    Check(
+        _unseen_at,
+        true=2 * N_MAX,
+        wrong=(INSIDE_TRAINING, LAST_TRAINED_POSITION),
+    ),
+    statement=(
+        r"\begin{gathered}d = 512,\ \text{trained on } 0 \le p < 512: \text{ at } p = 1024"
+        r" \text{ some pairs } v_i(p) \\ \text{lie farther than one step from every }"
+        r" v_i(p'),\ p' < 512\end{gathered}"
+    ),
+)
 
 
 def _norm(h: Array) -> Array:
@@ -187,11 +312,14 @@ def _cancelling(layer: int, h: Array, out: Array) -> tuple[Array, Array]:
 
 #: :math:`h_{l+1} = h_l + f_l(h_l)`, the sublayer reading :math:`\mathrm{LN}(h_l)` (pre-LN).
 RESIDUAL = Connection("pre-LN residual", _residual)
+
 #: :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`: the paper's post-LN layer, normalising the
 #: whole stream after each addition.
 POST_LN = Connection("post-LN residual", _post_norm, pre_norm=False)
+
 #: :math:`h_{l+1} = f_l(h_l)`: each layer replaces its input.
 PLAIN = Connection("plain", _plain)
+
 #: Residual, but the first sublayer outputs :math:`-h_0` (a sublayer that cancels its input).
 CANCELLING = Connection("residual, first sublayer cancels", _cancelling)
 
@@ -296,3 +424,90 @@ def position_signal(
     norms = np.linalg.norm(change, axis=1) * np.linalg.norm(table, axis=1)
     cosines = np.where(norms > 0, (change * table).sum(axis=1) / np.where(norms > 0, norms, 1), 0)
     return float(cosines.mean())
+
+
+#: A stack without residual connections.
+PLAIN_STACK = Candidate("no residual", PLAIN)
+
+#: The paper's post-LN layer, :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`.
+POST_LN_STACK = Candidate("post-LN (the paper's layer)", POST_LN)
+
+#: A residual stack whose first sublayer outputs :math:`-h_0`.
+CANCELLING_SUBLAYER = Candidate("a sublayer that cancels its input", CANCELLING)
+
+#: Residual-stack settings: width, positions, sublayers.
+STACK = (64, 128, 6)
+
+
+def _stack_sum(connection: Connection) -> Evidence:
+    d, n, layers = STACK
+    rng = np.random.default_rng(7)
+    inputs = rng.standard_normal((n, d)) + numeric.sinusoidal(n, d)
+    run = run_stack(inputs, layers, connection=connection)
+    gap = float(np.abs(run.top - inputs - run.sublayer_sum).max())
+    # h and the running sum each add the same L outputs, one rounding per addition at most
+    # u times the largest magnitude along the way; the final two subtractions, 2u of 3 times it
+    rounding = (2 * layers + 6) * EPS64 / 2 * run.largest
+    return within(
+        gap,
+        Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
+        f"{connection.name} stack, d={d}, {layers} sublayers: "
+        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g} (tolerance {rounding:.2g})",
+    )
+
+
+def _signal(connection: Connection) -> Evidence:
+    d, n, layers = STACK
+    value = position_signal(d, n, layers, connection=connection)
+    return checked(
+        value > 0.5,
+        f"{connection.name} stack, d={d}, n={n}, {layers} sublayers: mean cosine between the "
+        f"change at the top and PE(p) = {value:.3f} (threshold 0.5)",
+    )
+
+
+claim(
+    "residual-stream-carries-position",
+    "With LayerNorm before each sublayer, the residual stream keeps the encoding in its sum",
+    Check(_stack_sum, true=RESIDUAL, wrong=(PLAIN_STACK, POST_LN_STACK)),
+    Check(
+        _signal,
+        true=RESIDUAL,
+        wrong=(PLAIN_STACK, CANCELLING_SUBLAYER),
+    ),
+    statement=(
+        r"\begin{gathered}\text{pre-LN: } h_{l+1} = h_l + f_l(\mathrm{LN}(h_l)) \implies"
+        r" h_L = x + PE + \sum_{l<L} f_l(\mathrm{LN}(h_l)); \\ \text{not for post-LN, }"
+        r" h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))\end{gathered}"
+    ),
+)
+
+claim(
+    "gehring-learned-positions",
+    "Gehring et al.: learned position embeddings, before the Transformer",
+    statement=(
+        r"\text{Gehring et al. (2017), a convolutional sequence-to-sequence model, add a"
+        r" learned embedding of each absolute position to the input embedding of its word}"
+    ),
+    source="gehring2017",
+)
+
+claim(
+    "residual-connections-for-depth",
+    "He et al.: residual connections were introduced to train deeper networks",
+    statement=(
+        r"\text{He et al. (2016) introduced residual (shortcut) connections to ease the"
+        r" training of much deeper networks, for image recognition}"
+    ),
+    source="he2016",
+)
+
+claim(
+    "transformer-post-ln",
+    "The original Transformer normalises after each residual addition (post-LN)",
+    statement=(
+        r"\text{Vaswani et al. (2017), Section 3.1: the output of each sublayer is }"
+        r" \mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))"
+    ),
+    source="vaswani2017",
+)

@@ -1,0 +1,1100 @@
+r"""Conventions and pitfalls (``docs/conventions.py``): the layouts, orders and laws of public code, and the bugs.
+
+The proofs, in SymPy:
+
+* In every layout the shift matrix is the paper's :math:`T_k` conjugated by the column
+  permutation: :math:`(P\,T_k\,P^{\mathsf T})\,P\,PE(p) = P\,PE(p+k)`
+  (:func:`layout_identity`, at a concrete width with a symbolic base).
+* In (cos, sin) order the shift block is the textbook rotation :math:`R(k\omega)`, the
+  transpose of the paper's (sin, cos) block (:func:`cos_first_block`).
+* tensor2tensor's law is the paper's with the base :math:`b^{d/(d-2)}`
+  (:func:`t2t_equals_paper`).
+* The doubled exponent :math:`b^{-2(2i)/d}` is the paper's law with the base squared
+  (:func:`doubled_exponent`).
+* The one-indexed law :math:`b^{-2(i+1)/d}` is pair :math:`i + 1` of the paper's law of
+  width :math:`d + 2` with the base :math:`b^{(d+2)/d}` (:func:`one_indexed_is_wider_paper`).
+
+Each takes its candidate (the matrix rule, the block, the exponent, the power) as an
+argument, with the true one as default; a wrong candidate gives ``holds=False``. The
+measurements, in NumPy:
+
+* :func:`layout_shift_errors`: a rule for the shift matrix of other layouts, applied to
+  the paper's table permuted into each layout (``d = 512``, positions 200 to 1223).
+* :func:`t2t_formula_error`: a convention's table against tensor2tensor's own formula.
+* :func:`recovery`: what :func:`pe.identify.identify` recovers from the table of every
+  named convention, and whether it names every bug of :mod:`pe.bug_zoo`.
+* :func:`described_table`: a convention's table written out from the page's description
+  of its layout, order, law and first position, column by column.
+* :func:`identify_accuracy`: identify's relative errors on the paper's law, per dtype,
+  width and base; :func:`non_encodings`: tables it must refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _rotation_table, bug_zoo, conventions, numeric, symbolic
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance, exponential_rounding
+from pe.chapters.rotation_identity import PAPER_BLOCK
+from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
+from pe.conventions import LAYOUTS, Convention, Layout, Order
+from pe.identify import identify
+from pe.symbolic import (
+    BASE,
+    OMEGA,
+    D,
+    Derivation,
+    I,
+    K,
+    P,
+    Proof,
+    pair,
+    rotation,
+    shift_block,
+    to_latex,
+)
+
+chapter = Chapter(__name__, follows="fixed_or_learned")
+claim = chapter.claim
+
+#: Relative accuracy required of identify's sine frequencies (pinned everywhere).
+ACCURACY: dict[type[np.floating[Any]], float] = {np.float64: 1e-6, np.float32: 1e-3}
+
+
+class Accuracy(NamedTuple):
+    """identify on one table of the paper's law: the case and its relative errors."""
+
+    dtype: str
+    d: int
+    base: float
+    sine_error: float  # largest relative error of the sine frequencies
+    cosine_error: float  # largest relative error of the cosines pinned within the target
+    flagged: int  # cosines reported with an uncertainty above the target
+    fitted_base: float | None
+
+
+def identify_accuracy(n: int = 256, widths: tuple[int, ...] = (8, 512, 4096)) -> list[Accuracy]:
+    """identify on the paper's law for each dtype (target), width and base in 100, 1e4, 1e6.
+
+    Examples
+    --------
+    >>> rows = identify_accuracy(32, widths=(8,))
+    >>> max(row.sine_error for row in rows) < 1e-3
+    True
+    """
+    rows = []
+    for dtype, target in ACCURACY.items():
+        for d in widths:
+            for base in (100.0, 1e4, 1e6):
+                convention = Convention("x", "x", base=base)
+                true = convention.frequencies(d)
+                result = identify(convention.table(n, d, dtype=dtype))
+                sin_err = float(np.max(np.abs(result.sin_frequencies / true - 1)))
+                cos_rel = np.abs(result.cos_frequencies / true - 1)
+                flagged = result.cos_uncertainty / true > target
+                pinned = float(np.max(cos_rel[~flagged])) if (~flagged).any() else 0.0
+                rows.append(
+                    Accuracy(
+                        np.dtype(dtype).name,
+                        d,
+                        base,
+                        sin_err,
+                        pinned,
+                        int(flagged.sum()),
+                        result.base,
+                    )
+                )
+    return rows
+
+
+def non_encodings() -> dict[str, npt.NDArray[Any]]:
+    """Tables that are not sinusoidal encodings: noise, a noisy table, zeros, one NaN."""
+    one_nan = numeric.sinusoidal(200, 64)
+    one_nan[3, 5] = np.nan
+    noise = np.random.default_rng(1).normal(0, 1e-3, (200, 64))
+    return {
+        "uniform noise": np.random.default_rng(0).uniform(-1, 1, (200, 64)),
+        "paper + noise 1e-3 (learned-like)": np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1),
+        "all zeros": np.zeros((200, 64)),
+        "one NaN": one_nan,
+    }
+
+
+def _reduced(
+    name: str,
+    statement: str,
+    difference: tuple[str, Any],
+    *rewrites: tuple[str, Callable[[Any], Any]],
+) -> Proof:
+    """A proof of a scalar identity: its residual (titled), then each rewrite in turn (a
+    SymPy function is shown as the call the step makes)."""
+    title, expr = difference
+    derivation = Derivation()
+    residual = sp.Matrix([expr])
+    derivation.note(title, sp.latex(residual[0], symbol_names={BASE: "b"}), residual)
+    for step, rewrite in rewrites:
+        call = getattr(rewrite, "__name__", "")
+        calls = (call,) if getattr(sp, call, None) is rewrite else ()
+        residual = derivation.apply(step, residual, rewrite, calls=calls)
+    return derivation.proof(name, statement, residual)
+
+
+def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) -> Proof:
+    """Two positive sides are equal: the difference of their logarithms, reduced.
+
+    The residual is ``log_left - log_right``; ``together`` puts it over one denominator and
+    ``cancel`` removes the common factors (rational functions of ``d``).
+    """
+    return _reduced(
+        name,
+        statement,
+        ("Residual of the logarithms (both sides are positive)", log_left - log_right),
+        ("Put over one denominator", sp.together),
+        ("Cancel common factors", sp.cancel),
+    )
+
+
+def _law_tolerance(frequency_error: float, reach: float) -> float:
+    """pe's table (within its entry bound) against a float64 formula whose frequencies err
+    by ``frequency_error`` (relative, both laws together): the formula's sine or cosine, and
+    its angles up to ``reach`` with one more rounding."""
+    angle = (frequency_error + EPS64 / 2) * reach
+    return _rotation_table.ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + angle
+
+
+#: Offsets ``k`` of the layout check.
+OFFSETS = (1, 7, 100, -3)
+
+
+class ShiftErrors(NamedTuple):
+    """Largest error of the moved rows, and of the error over its tolerance."""
+
+    worst: float
+    ratio: float
+
+
+def layout_shift_errors(rule: ShiftInLayout, d: int = 512) -> ShiftErrors:
+    """Move rows ``p`` of each layout's table by :data:`OFFSETS` with the rule's matrices.
+
+    The table is the paper's for positions 200 to 1223 permuted into the layout; the
+    tolerance is :func:`pe.numeric.rotation_tolerance` per column.
+
+    Examples
+    --------
+    >>> layout_shift_errors(ShiftInLayout(conjugated), d=16).ratio <= 1.0
+    True
+    """
+    positions = np.arange(1024)
+    paper = numeric.sinusoidal(positions + 200, d)
+    worst, worst_ratio = 0.0, 0.0
+    for layout, order in rule.layouts:
+        perm = conventions.permutation(d, LAYOUTS[0], (layout, order))
+        table = paper[:, perm]
+        omega = np.repeat(numeric.frequencies(d), 2)[perm]
+        p_matrix = conventions.permutation_matrix(d, LAYOUTS[0], (layout, order))
+        for k in OFFSETS:
+            matrix = rule.build(p_matrix, numeric.shift_matrix(k, d))
+            start, stop = max(0, -k), 1024 - max(0, k)
+            moved = table[start:stop] @ matrix.T
+            target = table[start + k : stop + k]
+            error = np.abs(moved - target)
+            tolerance = numeric.rotation_tolerance(omega[None, :], 1224.0, k, np.float64)
+            worst = max(worst, float(error.max()))
+            worst_ratio = max(worst_ratio, float((error / tolerance).max()))
+    return ShiftErrors(worst, worst_ratio)
+
+
+#: Width of the exact layout proofs.
+PROOF_WIDTH = 8
+
+#: A rule ``(P, T_k) -> matrix`` building a layout's shift matrix (SymPy or NumPy matrices).
+Construction = Callable[[Any, Any], Any]
+
+
+def conjugated(perm: Any, shift: Any) -> Any:
+    r"""The true rule: :math:`P\,T_k\,P^{\mathsf T}`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> swap = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> conjugated(swap, np.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    [[4.0, 3.0], [2.0, 1.0]]
+    """
+    return perm @ shift @ perm.T
+
+
+class ShiftInLayout(NamedTuple):
+    """A candidate shift matrix for other layouts: how it is built, and where it is claimed.
+
+    Attributes
+    ----------
+    build
+        ``(P, T_k) -> matrix``, with ``P`` the permutation matrix from the paper's layout
+        and ``T_k`` the paper's shift matrix (SymPy or NumPy).
+    layouts
+        The ``(layout, order)`` pairs the rule is claimed for.
+    formula
+        How the rule reads, for the record of a check.
+    """
+
+    build: Construction
+    layouts: tuple[tuple[Layout, Order], ...] = LAYOUTS
+    formula: str = "P T_k P^T"
+
+
+def _sympy_permutation(d_model: int, layout: Layout, order: Order) -> Any:
+    matrix = conventions.permutation_matrix(d_model, LAYOUTS[0], (layout, order))
+    return sp.Matrix(d_model, d_model, [int(v) for v in matrix.ravel()])
+
+
+def layout_identity(
+    layout: Layout,
+    order: Order,
+    build: Construction = conjugated,
+    d_model: int = PROOF_WIDTH,
+) -> Proof:
+    r"""Prove :math:`(P T_k P^{\mathsf T})\,(P\,PE(p)) = P\,PE(p+k)` exactly for one layout.
+
+    ``P`` is the permutation matrix from the paper's layout to ``(layout, order)``;
+    :math:`\omega_i = \mathrm{base}^{-2i/d}` with a symbolic base and exact exponents, ``p``
+    and ``k`` symbolic. ``build`` makes the matrix tried from ``P`` and :math:`T_k`: the
+    true :func:`conjugated`, or a wrong rule (:data:`UNCONJUGATED_SHIFT`, ...).
+
+    Examples
+    --------
+    >>> layout_identity("halves", "cos-first", d_model=4).holds
+    True
+    """
+    omegas = [BASE ** sp.Rational(-2 * i, d_model) for i in range(d_model // 2)]
+    shift = sp.diag(*[shift_block(K, w) for w in omegas])
+    perm = _sympy_permutation(d_model, layout, order)
+    matrix = build(perm, shift)
+    before = perm * sp.Matrix.vstack(*[pair(P, w) for w in omegas])
+    after = perm * sp.Matrix.vstack(*[pair(P + K, w) for w in omegas])
+    statement = (
+        rf"(P\,T_k\,P^{{\mathsf T}})\,PE_L(p) = PE_L(p+k),\quad PE_L = P\,PE,"
+        rf"\quad d = {d_model}"
+    )
+    derivation = Derivation()
+    derivation.note(
+        f"Layout {layout}, {order}: the vector PE_L(p) = P PE(p) begins",
+        to_latex(before[:4, :]),
+    )
+    derivation.note(
+        f"Candidate matrix ({build.__name__.lstrip('_')}): its top-left 4 x 4 corner",
+        to_latex(matrix[:4, :4]),
+    )
+    residual = matrix * before - after
+    residual = residual.applyfunc(sp.expand)
+    residual = residual.applyfunc(sp.expand_trig)
+    residual = residual.applyfunc(sp.expand)
+    nonzero = sum(1 for entry in residual if entry != 0)
+    derivation.note(
+        "Residual, after expanding the arguments, expand_trig and expand: "
+        f"{nonzero} of {d_model} entries are non-zero",
+        to_latex(residual[:4, :]),
+        residual[:4, :],
+    )
+    return derivation.proof(
+        f"rotation identity in the {layout}, {order} layout", statement, residual
+    )
+
+
+def _unconjugated(_perm: Any, shift: Any) -> Any:
+    return shift
+
+
+def _transposed_conjugation(perm: Any, shift: Any) -> Any:
+    return perm.T @ shift @ perm
+
+
+_HALVES: tuple[conventions.Layout, conventions.Order] = ("halves", "sin-first")
+
+#: The paper's :math:`T_k` used as is on a halves table (no conjugation by ``P``).
+UNCONJUGATED_SHIFT = Candidate(
+    "T_k not conjugated",
+    ShiftInLayout(_unconjugated, (_HALVES,), "the paper's T_k on halves"),
+)
+
+#: :math:`P^{\mathsf T} T_k P`: conjugated by the inverse permutation.
+TRANSPOSED_CONJUGATION = Candidate(
+    "P^T T_k P instead", ShiftInLayout(_transposed_conjugation, (_HALVES,), "P^T T_k P")
+)
+
+#: The paper's (sin, cos) blocks on an interleaved (cos, sin) table.
+COS_FIRST_UNCONJUGATED = Candidate(
+    "the paper's blocks in (cos, sin) order",
+    ShiftInLayout(_unconjugated, (("interleaved", "cos-first"),), "the paper's T_k"),
+)
+
+#: The true rule: :math:`P\,T_k\,P^{\mathsf T}` in every layout.
+CONJUGATED = ShiftInLayout(conjugated)
+
+
+def _layouts_proved(rule: ShiftInLayout) -> Evidence:
+    shown = [layout_identity(layout, order, rule.build) for layout, order in rule.layouts]
+    detail = "; ".join(p.summary() for p in shown)
+    return Evidence(Method.SYMPY, all(p.holds for p in shown), detail)
+
+
+def _layouts_numeric(rule: ShiftInLayout) -> Evidence:
+    worst, ratio = layout_shift_errors(rule)
+    return within(
+        ratio,
+        Tolerance(
+            1.0,
+            r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per entry}",
+        ),
+        f"d=512, positions 200..1223, k in {OFFSETS}, {len(rule.layouts)} "
+        f"layout(s), {rule.formula}: max error {worst:.2g}, worst error/tolerance {ratio:.2g}",
+    )
+
+
+claim(
+    "layout-shift-matrix",
+    "The rotation identity in every layout",
+    Check(
+        _layouts_proved,
+        true=CONJUGATED,
+        wrong=(
+            UNCONJUGATED_SHIFT,
+            TRANSPOSED_CONJUGATION,
+            COS_FIRST_UNCONJUGATED,
+        ),
+    ),
+    Check(_layouts_numeric, true=CONJUGATED, wrong=(UNCONJUGATED_SHIFT,)),
+    statement=(
+        r"PE_L(p+k) = \bigl(P_L\,T_k\,P_L^{\mathsf T}\bigr)\,PE_L(p),\quad "
+        r"PE_L = P_L\,PE \text{ in all four layouts}"
+    ),
+)
+
+
+def cos_sin_block(k: Any, w: Any) -> Any:
+    r"""The shift block in (cos, sin) order: the textbook rotation :math:`R(k\omega)`."""
+    return rotation(k * w)
+
+
+def cos_first_block(block: Callable[[Any, Any], Any] = cos_sin_block) -> Proof:
+    r"""Prove :math:`[[c, -s], [s, c]]\,(\cos\omega p, \sin\omega p)^{\mathsf T} = (\cos\omega(p+k), \sin\omega(p+k))^{\mathsf T}`.
+
+    In (cos, sin) order the shift block is the textbook counter-clockwise rotation, the
+    transpose of the paper's (sin, cos) block. ``block`` ``(k, w) -> 2 x 2 Matrix`` is the
+    candidate.
+
+    Examples
+    --------
+    >>> from pe.symbolic import shift_block
+    >>> cos_first_block().holds, cos_first_block(shift_block).holds
+    (True, False)
+    """
+    matrix = sp.Matrix(block(K, OMEGA))
+    before = sp.Matrix([sp.cos(OMEGA * P), sp.sin(OMEGA * P)])
+    after = sp.Matrix([sp.cos(OMEGA * (P + K)), sp.sin(OMEGA * (P + K))])
+    derivation = Derivation()
+    residual = derivation.angle_addition(derivation.product_residual(matrix, before, after))
+    statement = f"{to_latex(matrix)} {to_latex(before)} = {to_latex(after)}"
+    return derivation.proof("shift block in (cos, sin) order", statement, residual)
+
+
+claim(
+    "cos-first-block",
+    "In (cos, sin) order the block turns the other way",
+    Check(
+        by_proof(cos_first_block),
+        true=cos_sin_block,
+        wrong=(PAPER_BLOCK,),
+    ),
+    statement=(
+        r"\begin{pmatrix} \cos\omega(p+k) \\ \sin\omega(p+k) \end{pmatrix} = "
+        r"\begin{pmatrix} \cos k\omega & -\sin k\omega \\ \sin k\omega & \cos k\omega"
+        r"\end{pmatrix} \begin{pmatrix} \cos\omega p \\ \sin\omega p \end{pmatrix}"
+    ),
+)
+
+
+def t2t_formula_error(convention: Convention, d: int = 512, n: int = 1000) -> float:
+    """Largest difference between a convention's table and tensor2tensor's own formula.
+
+    Examples
+    --------
+    >>> t2t_formula_error(conventions.get("tensor2tensor"), d=16, n=50) < 1e-12
+    True
+    """
+    h = d // 2
+    freq = np.exp(-np.arange(h) * np.log(10000.0) / (h - 1))
+    angle = np.multiply.outer(np.arange(n, dtype=np.float64), freq)
+    reference = np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+    return float(np.abs(convention.table(n, d) - reference).max())
+
+
+#: The true exponent of the base in :func:`t2t_equals_paper`: :math:`d/(d-2)`.
+t2t_exponent = D / (D - 2)
+
+
+def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
+    r"""Prove :math:`e^{-i \ln b/(d/2 - 1)} = \bigl(b^{d/(d-2)}\bigr)^{-2i/d}`.
+
+    Both sides are positive, so the proof compares their logarithms,
+    :math:`-i\ln b/(d/2-1)` and :math:`-(2i/d)\cdot(d/(d-2))\ln b`, and reduces the
+    difference with ``together`` then ``cancel`` (rational functions of ``d``).
+    ``exponent`` is the candidate for :math:`d/(d-2)`.
+
+    Examples
+    --------
+    >>> t2t_equals_paper().holds, t2t_equals_paper(1).holds
+    (True, False)
+    """
+    log_t2t = -I * sp.log(BASE) / (D / 2 - 1)
+    log_paper = -2 * I / D * exponent * sp.log(BASE)
+    statement = (
+        r"\exp\Bigl(-\frac{i \ln b}{d/2 - 1}\Bigr) = \bigl(b^{"
+        + sp.latex(exponent)
+        + r"}\bigr)^{-2i/d}"
+    )
+    return _logarithms_agree(
+        "tensor2tensor law = paper law with base b^(d/(d-2))", statement, log_t2t, log_paper
+    )
+
+
+#: Exponents of the base for tensor2tensor's law (true: :math:`d/(d-2)`).
+T2T_EXPONENT_D_MINUS_1 = Candidate("base b^(d/(d-1))", symbolic.D / (symbolic.D - 1))
+T2T_SAME_BASE = Candidate("the same base b", sp.Integer(1))
+
+
+def _t2t_numeric(convention: conventions.Convention) -> Evidence:
+    error = t2t_formula_error(convention)
+    ln_base = float(np.log(10000.0))
+    # the base 10000^(512/510): its exponent rounded once; tensor2tensor's frequencies
+    # exp(-i ln(10000) / (h - 1)): the logarithm, the product and the quotient rounded
+    frequency = exponential_rounding(ln_base, 1) + exponential_rounding(ln_base, 3)
+    tolerance = _law_tolerance(frequency, 999.0)
+    return within(
+        error,
+        Tolerance(tolerance, r"\delta + \varepsilon + (r_b + r_{t2t} + u)\,p\,\omega"),
+        f"tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own "
+        f"formula, d=512, 1000 rows: max difference {error:.2g} (tolerance {tolerance:.2g})",
+    )
+
+
+claim(
+    "t2t-law-is-paper-law",
+    "tensor2tensor's law is the paper's with another base",
+    Check(
+        by_proof(t2t_equals_paper),
+        true=t2t_exponent,
+        wrong=(T2T_EXPONENT_D_MINUS_1, T2T_SAME_BASE),
+    ),
+    Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
+)
+
+
+def one_indexed_error(exponent: float, d: int = 64, n: int = 1000) -> float:
+    r"""Largest difference between the one-indexed law and the wider paper table, pair 1 on.
+
+    The one-indexed table :math:`\sin, \cos(p\,b^{-2(k+1)/d})` (``b = 10000``) against
+    columns ``2 .. d+1`` of the paper's table of width ``d + 2`` with the base
+    :math:`b^{\text{exponent}}`, positions ``0 .. n-1``. Both in float64: with the right
+    base (``exponent = (d+2)/d``) they agree to about :math:`10^{-13}` (angles up to
+    :math:`10^3`, rounded frequencies); with the base unchanged they differ by order one.
+
+    Examples
+    --------
+    >>> one_indexed_error(66 / 64) < 1e-12, one_indexed_error(1.0) > 0.1
+    (True, True)
+    """
+    frequencies = 10000.0 ** (-2.0 * (np.arange(d // 2) + 1) / d)
+    angle = np.multiply.outer(np.arange(n, dtype=np.float64), frequencies)
+    one_indexed = np.empty((n, d))
+    one_indexed[:, 0::2], one_indexed[:, 1::2] = np.sin(angle), np.cos(angle)
+    wider = numeric.sinusoidal(n, d + 2, base=10000.0**exponent)[:, 2:]
+    return float(np.abs(wider - one_indexed).max())
+
+
+#: The true exponent of the base in :func:`one_indexed_is_wider_paper`: :math:`(d+2)/d`.
+one_indexed_exponent = (D + 2) / D
+
+
+def one_indexed_is_wider_paper(exponent: Any = one_indexed_exponent) -> Proof:
+    r"""Prove :math:`b^{-2(i+1)/d} = \bigl(b^{(d+2)/d}\bigr)^{-2(i+1)/(d+2)}`.
+
+    The right side is the frequency of pair :math:`i + 1` in the paper's law of width
+    :math:`d + 2`: the one-indexed table is that wider table without its first pair, *with
+    the base changed* to :math:`b^{(d+2)/d}`. ``exponent`` is the candidate for
+    :math:`(d+2)/d`; with the base unchanged (``exponent = 1``) the wider table's pairs are
+    :math:`b^{-2(i+1)/(d+2)}`, slower than the one-indexed ones. Both sides are positive, so
+    the proof compares their logarithms and reduces the difference with ``together`` then
+    ``cancel``.
+
+    Examples
+    --------
+    >>> one_indexed_is_wider_paper().holds, one_indexed_is_wider_paper(1).holds
+    (True, False)
+    """
+    log_one_indexed = -2 * (I + 1) / D * sp.log(BASE)
+    log_wider = -2 * (I + 1) / (D + 2) * exponent * sp.log(BASE)
+    statement = (
+        r"b^{-2(i+1)/d} = \bigl(b^{" + sp.latex(exponent) + r"}\bigr)^{-2(i+1)/(d+2)}"
+        r"\quad\text{(pair } i + 1 \text{ of the paper's law of width } d + 2\text{)}"
+    )
+    return _logarithms_agree(
+        "one-indexed law = paper law of width d + 2, first pair dropped, base b^((d+2)/d)",
+        statement,
+        log_one_indexed,
+        log_wider,
+    )
+
+
+#: The one-indexed law read as the wider paper table with the base unchanged (true:
+#: :math:`b^{(d+2)/d}`).
+ONE_INDEXED_SAME_BASE = Candidate("the same base b", sp.Integer(1))
+
+
+def _one_indexed_numeric(exponent: Any) -> Evidence:
+    d = 64
+    value = float(exponent.subs(symbolic.D, d))
+    error = one_indexed_error(value, d)
+    # the base 10000^(66/64) (a dyadic exponent: one power) and the one-indexed frequencies
+    # 10000^(-2(k+1)/64) (dyadic too): two powers
+    tolerance = _law_tolerance(2 * exponential_rounding(0.0, 0), 999.0)
+    return within(
+        error,
+        Tolerance(tolerance, r"\delta + \varepsilon + (2\varepsilon + u)\,p\,\omega"),
+        f"one-indexed law vs columns 2..{d + 1} of the paper's table of width {d + 2} with "
+        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference {error:.2g} (tolerance "
+        f"{tolerance:.2g})",
+    )
+
+
+claim(
+    "one-indexed-law-is-wider-paper-law",
+    "The one-indexed law is the paper's of width $d + 2$, first pair dropped, base changed",
+    Check(
+        by_proof(one_indexed_is_wider_paper),
+        true=one_indexed_exponent,
+        wrong=(ONE_INDEXED_SAME_BASE,),
+    ),
+    Check(
+        _one_indexed_numeric,
+        true=one_indexed_exponent,
+        wrong=(ONE_INDEXED_SAME_BASE,),
+    ),
+)
+
+
+def doubled_exponent(base_power: int = 2) -> Proof:
+    r"""Prove :math:`b^{-2(2i)/d} = (b^2)^{-2i/d}`: the doubled exponent is the base squared.
+
+    ``base_power`` is the candidate power of the base.
+
+    Examples
+    --------
+    >>> doubled_exponent().holds, doubled_exponent(3).holds
+    (True, False)
+    """
+    lhs = BASE ** (-2 * (2 * I) / D)
+    rhs = (BASE**base_power) ** (-2 * I / D)
+    statement = r"b^{-2(2i)/d} = \bigl(b^{" + str(base_power) + r"}\bigr)^{-2i/d}"
+    return _reduced(
+        "doubled exponent = squared base",
+        statement,
+        ("Residual (b > 0, so (b^m)^x = b^(m x))", lhs - rhs),
+        ("Combine powers", sp.powsimp),
+        ("Collect terms", sp.expand),
+    )
+
+
+#: The doubled exponent read as the base cubed (true: squared).
+BASE_CUBED = Candidate("the base cubed", 3)
+
+claim(
+    "doubled-exponent-base",
+    "The doubled exponent squares the base",
+    Check(by_proof(doubled_exponent), true=2, wrong=(BASE_CUBED,)),
+)
+
+#: The paper's table ``(n, d) -> (n, d)``: every pair at one frequency, so a shift matrix exists.
+PAPER_TABLE = Candidate("the paper's table", numeric.sinusoidal)
+
+
+def _swapped_partners(n: int, d: int) -> npt.NDArray[Any]:
+    table = numeric.sinusoidal(n, d)
+    cosines = table[:, 1::2].copy()
+    cosines[:, 0::2], cosines[:, 1::2] = table[:, 3::4], table[:, 1::4]
+    table[:, 1::2] = cosines
+    return table
+
+
+#: The paper's table with the cosines of pairs 2j and 2j + 1 swapped: sine and cosine differ
+#: in frequency within every pair, yet every sine has its cosine in another column.
+SWAPPED_PARTNERS = Candidate("cosines of neighbouring pairs swapped", _swapped_partners)
+
+
+def _no_shift_matrix(make: Callable[[int, int], Any]) -> Evidence:
+    error = conventions.linear_shift_error(make(4000, 16), 3)
+    return checked(
+        error > 0.1,
+        f"best matrix mapping row p to row p+3, fitted on rows 0..1997 and applied to "
+        f"rows 1998..3996 (d=16): largest error {error:.3g}",
+    )
+
+
+claim(
+    "column-index-bug-breaks-identity",
+    r"With $i$ for $\lfloor i/2 \rfloor$, no matrix shifts the encoding",
+    Check(
+        _no_shift_matrix,
+        true=bug_zoo.column_index_exponent,
+        wrong=(PAPER_TABLE, SWAPPED_PARTNERS),
+    ),
+    statement=(
+        r"\begin{gathered}\text{column-index bug: no sine frequency is a cosine frequency}"
+        r" \implies \nexists M:\ M\,x(p) = x(p+k) \ \forall p; \\ \text{a mismatch"
+        r" within pairs alone is not enough (the cosines may sit in other pairs)}"
+        r"\end{gathered}"
+    ),
+)
+
+#: Widths of the recovery check.
+WIDTHS = (8, 64, 512)
+
+#: A phrase that identify's notes must contain for each bug.
+BUG_SIGNS = {
+    "doubled-exponent": "doubled-exponent",
+    "multiplied": "multiplied by",
+    "integer-division": "integer division",
+    "column-index": "`i // 2`",
+    "halves-for-interleaved": "layout halves",
+    "odd-width": "without a partner",
+    "fairseq-offset": "position 2",
+}
+
+
+class Recovery(NamedTuple):
+    """What identify recovered: tables tried, the failures, and whether every bug was named."""
+
+    cases: int
+    failures: list[str]
+    bugs_named: bool
+
+
+def _table_failure(
+    name: str, convention: Convention, d: int, dtype: type[np.floating[Any]]
+) -> str | None:
+    target = ACCURACY[dtype]
+    result = identify(convention.table(200, d, dtype=dtype))
+    law = {"one-indexed": "other"}.get(convention.law, convention.law)
+    sin_error = float(np.max(np.abs(result.sin_frequencies / convention.frequencies(d) - 1)))
+    got = (result.layout, result.order, result.position_offset, result.law)
+    want = (convention.layout, convention.order, convention.offset, law)
+    base_ok = result.base is not None and abs(result.base / convention.base - 1) < target
+    if got != want or not base_ok or sin_error > target:
+        return f"{name} d={d} {np.dtype(dtype)}: {got} base {result.base}"
+    return None
+
+
+def bug_named(bug: bug_zoo.Bug) -> bool:
+    """Whether identify calls the bug's table (d = 64, 65 for the odd width) by its name."""
+    d = 65 if bug.name == "odd-width" else 64
+    result = identify(bug.make(200, d))
+    return (
+        result.is_encoding
+        and not result.matches_paper
+        and any(BUG_SIGNS[bug.name] in note for note in result.notes)
+    )
+
+
+def recovery(named: Mapping[str, Convention]) -> Recovery:
+    """identify on every convention's table, ``d`` in :data:`WIDTHS`, float64 and float32."""
+    failures: list[str] = []
+    cases = 0
+    for name, convention in named.items():
+        for d in WIDTHS:
+            for dtype in ACCURACY:
+                cases += 1
+                failure = _table_failure(name, convention, d, dtype)
+                if failure is not None:
+                    failures.append(failure)
+    return Recovery(cases, failures, all(bug_named(bug) for bug in bug_zoo.BUGS))
+
+
+def _uniform_noise() -> npt.NDArray[np.float64]:
+    return np.random.default_rng(0).uniform(-1, 1, size=(200, 64))
+
+
+def _noisy_paper() -> npt.NDArray[np.float64]:
+    noise = np.random.default_rng(1).normal(0, 0.01, size=(200, 64))
+    return np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1)
+
+
+def _zeros() -> npt.NDArray[np.float64]:
+    return np.zeros((100, 64))
+
+
+#: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
+UNIFORM_NOISE_TABLE = Candidate("uniform random table", _uniform_noise)
+NOISY_PAPER_TABLE = Candidate("paper table + noise 0.01 (learned-like)", _noisy_paper)
+
+ZERO_TABLE = Candidate("all zeros", _zeros)
+
+
+def _recovers(named: dict[str, conventions.Convention]) -> Evidence:
+    cases, failures, bugs_named = recovery(named)
+    return checked(
+        not failures and bugs_named,
+        f"{cases} tables ({len(named)} conventions x d in {WIDTHS} x "
+        f"float64/float32): layout, order, offset, law, base and sine frequencies recovered "
+        f"in {cases - len(failures)}; every bug of the zoo named: {bugs_named}"
+        + (f"; failures: {failures[:3]}" if failures else ""),
+    )
+
+
+def _accepted(make: Callable[[], Any]) -> Evidence:
+    result = identify(make())
+    return checked(result.is_encoding, result.reason)
+
+
+def _paper_table() -> Any:
+    return numeric.sinusoidal(200, 64)
+
+
+claim(
+    "identify-recovers-conventions",
+    "pe identify recovers every convention and names every bug",
+    Check(_recovers, true=conventions.CONVENTIONS),
+    Check(
+        _accepted,
+        true=_paper_table,
+        wrong=(UNIFORM_NOISE_TABLE, NOISY_PAPER_TABLE, ZERO_TABLE),
+    ),
+    statement=(
+        r"\texttt{identify}(\text{table}) \to \text{layout, order, offset, law, base, }"
+        r"\omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3} \text{ float32)}"
+    ),
+)
+
+
+class Description(NamedTuple):
+    """The conventions as the page describes them, one rule per choice."""
+
+    #: pair ``k`` of width ``d`` -> its (first, second) columns, per layout
+    columns: Mapping[str, Callable[[int, int], tuple[int, int]]]
+    #: pairs ``k`` (array), width ``d``, base ``b`` -> frequencies, per law
+    laws: Mapping[str, Callable[[npt.NDArray[np.int64], int, float], npt.NDArray[np.float64]]]
+    #: the first position, per convention name (0 when not listed)
+    first_position: Mapping[str, int]
+    #: the row of zeros (fairseq's padding row), per convention name (none when not listed)
+    padding_row: Mapping[str, int] = {}
+
+
+#: The page's description: pair k in columns 2k, 2k+1 (interleaved) or k, k + d/2 (halves);
+#: b^(-2k/d), exp(-k ln b / (d/2 - 1)), b^(-2(k+1)/d); fairseq's stored table from position
+#: 0 with its padding row 1 zeroed, the rows its tokens read from position 2.
+DESCRIPTION = Description(
+    columns={
+        "interleaved": lambda k, _d: (2 * k, 2 * k + 1),
+        "halves": lambda k, d: (k, k + d // 2),
+    },
+    laws={
+        "paper": lambda k, d, b: b ** (-2.0 * k / d),
+        "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2 - 1)),
+        "one-indexed": lambda k, d, b: b ** (-2.0 * (k + 1) / d),
+    },
+    first_position={"fairseq-tokens": 2},
+    padding_row={"fairseq": 1},
+)
+
+
+def described_table(
+    convention: Convention, n: int, d: int, description: Description = DESCRIPTION
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The table of ``convention`` written from ``description``, and a per-entry tolerance.
+
+    Plain float64: ``sin``/``cos`` of ``p * w_k`` with ``w_k`` from the described law. The
+    tolerance of an entry is ``6 eps (1 + p w_k)(1 + |ln w_k|)``: in each of this table and
+    pe's, a sine or cosine within one ulp, a frequency formed by an exponential whose
+    exponent (of size ``|ln w_k|``) is rounded twice (:func:`pe._tolerance.exponential_rounding`:
+    ``eps + eps |ln w_k|`` relative) and the angle rounded once: twice
+    ``eps + (1.5 eps + eps |ln w_k|) p w_k`` is within it.
+    """
+    k = np.arange(d // 2)
+    omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
+    first = description.first_position.get(convention.name, 0)
+    angles = np.outer(np.arange(first, first + n), omega)
+    roles = (np.sin(angles), np.cos(angles))
+    if convention.order == "cos-first":
+        roles = roles[::-1]
+    out = np.empty((n, d))
+    tolerance = np.empty((n, d))
+    bound = 6 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
+    for index in k:
+        for column, values in zip(
+            description.columns[convention.layout](int(index), d), roles, strict=True
+        ):
+            out[:, column] = values[:, index]
+            tolerance[:, column] = bound[:, index]
+    padding = description.padding_row.get(convention.name)
+    if padding is not None:
+        out[padding] = 0.0
+    return out, tolerance
+
+
+#: The page's description with tensor2tensor dividing by d/2 (the paper's divisor).
+T2T_DESCRIBED_WITH_HALF_WIDTH = Candidate(
+    "tensor2tensor dividing by d/2",
+    DESCRIPTION._replace(
+        laws={
+            **DESCRIPTION.laws,
+            "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2)),
+        }
+    ),
+)
+
+#: The page's description with fairseq-style tables starting at position 1.
+FAIRSEQ_FROM_ONE = Candidate(
+    "fairseq-style tables starting at 1",
+    DESCRIPTION._replace(first_position={"fairseq-tokens": 1}),
+)
+
+#: The page's description with the interleaved pair in columns (2k + 1, 2k).
+INTERLEAVED_SWAPPED = Candidate(
+    "interleaved pair k in columns 2k + 1, 2k",
+    DESCRIPTION._replace(
+        columns={
+            **DESCRIPTION.columns,
+            "interleaved": lambda k, _d: (2 * k + 1, 2 * k),
+        }
+    ),
+)
+
+
+def _described(description: Description) -> Evidence:
+    """Every named convention's table against the page's description of it, entry by entry."""
+    worst, where = 0.0, ""
+    for name, convention in conventions.CONVENTIONS.items():
+        described, tolerance = described_table(convention, 1000, 64, description)
+        ratio = float((np.abs(convention.table(1000, 64) - described) / tolerance).max())
+        if ratio >= worst:
+            worst, where = ratio, name
+    return within(
+        worst,
+        Tolerance(1.0, r"6\varepsilon(1 + p\,\omega)(1 + |\ln \omega|) \text{ per entry}"),
+        f"{len(conventions.CONVENTIONS)} conventions, d=64, 1000 rows, against the described "
+        f"columns, laws and first positions: worst |difference| / 6 eps (1 + p w)(1 + |ln w|) "
+        f"= {worst:.3g} ({where})",
+    )
+
+
+claim(
+    "conventions-as-described",
+    "Every named convention is the table its description gives",
+    Check(
+        _described,
+        true=DESCRIPTION,
+        wrong=(
+            T2T_DESCRIBED_WITH_HALF_WIDTH,
+            FAIRSEQ_FROM_ONE,
+            INTERLEAVED_SWAPPED,
+        ),
+    ),
+    statement=(
+        r"\begin{gathered}\text{pair } k \text{ in columns } 2k, 2k+1 \text{ (interleaved)"
+        r" or } k, k + d/2 \text{ (halves)}; \\ \omega_k = b^{-2k/d},\ \exp(-k\ln b"
+        r" / (d/2 - 1)),\ b^{-2(k+1)/d}; \text{ fairseq: stored rows from position 0,"
+        r" padding row 1 zeroed, its tokens' rows from position 2}"
+        r"\end{gathered}"
+    ),
+)
+
+#: The angle of the phase identities.
+THETA = sp.Symbol("theta", real=True)
+
+
+def sin_first_phase(theta: Any) -> Any:
+    r""":math:`\mathrm{i}\,e^{-\mathrm{i}\theta}`: the paper's (sin, cos) pair as a complex number."""
+    return sp.I * sp.exp(-sp.I * theta)
+
+
+def pair_as_phase(phase: Callable[[Any], Any] = sin_first_phase) -> Proof:
+    r"""Prove :math:`\sin\theta + \mathrm{i}\cos\theta = \mathrm{i}\,e^{-\mathrm{i}\theta}`.
+
+    With :math:`\cos\theta + \mathrm{i}\sin\theta = e^{\mathrm{i}\theta}` (Euler, the
+    rewrite step), the (sin, cos) pair turns clockwise as :math:`\theta` grows. ``phase``
+    is the candidate right side.
+
+    Examples
+    --------
+    >>> pair_as_phase().holds, pair_as_phase(lambda t: sp.I * sp.exp(sp.I * t)).holds
+    (True, False)
+    """
+    right = phase(THETA)
+    return _reduced(
+        "the (sin, cos) pair as a phase",
+        rf"\sin\theta + i\cos\theta = {sp.latex(right)}",
+        ("Residual", sp.sin(THETA) + sp.I * sp.cos(THETA) - right),
+        ("Euler's formula: e^(ix) = cos x + i sin x", lambda e: e.rewrite(sp.exp, sp.cos)),
+        ("Collect terms", sp.expand),
+    )
+
+
+#: The counter-clockwise phase :math:`\mathrm{i}\,e^{\mathrm{i}\theta}` for the (sin, cos) pair.
+COUNTER_CLOCKWISE_PHASE = Candidate(
+    "i e^(i theta), the turn of (cos, sin) pairs", lambda theta: sp.I * sp.exp(sp.I * theta)
+)
+
+claim(
+    "sin-cos-pair-turns-clockwise",
+    r"The $(\sin, \cos)$ pair is $i e^{-i\theta}$: it turns clockwise",
+    Check(
+        by_proof(pair_as_phase),
+        true=sin_first_phase,
+        wrong=(COUNTER_CLOCKWISE_PHASE,),
+    ),
+    statement=(
+        r"\cos\theta + i\sin\theta = e^{i\theta}, \qquad \sin\theta + i\cos\theta"
+        r" = i\,e^{-i\theta}"
+    ),
+)
+
+
+def uncertainty_slopes(n: int = 256, d: int = 128, base: float = 1e6) -> tuple[float, float, int]:
+    r"""Log-log slopes of identify's relative uncertainty against :math:`\theta = \omega(n-1)`.
+
+    Over the slow pairs (:math:`\theta < 1/2`) of a float32 paper-law table: the cosine
+    columns' slope (about -2: :math:`\varepsilon/\theta^2`), the sine columns' (about 0),
+    and the number of slow pairs.
+    """
+    law = Convention("slow", "paper law, large base", base=base)
+    true = law.frequencies(d)
+    found = identify(law.table(n, d, dtype=np.float32))
+    theta = true * (n - 1)
+    slow = theta < 0.5
+    x = np.log(theta[slow])
+    cosine = float(np.polyfit(x, np.log(found.cos_uncertainty[slow] / true[slow]), 1)[0])
+    sine = float(np.polyfit(x, np.log(found.sin_uncertainty[slow] / true[slow]), 1)[0])
+    return cosine, sine, int(slow.sum())
+
+
+def _uncertainty(exponent: float) -> Evidence:
+    cosine, sine, slow = uncertainty_slopes()
+    return checked(
+        abs(cosine + exponent) <= 0.25 and abs(sine) <= 0.25,
+        f"paper law, base 1e6, d=128, 256 rows, float32, {slow} slow pairs (θ < 1/2): "
+        f"log-log slope of identify's relative uncertainty against θ: cosines {cosine:.3f}, "
+        f"sines {sine:.3f} (stated: cosines -{exponent:g} ± 0.25, sines 0 ± 0.25)",
+    )
+
+
+claim(
+    "slow-cosine-pins-less",
+    r"A slow cosine pins its frequency only to about $\varepsilon/\theta^2$, its sine to about $\varepsilon$",
+    Check(_uncertainty, true=2.0, wrong=(Candidate("ε/θ, like a linear column", 1.0),)),
+    statement=(
+        r"\begin{gathered}\sin\omega p \approx \omega p,\quad \cos\omega p \approx 1 -"
+        r" (\omega p)^2/2: \\ \delta\omega/\omega \approx \varepsilon/\theta^2 \text{ from the"
+        r" cosine, } \varepsilon \text{ from the sine},\ \theta = \omega(n - 1)"
+        r" \text{ small}\end{gathered}"
+    ),
+)
+
+#: An integer position and a frequency, for the aliasing identity.
+INTEGER_P = sp.Symbol("p", integer=True)
+FREQUENCY = sp.Symbol("omega", positive=True)
+
+
+def integer_alias(omega: Any) -> Any:
+    r""":math:`2\pi - \omega`: the frequency that takes the same values at integer positions."""
+    return 2 * sp.pi - omega
+
+
+def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
+    r"""Prove :math:`\sin(a(\omega)\,p) = -\sin\omega p` and :math:`\cos(a(\omega)\,p) = \cos\omega p` for integer ``p``.
+
+    With :math:`a(\omega) = 2\pi - \omega` the alias turns the other way at every integer
+    position, so a pair turning faster than :math:`\pi` per position cannot be told from
+    its alias below :math:`\pi`. ``alias`` is the candidate.
+
+    Examples
+    --------
+    >>> alias_at_integers().holds, alias_at_integers(lambda w: sp.pi - w).holds
+    (True, False)
+    """
+    other = alias(FREQUENCY)
+    return _reduced(
+        "aliases at integer positions",
+        rf"\sin\bigl(({sp.latex(other)})\,p\bigr) = -\sin\omega p,\ "
+        rf"\cos\bigl(({sp.latex(other)})\,p\bigr) = \cos\omega p \quad (p \in \mathbb{{Z}})",
+        (
+            "Residuals (p an integer)",
+            sp.sin(other * INTEGER_P)
+            + sp.sin(FREQUENCY * INTEGER_P)
+            + sp.cos(other * INTEGER_P)
+            - sp.cos(FREQUENCY * INTEGER_P),
+        ),
+        (
+            "Expand the arguments",
+            lambda e: e.replace(sp.sin, lambda x: sp.sin(sp.expand(x))).replace(
+                sp.cos, lambda x: sp.cos(sp.expand(x))
+            ),
+        ),
+        ("Angle addition; sin 2πp = 0, cos 2πp = 1", sp.expand_trig),
+        ("Collect terms", sp.expand),
+    )
+
+
+#: The alias taken as :math:`\pi - \omega` (a half turn) instead of :math:`2\pi - \omega`.
+HALF_TURN_ALIAS = Candidate("π − ω", lambda omega: sp.pi - omega)
+
+
+def _aliases_reported(make: Callable[[int, int], Any]) -> Evidence:
+    found = identify(make(200, 64))
+    largest = float(np.max(np.concatenate([found.sin_frequencies, found.cos_frequencies])))
+    noted = any("above π" in note for note in found.notes)
+    return checked(
+        noted and largest <= np.pi,
+        f"identify on the multiplying bug (200 x 64): a note on frequencies above π: "
+        f"{'yes' if noted else 'no'}; largest frequency reported {largest:.6g} (π = {np.pi:.6g})",
+    )
+
+
+claim(
+    "aliases-at-integer-positions",
+    r"Above $\pi$ per position, a frequency cannot be told from its alias $2\pi - \omega$",
+    Check(
+        by_proof(alias_at_integers),
+        true=integer_alias,
+        wrong=(HALF_TURN_ALIAS,),
+    ),
+    Check(_aliases_reported, true=bug_zoo.multiplied),
+    statement=(
+        r"\begin{gathered}p \in \mathbb{Z}: \sin((2\pi - \omega)p) = -\sin\omega p,\ "
+        r"\cos((2\pi - \omega)p) = \cos\omega p; \\ \texttt{identify} \text{ notes it and"
+        r" reports frequencies in } [0, \pi]\end{gathered}"
+    ),
+)
+
+claim(
+    "implementations-surveyed",
+    "Who uses which convention, read from each implementation's public source",
+    statement=(
+        r"\text{layout, law, first position and odd-width handling of each implementation"
+        r" listed, as read from its source file at the linked commit}"
+    ),
+    source="implementation-survey",
+)
+
+claim(
+    "packt-doubled-exponent",
+    "A book's Python for the formula doubles the exponent",
+    statement=(
+        r"\text{Transformers for Natural Language Processing and Computer Vision (Packt, 2024),"
+        r" page 32: a loop over } i = 0, 2, 4, \dots \text{ with the exponent } 2i/d"
+    ),
+    source="packt-transformers",
+)

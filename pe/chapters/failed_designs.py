@@ -1,0 +1,773 @@
+r"""Designs that fail (``docs/failed-designs.py``): the raw and the normalised index, and the requirements they miss.
+
+The raw index
+    Position ``p`` written into the vector as the number ``p`` (for example one extra
+    coordinate, :math:`[e; p]`). It is unbounded: its share of the squared norm,
+    :math:`p^2 / (p^2 + \lVert e \rVert^2)`, tends to 1 (:func:`share_limit`), so far
+    positions swamp the token embedding ``e``.
+
+The normalised index
+    :math:`p / n` in a sentence of ``n`` tokens. It is bounded, but the gap between
+    neighbours is :math:`1/n` (0.25 for 4 tokens, 0.025 for 40; :func:`neighbour_gap`),
+    and the value of a given position changes with the length of its sentence.
+
+The requirements that follow, each checked for the sinusoidal encoding: bounded (every
+pair lies on the unit circle, :func:`pair_bounded`), a distinct vector per position, the
+same offset looks the same everywhere (:math:`\lVert PE(p+k) - PE(p) \rVert^2 = \sum_i (2
+- 2\cos\omega_i k)` depends on ``k`` only, :func:`offset_distance`), defined for any
+position independently of the sentence length, deterministic. Each proof takes the thing
+it is about as its first argument (a share, a gap law, a pair); the wrong candidates go
+through the same proof and leave a non-zero residual.
+
+Examples
+--------
+>>> pair_bounded().holds, neighbour_gap().holds
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _validate, numeric, reference
+from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
+from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
+from pe.geometry import row_distance_by_offset, smallest_row_distance
+from pe.symbolic import Derivation, Proof, pair
+
+chapter = Chapter(__name__, follows="why_order")
+claim = chapter.claim
+
+Float64Array = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: A way to write positions as numbers: ``(positions, n, d) -> rows``, one row per position
+#: of a sentence of ``n`` tokens, for embeddings of width ``d``.
+Design = Callable[[IntArray, int, int], Float64Array]
+
+#: Seed of the random token embeddings used in this chapter.
+SEED = 4
+
+
+def raw_index(positions: IntArray, _n: int, _d_model: int) -> Float64Array:
+    """Design 1: the position ``p`` itself, as one extra coordinate (``n`` and ``d`` unused)."""
+    return np.asarray(positions, dtype=np.float64)[:, None]
+
+
+def normalised(positions: IntArray, n: int, _d_model: int) -> Float64Array:
+    """Design 2: ``p / n``, as one extra coordinate, in a sentence of ``n`` tokens."""
+    return np.asarray(positions, dtype=np.float64)[:, None] / n
+
+
+def sinusoidal(positions: IntArray, _n: int, d_model: int) -> Float64Array:
+    """The sinusoidal encoding :math:`PE(|p|)` of width ``d_model`` (``n`` unused)."""
+    return np.asarray(numeric.sinusoidal(np.abs(positions), d_model), dtype=np.float64)
+
+
+def toy_embeddings(n_tokens: int, d_model: int, *, seed: int = SEED) -> Float64Array:
+    r"""Random token embeddings with entries :math:`N(0, 1)` (typical scale 1 per entry).
+
+    This is the scale of the paper's embeddings after their multiplication by
+    :math:`\sqrt{d}`; their norm is about :math:`\sqrt{d}`.
+    """
+    count = _validate.positive_int("n_tokens", n_tokens)
+    width = _validate.positive_int("d_model", d_model)
+    _validate.capped_elements("toy_embeddings", count * width, 8)
+    return np.random.default_rng(seed).standard_normal((count, width))
+
+
+def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
+    r"""Ratio of the raw index ``p`` to the typical size of an embedding entry.
+
+    The typical size is the root mean square of the entries of 1000 random embeddings
+    (:func:`toy_embeddings`), about 1; the ratio is then about ``p``.
+    """
+    ps = _validate.integer_positions("positions", positions).astype(np.float64)
+    rms = float(np.sqrt(np.mean(toy_embeddings(1000, d_model) ** 2)))
+    return np.asarray(np.abs(ps) / rms, dtype=np.float64)
+
+
+#: A pair of entries as a function of the position and the frequency, ``(p, w) -> 2-vector``.
+Pair = Callable[[Any, Any], Any]
+
+#: Design 2, the normalised index ``p / n``.
+NORMALISED_INDEX = Candidate("p/n", normalised)
+
+#: Positions probed far from the start: well past any training length.
+FAR = np.array([0, 1, 10, 1_000, 10_000, 1_000_000, 10**9, 2**53])
+
+
+def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
+    r"""Mean share of the squared norm that the position holds, over 1000 random embeddings.
+
+    The share is :math:`\lVert E(p)\rVert^2 / (\lVert E(p)\rVert^2 + \lVert e\rVert^2)`:
+    for the raw index the vector :math:`[e; p]` (the index as an extra coordinate), for the
+    sinusoidal encoding :math:`e + PE(p)` (the two are nearly orthogonal in high dimension,
+    so the squared norms nearly add).
+
+    Examples
+    --------
+    >>> share = position_share(raw_index, [10, 1000], 64)
+    >>> bool(share[0] < 0.9 < share[1])
+    True
+    """
+    ps = _validate.integer_positions("positions", positions)
+    width = _validate.even_width("d_model", d_model)
+    embedding_sq = (toy_embeddings(1000, width) ** 2).sum(axis=1)
+    position_sq = (design(ps, ps.size, width) ** 2).sum(axis=1)
+    share = position_sq[:, None] / (position_sq[:, None] + embedding_sq[None, :])
+    return np.asarray(share.mean(axis=1), dtype=np.float64)
+
+
+def raw_share(p: Any, c: Any) -> Any:
+    r"""The raw index's share of the squared norm of :math:`[e; p]`, :math:`p^2/(p^2 + c)`."""
+    return p**2 / (p**2 + c)
+
+
+def share_limit(share: Callable[[Any, Any], Any] = raw_share) -> Proof:
+    r"""Prove :math:`\lim_{p\to\infty} \mathrm{share}(p, c) = 1` for every ``c > 0``.
+
+    ``share(p, c)`` is the position's share of the squared norm with :math:`c = \lVert e
+    \rVert^2`. For the raw index it is :func:`raw_share`. A wrong candidate, the share of
+    one sine/cosine pair :math:`(\sin^2 + \cos^2)/(\sin^2 + \cos^2 + c)`, reduces by
+    Pythagoras to :math:`1/(1 + c)` at every ``p``: the residual against 1 is not zero.
+
+    Examples
+    --------
+    >>> share_limit().summary()
+    "the position's share tends to 1: 3 steps, residual is exactly 0"
+    """
+    p = sp.Symbol("p", positive=True)
+    c = sp.Symbol("c", positive=True)
+    derivation = Derivation()
+    expr = share(p, c)
+    derivation.note("Share of the squared norm held by the position", sp.latex(expr))
+    flat = sp.expand(sp.together(expr.subs(sp.sin(p) ** 2, 1 - sp.cos(p) ** 2)))
+    limit = sp.limit(flat, p, sp.oo)
+    derivation.note(
+        "Substitute sin²p = 1 − cos²p (Pythagoras), then the limit as p → ∞ (sympy.limit)",
+        sp.latex(limit),
+    )
+    residual = sp.Matrix([sp.together(limit - 1)])
+    derivation.note("Residual: the limit minus 1", sp.latex(residual[0]))
+    return derivation.proof(
+        "the position's share tends to 1",
+        r"\lim_{p \to \infty} \frac{p^2}{p^2 + \lVert e \rVert^2} = 1",
+        residual,
+    )
+
+
+def _pair_share(p: Any, c: Any) -> Any:
+    pair = sp.sin(p) ** 2 + sp.cos(p) ** 2
+    return pair / (pair + c)
+
+
+#: The share of one sine/cosine pair, :math:`(\sin^2 + \cos^2)/(\sin^2 + \cos^2 + c)`.
+PAIR_SHARE = Candidate("a sine/cosine pair", _pair_share)
+
+#: The sinusoidal encoding added to the embedding, in place of the raw index.
+SINUSOIDAL_DESIGN = Candidate("e + PE(p) (sinusoidal)", sinusoidal)
+
+
+def _share(design: Design) -> Evidence:
+    share = position_share(design, [10, 100, 1000], 512)
+    return checked(
+        bool(share[-1] > 0.99),
+        f"d=512, 1000 random embeddings: the position's share of the squared norm "
+        f"is {share[0]:.3g}, {share[1]:.3g}, {share[2]:.4g} at p = 10, 100, 1000 (needs > 0.99 "
+        "at p = 1000)",
+    )
+
+
+claim(
+    "raw-index-dominates",
+    "The raw index swamps the embedding",
+    Check(by_proof(share_limit), true=raw_share, wrong=(PAIR_SHARE,)),
+    Check(_share, true=raw_index, wrong=(SINUSOIDAL_DESIGN,)),
+    statement=(
+        r"\begin{gathered} \lim_{p\to\infty} \frac{p^2}{p^2 + \lVert e \rVert^2} = 1 \\"
+        r" \text{the index's share of } \lVert [e;\,p] \rVert^2 \text{ tends to 1} \end{gathered}"
+    ),
+)
+
+
+def one_over_n(n: Any) -> Any:
+    """The neighbour gap :math:`1/n` of the normalised index (for a number or a SymPy symbol)."""
+    return 1 / n
+
+
+def normalised_index(n: int) -> Float64Array:
+    """The normalised index ``p / n`` for the positions ``0 .. n-1`` of a sentence of ``n``."""
+    length = _validate.positive_int("n", n)
+    return np.arange(length, dtype=np.float64) / length
+
+
+def neighbour_gap(
+    gap: Callable[[Any], Any] = one_over_n, lengths: tuple[int, ...] = (4, 40)
+) -> Proof:
+    r"""Prove that neighbours differ by :math:`g(n) = 1/n` under the normalised index.
+
+    The residual stacks :math:`(p+1)/n - p/n - g(n)` for a symbolic ``n`` and, for each
+    length in ``lengths``, its value with that ``n`` substituted. ``gap`` is the law
+    :math:`n \mapsto g(n)`; a wrong one (the same gap for every ``n``) fails.
+
+    Examples
+    --------
+    >>> neighbour_gap(lengths=(4,)).holds
+    True
+    """
+    p = sp.Symbol("p", integer=True, nonnegative=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    candidate = gap(n)
+    derivation = Derivation()
+    difference = (p + 1) / n - p / n
+    derivation.note("Neighbour gap under the normalised index", r"\frac{p+1}{n} - \frac{p}{n}")
+    residual = sp.Matrix([difference - candidate])
+    residual = derivation.apply(
+        "Residual against the gap, multiplied out", residual, sp.expand, calls=("expand",)
+    )
+    values = [sp.expand(difference.subs(n, m)) for m in lengths]
+    derivation.note(
+        "The gap in sentences of " + " and ".join(str(m) for m in lengths) + " tokens",
+        r",\ ".join(rf"n = {m}:\ {sp.latex(v)}" for m, v in zip(lengths, values, strict=True)),
+    )
+    residual = sp.Matrix(
+        [residual[0], *(sp.expand((difference - candidate).subs(n, m)) for m in lengths)]
+    )
+    return derivation.proof(
+        "neighbour gap of the normalised index",
+        r"\frac{p+1}{n} - \frac{p}{n} = \frac{1}{n}",
+        residual,
+    )
+
+
+#: The same neighbour gap 1/4 for every sentence length.
+CONSTANT_GAP = Candidate("gap 1/4 for every n", lambda _: sp.Rational(1, 4))
+
+#: The gap :math:`1/(n-1)` (positions spread over [0, 1]).
+GAP_ONE_OVER_N_MINUS_ONE = Candidate("gap 1/(n-1)", lambda n: 1 / (n - 1))
+
+
+def _gaps(gap: Callable[[Any], Any]) -> Evidence:
+    short, long = normalised_index(4), normalised_index(40)
+    g4, g40 = np.diff(short), np.diff(long)
+    expected = float(gap(4)), float(gap(40))
+    error = max(np.abs(g4 - expected[0]).max(), np.abs(g40 - expected[1]).max())
+    return within(
+        error,
+        Tolerance(
+            gamma(4),
+            r"\gamma_4: p/n \text{ and } (p+1)/n \text{ below 1, their difference and } 1/n",
+        ),
+        f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
+        f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error {error:.2g}",
+    )
+
+
+claim(
+    "normalised-index-gap",
+    "Under $p/n$ the neighbour gap depends on the length",
+    Check(
+        by_proof(neighbour_gap),
+        true=one_over_n,
+        wrong=(CONSTANT_GAP,),
+    ),
+    Check(_gaps, true=one_over_n, wrong=(GAP_ONE_OVER_N_MINUS_ONE,)),
+    statement=(
+        r"\begin{gathered} \frac{p+1}{n} - \frac{p}{n} = \frac{1}{n} \\"
+        r" \tfrac14 = 0.25 \text{ for } n = 4,\quad \tfrac1{40} = 0.025 \text{ for } n = 40 \end{gathered}"
+    ),
+)
+
+
+def pair_bounded(vector: Pair = pair) -> Proof:
+    r"""Prove :math:`\sin^2 \omega p + \cos^2 \omega p = 1`: every pair lies on the unit circle.
+
+    So every entry is in ``[-1, 1]`` and :math:`\lVert PE(p) \rVert^2 = d/2`. ``vector`` is
+    the pair (:func:`pe.symbolic.pair`); a wrong candidate (the raw index ``p`` in place of
+    the cosine) is not bounded.
+
+    Examples
+    --------
+    >>> pair_bounded().summary()
+    'each pair lies on the unit circle: 4 steps, residual is exactly 0'
+    """
+    p = sp.Symbol("p", real=True)
+    w = sp.Symbol("omega", positive=True)
+    v = sp.Matrix(vector(p, w))
+    derivation = Derivation()
+    residual = sp.Matrix([(v.T * v)[0] - 1])
+    derivation.note("Residual: squared norm of the pair minus 1", sp.latex(residual[0]))
+    residual = derivation.pythagoras(residual)
+    return derivation.proof(
+        "each pair lies on the unit circle",
+        r"\sin^2 \omega_i p + \cos^2 \omega_i p = 1 \implies |PE(p, j)| \le 1",
+        residual,
+    )
+
+
+def _raw_index_pair(p: Any, w: Any) -> Any:
+    return sp.Matrix([sp.sin(w * p), p])
+
+
+#: The raw index ``p`` in place of the cosine of a pair.
+RAW_INDEX_PAIR = Candidate("raw index p in place of the cosine", _raw_index_pair)
+
+#: Design 1, the raw index.
+RAW_INDEX = Candidate("raw index at the same positions", raw_index)
+
+
+def _bounded(design: Design) -> Evidence:
+    table = design(FAR, FAR.size, 512)
+    pairs = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
+    worst = float(np.abs(table).max())
+    norm_error = float(np.abs(pairs - 1).max(initial=0.0))
+    tolerance = Tolerance(
+        2 * np.sqrt(2) * ENTRY() + gamma(2),
+        r"2\sqrt2\,\delta + \gamma_2 \ (\delta: \text{pe's entry bound})",
+    )
+    return within(
+        max(worst - 1.0, norm_error),
+        tolerance,
+        f"d=512, p up to 2^53: max |E(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
+        f"pairs = {norm_error:.2g} (tolerance {tolerance.value:.2g} for both)",
+    )
+
+
+claim(
+    "encoding-bounded",
+    "Bounded: every pair lies on the unit circle",
+    Check(by_proof(pair_bounded), true=pair, wrong=(RAW_INDEX_PAIR,)),
+    Check(_bounded, true=sinusoidal, wrong=(RAW_INDEX,)),
+    statement=(
+        r"\begin{gathered} \sin^2 \omega_i p + \cos^2 \omega_i p = 1 \\"
+        r" \implies |PE(p, j)| \le 1 \text{ for every position } p \end{gathered}"
+    ),
+)
+
+#: Offsets up to this far are compared by the uniqueness checks (``encoding-rows-distinct``).
+UNIQUE_SPAN = 20_000
+
+
+#: One sine/cosine pair alone (width 2): it comes back near itself.
+SINGLE_PAIR = Candidate("one pair alone", 2)
+
+#: Four pairs (width 8): offset 6283 brings the row closer than a neighbour.
+FOUR_PAIRS = Candidate("four pairs (d = 8)", 8)
+
+
+def _distinct(d_model: int) -> Evidence:
+    """No two rows up to ``UNIQUE_SPAN`` positions apart are closer than neighbours."""
+    offsets = np.arange(1, UNIQUE_SPAN + 1)
+    distance = row_distance_by_offset(offsets, d_model)
+    neighbours = float(distance[0])
+    k = int(offsets[1:][np.argmin(distance[1:])])
+    ok = bool(distance[1:].min() > neighbours)
+    detail = (
+        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows "
+        f"2..{UNIQUE_SPAN} "
+        f"positions apart are {distance[1:].min():.6g} apart (offset {k})"
+    )
+    if d_model < 64:
+        return checked(ok, detail + " (needs every other offset farther than neighbours)")
+    # the minimum over all pairs is the neighbours' distance itself, up to the Gram matrix's rounding
+    brute, p, q = smallest_row_distance(4096, d_model)
+    rounding = GRAM_DISTANCE.tolerance(d_model, brute)
+    return checked(
+        ok,
+        f"{detail}; brute force over all pairs of p < 4096: {brute:.6g} (p = {p}, q = {q}; needs "
+        "every other offset farther than neighbours, and no pair closer than neighbours by more "
+        f"than the Gram matrix's rounding {rounding.value:.2g})",
+        error=max(neighbours - brute, 0.0),
+        tolerance=rounding,
+    )
+
+
+def _single_pair_repeats(d_model: int) -> Evidence:
+    offsets = np.arange(1, UNIQUE_SPAN + 1)
+    distance = row_distance_by_offset(offsets, d_model)
+    k = int(offsets[np.argmin(distance)])
+    return checked(
+        distance.min() < 1e-4,
+        f"d={d_model} (pair 0 alone): within {UNIQUE_SPAN} positions it comes back "
+        "within "
+        f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
+    )
+
+
+claim(
+    "encoding-rows-distinct",
+    "Unique: each position has its own vector (with many frequencies)",
+    Check(_distinct, true=512, wrong=(SINGLE_PAIR, FOUR_PAIRS)),
+    Check(_single_pair_repeats, true=SINGLE_PAIR.value),
+    statement=(
+        r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > \lVert PE(1) - PE(0)"
+        rf" \rVert \text{{ for }} 2 \le |p - q| \le {UNIQUE_SPAN} \\"
+        r" \text{(no two rows closer than neighbours);} \\"
+        r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
+    ),
+)
+
+
+def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
+    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows).
+
+    Examples
+    --------
+    >>> binary_bits(4, 2).tolist()
+    [[0, 0], [1, 0], [0, 1], [1, 1]]
+    """
+    count = _validate.positive_int("n_positions", n_positions)
+    bits = _validate.positive_int("n_bits", n_bits)
+    return (np.arange(count)[:, None] >> np.arange(bits)[None, :]) & 1
+
+
+def bits_needed(n_positions: int) -> int:
+    """The fewest bits whose codes tell the positions ``0 .. n-1`` apart, found by trying.
+
+    Examples
+    --------
+    >>> bits_needed(8), bits_needed(9)
+    (3, 4)
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    bits = 1
+    while np.unique(binary_bits(count, bits), axis=0).shape[0] < count:
+        bits += 1
+    return bits
+
+
+def log2_bits(n_positions: int) -> int:
+    r""":math:`\lceil \log_2 n \rceil`, the bits a binary code of ``n`` positions needs."""
+    return (n_positions - 1).bit_length()
+
+
+def separation_floor(n_positions: int, omega: float) -> float:
+    r"""Distances between points of one pair (:func:`one_pair_points`) below this are rounding.
+
+    Each coordinate of a point at :math:`p < n` is within the phase model
+    :math:`4\varepsilon + 4\varepsilon\,\omega p` of its exact value, so two points err by
+    at most :math:`2\sqrt2` times that, and the distance computed between them (a norm of
+    two differences) by :math:`\gamma_4` times the distance (at most 2) more: a distance
+    above the floor separates two distinct points on every machine.
+
+    Examples
+    --------
+    >>> f"{separation_floor(1000, 1.0):.2g}"
+    '2.5e-12'
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    phase = float(phase_tolerance(EPS64, float(omega), count - 1))
+    return float(2 * np.sqrt(2) * phase + 2 * gamma(4))
+
+
+def one_pair_points(n_positions: int, omega: float) -> npt.NDArray[np.float64]:
+    r"""The points :math:`(\sin \omega p, \cos \omega p)` of one pair, ``0 <= p < n``, as rows.
+
+    Examples
+    --------
+    >>> one_pair_points(2, 1.0).round(3).tolist()
+    [[0.0, 1.0], [0.841, 0.54]]
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    angle = float(omega) * np.arange(count)
+    return np.stack([np.sin(angle), np.cos(angle)], axis=1)
+
+
+def closest_rows(rows: npt.ArrayLike) -> tuple[int, int, float]:
+    r"""The two closest rows (Euclidean distance), every pair compared: ``(p, q, distance)``.
+
+    For the points of one pair the exact distance is :math:`2|\sin(\omega (q - p)/2)|`,
+    which the computed one matches within a few ulps.
+
+    Examples
+    --------
+    >>> p, q, distance = closest_rows(one_pair_points(1000, 1.0))
+    >>> q - p, f"{distance:.2g}"
+    (710, '6e-05')
+    >>> closest_rows(binary_bits(1000, 10))[2]
+    1.0
+    """
+    points = np.asarray(rows, dtype=np.float64)
+    count = points.shape[0]
+    if points.ndim != 2 or count < 2:
+        raise ValueError(f"rows must be a 2-D array of at least two rows, got {points.shape}")
+    _validate.capped_elements("the distances", count * count * points.shape[1], 8)
+    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    gaps[np.tril_indices(count)] = np.inf
+    p, q = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
+    return int(p), int(q), float(gaps[p, q])
+
+
+def _log2_rounded_down(n: int) -> int:
+    return n.bit_length() - 1
+
+
+#: :math:`\lfloor \log_2 n \rfloor` bits: one too few unless ``n`` is a power of two.
+LOG2_ROUNDED_DOWN = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
+
+#: A pair turning a rational fraction of a full turn per position (``2π/8``): it repeats.
+RATIONAL_TURN = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)
+
+
+def _bits(law: Callable[[int], int]) -> Evidence:
+    found = {n: bits_needed(n) for n in (2, 3, 8, 9, 1000, 1024, 1025)}
+    closest = closest_rows(binary_bits(1000, found[1000]))[2]
+    return checked(
+        all(law(n) == bits for n, bits in found.items()) and closest >= 1,
+        "fewest bits that tell 0..n-1 apart, found by trying (the law's count): "
+        + ", ".join(f"n={n}: {bits} ({law(n)})" for n, bits in found.items())
+        + f"; closest codes of 0..999 at distance {closest:g}",
+    )
+
+
+def _one_pair(omega: float) -> Evidence:
+    p, q, gap = closest_rows(one_pair_points(1000, omega))
+    floor = separation_floor(1000, omega)
+    return checked(
+        floor < gap < 1e-4,
+        f"one pair, ω = {omega:.4g}, p = 0..999: closest points {p} and {q} (k = {q - p}) at "
+        f"distance {gap:.2g}; distinct: above the rounding floor {floor:.2g}, close: below 1e-4",
+    )
+
+
+claim(
+    "continuous-fewer-numbers",
+    "Fewer numbers than bits, but less margin between positions",
+    Check(_bits, true=log2_bits, wrong=(LOG2_ROUNDED_DOWN,)),
+    Check(_one_pair, true=1.0, wrong=(RATIONAL_TURN,)),
+    statement=(
+        r"\begin{gathered} \text{a binary code of } n \text{ positions needs }"
+        r" \lceil \log_2 n \rceil \text{ bits, its codes at least 1 apart;} \\"
+        r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots, 999"
+        r" \text{ its own point,} \\ \text{but two of those points lie within }"
+        r" 10^{-4} \end{gathered}"
+    ),
+)
+
+
+def offset_distances(
+    design: Design,
+    offsets: npt.ArrayLike,
+    starts: npt.ArrayLike,
+    d_model: int,
+    n: int = 4,
+) -> Float64Array:
+    r"""Distances :math:`\lVert E(p+k) - E(p)\rVert` for each start ``p`` (rows) and offset ``k`` (columns).
+
+    ``E`` is the ``design``, in a sentence of ``n`` tokens.
+
+    Examples
+    --------
+    >>> offset_distances(normalised, [1], [0, 1], 2, n=4)
+    array([[0.25],
+           [0.25]])
+    """
+    ks = _validate.integer_positions("offsets", offsets)
+    ps = _validate.integer_positions("starts", starts)
+    width = _validate.even_width("d_model", d_model)
+    length = _validate.positive_int("n", n)
+    far = design(np.add.outer(ps, ks).ravel(), length, width)
+    near = design(ps, length, width)
+    diff = far.reshape(ps.size, ks.size, -1) - near[:, None, :]
+    return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)
+
+
+def offset_distance(vector: Pair = pair) -> Proof:
+    r"""Prove :math:`\lVert v(p+k) - v(p)\rVert^2 = 2 - 2\cos\omega k` for one pair, free of ``p``.
+
+    ``vector`` is the pair :math:`v(p) = (\sin\omega p, \cos\omega p)`
+    (:func:`pe.symbolic.pair`); a wrong candidate whose cosine turns at another frequency
+    keeps ``p`` in the residual.
+
+    Examples
+    --------
+    >>> offset_distance().holds
+    True
+    """
+    p, k = sp.Symbol("p", real=True), sp.Symbol("k", real=True)
+    w = sp.Symbol("omega", positive=True)
+    diff = sp.Matrix(vector(p + k, w) - vector(p, w))
+    derivation = Derivation()
+    derivation.note(
+        "Residual: squared distance between the pair at p + k and at p, minus 2 − 2 cos ωk",
+        rf"\lVert {sp.latex(diff)} \rVert^2 - (2 - 2\cos \omega k)",
+    )
+    residual = sp.Matrix([(diff.T * diff)[0] - (2 - 2 * sp.cos(w * k))])
+    residual = derivation.apply(
+        "Multiply out and expand the arguments", residual, sp.expand, calls=("expand",)
+    )
+    residual = derivation.apply(
+        "Angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
+    )
+    residual = derivation.pythagoras(residual)
+    return derivation.proof(
+        "the same offset looks the same at every position",
+        r"\lVert PE(p+k) - PE(p) \rVert^2 = \sum_{i} \bigl(2 - 2\cos \omega_i k\bigr)",
+        residual,
+    )
+
+
+def _doubled_cosine_pair(p: Any, w: Any) -> Any:
+    return sp.Matrix([sp.sin(w * p), sp.cos(2 * w * p)])
+
+
+#: A pair whose cosine turns at twice the sine's frequency.
+DOUBLED_COSINE_PAIR = Candidate("cosine at twice the sine's frequency", _doubled_cosine_pair)
+
+
+def _offsets(design: Design) -> Evidence:
+    offsets, starts = np.array([1, 5, 50]), np.arange(0, 1000, 7)
+    expected = row_distance_by_offset(offsets, 512)
+    rounding = OFFSET_DISTANCE(offsets, 512)
+    ratio = max(
+        float(
+            (np.abs(offset_distances(design, offsets, starts, 512, n) - expected) / rounding).max()
+        )
+        for n in (4, 40)
+    )
+    return within(
+        ratio,
+        OFFSET_DISTANCE.per_entry("per offset"),
+        f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
+        f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): worst difference / tolerance {ratio:.2g} "
+        f"(tolerances {', '.join(f'{t:.2g}' for t in rounding)})",
+    )
+
+
+claim(
+    "offset-distance-position-free",
+    "The same offset looks the same everywhere",
+    Check(by_proof(offset_distance), true=pair, wrong=(DOUBLED_COSINE_PAIR,)),
+    Check(_offsets, true=sinusoidal, wrong=(NORMALISED_INDEX,)),
+    statement=(
+        r"\begin{gathered} \lVert PE(p+k) - PE(p) \rVert^2 = \sum_{i=0}^{d/2-1} \bigl(2 - 2\cos \omega_i k\bigr) \\"
+        r" \text{no } p \text{ and no sentence length in it} \end{gathered}"
+    ),
+)
+
+
+def _independent_of_length(design: Design) -> Evidence:
+    short = design(np.arange(4), 4, 512)
+    long = design(np.arange(40), 40, 512)[:4]
+    same = bool(np.array_equal(short, long))
+    return checked(
+        same,
+        f"rows of positions 0-3 in a 4-token and a 40-token sentence "
+        f"{'identical' if same else 'differ'} (max difference {np.abs(short - long).max():.3g})",
+    )
+
+
+claim(
+    "encoding-independent-of-length",
+    "A position's vector does not depend on the sentence length",
+    Check(
+        _independent_of_length,
+        true=sinusoidal,
+        wrong=(NORMALISED_INDEX,),
+    ),
+    statement=r"PE(p) \text{ is the same row in a sentence of 4 tokens and one of 40}",
+)
+
+
+def _learned_512(positions: Any, _n: int, d_model: int) -> npt.NDArray[np.float64]:
+    table = np.random.default_rng(0).standard_normal((512, d_model))
+    return np.asarray(table[positions], dtype=np.float64)
+
+
+#: A learned table of 512 rows: no row for a later position.
+LEARNED_TABLE = Candidate("a learned table of 512 rows", _learned_512)
+
+
+def _float64_angles(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
+    return np.asarray(numeric.sinusoidal_direct(np.abs(positions), d), dtype=np.float64)
+
+
+#: The formula with its angles formed in float64: defined everywhere, off by order one at 2^53.
+FLOAT64_ANGLES_DESIGN = Candidate("angles formed in float64", _float64_angles)
+
+
+def _any_position(design: Design) -> Evidence:
+    try:
+        values = design(FAR, FAR.size, 64)
+    except IndexError:
+        return checked(False, f"position {int(FAR.max())} has no row")
+    error = float(np.abs(values - reference.table(FAR.tolist(), 64)).max())
+    bound = ENTRY.tolerance()
+    return within(
+        error,
+        bound,
+        f"d=64, p in {{0, 1, 10, 1e3, 1e4, 1e6, 1e9, 2^53}}: largest error against 50-digit "
+        f"mpmath {error:.3g} (bound {bound.value:.3g})",
+    )
+
+
+claim(
+    "encoding-any-position",
+    "Defined for any position, with no table to run out of",
+    Check(
+        _any_position,
+        true=sinusoidal,
+        wrong=(LEARNED_TABLE, FLOAT64_ANGLES_DESIGN),
+    ),
+    statement=(
+        r"\begin{gathered} PE(p, j) \text{ is computed from } p \text{ for any } p \le 2^{53} \\"
+        r" \text{within } 4.9 \times 10^{-16} \text{ of the exact value} \end{gathered}"
+    ),
+)
+
+
+def _rotated_from_first(positions: Any, _n: int, d: int) -> npt.NDArray[np.float64]:
+    ps = np.abs(np.asarray(positions, dtype=np.int64))
+    first = numeric.sinusoidal(ps[:1], d)[0]
+    angle = np.multiply.outer((ps - ps[0]).astype(np.float64), numeric.frequencies(d))
+    sin0, cos0 = first[0::2], first[1::2]
+    rows = np.empty((ps.size, d))
+    rows[:, 0::2] = sin0 * np.cos(angle) + cos0 * np.sin(angle)
+    rows[:, 1::2] = cos0 * np.cos(angle) - sin0 * np.sin(angle)
+    return rows
+
+
+#: Rows rotated from the first requested row: right to rounding, but the bits depend on
+#: which position came first.
+ROTATED_FROM_FIRST = Candidate("rows rotated from the first one asked for", _rotated_from_first)
+
+
+def _deterministic(design: Design) -> Evidence:
+    """Same bits for the same positions: twice, in shuffled order, and in a shorter call."""
+    positions = np.arange(64)
+    first, again = design(positions, 64, 512), design(positions, 64, 512)
+    shuffled = np.random.default_rng(3).permutation(64)
+    reordered = design(shuffled, 64, 512)
+    shorter = design(positions[:40], 40, 512)
+    same = bool(
+        np.array_equal(first, again)
+        and np.array_equal(first[shuffled], reordered)
+        and np.array_equal(first[:40], shorter)
+    )
+    return checked(
+        same,
+        "d=512, positions 0..63: a second call, a call in shuffled order and a call for the "
+        f"first 40 positions of a 40-token sentence {'agree bit for bit' if same else 'differ'}",
+    )
+
+
+claim(
+    "encoding-deterministic",
+    "Deterministic: a function of the position alone",
+    Check(
+        _deterministic,
+        true=sinusoidal,
+        wrong=(ROTATED_FROM_FIRST, NORMALISED_INDEX),
+    ),
+    statement=(
+        r"\begin{gathered} PE(p) \text{ depends only on } (p, d, \text{base}) \\"
+        r" \text{same bits in any call, any order and any sentence length} \end{gathered}"
+    ),
+)

@@ -1,0 +1,1011 @@
+r"""What the identity implies (``docs/implications.py``): dot products, norms, distances and scores.
+
+Notation as in :mod:`pe.numeric`: :math:`\omega_i = \mathrm{base}^{-2i/d}`,
+:math:`v_i(p) = (\sin\omega_i p, \cos\omega_i p)`, :math:`PE(p) = (v_0(p), \dots, v_{d/2-1}(p))`.
+Each proof reduces a residual to exactly zero (no ``simplify``, no floats):
+
+.. math::
+
+    v_i(p) \cdot v_i(p+k) = \cos\omega_i k, \qquad
+    PE(p) \cdot PE(p+k) = \sum_i \cos\omega_i k, \qquad
+    \lVert PE(p) \rVert^2 = d/2,
+
+.. math::
+
+    \lVert v_i(p) - v_i(q) \rVert^2 = 2 - 2\cos\omega_i (p - q),
+
+and for a general :math:`2 \times 2` block :math:`W` between two pairs
+
+.. math::
+
+    v(p)^{\mathsf T} W v(q) = \tfrac{w_{11}+w_{22}}{2}\cos\omega(p-q)
+      + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q)
+      + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q)
+      + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q),
+
+so the score depends on :math:`p + q` unless :math:`W` is a scaled rotation. Every proof
+is a function of one candidate (the right side, the pair, the matrix between the rows, the
+terms kept), the true one by default; the wrong candidates make it fail.
+
+The measurements: every angle :math:`\omega_i k` is formed in float64 with absolute error
+about :math:`\varepsilon_{64}\,\omega_i |k|`; a sum over the :math:`d/2` pairs
+accumulates at most :math:`d/2` such errors plus :math:`d/2` roundings.
+:data:`pe.error_models.DOT_PRODUCT` states the bound used by the checks.
+
+Examples
+--------
+>>> dot_product_per_pair().holds
+True
+>>> dot_product_concrete(2).holds  # frequencies squared on the right side
+False
+>>> float(dot_by_offset(4, [0])[0]), first_rise([3.0, 2.0, 2.5])
+(2.0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _validate, numeric
+from pe._rotation_table import ENTRY_ERROR_BOUND
+from pe._tolerance import (
+    EPS64,
+    Tolerance,
+    gamma,
+    phase_tolerance,
+)
+from pe.chapters.rope import (
+    IDENTITY_PROJECTIONS,
+    ROPE_AFTER_PROJECTION,
+    Scores,
+    additive_counterexample,
+    additive_scores,
+    offset_spreads,
+)
+from pe.chapters.rotation_identity import rotation_identity
+from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
+from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
+from pe.geometry import (
+    chord_lengths,
+    dot_by_offset,
+    pair_min_distance,
+    reference_dot_by_offset,
+    smallest_row_distance,
+)
+from pe.symbolic import OMEGA, D, Derivation, K, P, Proof, Q, pair, shift_block, to_latex
+
+chapter = Chapter(__name__, follows="rotation_identity")
+claim = chapter.claim
+
+Float64Array = npt.NDArray[np.float64]
+
+#: A frequency law ``d -> (d/2,) array`` of angular frequencies, like :func:`pe.numeric.frequencies`.
+FrequencyLaw = Callable[[int], Float64Array]
+
+
+def first_rise(values: npt.ArrayLike) -> int | None:
+    """The first index ``k`` with ``values[k + 1] > values[k]``, or None if never.
+
+    Examples
+    --------
+    >>> first_rise([3.0, 2.0, 1.0, 2.0]), first_rise([2.0, 1.0])
+    (2, None)
+    """
+    array = np.asarray(values, dtype=np.float64)
+    rises = np.flatnonzero(np.diff(array) > 0)
+    return int(rises[0]) if rises.size else None
+
+
+def decay_facts(d_model: int = 512, k_max: int = 20_000) -> tuple[int, int, float]:
+    """First rise, position and value of the minimum of :func:`dot_by_offset`, ``0 <= k <= k_max``.
+
+    Raises
+    ------
+    ValueError
+        If ``f`` never rises.
+
+    Examples
+    --------
+    >>> decay_facts(512, 100)[0]
+    43
+    """
+    f = dot_by_offset(d_model, np.arange(k_max + 1))
+    rise = first_rise(f)
+    if rise is None:
+        raise ValueError("f never rises")
+    return rise, int(np.argmin(f)), float(f.min())
+
+
+@dataclass(frozen=True)
+class Projection:
+    r"""A way to build :math:`W = W_q^{\mathsf T} W_k` from a random generator and the width.
+
+    Attributes
+    ----------
+    name
+        What :math:`W` is ("random", "identity", "rotation").
+    build
+        ``(rng, d) -> (d, d)`` array.
+    """
+
+    name: str
+    build: Callable[[np.random.Generator, int], Float64Array]
+
+
+def _random(rng: np.random.Generator, d: int, d_head: int = 16) -> Float64Array:
+    wq = rng.standard_normal((d_head, d)) / np.sqrt(d)
+    wk = rng.standard_normal((d_head, d)) / np.sqrt(d)
+    return np.asarray(wq.T @ wk, dtype=np.float64)
+
+
+def _rotation(rng: np.random.Generator, d: int) -> Float64Array:
+    a, b = rng.standard_normal(d // 2), rng.standard_normal(d // 2)
+    w = np.zeros((d, d))
+    idx = np.arange(0, d, 2)
+    w[idx, idx], w[idx + 1, idx + 1] = a, a
+    w[idx, idx + 1], w[idx + 1, idx] = b, -b
+    return w
+
+
+#: Gaussian :math:`W_q, W_k` with 16 rows, scaled by :math:`1/\sqrt d`.
+RANDOM = Projection("random", _random)
+
+#: :math:`W` block-diagonal of scaled rotations :math:`[[a_i, b_i], [-b_i, a_i]]`, which
+#: commute with every :math:`T_k`.
+ROTATION = Projection("rotation", _rotation)
+
+
+def scores(
+    n_positions: int,
+    d_model: int,
+    *,
+    projection: Projection = RANDOM,
+    content: float = 0.0,
+    seed: int = 0,
+) -> Float64Array:
+    r"""Attention scores :math:`S_{pq} = (x + PE(p))^{\mathsf T} W_q^{\mathsf T} W_k (x + PE(q))`.
+
+    Parameters
+    ----------
+    n_positions, d_model
+        Positions ``0 .. n-1`` and the width.
+    projection
+        How :math:`W` is built: :data:`RANDOM`, :data:`IDENTITY` or :data:`ROTATION`.
+    content
+        Scale of one content vector ``x`` (the same token at every position; 0: none).
+    seed
+        Seed of the random weights and content.
+
+    Examples
+    --------
+    >>> scores(3, 4, projection=IDENTITY).diagonal().round(12).tolist()
+    [2.0, 2.0, 2.0]
+    """
+    rng = np.random.default_rng(seed)
+    x = content * rng.standard_normal(d_model) / np.sqrt(d_model)
+    rows = numeric.sinusoidal(n_positions, d_model) + x
+    w = projection.build(rng, d_model)
+    return np.asarray(rows @ w @ rows.T, dtype=np.float64)
+
+
+def offset_spread(matrix: npt.ArrayLike) -> tuple[float, float]:
+    r"""How far a square score matrix is from a function of :math:`q - p` alone.
+
+    Returns ``(spread, scale)``: the largest range (max minus min) of the entries along one
+    diagonal :math:`q - p = k`, over all ``k``, and the standard deviation of all entries.
+    A function of the offset alone has ``spread`` at rounding level.
+
+    Examples
+    --------
+    >>> offset_spread(np.eye(3))[0]
+    0.0
+    """
+    s = np.asarray(matrix, dtype=np.float64)
+    n = s.shape[0]
+    spread = max(float(np.ptp(np.diagonal(s, offset=k))) for k in range(-(n - 2), n - 1))
+    return spread, float(s.std())
+
+
+_W = sp.Matrix(2, 2, sp.symbols("w_11 w_12 w_21 w_22", real=True))
+
+
+def _closed(derivation: Derivation, residual: Any) -> Any:
+    residual = derivation.angle_addition(sp.Matrix([residual]))
+    return derivation.pythagoras(residual)
+
+
+def _exact_omegas(d_model: int, power: int = 1) -> list[Any]:
+    width = _validate.even_width("d_model", d_model)
+    if width > 64:
+        raise ValueError(f"d_model must be <= 64 for an exact proof, got {width}")
+    return [sp.Integer(10000) ** sp.Rational(-2 * i * power, width) for i in range(width // 2)]
+
+
+def _pe(position: Any, omegas: list[Any]) -> Any:
+    return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
+
+
+def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
+    r"""Largest :math:`|PE(p) \cdot PE(q) - \sum_i \cos(\omega_i^{\mathrm{power}} (q - p))|`, all rows.
+
+    ``power = 1`` is the true law; 2 is the doubled exponent :math:`10000^{-4i/d}`.
+
+    Examples
+    --------
+    >>> dot_product_error(8, 20) < 1e-12
+    True
+    """
+    table = numeric.sinusoidal(n_positions, d_model)
+    offsets = np.arange(-(n_positions - 1), n_positions, dtype=np.float64)
+    omega = numeric.frequencies(d_model) ** power
+    f = np.cos(np.multiply.outer(offsets, omega)).sum(axis=1)
+    q_minus_p = np.subtract.outer(np.arange(n_positions), np.arange(n_positions)).T
+    return float(np.abs(table @ table.T - f[q_minus_p + n_positions - 1]).max())
+
+
+def offset_cosine(k: Any, w: Any) -> Any:
+    r"""The true right side :math:`\cos\omega k` of the one-pair dot product."""
+    return sp.cos(k * w)
+
+
+def dot_product_per_pair(rhs: Callable[[Any, Any], Any] = offset_cosine) -> Proof:
+    r"""Prove :math:`v(p) \cdot v(p+k) = \cos\omega k` for symbolic ``p``, ``k``, ``i``, ``d``.
+
+    Parameters
+    ----------
+    rhs
+        The right side ``(k, w) -> expression``; :func:`offset_cosine` is the true one.
+    """
+    right = rhs(K, OMEGA)
+    left = pair(P, OMEGA).dot(pair(P + K, OMEGA))
+    statement = rf"v_i(p) \cdot v_i(p+k) = {to_latex(right)}"
+    derivation = Derivation()
+    derivation.note("Residual: the dot product minus the right side", to_latex(left - right))
+    return derivation.proof("dot product of one pair", statement, _closed(derivation, left - right))
+
+
+def dot_product_concrete(power: int = 1, d_model: int = 8) -> Proof:
+    r"""Prove :math:`PE(p) \cdot PE(p+k) = \sum_i \cos\omega_i k` for a concrete width.
+
+    Frequencies are exact: :math:`\omega_i = 10000^{-2i/d}`. The right side uses
+    :math:`\omega_i^{\mathrm{power}}`: 1 is the truth, 2 the doubled exponent
+    :math:`10000^{-4i/d}` (``10000 ** (2 * i / d)`` with ``i`` stepping by 2).
+    """
+    omegas = _exact_omegas(d_model)
+    left = _pe(P, omegas).dot(_pe(P + K, omegas))
+    right = sum((sp.cos(w * K) for w in _exact_omegas(d_model, power)), sp.Integer(0))
+    statement = rf"PE(p) \cdot PE(p+k) = {sp.latex(right)} \quad (d = {d_model})"
+    derivation = Derivation()
+    derivation.note(f"Residual: {d_model // 2} pair products minus the sum of cosines", "")
+    residual = _closed(derivation, left - right)
+    return derivation.proof(f"dot product, d = {d_model}", statement, residual)
+
+
+def _double_angle_cosine(k: Any, w: Any) -> Any:
+    return sp.cos(2 * k * w)
+
+
+#: Right side of the one-pair dot product :math:`\cos 2\omega k` instead of :math:`\cos\omega k`.
+DOUBLE_ANGLE_COSINE = Candidate("cos(2ωk)", _double_angle_cosine)
+
+#: Frequencies :math:`\omega_i^2 = 10000^{-4i/d}`: the exponent doubled (a power of 2).
+DOUBLED_EXPONENT = Candidate("doubled exponent", 2)
+
+
+def _dot_products(power: int) -> Evidence:
+    d, n = 512, 1500
+    error = dot_product_error(d, n, power)
+    tol = DOT_PRODUCT.tolerance(d, 2 * n)
+    law = "w_i" if power == 1 else f"w_i^{power}"
+    return within(
+        error,
+        tol,
+        f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
+        f"max error {error:.2g} (tolerance {tol.value:.2g})",
+    )
+
+
+claim(
+    "dot-product-offset-only",
+    "The dot product of two rows depends only on their offset",
+    Check(
+        by_proof(dot_product_per_pair),
+        true=offset_cosine,
+        wrong=(DOUBLE_ANGLE_COSINE,),
+    ),
+    Check(by_proof(dot_product_concrete), true=1, wrong=(DOUBLED_EXPONENT,)),
+    Check(_dot_products, true=1, wrong=(DOUBLED_EXPONENT,)),
+    statement=r"PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k",
+)
+
+
+def symmetry_gap(d_model: int, position: int, max_offset: int, between: int = 0) -> float:
+    r"""Largest :math:`|PE(p)^{\mathsf T} T_j PE(p+k) - PE(p)^{\mathsf T} T_j PE(p-k)|`, ``0 < k < max_offset``.
+
+    ``between`` is :math:`j`: 0 (no matrix, the raw dot product) or the shift placed between.
+
+    Examples
+    --------
+    >>> symmetry_gap(16, 100, 50) < 1e-12, symmetry_gap(16, 100, 50, between=1) > 0.1
+    (True, True)
+    """
+    ks = np.arange(1, max_offset)
+    table = numeric.sinusoidal(np.concatenate([[position], position + ks, position - ks]), d_model)
+    row = numeric.shift_matrix(between, d_model).T @ table[0]
+    ahead, behind = table[1 : 1 + ks.size], table[1 + ks.size :]
+    return float(np.abs(ahead @ row - behind @ row).max())
+
+
+def offset_symmetry(between: int = 0) -> Proof:
+    r"""Prove :math:`v(p)^{\mathsf T} M v(p+k) = v(p)^{\mathsf T} M v(p-k)` with :math:`M = B(j, \omega)`.
+
+    Parameters
+    ----------
+    between
+        The shift :math:`j` of the block placed between the pairs: 0 (the identity, the
+        raw dot product) is the truth; 1 gives a score that tells left from right.
+    """
+    matrix = shift_block(between, OMEGA)
+    ahead = (pair(P, OMEGA).T * matrix * pair(P + K, OMEGA))[0]
+    behind = (pair(P, OMEGA).T * matrix * pair(P - K, OMEGA))[0]
+    shown = to_latex(matrix)
+    statement = rf"v(p)^{{\mathsf T}} {shown} v(p+k) = v(p)^{{\mathsf T}} {shown} v(p-k)"
+    derivation = Derivation()
+    derivation.note(
+        "Residual: the score k ahead minus the score k behind", to_latex(ahead - behind)
+    )
+    residual = _closed(derivation, ahead - behind)
+    return derivation.proof("the dot product is even in k", statement, residual)
+
+
+#: :math:`T_1` between the two rows (the shift placed between them, 0 being none).
+SHIFT_BETWEEN_ROWS = Candidate("T_1 between the rows", 1)
+
+
+def _symmetric(between: int) -> Evidence:
+    d, p, reach = 512, 2000, 1500
+    gap = symmetry_gap(d, p, reach, between)
+    tol = 2 * DOT_PRODUCT(d, p + reach)
+    label = "PE(p) · PE(p±k)" if between == 0 else f"PE(p)^T T_{between} PE(p±k)"
+    # two dot products that agree exactly, each within the model
+    return within(
+        gap,
+        Tolerance(tol, f"2({DOT_PRODUCT.latex})"),
+        f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = {gap:.2g} "
+        f"(tolerance {tol:.2g})",
+    )
+
+
+claim(
+    "dot-product-symmetric",
+    "The dot product cannot tell $k$ ahead from $k$ behind",
+    Check(by_proof(offset_symmetry), true=0, wrong=(SHIFT_BETWEEN_ROWS,)),
+    Check(_symmetric, true=0, wrong=(SHIFT_BETWEEN_ROWS,)),
+    statement=r"PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)",
+)
+
+
+#: Statements about :math:`f(k) = PE(p) \cdot PE(p+k)`, d = 512, as (first k with
+#: f(k+1) > f(k), first k with f(k) < 0), None for never: "it falls steadily and stays
+#: positive", and "it rises, but never turns negative".
+MONOTONE_DECAY = Candidate("falls steadily, stays positive", (None, None))
+RISES_STAYS_POSITIVE = Candidate("rises at k = 44 but stays positive", (43, None))
+
+#: Width and range of offsets for the decay of the dot product.
+DECAY_WIDTH = 512
+DECAY_RANGE = 20_000
+
+
+def _not_monotone(stated: tuple[int | None, int | None]) -> Evidence:
+    """``f(k) = PE(p) . PE(p+k)``, d = 512: where it first rises and first turns negative.
+
+    ``stated`` is (last k before the first rise, first k with f(k) < 0), None for never;
+    both places are confirmed with 50-digit mpmath.
+    """
+    f = dot_by_offset(DECAY_WIDTH, np.arange(DECAY_RANGE + 1))
+    rise = first_rise(f)
+    negative = np.flatnonzero(f < 0)
+    first_negative = int(negative[0]) if negative.size else None
+    confirmed = True
+    if rise is not None and first_negative is not None:
+        exact = reference_dot_by_offset(
+            DECAY_WIDTH, [rise, rise + 1, first_negative - 1, first_negative]
+        )
+        confirmed = bool(exact[1] > exact[0] and exact[2] >= 0 > exact[3])
+    return checked(
+        (rise, first_negative) == stated and confirmed,
+        f"d={DECAY_WIDTH}, k = 0..{DECAY_RANGE}: f falls until k = {rise} and rises at "
+        f"k = {None if rise is None else rise + 1}; first negative at k = {first_negative} "
+        f"(f = {f[first_negative]:.3g}), minimum {f.min():.4g} at k = {int(np.argmin(f))}; "
+        f"both places confirmed with mpmath: {'yes' if confirmed else 'no'} (stated: {stated})",
+    )
+
+
+claim(
+    "dot-product-not-monotone",
+    "The dot product does not fall steadily with distance",
+    Check(
+        _not_monotone,
+        true=(43, 3284),
+        wrong=(MONOTONE_DECAY, RISES_STAYS_POSITIVE),
+    ),
+    statement=(
+        r"\begin{gathered}f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ falls for }"
+        r" 0 \le k \le 43,\ f(44) > f(43); \\ f(k) \ge 0 \text{ for } k < 3284,"
+        r"\ f(3284) < 0\end{gathered}"
+    ),
+)
+
+
+def norm_error(d_models: tuple[int, ...], positions: npt.ArrayLike, per_dimension: float) -> float:
+    r"""Largest :math:`|\lVert PE(p) \rVert - \sqrt{c\,d}|` over the widths and positions, :math:`c` = ``per_dimension``.
+
+    Examples
+    --------
+    >>> norm_error((8,), [0, 10**9], 0.5) < 1e-14
+    True
+    """
+    worst = 0.0
+    for d in d_models:
+        norms = np.linalg.norm(numeric.sinusoidal(positions, d), axis=1)
+        worst = max(worst, float(np.abs(norms - np.sqrt(per_dimension * d)).max()))
+    return worst
+
+
+#: The true squared norm per dimension: :math:`\lVert PE(p) \rVert^2 = d/2`.
+HALF = sp.Rational(1, 2)
+
+
+def norm_per_pair(vector: Callable[[Any, Any], Any] = pair) -> Proof:
+    r"""Prove :math:`\lVert v(p) \rVert^2 = 1`, hence :math:`\lVert PE(p) \rVert^2 = d/2`.
+
+    Parameters
+    ----------
+    vector
+        The pair ``(p, w) -> 2 x 1 Matrix``; :func:`pe.symbolic.pair` is the true one.
+    """
+    v = vector(P, OMEGA)
+    statement = rf"\lVert {to_latex(v)} \rVert^2 = 1"
+    derivation = Derivation()
+    residual = sp.Matrix([v.dot(v) - 1])
+    derivation.note("Residual: the squared norm minus 1", to_latex(residual))
+    return derivation.proof("each pair has norm 1", statement, _closed(derivation, residual[0]))
+
+
+def norm_concrete(per_dimension: Any = HALF, d_model: int = 8) -> Proof:
+    r"""Prove :math:`\lVert PE(p) \rVert^2 = c\,d` for a concrete width; :math:`c = 1/2` is true."""
+    omegas = _exact_omegas(d_model)
+    vector = _pe(P, omegas)
+    target = sp.sympify(per_dimension) * d_model
+    statement = rf"\lVert PE(p) \rVert^2 = {sp.latex(target)} \quad (d = {d_model})"
+    derivation = Derivation()
+    derivation.note("Residual: the sum of squares minus the claimed value", "")
+    residual = derivation.pythagoras(sp.Matrix([vector.dot(vector) - target]))
+    return derivation.proof(f"norm, d = {d_model}", statement, residual)
+
+
+def _mixed_frequency_pair(p: Any, w: Any) -> Any:
+    return sp.Matrix([sp.sin(w * p), sp.cos(2 * w * p)])
+
+
+#: The pair :math:`(\sin\omega p, \cos 2\omega p)`.
+MIXED_FREQUENCY_PAIR = Candidate("pair (sin ωp, cos 2ωp)", _mixed_frequency_pair)
+
+#: Squared norm :math:`d` instead of :math:`d/2` (per dimension 1 instead of 1/2).
+NORM_SQUARED_D = Candidate("norm² = d", sp.Integer(1))
+
+#: Positions of the norm check: every p < 10^4 and three far ones.
+NORM_POSITIONS = np.concatenate([np.arange(10_000), [10**6, 10**9, 2**40]])
+
+
+def _norm(per_dimension: Any) -> Evidence:
+    widths = (64, 512)
+    worst = norm_error(widths, NORM_POSITIONS, float(per_dimension))
+    # |PE(p)|^2 is a dot product of a row with itself; its square root halves the error
+    tol = max(DOT_PRODUCT(d, 0.0) for d in widths)
+    return within(
+        worst,
+        Tolerance(tol, DOT_PRODUCT.latex + r",\ \mathrm{reach} = 0"),
+        f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - "
+        f"sqrt({per_dimension * D}) | = {worst:.2g} (tolerance {tol:.2g})",
+    )
+
+
+claim(
+    "norm-constant",
+    "Every row has the same length",
+    Check(by_proof(norm_per_pair), true=pair, wrong=(MIXED_FREQUENCY_PAIR,)),
+    Check(by_proof(norm_concrete), true=HALF, wrong=(NORM_SQUARED_D,)),
+    Check(_norm, true=HALF, wrong=(NORM_SQUARED_D,)),
+    statement=r"\lVert PE(p) \rVert = \sqrt{d/2} \quad \text{for every } p",
+)
+
+
+def chord_squared(p: Any, q: Any, w: Any) -> Any:
+    r"""The true squared distance :math:`2 - 2\cos\omega(p - q)` of one pair."""
+    return 2 - 2 * sp.cos(w * (p - q))
+
+
+def distance_identity(rhs: Callable[[Any, Any, Any], Any] = chord_squared) -> Proof:
+    r"""Prove :math:`\lVert v(p) - v(q) \rVert^2 = 2 - 2\cos\omega(p - q)`.
+
+    Parameters
+    ----------
+    rhs
+        The right side ``(p, q, w) -> expression``; :func:`chord_squared` is the true one.
+    """
+    right = rhs(P, Q, OMEGA)
+    gap = pair(P, OMEGA) - pair(Q, OMEGA)
+    statement = rf"\lVert v_i(p) - v_i(q) \rVert^2 = {to_latex(right)}"
+    derivation = Derivation()
+    residual = sp.Matrix([gap.dot(gap) - right])
+    derivation.note("Residual: the squared distance minus the right side", to_latex(residual))
+    residual = _closed(derivation, residual[0])
+    return derivation.proof("distance between two positions of one pair", statement, residual)
+
+
+def _sum_angle_chord(p: Any, q: Any, w: Any) -> Any:
+    return 2 - 2 * sp.cos(w * (p + q))
+
+
+def _binary_counter(d: int) -> npt.NDArray[np.float64]:
+    return np.asarray(2 * np.pi / 2.0 ** np.arange(1, d // 2 + 1))
+
+
+#: :math:`2 - 2\cos\omega(p+q)`: the sum of the positions instead of their difference.
+SUM_ANGLE_DISTANCE = Candidate("2 − 2cos ω(p+q)", _sum_angle_chord)
+
+#: Frequencies :math:`2\pi/2^{j}`, ``j = 1 .. d/2``, as in a binary counter.
+BINARY_COUNTER = Candidate("frequencies 2π/2^j (a binary counter)", _binary_counter)
+
+#: (n, d) settings for the smallest distance between rows.
+ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
+
+
+def _nearest(law: FrequencyLaw, n: int, d: int) -> tuple[int, float]:
+    distances = chord_lengths(law(d), np.arange(1, n))
+    return int(np.argmin(distances)) + 1, float(distances.min())
+
+
+def _rows_distinct(law: FrequencyLaw) -> Evidence:
+    nearest = [(n, d, *_nearest(law, n, d)) for n, d in ROW_SETTINGS]
+    brute = smallest_row_distance(2000, 64)[0]
+    shortcut = _nearest(law, 2000, 64)[1]
+    # the Gram matrix's rounding (the chord formula keeps full relative precision: a few eps)
+    rounding = GRAM_DISTANCE(64, shortcut) + 8 * EPS64 * shortcut
+    return checked(
+        all(distance > 1e-6 for *_, distance in nearest),
+        "smallest distance between two rows: "
+        + "; ".join(f"n={n}, d={d}: {dist:.4g} (offset {k})" for n, d, k, dist in nearest)
+        + f"; brute force over all pairs, n=2000, d=64: {brute:.6g} = {shortcut:.6g} "
+        f"(tolerance {rounding:.2g})",
+        error=abs(brute - shortcut),
+        tolerance=Tolerance(rounding, r"\text{Gram distance} + 8\varepsilon D"),
+    )
+
+
+def _rows_repeat_never(law: FrequencyLaw) -> Evidence:
+    d, n = 16, 1000
+    k, distance = _nearest(law, n, d)
+    return checked(
+        distance > 1e-6,
+        f"d={d}, n={n}: smallest distance between two rows {distance:.3g} at offset {k}",
+    )
+
+
+claim(
+    "rows-distinct",
+    "Every position has its own row",
+    Check(
+        by_proof(distance_identity),
+        true=chord_squared,
+        wrong=(SUM_ANGLE_DISTANCE,),
+    ),
+    Check(_rows_distinct, true=numeric.frequencies),
+    Check(_rows_repeat_never, true=numeric.frequencies, wrong=(BINARY_COUNTER,)),
+    statement=(
+        r"\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i (p - q)\bigr) > 0"
+        r" \text{ for integers } p \ne q"
+    ),
+)
+
+
+def _binary_turn(i: int, _d: int) -> sp.Expr:
+    return sp.pi / 2**i
+
+
+#: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
+#: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
+BINARY_TURNS = Candidate("omega_b = pi / 2^b (a binary counter)", _binary_turn)
+
+#: A frequency law as SymPy sees it: ``(i, d) -> omega_i``, exact.
+FrequencyExpr = Callable[[int, int], sp.Expr]
+
+
+def _paper_frequency(i: int, d: int) -> sp.Expr:
+    return sp.Integer(10000) ** sp.Rational(-2 * i, d)
+
+
+def _no_whole_turns(law: FrequencyExpr) -> Evidence:
+    """Every pair's frequency is algebraic while pi is transcendental (Lindemann), so no
+    integer offset ``p - q != 0`` is a whole number of turns of any pair."""
+    d = 512
+    frequencies = [law(i, d) for i in range(d // 2)]
+    algebraic = sum(bool(omega.is_algebraic) for omega in frequencies)
+    pi_transcendental = bool(sp.pi.is_transcendental)
+    return Evidence(
+        Method.SYMPY,
+        algebraic == len(frequencies) and pi_transcendental,
+        f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
+        f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
+        "omega_i (p - q) = 2 pi m would make pi algebraic",
+    )
+
+
+claim(
+    "pairs-never-return",
+    "No pair ever returns exactly to a former value",
+    Check(_no_whole_turns, true=_paper_frequency, wrong=(BINARY_TURNS,)),
+    statement=(
+        r"\begin{gathered} \omega_i = 10000^{-2i/d} \text{ algebraic},\ \pi \text{ transcendental}"
+        r" \\ \implies \omega_i (p - q) \ne 2\pi m \text{ for integers } p \ne q,\ m"
+        r" \end{gathered}"
+    ),
+    source="lindemann1882",
+)
+
+
+def pair_shift_ratio(
+    d_model: int, n_positions: int, offsets: tuple[int, ...], blocks: FrequencyLaw
+) -> float:
+    r"""Worst error/tolerance of :math:`B(k\omega'_i)\,v_i(p)` against :math:`v_i(p+k)`, every pair.
+
+    The table has the true frequencies; the blocks turn pair ``i`` by :math:`k\omega'_i`
+    with :math:`\omega' =` ``blocks(d)`` (:func:`pe.numeric.frequencies` is the truth).
+
+    Examples
+    --------
+    >>> pair_shift_ratio(16, 100, (1, 7), numeric.frequencies) <= 1.0
+    True
+    """
+    omega, used = numeric.frequencies(d_model), blocks(d_model)
+    table = numeric.sinusoidal(n_positions, d_model)
+    worst = 0.0
+    for k in offsets:
+        shifted = numeric.shift(table[: n_positions - k], k)
+        for i in np.flatnonzero(used != omega):
+            angle = k * used[i]
+            a, b = table[: n_positions - k, 2 * i], table[: n_positions - k, 2 * i + 1]
+            shifted[:, 2 * i] = np.cos(angle) * a + np.sin(angle) * b
+            shifted[:, 2 * i + 1] = np.cos(angle) * b - np.sin(angle) * a
+        error = np.abs(shifted - table[k:]).reshape(n_positions - k, d_model // 2, 2)
+        tol = numeric.rotation_tolerance(omega, n_positions, k, np.float64)
+        worst = max(worst, float((error.max(axis=(0, 2)) / tol).max()))
+    return worst
+
+
+def _pair0_at_slowest(d: int) -> npt.NDArray[np.float64]:
+    omega = numeric.frequencies(d)
+    omega[0] = omega[-1]
+    return omega
+
+
+def _pair0_period_8(d: int) -> npt.NDArray[np.float64]:
+    omega = numeric.frequencies(d)
+    omega[0] = 2 * np.pi / 8
+    return omega
+
+
+#: Blocks that turn pair 0 by the angle of the slowest pair.
+PAIR0_SLOWEST_ANGLE = Candidate("pair 0 turned by pair d/2 − 1's angle", _pair0_at_slowest)
+
+#: Pair 0 at :math:`\omega = 2\pi/8`: period 8, a whole fraction of a turn.
+RATIONAL_PERIOD = Candidate("pair 0 with ω = 2π/8 (period 8)", _pair0_period_8)
+
+
+def _every_pair(blocks: FrequencyLaw) -> Evidence:
+    d, n = 512, 10_000
+    ratio = pair_shift_ratio(d, n, (1, 7, 500), blocks)
+    omega = blocks(d)
+    distances, where = pair_min_distance(omega, n)
+    distinct = bool(np.all(distances > 1000 * phase_tolerance(EPS64, omega, n)))
+    return checked(
+        ratio <= 1.0 and distinct,
+        f"d={d}, p < {n}: every pair's block maps v_i(p) to v_i(p+k) for k in (1, 7, 500), "
+        f"worst error/tolerance {ratio:.2g}; every pair alone separates all positions: "
+        f"pair 0's closest two positions are {where[0]} apart at distance {distances[0]:.3g}, "
+        f"pair {d // 2 - 1}'s {where[-1]} apart at {distances[-1]:.3g}",
+        error=ratio,
+        tolerance=Tolerance(
+            1.0,
+            r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per pair}",
+        ),
+    )
+
+
+claim(
+    "every-pair-relative-and-absolute",
+    "Every pair carries both relative and absolute position",
+    Check(by_proof(rotation_identity), true=shift_block),
+    Check(
+        _every_pair,
+        true=numeric.frequencies,
+        wrong=(PAIR0_SLOWEST_ANGLE, RATIONAL_PERIOD),
+    ),
+    statement=(
+        r"\begin{gathered}\text{for every pair } i:\quad B(k\omega_i)\,v_i(p) = v_i(p+k)"
+        r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q\end{gathered}"
+    ),
+)
+
+#: The four terms of the score with content, in the order of :func:`attention_four_terms`.
+TERM_NAMES = ("x^T W y", "x^T W e_q", "e_p^T W y", "e_p^T W e_q")
+
+#: Every term kept: the true expansion.
+ALL_TERMS = (0, 1, 2, 3)
+
+
+def attention_four_terms(terms: Sequence[int] = ALL_TERMS) -> Proof:
+    r"""Prove the four-term expansion of the score with content and positions, for one pair.
+
+    .. math::
+
+        (x + e_p)^{\mathsf T} W (y + e_q) = x^{\mathsf T} W y + x^{\mathsf T} W e_q
+        + e_p^{\mathsf T} W y + e_p^{\mathsf T} W e_q,
+        \qquad W = W_q^{\mathsf T} W_k,
+
+    with :math:`x, y` symbolic content, :math:`e_p = v(p)`, :math:`e_q = v(q)` and
+    :math:`W` a general symbolic :math:`2 \times 2` matrix.
+
+    Parameters
+    ----------
+    terms
+        Indices into :data:`TERM_NAMES` of the terms on the right side; all four are true.
+    """
+    x = sp.Matrix(sp.symbols("x_1 x_2", real=True))
+    y = sp.Matrix(sp.symbols("y_1 y_2", real=True))
+    ep, eq = pair(P, OMEGA), pair(Q, OMEGA)
+    products = [x.T * _W * y, x.T * _W * eq, ep.T * _W * y, ep.T * _W * eq]
+    left = ((x + ep).T * _W * (y + eq))[0]
+    right = sum((products[t][0] for t in terms), sp.Integer(0))
+    statement = (
+        r"(x + e_p)^{\mathsf T} W (y + e_q) = "
+        + " + ".join(TERM_NAMES[t].replace("^T", r"^{\mathsf T}") for t in terms)
+        + r", \quad W = W_q^{\mathsf T} W_k"
+    )
+    derivation = Derivation()
+    derivation.note("W is a general 2 × 2 matrix", to_latex(_W))
+    residual = derivation.apply(
+        "Residual: the score minus the sum of the terms, multiplied out",
+        sp.Matrix([left - right]),
+        sp.expand,
+        calls=("expand",),
+    )
+    return derivation.proof("four-term expansion of the score", statement, residual)
+
+
+#: The score with only the content-content and position-position terms.
+CROSS_TERMS_DROPPED = Candidate("cross terms dropped", (0, 3))
+
+claim(
+    "attention-score-four-terms",
+    "With content added, the score has four terms",
+    Check(
+        by_proof(attention_four_terms),
+        true=ALL_TERMS,
+        wrong=(CROSS_TERMS_DROPPED,),
+    ),
+    statement=(
+        r"\begin{gathered}(x + e_p)^{\mathsf T} W (y + e_q) = x^{\mathsf T} W y"
+        r" + x^{\mathsf T} W e_q + e_p^{\mathsf T} W y + e_p^{\mathsf T} W e_q, \\"
+        r" W = W_q^{\mathsf T} W_k\end{gathered}"
+    ),
+)
+
+
+def _identity(_rng: np.random.Generator, d: int) -> Float64Array:
+    return np.eye(d)
+
+
+#: :math:`W = I`: the raw dot product.
+IDENTITY = Projection("identity", _identity)
+
+
+def difference_terms(w: Any) -> Any:
+    r"""The :math:`p - q` part of :math:`e_p^{\mathsf T} W e_q` for a :math:`2 \times 2` ``w``."""
+    half = sp.Rational(1, 2)
+    return half * (w[0, 0] + w[1, 1]) * sp.cos(OMEGA * (P - Q)) + half * (
+        w[0, 1] - w[1, 0]
+    ) * sp.sin(OMEGA * (P - Q))
+
+
+def sum_and_difference(w: Any) -> Any:
+    r"""The true form of :math:`e_p^{\mathsf T} W e_q`: the :math:`p - q` and :math:`p + q` parts."""
+    half = sp.Rational(1, 2)
+    return (
+        difference_terms(w)
+        + half * (w[1, 1] - w[0, 0]) * sp.cos(OMEGA * (P + Q))
+        + half * (w[0, 1] + w[1, 0]) * sp.sin(OMEGA * (P + Q))
+    )
+
+
+def position_term(form: Callable[[Any], Any] = sum_and_difference) -> Proof:
+    r"""Prove the sum-and-difference form of :math:`e_p^{\mathsf T} W e_q` for one pair.
+
+    The :math:`\cos\omega(p+q)` and :math:`\sin\omega(p+q)` terms vanish only when
+    :math:`w_{22} = w_{11}` and :math:`w_{21} = -w_{12}` (a scaled rotation).
+
+    Parameters
+    ----------
+    form
+        The right side as a function of the general block ``W``;
+        :func:`sum_and_difference` is the true one.
+    """
+    left = (pair(P, OMEGA).T * _W * pair(Q, OMEGA))[0]
+    right = form(_W)
+    statement = rf"e_p^{{\mathsf T}} W e_q = {to_latex(right)}"
+    derivation = Derivation()
+    derivation.note("Residual: the position-position term minus the right side", "")
+    residual = derivation.angle_addition(sp.Matrix([left - right]))
+    return derivation.proof("the position-position term", statement, residual)
+
+
+#: :math:`e_p^{\mathsf T} W e_q` with the :math:`p - q` terms only.
+DIFFERENCE_ONLY = Candidate("p − q terms only", difference_terms)
+
+#: :math:`W = I`: the raw dot product, a function of :math:`q - p`.
+IDENTITY_PROJECTION = Candidate("W = I", IDENTITY)
+
+#: :math:`W` made of scaled rotations, which commute with every :math:`T_k`.
+ROTATION_PROJECTION = Candidate("W of scaled rotations", ROTATION)
+
+
+def _not_relative(content: float, projection: Projection) -> Evidence:
+    spread, scale = offset_spread(scores(300, 64, projection=projection, content=content))
+    ratio = spread / scale
+    return checked(
+        ratio > 0.1,
+        f"d=64, n=300, W = {projection.name}, content scale {content}: largest spread along "
+        f"one diagonal q - p = const is {spread:.3g}, {ratio:.3g} times the scores' std",
+    )
+
+
+#: Integer projections whose additive score is not a function of the offset (exactly).
+_WQ = ((1, 2), (0, 1))
+_WK = ((2, 0), (1, 1))
+
+
+def _matrix(rows: Sequence[Sequence[int]]) -> str:
+    return "[" + ",".join("[" + ",".join(str(e) for e in row) + "]" for row in rows) + "]"
+
+
+def _counterexample(projections: tuple[Any, Any]) -> Evidence:
+    w_q, w_k = projections
+    proof, value = additive_counterexample(w_q, w_k)
+    found = (not proof.holds) and value != 0
+    return Evidence(
+        Method.SYMPY,
+        bool(found),
+        f"W_q = {_matrix(w_q)}, W_k = {_matrix(w_k)}: s(π/2ω, π/2ω) − s(0, 0) = {value} exactly "
+        f"(offset 0 both times); {'a counter-example' if found else 'no counter-example'}",
+        proof,
+    )
+
+
+def _spread(candidate: Scores) -> Evidence:
+    spreads = offset_spreads(candidate)
+    return checked(
+        min(spreads) > 1e-3,
+        "scores after W_q, W_k, d=64, integer m < 2000: spread of s(m, m+r) over m for r = 0, 1, 10: "
+        + ", ".join(f"{v:.3g}" for v in spreads)
+        + " (> 1e-3 means not a function of the offset)",
+    )
+
+
+claim(
+    "projected-score-not-relative",
+    "After the projections the score is not a function of $p - q$ alone",
+    Check(
+        by_proof(position_term),
+        true=sum_and_difference,
+        wrong=(DIFFERENCE_ONLY,),
+    ),
+    Check(_counterexample, true=(_WQ, _WK), wrong=(IDENTITY_PROJECTIONS,)),
+    Check(
+        partial(_not_relative, 0.0),
+        true=RANDOM,
+        wrong=(IDENTITY_PROJECTION, ROTATION_PROJECTION),
+    ),
+    Check(partial(_not_relative, 1.0), true=RANDOM),
+    Check(
+        _spread,
+        true=additive_scores,
+        wrong=(ROPE_AFTER_PROJECTION,),
+    ),
+    statement=(
+        r"\begin{gathered}e_p^{\mathsf T} W e_q = \tfrac{w_{11}+w_{22}}{2}\cos\omega(p-q)"
+        r" + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q) \\"
+        r" + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q) + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q)"
+        r" \text{ per pair;} \\ \exists\, W_q, W_k:\ \langle W_q PE(m), W_k PE(n)\rangle"
+        r" \text{ is not a function of } n - m\end{gathered}"
+    ),
+)
+
+
+def score_rounding(
+    n_positions: int, d_model: int, *, projection: Projection = RANDOM, seed: int = 0
+) -> float:
+    r"""A bound on the rounding error of any entry of :func:`scores` (no content vector).
+
+    :math:`S = R W R^{\mathsf T}` from rows within :math:`\delta` of the exact ones: the two
+    matrix products err by at most :math:`2\gamma_d\,|R||W||R|^{\mathsf T}` (first order),
+    the rows' errors by :math:`\delta\,(\mathbf 1^{\mathsf T}|W||R|^{\mathsf T} + |R||W|\mathbf 1)`;
+    the largest entry of their sum.
+    """
+    rng = np.random.default_rng(seed)
+    rng.standard_normal(d_model)  # the content vector scores() draws first
+    rows = np.abs(numeric.sinusoidal(n_positions, d_model))
+    w = np.abs(projection.build(rng, d_model))
+    products = 2 * gamma(d_model) * (rows @ w @ rows.T)
+    entries = ENTRY_ERROR_BOUND * (
+        (w @ rows.T).sum(axis=0)[None, :] + (rows @ w).sum(axis=1)[:, None]
+    )
+    return float((products + entries).max())
+
+
+def _coupled_rotation(rng: np.random.Generator, d: int) -> npt.NDArray[np.float64]:
+    w = ROTATION.build(rng, d)
+    w[0:2, 2:4] += np.eye(2)  # couples pair 0 to pair 1
+    return w
+
+
+#: Scaled rotations on the diagonal (each block passes the per-pair condition) and one
+#: non-zero block coupling pairs 0 and 1.
+COUPLED_ROTATION_PROJECTION = Candidate(
+    "scaled rotations plus one block coupling pairs 0 and 1",
+    Projection("rotations plus a coupling block", _coupled_rotation),
+)
+
+#: Random :math:`W_q^{\mathsf T} W_k`.
+RANDOM_PROJECTION = Candidate("random W", RANDOM)
+
+
+def _relative_only(projection: Projection) -> Evidence:
+    """Is the position-position term e_p^T W e_q a function of q - p alone, to rounding?"""
+    spread, scale = offset_spread(scores(300, 64, projection=projection))
+    ratio = spread / scale
+    # two entries of one diagonal, equal exactly, each within the scores' rounding bound
+    rounding = 2 * score_rounding(300, 64, projection=projection) / scale
+    return within(
+        ratio,
+        Tolerance(
+            rounding, r"2\max(2\gamma_d |R||W||R|^{\mathsf T} + \delta(\dots)) / \mathrm{std}"
+        ),
+        f"d=64, n=300, W = {projection.name}: largest spread along one diagonal q - p = const "
+        f"is {ratio:.3g} times the scores' std (a function of q - p: at most the rounding "
+        f"bound {rounding:.2g})",
+    )
+
+
+claim(
+    "position-term-relative-condition",
+    "Relative only when every block is a scaled rotation and no block couples two pairs",
+    Check(
+        _relative_only,
+        true=ROTATION,
+        wrong=(COUPLED_ROTATION_PROJECTION, RANDOM_PROJECTION),
+    ),
+    statement=(
+        r"\begin{gathered}W = \operatorname{diag}\bigl(\bigl[\begin{smallmatrix} a_i & b_i"
+        r" \\ -b_i & a_i \end{smallmatrix}\bigr]\bigr) \implies e_p^{\mathsf T} W e_q ="
+        r" f(q - p); \\ \text{a non-zero block } W_{ij},\ i \ne j, \text{ adds terms in }"
+        r" \omega_i p - \omega_j q \text{: not a function of } q - p\end{gathered}"
+    ),
+)

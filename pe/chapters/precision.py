@@ -1,0 +1,895 @@
+r"""Precision and speed (``docs/precision.py``): how accurate a computed table is, against 50-digit mpmath.
+
+The rotation algorithm of :func:`pe.numeric.sinusoidal` stores each (sine, cosine) pair
+as one complex number, :math:`z(p) = \sin \omega p + \mathrm{i}\cos \omega p` (sine
+real, cosine imaginary), and moves it by ``q`` positions with one multiplication:
+
+.. math::
+
+    z(p + q) = z(p)\,(\cos \omega q - \mathrm{i}\sin \omega q).
+
+:func:`complex_shift` proves it in SymPy for a candidate factor (:func:`shift_factor` is
+the true one), with the angle-addition strategy of :class:`pe.symbolic.Derivation`
+(expand, expand_trig, expand; :math:`\mathrm{i}^2 = -1` is applied by ``expand``).
+
+The measurements: the recipes of :mod:`pe.recipes` (angles formed in float32, a rotation
+chained step by step without re-anchoring), the rotation algorithm with float64 angles
+(:func:`rotation_with_float64_angles`), the error of each method of :data:`METHODS`
+against position (:func:`row_errors`, :func:`error_by_position`, :func:`drift`) or on
+sampled entries (:func:`max_sampled_error`), and how close distinct rows come in each
+dtype (:func:`row_separation`, :func:`separations`). All errors are absolute errors of
+table entries (every entry lies in ``[-1, 1]``), measured by :func:`pe.reference.errors` at
+50 digits, so that the reference's own rounding does not enter the measurement.
+
+Examples
+--------
+>>> complex_shift(shift_factor).holds
+True
+>>> errors = error_by_position("float32 recipe", np.array([10, 10_000]), 64)
+>>> bool(errors[1] > 1e-4 > errors[0])
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
+
+import mpmath
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _extended_precision, _rotation_table, numeric, recipes, reference
+from pe._tolerance import Tolerance
+from pe.accuracy import (
+    RoundingCensus,
+    RowSeparation,
+    Table,
+    max_sampled_error,
+    rounding_census,
+    row_errors,
+    row_separation,
+)
+from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX
+from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.error_models import ENTRY, SHIFT, ErrorModel
+from pe.recipes import chained_rotation, float32_recipe
+from pe.symbolic import Derivation, Proof
+
+chapter = Chapter(__name__, follows="conventions")
+claim = chapter.claim
+
+
+#: The methods compared on the page: name -> ``table(positions, d_model)``.
+METHODS: dict[str, Table] = {
+    "pe float64": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float64),
+    "pe float32": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float32),
+    "pe float16": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float16),
+    "direct float64": lambda ps, d: numeric.sinusoidal_direct(ps, d, dtype=np.float64),
+    "float32 recipe": lambda ps, d: float32_recipe(ps, d, dtype=np.float32),
+    "float16 recipe": lambda ps, d: float32_recipe(ps, d, dtype=np.float16),
+}
+
+
+def error_by_position(
+    method: str, positions: npt.ArrayLike, d_model: int, *, columns: int = 16, seed: int = 0
+) -> npt.NDArray[np.float64]:
+    """Largest error over ``columns`` sampled columns (always including 0 and 1), per position.
+
+    ``method`` is a key of :data:`METHODS`.
+    """
+    rng = np.random.default_rng(seed)
+    chosen = np.unique(np.concatenate([[0, 1], rng.integers(0, d_model, columns - 2)]))
+    worst: npt.NDArray[np.float64] = row_errors(METHODS[method], positions, d_model, chosen).max(
+        axis=1
+    )
+    return worst
+
+
+def drift(
+    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
+) -> dict[str, npt.NDArray[np.float64]]:
+    """Largest error over all columns at each position, for each method of :data:`METHODS`.
+
+    A position whose row holds a NaN (a float16 position that overflowed) gets NaN.
+    """
+    ps = np.asarray(positions, dtype=np.int64)
+    return {name: row_errors(table, ps, d_model).max(axis=1) for name, table in METHODS.items()}
+
+
+def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparation]:
+    """:func:`row_separation` of the recipe and of pe's table, in float16, float32 and float64."""
+    positions = np.arange(n_positions)
+    found = []
+    for dtype in (np.float16, np.float32, np.float64):
+        name = np.dtype(dtype).name
+        recipe = float32_recipe(positions, d_model, dtype=dtype)
+        found.append(row_separation(recipe, f"recipe in {name}"))
+        table = numeric.sinusoidal(n_positions, d_model, dtype=dtype)
+        found.append(row_separation(table, f"pe, rounded to {name}"))
+    return found
+
+
+def turn_bits(d_model: int = 512) -> float:
+    """Bits to which pe's three-double frequencies (in turns) match the exact ones, worst pair.
+
+    >>> turn_bits(8) > 150
+    True
+    """
+    from pe import _extended_precision
+
+    turns = _extended_precision.frequency_turns(d_model, 10000.0)
+    with mpmath.workdps(70):
+        worst = max(
+            abs(mpmath.fsum(mpmath.mpf(float(t[i])) for t in turns) * 2 * mpmath.pi / f - 1)
+            for i, f in enumerate(reference.frequencies(d_model, dps=70))
+        )
+    return float(-mpmath.log(worst, 2))
+
+
+def _nudged_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
+    matrix = numeric.shift_matrix(k, d, base=base)
+    matrix[4, 4] += 1e-9  # far below any plotting precision, far above float64's
+    return matrix
+
+
+#: :math:`T_k` with one entry off by ``1e-9``.
+NUDGED_SHIFT_MATRIX = Candidate("T_k with one entry off by 1e-9", _nudged_shift_matrix)
+
+#: The accuracy claims cover positions below 2**20 and these widths.
+WIDTHS = (64, 4096)
+LIMIT = 2**20
+
+#: Float32 entries: half a unit in the last place below 1, plus the float64 value's error
+#: before its rounding (:mod:`pe._rotation_table`).
+FLOAT32_BOUND = 2.0**-25 + 1.6e-15
+
+#: The error model of pe's float32 table (that of float64 is :data:`pe.error_models.ENTRY`).
+FLOAT32 = ErrorModel(
+    lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
+)
+
+#: Positions of the angle-reduction check and its bound (radians; pe._extended_precision: p0 f_mid rounds below 2^-83 turns).
+FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
+_float32 = partial(numeric.sinusoidal, dtype=np.float32)
+
+
+def _within(model: ErrorModel[[], float]) -> Callable[[Table], Evidence]:
+    """The table method's largest error on 600 sampled entries per width, within ``model``."""
+
+    def run(table: Table) -> Evidence:
+        parts, worst = [], 0.0
+        for d in WIDTHS:
+            error, p, column = max_sampled_error(table, LIMIT, d, seed=d)
+            worst = max(worst, error)
+            parts.append(f"d={d}: max error {error:.3g} at p={p}, column {column}")
+        return within(
+            worst,
+            model.tolerance(),
+            f"600 sampled entries per width below 2^20 (the 32 largest positions "
+            f"included): {'; '.join(parts)}; bound {model():.3g}",
+        )
+
+    return run
+
+
+def _rows_within(
+    positions: tuple[int, ...], d: int, model: ErrorModel[[], float]
+) -> Callable[[Table], Evidence]:
+    """Every entry of the rows at ``positions`` (width ``d``) is within ``model``."""
+
+    def run(table: Table) -> Evidence:
+        error = float(row_errors(table, np.array(positions), d).max())
+        return within(
+            error,
+            model.tolerance(),
+            f"every entry of the rows at p = {', '.join(map(str, positions))}, d={d}: max "
+            f"error {error:.3g} <= {model():.6g}",
+        )
+
+    return run
+
+
+def _census_detail(census: RoundingCensus, dtype: str) -> str:
+    return (
+        f"{census.entries} entries (rows 0..63 and 2^20-64..2^20-1 whole, 2000 sampled below "
+        f"2^20), d=64: {census.misrounded} differ from the exact value rounded to nearest "
+        f"{dtype}, by up to {census.worst_ulps:.4g} ulp of the entry; largest error "
+        f"{census.worst_error:.3g}"
+    )
+
+
+#: Rows of the drift checks: 32 from each start, d = 64.
+DRIFT_STARTS = np.array([10**3, 10**4, 10**5, 10**6])
+
+
+def _drift_errors(table: Table) -> list[npt.NDArray[np.float64]]:
+    return [row_errors(table, start + np.arange(32), 64) for start in DRIFT_STARTS]
+
+
+def _drift_bound(unit: float) -> Callable[[Table], Evidence]:
+    """Every entry of 32 rows from each of p = 10^3 .. 10^6 under the model (roundoff ``unit``)."""
+
+    def run(table: Table) -> Evidence:
+        omega = np.repeat(numeric.frequencies(64), 2)
+        ratio = 0.0
+        for start, errors in zip(DRIFT_STARTS, _drift_errors(table), strict=True):
+            positions = start + np.arange(32)
+            model = (3 + np.abs(np.log(omega))) * unit * np.outer(positions, omega) + unit
+            ratio = max(ratio, float((errors / model).max()))
+        exponent = round(np.log2(unit))
+        return within(
+            ratio,
+            Tolerance(
+                1.0,
+                rf"(3 + |\ln\omega_i|)\,2^{{{exponent}}}\,\omega_i p + 2^{{{exponent}}}"
+                r" \text{ per entry}",
+            ),
+            f"d=64, 32 rows from each of p = 10^3..10^6: worst entry / ((3 + |ln ω|)·"
+            f"2^{exponent}·ω p + 2^{exponent}) = {ratio:.3g}",
+        )
+
+    return run
+
+
+def _drift_slope(table: Table) -> Evidence:
+    """The largest error of 32 rows from each of p = 10^3 .. 10^6 grows like p."""
+    worst = [float(errors.max()) for errors in _drift_errors(table)]
+    slope = float(np.polyfit(np.log10(DRIFT_STARTS), np.log10(worst), 1)[0])
+    return within(
+        abs(slope - 1.0),
+        Tolerance(0.0, r"0 \text{ (a slope of measured errors)}", stated=0.1),
+        f"d=64, 32 rows from each of p = 10^3..10^6: largest errors "
+        f"{', '.join(f'{w:.3g}' for w in worst)}; log-log slope {slope:.3f} (linear: within "
+        "0.1 of 1)",
+    )
+
+
+#: A candidate shift factor ``(q, w) -> expression``.
+Factor = Callable[[Any, Any], Any]
+
+
+def shift_factor(q: Any, w: Any) -> Any:
+    r"""The true factor :math:`\cos \omega q - \mathrm{i}\sin \omega q` of a shift by ``q``.
+
+    Examples
+    --------
+    >>> q, w = sp.symbols("q w")
+    >>> shift_factor(q, w)
+    -I*sin(q*w) + cos(q*w)
+    """
+    return sp.cos(w * q) - sp.I * sp.sin(w * q)
+
+
+def complex_shift(factor: Factor) -> Proof:
+    r"""Proof that multiplying by ``factor(q, w)`` shifts a complex pair by ``q`` positions.
+
+    Parameters
+    ----------
+    factor
+        The candidate ``(q, w) -> expression``; :func:`shift_factor` holds, a wrong
+        factor leaves a non-zero residual.
+
+    Returns
+    -------
+    pe.symbolic.Proof
+        Statement :math:`z(p + q) = z(p)\,\mathrm{factor}(q, \omega)` with :math:`z` written
+        out, and the steps that reduce left minus right.
+
+    Examples
+    --------
+    >>> complex_shift(lambda q, w: sp.cos(w * q) + sp.I * sp.sin(w * q)).holds
+    False
+    """
+    p, q = sp.symbols("p q", integer=True, nonnegative=True)
+    w = sp.Symbol("omega_i", positive=True)
+
+    def z(x: Any) -> Any:
+        return sp.sin(w * x) + sp.I * sp.cos(w * x)
+
+    shift = factor(q, w)
+    left, right = z(p + q), z(p) * shift
+    statement = (
+        f"{sp.latex(left)} = \\left({sp.latex(z(p))}\\right) \\left({sp.latex(shift)}\\right)"
+    )
+    derivation = Derivation()
+    residual = sp.Matrix([left - right])
+    derivation.note("Residual: left side minus right side", sp.latex(residual[0]), residual)
+    residual = derivation.angle_addition(residual)
+    return derivation.proof("one complex multiplication shifts a pair by q", statement, residual)
+
+
+def _conjugate_factor(q: Any, w: Any) -> Any:
+    return sp.cos(w * q) + sp.I * sp.sin(w * q)
+
+
+def _swapped_factor(q: Any, w: Any) -> Any:
+    return sp.sin(w * q) - sp.I * sp.cos(w * q)
+
+
+#: :math:`\cos \omega q + \mathrm{i}\sin \omega q` for the complex shift factor: a shift by -q.
+CONJUGATE_FACTOR = Candidate("factor cos + i sin", _conjugate_factor)
+
+#: :math:`\sin \omega q - \mathrm{i}\cos \omega q`: sine and cosine swapped in the factor.
+SWAPPED_FACTOR = Candidate("factor sin - i cos", _swapped_factor)
+
+claim(
+    "complex-shift-step",
+    "One complex multiplication shifts a pair",
+    Check(
+        by_proof(complex_shift),
+        true=shift_factor,
+        wrong=(CONJUGATE_FACTOR, SWAPPED_FACTOR),
+    ),
+)
+
+
+def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.NDArray[np.float64]:
+    r"""The rotation algorithm with its anchors' angles formed in plain float64 (a wrong design).
+
+    Same blocks and the same single complex product per entry as :func:`pe.numeric.sinusoidal`,
+    but :math:`\omega_i p` is rounded to float64 before ``sin``/``cos``: the anchors of far
+    block starts inherit an angle error near :math:`2^{-53}\,\omega_i q`, so the table is no
+    longer within the float64 bound at large positions.
+    """
+    ps = np.asarray(positions, dtype=np.int64)
+    block = _rotation_table.BLOCK
+    omega = numeric.frequencies(d_model)
+    low = np.multiply.outer((ps % block).astype(np.float64), omega)
+    high = np.multiply.outer((ps - ps % block).astype(np.float64), omega)
+    z = (np.sin(low) + 1j * np.cos(low)) * (np.cos(high) - 1j * np.sin(high))
+    out: npt.NDArray[np.float64] = z.view(np.float64).reshape(ps.size, d_model)
+    return out
+
+
+#: Table methods ``(positions, d) -> table`` that miss the float64 or float32 bounds.
+DIRECT_FLOAT64_TABLE = Candidate("direct float64 evaluation", numeric.sinusoidal_direct)
+FLOAT64_ANGLE_ANCHORS = Candidate(
+    "rotation with anchors from float64 angles", rotation_with_float64_angles
+)
+
+#: The statement "float64 tables are correctly rounded" (true: they are not).
+CORRECTLY_ROUNDED_64 = Candidate("correctly rounded in float64", True)
+
+
+def _rounding_64(correctly_rounded: bool) -> Evidence:
+    """pe's float64 table against the statement "it is (or is not) correctly rounded"."""
+    census = rounding_census(numeric.sinusoidal, np.float64)
+    return checked((census.misrounded == 0) == correctly_rounded, _census_detail(census, "float64"))
+
+
+claim(
+    "table-accurate-float64",
+    r"Float64 tables within $4.9 \times 10^{-16}$ of the exact values, but not correctly rounded",
+    Check(
+        _within(ENTRY),
+        true=numeric.sinusoidal,
+        wrong=(DIRECT_FLOAT64_TABLE, FLOAT64_ANGLE_ANCHORS),
+    ),
+    Check(
+        _rows_within(FAR_POSITIONS[:5], 512, ENTRY),
+        true=numeric.sinusoidal,
+    ),
+    Check(_rounding_64, true=False, wrong=(CORRECTLY_ROUNDED_64,)),
+    statement=(
+        r"\begin{gathered}|\widehat{PE}_{64} - PE| \le 4.9\times 10^{-16} \text{ for }"
+        r" 0 \le p \le 2^{53}; \\ \widehat{PE}_{64} \ne \mathrm{fl}_{64}(PE) \text{ for some"
+        r" entries (not correctly rounded)}\end{gathered}"
+    ),
+)
+
+
+def _chained(positions: Any, d: int) -> Any:
+    return chained_rotation(int(np.max(positions)) + 1, d)[positions]
+
+
+FLOAT32_RECIPE = Candidate("the float32 recipe", float32_recipe)
+
+#: The direct float64 evaluation rounded to float32: close, but not correctly rounded.
+DIRECT_FLOAT32_TABLE = Candidate(
+    "direct float64 evaluation rounded to float32",
+    lambda positions, d: numeric.sinusoidal_direct(positions, d).astype(np.float32),
+)
+
+#: Rows chained by one complex multiplication each, z(p + 1) = z(p) u, in complex64 and
+#: never re-anchored: the rounding errors add up along the rows.
+CHAINED_COMPLEX64 = Candidate(
+    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring", _chained
+)
+
+
+def _correctly_rounded_32(table: Table) -> Evidence:
+    census = rounding_census(table, np.float32)
+    return checked(census.misrounded == 0, _census_detail(census, "float32"))
+
+
+claim(
+    "table-accurate-float32",
+    "Float32 tables correctly rounded on every sampled entry",
+    Check(
+        _correctly_rounded_32,
+        true=_float32,
+        wrong=(FLOAT32_RECIPE, DIRECT_FLOAT32_TABLE),
+    ),
+    Check(_within(FLOAT32), true=_float32, wrong=(FLOAT32_RECIPE,)),
+    Check(
+        _rows_within((4095,), 16, FLOAT32),
+        true=_float32,
+        wrong=(CHAINED_COMPLEX64,),
+    ),
+    statement=(
+        r"\begin{gathered}|\widehat{PE}_{32} - PE| \le 2^{-25} + 1.6\times 10^{-15};"
+        r" \\ \widehat{PE}_{32} = \mathrm{fl}_{32}(PE) \text{ on every sampled entry,"
+        r" consecutive positions included}\end{gathered}"
+    ),
+)
+
+claim(
+    "float32-recipe-drifts",
+    "Angles formed in float32 drift linearly with position",
+    Check(
+        _drift_slope,
+        true=recipes.float32_recipe,
+        wrong=(Candidate("pe float32 (no drift)", _float32),),
+    ),
+    Check(_drift_bound(2.0**-24), true=recipes.float32_recipe),
+    statement=(
+        r"\begin{gathered}|\widehat{PE}_{\text{recipe}} - PE| \le (3 + |\ln\omega_i|)"
+        r"\,2^{-24}\,\omega_i p + 2^{-24}, \\ \text{and its largest error grows like } p"
+        r" \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
+    ),
+)
+
+_float16 = partial(numeric.sinusoidal, dtype=np.float16)
+_recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
+
+
+def _rows(repeat: bool) -> Callable[[Table], Evidence]:
+    """Rows of positions 0 .. 4095 (d = 16): some repeat an earlier row (``repeat``), or
+    none does and no two are closer than 0.01."""
+
+    def run(table: Table) -> Evidence:
+        found = row_separation(table(np.arange(4096), 16), "")
+        apart = found.duplicates == 0 and found.smallest > 0.01
+        return checked(
+            found.duplicates > 0 if repeat else apart,
+            f"positions 0..{found.n_positions - 1}, d={found.d_model}: {found.duplicates} rows "
+            f"repeat an earlier row; smallest distance {found.smallest:.3g} "
+            f"(positions {found.pair[0]} and {found.pair[1]})",
+        )
+
+    return run
+
+
+claim(
+    "float16-positions-collide",
+    "Positions formed in float16 collide above 2048",
+    Check(_rows(repeat=True), true=_recipe16, wrong=(Candidate("pe float16 table", _float16),)),
+    Check(_rows(repeat=False), true=_float16),
+    statement=(
+        r"\mathrm{fl}_{16}(2049) = \mathrm{fl}_{16}(2048) \implies "
+        r"PE(\mathrm{fl}_{16}(2049)) = PE(\mathrm{fl}_{16}(2048))"
+    ),
+)
+
+#: The reproducer of GPT-NeoX issue #1003: head width, positions, base, the entry printed.
+NEOX_1003 = (32, 2048, 10000.0, (1857, 1))
+
+#: What the reporter printed: the float32 angle, the float16 angle, the largest change of
+#: the cosine over the table (``tensor(1044.2678)``, ``tensor(1045.)``, ``tensor(0.7819)``).
+NEOX_1003_REPORTED = (1044.2678, 1045.0, 0.7819)
+
+#: How float16 angles are formed ``(positions, inv_freq) -> (n, d/2)`` float16, from the
+#: float32 positions and frequencies of the reproducer.
+HalfAngles = Callable[[npt.NDArray[np.float32], npt.NDArray[np.float32]], npt.NDArray[np.float16]]
+
+
+def half_frequency_angles(
+    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float16]:
+    """The reproducer's float16 path: ``inv_freq.half()``, float16 positions, float16 products."""
+    return np.multiply.outer(positions.astype(np.float16), inv_freq.astype(np.float16))
+
+
+def rounded_angles(
+    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float16]:
+    """The float32 angles, each rounded once to float16."""
+    return np.multiply.outer(positions, inv_freq).astype(np.float32).astype(np.float16)
+
+
+class NeoxReproducer(NamedTuple):
+    r"""The numbers of GPT-NeoX #1003's reproducer, recomputed in NumPy.
+
+    ``angle32`` is the float32 angle at the printed entry, ``rounded`` that angle rounded to
+    float16, ``angle16`` the float16 angle the candidate path forms there; ``entry_change``
+    is :math:`|\cos` (float16 path) :math:`- \cos` (float32 path)| at that entry and
+    ``largest_change`` the largest such change over the table, at ``where``.
+    """
+
+    angle32: float
+    rounded: float
+    angle16: float
+    entry_change: float
+    largest_change: float
+    where: tuple[int, int]
+
+
+def neox_reproducer(half_angles: HalfAngles = half_frequency_angles) -> NeoxReproducer:
+    """Recompute the reproducer of GPT-NeoX #1003 with float16 angles from ``half_angles``.
+
+    As in the reporter's code: ``inv_freq = 1 / base ** (arange(0, d, 2) / d)`` and the
+    positions in float32, the angles as their outer product, the cosines of the float32
+    angles in float32 and of the float16 angles in float16 (NumPy computes both through
+    float32 and rounds once, as the GPU kernels do up to a unit in the last place).
+
+    Examples
+    --------
+    >>> found = neox_reproducer()
+    >>> round(found.angle32, 4), found.rounded, found.angle16
+    (1044.2678, 1044.0, 1045.0)
+    """
+    d, n, base, (row, column) = NEOX_1003
+    exponents = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)
+    inv_freq = np.float32(1.0) / (np.float32(base) ** exponents)
+    positions = np.arange(n, dtype=np.float32)
+    angles32 = np.multiply.outer(positions, inv_freq).astype(np.float32)
+    angles16 = np.asarray(half_angles(positions, inv_freq), dtype=np.float16)
+    change = np.abs(np.cos(angles16).astype(np.float32) - np.cos(angles32))
+    where = np.unravel_index(int(np.argmax(change)), change.shape)
+    return NeoxReproducer(
+        angle32=float(angles32[row, column]),
+        rounded=float(np.float16(angles32[row, column])),
+        angle16=float(angles16[row, column]),
+        entry_change=float(change[row, column]),
+        largest_change=float(change.max()),
+        where=(int(where[0]), int(where[1])),
+    )
+
+
+#: The float32 angle rounded once to float16, read as the cause of GPT-NeoX #1003's 1045.
+ROUNDED_ANGLES = Candidate("the float32 angle rounded to float16", rounded_angles)
+
+
+def _neox(half_angles: HalfAngles) -> Evidence:
+    """The reproducer of GPT-NeoX #1003 recomputed: the reporter's numbers and the page's."""
+    found = neox_reproducer(half_angles)
+    angle32, angle16, largest = NEOX_1003_REPORTED
+    reported = (
+        round(found.angle32, 4) == angle32
+        and found.angle16 == angle16
+        and round(found.largest_change, 4) == largest
+    )
+    stated = found.rounded == 1044 and round(found.entry_change, 3) == 0.715
+    return checked(
+        reported and stated,
+        f"d=32, 2048 positions, entry (1857, 1): float32 angle {found.angle32:.8g}, rounded "
+        f"to float16 {found.rounded:g}; float16 angle of this path {found.angle16:g} "
+        f"(reported {angle16:g}); cosine changed there by {found.entry_change:.4f}, at most "
+        f"{found.largest_change:.4f} at {found.where} (reported {largest})",
+    )
+
+
+claim(
+    "gptneox-1003-half-frequencies",
+    "GPT-NeoX #1003: the 1045 comes from float16 frequencies, not from rounding the angle",
+    Check(
+        _neox,
+        true=half_frequency_angles,
+        wrong=(ROUNDED_ANGLES,),
+    ),
+    statement=(
+        r"\begin{gathered}d = 32,\ p = 1857,\ i = 1:\ \mathrm{fl}_{16}\bigl(\mathrm{fl}_{16}"
+        r"(\omega_1)\cdot p\bigr) = 1045 \ne \mathrm{fl}_{16}(p\,\omega_1) = 1044; \\"
+        r" |\Delta\cos| = 0.715 \text{ there},\ \max_{p, i} |\Delta\cos| = 0.7819"
+        r" \text{ over 2048 positions}\end{gathered}"
+    ),
+)
+
+claim(
+    "direct-float64-drifts",
+    "The direct float64 evaluation drifts like the float32 recipe, $2^{29}$ times more slowly",
+    Check(
+        _drift_slope,
+        true=numeric.sinusoidal_direct,
+        wrong=(Candidate("pe float64 (no drift)", numeric.sinusoidal),),
+    ),
+    Check(_drift_bound(2.0**-53), true=numeric.sinusoidal_direct),
+    statement=(
+        r"\begin{gathered}|\widehat{PE}_{\text{direct}} - PE| \le (3 + |\ln\omega_i|)"
+        r"\,2^{-53}\,\omega_i p + 2^{-53}, \\ \text{and its largest error grows like } p"
+        r" \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
+    ),
+)
+
+ANGLE = 1e4  #: the angle size of the page's float32 argument (a fast pair near p = 10^4)
+
+#: The dtype facts of the page, as stated there.
+FORMAT_FACTS: dict[str, float] = {
+    "float32 significant bits": 24,
+    "float16: every integer up to": 2048,
+    "largest finite float16": 65504.0,
+    "first integer overflowing float16": 65520,
+    "eps32 / eps64": 2.0**29,
+    "half ulp below 1, float64": 2.0**-54,
+    "half ulp below 1, float32": 2.0**-25,
+    "bits for 1e-8 at 1e4": 40,
+}
+
+
+def _rounding_near_angle(half_spacing: float) -> Evidence:
+    """Largest rounding error of float32 on 10^5 random angles within 10 % of 10^4."""
+    angles = np.random.default_rng(0).uniform(0.9 * ANGLE, 1.1 * ANGLE, 100_000)
+    worst = float(np.abs(angles.astype(np.float32).astype(np.float64) - angles).max())
+    spacing = float(np.spacing(np.float32(ANGLE)))
+    # Rounding to float32 is correctly rounded and the difference is exact (IEEE 754), so
+    # the largest error is at most the half spacing on every machine; 10^5 angles reach it
+    # within 0.1 % (the sample's own allowance). Measured against the stated half spacing.
+    shortfall = abs(worst - half_spacing) / half_spacing
+    return checked(
+        spacing == 2 * half_spacing,
+        f"float32 spacing at 10^4: {spacing:.6g}; largest |fl32(x) - x| over 10^5 angles "
+        f"within 10 % of 10^4: {worst:.6g} (stated half spacing {half_spacing:.6g}, reached "
+        f"within {shortfall:.2g})",
+        error=shortfall,
+        tolerance=Tolerance(
+            0.0, r"0 \text{ (IEEE 754 rounding, an exact difference)}", stated=1e-3
+        ),
+    )
+
+
+def _format_facts(stated: dict[str, float]) -> Evidence:
+    """The dtype facts the page states, read from NumPy (every key of :data:`FORMAT_FACTS`)."""
+    integers = np.arange(1 << 17)
+    with np.errstate(over="ignore"):
+        half = integers.astype(np.float16)
+        below_one = [np.nextafter(t(1), t(0)) for t in (np.float64, np.float32)]
+        found = {
+            "float32 significant bits": np.finfo(np.float32).nmant + 1,
+            "float16: every integer up to": int(np.flatnonzero(half != integers)[0]) - 1,
+            "largest finite float16": float(np.finfo(np.float16).max),
+            "first integer overflowing float16": int(integers[np.isinf(half)][0]),
+            "eps32 / eps64": float(np.finfo(np.float32).eps / np.finfo(np.float64).eps),
+            "half ulp below 1, float64": float(np.spacing(below_one[0])) / 2,
+            "half ulp below 1, float32": float(np.spacing(below_one[1])) / 2,
+            # significant bits b for a half spacing 2^(13 - b) <= 1e-8 at an angle near 10^4
+            "bits for 1e-8 at 1e4": next(b for b in range(1, 113) if 2.0 ** (13 - b) <= 1e-8),
+        }
+    wrong = [f"{k} {found[k]:g}, stated {v:g}" for k, v in stated.items() if found[k] != v]
+    return checked(
+        not wrong and stated.keys() == found.keys(),
+        "; ".join(wrong) or ", ".join(f"{k} {v:g}" for k, v in found.items()),
+    )
+
+
+claim(
+    "float-format-facts",
+    "The floating-point facts the page uses, read from NumPy",
+    Check(
+        _format_facts,
+        true=FORMAT_FACTS,
+        wrong=tuple(
+            Candidate(name, {**FORMAT_FACTS, key: value})
+            for name, key, value in (
+                ("23 bits, the stored ones", "float32 significant bits", 23),
+                ("integers up to 2^10", "float16: every integer up to", 1024),
+                ("overflow right above 65504", "first integer overflowing float16", 65505),
+                ("eps ratio 2^32", "eps32 / eps64", 2.0**32),
+                ("half ulp at 1: 2^-53", "half ulp below 1, float64", 2.0**-53),
+                ("float32's 24 bits suffice", "bits for 1e-8 at 1e4", 24),
+            )
+        ),
+    ),
+    Check(
+        _rounding_near_angle,
+        true=2.0**-11,
+        wrong=(Candidate("the whole spacing 2^-10", 2.0**-10),),
+    ),
+    statement=(
+        r"\begin{gathered}\text{float32: 24 significant bits, spacing } 2^{-10}"
+        r" \text{ near } 10^4, \text{ so } |\mathrm{fl}_{32}(\theta) - \theta| \le 2^{-11}"
+        r" \approx 4.9\times 10^{-4}; \ 10^{-8} \text{ at } 10^4 \text{ needs 40 bits;}"
+        r" \\ \text{float16: every integer up to 2048, largest finite 65504, integers from"
+        r" 65520 overflow;} \ \varepsilon_{32} / \varepsilon_{64} = 2^{29}; \\ \text{half"
+        r" an ulp just below 1: } 2^{-54} \text{ (float64)},\ 2^{-25}"
+        r" \text{ (float32)}\end{gathered}"
+    ),
+)
+
+
+def angle_reduction_error(
+    turns: tuple[npt.NDArray[np.float64], ...], positions: npt.ArrayLike, d_model: int
+) -> tuple[float, float]:
+    r"""Error of the anchors' reduced angles against :math:`\omega_i p \bmod 2\pi` (mpmath, 70 digits).
+
+    ``turns``: the frequencies in turns per position as a sum of float64 arrays (pe's three,
+    or fewer for a candidate), reduced by pe's ``_extended_precision._reduced_turns``.
+    Returns the largest error and the largest :math:`|x|`, both in radians.
+    """
+    from pe import _extended_precision
+
+    ps = np.asarray(positions, dtype=np.float64)
+    parts = (*turns, *(np.zeros_like(turns[0]),) * (3 - len(turns)))
+    s, e = _extended_precision._reduced_turns(ps, (parts[0], parts[1], parts[2]))
+    worst = mpmath.mpf(0)
+    with mpmath.workdps(70):
+        exact = [
+            reference.frequency(i, d_model, dps=70) / (2 * mpmath.pi) for i in range(d_model // 2)
+        ]
+        for row, p in enumerate(ps):
+            for i, f in enumerate(exact):
+                t = mpmath.mpf(int(p)) * f - mpmath.nint(mpmath.mpf(int(p)) * f)
+                gap = abs(mpmath.mpf(float(s[row, i])) + mpmath.mpf(float(e[row, i])) - t)
+                worst = max(worst, min(gap, abs(gap - 1)))
+    return float(2 * mpmath.pi * worst), float(2 * np.pi * np.abs(s + e).max())
+
+
+#: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
+#: instead of three: too coarse to reduce angles near 2^53 to 1e-24 rad.
+TWO_DOUBLE_FREQUENCIES = Candidate(
+    "frequencies kept in two doubles (about 106 bits)",
+    _extended_precision.frequency_turns(512, 10000.0)[:2],
+)
+ANGLE_BOUND = 1e-24
+
+
+def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
+    error, largest = angle_reduction_error(turns, FAR_POSITIONS, 512)
+    return checked(
+        largest <= np.pi,
+        f"d=512, positions {', '.join(str(p) for p in FAR_POSITIONS)}: reduced angle within "
+        f"{error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits), |x| <= {largest:.6g}",
+        error=error,
+        tolerance=Tolerance(
+            ANGLE_BOUND, r"2^{-83} \text{ turns: the rounding of } P_0 f_{\text{mid}}"
+        ),
+    )
+
+
+claim(
+    "anchor-angle-accurate",
+    "The anchors' angles, reduced in extended precision, within $10^{-24}$ rad up to $2^{53}$",
+    Check(
+        _angle_reduction,
+        true=_extended_precision.frequency_turns(512, 10000.0),
+        wrong=(TWO_DOUBLE_FREQUENCIES,),
+    ),
+    statement=(
+        r"|\hat x - (\omega_i p \bmod 2\pi)| \le 10^{-24},\ |\hat x| \le \pi"
+        r" \quad (d = 512,\ \text{positions up to } 2^{53}\text{, the largest included})"
+    ),
+)
+
+
+def _entry_bounds(stated: tuple[float, float, float]) -> Evidence:
+    """The page's bound arithmetic: max |a| + |b| on the unit circle (10^5 + 1 angles, pi/4
+    included), 2 sqrt2 delta + 3 2^-54 with pe's delta, and the same for composed anchors."""
+    t = np.linspace(0, 2 * np.pi, 100_001)
+    weight = float((np.abs(np.cos(t)) + np.abs(np.sin(t))).max())
+    entry = 2 * np.sqrt(2) * _extended_precision.ANCHOR_ERROR_BOUND + 3 * 2.0**-54
+    composed = 2 * np.sqrt(2) * stated[1] + 3 * 2.0**-54
+    return checked(
+        stated[0] * (1 - 1e-9) <= weight <= stated[0] * (1 + 1e-15)
+        and entry == _rotation_table.ENTRY_ERROR_BOUND
+        and entry <= stated[1] <= 1.01 * entry
+        and composed <= stated[2] <= 1.05 * composed,
+        f"max |a| + |b| = {weight:.12g}; 2√2δ + 3·2^-54 = {entry:.4g} (pe's bound); composed "
+        f"2√2·{stated[1]:.3g} + 3·2^-54 = {composed:.4g}; stated {', '.join(f'{x:.3g}' for x in stated)}",
+    )
+
+
+claim(
+    "entry-error-bound",
+    "The error bound of an entry, and of a composed anchor",
+    Check(
+        _entry_bounds,
+        true=(float(np.sqrt(2)), 4.9e-16, 1.6e-15),
+        wrong=(
+            Candidate("|a| + |b| <= 1", (1.0, 4.9e-16, 1.6e-15)),
+            Candidate("one rounding, 2^-53", (float(np.sqrt(2)), 2.0**-53, 1.6e-15)),
+            Candidate("composed as one: 4.9e-16", (float(np.sqrt(2)), 4.9e-16, 4.9e-16)),
+        ),
+    ),
+    statement=(
+        r"\begin{gathered}a^2 + b^2 = 1 \implies |a| + |b| \le \sqrt 2; \quad"
+        r" 2\sqrt2\,\delta + 3\cdot 2^{-54} \le 4.9\times 10^{-16},\ \delta = 1.02\cdot"
+        r" 2^{-53}; \\ \text{composed anchors: } 2\sqrt2 \cdot 4.9\times 10^{-16} + 3\cdot"
+        r" 2^{-54} < 1.6\times 10^{-15}\end{gathered}"
+    ),
+)
+
+
+def _positions_in(dtype: type[np.floating[Any]]) -> Evidence:
+    """Megatron-LM #535 recomputed: positions 0 .. 32767 cast to ``dtype`` collide."""
+    positions = np.arange(32_768)
+    distinct = np.unique(positions.astype(dtype)).size
+    return checked(
+        distinct < positions.size,
+        f"positions 0..32767 as {np.dtype(dtype).name}: {distinct} distinct values",
+    )
+
+
+claim(
+    "megatron-535-float16-positions",
+    "Megatron-LM #535: 32768 positions cast to float16 collide",
+    Check(_positions_in, true=np.float16, wrong=(Candidate("float32 positions", np.float32),)),
+    statement=(
+        r"\text{Megatron-LM issue 535: positions cast to float16 under mixed precision;"
+        r" with 32768 positions many share one value (recomputed)}"
+    ),
+    source="megatron535",
+)
+
+#: Precision failures reported in public code, cited by the page (nothing in them can be
+#: recomputed here): bibliography key, then the title and the statement of claim "KEY-reported".
+REPORTED = {
+    "hf25681": (
+        "Hugging Face #25681: casting Llama to float16 or bfloat16 cast its cached RoPE values",
+        "Casting a Llama model to float16 or bfloat16 also cast its cached RoPE sines and cosines",
+    ),
+    "hf29496": (
+        "Hugging Face #29496: bfloat16 frequencies in Mistral, linked to a loss of quality",
+        "Mistral's frequencies became bfloat16 in mixed precision; rebuilt RoPE tables were wrong",
+    ),
+    "hf28685": (
+        "Hugging Face #28685: RoPE precision lost in reduced precision, fixed by #28760",
+        "Issue 28685 reported RoPE precision lost in reduced precision; pull request 28760 fixed it",
+    ),
+    "hf29285": (
+        "Hugging Face #29285: the RoPE angles of Llama and Gemma computed in float32",
+        "bfloat16 RoPE angles lost precision at long contexts; Llama and Gemma now use float32",
+    ),
+    "te1245": (
+        "TransformerEngine #1245: a Llama 3.1 loss gap traced to lower-precision RoPE",
+        "Llama 3.1 training (RoPE base 500000) showed a loss gap traced to lower-precision RoPE",
+    ),
+}
+
+
+for key, (title, words) in REPORTED.items():
+    claim(f"{key}-reported", title, statement=rf"\text{{{words}}}", source=key)
+
+
+def _other_base_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
+    return numeric.shift_matrix(k, d, base=base * 1.001)
+
+
+#: :math:`T_k` built with base 10010 instead of 10000: slightly wrong frequencies.
+OTHER_BASE_SHIFT_MATRIX = Candidate("T_k with base 10010", _other_base_shift_matrix)
+
+#: Positions and offsets of the low-precision identity checks.
+OFFSETS = np.array([1, 3, 100, -7])
+POSITIONS = np.concatenate([np.arange(256), [4096, 65_536]])
+
+
+def _identity_in(dtype: type[np.floating[Any]]) -> Callable[[numeric.MatrixCandidate], Evidence]:
+    """The numeric identity check in ``dtype`` for a candidate shift matrix."""
+
+    def run(matrix: numeric.MatrixCandidate) -> Evidence:
+        result = numeric._check_rotation_identity(
+            64, POSITIONS, OFFSETS, base=10000.0, dtype=dtype, build=matrix
+        )
+        return within(
+            result.worst_ratio, SHIFT.per_entry(), f"d=64, {np.dtype(dtype)}: {result.summary()}"
+        )
+
+    return run
+
+
+def _shift_matrix(k: float, d: int, base: float) -> Any:
+    return numeric.shift_matrix(k, d, base=base)
+
+
+claim(
+    "identity-low-precision",
+    "The rotation identity in float16, float32 and float64",
+    Check(_identity_in(np.float16), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float32), true=_shift_matrix, wrong=(OTHER_BASE_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float64), true=_shift_matrix),
+    statement=(
+        r"|(T_k PE(p))_j - PE(p+k)_j| \le 4\varepsilon + "
+        r"4\varepsilon_{64}\,\omega_i(|p| + |k|)"
+    ),
+)

@@ -1,0 +1,879 @@
+r"""The relative-position family (``docs/relative-family.py``): what each scheme of :mod:`pe.relative` makes of position.
+
+The proofs, in SymPy, each reducing its residual to exactly zero with named rewrites
+(expand, cancel, power rules); a wrong candidate leaves a non-zero residual:
+
+- :func:`absolute_score_four_terms`: the additive score splits into the four terms that
+  Transformer-XL (Dai et al. 2019) re-parametrises;
+- :func:`causal_mean_counts_position`: with a causal mask and equal scores (NoPE), the output
+  at position ``i`` is :math:`(v_0 + i\,v)/(i+1)`, which changes with ``i`` whenever the first
+  value differs;
+- :func:`ntk_frequencies`: NTK-aware base scaling keeps the highest frequency and divides the
+  lowest by the scale factor.
+
+The measurements: :func:`identical_token_scores` computes the score matrix of a sequence
+repeating one token under each scheme and :func:`toeplitz_deviation` how far it is from
+depending only on :math:`i - j`; :func:`t5_bucket_reference` re-implements T5's bucketing
+one value at a time and :func:`t5_bucket_properties` checks the properties it is designed
+to have.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _validate, numeric, relative
+from pe._tolerance import (
+    EPS64,
+    FREQUENCY_ROUNDING,
+    Tolerance,
+    exponential_rounding,
+    gamma,
+    rotation_rounding,
+)
+from pe.chapters.rope import EXTENSION, extension_reach
+from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.numeric import sinusoidal
+from pe.relative import (
+    alibi_bias,
+    alibi_slopes,
+    learned_lookup,
+    shaw_scores,
+    t5_bias,
+    t5_bucket,
+    transformer_xl_scores,
+)
+from pe.rotary import rope
+from pe.symbolic import Derivation, Proof
+
+chapter = Chapter(__name__, follows="rope")
+claim = chapter.claim
+
+
+def toeplitz_deviation(matrix: npt.ArrayLike) -> float:
+    """Largest spread (max - min) along any diagonal, relative to the largest |entry|.
+
+    0 means every entry depends only on ``i - j``. Non-finite entries (masks) must sit on
+    whole diagonals; otherwise the result is ``inf``.
+    """
+    a = np.asarray(matrix, dtype=np.float64)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"matrix must be square, got shape {a.shape}")
+    finite = np.isfinite(a)
+    scale = float(np.abs(a[finite]).max()) if finite.any() else 1.0
+    worst = 0.0
+    n = a.shape[0]
+    for offset in range(-n + 1, n):
+        diagonal = np.diagonal(a, offset)
+        mask = np.isfinite(diagonal)
+        if mask.any() and not mask.all():
+            return math.inf
+        if mask.all():
+            worst = max(worst, float(diagonal.max() - diagonal.min()))
+    return worst / max(scale, 1e-300)
+
+
+def _pair_span(pairs: npt.NDArray[np.int64]) -> str:
+    return f"{pairs[0]}..{pairs[-1]}" if pairs.size else "none"
+
+
+Float64Array = npt.NDArray[np.float64]
+
+#: Schemes known to :func:`identical_token_scores`.
+SCHEMES: tuple[str, ...] = (
+    "learned absolute",
+    "sinusoidal (added)",
+    "rope",
+    "shaw",
+    "transformer-xl",
+    "t5",
+    "alibi",
+    "nope",
+)
+
+
+def _repeated_token(
+    n: int, d_model: int, seed: int
+) -> tuple[int, int, np.random.Generator, Float64Array, Float64Array, Float64Array]:
+    """The sizes, the generator, the token and the projections :math:`W_q, W_k` drawn from it,
+    in the order both :func:`identical_token_scores` and its rounding bound draw them."""
+    size = _validate.positive_int("n", n, minimum=2)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
+    token = rng.standard_normal(width)
+    w_q = rng.standard_normal((width, width)) / math.sqrt(width)
+    w_k = rng.standard_normal((width, width)) / math.sqrt(width)
+    return size, width, rng, token, w_q, w_k
+
+
+def identical_token_rounding(
+    scheme: str, n: int = 12, d_model: int = 16, *, seed: int = 0
+) -> float:
+    r"""A bound on the rounding part of :func:`toeplitz_deviation` of :func:`identical_token_scores`.
+
+    Every score of a repeated token is the same exact value along a diagonal, computed as a
+    sum of dot products of length ``d`` between vectors made by at most two matrix
+    products: by Cauchy-Schwarz each term :math:`a^{\mathsf T}b` errs by at most
+    :math:`\gamma_{3d}\lVert a\rVert\lVert b\rVert`, with :math:`\lVert Wx\rVert \le
+    \lVert W\rVert_F\lVert x\rVert` for the norms. RoPE adds its rotation's rounding
+    (:func:`pe._tolerance.rotation_rounding` at the largest angle), a bias (T5, ALiBi) one
+    rounding of the sum; an absolute encoding is a dot product of the encoded rows. For a
+    relative scheme two entries of a diagonal differ by at most twice the bound; the result
+    is relative to the largest score, as :func:`toeplitz_deviation` is (first order).
+    """
+    size, width, rng, token, w_q, w_k = _repeated_token(n, d_model, seed)
+    norm = float(np.linalg.norm(token))
+    q, k = norm * float(np.linalg.norm(w_q)), norm * float(np.linalg.norm(w_k))
+    g, u = gamma(3 * width), EPS64 / 2
+    bound = g * q * k
+    if scheme in ("learned absolute", "sinusoidal (added)"):
+        table = (
+            rng.standard_normal((size, width))
+            if scheme == "learned absolute"
+            else np.asarray(sinusoidal(size, width), dtype=np.float64)
+        )
+        rows = float(np.linalg.norm(token + table, axis=1).max())
+        bound = g * rows**2 * float(np.linalg.norm(w_q)) * float(np.linalg.norm(w_k))
+    elif scheme == "rope":
+        bound += 2 * q * k * float(rotation_rounding(np.sqrt(2), size - 1, width))
+    elif scheme == "shaw":
+        relative = float(np.linalg.norm(rng.standard_normal((7, width)), axis=1).max())
+        bound += g * q * relative
+    elif scheme == "transformer-xl":
+        w_kr = rng.standard_normal((width, width)) / math.sqrt(width)
+        r = float(np.linalg.norm(w_kr)) * math.sqrt(width / 2)
+        uu, vv = (float(np.linalg.norm(rng.standard_normal(width))) for _ in range(2))
+        bound += g * (q * r + k * uu + r * vv) + 3 * u * (q * k + q * r + k * uu + r * vv)
+    scores = identical_token_scores(scheme, size, width, seed=seed)
+    scale = float(np.abs(scores[np.isfinite(scores)]).max())
+    if scheme in ("t5", "alibi"):
+        bound += u * (q * k + scale)
+    elif scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r:.40}")
+    return 2 * bound / scale
+
+
+def identical_token_scores(
+    scheme: str, n: int = 12, d_model: int = 16, *, seed: int = 0
+) -> Float64Array:
+    """Scores of a sequence repeating one token, under ``scheme`` (one of :data:`SCHEMES`).
+
+    Weights, the token, learned tables and biases are drawn from
+    ``numpy.random.default_rng(seed)``; they stand in for trained ones. A scheme that
+    encodes only relative position gives a matrix that depends only on ``i - j``.
+    """
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r:.40}")
+    size, width, rng, token, w_q, w_k = _repeated_token(n, d_model, seed)
+    x = np.tile(token, (size, 1))
+    if scheme in ("learned absolute", "sinusoidal (added)"):
+        table: Float64Array = (
+            rng.standard_normal((size, width))
+            if scheme == "learned absolute"
+            else np.asarray(sinusoidal(size, width), dtype=np.float64)
+        )
+        h = x + learned_lookup(table, size)
+        return (h @ w_q.T) @ (h @ w_k.T).T
+    q, k = x @ w_q.T, x @ w_k.T
+    scores: Float64Array = q @ k.T  # NoPE: the content score alone
+    if scheme == "rope":
+        scores = rope(q, size) @ rope(k, size).T
+    elif scheme == "shaw":
+        clip = 3
+        scores = shaw_scores(q, k, rng.standard_normal((2 * clip + 1, width)), clip)
+    elif scheme == "transformer-xl":
+        w_kr = rng.standard_normal((width, width)) / math.sqrt(width)
+        u, v = rng.standard_normal(width), rng.standard_normal(width)
+        scores = transformer_xl_scores(x, w_q, w_k, w_kr, u=u, v=v)
+    elif scheme == "t5":
+        scores = scores + t5_bias(size, rng.standard_normal(32))
+    elif scheme == "alibi":
+        scores = scores + alibi_bias(size, float(alibi_slopes(8)[0]))
+    return scores
+
+
+#: Absolute schemes, for the claim that relative ones give scores depending on i - j only.
+LEARNED_ABSOLUTE = Candidate("learned absolute", ("learned absolute",))
+SINUSOIDAL_ADDED = Candidate("sinusoidal (added)", ("sinusoidal (added)",))
+
+#: Schemes whose scores on a repeated token depend only on i - j.
+RELATIVE_SCHEMES = ("rope", "shaw", "transformer-xl", "t5", "alibi")
+
+
+def _toeplitz(schemes: Sequence[str]) -> Evidence:
+    devs = {s: toeplitz_deviation(identical_token_scores(s)) for s in schemes}
+    # every scheme's deviation over its own rounding bound (the relative schemes' model)
+    ratios = {s: v / identical_token_rounding(s) for s, v in devs.items()}
+    return within(
+        max(ratios.values()),
+        Tolerance(
+            1.0, r"2\gamma_{3d}\sum \lVert a\rVert \lVert b\rVert / \max|s| \text{ per scheme}"
+        ),
+        "one token repeated 12 times, d=16: largest spread along a diagonal / max|score|: "
+        + ", ".join(f"{s} {v:.2g}" for s, v in devs.items())
+        + f"; worst spread / its rounding bound {max(ratios.values()):.2g}",
+    )
+
+
+_ABSOLUTE = (LEARNED_ABSOLUTE, SINUSOIDAL_ADDED)
+
+claim(
+    "identical-tokens-relative",
+    "On a repeated token, relative schemes give scores that depend only on $i - j$",
+    Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=_ABSOLUTE),
+    statement=(
+        r"\begin{gathered}x_i = x\ \forall i \implies s_{ij} = f(i - j) \\"
+        r" \text{for RoPE, Shaw, Transformer-XL, T5, ALiBi;} \\"
+        r" \text{not for learned or added sinusoidal absolute encodings}\end{gathered}"
+    ),
+)
+
+#: Shaw et al.'s clip as far as a sequence of 20 reaches: no clipping.
+NO_CLIPPING = Candidate("no clipping", 19)
+
+
+def _shaw(clip: int) -> Evidence:
+    n, k = 20, 3
+    offsets = relative.shaw_offsets(n, clip)
+    used = np.unique(offsets).size
+    far = bool(np.all(offsets[np.subtract.outer(np.arange(n), np.arange(n)) <= -k] == k))
+    toeplitz = toeplitz_deviation(offsets) == 0
+    return checked(
+        used == 2 * k + 1 and far and toeplitz,
+        f"clip K={clip}, n={n}: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
+        f"every j - i >= K uses a_K: {'yes' if far else 'no'}; depends only on j - i: "
+        f"{'yes' if toeplitz else 'no'}",
+    )
+
+
+claim(
+    "shaw-clipped-offsets",
+    "Shaw et al. use $2K + 1$ relative vectors, the same beyond distance $K$",
+    Check(_shaw, true=3, wrong=(NO_CLIPPING,)),
+    statement=r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors}",
+)
+
+#: The four terms (a), (b), (c), (d) of the additive score.
+FOUR_TERMS = ("a", "b", "c", "d")
+
+
+def _vector(name: str, size: int) -> Any:
+    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
+
+
+def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
+    r"""Prove :math:`(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d)`.
+
+    With every entry symbolic (``d = 2``):
+    (a) :math:`E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (b) :math:`E_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`,
+    (c) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (d) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`.
+    Transformer-XL replaces :math:`U_j` by a sinusoid :math:`R_{i-j}` (with its own
+    :math:`W_{k,R}`) and the query-side :math:`U_i^{\mathsf T} W_q^{\mathsf T}` by learned ``u``, ``v``.
+    ``candidate`` names the terms summed on the right (:data:`FOUR_TERMS`; a wrong candidate
+    leaves one out).
+    """
+    wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
+    wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
+    e_i, e_j, u_i, u_j = (_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
+    terms = {
+        "a": e_i.T * wq.T * wk * e_j,
+        "b": e_i.T * wq.T * wk * u_j,
+        "c": u_i.T * wq.T * wk * e_j,
+        "d": u_i.T * wq.T * wk * u_j,
+    }
+    if not set(candidate) <= set(terms):
+        raise ValueError(f"terms must be among a, b, c, d, got {candidate!r:.20}")
+    kept = [terms[name] for name in candidate]
+    total = kept[0]
+    for term in kept[1:]:
+        total = total + term
+    left = (wq * (e_i + u_i)).T * (wk * (e_j + u_j))
+    derivation = Derivation()
+    derivation.note(
+        "Residual: the score minus the sum of the terms " + ", ".join(f"({n})" for n in candidate),
+        r"(W_q(E_i + U_i))^{\mathsf T} W_k (E_j + U_j) - \sum \text{terms}",
+    )
+    residual = derivation.apply("Multiply out", left - total, sp.expand, calls=("expand",))
+    statement = (
+        r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = \\"
+        r"\underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(a)}"
+        r" + \underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k U_j}_{(b)}"
+        r" + \underbrace{U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(c)}"
+        r" + \underbrace{U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j}_{(d)}\end{gathered}"
+    )
+    return derivation.proof("the additive score has four terms", statement, residual)
+
+
+#: Transformer-XL's sum with term (c) missing.
+TERM_C_LEFT_OUT = Candidate("term (c) left out", ("a", "b", "d"))
+
+
+def _transformer_xl(terms: Sequence[str]) -> Evidence:
+    """Transformer-XL's scores against the chosen terms of its formula, summed in a loop."""
+    n, d = 9, 16
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((n, d))
+    w_q, w_ke, w_kr = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    u, v = rng.standard_normal(d), rng.standard_normal(d)
+    scores = relative.transformer_xl_scores(x, w_q, w_ke, w_kr, u=u, v=v)
+    loop = relative.transformer_xl_terms(x, w_q, w_ke, w_kr, u=u, v=v, terms=tuple(terms))
+    gap = float(np.abs(scores - loop).max())
+    # both sum the same four dot products of length d (Cauchy-Schwarz bounds each term by the
+    # norms of its vectors), in another order
+    r = float(np.linalg.norm(w_kr)) * np.sqrt(d / 2)
+    norms = np.linalg.norm(x, axis=1).max()
+    q, k = norms * np.linalg.norm(w_q), norms * np.linalg.norm(w_ke)
+    size = q * k + q * r + k * float(np.linalg.norm(u)) + r * float(np.linalg.norm(v))
+    rounding = 2 * (gamma(3 * d) + 2 * EPS64) * float(size)
+    return within(
+        gap,
+        Tolerance(rounding, r"2(\gamma_{3d} + 4u)\sum_{\text{terms}} \lVert a\rVert\lVert b\rVert"),
+        f"n={n}, d={d}, random weights: pe.relative.transformer_xl_scores "
+        f"against the terms ({', '.join(terms)}) summed entry by entry: max difference "
+        f"{gap:.2g} (tolerance {rounding:.2g})",
+    )
+
+
+_FOUR_TERMS = by_proof(absolute_score_four_terms)
+
+claim(
+    "transformer-xl-four-terms",
+    "The additive score splits into four terms",
+    Check(_FOUR_TERMS, true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
+    Check(_transformer_xl, true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
+    statement=(
+        r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d);"
+        r" \\ \text{Transformer-XL: } A_{ij} = x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E} x_j"
+        r" + x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{i-j} + u^{\mathsf T} W_{k,E} x_j"
+        r" + v^{\mathsf T} W_{k,R} R_{i-j}\end{gathered}"
+    ),
+)
+
+IntArray = npt.NDArray[np.int64]
+BucketFunction = Callable[..., IntArray]
+
+
+def t5_bucket_reference(
+    r: int, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> int:
+    """T5's bucket of one relative position ``r``, in scalar Python (``math.log``).
+
+    An independent re-implementation of :func:`t5_bucket`, from the description of the
+    scheme, one value at a time.
+
+    Examples
+    --------
+    >>> [t5_bucket_reference(r) for r in (-3, 0, 3, 500)]
+    [3, 0, 19, 31]
+    """
+    half = num_buckets // 2 if bidirectional else num_buckets
+    if bidirectional:
+        offset, distance = (half if r > 0 else 0), abs(r)
+    else:
+        offset, distance = 0, max(0, -r)
+    exact = half // 2
+    if distance < exact:
+        return offset + distance
+    widened = exact + int(
+        math.log(distance / exact) / math.log(max_distance / exact) * (half - exact)
+    )
+    return offset + min(widened, half - 1)
+
+
+def t5_bucket_properties(
+    bucket: BucketFunction = t5_bucket,
+    *,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> tuple[bool, str]:
+    """Check the properties T5's bucketing is designed to have, for a bucketing function.
+
+    1. buckets lie in ``0 .. num_buckets - 1`` and every bucket is used, except (bidirectional)
+       bucket ``num_buckets // 2``, distance 0 looking forward, which ``r = 0`` never reaches;
+    2. the first ``E`` distances of each direction get one bucket each (exact);
+    3. buckets never decrease with the distance within a direction;
+    4. every distance ``>= max_distance`` falls in the last bucket of its direction;
+    5. (bidirectional) the two directions use disjoint buckets.
+
+    Returns
+    -------
+    tuple
+        ``(all hold, one line per property)``.
+    """
+    span = 4 * max_distance
+    rel = np.arange(-span, span + 1)
+    b = np.asarray(
+        bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    )
+    half = num_buckets // 2 if bidirectional else num_buckets
+    exact = half // 2
+    directions = [rel <= 0, rel > 0] if bidirectional else [rel <= 0]
+    results: list[tuple[str, bool]] = []
+    # Bidirectional: bucket num_buckets // 2 would be distance 0 looking forward, which
+    # r = 0 never reaches (it is counted backward), so exactly that bucket stays unused.
+    expected = set(range(num_buckets)) - ({half} if bidirectional else set())
+    results.append(("range", set(np.unique(b).tolist()) == expected))
+    exact_ok, monotone_ok, far_ok = True, True, True
+    sets = []
+    for side in directions:
+        distance = np.abs(rel[side])
+        order = np.argsort(distance)
+        distance, values = distance[order], b[side][order]
+        sets.append(set(values.tolist()))
+        small = values[distance < exact]
+        exact_ok &= np.unique(small).size == np.unique(distance[distance < exact]).size
+        monotone_ok &= bool(np.all(np.diff(values) >= 0))
+        far_ok &= bool(np.all(values[distance >= max_distance] == values.max()))
+    results += [("exact near 0", bool(exact_ok)), ("monotone", monotone_ok), ("far", far_ok)]
+    if bidirectional:
+        results.append(("directions disjoint", not (sets[0] & sets[1])))
+    ok = all(flag for _, flag in results)
+    detail = ", ".join(f"{name}: {'yes' if flag else 'NO'}" for name, flag in results)
+    return ok, f"B={num_buckets}, D={max_distance}, bidirectional={bidirectional}: {detail}"
+
+
+#: T5 bucketings ``(rel, *, bidirectional, num_buckets, max_distance) -> buckets``.
+UNCAPPED_BUCKETS = Candidate(
+    "no cap at the last bucket",
+    lambda rel, *, num_buckets, max_distance, **kw: relative.t5_bucket(
+        rel, num_buckets=4 * num_buckets, max_distance=16 * max_distance, **kw
+    ),
+)
+DIRECTION_FORGOTTEN = Candidate(
+    "direction forgotten", lambda rel, **kw: relative.t5_bucket(-np.abs(np.asarray(rel)), **kw)
+)
+
+
+def _t5(bucket: BucketFunction) -> Evidence:
+    results = [
+        t5_bucket_properties(bucket, bidirectional=b, num_buckets=nb, max_distance=md)
+        for b in (True, False)
+        for nb, md in ((32, 128), (16, 64))
+    ]
+    return checked(all(ok for ok, _ in results), "; ".join(t for _, t in results))
+
+
+def _t5_reference(bucket: BucketFunction) -> Evidence:
+    """The bucketing against the scalar re-implementation, one value at a time."""
+    rel = np.arange(-600, 601)
+    mismatches = 0
+    for b in (True, False):
+        got = bucket(rel, bidirectional=b, num_buckets=32, max_distance=128)
+        mismatches += sum(
+            int(g != t5_bucket_reference(int(r), bidirectional=b))
+            for g, r in zip(got, rel, strict=True)
+        )
+    return checked(
+        mismatches == 0,
+        f"vectorised vs scalar bucketing, r in [-600, 600]: {mismatches} mismatches",
+    )
+
+
+_BUCKETINGS = (UNCAPPED_BUCKETS, DIRECTION_FORGOTTEN)
+
+claim(
+    "t5-buckets",
+    "T5's buckets: exact near 0, logarithmic, capped, one side per direction",
+    Check(_t5, true=relative.t5_bucket, wrong=_BUCKETINGS),
+    Check(_t5_reference, true=relative.t5_bucket, wrong=_BUCKETINGS),
+    statement=(
+        r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < E;\quad b \text{ non-decreasing"
+        r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge D;\quad"
+        r" \text{directions disjoint}\end{gathered}"
+    ),
+)
+
+#: ALiBi slopes ``H -> m_h`` halving per head.
+HALVING_SLOPES = Candidate("2^(-h)", lambda h: 2.0 ** -np.arange(1, h + 1, dtype=np.float64))
+
+
+def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
+    heads = 16
+    got = slopes(heads)
+    # m_h = 2^(-8h/H): for H = 16, m_h^2 = 2^(-h) exactly (compare squares as fractions)
+    squares_ok = all(
+        Fraction(float(g) ** 2).limit_denominator(2**40) == Fraction(1, 2 ** (16 * h // heads))
+        for h, g in enumerate(got, start=1)
+    )
+    bias = relative.alibi_bias(10, float(got[0]))
+    decreasing = bool(np.all(np.diff(bias[-1, :][::-1]) < 0))
+    ok = squares_ok and toeplitz_deviation(bias) == 0 and decreasing
+    return checked(
+        ok,
+        f"H={heads}: slopes from {got[0]:.4g} to {got[-1]:.4g} (2^-8 = {2**-8:.4g}); "
+        f"m_h^2 = 2^(-16h/H) exactly: {'yes' if squares_ok else 'no'}; bias -m(i-j) "
+        f"depends only on i - j and falls with distance: {'yes' if decreasing else 'no'}",
+    )
+
+
+claim(
+    "alibi-slopes",
+    "ALiBi's slopes are geometric and its bias falls linearly with distance",
+    Check(_alibi, true=relative.alibi_slopes, wrong=(HALVING_SLOPES,)),
+    statement=r"m_h = 2^{-8h/H},\ h = 1..H;\quad b_{ij} = -m_h\,(i - j),\ j \le i",
+)
+
+
+@dataclass(frozen=True)
+class Mask:
+    """Which keys a query sees when every score is equal: ``visible(i, L)`` of ``L`` keys.
+
+    Examples
+    --------
+    >>> CAUSAL.visible(4, 10)
+    5
+    """
+
+    description: str
+    visible: Callable[[Any, Any], Any]
+
+
+#: The causal mask: the query at ``i`` sees the keys ``0 .. i``.
+CAUSAL = Mask("causal mask: mean of the first i + 1 values", lambda i, _length: i + 1)
+
+
+def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
+    r"""Prove that equal-score causal attention tells position ``i`` from ``i + 1``.
+
+    A first token with value :math:`v_0` followed by copies of ``v``: with a causal mask the
+    output at ``i`` is :math:`o_i = (v_0 + i v)/(i + 1)` and
+
+    .. math::
+
+        o_i - o_{i+1} = \frac{v_0 - v}{(i + 1)(i + 2)} \ne 0 \quad (v_0 \ne v).
+
+    ``candidate`` says how many of the ``L`` keys position ``i`` sees (:data:`CAUSAL`).
+    Without the mask (the wrong candidate) every output is the mean of the whole sequence
+    and the same difference is 0, not the formula.
+    """
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    length = sp.Symbol("L", integer=True, positive=True)
+    v0, v = sp.symbols("v_0 v", real=True)
+
+    def output(position: Any) -> Any:
+        seen = candidate.visible(position, length)
+        return (v0 + (seen - 1) * v) / seen
+
+    claimed = (v0 - v) / ((i + 1) * (i + 2))
+    derivation = Derivation()
+    derivation.note(
+        f"Outputs at i and i + 1 ({candidate.description})",
+        rf"o_i = {sp.latex(output(i))},\quad o_{{i+1}} = {sp.latex(output(i + 1))}",
+    )
+    residual = sp.Matrix([output(i) - output(i + 1) - claimed])
+    derivation.note("Residual o_i − o_(i+1) − (v_0 − v)/((i+1)(i+2))", sp.latex(residual[0]))
+    residual = derivation.apply(
+        "Put over one denominator and cancel", residual, sp.cancel, calls=("cancel",)
+    )
+    statement = r"o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)},\quad o_i = \frac{v_0 + i\,v}{i+1}"
+    return derivation.proof("causal attention counts positions", statement, residual)
+
+
+#: Equal-score attention without the causal mask: as a proof's mask and as a measurement.
+NO_CAUSAL_MASK = Candidate("no causal mask", Mask("no mask: mean of all L values", lambda _i, n: n))
+UNMASKED_MEAN = Candidate("no causal mask", partial(relative.causal_mean_attention, causal=False))
+
+
+def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]) -> Evidence:
+    v0, v, n = 1.0, 0.0, 4096
+    values = np.full(n, v)
+    values[0] = v0
+    out = attention(values)
+    i = np.arange(n)
+    gap = float(np.abs(out - (v0 + i * v) / (i + 1)).max())
+    distinct = np.unique(out).size
+    # a mean of i + 1 values in [0, 1] and the quotient it is compared with
+    rounding = gamma(n) + EPS64
+    return checked(
+        distinct == n,
+        f"first value 1 then 0, n={n}: max|o_i - (v0 + i v)/(i+1)| = {gap:.2g}; "
+        f"{distinct} distinct outputs for {n} positions",
+        error=gap,
+        tolerance=Tolerance(rounding, r"\gamma_n + \varepsilon"),
+    )
+
+
+_COUNTS = by_proof(causal_mean_counts_position)
+
+claim(
+    "nope-causal-position",
+    "With a causal mask, equal scores still reveal the position",
+    Check(_COUNTS, true=CAUSAL, wrong=(NO_CAUSAL_MASK,)),
+    Check(
+        _nope,
+        true=relative.causal_mean_attention,
+        wrong=(UNMASKED_MEAN,),
+    ),
+    statement=(
+        r"o_i = \frac{v_0 + i\,v}{i + 1},\quad o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)}"
+        r" \ne 0 \text{ when } v_0 \ne v"
+    ),
+)
+
+#: Context extensions ``(n, d, s) -> angles``: none at all, and NTK-aware base scaling read
+#: as keeping every angle inside the trained window (it does not).
+NO_INTERPOLATION = Candidate(
+    "no interpolation", lambda n, d, _s: relative.position_interpolation(n, d, 1.0)
+)
+NTK_IN_RANGE = Candidate("NTK-aware base scaling", relative.base_scaling)
+
+
+def _interpolation(method: relative.Extension) -> Evidence:
+    d, trained, s = EXTENSION
+    reach = extension_reach(method, d, trained, s)
+    return checked(
+        bool(np.all(reach.excess < 0)),
+        f"positions 0..{int(s * trained) - 1}, d={d}, trained on L={trained}: largest "
+        f"max_p angle / (L w_i) over the pairs {1 + reach.excess.max():.6g}; pairs that never "
+        f"turn in training and pass L w_i (unseen angles): {_pair_span(reach.unseen)}",
+    )
+
+
+claim(
+    "position-interpolation-range",
+    "Position interpolation keeps every angle inside the trained range",
+    Check(
+        _interpolation,
+        true=relative.position_interpolation,
+        wrong=(NO_INTERPOLATION, NTK_IN_RANGE),
+    ),
+    statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",
+)
+
+
+def ntk_scaled_base(b: Any, s: Any, d: Any) -> Any:
+    r"""NTK-aware scaling of the base, :math:`b' = b\,s^{d/(d-2)}` (symbolic or numeric).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> b, s, d = sp.symbols("b s d", positive=True)
+    >>> ntk_scaled_base(b, s, d)
+    b*s**(d/(d - 2))
+    """
+    return b * s ** (d / (d - 2))
+
+
+def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base) -> Proof:
+    r"""Prove that :math:`b' = b\,s^{d/(d-2)}` divides :math:`\omega_i` by :math:`s^{2i/(d-2)}`, every ``i``.
+
+    :math:`\omega'_i = b'^{-2i/d}`; the residual stacks :math:`\omega'_i - \omega_i
+    s^{-2i/(d-2)}` for a symbolic pair ``i``, and the two ends :math:`\omega'_0 - 1` and
+    :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s`, with ``b``, ``s``, ``d`` symbolic (positive).
+    The factor :math:`s^{2i/(d-2)}` grows with ``i`` from 1 to ``s``: every pair in between is
+    slowed by a factor in between. ``candidate(b, s, d)`` is the scaled base
+    (:func:`ntk_scaled_base`; a wrong candidate: plain base scaling :math:`b' = b\,s`).
+    """
+    b, s = sp.symbols("b s", positive=True)
+    d = sp.Symbol("d", positive=True)
+    i = sp.Symbol("i", nonnegative=True)
+    scaled = candidate(b, s, d)
+
+    def omega(base: Any, index: Any) -> Any:
+        return base ** (-2 * index / d)
+
+    last = (d - 2) / 2
+    derivation = Derivation()
+    derivation.note(
+        "Scaled base; every frequency and the two ends",
+        rf"b' = {sp.latex(scaled)},\quad \omega'_i = b'^{{-2i/d}},\quad \omega'_0 = b'^{{0}},"
+        rf"\quad \omega'_{{d/2-1}} = b'^{{-(d-2)/d}}",
+    )
+    residual = sp.Matrix(
+        [
+            omega(scaled, i) - omega(b, i) * s ** (-2 * i / (d - 2)),
+            omega(scaled, 0) - 1,
+            omega(scaled, last) - omega(b, last) / s,
+        ]
+    )
+    residual = derivation.apply(
+        "Split the power of a product and multiply exponents (expand_power_base, powdenest)",
+        residual,
+        lambda e: sp.powdenest(sp.expand_power_base(e, force=True), force=True),
+    )
+    residual = derivation.apply(
+        "Combine powers of one base and cancel their exponents",
+        residual,
+        lambda e: sp.powsimp(e).replace(
+            lambda x: x.is_Pow, lambda x: sp.Pow(x.base, sp.cancel(x.exp))
+        ),
+        calls=("powsimp", "cancel"),
+    )
+    residual = derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
+    statement = (
+        r"b' = b\,s^{d/(d-2)} \implies \omega'_i = \omega_i\,s^{-2i/(d-2)} \text{ for every pair } i:"
+        r"\quad \omega'_0 = \omega_0,\quad \omega'_{d/2-1} = \omega_{d/2-1} / s"
+    )
+    return derivation.proof("NTK-aware base scaling", statement, residual)
+
+
+#: Plain base scaling ``(b, s, d) -> b s``.
+PLAIN_BASE_SCALING = Candidate("b' = b s", lambda b, s, _d: b * s)
+
+
+def _ntk(scaled_base: Callable[[float, float, int], float]) -> Evidence:
+    d, s = 128, 8.0
+    old, new = numeric.frequencies(d), numeric.frequencies(d, scaled_base(10000.0, s, d))
+    factor = old / new
+    law = s ** (2 * np.arange(d // 2) / (d - 2))
+    gap = float(np.abs(factor / law - 1.0).max())
+    rising = bool(np.all(np.diff(factor) > 0))
+    # relative errors: both frequency tables, the scaled base's power (carried through
+    # exponents of size <= 1), the law's power, and the two quotients
+    log_s = float(np.log(s))
+    rounding = (
+        2 * FREQUENCY_ROUNDING
+        + exponential_rounding(log_s * d / (d - 2), 2)
+        + exponential_rounding(log_s, 2)
+        + 2 * EPS64
+    )
+    return checked(
+        rising,
+        f"d={d}, s={s:g}, all {d // 2} pairs: max |(w_i / w'_i) / s^(2i/(d-2)) - 1| = "
+        f"{gap:.2g} (tolerance {rounding:.2g}); factors rise from {factor[0]:.6g} to "
+        f"{factor[-1]:.6g}: {'yes' if rising else 'no'}",
+        error=gap,
+        tolerance=Tolerance(
+            rounding, r"2r_\omega + r_{b'} + r_{s} + 2\varepsilon \text{ (relative)}"
+        ),
+    )
+
+
+_NTK = by_proof(ntk_frequencies)
+
+claim(
+    "ntk-base-scaling",
+    "NTK-aware scaling slows pair $i$ by $s^{2i/(d-2)}$: the fastest not at all, the slowest by $s$",
+    Check(_NTK, true=ntk_scaled_base, wrong=(PLAIN_BASE_SCALING,)),
+    Check(_ntk, true=relative.ntk_base, wrong=(PLAIN_BASE_SCALING,)),
+)
+
+#: The pairs NTK scaling takes past the trained window, with the excess in percent: none
+#: (the statement "without unseen angles"), or the slowest pair counted too.
+NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained window", (range(0), (0, 0)))
+SLOWEST_PAIR_TOO = Candidate("pairs 41 to 63, the slowest too", (range(41, 64), (0, 62)))
+
+
+def _ntk_unseen(stated: tuple[range, tuple[int, int]]) -> Evidence:
+    """The pairs NTK scaling takes past the window, and their excess, against ``stated``."""
+    d, trained, s = EXTENSION
+    reach = extension_reach(relative.base_scaling, d, trained, s)
+    unseen = reach.unseen
+    pairs, (low, high) = stated
+    percent = np.round(100 * reach.excess[unseen]).astype(int)
+    span = (int(percent.min()), int(percent.max())) if unseen.size else (0, 0)
+    return checked(
+        unseen.tolist() == list(pairs) and span == (low, high),
+        f"d={d}, L={trained}, s={s:g}, b' = b s^(d/(d-2)): pairs that never turn in training "
+        f"and pass L w_i: {_pair_span(unseen)}, by {span[0]}% to {span[1]}% (stated: "
+        f"{_pair_span(np.array(pairs))}, {low}% to {high}%)",
+    )
+
+
+#: The pairs NTK scaling takes past the trained window in the page's example, with the
+#: excess in percent (the statement of ``ntk-unseen-angles``).
+NTK_UNSEEN = (range(41, 63), (2, 62))
+
+claim(
+    "ntk-unseen-angles",
+    "NTK-aware scaling takes the slow pairs past their trained angles",
+    Check(_ntk_unseen, true=NTK_UNSEEN, wrong=(NO_UNSEEN_PAIRS, SLOWEST_PAIR_TOO)),
+    statement=(
+        r"\begin{gathered}d = 128,\ L = 2048,\ s = 4,\ b' = b\,s^{d/(d-2)}:\ "
+        r"(L-1)\,\omega_i < 2\pi \text{ and } \max_{p < sL} p\,\omega'_i > L\,\omega_i"
+        r" \\ \text{exactly for } i = 41, \dots, 62, \text{ by } 2\,\% \text{ to }"
+        r" 62\,\% \text{ of } L\,\omega_i\end{gathered}"
+    ),
+)
+
+claim(
+    "shaw-reported",
+    "Shaw et al.: the clipped relative score, and 1.3 and 0.3 BLEU over absolute positions",
+    statement=(
+        r"\begin{gathered}e_{ij} = (W_q x_i)^{\mathsf T}(W_k x_j + a^K_{\mathrm{clip}(j-i,K)})"
+        r" / \sqrt d; \\ \text{WMT 2014: +1.3 BLEU (English-German), +0.3 BLEU"
+        r" (English-French) over absolute positions; no further gain from both}\end{gathered}"
+    ),
+    source="shaw2018",
+)
+
+claim(
+    "nope-reported",
+    "Haviv et al.: causal language models without positional encoding learn position",
+    statement=(
+        r"\text{Causal language models without positional encoding are competitive, and"
+        r" probes recover absolute position from their hidden states}"
+    ),
+    source="haviv2022",
+)
+
+claim(
+    "nope-length-generalisation-reported",
+    "Kazemnejad et al.: no positional encoding generalised to longer inputs on their tasks",
+    statement=(
+        r"\text{Decoder-only models without positional encoding generalised to longer inputs"
+        r" than the encodings compared, on their reasoning and arithmetic tasks}"
+    ),
+    source="kazemnejad2023",
+)
+
+claim(
+    "transformer-xl-reported",
+    "Dai et al.: dependencies 80% and 450% longer, evaluation up to 1,800 times faster",
+    statement=(
+        r"\text{Transformer-XL learns dependencies about 80\% longer than RNNs and 450\%"
+        r" longer than vanilla Transformers; evaluation up to 1,800+ times faster}"
+    ),
+    source="dai2019",
+)
+
+claim(
+    "t5-bias-settings",
+    "T5: one scalar per bucket and head, shared across layers; 32 buckets up to offset 128",
+    statement=(
+        r"\text{T5: a learned scalar per bucket, one table per head, shared across layers;"
+        r" 32 buckets, logarithmic up to offset 128, one bucket beyond}"
+    ),
+    source="raffel2020",
+)
+
+claim(
+    "alibi-reported",
+    "Press et al.: ALiBi trained on 1024 tokens matches sinusoidal trained on 2048",
+    statement=(
+        r"\text{1.3B parameters, trained on 1024 tokens, evaluated on 2048: the perplexity of a"
+        r" sinusoidal model trained on 2048, 11\% faster, 11\% less memory}"
+    ),
+    source="press2022",
+)
+
+claim(
+    "position-interpolation-reported",
+    "Chen et al.: LLaMA 7B to 65B extended to 32768 positions within 1000 steps",
+    statement=(
+        r"\text{LLaMA 7B to 65B extended to context windows up to 32768 with at most 1000"
+        r" fine-tuning steps; interpolation bound at least about 600 times smaller than"
+        r" extrapolation's}"
+    ),
+    source="chen2023",
+)
+
+claim(
+    "yarn-reported",
+    "Peng et al.: NTK-aware scaling extrapolates some dimensions; YaRN needs fewer tokens",
+    statement=(
+        r"\text{NTK-aware scaling extrapolates some dimensions to out-of-bound values; YaRN"
+        r" reaches long contexts with 10 times fewer tokens and 2.5 times fewer steps}"
+    ),
+    source="peng2023",
+)

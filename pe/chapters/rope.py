@@ -1,0 +1,1179 @@
+r"""From sinusoids to rotary embeddings (``docs/rope.py``): RoPE's rotation, its relative property and its limits.
+
+RoPE rotates pair ``i`` of a query or key at position ``p`` by the angle :math:`p\,\omega_i`:
+
+.. math::
+
+    R(\theta) = \begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{pmatrix},
+    \qquad (a, b) \mapsto (a\cos\theta - b\sin\theta,\ b\cos\theta + a\sin\theta).
+
+The proofs, each recorded step by step with :class:`pe.symbolic.Derivation` (expand,
+expand_trig and expand; no ``simplify``, no floats):
+
+- :func:`complex_form`: the pair rotation is multiplication by :math:`e^{\mathrm{i}\theta}`;
+- :func:`relative_property`: :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle`
+  for one pair with symbolic ``q``, ``k``, ``m``, ``n`` and frequency;
+- :func:`relative_property_block_diagonal`: the same for a concrete width, either pairing;
+- :func:`pairings_differ_by_permutation` and :func:`permuted_scores_agree`: the two pairings
+  differ by a fixed permutation, and scores agree when ``q`` and ``k`` are permuted alike;
+- :func:`offset_only_after_projection`: RoPE applied after :math:`W_q, W_k` keeps the
+  property for every :math:`W_q, W_k`; rotating before projecting loses it;
+- :func:`additive_counterexample`: the additive encoding loses it after the projections;
+- :func:`summation_by_parts`: the identity behind RoFormer's decay bound.
+
+The measurements feed :func:`pe.rotary.rope` and its helpers a candidate (the rotation
+itself, a permutation, a way to convert weights, a way to score, a bound), the true one and
+the wrong ones alike: :func:`complex_product` (RoPE against the complex product
+:math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_error` and
+:func:`converted_weights_gap` (the two pairings), :func:`offset_spreads` (scores after
+:math:`W_q, W_k` at a fixed offset), :func:`offset_checks`
+(:func:`pe.rotary.check_offset_dependence`), :func:`decay_ratio`, :func:`largest_rise`,
+:func:`rope_score_sequences`, :func:`alibi_score_sequence` and :func:`bound_windows`
+(RoFormer's decay bound and the scores), and :func:`extension_reach` (how far a context
+extension of :mod:`pe.relative` takes each pair past its trained angles; the chapter "The
+relative-position family" shows it). A wrong candidate gives ``holds=False`` or a
+measurement outside its bound.
+
+Examples
+--------
+>>> from pe import rotary
+>>> complex_product(rotary.rope).holds
+True
+>>> largest_rise([3.0, 1.0, 2.0])
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _validate, from_scratch, numeric, rotary, symbolic
+from pe._tolerance import Tolerance, gamma
+from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
+from pe.error_models import ROTATION
+from pe.relative import Extension, alibi_bias, signed_sinusoid
+from pe.rotary import pairing_permutation
+from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
+
+chapter = Chapter(__name__, follows="testing")
+claim = chapter.claim
+
+Float64Array = npt.NDArray[np.float64]
+
+#: A way to score query positions ``ms`` against key positions ``ns`` after ``W_q, W_k``.
+Scores = Callable[[Float64Array, Float64Array, Any, Any, np.random.Generator], Float64Array]
+
+#: Positions of the numeric offset checks: the first 64 and far ones (below float16's max).
+POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_001]])
+
+#: Offsets of the numeric checks, negative ones included.
+OFFSETS = np.array([0, 1, 5, 37, -3, 500])
+
+#: Width of the decay measurements.
+DECAY_WIDTH = 128
+
+
+def _pair_size(x: Float64Array, pairing: str) -> Float64Array:
+    """:math:`|a| + |b|` of the pair each entry of ``x`` belongs to (last axis)."""
+    d = x.shape[-1]
+    if pairing == "adjacent":
+        size = np.abs(x[..., 0::2]) + np.abs(x[..., 1::2])
+        return np.repeat(size, 2, axis=-1)
+    size = np.abs(x[..., : d // 2]) + np.abs(x[..., d // 2 :])
+    return np.concatenate([size, size], axis=-1)
+
+
+def _reach(positions: npt.ArrayLike, d: int, pairing: str) -> Float64Array:
+    """:math:`|p|\\,\\omega_i` for each row (position) and entry, in the pairing's layout."""
+    omega = numeric.frequencies(d)
+    per_pair = np.abs(np.multiply.outer(np.asarray(positions, dtype=np.float64), omega))
+    if pairing == "adjacent":
+        return np.repeat(per_pair, 2, axis=-1)
+    return np.concatenate([per_pair, per_pair], axis=-1)
+
+
+def additive_scores(
+    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
+) -> Float64Array:
+    """Position-position scores of the additive encoding, ``<W_q PE(m), W_k PE(n)>``."""
+    del rng  # the additive encoding draws nothing
+    table = signed_sinusoid(np.concatenate([ms, ns]), w_q.shape[0])
+    pm, pn = table[: len(ms)], table[len(ms) :]
+    return np.asarray(np.einsum("jd,jd->j", pm @ w_q.T, pn @ w_k.T), dtype=np.float64)
+
+
+def rope_after_projection(
+    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
+) -> Float64Array:
+    """Scores ``<R_m W_q x, R_n W_k x>`` of one random token ``x`` (RoPE after the projections)."""
+    x = rng.standard_normal(w_q.shape[0])
+    q = np.tile(w_q @ x, (len(ms), 1))
+    k = np.tile(w_k @ x, (len(ns), 1))
+    return np.asarray(np.einsum("jd,jd->j", rotary.rope(q, ms), rotary.rope(k, ns)))
+
+
+def offset_spreads(candidate: Scores) -> list[float]:
+    """Spread over ``m`` of ``s(m, m + r)`` for ``r = 0, 1, 10``: 0 for a relative score.
+
+    Random ``W_q, W_k`` (``d = 64``), integer ``m < 2000`` in steps of 7.
+    """
+    rng = np.random.default_rng(6)
+    d = 64
+    w_q = rng.standard_normal((d, d)) / 8
+    w_k = rng.standard_normal((d, d)) / 8
+    ms = np.arange(0, 2000, 7)
+    spreads = []
+    for r in (0, 1, 10):
+        s = candidate(w_q, w_k, ms, ms + r, rng)
+        spreads.append(float(s.max() - s.min()))
+    return spreads
+
+
+def offset_checks(
+    angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent", "halves")
+) -> list[rotary.OffsetCheck]:
+    """:func:`pe.rotary.check_offset_dependence` at :data:`POSITIONS` and :data:`OFFSETS`, d=128."""
+    return [
+        rotary.check_offset_dependence(
+            128,
+            POSITIONS,
+            OFFSETS,
+            angle_dtype=angle_dtype,
+            model_dtype=model_dtype,
+            pairing=p,  # type: ignore[arg-type]
+        )
+        for p in pairings
+    ]
+
+
+def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
+    """The two ``(q, k)`` of the decay checks: all ones, and a random pair (``d = 128``)."""
+    rng = np.random.default_rng(1)
+    ones = np.ones(DECAY_WIDTH)
+    return (ones, ones), (rng.standard_normal(DECAY_WIDTH), rng.standard_normal(DECAY_WIDTH))
+
+
+#: The context-extension example of the page: width d, trained length L, factor s.
+EXTENSION = (128, 2048, 4.0)
+
+
+class ExtensionReach(NamedTuple):
+    r"""Per pair, how far an extension's angles reach past the trained window.
+
+    ``excess[i]`` is :math:`\max_p \theta_{p,i} / (L\,\omega_i) - 1` over the ``sL``
+    extended positions (positive: beyond the end :math:`L\,\omega_i` of the trained
+    window); ``turns[i]`` says whether pair ``i`` completes a turn within training,
+    :math:`(L-1)\,\omega_i \ge 2\pi` (then every angle modulo :math:`2\pi` was seen).
+    """
+
+    excess: Float64Array
+    turns: npt.NDArray[np.bool_]
+
+    @property
+    def unseen(self) -> npt.NDArray[np.int64]:
+        """Pairs that never complete a turn in training and reach past the window."""
+        return np.flatnonzero((self.excess > 0) & ~self.turns).astype(np.int64)
+
+
+def extension_reach(
+    method: Extension, d_model: int = 128, trained: int = 2048, scale: float = 4.0
+) -> ExtensionReach:
+    r"""How far ``method`` run on :math:`sL` positions reaches past the trained angles.
+
+    A model trained on positions :math:`0 \le p < L` has seen the angles
+    :math:`p\,\omega_i \le (L-1)\,\omega_i < L\,\omega_i` of pair ``i``. The extension's
+    angles are computed in float64 (relative error about :math:`10^{-16}`, far below the
+    excesses compared).
+
+    Examples
+    --------
+    >>> from pe.relative import position_interpolation
+    >>> reach = extension_reach(position_interpolation, 16, 64, 2.0)
+    >>> bool((reach.excess < 0).all()), reach.unseen.size
+    (True, 0)
+    """
+    width = _validate.even_width("d_model", d_model)
+    length = _validate.positive_int("trained", trained, minimum=2)
+    s = _validate.real_scalar("scale", scale)
+    if s < 1:
+        raise ValueError(f"scale must be >= 1, got {s}")
+    omega = numeric.frequencies(width)
+    angles = method(round(s * length), width, s)
+    excess = angles.max(axis=0) / (length * omega) - 1.0
+    return ExtensionReach(excess, (length - 1) * omega >= 2 * math.pi)
+
+
+#: Query and key positions (real symbols).
+M, N = sp.symbols("m n", real=True)
+
+#: A candidate rotation: ``(position, w) -> 2 x 2 sympy.Matrix`` (RoPE: ``R(position * w)``).
+Rotation = Callable[[Any, Any], Any]
+
+
+def rope_rotation(position: Any, w: Any) -> Any:
+    r"""RoPE's rotation of one pair at ``position``: :math:`R(p\,\omega)` (:func:`pe.symbolic.rotation`).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> rope_rotation(2, sp.pi / 4)
+    Matrix([
+    [0, -1],
+    [1,  0]])
+    """
+    return rotation(position * w)
+
+
+def _shown(expr: Any, joiner: str = "") -> str:
+    """A product of non-commuting symbols as written: ``R_m*W_q*x`` -> ``R_m W_q x``."""
+    return str(expr).replace("*", joiner)
+
+
+def _rotation(candidate: Rotation, position: Any, w: Any) -> Any:
+    matrix = candidate(position, w)
+    if not isinstance(matrix, sp.MatrixBase) or matrix.shape != (2, 2):
+        raise TypeError("rotation must return a 2 x 2 sympy Matrix")
+    return sp.Matrix(matrix)
+
+
+def _vector(name: str, size: int) -> Any:
+    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
+
+
+def _reduce(derivation: Derivation, residual: Any) -> Any:
+    residual = derivation.apply("Multiply out", residual, sp.expand, calls=("expand",))
+    residual = derivation.apply(
+        "Apply the angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
+    )
+    return derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
+
+
+def _exact_frequencies(width: int, base: object) -> list[Any]:
+    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
+        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
+    b = sp.Rational(base)
+    if b <= 1:
+        raise ValueError(f"base must be > 1, got {b}")
+    return [b ** sp.Rational(-2 * i, width) for i in range(width // 2)]
+
+
+def _exact_width(d_model: int, limit: int) -> int:
+    width = _validate.even_width("d_model", d_model)
+    if width > limit:
+        raise ValueError(f"d_model must be <= {limit} for an exact proof, got {width}")
+    return width
+
+
+def _rotation_matrix(position: Any, omegas: Sequence[Any], pairing: str, rotation: Rotation) -> Any:
+    """The d x d RoPE matrix at ``position`` for the pairing, built from the pair blocks."""
+    blocks = [_rotation(rotation, position, w) for w in omegas]
+    if pairing == "adjacent":
+        return sp.diag(*blocks)
+    perm = [int(i) for i in pairing_permutation(2 * len(omegas))]
+    return sp.diag(*blocks).extract(perm, perm)  # pairs (i, i + d/2): P diag(blocks) P^T
+
+
+def _rope_halves_direct(x: Any, angles: Sequence[Any]) -> Any:
+    """rotate_half form: x * cos + rotate_half(x) * sin, rotate_half(x) = (-x2, x1)."""
+    half = len(angles)
+    cos = [sp.cos(t) for t in angles] * 2
+    sin = [sp.sin(t) for t in angles] * 2
+    rotated = [-x[half + i] for i in range(half)] + [x[i] for i in range(half)]
+    return sp.Matrix([x[j] * cos[j] + rotated[j] * sin[j] for j in range(2 * half)])
+
+
+def _rope_adjacent_direct(x: Any, angles: Sequence[Any]) -> Any:
+    out: list[Any] = []
+    for i, t in enumerate(angles):
+        a, b = x[2 * i], x[2 * i + 1]
+        out.extend([a * sp.cos(t) - b * sp.sin(t), b * sp.cos(t) + a * sp.sin(t)])
+    return sp.Matrix(out)
+
+
+def _permutation_matrix(perm: Sequence[int]) -> Any:
+    if sorted(perm) != list(range(len(perm))):
+        raise ValueError("permutation must hold each index 0 .. d-1 once")
+    return sp.eye(len(perm)).extract(list(perm), list(range(len(perm))))
+
+
+def additive_counterexample(
+    w_q: Sequence[Sequence[int]] = ((1, 2), (0, 1)),
+    w_k: Sequence[Sequence[int]] = ((2, 0), (1, 1)),
+) -> tuple[Proof, Any]:
+    r"""The additive encoding after projections: the score is not a function of ``n - m``.
+
+    The position-position term of the additive encoding,
+    :math:`s(m, n) = \langle W_q PE(m), W_k PE(n)\rangle = PE(m)^{\mathsf T} A\, PE(n)` with
+    :math:`A = W_q^{\mathsf T} W_k`, one pair :math:`PE(p) = (\sin\omega p, \cos\omega p)`,
+    symbolic ``m``, ``n``, ω and the given rational projections. (The content-position terms
+    :math:`x^{\mathsf T} A\,PE(n)` depend on the absolute ``n`` even for :math:`A = I`.)
+    The reduction of :math:`s(m, n) - s(0, n - m)` leaves a residual; evaluated exactly at
+    :math:`m = n = \pi / (2\omega)` (offset 0, like :math:`m = n = 0`) it equals
+    :math:`A_{00} - A_{11}`.
+
+    Returns
+    -------
+    tuple
+        The :class:`Proof` (``holds`` is False when the term is not relative) and the exact
+        value of the residual at :math:`m = n = \pi/(2\omega)`: a counter-example when not 0.
+        With :math:`W_q = W_k = I` the proof holds (:math:`PE(m) \cdot PE(n) = \cos\omega(n-m)`).
+    """
+    wq, wk = sp.Matrix(w_q), sp.Matrix(w_k)
+    if wq.shape != (2, 2) or wk.shape != (2, 2):
+        raise ValueError("w_q and w_k must be 2 x 2")
+    if any(not isinstance(e, sp.Integer | sp.Rational) for e in [*wq, *wk]):
+        raise TypeError("w_q and w_k must hold integers or sympy Rationals (no floats)")
+
+    def encoding(p: Any) -> Any:
+        return sp.Matrix([sp.sin(OMEGA * p), sp.cos(OMEGA * p)])
+
+    def score(m: Any, n: Any) -> Any:
+        return (wq * encoding(m)).T * (wk * encoding(n))
+
+    derivation = Derivation()
+    derivation.note(
+        "Additive encoding, then projections; residual s(m, n) − s(0, n − m)",
+        rf"\begin{{gathered}}s(m, n) = \langle W_q PE(m), W_k PE(n)\rangle, \\"
+        rf" W_q = {to_latex(wq)},\ W_k = {to_latex(wk)},\ W_q^{{\mathsf T}} W_k = {to_latex(wq.T * wk)}"
+        r"\end{gathered}",
+    )
+    residual = _reduce(derivation, score(M, N) - score(0, N - M))
+    quarter = sp.pi / (2 * OMEGA)
+    value = sp.expand(residual[0].subs({M: quarter, N: quarter}))
+    derivation.note(
+        "At m = n = π/(2ω) (offset 0) the residual is exactly",
+        rf"s\!\left(\tfrac{{\pi}}{{2\omega}}, \tfrac{{\pi}}{{2\omega}}\right) - s(0, 0)"
+        rf" = {to_latex(value)}",
+        value,
+    )
+    statement = (
+        r"\langle W_q PE(m), W_k PE(n)\rangle = s(0, n - m)"
+        r" \text{ for the } W_q, W_k \text{ below?}"
+    )
+    return derivation.proof("additive encoding after projections", statement, residual), value
+
+
+#: :math:`R(p\omega)^{\mathsf T}`: the other way round (still relative, offset reversed).
+TRANSPOSED_ROTATION = Candidate("transposed rotation", lambda p, w: symbolic.rotation(p * w).T)
+
+#: :math:`R(p^2\omega)`: an angle not linear in the position.
+SQUARED_ANGLE = Candidate("angle p² ω", lambda p, w: symbolic.rotation(p**2 * w))
+
+#: Projections ``(W_q, W_k)`` that keep the additive encoding relative.
+IDENTITY_PROJECTIONS = Candidate("W_q = W_k = I", (((1, 0), (0, 1)), ((1, 0), (0, 1))))
+
+#: Relative scores after :math:`W_q, W_k`: RoPE applied after the projections.
+ROPE_AFTER_PROJECTION = Candidate("RoPE after W_q, W_k", rope_after_projection)
+
+#: Two rotations of the same pairs, each within the rotation's rounding bound, entry by entry.
+_TWO_ROTATIONS = Tolerance(
+    1.0,
+    r"2(|a| + |b|)\bigl(\varepsilon + \gamma_2 + (r_\omega + u)|p|\omega_i\bigr)"
+    r" \text{ per entry}",
+)
+
+
+def _offsets(
+    angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent",)
+) -> Evidence:
+    results = offset_checks(angle_dtype, model_dtype, pairings)
+    return within(
+        max(r.worst_ratio for r in results),
+        Tolerance(1.0, r"\text{pe.rotary.offset\_tolerance, entry by entry}"),
+        "; ".join(r.summary() for r in results),
+    )
+
+
+#: A rotation like :func:`pe.rotary.rope`: ``(x, positions, pairing=...) -> array``.
+Rope = Callable[..., Any]
+
+
+def complex_reference(
+    x: Float64Array, positions: npt.NDArray[np.int64], pairing: str
+) -> Float64Array:
+    """Rotate by multiplying complex pairs by :math:`e^{ip\\omega}` (NumPy complex arithmetic).
+
+    Examples
+    --------
+    >>> complex_reference(np.array([[1.0, 0.0]]), np.array([0]), "adjacent")
+    array([[1., 0.]])
+    """
+    d = x.shape[-1]
+    angles = np.multiply.outer(
+        positions.astype(np.float64), rotary.rope_angles(np.array([1]), d)[0]
+    )
+    if pairing == "adjacent":
+        z = (x[..., 0::2] + 1j * x[..., 1::2]) * np.exp(1j * angles)
+        out = np.empty_like(x)
+        out[..., 0::2], out[..., 1::2] = z.real, z.imag
+        return out
+    z = (x[..., : d // 2] + 1j * x[..., d // 2 :]) * np.exp(1j * angles)
+    return np.concatenate([z.real, z.imag], axis=-1)
+
+
+def complex_product(candidate: Rope) -> Evidence:
+    """``candidate`` against :func:`complex_reference`, both pairings, each entry held to
+    twice the rotation's rounding bound.
+
+    Both rotate the same pairs by float64 angles, each within :data:`pe.error_models.ROTATION`
+    of the exact rotation, so their gap is within twice that. 50 random vectors, ``d = 64``,
+    positions ``0, 100, .., 4900``.
+
+    Examples
+    --------
+    >>> complex_product(rotary.rope).holds
+    True
+    """
+    x = np.random.default_rng(3).standard_normal((50, 64))
+    ps = np.arange(0, 5000, 100)
+    gaps, ratio = [], 0.0
+    for pairing in ("adjacent", "halves"):
+        gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
+        bound = 2 * ROTATION(_pair_size(x, pairing), _reach(ps, 64, pairing), 64)
+        gaps.append(float(gap.max()))
+        ratio = max(ratio, float((gap / bound).max()))
+    return within(
+        ratio,
+        _TWO_ROTATIONS,
+        f"rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
+        f"max gap {gaps[0]:.2g} (adjacent), {gaps[1]:.2g} (halves); worst gap / tolerance "
+        f"{ratio:.2g}",
+    )
+
+
+_THETA = sp.Symbol("theta", real=True)
+
+
+def complex_form(candidate: Rotation = rope_rotation) -> Proof:
+    r"""Prove that rotating ``(a, b)`` by :math:`\theta` is :math:`(a + \mathrm{i}b)\,e^{\mathrm{i}\theta}`.
+
+    The residual is ``R(θ)(a, b)`` minus the real and imaginary parts of the product, after
+    Euler's formula :math:`e^{\mathrm{i}\theta} = \cos\theta + \mathrm{i}\sin\theta`.
+    """
+    a, b = sp.symbols("a b", real=True)
+    matrix = _rotation(candidate, _THETA, 1)
+    product = sp.expand((a + sp.I * b) * sp.exp(sp.I * _THETA).rewrite(sp.cos))
+    real, imag = product.as_real_imag()
+    derivation = Derivation()
+    derivation.note(
+        "Euler's formula, then multiply out",
+        rf"(a + i b)\,e^{{i\theta}} = {sp.latex(product)}",
+    )
+    left = matrix * sp.Matrix([a, b])
+    derivation.note(
+        "Residual: the rotated pair minus (real part, imaginary part)",
+        f"{to_latex(left)} - {to_latex(sp.Matrix([real, imag]))}",
+    )
+    residual = derivation.apply(
+        "Collect terms", left - sp.Matrix([real, imag]), sp.expand, calls=("expand",)
+    )
+    statement = (
+        rf"{to_latex(matrix)} \begin{{pmatrix}} a \\ b \end{{pmatrix}}"
+        r" \leftrightarrow (a + ib)\,e^{i\theta}"
+    )
+    return derivation.proof("RoPE pair rotation is complex multiplication", statement, residual)
+
+
+#: ``rope(x, -p)`` in place of :func:`pe.rotary.rope`.
+FLIPPED_ROPE = Candidate(
+    "rope with the sign of the angle flipped",
+    lambda x, ps, pairing="adjacent": rotary.rope(x, -np.asarray(ps), pairing=pairing),
+)
+
+
+claim(
+    "rope-complex-rotation",
+    "RoPE multiplies each pair by a unit complex phase",
+    Check(by_proof(complex_form), true=rope_rotation, wrong=(TRANSPOSED_ROTATION,)),
+    Check(complex_product, true=rotary.rope, wrong=(FLIPPED_ROPE,)),
+    statement=(
+        r"\begin{pmatrix} a' \\ b' \end{pmatrix} = \begin{pmatrix} \cos p\omega_i & -\sin p\omega_i"
+        r" \\ \sin p\omega_i & \cos p\omega_i \end{pmatrix} \begin{pmatrix} a \\ b \end{pmatrix}"
+        r"\iff a' + ib' = (a + ib)\,e^{ip\omega_i}"
+    ),
+)
+
+
+def relative_property(candidate: Rotation = rope_rotation) -> Proof:
+    r"""Prove :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for one pair.
+
+    ``q = (q_0, q_1)``, ``k = (k_0, k_1)``, ``m``, ``n`` and
+    :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p` is
+    ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
+    """
+    q, k = _vector("q", 2), _vector("k", 2)
+    rm, rn = _rotation(candidate, M, OMEGA), _rotation(candidate, N, OMEGA)
+    rd = _rotation(candidate, N - M, OMEGA)
+    left = (rm * q).T * (rn * k)
+    right = q.T * (rd * k)
+    derivation = Derivation()
+    derivation.note(
+        "The rotations at m, at n and at n − m",
+        f"{to_latex(rm)},\\ {to_latex(rn)},\\ {to_latex(rd)}",
+    )
+    derivation.note(
+        "Residual ⟨R_m q, R_n k⟩ − ⟨q, R_{n−m} k⟩, written out",
+        to_latex(left - right),
+        left - right,
+    )
+    residual = _reduce(derivation, left - right)
+    statement = (
+        r"\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad "
+        rf"R_p = {to_latex(rotation(sp.Symbol('p') * OMEGA))}"
+    )
+    return derivation.proof("RoPE relative property (one pair)", statement, residual)
+
+
+#: :math:`2R(p\omega)`: the right angle, the wrong length.
+SCALED_ROTATION = Candidate("rotation scaled by 2", lambda p, w: 2 * symbolic.rotation(p * w))
+_RELATIVE = by_proof(relative_property)
+
+_NOT_RELATIVE = (SCALED_ROTATION, SQUARED_ANGLE)
+
+claim(
+    "rope-relative-property",
+    "RoPE scores depend only on the offset (one pair)",
+    Check(_RELATIVE, true=rope_rotation, wrong=_NOT_RELATIVE),
+    # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
+    Check(_RELATIVE, true=TRANSPOSED_ROTATION.value),
+)
+
+
+def relative_property_block_diagonal(
+    candidate: Rotation = rope_rotation,
+    d_model: int = 8,
+    *,
+    pairing: str = "adjacent",
+    base: int | Any = 10000,
+) -> Proof:
+    r"""Prove :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for a concrete width.
+
+    ``q``, ``k`` (``d`` symbols each), ``m`` and ``n`` are symbolic; the frequencies are the
+    exact numbers :math:`\mathrm{base}^{-2i/d}`. ``R_p`` is block-diagonal for the adjacent
+    pairing, and pairs ``(i, i + d/2)`` for the halves pairing.
+    """
+    width = _exact_width(d_model, 32)
+    if pairing not in ("adjacent", "halves"):
+        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
+    mode = pairing
+    omegas = _exact_frequencies(width, base)
+    q, k = _vector("q", width), _vector("k", width)
+    rm = _rotation_matrix(M, omegas, mode, candidate)
+    rn = _rotation_matrix(N, omegas, mode, candidate)
+    rd = _rotation_matrix(N - M, omegas, mode, candidate)
+    derivation = Derivation()
+    pairs = (
+        [(2 * i, 2 * i + 1) for i in range(width // 2)]
+        if mode == "adjacent"
+        else [(i, i + width // 2) for i in range(width // 2)]
+    )
+    blocks = r", \\ ".join(
+        rf"\text{{coordinates }} ({a}, {b}):\ R\left({to_latex(M * w)}\right)"
+        for (a, b), w in zip(pairs, omegas, strict=True)
+    )
+    derivation.note(
+        f"R_m for d = {width}, {mode} pairing: each pair of coordinates turns by R(m ω_i)",
+        rf"\begin{{gathered}}{blocks}\end{{gathered}}",
+    )
+    residual = (rm * q).T * (rn * k) - q.T * (rd * k)
+    derivation.note(
+        f"Residual ⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩: {len(sp.Add.make_args(sp.expand(residual[0])))} terms"
+        " once multiplied out",
+        r"\langle R_m q, R_n k\rangle - \langle q, R_{n-m} k\rangle",
+    )
+    residual = residual.applyfunc(sp.expand).applyfunc(sp.expand_trig).applyfunc(sp.expand)
+    derivation.note(
+        "Multiply out, apply expand_trig, collect terms",
+        to_latex(residual),
+        residual,
+        calls=("expand",),
+    )
+    statement = (
+        rf"\langle R_m q, R_n k\rangle = \langle q, R_{{n-m}} k\rangle \text{{ for }} d = {width},"
+        rf" \text{{ {mode} pairing}},\ \omega_i = {sp.latex(sp.Rational(base))}^{{-2i/{width}}}"
+    )
+    return derivation.proof(f"RoPE relative property, d = {width}, {mode}", statement, residual)
+
+
+_ADJACENT = by_proof(partial(relative_property_block_diagonal, pairing="adjacent"))
+_HALVES = by_proof(partial(relative_property_block_diagonal, pairing="halves"))
+
+claim(
+    "rope-relative-block-diagonal",
+    "The relative property for the whole vector, both pairings",
+    Check(_ADJACENT, true=rope_rotation, wrong=(SQUARED_ANGLE,)),
+    Check(_HALVES, true=rope_rotation),
+    statement=(
+        r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle \\"
+        r" \text{exactly for } d = 8, \text{ adjacent and halves pairings}\end{gathered}"
+    ),
+)
+
+
+def permutation_error(candidate: Callable[[int], Any], d_model: int = 64) -> Evidence:
+    r"""``rope_halves(x)`` against ``P rope_adjacent(P^T x)`` with ``P`` from ``candidate(d)``.
+
+    ``(P y)[j] = y[perm[j]]``; 40 random vectors at positions ``0, 100, .., 3900``; each
+    entry held to twice the rotation's rounding bound (both sides rotate the same pairs).
+
+    Examples
+    --------
+    >>> permutation_error(rotary.pairing_permutation).holds
+    True
+    """
+    perm = np.asarray(candidate(d_model))
+    x = np.random.default_rng(4).standard_normal((40, d_model))
+    ps = np.arange(0, 4000, 100)
+    halves = rotary.rope(x, ps, pairing="halves")
+    adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
+    bound = 2 * ROTATION(_pair_size(x, "halves"), _reach(ps, d_model, "halves"), d_model)
+    gap = np.abs(halves - adjacent)
+    ratio = float((gap / bound).max())
+    return within(
+        ratio,
+        _TWO_ROTATIONS,
+        f"d=64: max|rope_halves(x) - P rope_adjacent(P^T x)| = {float(gap.max()):.2g}; worst "
+        f"gap / tolerance {ratio:.2g}",
+    )
+
+
+#: A candidate pairing permutation: ``d -> the d indices perm`` with ``(P y)[j] = y[perm[j]]``.
+Permutation = Callable[[int], Any]
+
+
+def pairings_differ_by_permutation(
+    candidate: Permutation = pairing_permutation,
+    d_model: int = 8,
+    *,
+    base: int | Any = 10000,
+) -> Proof:
+    r"""Prove :math:`\mathrm{rope}_{\text{halves}}(x) = P\,\mathrm{rope}_{\text{adjacent}}(P^{\mathsf T} x)`.
+
+    Both sides are built independently: the halves side as ``x cos + rotate_half(x) sin``
+    with ``rotate_half(x) = (-x[d/2:], x[:d/2])``, the adjacent side pair by pair. ``x`` and
+    the position ``m`` are symbolic. ``P y = y[perm]`` with ``perm = candidate(d)``, for RoPE
+    :func:`pe.rotary.pairing_permutation`: ``[0, 2, ..., 1, 3, ...]``.
+    """
+    width = _exact_width(d_model, 64)
+    perm = [int(i) for i in candidate(width)]
+    matrix = _permutation_matrix(perm)
+    if matrix.shape != (width, width):
+        raise ValueError(f"permutation must have {width} entries, got {len(perm)}")
+    angles = [M * w for w in _exact_frequencies(width, base)]
+    x = _vector("x", width)
+    halves = _rope_halves_direct(x, angles)
+    adjacent = matrix * _rope_adjacent_direct(matrix.T * x, angles)
+    derivation = Derivation()
+    derivation.note("The permutation P (P y = y[perm])", f"\\mathrm{{perm}} = {perm}")
+    derivation.note(
+        "Entries 0 and d/2 of each side: rotate_half on the left, P, rotate, Pᵀ on the right",
+        rf"\begin{{gathered}}{to_latex(halves[0])} \;\big|\; {to_latex(adjacent[0])} \\"
+        rf"{to_latex(halves[width // 2])} \;\big|\; {to_latex(adjacent[width // 2])}\end{{gathered}}",
+    )
+    residual = derivation.apply(
+        "Residual rope_halves(x) − P rope_adjacent(Pᵀx), all entries, collected",
+        (halves - adjacent).T,
+        sp.expand,
+        calls=("expand",),
+    )
+    statement = (
+        r"\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
+        rf"(P^{{\mathsf T}} x, m),\quad d = {width}"
+    )
+    return derivation.proof(f"pairings differ by P, d = {width}", statement, residual)
+
+
+#: Pairing permutations ``d -> perm``: the inverse of P, and none.
+TRANSPOSED_PERMUTATION = Candidate(
+    "P^T in place of P", lambda d: np.argsort(rotary.pairing_permutation(d))
+)
+NO_PERMUTATION = Candidate("no permutation", lambda d: np.arange(d, dtype=np.int64))
+
+
+_PERMUTATIONS = (TRANSPOSED_PERMUTATION, NO_PERMUTATION)
+
+claim(
+    "rope-pairing-permutation",
+    "The two pairings differ by one fixed permutation",
+    Check(
+        by_proof(pairings_differ_by_permutation),
+        true=rotary.pairing_permutation,
+        wrong=_PERMUTATIONS,
+    ),
+    Check(permutation_error, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
+    statement=(
+        r"\begin{gathered}\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
+        r"(P^{\mathsf T} x, m), \\ (Py)_j = y_{\pi(j)},\quad \pi = (0, 2, \dots, d-2, 1, 3,"
+        r" \dots, d-1)\end{gathered}"
+    ),
+)
+
+
+def converted_weights_tolerance(d_model: int = 64) -> float:
+    r"""A bound on :func:`converted_weights_gap` for weights converted correctly.
+
+    Both score matrices compute the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with
+    sums in another order: projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`,
+    rotations adding :func:`pe._tolerance.rotation_rounding` (and carrying :math:`B_q` of
+    both coordinates of a pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} +
+    B_{q'}|k'|^{\mathsf T} + |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest
+    score.
+    """
+    rng = np.random.default_rng(5)
+    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
+    x = rng.standard_normal((32, d_model))
+    ps = np.arange(32) * 37
+    g = gamma(d_model)
+    rotated, bounds = [], []
+    for w in (w_q, w_k):
+        projected = x @ w.T
+        carried = _pair_size(g * (np.abs(x) @ np.abs(w).T), "adjacent")
+        size = _pair_size(projected, "adjacent")
+        rounding = ROTATION(size, _reach(ps, d_model, "adjacent"), d_model)
+        rotated.append(np.abs(rotary.rope(projected, ps)))
+        bounds.append(carried + rounding)
+    (q, k), (b_q, b_k) = rotated, bounds
+    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
+    scores = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
+    return float(2 * score_bound.max() / np.abs(scores).max())
+
+
+def converted_weights_gap(candidate: Callable[..., tuple[Any, Any]], d_model: int = 64) -> float:
+    """Relative gap between adjacent scores and halves scores of converted weights.
+
+    ``candidate(permute, W_q, W_k)`` converts the weights (``permute(W)`` permutes the rows
+    by :func:`pe.rotary.pairing_permutation`); 32 random tokens at positions ``37 j``.
+    """
+    rng = np.random.default_rng(5)
+    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
+    x = rng.standard_normal((32, d_model))
+    perm = rotary.pairing_permutation(d_model)
+    ps = np.arange(32) * 37
+    adjacent = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
+    wq2, wk2 = candidate(lambda w: w[perm], w_q, w_k)
+    q2, k2 = x @ wq2.T, x @ wk2.T
+    halves = rotary.rope(q2, ps, pairing="halves") @ rotary.rope(k2, ps, pairing="halves").T
+    return float(np.abs(adjacent - halves).max() / np.abs(adjacent).max())
+
+
+#: A candidate conversion between pairings: ``(permute, q, k) -> (q', k')``.
+Conversion = Callable[[Callable[[Any], Any], Any, Any], tuple[Any, Any]]
+
+
+def permute_both(permute: Callable[[Any], Any], q: Any, k: Any) -> tuple[Any, Any]:
+    """Converting weights between pairings: permute the query and the key alike.
+
+    Examples
+    --------
+    >>> permute_both(lambda v: v[::-1], [1, 2], [3, 4])
+    ([2, 1], [4, 3])
+    """
+    return permute(q), permute(k)
+
+
+def permuted_scores_agree(
+    candidate: Conversion = permute_both, d_model: int = 8, *, base: int | Any = 10000
+) -> Proof:
+    r"""Prove :math:`\langle \mathrm{h}(Pq, m), \mathrm{h}(Pk, n)\rangle = \langle \mathrm{a}(q, m), \mathrm{a}(k, n)\rangle`.
+
+    ``h`` is the halves pairing, ``a`` the adjacent one; ``q``, ``k``, ``m``, ``n`` symbolic.
+    Weights trained with the adjacent pairing give the same scores under the halves pairing
+    once the rows of :math:`W_q` and :math:`W_k` are permuted by ``P``: ``candidate`` turns
+    ``(P, q, k)`` into the halves side's query and key (:func:`permute_both` for RoPE).
+    """
+    width = _exact_width(d_model, 64)
+    matrix = _permutation_matrix([int(i) for i in pairing_permutation(width)])
+    omegas = _exact_frequencies(width, base)
+    q, k = _vector("q", width), _vector("k", width)
+    query, key = candidate(lambda v: matrix * v, q, k)
+    left = _rope_halves_direct(query, [M * w for w in omegas]).T * _rope_halves_direct(
+        key, [N * w for w in omegas]
+    )
+    p, q_, k_ = sp.symbols("P q k", commutative=False)
+    shown = ", ".join(_shown(v) for v in candidate(lambda v: p * v, q_, k_))
+    right = _rope_adjacent_direct(q, [M * w for w in omegas]).T * _rope_adjacent_direct(
+        k, [N * w for w in omegas]
+    )
+    derivation = Derivation()
+    derivation.note(
+        f"Residual: halves scores of ({shown}) minus adjacent scores of (q, k)",
+        r"\langle h(Pq, m), h(Pk, n)\rangle - \langle a(q, m), a(k, n)\rangle",
+    )
+    residual = derivation.apply("Collect terms", left - right, sp.expand, calls=("expand",))
+    statement = (
+        r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(Pq, m),"
+        r" \mathrm{rope}_{\text{halves}}(Pk, n)\rangle \\ = \langle \mathrm{rope}_{\text{adjacent}}"
+        r"(q, m), \mathrm{rope}_{\text{adjacent}}(k, n)\rangle,"
+        rf"\quad d = {width}\end{{gathered}}"
+    )
+    return derivation.proof(f"permuted scores agree, d = {width}", statement, residual)
+
+
+#: Converting weights ``(permute, q, k) -> (q', k')`` by permuting only the query side.
+ONLY_QUERY_PERMUTED = Candidate("only q permuted (rows of W_q)", lambda f, q, k: (f(q), k))
+
+
+def _converted(candidate: Conversion) -> Evidence:
+    gap = converted_weights_gap(candidate)
+    bound = converted_weights_tolerance()
+    return within(
+        gap,
+        Tolerance(
+            bound,
+            r"2\max(\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} + |q'|B_{k'}^{\mathsf T}) / \max|s|",
+        ),
+        f"d=64, 32 tokens: relative score gap {gap:.2g} (tolerance {bound:.2g})",
+    )
+
+
+_CONVERTED = by_proof(permuted_scores_agree)
+
+claim(
+    "rope-converted-weights",
+    "Permuting the rows of $W_q$ and $W_k$ alike converts between pairings",
+    Check(_CONVERTED, true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
+    Check(
+        _converted,
+        true=permute_both,
+        wrong=(ONLY_QUERY_PERMUTED,),
+    ),
+    statement=(
+        r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(P W_q x, m),"
+        r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"
+        r" = \langle \mathrm{rope}_{\text{adjacent}}(W_q x, m),"
+        r" \mathrm{rope}_{\text{adjacent}}(W_k y, n)\rangle\end{gathered}"
+    ),
+)
+
+#: A candidate place for the rotation: ``(W, R, v) -> the projected, rotated vector``.
+Projection = Callable[[Any, Any, Any], Any]
+
+
+def rotate_after_projecting(w: Any, r: Any, v: Any) -> Any:
+    """RoPE's order: project ``v`` by ``w``, then rotate by ``r``: ``r w v``.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> w, r, v = sp.symbols("W R x", commutative=False)
+    >>> rotate_after_projecting(w, r, v)
+    R*W*x
+    """
+    return r * w * v
+
+
+def offset_only_after_projection(
+    candidate: Projection = rotate_after_projecting, d_model: int = 2
+) -> Proof:
+    r"""Prove :math:`s(m, n) = s(0, n - m)` for RoPE after generic projections :math:`W_q, W_k`.
+
+    :math:`s(m, n) = \langle R_m W_q x, R_n W_k y\rangle` with every entry of :math:`W_q`,
+    :math:`W_k`, ``x``, ``y`` symbolic and :math:`\omega` symbolic (``d = 2``) or exact
+    (``d = 4``). ``candidate(W, R, v)`` places the rotation: :func:`rotate_after_projecting`
+    for RoPE; rotating the input before the projection, :math:`W_q R_m x`, is not a function
+    of ``n - m`` for generic weights.
+    """
+    width = _exact_width(d_model, 4)
+    omegas = [OMEGA] if width == 2 else _exact_frequencies(width, 10000)
+    wq = sp.Matrix(width, width, sp.symbols(f"a_0:{width * width}", real=True))
+    wk = sp.Matrix(width, width, sp.symbols(f"b_0:{width * width}", real=True))
+    x, y = _vector("x", width), _vector("y", width)
+
+    def score(m: Any, n: Any) -> Any:
+        rm = _rotation_matrix(m, omegas, "adjacent", rope_rotation)
+        rn = _rotation_matrix(n, omegas, "adjacent", rope_rotation)
+        return candidate(wq, rm, x).T * candidate(wk, rn, y)
+
+    names = sp.symbols("W_q R_m x W_k R_n y", commutative=False)
+    order = ", ".join(_shown(candidate(*names[i : i + 3]), " ") for i in (0, 3))
+    derivation = Derivation()
+    derivation.note(
+        "Score with generic projections; residual s(m, n) − s(0, n − m)",
+        rf"s(m, n) = \langle {order}\rangle,\quad W_q = {to_latex(wq)},\ W_k = {to_latex(wk)}",
+    )
+    residual = _reduce(derivation, score(M, N) - score(0, N - M))
+    statement = (
+        rf"\langle {order}\rangle = s(0, n - m) \text{{ for all }} W_q, W_k, x, y,\ d = {width}"
+    )
+    return derivation.proof("RoPE after any projection", statement, residual)
+
+
+#: ``(W, R, v) -> W R v``: rotating the input before the projection.
+ROTATE_BEFORE_PROJECTING = Candidate("rotate before projecting", lambda w, r, v: w * r * v)
+_PROJECTED = by_proof(offset_only_after_projection)
+
+_PROJECTED_4 = by_proof(partial(offset_only_after_projection, d_model=4))
+_AFTER = rotate_after_projecting
+
+claim(
+    "rope-relative-after-any-projection",
+    "RoPE after the projections is relative for every $W_q$, $W_k$",
+    Check(_PROJECTED, true=_AFTER, wrong=(ROTATE_BEFORE_PROJECTING,)),
+    Check(_PROJECTED_4, true=_AFTER),
+    statement=(
+        r"\langle R_m W_q x, R_n W_k y\rangle = \langle W_q x, R_{n-m} W_k y\rangle"
+        r" \text{ for all } W_q, W_k, x, y"
+    ),
+)
+
+#: Angle dtypes held to the float64 tolerance.
+FLOAT32_ANGLES = Candidate("angles in float32", "float32")
+FLOAT16_ANGLES = Candidate("angles in float16", "float16")
+
+claim(
+    "rope-offset-only-float64",
+    "In float64 the computed scores depend only on the offset",
+    Check(
+        partial(_offsets, model_dtype="float64", pairings=("adjacent", "halves")),
+        true="float64",
+        wrong=(FLOAT32_ANGLES, FLOAT16_ANGLES),
+    ),
+    statement=(
+        r"\begin{gathered}|s(m, m + r) - \langle q, R_r k\rangle| \le \tau(m, r)"
+        r" \text{ with float64 angles;} \\ \text{float32 and float16 angles exceed it}"
+        r"\end{gathered}"
+    ),
+)
+
+#: Float16 angles held to the tolerance of float32 angles: too strict for them.
+FLOAT32_TOLERANCE = Candidate("float16 angles, tolerance for float32 angles", "float32")
+
+claim(
+    "rope-angle-error-model",
+    "Low-precision angles: error grows with the position as the model says",
+    Check(partial(_offsets, "float32"), true="float32"),
+    Check(partial(_offsets, "float16"), true="float16", wrong=(FLOAT32_TOLERANCE,)),
+    statement=(
+        r"\begin{gathered}|s(m, m + r) - \langle q, R_r k\rangle| \le \tau(m, r) = \\"
+        r" \sum_i \rho_i\bigl(2\varepsilon_a\omega_i(|m| + |m+r| + |r|)"
+        r" + (d+8)\varepsilon_{64}\bigr)\end{gathered}"
+    ),
+)
+
+#: A bound like :func:`pe.rotary.abel_bound`: ``(q, k, offsets) -> (bound, scores)``.
+Bound = Callable[[Any, Any, Any], tuple[Float64Array, Float64Array]]
+
+
+def decay_ratio(candidate: Bound) -> float:
+    """Largest ``|s(r)| / bound(r)`` for ``q = k = 1`` and random ``q, k``, ``r = 0 .. 5000``."""
+    offsets = np.arange(0, 5001)
+    worst = 0.0
+    for q, k in decay_pairs():
+        bound, scores = candidate(q, k, offsets)
+        worst = max(worst, float(np.max(np.abs(scores) / bound)))
+    return worst
+
+
+def abel_right_side(h: Sequence[Any], partial: Sequence[Any], count: int) -> Any:
+    r"""The right side of summation by parts, :math:`-\sum_{j<N} S_{j+1}(h_{j+1} - h_j)`."""
+    return -sp.Add(*[partial[j + 1] * (h[j + 1] - h[j]) for j in range(count)])
+
+
+def summation_by_parts(
+    candidate: Callable[[Sequence[Any], Sequence[Any], int], Any] = abel_right_side,
+    terms: int = 4,
+) -> Proof:
+    r"""Prove :math:`\sum_{i<N} h_i e_i = -\sum_{j<N} S_{j+1}(h_{j+1} - h_j)` with :math:`h_N = 0`.
+
+    :math:`S_j = \sum_{i<j} e_i` (so :math:`S_0 = 0`); ``h`` and ``e`` are symbolic. This is
+    the step behind RoFormer's bound on :math:`\sum_i h_i e^{\mathrm{i} r\omega_i}`.
+    ``candidate(h, S, N)`` is the right side (:func:`abel_right_side`); a wrong one (``S_j``
+    for ``S_{j+1}``, a flipped sign) leaves a residual.
+    """
+    count = _validate.positive_int("terms", terms, minimum=2)
+    h = [*sp.symbols(f"h_0:{count}"), sp.Integer(0)]
+    e = list(sp.symbols(f"e_0:{count}"))
+    partial = [sp.Add(*e[:j]) for j in range(count + 1)]
+    left = sp.Add(*[h[i] * e[i] for i in range(count)])
+    right = candidate(h, partial, count)
+    derivation = Derivation()
+    derivation.note(
+        f"N = {count}, h_N = 0, S_j = e_0 + ... + e_(j−1)",
+        rf"\begin{{gathered}}{sp.latex(left)} \\ \overset{{?}}{{=}} {sp.latex(right)}"
+        r"\end{gathered}",
+    )
+    residual = derivation.apply(
+        "Collect terms", sp.Matrix([left - right]), sp.expand, calls=("expand",)
+    )
+    statement = (
+        r"\sum_{i=0}^{N-1} h_i e_i = -\sum_{j=0}^{N-1} S_{j+1}\,(h_{j+1} - h_j),"
+        rf"\quad h_N = 0,\ S_j = \sum_{{i<j}} e_i,\ N = {count}"
+    )
+    return derivation.proof(f"summation by parts, N = {count}", statement, residual)
+
+
+def _last_partial_sum_bound(q: Any, k: Any, offsets: Any) -> tuple[Any, Any]:
+    h = np.conj(q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2])
+    step = float(np.abs(np.diff(np.append(h, 0.0))).max())
+    phases = np.exp(1j * np.multiply.outer(offsets, numeric.frequencies(q.size)))
+    return step * np.abs(phases.sum(axis=1)), rotary.abel_bound(q, k, offsets)[1]
+
+
+#: Right sides ``(h, S, N) -> expr`` of summation by parts: S_j for S_(j+1); the sign flipped.
+PARTIAL_SUM_SHIFTED = Candidate(
+    "S_j in place of S_{j+1}",
+    lambda h, s, n: -sp.Add(*[s[j] * (h[j + 1] - h[j]) for j in range(n)]),
+)
+ABEL_SIGN_FLIPPED = Candidate(
+    "sign flipped", lambda h, s, n: sp.Add(*[s[j + 1] * (h[j + 1] - h[j]) for j in range(n)])
+)
+
+#: A "bound" ``(q, k, offsets) -> (bound, scores)`` that keeps only the last partial sum.
+LAST_PARTIAL_SUM = Candidate(
+    "max|h_{i+1} − h_i| · |S_N(r)| (last partial sum only)", _last_partial_sum_bound
+)
+
+
+def _decay(candidate: Bound) -> Evidence:
+    worst = decay_ratio(candidate)
+    offsets, excess, rounding = np.arange(0, 5001), 0.0, 0.0
+    for q, k in decay_pairs():
+        bound, scores = candidate(q, k, offsets)
+        excess = max(excess, float((np.abs(scores) - bound).max()))
+        # |s(r)| and the bound are sums of d/2 terms of size |h_i| (and of a few roundings
+        # each): near the bound both are within gamma_(d+4) sum|h_i|
+        h = np.abs((q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]))
+        rounding = max(rounding, 2 * gamma(q.size + 4) * float(h.sum()))
+    return at_most(
+        excess,
+        0.0,
+        Tolerance(rounding, r"2\gamma_{d+4} \sum_i |h_i|"),
+        f"d=128, q=k=1 and random q, k, r = 0..5000: max |s(r)|/bound = {worst:.3g}",
+    )
+
+
+_ABEL = by_proof(summation_by_parts)
+_ABEL_WRONG = (PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED)
+
+claim(
+    "rope-decay-bound",
+    "RoFormer's long-term decay is a bound, by summation by parts",
+    Check(_ABEL, true=abel_right_side, wrong=_ABEL_WRONG),
+    Check(_decay, true=rotary.abel_bound, wrong=(LAST_PARTIAL_SUM,)),
+    statement=(
+        r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{ir\omega_i}\Bigr|"
+        r" \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j(r)|, \\"
+        r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0\end{gathered}"
+    ),
+)
+
+
+def largest_rise(values: npt.ArrayLike) -> float:
+    """Largest ``values[j] - values[i]`` over ``i < j``: 0 for a non-increasing sequence.
+
+    Examples
+    --------
+    >>> largest_rise([3.0, 2.0, 1.0])
+    -1.0
+    """
+    v = np.asarray(values, dtype=np.float64)
+    return float(np.max(v[1:] - np.minimum.accumulate(v)[:-1]))
+
+
+def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
+    """RoPE scores ``s(r)`` of ``q = k = 1`` and of random ``q, k``, ``d = 128``."""
+    labels = ("q=k=1", "random q, k")
+    return {
+        label: rotary.abel_bound(q, k, offsets)[1]
+        for label, (q, k) in zip(labels, decay_pairs(), strict=True)
+    }
+
+
+def alibi_score_sequence(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
+    """ALiBi's bias ``-r/2`` at the offsets ``r = 0, 1, ..`` (a monotone sequence)."""
+    return {"ALiBi's bias -r/2": alibi_bias(np.size(offsets), 0.5)[-1, ::-1]}
+
+
+def bound_windows(offsets: npt.ArrayLike) -> list[float]:
+    """Mean of RoFormer's bound for ``q = k = 1`` over ``r`` in [0, 10), [10, 100), [100, 1000)."""
+    ones = np.ones(DECAY_WIDTH)
+    bound, _ = rotary.abel_bound(ones, ones, offsets)
+    return [float(bound[a:b].mean()) for a, b in ((0, 10), (10, 100), (100, 1000))]
+
+
+#: A sequence that does decay monotonically: ALiBi's bias.
+ALIBI_SEQUENCE = Candidate("ALiBi's bias -r/2", alibi_score_sequence)
+
+
+def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
+    offsets = np.arange(0, 2001)
+    rises = {
+        label: largest_rise(s) / float(np.abs(s).max()) for label, s in candidate(offsets).items()
+    }
+    windows = bound_windows(offsets)
+    return checked(
+        min(rises.values()) > 0.1 and windows[0] > windows[1] > windows[2],
+        "d=128, r = 0..2000: largest rise of s(r) after a lower value, relative to max|s|: "
+        + ", ".join(f"{v:.3g} ({label})" for label, v in rises.items())
+        + "; the bound's mean over r in [0,10), [10,100), [100,1000): "
+        + ", ".join(f"{w:.4g}" for w in windows),
+    )
+
+
+claim(
+    "rope-scores-not-monotone",
+    "The scores themselves do not decay monotonically",
+    Check(
+        _not_monotone,
+        true=rope_score_sequences,
+        wrong=(ALIBI_SEQUENCE,),
+    ),
+    statement=(
+        r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
+        r" \text{while the bound's averages decrease}\end{gathered}"
+    ),
+)
+
+#: A plain rope ``x -> x'`` turning every pair the other way (``rope(x, -p)``).
+PLAIN_ROPE_BACKWARDS = Candidate(
+    "each pair turned by -p w_i", lambda x: rotary.rope(x, -np.arange(len(x)))
+)
+
+
+def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
+    """``candidate(x)`` against :func:`pe.rotary.rope` at positions ``0 .. n-1``, within twice
+    the rotation's rounding bound per entry (both rotate the same pairs by float64 angles)."""
+    worst = 0.0
+    for n, d in ((2048, 128), (300, 8)):
+        x = np.random.default_rng(d).standard_normal((n, d))
+        angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
+        size = np.repeat(np.abs(x[:, 0::2]) + np.abs(x[:, 1::2]), 2, axis=1)
+        bound = 2 * ROTATION(size, angle, d)
+        worst = max(worst, float((np.abs(candidate(x) - rotary.rope(x, n)) / bound).max()))
+    return within(
+        worst,
+        _TWO_ROTATIONS,
+        f"(n, d) in (2048, 128), (300, 8), random x: largest |gap| / tolerance = {worst:.3g} "
+        "(needs <= 1)",
+    )
+
+
+claim(
+    "from-scratch-rope",
+    "A short plain-NumPy rope rotates exactly as pe does",
+    Check(_from_scratch, true=from_scratch.rope, wrong=(PLAIN_ROPE_BACKWARDS,)),
+    statement=(
+        r"|\texttt{rope}(x)_{p,j} - \mathrm{RoPE}(x)_{p,j}|"
+        r" \le 4\varepsilon\,(1 + p\,\omega_i)(|a| + |b|),"
+        r"\quad (a, b) = (x_{p,2i}, x_{p,2i+1}),\ i = \lfloor j/2 \rfloor"
+    ),
+)
+
+claim(
+    "rope-pairings-in-public-code",
+    "Adjacent pairs in RoFormer, GPT-J and Meta's Llama; halves in GPT-NeoX and HF Llama",
+    statement=(
+        r"\begin{gathered}\text{adjacent } (x_{2i}, x_{2i+1}): \text{RoFormer, GPT-J, Meta's"
+        r" Llama;} \\ \text{halves } (x_i, x_{i+d/2}): \text{GPT-NeoX, Hugging Face's Llama;}"
+        r" \\ \text{all: } \omega_i = 10000^{-2i/d}, \text{ positions from 0, the same"
+        r" sign}\end{gathered}"
+    ),
+    source="rope-code",
+)

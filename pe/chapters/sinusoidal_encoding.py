@@ -1,0 +1,1407 @@
+r"""The sinusoidal encoding (``docs/sinusoidal-encoding.py``): indices, wavelengths, conventions, means, geometry.
+
+Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, position
+``p``, :math:`\omega_i = 10000^{-2i/d}`, :math:`PE(p, 2i) = \sin \omega_i p`,
+:math:`PE(p, 2i+1) = \cos \omega_i p`, wavelength :math:`\lambda_i = 2\pi/\omega_i`.
+
+- :func:`wavelength_progression`: the wavelengths form a geometric progression of ratio
+  :math:`10000^{2/d}` from :math:`2\pi` to :math:`2\pi \cdot 10000^{(d-2)/d}`;
+- a 1-indexed convention with :math:`\sin(t / 10000^{2i/d})`, :math:`0 < i \le d/2`
+  (a common variant) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
+  paper's shifted by one step; its highest is :math:`10000^{-2/d}`, not 1;
+- :func:`width_refinement`: doubling the width keeps every frequency,
+  :math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}`;
+- :func:`step_distance`: one step moves a pair by :math:`2\sin(\omega/2)`;
+- :func:`period_mean`: sine and cosine average to 0 over a full period;
+- :func:`concat_projection`: concatenating then projecting is adding two projections;
+- token embeddings are modelled as i.i.d. :math:`N(0, 1)` vectors (seeded); their
+  cosines with the encoding rows and their share inside the span of the rows are measured.
+
+Each proof takes the candidate it proves (a law, an index factor, a step length, a power,
+a right-hand side), the true one by default; the wrong ones leave a non-zero residual.
+Exact values come from :mod:`pe.reference`.
+
+Examples
+--------
+>>> pair_columns(4)
+[0, 1, 2, 3]
+>>> least_periods(binary_bits(64, 3))
+(2, 4, 8)
+>>> period_mean().holds, period_mean(2).holds
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _rotation_table, _validate, bug_zoo, conventions, from_scratch, numeric, reference
+from pe._tolerance import (
+    ELEMENTARY_ULPS,
+    EPS64,
+    FREQUENCY_ROUNDING,
+    Tolerance,
+    gamma,
+    phase_tolerance,
+    power_rounding,
+)
+from pe.chapters.failed_designs import binary_bits
+from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
+from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE, ErrorModel
+from pe.geometry import row_distance_by_offset
+from pe.symbolic import Derivation, Proof
+
+chapter = Chapter(__name__, follows="failed_designs")
+claim = chapter.claim
+
+Float64Array = npt.NDArray[np.float64]
+
+#: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
+Embeddings = Callable[[int, int, int], Float64Array]
+
+
+def pair_columns(d_model: int, n_pairs: int | None = None) -> list[int]:
+    """Columns ``2i`` and ``2i + 1`` written by the pairs ``i = 0 .. n_pairs - 1``, in order.
+
+    By default ``n_pairs = d/2``. Reading "i ranges from 0 to d_model/2" as inclusive
+    gives ``d/2 + 1`` pairs: one too many, writing the columns ``d`` and ``d + 1``.
+
+    Examples
+    --------
+    >>> pair_columns(4, 3)
+    [0, 1, 2, 3, 4, 5]
+    """
+    width = _validate.even_width("d_model", d_model)
+    count = width // 2 if n_pairs is None else _validate.positive_int("n_pairs", n_pairs)
+    return [c for i in range(count) for c in (2 * i, 2 * i + 1)]
+
+
+def column_means_closed_form(n_positions: int, d_model: int, *, shift: float = 1.0) -> Float64Array:
+    r"""Column means from the closed forms of the finite sums (Lagrange's identities).
+
+    For :math:`\theta = \omega_i`, :math:`\frac1n\sum_{p=0}^{n-1} \sin p\theta =
+    \frac{\sin(n\theta/2)\,\sin((n-1)\theta/2)}{n \sin(\theta/2)}` and the same with
+    :math:`\cos((n-1)\theta/2)` for the cosine. ``shift`` is the candidate ``s`` of the
+    middle angle :math:`(n - s)\theta/2`; only ``s = 1`` is right.
+
+    Examples
+    --------
+    >>> column_means_closed_form(2, 2).round(3)
+    array([0.421, 0.77 ])
+    """
+    count = _validate.positive_int("n_positions", n_positions)
+    theta = numeric.frequencies(d_model)
+    common = np.sin(count * theta / 2) / (count * np.sin(theta / 2))
+    middle = (count - shift) * theta / 2
+    out = np.empty(2 * theta.size)
+    out[0::2] = common * np.sin(middle)
+    out[1::2] = common * np.cos(middle)
+    return out
+
+
+def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
+    r"""Isotropic token embeddings: i.i.d. :math:`N(0, 1)` entries, seeded.
+
+    Examples
+    --------
+    >>> random_embeddings(3, 4).shape
+    (3, 4)
+    """
+    tokens = _validate.positive_int("n_tokens", n_tokens)
+    width = _validate.positive_int("d_model", d_model)
+    return np.random.default_rng(seed).standard_normal((tokens, width))
+
+
+_I = sp.Symbol("i", integer=True, nonnegative=True)
+_D = sp.Symbol("d", integer=True, positive=True)
+
+
+def _one_indexed_table(n: int, d: int) -> npt.NDArray[np.float64]:
+    return np.asarray(conventions.get("one-indexed").table(n, d), dtype=np.float64)
+
+
+#: The doubled exponent's table ``(n, d) -> (n, d)``, with the doubled exponent.
+DOUBLED_EXPONENT_TABLE = Candidate("the doubled exponent", bug_zoo.doubled_exponent)
+
+#: The 1-indexed table ``(n, d) -> (n, d)``: every frequency the paper's next one.
+ONE_INDEXED_TABLE = Candidate("the 1-indexed frequencies", _one_indexed_table)
+
+#: The width of every check (the paper's base model).
+D = 512
+U = EPS64 / 2
+
+#: Relative error of pe.numeric.frequencies (correctly rounded).
+R_OMEGA = FREQUENCY_ROUNDING
+
+#: pe's bound :math:`\delta` on every entry of its float64 table.
+DELTA = ENTRY()
+
+#: A table-making function ``(n, d) -> (n, d)``.
+Table = Callable[[int, int], npt.NDArray[np.float64]]
+
+
+@dataclass(frozen=True)
+class PairColumns:
+    r"""How a range of pair indices meets the columns of pe's table (:func:`pair_column_census`).
+
+    ``matched`` pairs are :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``
+    (within 8 machine epsilons for ``p < 8``), ``missing`` pairs have no such columns, and
+    ``each_column_once`` says whether the pairs write every one of the ``columns`` once.
+    """
+
+    columns: int
+    matched: int
+    missing: int
+    each_column_once: bool
+
+
+def pair_column_census(pairs: range, d_model: int) -> PairColumns:
+    r"""Read pe's table of width ``d_model`` against the pair indices ``pairs``.
+
+    Pair ``i`` should be :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``.
+    The paper's range is ``range(d // 2)``; reading it as ``1 <= i <= d/2`` (one-indexed)
+    or taking ``i`` for a column index (``0 <= i < d``) fails: a pair with no columns, or a
+    column no pair writes.
+
+    Examples
+    --------
+    >>> pair_column_census(range(4), 8)
+    PairColumns(columns=8, matched=4, missing=0, each_column_once=True)
+    >>> pair_column_census(range(1, 5), 8)
+    PairColumns(columns=8, matched=3, missing=1, each_column_once=False)
+    """
+    positions = np.arange(8)
+    table = numeric.sinusoidal(positions, d_model)
+    width = table.shape[1]
+    eps = float(np.finfo(np.float64).eps)
+    matched, missing, covered = 0, 0, []
+    for i in pairs:
+        if 2 * i + 1 >= width:
+            missing += 1
+            continue
+        covered += [2 * i, 2 * i + 1]
+        angle = positions * 10000.0 ** (-2 * i / d_model)
+        error = max(
+            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
+            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
+        )
+        matched += error <= 8 * eps
+    return PairColumns(width, matched, missing, sorted(covered) == list(range(width)))
+
+
+#: The pair index read one-indexed, :math:`1 \le i \le d/2` (d = 512): pair 256 has no
+#: columns and columns 0, 1 are never written.
+ONE_INDEXED_PAIRS = Candidate("1 <= i <= d/2 (one-indexed)", range(1, 257))
+
+#: The pair index read as a column index, :math:`0 \le i < d` (d = 512): 256 pairs too many.
+PAIRS_AS_COLUMNS = Candidate("0 <= i < d (i read as a column)", range(512))
+
+#: "i from 0 to d/2" read inclusively (d = 512): one pair too many.
+INCLUSIVE_PAIRS = Candidate("0 <= i <= d/2 (inclusive)", range(257))
+
+
+def _columns(pairs: range) -> Evidence:
+    """Do the pair indices ``pairs`` account for the columns of pe's table, each once?"""
+    census = pair_column_census(pairs, D)
+    return checked(
+        census.matched == len(pairs) and census.missing == 0 and census.each_column_once,
+        f"pe's table, d={D}, has {census.columns} columns; pairs i = {pairs.start}.."
+        f"{pairs.stop - 1}: {census.matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 "
+        f"(within 8 eps, p < 8), {census.missing} have no columns; every column written once: "
+        f"{'yes' if census.each_column_once else 'no'}",
+    )
+
+
+claim(
+    "pair-index-range",
+    r"The pair index runs over $0 \le i < d/2$",
+    Check(
+        _columns,
+        true=range(D // 2),
+        wrong=(ONE_INDEXED_PAIRS, PAIRS_AS_COLUMNS, INCLUSIVE_PAIRS),
+    ),
+    statement=(
+        r"\begin{gathered} \{2i, 2i+1 : 0 \le i < d/2\} = \{0, 1, \dots, d-1\} \\"
+        r" d/2 \text{ pairs, each column once} \end{gathered}"
+    ),
+)
+
+
+def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
+    r"""Wavelengths :math:`\lambda_i = 2\pi / \omega_i`, in positions, ``i = 0 .. d/2 - 1``.
+
+    Examples
+    --------
+    >>> wavelengths(4, base=100.0).round(2)
+    array([ 6.28, 62.83])
+    """
+    return np.asarray(2.0 * np.pi / numeric.frequencies(d_model, base), dtype=np.float64)
+
+
+_BASE = sp.Integer(10000)
+
+
+class WavelengthLaw(NamedTuple):
+    r"""A statement about the wavelengths: :math:`\lambda_i` and the last one, :math:`\lambda_{d/2-1}`.
+
+    Attributes
+    ----------
+    wavelength
+        :math:`\lambda_i` as a SymPy expression of ``(i, d)``.
+    last
+        The stated last wavelength as a SymPy expression of ``d``.
+    last_text
+        How the stated last wavelength reads ("2π·10000^((d−2)/d)").
+    """
+
+    wavelength: Callable[[Any, Any], Any]
+    last: Callable[[Any], Any]
+    last_text: str
+
+
+def paper_wavelength(i: Any, d: Any) -> Any:
+    r"""The paper's :math:`\lambda_i = 2\pi \cdot 10000^{2i/d}`.
+
+    Examples
+    --------
+    >>> paper_wavelength(sp.Integer(1), sp.Integer(4))
+    200*pi
+    """
+    return 2 * sp.pi * _BASE ** (2 * i / d)
+
+
+def _paper_last(d: Any) -> Any:
+    return 2 * sp.pi * _BASE ** ((d - 2) / d)
+
+
+#: The paper's wavelengths and their last one, :math:`2\pi \cdot 10000^{(d-2)/d}`.
+PAPER_WAVELENGTHS = WavelengthLaw(paper_wavelength, _paper_last, "2π·10000^((d−2)/d)")
+
+
+def wavelength_progression(law: WavelengthLaw = PAPER_WAVELENGTHS) -> Proof:
+    r"""Prove the wavelength law: ratio :math:`10000^{2/d}`, first :math:`2\pi`, last short of :math:`2\pi \cdot 10000`.
+
+    Residuals (symbolic ``i`` and ``d``, exact base 10000), with :math:`\lambda` the
+    candidate's wavelength and ``L`` its stated last wavelength:
+
+    1. :math:`\lambda_{i+1}/\lambda_i - 10000^{2/d}`;
+    2. :math:`\lambda_0 - 2\pi`;
+    3. :math:`\lambda_{d/2-1} - L`;
+    4. :math:`\lambda_{d/2-1} / (2\pi\cdot 10000) - 10000^{-2/d}`.
+
+    Examples
+    --------
+    >>> wavelength_progression().summary()
+    'wavelengths form a geometric progression: 3 steps, residual is exactly 0'
+    """
+    lam = law.wavelength
+    derivation = Derivation()
+    derivation.note(
+        "Wavelength of pair i", rf"\lambda_i = \frac{{2\pi}}{{\omega_i}} = {sp.latex(lam(_I, _D))}"
+    )
+    residual = sp.Matrix(
+        [
+            lam(_I + 1, _D) / lam(_I, _D) - _BASE ** (sp.Integer(2) / _D),
+            lam(0, _D) - 2 * sp.pi,
+            lam(_D / 2 - 1, _D) - law.last(_D),
+            lam(_D / 2 - 1, _D) / (2 * sp.pi * _BASE) - _BASE ** (-sp.Integer(2) / _D),
+        ]
+    )
+    derivation.note(
+        "Residuals: ratio, first, last, last against 2π·10000", sp.latex(residual), residual
+    )
+    residual = derivation.apply(
+        "Combine the powers of 10000, then expand the exponents",
+        residual,
+        lambda e: sp.expand(sp.powsimp(sp.expand(e), force=True)),
+        calls=("powsimp", "expand"),
+    )
+    return derivation.proof(
+        "wavelengths form a geometric progression",
+        r"\begin{gathered} \lambda_{i+1} / \lambda_i = 10000^{2/d},\quad \lambda_0 = 2\pi \\"
+        r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi \cdot 10000 \cdot 10000^{-2/d}"
+        r" \end{gathered}",
+        residual,
+    )
+
+
+def _doubled_exponent_wavelength(i: Any, d: Any) -> Any:
+    return 2 * sp.pi * sp.Integer(10000) ** (4 * i / d)
+
+
+#: The stated last wavelength :math:`2\pi \cdot 10000` (the paper's sentence), one step too far.
+LAST_WAVELENGTH_2PI_BASE = Candidate(
+    "last = 2π·10000",
+    PAPER_WAVELENGTHS._replace(last=lambda _d: 2 * sp.pi * 10000, last_text="2π·10000"),
+)
+
+#: The doubled exponent :math:`4i/d`: the index already steps by 2 and is doubled again.
+DOUBLED_EXPONENT_WAVELENGTHS = Candidate(
+    "doubled exponent",
+    PAPER_WAVELENGTHS._replace(wavelength=_doubled_exponent_wavelength),
+)
+
+
+def _wavelengths(law: WavelengthLaw) -> Evidence:
+    lam = wavelengths(D)
+    ratios = lam[1:] / lam[:-1]
+    d = sp.Symbol("d", integer=True, positive=True)
+    expected_last = float(sp.lambdify(d, law.last(d), "numpy")(D))
+    ratio_error = float(np.abs(ratios / 10000.0 ** (2 / D) - 1).max())
+    last_error = abs(lam[-1] / expected_last - 1)
+    first_error = abs(lam[0] / (2 * np.pi) - 1)
+    # each wavelength: a frequency and 2 pi / omega, so R_OMEGA + 2u; a ratio of two, a
+    # power and a quotient: at most three such errors
+    rounding = Tolerance(
+        3 * (R_OMEGA + 2 * U), r"3(r_\omega + 2u),\ r_\omega = u \text{ (relative)}"
+    )
+    return within(
+        max(ratio_error, last_error, first_error),
+        rounding,
+        f"d={D}: λ_0 = {lam[0]:.6f}, λ_255 = {lam[-1]:.1f} against {law.last_text} = "
+        f"{expected_last:.1f} (relative error {last_error:.2g}); consecutive ratios "
+        f"within {ratio_error:.2g} of 10000^(2/d) (relative tolerance {rounding.value:.2g})",
+    )
+
+
+claim(
+    "wavelength-progression",
+    r"Wavelengths: a geometric progression from $2\pi$ to just under $2\pi \cdot 10000$",
+    Check(
+        by_proof(wavelength_progression),
+        true=PAPER_WAVELENGTHS,
+        wrong=(LAST_WAVELENGTH_2PI_BASE, DOUBLED_EXPONENT_WAVELENGTHS),
+    ),
+    Check(_wavelengths, true=PAPER_WAVELENGTHS, wrong=(LAST_WAVELENGTH_2PI_BASE,)),
+    statement=(
+        r"\begin{gathered} \lambda_i = 2\pi\cdot 10000^{2i/d},\quad \lambda_{i+1} / \lambda_i = 10000^{2/d} \\"
+        r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi\cdot 10000 \cdot 10000^{-2/d} \end{gathered}"
+    ),
+)
+
+
+def one_indexed_frequencies(d_model: int) -> Float64Array:
+    r"""The frequencies of the 1-indexed convention, as it is written.
+
+    It writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
+    so its pair ``i`` turns at :math:`10000^{-2i/d}` for ``i = 1 .. d/2``.
+
+    Examples
+    --------
+    >>> one_indexed_frequencies(4)
+    array([0.01  , 0.0001])
+    """
+    width = _validate.even_width("d_model", d_model)
+    one_indexed = np.power(10000.0, -2.0 * np.arange(1, width // 2 + 1) / width)
+    return np.asarray(one_indexed, dtype=np.float64)
+
+
+def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
+    """Are ``frequencies`` the paper's shifted by one step, ending at 10000^(-1)?"""
+    paper = numeric.frequencies(D)
+    error = float(np.abs(frequencies[:-1] / paper[1:] - 1).max())
+    extra = abs(frequencies[-1] / 1e-4 - 1)
+    exponent = round(float(np.log(frequencies[0]) / np.log(10000.0)) * D)
+    return within(
+        max(error, extra),
+        Tolerance(R_OMEGA + power_rounding(D) + U, r"u + r_{\text{pow}} + u \text{ (relative)}"),
+        f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max relative difference "
+        f"{error:.3g}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
+        f"its lowest {frequencies[-1]:.3g}",
+    )
+
+
+claim(
+    "one-indexed-frequencies-shifted",
+    "The 1-indexed convention shifts the frequencies by one step",
+    Check(
+        _shifted_one_step,
+        true=one_indexed_frequencies(D),
+        wrong=(Candidate("the paper's frequencies", numeric.frequencies(D)),),
+    ),
+    statement=(
+        r"\begin{gathered} W_p[2i-1, t] = \sin(t\,/\,10000^{2i/d}),\ 0 < i \le d/2 \\"
+        r" \text{frequencies } 10000^{-2/d}, \dots, 10000^{-1} \\"
+        r" \text{instead of } 1, \dots, 10000^{-(d-2)/d} \end{gathered}"
+    ),
+)
+
+
+def neighbour_distance(d_model: int = 512) -> float:
+    r""":math:`\lVert PE(p+1) - PE(p) \rVert = \sqrt{\sum_i (2 - 2\cos\omega_i)}`, the same for every ``p``.
+
+    Examples
+    --------
+    >>> round(neighbour_distance(512), 4)
+    3.7143
+    """
+    return float(row_distance_by_offset([1], d_model)[0])
+
+
+def rows_distance_past(
+    d_model: int = 512, *, horizon: int = 10_000, frequencies: Float64Array | None = None
+) -> float:
+    r"""Smallest distance between a row of ``0 .. horizon-1`` and a row of ``horizon .. 2 horizon-1``.
+
+    Computed by brute force on blocks of 1000 positions (every pair of the first 1000 rows
+    before and after ``horizon``) and over all offsets up to ``2 horizon`` through
+    :math:`\lVert PE(p+k) - PE(p)\rVert^2 = \sum_i (2 - 2\cos\omega_i k)`, for the paper's
+    frequencies or the ``d_model / 2`` given ``frequencies`` (a candidate law). Angles below
+    :math:`2 \cdot 10^4` in float64 err by about :math:`10^{-12}`, far below the distances
+    compared (a neighbour step is about 3.7 at ``d = 512``).
+
+    Examples
+    --------
+    >>> whole_turns = 2 * np.pi * np.round(numeric.frequencies(8) * 1000 / (2 * np.pi)) / 1000
+    >>> rows_distance_past(8, horizon=1000, frequencies=whole_turns) < 1e-6
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    span = _validate.positive_int("horizon", horizon, minimum=1000)
+    omega = numeric.frequencies(width) if frequencies is None else np.asarray(frequencies, float)
+    if omega.shape != (width // 2,):
+        raise ValueError(f"frequencies must have shape ({width // 2},), got {omega.shape}")
+
+    def rows(positions: npt.NDArray[np.int64]) -> Float64Array:
+        angles = np.outer(positions, omega)
+        return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
+
+    a, b = rows(np.arange(1000)), rows(np.arange(span, span + 1000))
+    squared = (a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T
+    by_offset = (2 - 2 * np.cos(np.outer(np.arange(1, 2 * span), omega))).sum(axis=1)
+    return float(np.sqrt(max(min(float(squared.min()), float(by_offset.min())), 0.0)))
+
+
+#: The paper's law rounded to whole turns every 10000 positions: a law for which 10000
+#: *would* be a length (every row repeats 10000 positions later).
+WHOLE_TURNS_PER_BASE = Candidate(
+    "frequencies rounded to whole turns per 10000 positions (period 10000)",
+    2 * np.pi * np.round(numeric.frequencies(512) * 10_000 / (2 * np.pi)) / 10_000,
+)
+
+
+def _past_base(frequencies: npt.NDArray[np.float64]) -> Evidence:
+    distance = rows_distance_past(D, horizon=10_000, frequencies=frequencies)
+    neighbours = float(neighbour_distance(D))
+    # rows from float64 angles below 2 10^4 (phase model), distances from the Gram matrix or
+    # from sum(2 - 2 cos w k) for k < 2 10^4: the larger of the two models
+    entry = float(phase_tolerance(EPS64, 1.0, 20_000))
+    rounding = max(GRAM_DISTANCE(D, neighbours, entry), float(OFFSET_DISTANCE([19_999], D)[0]))
+    return at_most(
+        neighbours - distance,
+        0.0,
+        Tolerance(
+            rounding, r"\text{Gram distance of rows within } 4\varepsilon + 4\varepsilon\,\omega p"
+        ),
+        f"d={D}: smallest distance between a row before 10000 and a row from 10000 on is "
+        f"{distance:.6g} (brute force on 1000 x 1000 rows and all offsets up to 20000); "
+        f"neighbours are {neighbours:.6g} apart (needs at least that, up to rounding "
+        f"{rounding:.2g})",
+    )
+
+
+claim(
+    "base-is-not-a-length",
+    "10000 is a timescale, not a maximum length",
+    Check(_past_base, true=numeric.frequencies(D), wrong=(WHOLE_TURNS_PER_BASE,)),
+    statement=(
+        r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert \ge \lVert PE(1) - PE(0)"
+        r" \rVert \\ \text{for } p < 10000 \le q < 20000 \\"
+        r" \text{positions past 10000 get new vectors} \end{gathered}"
+    ),
+)
+
+
+def width_refinement(index_factor: int = 2) -> Proof:
+    r"""Prove :math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}`: doubling the width keeps every frequency.
+
+    The candidate is the factor ``f`` of the index in the wider table,
+    :math:`\omega_i^{(d)} = \omega_{f i}^{(2d)}`; only ``f = 2`` holds.
+
+    Examples
+    --------
+    >>> width_refinement().holds, width_refinement(1).holds
+    (True, False)
+    """
+    b = sp.Symbol("base", positive=True)
+
+    def omega(index: Any, width: Any) -> Any:
+        return b ** (-2 * index / width)
+
+    derivation = Derivation()
+    residual = sp.Matrix([omega(_I, _D) - omega(index_factor * _I, 2 * _D)])
+    derivation.note(
+        "Residual: frequency i at width d minus frequency 2i at width 2d",
+        sp.latex(residual[0]),
+        residual,
+    )
+    residual = derivation.apply(
+        "Cancel the exponents (powsimp, expand)", residual, lambda e: sp.expand(sp.powsimp(e))
+    )
+    return derivation.proof(
+        "doubling the width keeps every frequency",
+        r"\omega_i^{(d)} = \mathrm{base}^{-2i/d} = \mathrm{base}^{-2(2i)/(2d)} = \omega_{2i}^{(2d)}",
+        residual,
+    )
+
+
+#: :math:`\omega_i^{(d)} = \omega_i^{(2d)}`: the index factor 1 instead of 2.
+SAME_INDEX_WIDER = Candidate("ω_i(d) = ω_i(2d)", 1)
+
+#: Doubling the width read as "one new frequency between each neighbouring pair" only:
+#: (new ones between neighbours, new ones below the slowest) for d = 512.
+ONLY_BETWEEN = Candidate("one between each neighbouring pair, none slower", (256, 0))
+
+
+def _refinement(d_model: int, factor: int) -> Evidence:
+    small, large = numeric.frequencies(d_model), numeric.frequencies(2 * d_model)
+    error = float(np.abs(small / large[::factor][: small.size] - 1).max())
+    picked = {1: "the first half", 2: "every second"}.get(factor, f"every {factor}-th")
+    rounding = 2 * FREQUENCY_ROUNDING + U
+    return within(
+        error,
+        Tolerance(rounding, r"2 r_\omega + u \text{ (relative)}"),
+        f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
+        f"difference {error:.2g}",
+    )
+
+
+def _inserted(counts: tuple[int, int]) -> Evidence:
+    """Where doubling d = 512 puts the new frequencies: ``counts`` = (between, slower)."""
+    small, large = numeric.frequencies(D), numeric.frequencies(2 * D)
+    new = large[1::2]
+    between = int(np.sum((new[:-1] < small[:-1]) & (new[:-1] > small[1:])))
+    slower = int(np.sum(new < small[-1]))
+    spans = [(float(f[0]), float(f[-1])) for f in (small, large)]
+    in_range = all(
+        top == 1.0
+        and bottom > 1e-4
+        and abs(bottom / 10000.0 ** (-(w - 2) / w) - 1)
+        <= FREQUENCY_ROUNDING + power_rounding(w) + EPS64
+        for (top, bottom), w in zip(spans, (D, 2 * D), strict=True)
+    )
+    return checked(
+        (between, slower) == counts and in_range,
+        f"d={D} -> {2 * D}: of the {new.size} new frequencies, {between} lie strictly between "
+        f"neighbouring old ones and {slower} below the old slowest (stated: {counts[0]} and "
+        f"{counts[1]}); both widths span 1 down to {spans[0][1]:.4g} and {spans[1][1]:.4g}, "
+        f"= 10000^(-(d-2)/d) > 10000^-1: {'yes' if in_range else 'no'}",
+    )
+
+
+claim(
+    "width-refines-frequencies",
+    "The width is a choice: doubling it keeps every frequency",
+    Check(by_proof(width_refinement), true=2, wrong=(SAME_INDEX_WIDER,)),
+    Check(partial(_refinement, 256), true=2),
+    Check(partial(_refinement, 512), true=2, wrong=(SAME_INDEX_WIDER,)),
+    Check(_inserted, true=(D // 2 - 1, 1), wrong=(ONLY_BETWEEN,)),
+    statement=(
+        r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)};"
+        r" \text{ the new } \omega_{2i+1}^{(2d)} \text{ lie between neighbours,} \\"
+        r" \text{ the last one } \omega_{d-1}^{(2d)} \text{ below the old slowest};"
+        r" \text{ every width spans } 1 \text{ to } \mathrm{base}^{-(d-2)/d}"
+        r" > \mathrm{base}^{-1} \end{gathered}"
+    ),
+)
+
+#: The worked example of the chapter: a four-token sentence.
+WORKED_SENTENCE: tuple[str, ...] = ("My", "name", "is", "RK")
+
+
+def _worked_example(table: Table) -> Evidence:
+    sentence = WORKED_SENTENCE
+    exact = reference.table(range(len(sentence)), D)
+    values = table(len(sentence), D)
+    error = float(np.abs(values - exact).max())
+    return within(
+        error,
+        ENTRY.tolerance(),
+        f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
+        f"against 50-digit mpmath: max error {error:.2g} (tolerance {DELTA:.2g}); "
+        f"PE(1,256) = {values[1, 256]:.6f}",
+    )
+
+
+claim(
+    "worked-example-my-name-is-rk",
+    'The worked example "My name is RK", $d = 512$',
+    Check(
+        _worked_example,
+        true=numeric.sinusoidal,
+        wrong=(DOUBLED_EXPONENT_TABLE, ONE_INDEXED_TABLE),
+    ),
+    statement=(
+        r"\begin{gathered} PE(0) = [0, 1, 0, 1, \dots] \\"
+        r" PE(1,0) = \sin 1,\quad PE(1,1) = \cos 1 \\"
+        r" PE(1,256) = \sin\tfrac{1}{100} \\"
+        r" PE(1,511) = \cos 10000^{-510/512} \approx 1 \end{gathered}"
+    ),
+)
+
+
+def least_periods(columns: npt.NDArray[Any]) -> tuple[int, ...]:
+    """The least period of each column (the smallest shift that maps it onto itself).
+
+    A column with no period shorter than its length gets its length.
+
+    Examples
+    --------
+    >>> least_periods(np.array([[0, 1], [1, 1], [0, 0], [1, 0]]))
+    (2, 4)
+    """
+    rows = columns.shape[0]
+    return tuple(
+        next(
+            (s for s in range(1, rows) if np.array_equal(column[s:], column[:-s])),
+            rows,
+        )
+        for column in columns.T
+    )
+
+
+def _least_periods(periods: tuple[int, ...]) -> Evidence:
+    ok = least_periods(binary_bits(1024, 4)) == periods
+    return checked(
+        ok, f"bits 0-3 of 0..1023 have least periods {', '.join(map(str, periods))}: {ok}"
+    )
+
+
+claim(
+    "binary-bits-periods",
+    "Binary counter: bit $b$ flips with period $2^{b+1}$",
+    Check(
+        _least_periods,
+        true=(2, 4, 8, 16),
+        wrong=(Candidate("periods 2^b", (1, 2, 4, 8)),),
+    ),
+    statement=(
+        r"\begin{gathered} \bigl\lfloor p / 2^b \bigr\rfloor \bmod 2 \text{ has least period } 2^{b+1} \\"
+        r" 2, 4, 8, 16 \text{ for } b = 0, 1, 2, 3 \end{gathered}"
+    ),
+)
+
+
+def ratio_equals_two_width(base: int = 10000) -> tuple[Any, bool]:
+    r"""The width ``d`` at which consecutive wavelengths would double, and whether it is even.
+
+    :math:`\mathrm{base}^{2/d} = 2 \iff \tfrac{2}{d}\ln \mathrm{base} = \ln 2 \iff
+    d = 2\log_2 \mathrm{base}`. That is an even integer exactly when
+    :math:`\log_2 \mathrm{base}` is an integer, that is when ``base`` is a power of two
+    (10000 = 2^4 · 625 is not: :math:`d = 8\ln 10/\ln 2 \approx 26.58`).
+
+    Returns
+    -------
+    tuple
+        The exact width (a SymPy expression) and whether it is an even integer.
+
+    Examples
+    --------
+    >>> ratio_equals_two_width(2**13)
+    (26, True)
+    """
+    value = _validate.positive_int("base", base, minimum=2)
+    width = sp.expand_log(2 * sp.log(sp.Integer(value)) / sp.log(2), force=True)
+    power_of_two = value & (value - 1) == 0
+    return width, power_of_two
+
+
+def _ratio_two(base: int) -> Evidence:
+    width, even_integer = ratio_equals_two_width(base)
+    return checked(
+        not even_integer,
+        f"base {base}: consecutive wavelengths double only at d = {sp.sstr(width)} "
+        f"= {float(width):.4f}, {'an even width' if even_integer else 'not an even integer'}",
+    )
+
+
+claim(
+    "wavelength-ratio-not-two",
+    "Unlike bits, consecutive wavelengths never double",
+    Check(_ratio_two, true=10000, wrong=(Candidate("base 2^13", 2**13),)),
+    statement=(
+        r"\begin{gathered} 10000^{2/d} = 2 \iff d = 2\log_2 10000 = 8 + 8\log_2 5 \approx 26.58 \\"
+        r" \text{not an even integer} \end{gathered}"
+    ),
+)
+
+
+def chord_squared(w: Any) -> Any:
+    r"""The squared step of a pair turning by :math:`\omega`: :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`.
+
+    Examples
+    --------
+    >>> chord_squared(sp.pi)
+    4
+    """
+    return 2 - 2 * sp.cos(w)
+
+
+def step_distance(squared_step: Callable[[Any], Any] = chord_squared) -> Proof:
+    r"""Prove :math:`\lVert v(p+1) - v(p) \rVert = 2\sin(\omega/2)` for one pair (a smooth step).
+
+    The residual is :math:`\lVert v(p+1) - v(p)\rVert^2` minus the candidate squared step
+    (a function of :math:`\omega`), by default :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`.
+
+    Examples
+    --------
+    >>> step_distance().holds, step_distance(lambda w: w**2).holds
+    (True, False)
+    """
+    p = sp.Symbol("p", real=True)
+    w = sp.Symbol("omega", positive=True)
+    step = sp.Matrix([sp.sin(w * (p + 1)) - sp.sin(w * p), sp.cos(w * (p + 1)) - sp.cos(w * p)])
+    target = squared_step(w)
+    derivation = Derivation()
+    derivation.note(
+        "Residual: squared step of the pair minus the stated squared step",
+        rf"\lVert {sp.latex(step)} \rVert^2 - {sp.latex(target)}",
+    )
+    residual = sp.Matrix([(step.T * step)[0] - target])
+    residual = derivation.angle_addition(residual)
+    residual = derivation.pythagoras(residual)
+    return derivation.proof(
+        "one step moves a pair by 2 sin(ω/2)",
+        r"\lVert v_i(p+1) - v_i(p) \rVert = 2 \sin(\omega_i / 2) \le \omega_i",
+        residual,
+    )
+
+
+#: The squared step :math:`\omega^2` of a pair: "one step moves a pair by exactly ω".
+STEP_IS_OMEGA = Candidate("step = ω exactly", lambda w: w**2)
+
+
+def _steps(factor: float) -> Evidence:
+    table = numeric.sinusoidal(10_001, D)
+    omega = np.repeat(numeric.frequencies(D), 2)[None, :]
+    steps = np.abs(np.diff(table, axis=0))
+    label = "ω_i" if factor == 1.0 else f"{factor:g} ω_i"
+    # two entries within DELTA, their difference rounded (at most 2), the bound's frequency
+    rounding = Tolerance(2 * DELTA + 2 * U + R_OMEGA, r"2\delta + 2u + r_\omega")
+    return at_most(
+        float((steps - factor * omega).max()),
+        0.0,
+        rounding,
+        f"d={D}, p < 10001: max |PE(p+1, j) − PE(p, j)| / {label} = "
+        f"{float((steps / (factor * omega)).max()):.4f} (needs <= 1 up to rounding); "
+        "a bit jumps by 1 at every flip",
+    )
+
+
+claim(
+    "encoding-steps-smooth",
+    "Unlike bits, the encoding moves smoothly",
+    Check(
+        by_proof(step_distance),
+        true=chord_squared,
+        wrong=(STEP_IS_OMEGA,),
+    ),
+    Check(_steps, true=1.0, wrong=(Candidate("|step| <= ω_i / 2", 0.5),)),
+    statement=(
+        r"\begin{gathered} \lVert v_i(p+1) - v_i(p) \rVert = 2\sin(\omega_i/2) \le \omega_i \le 1 \\"
+        r" \Rightarrow\ |PE(p+1, j) - PE(p, j)| \le \omega_i \end{gathered}"
+    ),
+)
+
+
+def period_mean(power: int = 1) -> Proof:
+    r"""Prove that sine and cosine average to 0 over a full period :math:`2\pi/\omega`.
+
+    Residuals: :math:`\frac{\omega}{2\pi}\int_0^{2\pi/\omega} \sin^k(\omega t)\,dt` and the
+    same for cosine, with the candidate power ``k``; only ``k = 1`` holds (the squares
+    average to 1/2).
+
+    Examples
+    --------
+    >>> list(period_mean(2).residual)
+    [1/2, 1/2]
+    """
+    t = sp.Symbol("t", real=True)
+    w = sp.Symbol("omega", positive=True)
+    derivation = Derivation()
+    integrals = sp.Matrix(
+        [
+            w / (2 * sp.pi) * sp.integrate(sp.sin(w * t) ** power, (t, 0, 2 * sp.pi / w)),
+            w / (2 * sp.pi) * sp.integrate(sp.cos(w * t) ** power, (t, 0, 2 * sp.pi / w)),
+        ]
+    )
+    derivation.note(
+        "Mean of the sine and of the cosine over one period (sympy.integrate)",
+        rf"\frac{{\omega}}{{2\pi}}\int_0^{{2\pi/\omega}} \sin^{{{power}}}(\omega t)\,dt,\ "
+        rf"\frac{{\omega}}{{2\pi}}\int_0^{{2\pi/\omega}} \cos^{{{power}}}(\omega t)\,dt",
+    )
+    residual = derivation.apply("Evaluate and expand", integrals, sp.expand)
+    return derivation.proof(
+        "zero mean over a full period",
+        r"\frac{\omega}{2\pi}\int_0^{2\pi/\omega} \sin \omega t\,dt ="
+        r" \frac{\omega}{2\pi}\int_0^{2\pi/\omega} \cos \omega t\,dt = 0",
+        residual,
+    )
+
+
+#: "sin² and cos² average to 0 over a period" (they average to 1/2): the power 2.
+SQUARED_MEAN = Candidate("sin² and cos²", 2)
+
+claim(
+    "zero-mean-full-period",
+    "Zero-centred over a full period",
+    Check(by_proof(period_mean), true=1, wrong=(SQUARED_MEAN,)),
+)
+
+
+def column_means(n_positions: int, d_model: int) -> Float64Array:
+    """Mean of each column of the table over the positions ``0 .. n-1`` (measured).
+
+    Examples
+    --------
+    >>> column_means(2, 2).round(3)
+    array([0.421, 0.77 ])
+    """
+    return np.asarray(numeric.sinusoidal(n_positions, d_model).mean(axis=0), dtype=np.float64)
+
+
+def column_means_exact(n_positions: int, d_model: int, *, shift: float = 1.0) -> Float64Array:
+    """:func:`column_means_closed_form` evaluated in 40-digit mpmath at the exact frequencies.
+
+    The reference the measured means are held to: its only error is the final rounding.
+
+    Examples
+    --------
+    >>> bool(np.allclose(column_means_exact(5, 8), column_means(5, 8), rtol=0, atol=1e-15))
+    True
+    """
+    import mpmath
+
+    count = _validate.positive_int("n_positions", n_positions)
+    width = _validate.even_width("d_model", d_model)
+    out = np.empty(width)
+    with mpmath.workdps(40):
+        for i, theta in enumerate(reference.frequencies(width, dps=40)):
+            common = mpmath.sin(count * theta / 2) / (count * mpmath.sin(theta / 2))
+            middle = (count - mpmath.mpf(shift)) * theta / 2
+            out[2 * i] = float(common * mpmath.sin(middle))
+            out[2 * i + 1] = float(common * mpmath.cos(middle))
+    return out
+
+
+def _finite_means(shift: float) -> Evidence:
+    worst, sizes = 0.0, (4, 100, 1000)
+    for n in sizes:
+        measured = column_means(n, D)
+        closed = column_means_exact(n, D, shift=shift)
+        worst = max(worst, float(np.abs(measured - closed).max()))
+    label = f"n − {shift:g}" if shift else "n"
+    # n entries within DELTA, summed (at most n) and divided by n; the exact form rounded once
+    n = max(sizes)
+    rounding = Tolerance(DELTA + gamma(n) + U, r"\delta + \gamma_n + u,\ n = 1000")
+    return within(
+        worst,
+        rounding,
+        f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
+        f"{label} (40-digit mpmath): max difference {worst:.2g} (tolerance {rounding.value:.2g})",
+    )
+
+
+claim(
+    "finite-column-means",
+    "Over finitely many positions the mean is not zero: the closed form",
+    Check(_finite_means, true=1.0, wrong=(Candidate("n instead of n − 1", 0.0),)),
+    statement=(
+        r"\begin{gathered} \frac1n\sum_{p=0}^{n-1} \sin p\omega = \frac{\sin\frac{n\omega}{2} \sin\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \\"
+        r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
+    ),
+)
+
+
+#: The weight matrices of one encoder layer of the paper's model, as (input, output) widths
+#: named by what they read and write: the residual stream of width ``d`` ("stream"), the
+#: attention heads' concatenated width (``d`` too in the paper), the feed-forward width.
+@dataclass(frozen=True)
+class MatrixUse:
+    """How one weight matrix of an encoder layer met the residual stream in a forward pass."""
+
+    shape: tuple[int, int]
+    reads_stream: bool
+    writes_stream: bool
+
+
+def layer_matrices(stream: int, d_model: int = 512, d_ff: int = 2048) -> dict[str, MatrixUse]:
+    """Run one encoder layer on a ``stream``-wide residual stream and record its matrices.
+
+    The layer (layer normalisations left out: they hold vectors, not matrices) is attention
+    with queries, keys and values of width ``d_model``, its output added back to the stream,
+    then a ReLU feed-forward block of width ``d_ff`` added back too. Each matrix is created
+    when the forward pass first multiplies by it, with as many rows as its operand has
+    columns and as many columns as the code asks for (the stream's width where the product
+    is added to the stream); ``reads_stream`` records whether its operand *is* a state of
+    the stream, ``writes_stream`` whether its product is added to it. Nothing about which
+    matrix touches the stream is typed: it is read off the pass.
+
+    Examples
+    --------
+    >>> uses = layer_matrices(512)
+    >>> uses["W_1"].shape, uses["W_O"].reads_stream, uses["W_O"].writes_stream
+    ((512, 2048), False, True)
+    """
+    width = _validate.positive_int("stream", stream)
+    heads, ffn = _validate.positive_int("d_model", d_model), _validate.positive_int("d_ff", d_ff)
+    return dict(_forward_pass(width, heads, ffn))
+
+
+@cache
+def _forward_pass(width: int, heads: int, ffn: int) -> tuple[tuple[str, MatrixUse], ...]:
+    rng = np.random.default_rng(0)
+    uses: dict[str, MatrixUse] = {}
+    states: list[Float64Array] = [rng.standard_normal((2, width))]
+
+    def multiply(name: str, operand: Float64Array, columns: int, *, adds: bool) -> Float64Array:
+        # the values do not matter, only that the product runs: a constant matrix is cheapest
+        matrix = np.full((operand.shape[-1], columns), 1 / np.sqrt(operand.shape[-1]))
+        reads = any(operand is state for state in states)
+        uses[name] = MatrixUse((matrix.shape[0], matrix.shape[1]), reads, adds)
+        return np.asarray(operand @ matrix)
+
+    x = states[0]
+    q, k, v = (multiply(name, x, heads, adds=False) for name in ("W_Q", "W_K", "W_V"))
+    scores = q @ k.T / np.sqrt(heads)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    mixed = (weights / weights.sum(axis=1, keepdims=True)) @ v
+    states.append(x + multiply("W_O", mixed, x.shape[-1], adds=True))
+    hidden = np.maximum(multiply("W_1", states[-1], ffn, adds=False), 0.0)
+    states.append(states[-1] + multiply("W_2", hidden, states[-1].shape[-1], adds=True))
+    return tuple(uses.items())
+
+
+#: The matrices reading the stream read as "queries, keys, values, output".
+QKV_AND_OUTPUT_READ = Candidate("queries, keys, values and output", ("W_Q", "W_K", "W_V", "W_O"))
+
+
+def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
+    """Which matrices of an encoder layer read the stream (from a forward pass), and a 2d stream."""
+    added, concatenated = layer_matrices(D), layer_matrices(2 * D)
+    reading = tuple(n for n, use in added.items() if use.reads_stream)
+    writing = tuple(n for n, use in added.items() if use.writes_stream)
+    sizes = {n: (np.prod(added[n].shape), np.prod(concatenated[n].shape)) for n in added}
+    extra = sum(int(b - a) for a, b in sizes.values())
+    doubled = all(b == 2 * a for a, b in sizes.values())
+    return checked(
+        reading == readers and doubled,
+        f"d={D}, d_ff=2048, forward pass of one encoder layer: matrices reading the stream "
+        f"{', '.join(reading)} (stated: {', '.join(readers)}); writing it {', '.join(writing)}; "
+        f"a {2 * D}-wide stream adds {extra:,} weights per layer, doubling every matrix: "
+        f"{'yes' if doubled else 'no'}",
+    )
+
+
+claim(
+    "concat-doubles-layer-weights",
+    "A concatenated stream doubles every weight matrix of an encoder layer",
+    Check(
+        _stream_matrices,
+        true=("W_Q", "W_K", "W_V", "W_1"),
+        wrong=(QKV_AND_OUTPUT_READ,),
+    ),
+    statement=(
+        r"\begin{gathered}W_Q, W_K, W_V, W_1 \text{ read the stream, } W_O, W_2"
+        r" \text{ write it;} \\ \text{width } 2d \implies \text{every matrix of the"
+        r" layer doubles}\end{gathered}"
+    ),
+)
+
+#: PyTorch's default ``nn.Embedding`` initialisation, N(0, 1).
+UNIT_EMBEDDING_INIT = Candidate("N(0, 1) entries (nn.Embedding's default)", 1.0)
+
+
+def _embedding_scale(init_std: float) -> Evidence:
+    """Entries of sqrt(d) E for an embedding table E drawn with standard deviation init_std."""
+    scaled = np.sqrt(D) * random_embeddings(2000, D) * init_std
+    rms = float(np.sqrt((scaled**2).mean()))
+    return checked(
+        abs(rms - 1) <= 0.05,
+        f"d={D}, 2000 x {D} entries drawn with std {init_std:.4g}, times sqrt(d): root mean "
+        f"square {rms:.4g} (size about 1: within 5%)",
+    )
+
+
+claim(
+    "embedding-scale-needs-init",
+    r"Scaled by $\sqrt{d}$, embeddings have entries of size 1 only if drawn with std $1/\sqrt{d}$",
+    Check(
+        _embedding_scale,
+        true=1 / np.sqrt(D),
+        wrong=(UNIT_EMBEDDING_INIT,),
+    ),
+    statement=(
+        r"E_{tj} \sim N(0, \sigma^2) \implies \sqrt d\,E_{tj} \sim N(0, d\sigma^2):"
+        r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
+    ),
+)
+
+
+def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
+    """Weights and multiply-adds per token of one projection reading the input, add vs concatenate.
+
+    Adding keeps the input width ``d``; concatenating makes it ``2d``. One ``(d_in x d_out)``
+    projection has ``d_in * d_out`` weights and as many multiply-adds per token.
+
+    Examples
+    --------
+    >>> projection_cost(8, 3)["weights_concat"]
+    48
+    """
+    width = _validate.positive_int("d_model", d_model)
+    out = width if d_out is None else _validate.positive_int("d_out", d_out)
+    return {
+        "width_add": width,
+        "width_concat": 2 * width,
+        "weights_add": width * out,
+        "weights_concat": 2 * width * out,
+        "madds_add": width * out,
+        "madds_concat": 2 * width * out,
+    }
+
+
+#: The right-hand side of :math:`W[e; q] = \dots` as a function ``(W_e, W_q, e, q)``.
+Projection = Callable[[Any, Any, Any, Any], Any]
+
+
+def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
+    r""":math:`W_e e + W_q q`: two separate projections, added.
+
+    Examples
+    --------
+    >>> separate_projections(sp.eye(1), 2 * sp.eye(1), sp.eye(1), sp.eye(1))
+    Matrix([[3]])
+    """
+    return w_e @ e + w_q @ q
+
+
+def projection_text(rhs: Projection) -> str:
+    r"""The right-hand side ``rhs`` written out, as plain LaTeX ("W_e e + W_q q").
+
+    Examples
+    --------
+    >>> projection_text(separate_projections)
+    'W_e e + W_q q'
+    """
+    w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_q", 2, 2)
+    e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("q", 2, 1)
+    text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_q"})
+    return str(text).replace(r"\left(", "(").replace(r"\right)", ")")
+
+
+def concat_projection(rhs: Projection = separate_projections, *, width: int = 2) -> Proof:
+    r"""Prove :math:`W [e; q] = W_e e + W_q q` with ``W = [W_e | W_q]``: concatenating then projecting.
+
+    A layer reading the concatenation ``[e; q]`` (width ``2 width``) equals two separate
+    projections added; adding ``e + q`` first is the special case :math:`W_e = W_q`. The
+    candidate is the right-hand side as a function of ``(W_e, W_q, e, q)``.
+
+    Examples
+    --------
+    >>> concat_projection().holds, concat_projection(width=1).holds
+    (True, True)
+    """
+    size = _validate.positive_int("width", width)
+    e = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"e_{r + 1}", real=True))
+    q = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"q_{r + 1}", real=True))
+    w_e = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"a_{{{r + 1}{c + 1}}}", real=True))
+    w_q = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"b_{{{r + 1}{c + 1}}}", real=True))
+    whole = sp.Matrix.hstack(w_e, w_q)
+    stacked = sp.Matrix.vstack(e, q)
+    derivation = Derivation()
+    derivation.note(
+        "Residual: the layer on the concatenation minus the candidate",
+        rf"{sp.latex(whole)} {sp.latex(stacked)} - ({projection_text(rhs)})",
+    )
+    residual = derivation.apply(
+        "Multiply out", whole * stacked - rhs(w_e, w_q, e, q), sp.expand, calls=("expand",)
+    )
+    return derivation.proof(
+        "concatenate-then-project is add-after-separate-projections",
+        r"\begin{pmatrix} W_e & W_q \end{pmatrix} \begin{pmatrix} e \\ q \end{pmatrix}"
+        r" = W_e e + W_q q",
+        residual,
+    )
+
+
+#: :math:`W[e; q] = W_e (e + q)`: one projection for both halves.
+TIED_PROJECTION = Candidate("W_e (e + q)", lambda w_e, _w_q, e, q: w_e @ (e + q))
+
+
+def _costs(rhs: Projection) -> Evidence:
+    cost = projection_cost(D)
+    rng = np.random.default_rng(0)
+    e, q = rng.standard_normal(D), rng.standard_normal(D)
+    w = rng.standard_normal((D, 2 * D))
+    x = np.concatenate([e, q])
+    error = float(np.abs(w @ x - rhs(w[:, :D], w[:, D:], e, q)).max())
+    ratio = cost["weights_concat"] / cost["weights_add"]
+    # a dot product of length 2d on the left, two of length d and a sum on the right
+    magnitude = float((np.abs(w) @ np.abs(x)).max())
+    rounding = Tolerance(
+        (gamma(2 * D) + gamma(D + 1)) * magnitude, r"(\gamma_{2d} + \gamma_{d+1}) \max |W||x|"
+    )
+    return checked(
+        ratio == 2,
+        f"d={D}: a 512-output projection has {cost['weights_add']} weights after adding and "
+        f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; q] − "
+        f"({projection_text(rhs)}) = {error:.{2 if error < 1 else 3}g} (tolerance "
+        f"{rounding.value:.2g})",
+        error=error,
+        tolerance=rounding,
+    )
+
+
+claim(
+    "concat-is-two-projections",
+    "Concatenating then projecting equals adding two separate projections",
+    Check(
+        by_proof(concat_projection),
+        true=separate_projections,
+        wrong=(TIED_PROJECTION,),
+    ),
+    Check(
+        _costs,
+        true=separate_projections,
+        wrong=(TIED_PROJECTION,),
+    ),
+    statement=(
+        r"\begin{gathered} \begin{pmatrix} W_e & W_q \end{pmatrix}\begin{pmatrix} e \\ q \end{pmatrix} = W_e e + W_q q \\"
+        r" \text{adding } e + q \text{ is the case } W_e = W_q \text{, at half the weights} \end{gathered}"
+    ),
+)
+
+
+def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
+    r"""Embeddings that share a direction with the encoding: :func:`random_embeddings` plus :math:`PE(0)`.
+
+    Examples
+    --------
+    >>> np.allclose(embeddings_plus_pe0(2, 4) - random_embeddings(2, 4), [0.0, 1.0, 0.0, 1.0])
+    True
+    """
+    return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
+
+
+def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) -> Float64Array:
+    r"""Cosines between token embeddings and the encoding rows ``0 .. n-1``, all pairs (measured).
+
+    For an isotropic embedding the cosine with a fixed unit vector has mean 0 and variance
+    exactly :math:`1/d`.
+
+    Examples
+    --------
+    >>> cosine_embedding_encoding(random_embeddings(10, 64), 5).shape
+    (10, 5)
+    """
+    tokens, width = embeddings.shape
+    width = _validate.even_width("d_model", width)
+    count = _validate.positive_int("n_positions", n_positions)
+    _validate.capped_elements("cosines", tokens * (width + count), 8)
+    table = numeric.sinusoidal(count, width)
+    e_unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
+    t_unit = table / np.linalg.norm(table, axis=1, keepdims=True)
+    return np.asarray(e_unit @ t_unit.T, dtype=np.float64)
+
+
+#: Embeddings that share a direction with every encoding row (wrong: not isotropic).
+SHARES_PE0 = Candidate("embeddings sharing PE(0)'s direction", embeddings_plus_pe0)
+
+
+def _orthogonal(embeddings: Embeddings) -> Evidence:
+    cosines = cosine_embedding_encoding(embeddings(1000, D, 7))
+    std, mean = float(cosines.std()), float(cosines.mean())
+    q99 = float(np.quantile(np.abs(cosines), 0.99))
+    ok = abs(std * np.sqrt(D) - 1) <= 0.05 and abs(mean) <= 0.01 and q99 <= 3.5 / np.sqrt(D)
+    return checked(
+        ok,
+        f"d={D}, 1000 {embeddings.__name__.replace('_', ' ')} x 200 positions: cosine mean "
+        f"{mean:.3g}, std {std:.4f} (1/sqrt(d) = {1 / np.sqrt(D):.4f}), 99% of |cos| below "
+        f"{q99:.3f} (needs std within 5% of 1/sqrt(d), |mean| <= 0.01, 99% quantile <= "
+        "3.5/sqrt(d))",
+    )
+
+
+claim(
+    "embedding-encoding-nearly-orthogonal",
+    "In high dimension, embeddings and encodings are nearly orthogonal",
+    Check(_orthogonal, true=random_embeddings, wrong=(SHARES_PE0,)),
+    statement=(
+        r"\begin{gathered} \cos\angle(e, PE(p)) \text{ has mean } 0 \\"
+        r" \text{and standard deviation } 1/\sqrt d \\"
+        r" \text{for isotropic } e:\ \approx 0.044 \text{ at } d = 512 \end{gathered}"
+    ),
+)
+
+
+def encoding_row_embeddings(
+    n_tokens: int, d_model: int, seed: int = 5, *, n_positions: int = 200
+) -> Float64Array:
+    r"""Embeddings made of encoding rows: random combinations of :math:`PE(0), \dots, PE(n-1)`.
+
+    Examples
+    --------
+    >>> encoding_row_embeddings(3, 8, n_positions=2).shape
+    (3, 8)
+    """
+    tokens = _validate.positive_int("n_tokens", n_tokens)
+    count = _validate.positive_int("n_positions", n_positions)
+    weights = np.random.default_rng(seed).standard_normal((tokens, count))
+    return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
+
+
+def encoding_subspace_share(
+    n_positions: int = 200,
+    d_model: int = 512,
+    *,
+    embeddings: Float64Array | None = None,
+    relative: float = 1e-3,
+) -> tuple[int, float]:
+    r"""Effective dimension of the encoding rows and the share of embeddings inside it.
+
+    The rows :math:`PE(0), \dots, PE(n-1)` span (numerically) the directions whose singular
+    value exceeds ``relative`` times the largest; ``r`` is their number. Returned with it:
+    the measured mean share of the squared norm of ``embeddings`` (default: 1000
+    :func:`random_embeddings` with seed 11) that falls in that ``r``-dimensional subspace
+    (about ``r / d`` for isotropic embeddings).
+
+    Examples
+    --------
+    >>> rank, share = encoding_subspace_share(4, 64)
+    >>> rank, round(share / (rank / 64), 1)
+    (4, 1.0)
+    """
+    count = _validate.positive_int("n_positions", n_positions)
+    width = _validate.even_width("d_model", d_model)
+    table = numeric.sinusoidal(count, width)
+    _, singular, vt = np.linalg.svd(table, full_matrices=False)
+    rank = int((singular > relative * singular[0]).sum())
+    basis = vt[:rank]
+    vectors = random_embeddings(1000, width, 11) if embeddings is None else embeddings
+    inside = ((vectors @ basis.T) ** 2).sum(axis=1)
+    share = float((inside / (vectors**2).sum(axis=1)).mean())
+    return rank, share
+
+
+#: Embeddings inside the span of the encoding rows (wrong: not isotropic).
+MADE_OF_ROWS = Candidate("embeddings made of encoding rows", encoding_row_embeddings)
+
+
+def _subspace(embeddings: Embeddings) -> Evidence:
+    rank, share = encoding_subspace_share(200, D, embeddings=embeddings(1000, D, 11))
+    expected = rank / D
+    return checked(
+        abs(share / expected - 1) <= 0.1,
+        f"d={D}: the rows PE(0..199) span r = {rank} directions (singular values above 1e-3 "
+        f"of the largest); {embeddings.__name__.replace('_', ' ')} put {share:.3f} of their "
+        f"squared norm there, r/d = {expected:.3f} (needs within 10%)",
+    )
+
+
+claim(
+    "encoding-subspace-share",
+    "The encodings fill a small subspace; an embedding mostly lies outside it",
+    Check(_subspace, true=random_embeddings, wrong=(MADE_OF_ROWS,)),
+    statement=(
+        r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d} \text{ for isotropic } e \\"
+        r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \end{gathered}"
+    ),
+)
+
+
+def from_scratch_tolerance(d_model: int, angle: npt.ArrayLike) -> Float64Array:
+    r"""The error model :math:`\tau = \varepsilon + \delta + (r_\omega + u)\,p\,\omega_i` of
+    a float64 table of the formula against pe's, at the angles :math:`p\,\omega_i`.
+
+    ``PE`` (:func:`pe.numeric.sinusoidal`) is within :math:`\delta` of the exact values; a
+    table that evaluates the formula in float64 forms :math:`\omega_i` (relative error
+    :math:`r_\omega`, :func:`pe._tolerance.power_rounding`) and the angle :math:`p\,\omega_i`
+    (one more rounding) and takes a sine or cosine (within
+    :data:`~pe._tolerance.ELEMENTARY_ULPS`), so it stays within :math:`\tau` of it.
+    """
+    width = _validate.even_width("d_model", d_model)
+    reach = np.abs(np.asarray(angle, dtype=np.float64))
+    fixed = ELEMENTARY_ULPS * EPS64 + _rotation_table.ENTRY_ERROR_BOUND
+    return np.asarray(fixed + (power_rounding(width) + EPS64 / 2) * reach, dtype=np.float64)
+
+
+#: The error model of a float64 table of the formula (:func:`from_scratch_tolerance`).
+FROM_SCRATCH = ErrorModel(
+    from_scratch_tolerance, r"\varepsilon + \delta + (r_\omega + u)\,p\,\omega_i"
+)
+
+
+def from_scratch_gap(
+    make: Table, sizes: tuple[tuple[int, int], ...] = ((2048, 512), (1000, 64), (50, 8))
+) -> Evidence:
+    r"""``make(n, d)`` against pe's table over ``sizes``, each entry held to :data:`FROM_SCRATCH`.
+
+    Examples
+    --------
+    >>> from pe import from_scratch
+    >>> from_scratch_gap(from_scratch.sinusoidal_table).holds
+    True
+    """
+    worst = 0.0
+    for n, d in sizes:
+        angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
+        gap = np.abs(make(n, d) - numeric.sinusoidal(n, d)) / FROM_SCRATCH(d, angle)
+        worst = max(worst, float(gap.max()))
+    return within(
+        worst,
+        FROM_SCRATCH.per_entry(),
+        f"(n, d) in (2048, {D}), (1000, 64), (50, 8): largest |gap| / (eps + δ + (r_ω + u) p w_i) "
+        f"= {worst:.3g} (needs <= 1)",
+    )
+
+
+claim(
+    "from-scratch-table",
+    "Ten lines of plain NumPy compute the same table as pe",
+    Check(
+        from_scratch_gap,
+        true=from_scratch.sinusoidal_table,
+        wrong=(DOUBLED_EXPONENT_TABLE, ONE_INDEXED_TABLE),
+    ),
+    statement=(
+        r"\begin{gathered} |\texttt{sinusoidal\_table}(n, d)_{p,j} - PE(p, j)|"
+        r" \le \varepsilon + \delta + (r_\omega + u)\,p\,\omega_{\lfloor j/2 \rfloor} \\"
+        r" \delta = 4.9 \times 10^{-16} \text{ (pe's table)},\ r_\omega = \varepsilon"
+        r" \text{ for } d = 2^m,\ u = \varepsilon/2 \end{gathered}"
+    ),
+)
+
+claim(
+    "encoding-added-to-embedding",
+    "The paper adds the encoding to the token embedding",
+    statement=r"x_p = e_{\text{token}} + PE(p), \quad \text{both of width } d",
+    source="vaswani2017",
+)
+
+claim(
+    "transformer-model-widths",
+    "The paper's two models are 512 and 1024 wide",
+    statement=(
+        r"d_{\text{model}} = 512 \text{ (base model)}, \quad"
+        r" d_{\text{model}} = 1024 \text{ (big model; Table 3 of the paper)}"
+    ),
+    source="vaswani2017",
+)
+
+claim(
+    "d2l-binary-analogy",
+    "Dive into Deep Learning compares the encoding with binary positions",
+    statement=(
+        r"\text{Zhang et al. (Dive into Deep Learning) print the positions 0 to 7 in binary"
+        r" and compare the bits' periods with the encoding's decreasing frequencies}"
+    ),
+    source="zhang2023",
+)

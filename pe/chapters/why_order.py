@@ -1,0 +1,938 @@
+r"""Why order must be injected (``docs/why-order.py``): attention ignores the order, a recurrent reader does not.
+
+Single-head self-attention of a sequence :math:`X \in \mathbb{R}^{n \times d}` (one token
+per row) is
+
+.. math::
+
+    \mathrm{Attn}(X) = \mathrm{softmax}\!\left(\frac{X W_q (X W_k)^{\mathsf T}}{\sqrt{d}}\right)
+    X W_v,
+
+with the softmax taken along each row. For every ``n x n`` permutation matrix ``P``,
+
+.. math::
+
+    \mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)
+
+(permutation equivariance): reordering the tokens only reorders the outputs, so the
+outputs, taken as a multiset, do not depend on the order. Adding a position-dependent
+vector to each row (:math:`X + E`) breaks this, because :math:`PX + E \ne P(X + E)`.
+:func:`equivariance` proves it in SymPy with independent symbols for every entry of ``X``
+and the weights, over all ``n!`` permutations, by multiplying out polynomials;
+:func:`check_equivariance` measures it in NumPy. The statement is a value (:data:`Sides`):
+the wrong candidates go through the same proof and check, and fail.
+
+An Elman recurrent network reads the tokens one by one,
+:math:`h_t = \tanh(W_x x_t + W_h h_{t-1} + b)`, :math:`h_0 = 0`, so its final state
+depends on the order. The chapter also counts what attention costs and how far apart it
+puts two tokens, exactly, on the symbolic expressions: :func:`attention_cost` counts the
+multiplications of its two matrix products (``2 n^2 d``, against ``2 n d^2`` for a
+recurrent layer, :func:`rnn_cost`), and :func:`path_lengths` counts the nonlinear steps
+between each input token and each output.
+
+The numeric checks are held to the forward error bound of attention,
+:func:`pe.attention.attention_error_bound`.
+
+Examples
+--------
+>>> equivariance(n=2, d_model=1).holds
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import _validate, numeric
+from pe._tolerance import Tolerance, ToleranceCheck, worst_case
+from pe.attention import (
+    AttentionWeights,
+    RnnWeights,
+    attention,
+    attention_error_bound,
+    attention_row,
+    permutation_matrix,
+    rnn_states,
+)
+from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, proved, within
+from pe.symbolic import Derivation, Proof
+
+chapter = Chapter(__name__)
+claim = chapter.claim
+
+Float64Array = npt.NDArray[np.float64]
+
+#: The two sentences of the chapter: same words, opposite meanings.
+SENTENCE: tuple[str, ...] = ("dog", "bites", "man")
+
+SWAPPED: tuple[str, ...] = ("man", "bites", "dog")
+
+#: Seed of every toy object (embeddings, weights): the pages are deterministic.
+SEED = 20170612
+
+
+def toy_vocabulary(d_model: int = 64, words: tuple[str, ...] = SENTENCE) -> dict[str, Float64Array]:
+    r"""Deterministic token embeddings: entries drawn from :math:`N(0, 1)` with a fixed seed.
+
+    The scale matches the paper's, whose embeddings are multiplied by :math:`\sqrt{d}`
+    (learned entries of size about :math:`1/\sqrt{d}`, scaled to about 1).
+    """
+    width = _validate.positive_int("d_model", d_model)
+    rng = np.random.default_rng(SEED)
+    return {word: rng.standard_normal(width) for word in sorted(set(words))}
+
+
+def sentence_matrix(
+    words: tuple[str, ...], vocabulary: dict[str, Float64Array], encoding: Encoding | None = None
+) -> Float64Array:
+    """Stack the embeddings of ``words`` and add the ``encoding``'s rows (none by default).
+
+    Examples
+    --------
+    >>> vocabulary = toy_vocabulary(4)
+    >>> sentence_matrix(SENTENCE, vocabulary, SINUSOIDAL).shape
+    (3, 4)
+    """
+    unknown = [w for w in words if w not in vocabulary]
+    if unknown:
+        raise ValueError(f"words not in the vocabulary: {', '.join(unknown)}")
+    rows = np.stack([vocabulary[w] for w in words])
+    if encoding is not None:
+        rows = rows + encoding.rows(len(words), rows.shape[1])
+    return np.asarray(rows, dtype=np.float64)
+
+
+def toy_attention(d_model: int = 64) -> AttentionWeights:
+    r"""Deterministic random projections, entries :math:`N(0, 1/d)`."""
+    width = _validate.positive_int("d_model", d_model)
+    rng = np.random.default_rng(SEED + 1)
+    w_q, w_k, w_v = (rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
+    return AttentionWeights(w_q, w_k, w_v)
+
+
+def toy_rnn(d_model: int = 64, hidden: int = 16) -> RnnWeights:
+    r"""A deterministic Elman cell with inputs of width ``d_model`` and ``hidden`` state units."""
+    width = _validate.positive_int("d_model", d_model)
+    size = _validate.positive_int("hidden", hidden)
+    rng = np.random.default_rng(SEED + 2)
+    w_x = rng.standard_normal((size, width)) / np.sqrt(width)
+    w_h = rng.standard_normal((size, size)) / np.sqrt(size)
+    return RnnWeights(w_x, w_h, np.zeros(size))
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """Vectors added to the words' embeddings before attention (``rows(n, d)``), described.
+
+    ``label`` says what is added, as the checks describe it; ``rows(n, d)`` broadcasts to
+    ``(n, d)``: the vectors for ``n`` words of width ``d``.
+    """
+
+    label: str
+    rows: Callable[[int, int], npt.NDArray[np.floating[Any]]]
+
+
+#: No position information: the embeddings alone.
+NO_ENCODING = Encoding("embeddings alone", lambda n, d: np.zeros((n, d)))
+
+#: The sinusoidal encoding :math:`PE(p)` of each word's position.
+SINUSOIDAL = Encoding("with the sinusoidal encoding added", numeric.sinusoidal)
+
+#: The same vector :math:`PE(0)` added to every word (it carries no order).
+CONSTANT_PE0 = Encoding(
+    "with the same vector PE(0) added to every word", lambda _, d: numeric.sinusoidal(1, d)
+)
+
+
+@dataclass(frozen=True)
+class SentencePair:
+    """Attention outputs for :data:`SENTENCE` and :data:`SWAPPED` (same toy weights).
+
+    Attributes
+    ----------
+    first, second
+        Outputs, shape ``(3, d)``, rows in each sentence's word order.
+    word_gap
+        Largest difference between the output of the same word in the two sentences
+        (``dog`` against ``dog`` ...): 0 up to rounding exactly when the two sentences give
+        the same multiset of outputs (their words are distinct).
+    scale
+        Largest :math:`|(X W_v)_{jc}|` over both sentences.
+    tolerance
+        The error model's bound on ``word_gap``: the largest :func:`attention_error_bound`
+        of the first sentence plus that of the second.
+    """
+
+    first: Float64Array
+    second: Float64Array
+    word_gap: float
+    scale: float
+    tolerance: float
+
+
+def sentence_pair(encoding: Encoding = NO_ENCODING, d_model: int = 64) -> SentencePair:
+    """Run the toy attention head on "dog bites man" and "man bites dog".
+
+    Parameters
+    ----------
+    encoding
+        What is added to each word's embedding before attention: nothing, the sinusoidal
+        encoding, or the same vector :math:`PE(0)` on every row (a wrong "encoding" that
+        carries no order).
+    d_model
+        Even width of the toy embeddings.
+
+    Examples
+    --------
+    >>> pair = sentence_pair(d_model=8)
+    >>> pair.word_gap <= pair.tolerance
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    vocabulary = toy_vocabulary(width)
+    weights = toy_attention(width)
+    first = sentence_matrix(SENTENCE, vocabulary, encoding)
+    second = sentence_matrix(SWAPPED, vocabulary, encoding)
+    out1, out2 = attention(first, weights), attention(second, weights)
+    gap = max(
+        float(np.abs(out1[SENTENCE.index(w)] - out2[SWAPPED.index(w)]).max()) for w in SENTENCE
+    )
+    scale = float(max(np.abs(first @ weights.w_v).max(), np.abs(second @ weights.w_v).max()))
+    bound = sum(float(attention_error_bound(x, weights).max()) for x in (first, second))
+    return SentencePair(out1, out2, gap, scale, bound)
+
+
+def _symbolic_matrix(name: str, rows: int, cols: int) -> Any:
+    return sp.Matrix(rows, cols, lambda r, c: sp.Symbol(f"{name}_{{{r + 1}{c + 1}}}", real=True))
+
+
+def _symbolic_softmax(scores: Any, causal: bool) -> Any:
+    n = scores.shape[0]
+    exps = scores.applyfunc(sp.exp)
+
+    def entry(r: int, c: int) -> Any:
+        keys = range(r + 1) if causal else range(n)
+        if c not in keys:
+            return sp.Integer(0)
+        return exps[r, c] / sp.Add(*(exps[r, j] for j in keys))
+
+    return sp.Matrix(n, n, entry)
+
+
+def _symbolic_attention(x: Any, w: tuple[Any, ...], causal: bool) -> Any:
+    d = x.shape[1]
+    scores = ((x * w[0]) * (x * w[1]).T / sp.sqrt(d)).applyfunc(_expand)
+    return _symbolic_softmax(scores, causal) * (x * w[2])
+
+
+def _expand(expr: Any) -> Any:
+    """Multiply out polynomials, leaving ``exp(a + b)`` whole (no ``exp(a) exp(b)``)."""
+    return sp.expand(expr, power_exp=False)
+
+
+#: Attention over the rows of a matrix, NumPy or SymPy: ``(x, causal) -> Attn(x)``.
+Attend = Callable[[Any, bool], Any]
+
+#: A statement about attention: ``(attend, x, P, E) -> (left, right)``, the two sides that
+#: must agree for every permutation matrix ``P``; ``E`` holds position vectors (one per row)
+#: that a statement may add to the tokens.
+Sides = Callable[[Attend, Any, Any, Any], tuple[Any, Any]]
+
+
+def equivariant(attend: Attend, x: Any, perm: Any, _positions: Any) -> tuple[Any, Any]:
+    r"""The true statement's two sides: :math:`\mathrm{Attn}(PX)` and :math:`P\,\mathrm{Attn}(X)`.
+
+    The position vectors are not used. The same function serves the NumPy check
+    (:func:`check_equivariance`) and the SymPy proof (:func:`equivariance`).
+
+    Examples
+    --------
+    >>> x = np.arange(6.0).reshape(3, 2)
+    >>> left, right = equivariant(lambda m, causal: 2 * m, x, permutation_matrix([2, 0, 1]), 0)
+    >>> bool(np.array_equal(left, right))
+    True
+    """
+    return attend(perm @ x, False), perm @ attend(x, False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EquivarianceCheck(ToleranceCheck):
+    """Outcome of :func:`check_equivariance` (sequence length ``n``, width ``d``)."""
+
+    n: int
+    d: int
+
+    def summary(self) -> str:
+        """One line: what was compared, the error, the tolerance, the verdict."""
+        return (
+            f"n={self.n}, d={self.d}: max error {self.max_abs_error:.3g} "
+            f"(tolerance there B(PX) + P B(X) = {self.tolerance:.3g}): {self.verdict}"
+        )
+
+
+def check_equivariance(
+    sides: Sides = equivariant, n: int = 32, d_model: int = 64, *, seed: int = SEED
+) -> EquivarianceCheck:
+    r"""Compare the two sides of a statement for random ``X``, ``W`` and ``P``, in float64.
+
+    Parameters
+    ----------
+    sides
+        The statement: :func:`equivariant` (true), or a wrong one that must fail (the
+        candidates :data:`INVARIANCE`, :data:`CAUSAL_MASK`, :data:`POSITIONS_ADDED`). ``E`` is the sinusoidal
+        encoding of the ``n`` positions.
+    n, d_model
+        Sequence length and width.
+    seed
+        Seed of the random embeddings, weights and permutation.
+
+    Examples
+    --------
+    >>> check_equivariance(n=4, d_model=8).passed
+    True
+    """
+    length = _validate.positive_int("n", n, minimum=2)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((length, width))
+    weights = AttentionWeights(
+        *(rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
+    )
+    perm = permutation_matrix(rng.permutation(length))
+
+    def attend(rows: Any, causal: bool) -> Float64Array:
+        return attention(rows, weights, causal=causal)
+
+    left, right = sides(attend, x, perm, numeric.sinusoidal(length, width))
+    tolerance = attention_error_bound(perm @ x, weights) + perm @ attention_error_bound(x, weights)
+    worst = worst_case(np.asarray(left) - np.asarray(right), tolerance)
+    return EquivarianceCheck(
+        max_abs_error=worst.max_abs_error,
+        tolerance=worst.tolerance,
+        worst_ratio=worst.worst_ratio,
+        n=length,
+        d=width,
+    )
+
+
+def _permutations(n: int) -> list[Any]:
+    matrices = []
+    for order in itertools.permutations(range(n)):
+        matrix = sp.zeros(n, n)
+        for r, c in enumerate(order):
+            matrix[r, c] = 1
+        matrices.append(matrix)
+    return matrices
+
+
+def _nonzero(matrix: Any) -> int:
+    return sum(1 for entry in matrix if entry != 0)
+
+
+def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Proof:
+    r"""Prove :math:`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)` exactly for every ``P`` in :math:`S_n`.
+
+    ``X`` (``n x d``), :math:`W_q, W_k, W_v` (``d x d``) have independent symbolic entries;
+    the softmax is written with ``exp``. The proof runs over all ``n!`` permutation
+    matrices and reduces three residuals to exactly zero by expanding polynomials
+    (``expand``): the scores (:math:`S(PX) = P S(X) P^T`), the softmax
+    (:math:`\mathrm{softmax}(PSP^T) = P\,\mathrm{softmax}(S)P^T`, a row's denominator is a
+    sum whose terms are only reordered, with the causal mask where the statement uses it)
+    and the output (using :math:`P^T P = I`).
+
+    Parameters
+    ----------
+    sides
+        The statement, ``(attend, X, P, E) -> (left, right)``: the true
+        :func:`equivariant`, or a wrong candidate (comparing with
+        the unpermuted output, a causal mask, symbolic position vectors ``E`` added to the
+        rows) whose residual does not vanish.
+    n, d_model
+        Sequence length (``2 <= n <= 4``) and width (``1 <= d_model <= 3``).
+
+    Examples
+    --------
+    >>> proof = equivariance(n=3, d_model=1)
+    >>> proof.holds, len(proof.residual)
+    (True, 18)
+    """
+    length = _validate.positive_int("n", n, minimum=2)
+    width = _validate.positive_int("d_model", d_model)
+    if length > 4 or width > 3:
+        raise ValueError("the exact proof takes n <= 4 and d_model <= 3")
+    x = _symbolic_matrix("x", length, width)
+    w = tuple(_symbolic_matrix(f"w^{name}", width, width) for name in "qkv")
+    extra = _symbolic_matrix("e", length, width)
+    perms = _permutations(length)
+    masks: set[bool] = set()
+
+    def attend(rows: Any, causal: bool) -> Any:
+        masks.add(causal)
+        return _symbolic_attention(rows, w, causal)
+
+    residual = sp.Matrix.vstack(
+        *(sp.Matrix(left - right) for left, right in (sides(attend, x, p, extra) for p in perms))
+    ).applyfunc(_expand)
+    causal = True in masks
+    uses_positions = bool(residual.free_symbols & extra.free_symbols)
+
+    derivation = Derivation()
+    derivation.note(
+        f"Symbols: X is {length}×{width}, W_q, W_k, W_v are {width}×{width}; "
+        f"all {len(perms)} permutation matrices P of S_{length} are tried",
+        rf"X = {sp.latex(x)}",
+    )
+    if uses_positions:
+        derivation.note("Wrong candidate: position vectors E added, X → X + E", sp.latex(extra))
+    scores = ((x * w[0]) * (x * w[1]).T).applyfunc(_expand)
+    score_residual = sp.Matrix.vstack(
+        *(((p * x * w[0]) * (p * x * w[1]).T - p * scores * p.T).applyfunc(_expand) for p in perms)
+    )
+    derivation.note(
+        "Scores: (PX W_q)(PX W_k)ᵀ − P (X W_q)(X W_k)ᵀ Pᵀ, multiplied out: "
+        f"{_nonzero(score_residual)} of {len(score_residual)} entries non-zero",
+        r"S(PX) = P\,S(X)\,P^{\mathsf T}",
+        calls=("expand",),
+    )
+    soft = _symbolic_softmax(scores, causal)
+    soft_residual = sp.Matrix.vstack(
+        *(_symbolic_softmax(p * scores * p.T, causal) - p * soft * p.T for p in perms)
+    ).applyfunc(_expand)
+    derivation.note(
+        "Softmax: each row's denominator is a sum whose terms P only reorders: "
+        f"{_nonzero(soft_residual)} of {len(soft_residual)} entries non-zero",
+        r"\operatorname{softmax}(P S P^{\mathsf T}) = P \operatorname{softmax}(S) P^{\mathsf T}",
+        calls=("expand",),
+    )
+    derivation.note(
+        "Output: Attn(PX) − P Attn(X) for every P, with PᵀP = I, multiplied out: "
+        f"{_nonzero(residual)} of {len(residual)} entries non-zero",
+        r"\operatorname{Attn}(PX) - P\,\operatorname{Attn}(X) = "
+        + (r"0" if _nonzero(residual) == 0 else r"\text{non-zero}"),
+        calls=("expand",),
+    )
+    statement = (
+        r"\begin{gathered} \operatorname{Attn}(PX) = P\,\operatorname{Attn}(X)\ \text{for every }"
+        rf" P \in S_{length} \\ \operatorname{{Attn}}(X) = \operatorname{{softmax}}\!\Bigl("
+        r"\tfrac{XW_q(XW_k)^{\mathsf T}}{\sqrt{d}}\Bigr) XW_v \end{gathered}"
+    )
+    return derivation.proof(
+        f"permutation equivariance, n = {length}, d = {width}", statement, residual
+    )
+
+
+def _invariant(attend: Any, x: Any, perm: Any, _positions: Any) -> tuple[Any, Any]:
+    return attend(perm @ x, False), attend(x, False)
+
+
+def _causal(attend: Any, x: Any, perm: Any, _positions: Any) -> tuple[Any, Any]:
+    return attend(perm @ x, True), perm @ attend(x, True)
+
+
+def _positions_added(attend: Any, x: Any, perm: Any, positions: Any) -> tuple[Any, Any]:
+    return attend(perm @ x + positions, False), perm @ attend(x + positions, False)
+
+
+#: :math:`\mathrm{Attn}(PX) = \mathrm{Attn}(X)`: forgets to reorder the outputs.
+INVARIANCE = Candidate("invariance Attn(PX) = Attn(X)", _invariant)
+
+#: Attention with a causal mask (token ``i`` sees tokens ``j <= i``): depends on the order.
+CAUSAL_MASK = Candidate("causal mask", _causal)
+
+#: Position vectors ``E`` added to the rows before attention: :math:`PX + E \ne P(X + E)`.
+POSITIONS_ADDED = Candidate("position vectors added", _positions_added)
+
+
+def _numeric_equivariance(sides: Sides) -> Evidence:
+    result = check_equivariance(sides, 32, 64)
+    return checked(
+        True,
+        f"random X, W_q, W_k, W_v, P, float64: {result.summary()}",
+        error=result.worst_ratio,
+        tolerance=Tolerance(1.0, r"B(PX) + P\,B(X) \text{ entry by entry}"),
+    )
+
+
+claim(
+    "attention-permutation-equivariant",
+    "Self-attention without positions is permutation-equivariant",
+    Check(
+        by_proof(partial(equivariance, n=3, d_model=2)),
+        true=equivariant,
+        wrong=(INVARIANCE, CAUSAL_MASK),
+    ),
+    Check(
+        by_proof(partial(equivariance, n=3, d_model=1)),
+        true=equivariant,
+        wrong=(POSITIONS_ADDED,),
+    ),
+    Check(
+        _numeric_equivariance,
+        true=equivariant,
+        wrong=(INVARIANCE, CAUSAL_MASK, POSITIONS_ADDED),
+    ),
+    statement=(
+        r"\begin{gathered} \operatorname{Attn}(PX) = P\,\operatorname{Attn}(X) \\"
+        r" \text{for every permutation matrix } P \end{gathered}"
+    ),
+)
+
+#: The sinusoidal encoding added to the words: the two sentences no longer agree.
+SINUSOIDAL_ENCODING = Candidate("sinusoidal encoding", SINUSOIDAL)
+
+
+def _sentences(encoding: Encoding) -> Evidence:
+    pair = sentence_pair(encoding, 64)
+    return within(
+        pair.word_gap,
+        Tolerance(pair.tolerance, r"\max B(X_1) + \max B(X_2)"),
+        f"d=64, {encoding.label}: largest difference between a word's outputs in the two "
+        f"sentences {pair.word_gap:.3g} (tolerance {pair.tolerance:.3g})",
+    )
+
+
+claim(
+    "dog-bites-man-same-outputs",
+    "Without positions, the two sentences give the same outputs",
+    Check(_sentences, true=NO_ENCODING, wrong=(SINUSOIDAL_ENCODING,)),
+    Check(_sentences, true=CONSTANT_PE0),
+    statement=(
+        r"\begin{gathered} \{\!\{\operatorname{Attn}(X_{\text{dog bites man}})_r\}\!\} \\"
+        r" = \{\!\{\operatorname{Attn}(X_{\text{man bites dog}})_r\}\!\} \\"
+        r" \text{(the same multiset of output rows)} \end{gathered}"
+    ),
+)
+
+#: The same vector :math:`PE(0)` on every row: carries no order.
+CONSTANT_ENCODING = Candidate("constant vector PE(0) on every row", CONSTANT_PE0)
+
+
+def _symmetry_broken(encoding: Encoding) -> Evidence:
+    pair = sentence_pair(encoding, 64)
+    ratio = pair.word_gap / pair.scale
+    return checked(
+        ratio > 0.05,
+        f"d=64, {encoding.label}: a word's outputs in the two sentences differ by "
+        f"{pair.word_gap:.3g}, {ratio:.3g} of the output scale {pair.scale:.3g} (needs > 0.05)",
+    )
+
+
+claim(
+    "encoding-breaks-symmetry",
+    "Adding the sinusoidal encoding breaks the symmetry",
+    Check(_symmetry_broken, true=SINUSOIDAL, wrong=(CONSTANT_ENCODING,)),
+    statement=(
+        r"\begin{gathered} \operatorname{Attn}(PX + PE) \neq P\,\operatorname{Attn}(X + PE)"
+        r" \\ \text{a word's output depends on where it stands} \end{gathered}"
+    ),
+)
+
+#: What a recurrent reader reports after reading a sentence: ``(x, weights) -> vector``.
+Summary = Callable[[Float64Array, RnnWeights], Float64Array]
+
+
+def final_state(x: Float64Array, weights: RnnWeights) -> Float64Array:
+    """The Elman cell's final state :math:`h_n` after reading the rows of ``x`` in order."""
+    return np.asarray(rnn_states(x, weights)[-1], dtype=np.float64)
+
+
+def summed_states_without_recurrence(x: Float64Array, weights: RnnWeights) -> Float64Array:
+    """The sum of the states with the recurrent matrix set to zero: a reader with no memory."""
+    forgetful = RnnWeights(weights.w_x, np.zeros_like(weights.w_h), weights.b)
+    return np.asarray(rnn_states(x, forgetful).sum(axis=0), dtype=np.float64)
+
+
+def rnn_final_gap(summary: Summary = final_state, d_model: int = 64) -> float:
+    """Largest difference between the ``summary`` of the two sentences by the toy Elman cell.
+
+    Examples
+    --------
+    >>> rnn_final_gap(d_model=8) > 1e-3
+    True
+    >>> rnn_final_gap(summed_states_without_recurrence, d_model=8) < 1e-12
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    vocabulary = toy_vocabulary(width)
+    weights = toy_rnn(width)
+    first, second = (summary(sentence_matrix(s, vocabulary), weights) for s in (SENTENCE, SWAPPED))
+    return float(np.abs(first - second).max())
+
+
+#: A reader with no memory: :math:`W_h = 0`, the states summed.
+FORGETFUL_READER = Candidate("W_h = 0, sum of the states", summed_states_without_recurrence)
+
+
+def _rnn(summary: Summary) -> Evidence:
+    gap = rnn_final_gap(summary, 64)
+    return checked(gap > 1e-3, f"Elman cell, 16 units, d=64: difference {gap:.3g}")
+
+
+claim(
+    "rnn-reads-order",
+    "A recurrent network's final state depends on the order",
+    Check(_rnn, true=final_state, wrong=(FORGETFUL_READER,)),
+    statement=(
+        r"\begin{gathered} h_t = \tanh(W_x x_t + W_h h_{t-1} + b) \\"
+        r" h_3(\text{dog bites man}) \neq h_3(\text{man bites dog}) \end{gathered}"
+    ),
+)
+
+
+#: A sequence layer ``x -> (outputs computed together, each output computed alone)``.
+Layer = Callable[[Float64Array], tuple[Float64Array, Float64Array]]
+
+
+def attention_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """The toy attention head on ``x``: all rows at once, and each row by :func:`attention_row`."""
+    weights = toy_attention(x.shape[1])
+    alone = np.stack([attention_row(x, weights, i) for i in range(x.shape[0])])
+    return attention(x, weights), alone
+
+
+def elman_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """The toy Elman cell on ``x``: its states, and each step computed with :math:`h_{t-1} = 0`."""
+    weights = toy_rnn(x.shape[1])
+    alone = np.tanh(x @ weights.w_x.T + weights.b)
+    return rnn_states(x, weights), np.asarray(alone, dtype=np.float64)
+
+
+def _layer_input(n: int, d_model: int, encoding: Encoding) -> Float64Array:
+    length = _validate.positive_int("n", n, minimum=1)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(SEED + 3)
+    return np.asarray(rng.standard_normal((length, width)) + encoding.rows(length, width))
+
+
+def row_independence_gap(
+    layer: Layer = attention_layer,
+    n: int = 32,
+    d_model: int = 64,
+    encoding: Encoding = NO_ENCODING,
+) -> float:
+    """Largest difference between each output computed alone and all outputs computed together.
+
+    Within :func:`row_independence_tolerance` for attention, with or without an encoding;
+    not for an Elman cell.
+
+    Examples
+    --------
+    >>> row_independence_gap(n=4, d_model=8) <= row_independence_tolerance(4, 8)
+    True
+    >>> row_independence_gap(elman_layer, n=4, d_model=8) > 1e-3
+    True
+    """
+    together, alone = layer(_layer_input(n, d_model, encoding))
+    return float(np.abs(together - alone).max())
+
+
+def row_independence_tolerance(
+    n: int = 32, d_model: int = 64, encoding: Encoding = NO_ENCODING
+) -> float:
+    """The error model's bound on :func:`row_independence_gap` for attention.
+
+    Both ways compute the same outputs, each within :func:`attention_error_bound` of the
+    exact ones: twice its largest entry.
+    """
+    x = _layer_input(n, d_model, encoding)
+    return 2 * float(attention_error_bound(x, toy_attention(x.shape[1])).max())
+
+
+#: An Elman cell, whose step ``t`` computed alone (with :math:`h_{t-1} = 0`) is wrong.
+RECURRENT_STEPS = Candidate("Elman cell, h_t computed without h_(t-1)", elman_layer)
+
+
+def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
+    def run(layer: Layer) -> Evidence:
+        gap = row_independence_gap(layer, 32, 64, encoding)
+        bound = row_independence_tolerance(32, 64, encoding)
+        return within(
+            gap,
+            Tolerance(bound, r"2 \max B(X)"),
+            f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
+            f"max difference {gap:.3g} (tolerance {bound:.3g})",
+        )
+
+    return run
+
+
+claim(
+    "attention-rows-parallel",
+    "Attention is what runs in parallel, with or without the encoding",
+    Check(
+        _rows_alone(NO_ENCODING),
+        true=attention_layer,
+        wrong=(RECURRENT_STEPS,),
+    ),
+    Check(_rows_alone(SINUSOIDAL), true=attention_layer),
+    statement=(
+        r"\begin{gathered} \operatorname{Attn}(X)_i = \operatorname{softmax}\!\Bigl("
+        r"\tfrac{x_i W_q (XW_k)^{\mathsf T}}{\sqrt d}\Bigr) XW_v \\"
+        r" \text{needs no other output; } h_t \text{ needs } h_{t-1} \end{gathered}"
+    ),
+)
+
+#: A cost law ``(n, d) -> number of multiplications`` for ``n`` tokens of width ``d``.
+CostLaw = Callable[[int, int], int]
+
+#: The sizes ``(n, d)`` at which :func:`attention_cost` and :func:`rnn_cost` count.
+COST_SIZES: tuple[tuple[int, int], ...] = ((2, 1), (3, 2), (4, 3), (6, 2), (2, 5))
+
+
+def attention_cost_law(n: int, d: int) -> int:
+    """``2 n^2 d``: the scores :math:`QK^T` (``n^2 d``) and the weighted sum :math:`AV`."""
+    return 2 * n * n * d
+
+
+def rnn_cost_law(n: int, d: int) -> int:
+    """``2 n d^2``: at each of ``n`` steps, :math:`W_x x_t` and :math:`W_h h_{t-1}`."""
+    return 2 * n * d * d
+
+
+def _multiplications(matrix: Any) -> int:
+    mul = sp.Symbol("MUL")
+    return sum(int(sp.count_ops(entry, visual=True).coeff(mul)) for entry in matrix)
+
+
+def _attention_count(n: int, d: int) -> int:
+    r"""Multiplications in :math:`QK^{\mathsf T}` and :math:`AV` for symbolic ``n x d`` inputs."""
+    q, k, v = (_symbolic_matrix(name, n, d) for name in "qkv")
+    weights = _symbolic_matrix("a", n, n)
+    return _multiplications(q * k.T) + _multiplications(weights * v)
+
+
+def _rnn_count(n: int, d: int) -> int:
+    """Multiplications of ``n`` Elman steps, a fresh symbolic state at each step."""
+    w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
+    x, h = _symbolic_matrix("x", n, d), _symbolic_matrix("h", n, d)
+    return sum(
+        _multiplications(w_x * x[t, :].T) + _multiplications(w_h * h[t, :].T) for t in range(n)
+    )
+
+
+def _cost_proof(title: str, count: CostLaw, law: CostLaw, what: str) -> Proof:
+    """``count(n, d)`` at each size of :data:`COST_SIZES` against ``law(n, d)``."""
+    counted = {(n, d): count(n, d) for n, d in COST_SIZES}
+    derivation = Derivation()
+    derivation.note(
+        f"Count the multiplications in {what}, as SymPy writes the products out, at "
+        + ", ".join(f"(n, d) = ({n}, {d}): {c}" for (n, d), c in counted.items()),
+        r"\text{counted} - \text{law}(n, d)",
+    )
+    residual = sp.Matrix([c - law(n, d) for (n, d), c in counted.items()])
+    formula = sp.latex(law(sp.Symbol("n"), sp.Symbol("d")))
+    return derivation.proof(title, rf"\text{{multiplications}} = {formula}", residual)
+
+
+def attention_cost(law: CostLaw = attention_cost_law) -> Proof:
+    r"""Count the multiplications of one attention head's two products against ``law``.
+
+    For ``n`` tokens of width ``d`` with independent symbolic entries, the scores
+    :math:`QK^{\mathsf T}` are ``n^2`` sums of ``d`` products and the weighted sum
+    :math:`AV` (``A`` the ``n x n`` softmax weights) is ``n d`` sums of ``n`` products:
+    ``2 n^2 d`` in all, quadratic in the length. The count is exact (SymPy's
+    ``count_ops`` on the written-out products) at each size of :data:`COST_SIZES`; the
+    residual is the count minus ``law(n, d)``. The softmax itself (``n^2`` exponentials)
+    and the projections (``3 n d^2``) are not counted.
+
+    Examples
+    --------
+    >>> attention_cost().holds, attention_cost(rnn_cost_law).holds
+    (True, False)
+    """
+    return _cost_proof("attention's multiplications", _attention_count, law, "QKᵀ and AV")
+
+
+def rnn_cost(law: CostLaw = rnn_cost_law) -> Proof:
+    r"""Count the multiplications of an Elman layer's ``n`` steps against ``law``.
+
+    Each step forms :math:`W_x x_t + W_h h_{t-1}` with ``d x d`` matrices: ``2 d^2``
+    multiplications, ``2 n d^2`` for ``n`` steps, linear in the length (the ``tanh`` and
+    the bias are not counted). Counted exactly as in :func:`attention_cost`, with a fresh
+    symbolic state at every step so that nothing is multiplied out across steps.
+
+    Examples
+    --------
+    >>> rnn_cost().holds, rnn_cost(attention_cost_law).holds
+    (True, False)
+    """
+    return _cost_proof(
+        "an Elman layer's multiplications", _rnn_count, law, "W_x x_t and W_h h_(t-1)"
+    )
+
+
+#: A recurrent layer's count, :math:`2nd^2`: linear in the length.
+RECURRENT_COST = Candidate("2nd², linear in n", rnn_cost_law)
+
+#: Attention's count, :math:`2n^2d`, for an Elman layer.
+ATTENTION_COST = Candidate("2n²d, quadratic in n", attention_cost_law)
+
+claim(
+    "attention-cost-quadratic",
+    "Attention's cost grows with the square of the length",
+    Check(
+        by_proof(attention_cost),
+        true=attention_cost_law,
+        wrong=(RECURRENT_COST,),
+    ),
+    Check(by_proof(rnn_cost), true=rnn_cost_law, wrong=(ATTENTION_COST,)),
+    statement=(
+        r"\begin{gathered} QK^{\mathsf T} \text{ and } AV\!: n^2 d + n^2 d = 2n^2 d"
+        r" \text{ multiplications} \\ \text{an Elman layer: } 2nd^2"
+        r" \text{, in } n \text{ steps one after another} \end{gathered}"
+    ),
+)
+
+#: A sequence layer on symbolic tokens: ``X`` (``n x d``) to its outputs (``n x d``).
+SymbolicLayer = Callable[[Any], Any]
+
+
+def _weights(d: int) -> tuple[Any, ...]:
+    return tuple(_symbolic_matrix(f"w^{name}", d, d) for name in "qkv")
+
+
+def symbolic_attention_layer(x: Any) -> Any:
+    """One attention head, no mask, on symbolic tokens."""
+    return _symbolic_attention(x, _weights(x.shape[1]), False)
+
+
+def causal_attention_layer(x: Any) -> Any:
+    """One attention head with a causal mask (token ``i`` sees tokens ``j <= i``)."""
+    return _symbolic_attention(x, _weights(x.shape[1]), True)
+
+
+def symbolic_elman_layer(x: Any) -> Any:
+    r"""The states of an Elman network, :math:`h_t = \tanh(W_x x_t + W_h h_{t-1} + b)`."""
+    d = x.shape[1]
+    w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
+    b = _symbolic_matrix("b", d, 1)
+    states, h = [], sp.zeros(d, 1)
+    for t in range(x.shape[0]):
+        h = (w_x * x[t, :].T + w_h * h + b).applyfunc(sp.tanh)
+        states.append(h.T)
+    return sp.Matrix.vstack(*states)
+
+
+def _depth(expr: Any, token: frozenset[Any]) -> int | None:
+    """Nested ``exp``/``tanh`` between a symbol of ``token`` and the top of ``expr``."""
+    if expr in token:
+        return 0
+    inner = [d for d in (_depth(a, token) for a in expr.args) if d is not None]
+    if not inner:
+        return None
+    return max(inner) + (1 if isinstance(expr, (sp.exp, sp.tanh)) else 0)
+
+
+def one_step(_i: int, _j: int) -> Any:
+    """Attention's steps from any token to any output: one softmax."""
+    return sp.Integer(1)
+
+
+def recurrent_steps(i: int, j: int) -> Any:
+    """An Elman network's steps: ``i - j + 1`` updates for ``j <= i``; none reach back."""
+    return sp.Integer(i - j + 1) if j <= i else sp.oo
+
+
+#: The steps expected from token ``j`` to output ``i`` (``sympy.oo``: no path).
+StepLaw = Callable[[int, int], Any]
+
+
+def path_lengths(
+    layer: SymbolicLayer = symbolic_attention_layer,
+    steps: StepLaw = one_step,
+    n: int = 4,
+    d_model: int = 1,
+) -> Proof:
+    r"""The nonlinear steps between input token ``j`` and output ``i``, against ``steps``.
+
+    The layer runs on ``n`` symbolic tokens of width ``d_model``; entry ``(i, j)`` counts
+    the ``exp`` (softmax) or ``tanh`` applications nested between a symbol of token ``j``
+    and output ``i`` (:math:`\infty` where output ``i`` does not depend on token ``j``).
+    The residual is zero where the count equals ``steps(i, j)``. For attention every
+    output is one softmax from every token (:func:`one_step`), so the longest path has
+    length 1; a causal mask leaves later tokens unreachable, and in an Elman network
+    token ``j`` reaches state ``i`` through ``i - j + 1`` updates (:func:`recurrent_steps`).
+
+    Examples
+    --------
+    >>> path_lengths().holds, path_lengths(symbolic_elman_layer, n=3).holds
+    (True, False)
+    >>> path_lengths(symbolic_elman_layer, recurrent_steps, n=3).holds
+    True
+    """
+    length = _validate.positive_int("n", n, minimum=2)
+    width = _validate.positive_int("d_model", d_model)
+    if length > 6 or width > 2:
+        raise ValueError("path_lengths takes n <= 6 and d_model <= 2")
+    x = _symbolic_matrix("x", length, width)
+    out = layer(x)
+    tokens = [frozenset(x[j, :]) for j in range(length)]
+
+    def counted(i: int, j: int) -> Any:
+        found = [d for d in (_depth(e, tokens[j]) for e in out[i, :]) if d is not None]
+        return sp.Integer(max(found)) if found else sp.oo
+
+    measured = sp.Matrix(length, length, counted)
+    expected = sp.Matrix(length, length, steps)
+    derivation = Derivation()
+    derivation.note(
+        f"Steps (exp or tanh) from token j (column) to output i (row), n = {length}",
+        sp.latex(measured),
+    )
+    residual = sp.Matrix(
+        length,
+        length,
+        lambda i, j: 0 if measured[i, j] == expected[i, j] else measured[i, j] - expected[i, j],
+    )
+    statement = rf"\text{{steps}}(x_j \to y_i) = {sp.latex(expected)}"
+    return derivation.proof(f"path lengths, n = {length}", statement, residual)
+
+
+#: Attention with a causal mask: a token's output does not see the tokens after it.
+CAUSAL_LAYER = Candidate("causal mask", causal_attention_layer)
+
+#: An Elman network: the first token is ``n`` updates from the last state.
+RECURRENT_LAYER = Candidate("Elman network", symbolic_elman_layer)
+
+#: Attention's one step from every token, said of an Elman network.
+ONE_STEP = Candidate("one step for every pair", one_step)
+
+
+def _recurrent_paths(steps: StepLaw) -> Evidence:
+    return proved(path_lengths(symbolic_elman_layer, steps))
+
+
+claim(
+    "attention-path-length-one",
+    "One attention layer puts every token one step from every output",
+    Check(
+        by_proof(path_lengths),
+        true=symbolic_attention_layer,
+        wrong=(CAUSAL_LAYER, RECURRENT_LAYER),
+    ),
+    Check(_recurrent_paths, true=recurrent_steps, wrong=(ONE_STEP,)),
+    statement=(
+        r"\begin{gathered} \text{attention: steps}(x_j \to y_i) = 1 \text{ for all } i, j"
+        r" \\ \text{Elman: steps}(x_j \to h_i) = i - j + 1 \text{ for } j \le i,"
+        r" \text{ no path for } j > i \end{gathered}"
+    ),
+)
+
+claim(
+    "vaswani-layer-comparison",
+    "Vaswani et al., Table 1: cost, sequential steps and path length of layer types",
+    statement=(
+        r"\begin{gathered}\text{Vaswani et al. (2017), Table 1: self-attention } O(n^2 d)"
+        r" \text{ per layer, } O(1) \text{ sequential operations, } O(1) \text{ maximum path"
+        r" length;} \\ \text{recurrent: } O(n d^2),\ O(n),\ O(n)\end{gathered}"
+    ),
+    source="vaswani2017",
+)

@@ -1,0 +1,186 @@
+r"""The geometry of the sinusoidal table: dot products and distances between its rows.
+
+With :math:`v_i(p) = (\sin\omega_i p, \cos\omega_i p)` the rows are
+:math:`PE(p) = (v_0(p), \dots, v_{d/2-1}(p))`, and both the dot product and the distance of
+two rows depend on their offset :math:`k = q - p` only (the chapters "Designs that fail" and
+"What the identity implies" prove it):
+
+.. math::
+
+    PE(p) \cdot PE(p+k) = \sum_i \cos\omega_i k, \qquad
+    \lVert PE(p+k) - PE(p) \rVert^2 = \sum_i (2 - 2\cos\omega_i k)
+    = \sum_i 4\sin^2(\omega_i k / 2).
+
+So a property of all pairs of rows is a property of the offsets: :func:`dot_by_offset`,
+:func:`row_distance_by_offset`, :func:`nearest_rows` compute it in :math:`O(nd)` work
+instead of :math:`O(n^2 d)`; :func:`smallest_row_distance` checks it by brute force on the
+table, and :func:`pair_min_distance` looks at each pair alone.
+
+Examples
+--------
+>>> float(dot_by_offset(4, [0])[0])
+2.0
+>>> nearest_rows(100, 16)[0]
+1
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from pe import _validate, numeric, reference
+
+__all__ = [
+    "chord_lengths",
+    "dot_by_offset",
+    "nearest_rows",
+    "pair_min_distance",
+    "reference_dot_by_offset",
+    "row_distance_by_offset",
+    "smallest_row_distance",
+]
+
+Float64Array = npt.NDArray[np.float64]
+
+
+def dot_by_offset(d_model: int, offsets: npt.ArrayLike, *, base: float = 10000.0) -> Float64Array:
+    r""":math:`f(k) = \sum_{i<d/2} \cos\omega_i k` for each offset ``k`` (float64): the dot
+    product :math:`PE(p) \cdot PE(p+k)` of any two rows ``k`` apart.
+
+    Examples
+    --------
+    >>> dot_by_offset(2, [0, 1]).round(4)
+    array([1.    , 0.5403])
+    """
+    omega = numeric.frequencies(d_model, base)
+    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
+    _validate.capped_elements("dot_by_offset", ks.size * omega.size, 16)
+    return np.asarray(np.cos(np.multiply.outer(ks, omega)).sum(axis=1), dtype=np.float64)
+
+
+def reference_dot_by_offset(d_model: int, offsets: npt.ArrayLike) -> Float64Array:
+    r""":math:`f(k)` from the 50-digit cosines of :func:`pe.reference.table`, summed exactly.
+
+    Each :math:`\cos\omega_i k` is the float64 nearest its exact value and the sum is
+    correctly rounded (:func:`math.fsum`), so the error is below :math:`d\,\varepsilon_{64}`.
+
+    Examples
+    --------
+    >>> float(reference_dot_by_offset(2, [1])[0]) == float(dot_by_offset(2, [1])[0])
+    True
+    """
+    ks = [int(k) for k in _validate.integer_positions("offsets", offsets).ravel()]
+    cosines = reference.table(ks, d_model)[:, 1::2]
+    return np.array([math.fsum(row) for row in cosines], dtype=np.float64)
+
+
+def chord_lengths(omega: npt.ArrayLike, offsets: npt.ArrayLike) -> Float64Array:
+    r""":math:`\sqrt{\sum_i 4\sin^2(\omega_i k / 2)}` per offset: the row distance for frequencies ``omega``.
+
+    The cancellation-free form of :math:`2 - 2\cos x = 4\sin^2(x/2)`: small distances keep
+    full relative precision.
+
+    Examples
+    --------
+    >>> chord_lengths([np.pi], [1]).round(12)
+    array([2.])
+    """
+    w = np.asarray(omega, dtype=np.float64)
+    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
+    _validate.capped_elements("row_distance_by_offset", ks.size * w.size, 16)
+    half = np.sin(np.multiply.outer(ks, w) / 2.0)
+    return np.asarray(np.sqrt((4.0 * half**2).sum(axis=1)), dtype=np.float64)
+
+
+def row_distance_by_offset(
+    offsets: npt.ArrayLike, d_model: int, *, base: float = 10000.0, chord: bool = False
+) -> Float64Array:
+    r""":math:`\lVert PE(p+k) - PE(p)\rVert` for each offset ``k``: the distance of any two rows ``k`` apart.
+
+    As the formula reads, :math:`\sqrt{\sum_i (2 - 2\cos\omega_i k)}` (absolute error about
+    :math:`\varepsilon` per term); with ``chord=True`` in the cancellation-free form of
+    :func:`chord_lengths` (relative error about :math:`\varepsilon`, for small distances).
+
+    Examples
+    --------
+    >>> row_distance_by_offset([0, 1], 2).round(4).tolist()
+    [0.0, 0.9589]
+    >>> row_distance_by_offset([0], 2, chord=True).tolist()
+    [0.0]
+    """
+    if chord:
+        return chord_lengths(numeric.frequencies(d_model, base), offsets)
+    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("row_distance_by_offset", ks.size * width, 16)
+    omega = numeric.frequencies(width, base)
+    squared = (2.0 - 2.0 * np.cos(np.multiply.outer(ks, omega))).sum(axis=1)
+    return np.asarray(np.sqrt(np.maximum(squared, 0.0)), dtype=np.float64)
+
+
+def nearest_rows(n_positions: int, d_model: int, *, base: float = 10000.0) -> tuple[int, float]:
+    """Among positions ``0 .. n-1``: the offset of the closest two rows and their distance.
+
+    The distance between rows ``p`` and ``q`` depends only on ``|p - q|``, so the minimum
+    over all pairs of rows is the minimum of :func:`row_distance_by_offset` (chord form)
+    over ``k = 1 .. n - 1``: :math:`O(n d)` work instead of :math:`O(n^2 d)`.
+
+    Examples
+    --------
+    >>> nearest_rows(100, 16)[0]
+    1
+    """
+    n = _validate.positive_int("n_positions", n_positions)
+    if n < 2:
+        raise ValueError("n_positions must be >= 2")
+    distances = row_distance_by_offset(np.arange(1, n), d_model, base=base, chord=True)
+    index = int(np.argmin(distances))
+    return index + 1, float(distances[index])
+
+
+def smallest_row_distance(n_positions: int, d_model: int) -> tuple[float, int, int]:
+    """Smallest distance between two distinct rows of the table of ``n`` positions, by brute force.
+
+    Returns the distance and the two positions. Works from the Gram matrix of the table
+    (``n x n``, :math:`O(n^2 d)`), so keep ``n`` to a few thousand.
+
+    Examples
+    --------
+    >>> distance, p, q = smallest_row_distance(100, 16)
+    >>> abs(distance - nearest_rows(100, 16)[1]) < 1e-9, q - p
+    (True, 1)
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("the Gram matrix", 3 * count * count, 8)
+    table = numeric.sinusoidal(count, width)
+    norms = (table**2).sum(axis=1)
+    squared = norms[:, None] + norms[None, :] - 2.0 * table @ table.T
+    np.fill_diagonal(squared, np.inf)
+    flat = int(np.argmin(squared))
+    p, q = divmod(flat, count)
+    return float(np.sqrt(max(squared[p, q], 0.0))), min(p, q), max(p, q)
+
+
+def pair_min_distance(
+    omega: npt.ArrayLike, n_positions: int
+) -> tuple[Float64Array, npt.NDArray[np.int64]]:
+    r"""Per frequency: the smallest :math:`\lVert v(p) - v(q) \rVert = 2|\sin(\omega k/2)|`, ``0 < k < n``.
+
+    Returns the minimum distances and the offsets where they occur.
+
+    Examples
+    --------
+    >>> pair_min_distance([2 * np.pi / 8], 20)[1].tolist()
+    [8]
+    """
+    w = np.asarray(omega, dtype=np.float64)
+    n = _validate.positive_int("n_positions", n_positions)
+    _validate.capped_elements("pair_min_distance", n * w.size, 16)
+    ks = np.arange(1, n, dtype=np.float64)
+    distance = 2.0 * np.abs(np.sin(np.multiply.outer(ks, w) / 2.0))
+    where = np.argmin(distance, axis=0)
+    return distance[where, np.arange(w.size)], (where + 1).astype(np.int64)
