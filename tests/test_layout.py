@@ -44,6 +44,7 @@ SHARED = {
         "home",
         "prose",
         "page_check",
+        "examples",
     },
 }
 MAX_MODULE_LINES = 500

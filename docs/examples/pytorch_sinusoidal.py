@@ -7,25 +7,21 @@ from torch import nn
 
 
 class SinusoidalEncoding(nn.Module):
-    """Adds PE(p) to the embeddings x of shape (..., n, d), for the positions p = 0 .. n-1.
-
-    PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p w_i), w_i = base^(-2i/d).
-    """
+    """x + PE(p) for embeddings x of shape (..., n, d), at the positions p = 0 .. n-1."""
 
     def __init__(self, d: int, max_len: int = 8192, base: float = 10000.0) -> None:
         super().__init__()
         if d % 2:
             raise ValueError(f"d must be even, got {d}")
-        # In float64: a float32 angle p * w_i is off by up to about p / 2**24 radians.
+        # Angles in float64: in float32, p * w would be off by up to about p / 2**24 radians.
         p = torch.arange(max_len, dtype=torch.float64)[:, None]  # positions, as a column
-        w = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)  # one frequency per pair
+        w = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)  # w_i = base^(-2i/d)
         table = torch.empty(max_len, d, dtype=torch.float64)
         table[:, 0::2] = torch.sin(p * w)  # even columns: sines
         table[:, 1::2] = torch.cos(p * w)  # odd columns: cosines
         self.register_buffer("table", table.to(torch.get_default_dtype()), persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        n = x.shape[-2]
-        if n > self.table.shape[0]:
-            raise ValueError(f"{n} positions, but the table was built for {self.table.shape[0]}")
-        return x + self.table[:n].to(x.dtype)
+        if x.shape[-2] > self.table.shape[0]:
+            raise ValueError(f"{x.shape[-2]} positions; the table has {self.table.shape[0]}")
+        return x + self.table[: x.shape[-2]].to(x.dtype)

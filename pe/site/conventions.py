@@ -223,7 +223,7 @@ def permutation_table(d_model: int = PERMUTATION_WIDTH) -> Html:
         perm = conventions.permutation(d_model, paper, (layout, order))
         pair, sine = conventions.column_roles(d_model, layout, order)
         roles = Html(
-            " ".join(f"{'s' if s else 'c'}<sub>{k}</sub>" for k, s in zip(pair, sine, strict=True))
+            " ".join(f"{'s' if s else 'c'}<sub>{i}</sub>" for i, s in zip(pair, sine, strict=True))
         )
         rows.append((f"{layout}, {order}", roles, code(perm.tolist())))
     return table(

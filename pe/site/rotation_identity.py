@@ -1,8 +1,9 @@
-"""Everything the page "The rotation identity" renders: figures, tables, exercises.
+"""Everything the page "The rotation identity" renders: figures, the explorer, exercises.
 
 Each function computes its data with :mod:`pe` (figures through
-:func:`pe.site.figures.render`, in both palettes with alt text; tables through
-:func:`pe.site.report.check_table`) and returns :class:`~pe.site.html.Html`.
+:func:`pe.site.figures.render`, in both palettes with alt text) and returns
+:class:`~pe.site.html.Html`. The numeric check of the identity and its error model are
+drawn on the precision page (:mod:`pe.site.precision`).
 """
 
 from __future__ import annotations
@@ -18,14 +19,12 @@ from pe.experiments import rotation_identity as experiments
 from pe.proofs import rotation_identity as proofs
 from pe.proofs import wrong
 from pe.site import report
-from pe.site.figures import Palette, Slider, error_plot, interactive, render
+from pe.site.figures import Palette, Slider, interactive, render
 from pe.site.html import Html
 
 __all__ = [
     "VALUES",
-    "check_table",
     "exercises",
-    "identity_error",
     "rejected_textbook",
     "rotation_explorer",
     "turning_pairs",
@@ -144,57 +143,6 @@ def rejected_textbook() -> Html:
     return report.proof(result)
 
 
-def check_table() -> Html:
-    """The numeric rotation-identity checks of :func:`pe.experiments.rotation_identity.identity_checks`.
-
-    Raises
-    ------
-    pe.claims.ClaimFailedError
-        If any check fails its tolerance.
-    """
-    results = experiments.identity_checks()
-    failed = [f"d={r.d_model} {r.dtype}" for r in results if not r.passed]
-    if failed:
-        raise claims.ClaimFailedError(f"rotation identity fails its tolerance: {failed}")
-    return report.check_table(results)
-
-
-def identity_error(d_model: int = 512, k: int = 7) -> Html:
-    """Largest error of :math:`T_k PE(p) - PE(p+k)` against position, float32 and float64."""
-    positions = np.unique(np.logspace(0, 7, 36).astype(np.int64))
-    measured = {
-        dtype: experiments.error_by_position(d_model, positions, k, dtype)
-        for dtype in ("float32", "float64")
-    }
-
-    return render(
-        error_plot(
-            positions,
-            measured,
-            floor=1e-18,
-            labels=("{}: measured", "{}: tolerance"),
-            xlabel="position p",
-            ylabel=f"max |T_{k} PE(p) − PE(p+{k})|",
-        ),
-        alt=(
-            f"Log-log plot of the largest error of the rotation identity for offset {k} and "
-            f"d = {d_model}, against position from 1 to {positions[-1]:,}: "
-            + "; ".join(
-                f"{dtype} errors range from {errors.min():.0e} to {errors.max():.0e}, "
-                + ("all below" if np.all(errors <= tolerances) else "NOT all below")
-                + " its tolerance line"
-                for dtype, (errors, tolerances) in measured.items()
-            )
-            + "."
-        ),
-        caption=(
-            "Measured error (dots) and the error model's tolerance (lines): "
-            "4 eps + 4 eps64 w_i (|p| + |k|), maximised over columns."
-        ),
-        size=(3.8, 3.0),
-    )
-
-
 def exercises() -> Html:
     """The chapter's three exercises, their answers computed now, each with its claim."""
     t3 = numeric.shift_matrix(3, 512)
@@ -214,9 +162,10 @@ def exercises() -> Html:
             "A library stores each pair as \\((\\cos\\omega_i p, \\sin\\omega_i p)\\), cosine "
             "first. Which \\(2 \\times 2\\) block shifts its pairs by \\(k\\), and which way do "
             "they turn?",
-            "The textbook rotation \\([[\\cos k\\omega_i, -\\sin k\\omega_i], "
-            "[\\sin k\\omega_i, \\cos k\\omega_i]]\\): in (cos, sin) order the pairs turn "
-            "counter-clockwise, in the paper's (sin, cos) order clockwise.",
+            "The textbook rotation \\(R(k\\omega_i) = \\begin{pmatrix} \\cos k\\omega_i & "
+            "-\\sin k\\omega_i \\\\ \\sin k\\omega_i & \\cos k\\omega_i \\end{pmatrix}\\): "
+            "in (cos, sin) order the pairs turn counter-clockwise, in the paper's (sin, cos) "
+            "order clockwise.",
             claim_id="textbook-block-cos-sin-order",
         )
         + report.exercise(
