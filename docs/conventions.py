@@ -39,11 +39,10 @@ from pe.site import report
 page.conventions_table()
 
 # %% [markdown]
-# The table is `pe.conventions.CONVENTIONS`: each convention is data, and produces its table
-# through `pe.numeric.sinusoidal`; any base and any offset are one call away,
-# `conventions.get("tensor2tensor").with_base(500000).with_offset(2)`. The one-indexed law is
-# the paper's table of width $d + 2$ without its first pair, with the base changed to
-# $b^{(d+2)/d}$ [checked](claims.py#claim-one-indexed-law-is-wider-paper-law).
+# The table is `pe.conventions.CONVENTIONS`, each convention data that makes its table through
+# `pe.numeric.sinusoidal`; the one-indexed law is the paper's table of width $d + 2$ without
+# its first pair, with the base $b^{(d+2)/d}$
+# [checked](claims.py#claim-one-indexed-law-is-wider-paper-law).
 #
 # ## Side by side
 #
@@ -101,10 +100,9 @@ report.how_we_know("conventions-as-described", "one-indexed-law-is-wider-paper-l
 # \cos k\omega \end{pmatrix}, \qquad \text{(cos, sin) order:}\ \begin{pmatrix} \cos k\omega &
 # -\sin k\omega \\ \sin k\omega & \cos k\omega \end{pmatrix}.$$
 #
-# Both are right, each for its order; the error is to print one with the other order. As
-# complex numbers, $\cos\theta + \mathrm{i}\sin\theta = e^{\mathrm{i}\theta}$ turns
-# counter-clockwise as $\theta$ grows, while the paper's pair,
-# $\sin\theta + \mathrm{i}\cos\theta = \mathrm{i}\,e^{-\mathrm{i}\theta}$, turns the other way
+# Both are right, each for its order: as complex numbers, $\cos\theta + \mathrm{i}\sin\theta
+# = e^{\mathrm{i}\theta}$ turns counter-clockwise, the paper's pair
+# $\sin\theta + \mathrm{i}\cos\theta = \mathrm{i}\,e^{-\mathrm{i}\theta}$ the other way
 # [checked](claims.py#claim-sin-cos-pair-turns-clockwise).
 
 # %% tags=["hide_input"]
@@ -159,14 +157,6 @@ page.bug_heatmaps()
 # neighbouring pairs and every pair mismatches, yet each sine still finds its cosine in another
 # column and a (permuted) shift matrix exists. The odd width has the same defect in one
 # column: its lone sine has no cosine [checked](claims.py#claim-column-index-bug-breaks-identity).
-#
-# The fold below gives, for each bug, what it does to the heat map, what `pe identify` says
-# about it (the bug's table at $d = {{ bug_identify_width }}$), and the largest error of the
-# paper's shift matrix $T_k$, $k = {{ bug_shift }}$, applied to the bug's table
-# ($d = {{ bug_width }}$, {{ bug_rows }} rows; {{ column_index_rows }} for the column-index
-# bug), next to that of the best fixed matrix fitted by least squares on the first half of
-# the rows and applied to the second half: a small second number means a rotation identity
-# still holds, with other blocks.
 
 # %% tags=["hide_input"]
 report.fold("Show what each bug does, and what identify says", page.bug_table())
@@ -220,10 +210,10 @@ report.fold("Show a session of the command, run while this page was built", page
 page.alias_notes()
 
 # %% [markdown]
-# A table that is not a sinusoidal encoding at all gets a refusal, not a forced fit:
+# A table that is not a sinusoidal encoding at all gets a refusal, not a forced fit.
 
 # %% tags=["hide_input"]
-page.refusals()
+report.fold("Show what identify says about tables that are not encodings", page.refusals())
 
 # %% tags=["hide_input"]
 report.how_we_know(

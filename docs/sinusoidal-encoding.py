@@ -41,15 +41,13 @@ from pe.site import sinusoidal_encoding as page
 # are drawn on the left and the cosine columns on the right, one pair $i$ per column of
 # each half. Row 0 is all zeros on the left and all ones on the right ($\sin 0$ and
 # $\cos 0$). The first pairs change quickly from row to row; the last ones barely move
-# over a hundred positions [checked](claims.py#claim-worked-example-my-name-is-rk).
+# over a hundred positions [checked](claims.py#claim-worked-example-my-name-is-rk). Below
+# it, the same table computed in your browser: point at a cell (or focus the table and use
+# the arrow keys) to read its value and its formula, and move the sliders to change $d$ and
+# the base.
 
 # %% tags=["hide_input"]
 page.table_heatmap()
-
-# %% [markdown]
-# The same table, computed in your browser: point at a cell (or focus the table and use the
-# arrow keys) to read its value and its formula, and move the sliders to change $d$ and the
-# base.
 
 # %% tags=["hide_input"]
 page.table_explorer()
@@ -63,8 +61,10 @@ page.table_explorer()
 #
 # positions, its **wavelength**, and each pair's wavelength is the previous one times
 # $10000^{2/d}$: a geometric progression from $2\pi$ for the fastest pair up to
-# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest [checked](claims.py#claim-wavelength-progression).
-# Four sine columns of the table, a fast one on top:
+# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest, **not quite** the $2\pi \cdot 10000$ the
+# paper's sentence suggests, because the index stops one step short of $d/2$
+# [checked](claims.py#claim-wavelength-progression). Three sine columns of the table, a
+# fast one on top:
 
 # %% tags=["hide_input"]
 page.column_lines()
@@ -125,27 +125,18 @@ page.worked_example()
 # The encoding has the embedding's width $d$, and the paper **adds** it,
 # $x_p = e_{\text{token}} + PE(p)$ [checked](claims.py#claim-encoding-added-to-embedding).
 # Concatenating, $[e;\ PE(p)]$, would double the width of every vector entering the first
-# layer, and with it the weights and multiply-adds of each projection reading it
-# [checked](claims.py#claim-concat-doubles-layer-weights). Less is lost by adding than it
-# seems: a layer reading a concatenation splits into two projections that are added,
-# $W[e;\,q] = W_e e + W_q q$, and adding first is the special case where the two projections
-# are the same matrix [checked](claims.py#claim-concat-is-two-projections).
+# layer, and with it the weights of each projection reading it
+# [checked](claims.py#claim-concat-doubles-layer-weights).
 #
-# Geometrically, adding shifts each embedding by a vector of fixed length
-# $\lVert PE(p)\rVert = \sqrt{d/2}$, in a direction that depends on the position. In high
-# dimension that shift is nearly orthogonal to the embedding: the cosine between a random
-# embedding and an encoding row is spread like $1/\sqrt d$ around 0
-# [checked](claims.py#claim-embedding-encoding-nearly-orthogonal). The encodings of a
-# sentence also crowd into a few dozen of the 512 directions, because the slow pairs hardly
-# change over a sentence, and a random embedding puts only a small share of its length
-# there: content and position are carried mostly by different directions, and a later
-# projection can separate them [checked](claims.py#claim-encoding-subspace-share).
+# Less is lost by adding than it seems. A layer reading a concatenation splits into two
+# projections that are added, $W[e;\,q] = W_e e + W_q q$: adding first is the special case
+# where the two are the same matrix [checked](claims.py#claim-concat-is-two-projections).
 #
-# How long the embedding is next to the encoding the paper leaves open: it multiplies the
-# embedding weights by $\sqrt{d_{model}}$, which gives entries of size about 1 only if they
-# start with standard deviation $1/\sqrt d$; with PyTorch's default `nn.Embedding`
-# initialisation, $N(0, 1)$, they are $\sqrt d$ times larger
-# [checked](claims.py#claim-embedding-scale-needs-init).
+# And the two barely interfere: in high dimension an encoding row is nearly orthogonal to a
+# random embedding [checked](claims.py#claim-embedding-encoding-nearly-orthogonal).
+#
+# The rows of a sentence also crowd into a few directions, where a random embedding puts
+# little of its length [checked](claims.py#claim-encoding-subspace-share).
 
 # %% tags=["hide_input"]
 report.how_we_know(
@@ -181,14 +172,10 @@ examples.encoding_tabs()
 # %% [markdown]
 # ## Pitfalls
 #
-# **The pair index stops at $d/2 - 1$.** There are $d/2$ pairs, $i = 0, 1, \dots, d/2 - 1$,
-# and together they write the columns $0, \dots, d-1$ once each. Reading "$i$ ranges from 0
-# to $d_{model}/2$" as inclusive adds a pair $i = d/2$ whose columns $d$ and $d+1$ do not
-# exist [checked](claims.py#claim-pair-index-range).
-#
-# For the same reason the slowest wavelength is $2\pi \cdot 10000^{(d-2)/d}$, **not quite**
-# the $2\pi \cdot 10000$ the paper's sentence suggests
-# [checked](claims.py#claim-wavelength-progression).
+# **The pair index stops at $d/2 - 1$.** The $d/2$ pairs $i = 0, \dots, d/2 - 1$ write the
+# columns $0, \dots, d-1$ once each; reading "$i$ ranges from 0 to $d_{model}/2$" as
+# inclusive adds a pair whose columns $d$ and $d+1$ do not exist
+# [checked](claims.py#claim-pair-index-range).
 #
 # **Counting the pairs from 1 shifts every frequency.** A common variant writes the encoding
 # 1-indexed, $W_p[2i-1, t] = \sin(t / \ell_{max}^{2i/d_e})$ and
@@ -198,26 +185,18 @@ examples.encoding_tabs()
 # added, a different encoding [checked](claims.py#claim-one-indexed-frequencies-shifted).
 #
 # **10000 is a timescale, not a maximum length.** Nothing in the formula stops at position
-# 10000: the constant only sets how slowly the last pairs turn (for $d = 512$ the slowest
-# needs $\lambda_{255}$ positions for one turn), and positions past 10000 get new, distinct
-# vectors like any other [checked](claims.py#claim-base-is-not-a-length).
+# 10000: the constant only sets how slowly the last pairs turn, and positions past 10000 get
+# new, distinct vectors like any other [checked](claims.py#claim-base-is-not-a-length).
 #
-# **512 is a choice.** The paper's base model has $d_{model} = 512$ and its big model 1024
-# [checked](claims.py#claim-transformer-model-widths).
-#
-# Any even width works: the frequencies always run from 1 down to just above $10000^{-1}$,
-# and doubling the width keeps every frequency, inserts one between each neighbouring pair
-# and adds one more below the old slowest
-# [checked](claims.py#claim-width-refines-frequencies).
+# **512 is a choice.** Any even width works: the frequencies always run from 1 down to just
+# above $10000^{-1}$, and doubling the width keeps every frequency and inserts one between
+# neighbours [checked](claims.py#claim-width-refines-frequencies).
 #
 # **"Zero-centred" holds only over full periods.** A common statement calls the values
 # zero-centred, citing the advice of [LeCun et al. (1998)](bibliography.md#lecun1998) that
-# inputs averaging near zero help training. Each sinusoid averages to 0 over a full period
-# [checked](claims.py#claim-zero-mean-full-period).
-#
-# Over a real sentence it does not: a pair whose wavelength is much longer than the sentence
-# has barely moved from its value at position 0, so its cosine column averages close to 1,
-# and the table of a short sentence has a mean well above 0
+# inputs averaging near zero help training. A sinusoid averages to 0 over a full period, but
+# a short sentence sees only the start of the slow pairs' turns: their cosine columns average
+# close to 1, and the table's mean is well above 0
 # [checked](claims.py#claim-finite-column-means).
 
 # %% tags=["hide_input"]
@@ -236,14 +215,13 @@ report.how_we_know(
 # ## The same formula in other write-ups
 #
 # The formula circulates under other letters. This site keeps the paper's meaning with short
-# names; the variants in the right column are the ones a reader meets, and the pitfalls above
-# settle the three that change the meaning.
+# names (the width is $d$, the paper's $d_{model}$); the right column holds the variants a
+# reader meets, and the pitfalls above settle the three that change the meaning.
 #
 # | meaning | this site | the paper | variants in circulation |
 # | --- | --- | --- | --- |
 # | position | $p$, from 0 [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | $t$, $i$, $j$ |
-# | pair index | $i$, up to $d/2 - 1$ | $i$ | "0 to $d_{model}/2$"; "0 to $d_{model} - 1$" ([apress-genai](bibliography.md#apress-genai)); up to 256 for a width of 512 ([khapra-notes](bibliography.md#khapra-notes)); one-indexed from 1 [checked](claims.py#claim-pair-index-range) |
-# | width | $d$ | $d_{model}$ | $d_e$, $D$ |
+# | pair index | $i$, up to $d/2 - 1$ | $i$ | to $d_{model}/2$; to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)); from 1 [checked](claims.py#claim-pair-index-range) |
 # | sine and cosine columns | $2i$ and $2i+1$ | $2i$ and $2i+1$ | $2i - 1$ and $2i$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
 # | frequency | $\omega_i$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
 # | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length"; $T$ [checked](claims.py#claim-base-is-not-a-length) |

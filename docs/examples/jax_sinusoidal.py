@@ -1,20 +1,18 @@
-"""The sinusoidal positional encoding of Vaswani et al. (2017) for JAX."""
-
-from __future__ import annotations
+"""The sinusoidal encoding of Vaswani et al. (2017), for JAX."""
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 
-def sinusoidal_table(n: int, d: int, base: float = 10000.0) -> jax.Array:
-    """PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p w_i), w_i = base^(-2i/d), for p < n.
+def sinusoidal_table(n: int, d: int, base: float = 1e4) -> jax.Array:
+    """PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p w_i), p < n.
 
-    A constant of the model: computed once in NumPy's float64 (JAX computes in float32
-    unless x64 is enabled), then handed to JAX in float32.
+    A constant of the model, made once in NumPy's float64 (JAX works
+    in float32 unless x64 is enabled), then handed to JAX in float32.
     """
     p = np.arange(n)[:, None]  # positions, as a column
-    w = base ** (-np.arange(0, d, 2) / d)  # one frequency per pair
+    w = base ** (-np.arange(0, d, 2) / d)  # w_i = base^(-2i/d)
     table = np.empty((n, d))
     table[:, 0::2] = np.sin(p * w)  # even columns: sines
     table[:, 1::2] = np.cos(p * w)  # odd columns: cosines
@@ -22,5 +20,5 @@ def sinusoidal_table(n: int, d: int, base: float = 10000.0) -> jax.Array:
 
 
 def add_encoding(x: jax.Array, table: jax.Array) -> jax.Array:
-    """The embeddings x of shape (..., n, d) plus the first n rows of the table."""
+    """Embeddings x of shape (..., n, d) plus the first n rows."""
     return x + table[: x.shape[-2]].astype(x.dtype)
