@@ -185,7 +185,9 @@ report.how_we_know(
 page.identify_from_python()
 
 # %% tags=["hide_input"]
-report.fold("Show a session of the command, run while this page was built", page.cli_session(page.SESSION))
+report.fold(
+    "Show a session of the command, run while this page was built", page.cli_session(page.SESSION)
+)
 
 # %% [markdown]
 # A sine column of a slow pair is almost a straight line, $\sin \omega p \approx \omega p$,

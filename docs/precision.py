@@ -56,6 +56,7 @@ page.drift_table()
 # The frequency is rounded too (and `exp` amplifies the rounding of its argument, by
 # $|\ln \omega_i|$), which adds to the same linear growth: the recipe's entries err by up to
 # {{ recipe32_at_1e4:.1e }} at $p = 10^4$ [checked](claims.py#claim-float32-recipe-drifts).
+#
 # The direct float64 evaluation drifts for the same reason, $2^{29}$ times more slowly: its
 # largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
 # {{ direct64_at_1e6:.1e }} at $p = 10^6$ [checked](claims.py#claim-direct-float64-drifts).
@@ -121,8 +122,9 @@ page.block_size()
 #
 # The angle error left is below $10^{-24}$ radians at positions up to $2^{53}$
 # [checked](claims.py#claim-anchor-angle-accurate), so an anchor is as good as the library's
-# `sin` and `cos` (within about half a unit in the last place) plus one rounding. One complex
-# product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
+# `sin` and `cos` (within about half a unit in the last place) plus one rounding.
+#
+# One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
 # weights of at most $\sqrt2$, and three roundings of quantities at most 1
 # [checked](claims.py#claim-entry-error-bound):
 

@@ -176,6 +176,7 @@ report.how_we_know("alibi-slopes", "alibi-reported")
 # [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
 # encodings competitive with those that have them, and probes that recover absolute position
 # from their hidden states [checked](claims.py#claim-nope-reported).
+#
 # [Kazemnejad et al.](bibliography.md#kazemnejad2023) reported that decoder-only models without
 # positional encoding generalised to longer inputs better than the encodings they compared on
 # their reasoning and arithmetic tasks

@@ -68,7 +68,9 @@ page.rotated_example()
 examples.rope_tabs()
 
 # %% tags=["hide_input"]
-report.how_we_know("rope-complex-rotation", "from-scratch-rope", proofs={"rope-complex-rotation": True})
+report.how_we_know(
+    "rope-complex-rotation", "from-scratch-rope", proofs={"rope-complex-rotation": True}
+)
 
 # %% [markdown]
 # ## The score depends only on the offset
@@ -138,8 +140,9 @@ report.how_we_know(
 #
 # The additive encoding already has a relative dot product, $PE(m) \cdot PE(n) = \sum_i
 # \cos\omega_i(n - m)$ ([implications](implications.py))
-# [checked](claims.py#claim-dot-product-offset-only). Attention does not take that dot
-# product, though. It compares $W_q(x_m + PE(m))$ with $W_k(x_n + PE(n))$, and the
+# [checked](claims.py#claim-dot-product-offset-only).
+#
+# Attention does not take that dot product, though. It compares $W_q(x_m + PE(m))$ with $W_k(x_n + PE(n))$, and the
 # position-position part becomes $PE(m)^{\mathsf T} A\, PE(n)$ with
 # $A = W_q^{\mathsf T} W_k$: for a generic $A$, no longer a function of $n - m$. With small
 # integer matrices SymPy finds an exact counter-example: at $m = n = \pi/(2\omega)$, offset 0
@@ -174,8 +177,9 @@ report.how_we_know(
 # With angles in float64 the score depends on the offset alone, within that tolerance, at
 # every position checked. The same tolerance fails when the angles are formed in float32 or
 # float16, as code does that computes `positions * inv_freq` in the model's dtype
-# [checked](claims.py#claim-rope-offset-only-float64). Past position 2048 float16 cannot
-# even hold every integer position, and the angles of neighbouring positions merge
+# [checked](claims.py#claim-rope-offset-only-float64).
+#
+# Past position 2048 float16 cannot even hold every integer position, and the angles of neighbouring positions merge
 # ([precision](precision.py)) [checked](claims.py#claim-float-format-facts).
 
 # %% tags=["hide_input"]

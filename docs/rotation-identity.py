@@ -20,6 +20,7 @@
 # \qquad \omega_i = 10000^{-2i/d},$$
 #
 # a point on the unit circle at angle $\omega_i p$ [checked](claims.py#claim-pair-index-range).
+#
 # Moving from position $p$ to position $p + k$ adds $\omega_i k$ to that angle, and adding a
 # fixed angle is a rotation. So for every offset $k$ there is one matrix $T_k$, **the same
 # at every position**, that takes the encoding of $p$ to the encoding of $p + k$
@@ -53,8 +54,9 @@ from pe.site import rotation_identity as page
 # $$\begin{pmatrix} \sin \omega_i(p+k) \\ \cos \omega_i(p+k) \end{pmatrix} =
 # \underbrace{\begin{pmatrix} \cos \omega_i k & \sin \omega_i k \\ -\sin \omega_i k & \cos \omega_i k
 # \end{pmatrix}}_{B(\omega_i k)}
-# \begin{pmatrix} \sin \omega_i p \\ \cos \omega_i p \end{pmatrix},
-# \qquad\text{that is}\qquad v_i(p+k) = B(\omega_i k)\, v_i(p).$$
+# \begin{pmatrix} \sin \omega_i p \\ \cos \omega_i p \end{pmatrix},$$
+#
+# that is, $v_i(p+k) = B(\omega_i k)\, v_i(p)$.
 #
 # That is the whole proof. SymPy checks it with $p$, $k$, $i$, $d$ and the base as symbols:
 # it forms "left side minus right side", expands $\omega_i(p+k)$, applies the same
@@ -68,12 +70,13 @@ report.proof(proofs.rotation_identity(), summary="How the machine checked it: th
 # ## The whole vector: $T_k$ as a matrix equation
 #
 # Stack the pairs, $PE(p) = \bigl(v_0(p), v_1(p), \dots, v_{d/2-1}(p)\bigr)$, and move each by
-# its own block. The matrix that does it is block-diagonal, one $2 \times 2$ rotation per
-# frequency and zeros elsewhere [checked](claims.py#claim-rotation-identity-block-diagonal):
+# its own block $B_i = B(\omega_i k)$. The matrix that does it is block-diagonal, one
+# $2 \times 2$ rotation per frequency and zeros elsewhere
+# [checked](claims.py#claim-rotation-identity-block-diagonal):
 #
 # $$\underbrace{\begin{pmatrix} v_0(p+k) \\ v_1(p+k) \\ \vdots \\ v_{d/2-1}(p+k) \end{pmatrix}}_{PE(p+k)}
-# = \underbrace{\begin{pmatrix} B(\omega_0 k) & & & \\ & B(\omega_1 k) & & \\ & & \ddots & \\
-# & & & B(\omega_{d/2-1} k) \end{pmatrix}}_{T_k}
+# = \underbrace{\begin{pmatrix} B_0 & & & \\ & B_1 & & \\ & & \ddots & \\
+# & & & B_{d/2-1} \end{pmatrix}}_{T_k}
 # \underbrace{\begin{pmatrix} v_0(p) \\ v_1(p) \\ \vdots \\ v_{d/2-1}(p) \end{pmatrix}}_{PE(p)} .$$
 #
 # $T_k$ depends on the offset $k$ and on the frequencies, never on $p$: the same matrix
@@ -102,7 +105,8 @@ report.how_we_know(
 #
 # The block of $T_k$ has the signs the other way round. Whether a block is right depends on
 # the *order* of the two entries of a pair, and the paper puts the sine first. Draw $v_i(p)$
-# with the sine on the horizontal axis and the cosine on the vertical one. At $p = 0$ the
+# with the sine on the horizontal axis and the cosine on the vertical one (left, below). At
+# $p = 0$ the
 # point sits at the top, $(0, 1)$; as $p$ grows the sine grows and the cosine shrinks, so
 # the point moves to the right and down: **clockwise**, and a clockwise turn is
 # $B(\varphi) = R(-\varphi)$ [checked](claims.py#claim-block-sign-sin-cos-order). Store the
@@ -110,6 +114,9 @@ report.how_we_know(
 # counter-clockwise: there the textbook $R(\varphi)$ is right. Fed to the proof above for the
 # paper's order, the textbook matrix leaves a residual of twice the sine terms, the
 # signature of a turn in the wrong direction.
+
+# %% tags=["hide_input"]
+page.turn_direction()
 
 # %% tags=["hide_input"]
 report.how_we_know(

@@ -124,6 +124,7 @@ page.worked_example()
 #
 # The encoding has the embedding's width $d$, and the paper **adds** it,
 # $x_p = e_{\text{token}} + PE(p)$ [checked](claims.py#claim-encoding-added-to-embedding).
+#
 # Concatenating, $[e;\ PE(p)]$, would double the width of every vector entering the first
 # layer, and with it the weights of each projection reading it
 # [checked](claims.py#claim-concat-doubles-layer-weights).

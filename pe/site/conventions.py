@@ -296,6 +296,7 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
             f"identify on the paper's law, base {base:g}, d = {d}, {n} rows, float32: the "
             "uncertainty of a slow cosine grows like eps/θ²; its sine partner stays sharp."
         ),
+        size=(3.6, 3.0),  # drawn narrow: it is shown inside a fold, narrower than the column
     )
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "exercises",
     "rejected_textbook",
     "rotation_explorer",
+    "turn_direction",
     "turning_pairs",
 ]
 
@@ -105,6 +106,81 @@ def turning_pairs(
             "coordinates. That turn is the block of T_k."
         ),
         size=(4.4, 2.2),
+    )
+
+
+def turn_direction(
+    omega: float = 0.5,
+    positions: int = 6,
+    turns: tuple[str, str] = ("clockwise", "counter-clockwise"),
+) -> Html:
+    """One pair at the positions ``0 .. positions-1``, drawn in the paper's (sin, cos) order
+    and in (cos, sin) order: the same motion turns clockwise in the first, counter-clockwise
+    in the second (``turns``, the titles).
+
+    The points are a column pair of :func:`pe.numeric.sinusoidal` (the pair whose frequency
+    is ``omega`` < 1, through the base); the direction of each panel is measured from the
+    sign of the 2-D cross product of consecutive points, and the figure raises if it is not
+    the direction its title states (the textbook's belief, ``turns`` swapped, is refused).
+
+    Raises
+    ------
+    pe.claims.ClaimFailedError
+        If a panel does not turn the way its title says.
+    """
+    d_model = 4
+    base = omega ** (-d_model / 2)  # pair 1 of a width-4 table turns at base^(-2/4) = omega
+    table = numeric.sinusoidal(positions, d_model, base=base)
+    orders = (
+        ("(sin, cos): the paper", table[:, 2], table[:, 3], turns[0]),
+        ("(cos, sin)", table[:, 3], table[:, 2], turns[1]),
+    )
+    for title, x, y, turn in orders:
+        cross = x[:-1] * y[1:] - y[:-1] * x[1:]
+        measured = "clockwise" if np.all(cross < 0) else "counter-clockwise"
+        if not (np.all(cross < 0) or np.all(cross > 0)) or measured != turn:
+            raise claims.ClaimFailedError(f"{title}: the pair does not turn {turn}")
+
+    def draw(fig: Figure, palette: Palette) -> None:
+        axes = fig.subplots(1, 2, gridspec_kw={"wspace": 0.35})
+        circle = np.linspace(0, 2 * np.pi, 200)
+        for ax, (title, x, y, turn) in zip(axes, orders, strict=True):
+            ax.plot(np.cos(circle), np.sin(circle), color=palette.grid, lw=1.2)
+            ax.plot(x, y, "o", color=palette.lines[0], ms=5)
+            for p in (0, positions - 1):  # labelled just inside the circle
+                ax.text(0.6 * x[p], 0.6 * y[p], f"p={p}", ha="center", va="center",
+                        color=palette.ink)  # fmt: skip
+            middle = positions // 2
+            ax.annotate(
+                "",
+                xy=(0.35 * x[middle], 0.35 * y[middle]),
+                xytext=(0.35 * x[0], 0.35 * y[0]),
+                arrowprops={"arrowstyle": "-|>", "color": palette.lines[1], "lw": 2.0,
+                            "connectionstyle": f"arc3,rad={-0.3 if turn == 'clockwise' else 0.3}"},
+            )  # fmt: skip
+            ax.set_title(f"{title}\n{turn}")
+            ax.set_aspect("equal")
+            ax.set_xlim(-1.15, 1.15)
+            ax.set_ylim(-1.15, 1.15)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            first, second = title.split(":")[0].strip("()").split(", ")
+            ax.set_xlabel(f"{first}, horizontal")
+            ax.set_ylabel(f"{second}, vertical", labelpad=1)
+
+    return render(
+        draw,
+        alt=(
+            f"Two unit circles with the same pair of the encoding at positions 0 to "
+            f"{positions - 1}, {omega} radians apart. Left, the paper's order, sine on the "
+            "horizontal axis: the points start at the top, (0, 1), and go clockwise. Right, "
+            "cosine on the horizontal axis: they start at (1, 0) and go counter-clockwise."
+        ),
+        caption=(
+            f"One pair at positions 0 to {positions - 1}: which way it turns depends only on "
+            "which coordinate is drawn first."
+        ),
+        size=(4.2, 2.4),
     )
 
 

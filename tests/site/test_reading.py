@@ -380,7 +380,8 @@ def test_every_chapter_reads_in_ten_screens_folds_closed(
         page = context.new_page()
         page.set_viewport_size(FIRST_READ)
         for path in chapter_paths(root):
-            page.goto(server + path, wait_until="load")
+            # networkidle: the next page must not abort a request of this one (the favicon)
+            page.goto(server + path, wait_until="networkidle")
             wait_for_typesetting(page)
             page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise; }")
             state = page.evaluate(FIRST_READ_JS)
@@ -580,6 +581,12 @@ def test_notebook_links_point_to_the_site() -> None:
     )
 
 
+def last_line(source: str) -> str:
+    """The last line of a cell's code that is not blank or a comment (what it displays)."""
+    lines = [line for line in source.splitlines() if line.strip() and not line.startswith("#")]
+    return lines[-1].strip() if lines else ""
+
+
 def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
     """Every notebook page links to its ``.ipynb``: valid, every input shown, the same cells
     as its jupytext source (the Markdown with its placeholders filled and its links to other
@@ -611,7 +618,7 @@ def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
         markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
         assert page_link.search(markdown) is None, source.stem
         code = [c for c in notebook.cells if c.cell_type == "code"]
-        shown = [c for c in code if not c.source.lstrip().startswith(("from ", "import "))]
+        shown = [c for c in code if not last_line(c.source).startswith(("from ", "import "))]
         assert shown, source.stem
         for cell in shown:  # every call shows what it computed, in HTML
             htmls = [
