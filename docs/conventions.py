@@ -163,9 +163,7 @@ report.fold("Show what each bug does, and what identify says", page.bug_table())
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "packt-doubled-exponent",
-    "doubled-exponent-base",
-    "column-index-bug-breaks-identity",
+    "packt-doubled-exponent", "doubled-exponent-base", "column-index-bug-breaks-identity"
 )
 
 # %% [markdown]

@@ -66,11 +66,7 @@ page.position_share()
 page.normalised_index_gaps()
 
 # %% tags=["hide_input"]
-report.how_we_know(
-    "raw-index-dominates",
-    "normalised-index-gap",
-    proofs={"normalised-index-gap": True},
-)
+report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 
 # %% [markdown]
 # ## What a position encoding needs
@@ -159,15 +155,10 @@ page.single_pair_note()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "encoding-bounded",
-    "encoding-rows-distinct",
-    "continuous-fewer-numbers",
-    "offset-distance-position-free",
-    "encoding-independent-of-length",
-    "encoding-any-position",
-    "encoding-deterministic",
-    proofs={"offset-distance-position-free": True},
-)
+    "encoding-bounded", "encoding-rows-distinct", "continuous-fewer-numbers",
+    "offset-distance-position-free", "encoding-independent-of-length", "encoding-any-position",
+    "encoding-deterministic", proofs={"offset-distance-position-free": True},
+)  # fmt: skip
 
 # %% [markdown]
 # ## Exercises

@@ -123,11 +123,9 @@ page.position_signal_by_depth()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "press-sinusoidal-degrades",
-    "residual-connections-for-depth",
-    "residual-stream-carries-position",
-    "transformer-post-ln",
-)
+    "press-sinusoidal-degrades", "residual-connections-for-depth",
+    "residual-stream-carries-position", "transformer-post-ln",
+)  # fmt: skip
 
 # %% [markdown]
 # The residual path carries the encoding; it does not protect it. Each sublayer adds its own

@@ -149,14 +149,9 @@ page.rounding_sentence()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "complex-shift-step",
-    "anchor-angle-accurate",
-    "entry-error-bound",
-    "table-accurate-float64",
-    "table-accurate-float32",
-    proofs={"complex-shift-step": True},
-    more=[page.anchoring()],
-)
+    "complex-shift-step", "anchor-angle-accurate", "entry-error-bound", "table-accurate-float64",
+    "table-accurate-float32", proofs={"complex-shift-step": True}, more=[page.anchoring()],
+)  # fmt: skip
 
 # %% [markdown]
 # ## The rotation identity in floating point
@@ -253,14 +248,9 @@ report.how_we_know("float16-positions-collide")
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "gptneox-1003-half-frequencies",
-    "megatron-535-float16-positions",
-    "hf25681-reported",
-    "hf29496-reported",
-    "hf28685-reported",
-    "hf29285-reported",
-    "te1245-reported",
-)
+    "gptneox-1003-half-frequencies", "megatron-535-float16-positions", "hf25681-reported",
+    "hf29496-reported", "hf28685-reported", "hf29285-reported", "te1245-reported",
+)  # fmt: skip
 
 # %% [markdown]
 # ## Speed

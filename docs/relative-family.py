@@ -101,11 +101,7 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 # [checked](claims.py#claim-transformer-xl-reported).
 
 # %% tags=["hide_input"]
-report.how_we_know(
-    "transformer-xl-four-terms",
-    "transformer-xl-reported",
-    proofs={"transformer-xl-four-terms": True},
-)
+report.how_we_know("transformer-xl-four-terms", "transformer-xl-reported", proofs=True)
 
 # %% [markdown]
 # ## T5's bucketed bias (Raffel et al., 2020)
@@ -234,13 +230,9 @@ page.ntk_unseen()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "position-interpolation-range",
-    "position-interpolation-reported",
-    "ntk-base-scaling",
-    "ntk-unseen-angles",
-    "yarn-reported",
-    proofs={"ntk-base-scaling": True},
-)
+    "position-interpolation-range", "position-interpolation-reported", "ntk-base-scaling",
+    "ntk-unseen-angles", "yarn-reported", proofs={"ntk-base-scaling": True},
+)  # fmt: skip
 
 # %% [markdown]
 # ## Summary

@@ -68,9 +68,7 @@ page.rotated_example()
 examples.rope_tabs()
 
 # %% tags=["hide_input"]
-report.how_we_know(
-    "rope-complex-rotation", "from-scratch-rope", proofs={"rope-complex-rotation": True}
-)
+report.how_we_know("rope-complex-rotation", "from-scratch-rope", proofs=True)
 
 # %% [markdown]
 # ## The score depends only on the offset
@@ -131,7 +129,7 @@ page.pairings(8)
 report.how_we_know(
     "rope-pairing-permutation",
     "rope-converted-weights",
-    proofs={"rope-pairing-permutation": True, "rope-converted-weights": True},
+    proofs=True,
     more=[page.pairing_permutation(8), page.same_input_gap()],
 )
 
@@ -214,11 +212,7 @@ report.how_we_know(
 page.decay()
 
 # %% tags=["hide_input"]
-report.how_we_know(
-    "rope-decay-bound",
-    "rope-scores-not-monotone",
-    proofs={"rope-decay-bound": True},
-)
+report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 
 # %% [markdown]
 # ## What RoPE keeps and what it does not

@@ -174,20 +174,9 @@ report.how_we_know(
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "shift-composition",
-    "shift-identity-at-zero",
-    "shift-inverse-is-transpose",
-    "shift-orthogonal",
-    "shift-independent-of-position",
-    "same-map-10-15-20",
-    proofs={
-        "shift-composition": True,
-        "shift-inverse-is-transpose": True,
-        "shift-orthogonal": True,
-        "shift-independent-of-position": True,
-        "same-map-10-15-20": True,
-    },
-)
+    "shift-composition", "shift-identity-at-zero", "shift-inverse-is-transpose", "shift-orthogonal",
+    "shift-independent-of-position", "same-map-10-15-20", proofs=True,
+)  # fmt: skip
 
 # %% [markdown]
 # ## In floating point

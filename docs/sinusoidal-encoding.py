@@ -72,7 +72,7 @@ page.column_lines()
 # %% tags=["hide_input"]
 report.how_we_know(
     "wavelength-progression",
-    proofs={"wavelength-progression": True},
+    proofs=True,
     more=[page.wavelength_numbers(), page.wavelength_ladder()],
 )
 
@@ -99,11 +99,9 @@ page.binary_vs_sinusoid()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "d2l-binary-analogy",
-    "binary-bits-periods",
-    "wavelength-ratio-not-two",
+    "d2l-binary-analogy", "binary-bits-periods", "wavelength-ratio-not-two",
     "encoding-steps-smooth",
-)
+)  # fmt: skip
 
 # %% [markdown]
 # ## A worked example: "My name is RK"
@@ -141,19 +139,11 @@ page.worked_example()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "encoding-added-to-embedding",
-    "concat-doubles-layer-weights",
-    "concat-is-two-projections",
-    "embedding-encoding-nearly-orthogonal",
-    "encoding-subspace-share",
-    "embedding-scale-needs-init",
-    proofs={"concat-is-two-projections": True},
-    more=[
-        page.projection_cost_table(),
-        page.cosine_histograms(),
-        page.subspace_numbers(),
-    ],
-)
+    "encoding-added-to-embedding", "concat-doubles-layer-weights", "concat-is-two-projections",
+    "embedding-encoding-nearly-orthogonal", "encoding-subspace-share", "embedding-scale-needs-init",
+    proofs={"concat-is-two-projections": True}, more=[         page.projection_cost_table(),
+    page.cosine_histograms(),         page.subspace_numbers(),     ],
+)  # fmt: skip
 
 # %% [markdown]
 # ## The encoding in code
@@ -202,15 +192,10 @@ examples.encoding_tabs()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "pair-index-range",
-    "one-indexed-frequencies-shifted",
-    "base-is-not-a-length",
-    "transformer-model-widths",
-    "width-refines-frequencies",
-    "zero-mean-full-period",
-    "finite-column-means",
-    more=[page.base_table(), page.column_means_table()],
-)
+    "pair-index-range", "one-indexed-frequencies-shifted", "base-is-not-a-length",
+    "transformer-model-widths", "width-refines-frequencies", "zero-mean-full-period",
+    "finite-column-means", more=[page.base_table(), page.column_means_table()],
+)  # fmt: skip
 
 # %% [markdown]
 # ## The same formula in other write-ups

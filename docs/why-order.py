@@ -167,12 +167,9 @@ report.how_we_know("rnn-reads-order")
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "attention-rows-parallel",
-    "attention-cost-quadratic",
-    "attention-path-length-one",
-    "vaswani-layer-comparison",
-    proofs={"attention-path-length-one": True},
-)
+    "attention-rows-parallel", "attention-cost-quadratic", "attention-path-length-one",
+    "vaswani-layer-comparison", proofs={"attention-path-length-one": True},
+)  # fmt: skip
 
 # %% [markdown]
 # ## Exercises

@@ -380,15 +380,16 @@ def _verified(claim_id: str) -> claims.ClaimResult:
 
 def how_we_know(
     *claim_ids: str,
-    proofs: Mapping[str, bool | Sequence[int]] | None = None,
+    proofs: bool | Mapping[str, bool | Sequence[int]] = False,
     more: Sequence[Html] = (),
 ) -> Html:
     """The cards of a section's claims, gathered in one closed fold at the section's end.
 
     The fold reads "How we know: 3 claims verified at build, 7 wrong candidates rejected"
     (a claim resting on its source alone counts as "cited"); inside, each claim's card
-    (:func:`claim`, with ``proofs[id]`` as its ``proofs``), then ``more`` (a SymPy
-    transcript, a table of measurements).
+    (:func:`claim`), then ``more`` (a SymPy transcript, a table of measurements). The cards
+    show the SymPy proofs of every claim with ``proofs=True``, or per claim with a mapping
+    (``{"id": True}`` for all its proofs, ``{"id": [0]}`` for its first evidence's only).
 
     Raises
     ------
@@ -399,7 +400,9 @@ def how_we_know(
     """
     if not claim_ids or len(set(claim_ids)) != len(claim_ids):
         raise ValueError(f"how_we_know needs distinct claims, got {claim_ids!r}")
-    chosen = proofs or {}
+    chosen: Mapping[str, bool | Sequence[int]] = (
+        dict.fromkeys(claim_ids, proofs) if isinstance(proofs, bool) else proofs
+    )
     unknown = set(chosen) - set(claim_ids)
     if unknown:
         raise ValueError(f"proofs for claims not shown: {sorted(unknown)}")
