@@ -389,6 +389,7 @@ def test_every_chapter_reads_in_ten_screens_folds_closed(
             heights[path or "home"] = state["height"] / FIRST_READ["height"]
             if path == "rotation-identity/":
                 assert state["displays"] >= MIN_ROTATION_DISPLAYS, state
+            page.wait_for_load_state("networkidle")  # what typesetting fetched, before leaving
         assert traffic.problems() == []
     finally:
         context.close()
