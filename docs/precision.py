@@ -261,15 +261,15 @@ report.how_we_know(
 # writing an array of the same shape and dtype (the speed of merely writing the output),
 # the direct float64 evaluation, the float32 recipe and (for small sizes) a Python double
 # loop, and measures the largest error on sampled entries and the peak extra memory of `pe`
-# beyond the output itself. The page shows the last saved run (`make bench` reruns it and
-# saves `benchmarks/results/latest.json` and `latest.md`); the targets, as measured in that
-# run:
+# beyond the output itself. The fold shows the last saved run, its targets and every size
+# (`make bench` reruns it and saves `benchmarks/results/latest.json` and `latest.md`).
 
 # %% tags=["hide_input"]
-page.benchmark_targets()
-
-# %% tags=["hide_input"]
-report.fold("Show the benchmark run, size by size", page.benchmark_table())
+report.fold(
+    "Show the benchmark run: targets, then size by size",
+    page.benchmark_targets(),
+    page.benchmark_table(),
+)
 
 # %% [markdown]
 # ## Using it

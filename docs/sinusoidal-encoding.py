@@ -25,10 +25,9 @@
 # position grows, fast for the first pairs and slowly for the last
 # [checked](claims.py#claim-pair-index-range).
 #
-# This chapter draws the table, reads its columns, works one sentence through by hand and
-# gives the code to copy; common misreadings come last. The letters are the same on every
-# page ([notation](index.md#notation)), and everything is computed by `pe` while the page is
-# built.
+# Below: the table drawn, its columns, one sentence worked by hand, the code to copy, then
+# common misreadings. The letters are the same on every page ([notation](index.md#notation)),
+# and everything is computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]
 from pe.site import examples, report

@@ -106,7 +106,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             "float16 recipe has no points above 65504: from 65520 on, float16 positions are "
             "infinite."
         ),
-        size=(4.0, 3.2),
+        size=(4.0, 2.8),
     )
 
 
@@ -268,7 +268,7 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
             "Measured error (dots) and the error model's tolerance (lines): "
             "4 eps + 4 eps64 w_i (|p| + |k|), maximised over columns."
         ),
-        size=(3.8, 3.0),
+        size=(3.8, 2.7),
     )
 
 
