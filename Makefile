@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export MPLBACKEND := Agg
 
-.PHONY: install docs serve test test-fast lint typecheck check-pages pytest bench dist mutants lock clean
+.PHONY: install browser-tools docs serve test test-fast lint typecheck check-pages pytest bench dist mutants lock clean
 
 install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
 
@@ -20,6 +20,15 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip uninstall --quiet --disable-pip-version-check -y pe 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+NODE_STAMP := node_modules/.installed-stamp
+
+browser-tools: $(NODE_STAMP) ## the browser tests' npm tools (Lighthouse, axe-core; package-lock.json) into node_modules/
+
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && touch $@; \
+	else echo "npm not found: the Lighthouse and axe-core tests skip (with CI set they fail)"; fi
 
 docs: install ## build the executed site into site/ (strict: any warning fails)
 	$(BIN)/mkdocs build --strict --clean
@@ -38,7 +47,7 @@ typecheck: install
 check-pages: install ## fail on any number or formula in the pages' prose not rendered from pe nor attached to a claim
 	$(BIN)/python -m pe.site.page_check docs
 
-pytest: install
+pytest: install browser-tools
 	$(BIN)/python -m pytest
 
 test: lint typecheck check-pages pytest ## lint, type-check (mypy --strict), check the pages' prose and run the whole test suite
@@ -62,4 +71,4 @@ lock: ## re-pin every dependency from pyproject.toml into requirements.lock
 	rm -rf .lock-venv
 
 clean:
-	rm -rf site dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf site dist .pytest_cache .mypy_cache .ruff_cache node_modules

@@ -23,7 +23,8 @@
 # * the **frequency law**: the paper's $\omega_i = b^{-2i/d}$, or tensor2tensor's
 #   $\omega_i = \exp(-i \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1
 #   [checked](claims.py#claim-conventions-as-described);
-# * the **offset**: the position of the first row (fairseq-style tables start at 2)
+# * the **offset**: the position of the first row (the rows fairseq's tokens read start at 2;
+#   its stored table starts at 0, with a zeroed padding row before the first token)
 #   [checked](claims.py#claim-conventions-as-described).
 #
 # None of these changes what the encoding can do, but mixing two of them silently breaks a

@@ -160,12 +160,11 @@ report.how_we_know(
 # with machine epsilon $\varepsilon$, `pe.numeric.check_rotation_identity` holds each entry
 # of pair $i$ to
 #
-# $$\tau_i(p, k) = 4\,\varepsilon + 4\,\varepsilon_{64}\,\omega_i\,(|p| + |k|):$$
+# $$\tau_i(p, k) = 4\,\varepsilon + 8\,\varepsilon_{64} + 4\,\varepsilon_{64}\,\omega_i\,(|p| + |k|):$$
 #
-# the first term covers rounding the table, the matrix and the two-term products to that
-# dtype; the second, the error of forming the angles $\omega_i p$ and $\omega_i k$ in
-# float64, which grows with the angle (a relative error of about $\varepsilon_{64}$ in
-# $\omega_i$ becomes an absolute error of $\varepsilon_{64}\,\omega_i p$)
+# the first term covers rounding to that dtype and the products and sum in it; the second,
+# the float64 sines and cosines the check evaluates; the third, each angle $\omega_i p$,
+# $\omega_i k$ rounded once in float64, an error that grows with the angle
 # [checked](claims.py#claim-identity-low-precision). The figure draws, for float64 and
 # float32, the largest error measured at each position next to the tolerance there. The
 # float32 errors stay at the float32 rounding level because `pe` forms the angles in float64

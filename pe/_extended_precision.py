@@ -47,7 +47,14 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ANCHOR_ERROR_BOUND", "TWO_PI_DIGITS", "Turns", "anchors", "frequency_turns"]
+__all__ = [
+    "ANCHOR_ERROR_BOUND",
+    "TWO_PI_DIGITS",
+    "Turns",
+    "anchors",
+    "frequencies",
+    "frequency_turns",
+]
 
 Float64Array = npt.NDArray[np.float64]
 Complex128Array = npt.NDArray[np.complex128]
@@ -167,6 +174,41 @@ def frequency_turns(d_model: int, base: float) -> Turns:
     for column in (hi, mid, lo):
         column.setflags(write=False)
     return hi, mid, lo
+
+
+@lru_cache(maxsize=64)
+def frequencies(d_model: int, base: float) -> Float64Array:
+    r"""The frequencies :math:`\omega_i = \mathrm{base}^{-2i/d}` correctly rounded to float64.
+
+    The same 60-digit decimal arithmetic as :func:`frequency_turns` (:math:`r =
+    \mathrm{base}^{-2/d}` once, then :math:`r^i`; for more than 8192 pairs a double-double
+    product of two decimal tables, 104 bits), rounded once: the result is the nearest double
+    to the exact value (but within :math:`2^{-100}` of a tie), on every IEEE 754 machine
+    alike, whatever its ``pow``. Read-only and cached per ``(d_model, base)``.
+    """
+    half = d_model // 2
+    with localcontext() as ctx:
+        ctx.prec = 60
+        ratio = (Decimal(-2) * Decimal(base).ln() / Decimal(d_model)).exp()
+        if half <= _DECIMAL_PAIRS:
+            out = np.empty(half, dtype=np.float64)
+            value = Decimal(1)
+            for i in range(half):
+                out[i] = float(value)
+                value *= ratio
+        else:
+            step = 256
+            low = np.array([_to_doubles(ratio**j, 2) for j in range(step)], dtype=np.float64)
+            high_ratio = ratio**step
+            high = np.array(
+                [_to_doubles(high_ratio**k, 2) for k in range(-(-half // step))], dtype=np.float64
+            )
+            index = np.arange(half)
+            a, b = low[index % step], high[index // step]
+            product, error = _two_product(a[:, 0], b[:, 0])
+            out = product + (error + (a[:, 0] * b[:, 1] + a[:, 1] * b[:, 0]))
+    out.setflags(write=False)
+    return out
 
 
 def _reduced_turns(positions: Float64Array, turns: Turns) -> tuple[Float64Array, Float64Array]:

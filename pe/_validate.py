@@ -38,6 +38,17 @@ def _describe(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def is_count(value: object) -> bool:
+    """Whether ``value`` is an integer (a count of positions), not a bool.
+
+    Examples
+    --------
+    >>> is_count(4), is_count(True), is_count(4.0)
+    (True, False, False)
+    """
+    return _is_integer(value)
+
+
 def positive_int(name: str, value: object, *, minimum: int = 1) -> int:
     """Return ``value`` as an ``int`` if it is an integer ``>= minimum``.
 

@@ -138,25 +138,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     identify = commands.add_parser(
         "identify",
+        usage="pe identify SOURCE [--tensor NAME | --list] [--n N --d D] [--json] [-h]",
         help="tell which sinusoidal convention a table follows (a FILE or MODULE:FUNCTION)",
         description="Identify the layout, order, frequencies, offset, law and base of a "
         "sinusoidal encoding table and say how it differs from the paper's. SOURCE is a "
         "FILE.npy holding an (n, d) float array whose rows are consecutive positions (or "
-        "(1, n, d)), a FILE.npz or FILE.safetensors holding it as the tensor --tensor NAME "
-        "(float16, bfloat16, float32 or float64), or "
-        "MODULE:FUNCTION (MODULE a dotted name importable from the current directory, or a "
-        "path to a .py file), called as FUNCTION(N, D) with two positional integers and "
-        "returning an (N, D) array (NumPy, or anything numpy.asarray accepts). "
-        "Exit 0 when the table is a sinusoidal encoding, 1 when it is not, 2 for bad input.",
+        "(1, n, d), (n, 1, d), or (b, n, d) with b equal tables); a FILE.npz, "
+        "FILE.safetensors or PyTorch checkpoint FILE.bin, FILE.pt or FILE.pth holding it as "
+        "the tensor --tensor NAME (float16, bfloat16, float32 or float64; a PyTorch file is "
+        "read without torch and its pickle never runs: one that asks for anything but "
+        "tensors is refused); or MODULE:FUNCTION (MODULE a dotted name importable from the "
+        "current directory, or a path to a .py file), called as FUNCTION(N, D) with two "
+        "positional integers and returning an (N, D) array (NumPy, PyTorch, JAX, or "
+        "anything numpy.asarray accepts). "
+        "Exit 0 when the table is a sinusoidal encoding (or --list printed the tensors), 1 "
+        "when it is not, 2 for bad input.",
     )
     identify.add_argument(
-        "source", metavar="SOURCE", help="FILE.npy, FILE.npz, FILE.safetensors or MODULE:FUNCTION"
+        "source",
+        metavar="SOURCE",
+        help="FILE.npy, FILE.npz, FILE.safetensors, FILE.bin, FILE.pt, FILE.pth or MODULE:FUNCTION",
     )
     identify.add_argument(
         "--tensor",
         metavar="NAME",
-        help="the tensor to read from a .npz or .safetensors file (without it, the error "
-        "lists the tensors that could be a table)",
+        help="the tensor to read from a checkpoint (without it, the error lists the likeliest "
+        "tables: most sinusoid-like first rows, then names that speak of positions)",
+    )
+    identify.add_argument(
+        "--list",
+        action="store_true",
+        help="list every tensor of the file, likeliest tables first, and exit",
     )
     identify.add_argument(
         "--n",
@@ -246,7 +258,7 @@ def _check(args: argparse.Namespace) -> int:
         all_passed &= result.passed
     print(
         f"\n{'all entries within tolerance' if all_passed else 'SOME ENTRIES EXCEED TOLERANCE'}"
-        " (tolerance 4 eps + 4 eps64 w_i (|p| + |k|), see pe.numeric)"
+        " (tolerance 4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), see pe.numeric)"
     )
     return 0 if all_passed else 1
 
@@ -297,22 +309,28 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _identify(args: argparse.Namespace) -> int:
     from pe.identify import call_function, identify, load_table
-    from pe.identify._files import SUFFIXES
+    from pe.identify._files import SUFFIXES, list_tensors
 
     stored = None
     if args.source.lower().endswith(SUFFIXES):
         if args.n is not None or args.d is not None:
             raise ValueError("--n and --d apply to MODULE:FUNCTION, not to a file")
+        if args.list:
+            if args.tensor is not None or args.json:
+                raise ValueError("--list takes no --tensor and no --json")
+            print(f"source: {args.source}: tensors, likeliest tables first")
+            print("\n".join(list_tensors(args.source)))
+            return 0
         loaded = load_table(args.source, args.tensor)
         table, stored = loaded.array, loaded.stored_dtype
     elif ":" in args.source:
-        if args.n is None or args.d is None or args.tensor is not None:
-            raise ValueError("MODULE:FUNCTION needs --n N and --d D (and no --tensor)")
+        if args.n is None or args.d is None or args.tensor is not None or args.list:
+            raise ValueError("MODULE:FUNCTION needs --n N and --d D (and no --tensor, --list)")
         table = call_function(args.source, args.n, args.d)
     else:
         raise ValueError(
-            f"SOURCE must be FILE.npy, FILE.npz, FILE.safetensors or MODULE:FUNCTION, "
-            f"got {args.source!r}"
+            f"SOURCE must be a file ({', '.join('FILE' + s for s in SUFFIXES)}) or "
+            f"MODULE:FUNCTION, got {args.source!r}"
         )
     result = identify(table, stored_dtype=stored)
     if args.json:

@@ -14,7 +14,12 @@ Public code does not agree on the encoding. A convention here is four choices:
       \text{tensor2tensor: } \omega_k = \exp\!\Bigl(-\frac{k \ln b}{h - 1}\Bigr), \qquad
       \text{one-indexed: } \omega_k = b^{-2(k+1)/d};
 
-- the **offset**: the position of the first row (fairseq-style tables start at 2).
+- the **offset**: the position of the first row (0 in stored tables; the rows fairseq's
+  tokens read start at position 2).
+
+A stored table may also hold a **padding row** of zeros: fairseq (and its ports in Hugging
+Face's FSMT, M2M100, XGLM and Speech2Text) keeps rows for positions ``0 .. n-1``, zeroes the
+row of ``padding_idx = 1``, and gives the first token row 2.
 
 Every table is produced by :func:`pe.numeric.sinusoidal`: the tensor2tensor law is the
 paper's law with the base :math:`b^{d/(d-2)}`, and the one-indexed law is columns
@@ -227,6 +232,8 @@ class Convention:
         Base of the law, ``> 1``.
     offset
         Position of the first row (an integer ``>= 0``).
+    padding_row
+        The row set to zeros (fairseq's ``padding_idx``), or None.
     """
 
     name: str
@@ -236,6 +243,18 @@ class Convention:
     law: Law = "paper"
     base: float = 10000.0
     offset: int = 0
+    padding_row: int | None = None
+
+    @property
+    def first_token_row(self) -> int:
+        """The row the first token reads: the row after the padding row, else 0.
+
+        Examples
+        --------
+        >>> get("fairseq").first_token_row, get("paper").first_token_row
+        (2, 0)
+        """
+        return 0 if self.padding_row is None else self.padding_row + 1
 
     def with_base(self, base: float) -> Convention:
         """The same convention with another base."""
@@ -263,7 +282,8 @@ class Convention:
     def table(
         self, n_positions: int, d_model: int, *, dtype: npt.DTypeLike = np.float64
     ) -> npt.NDArray[Any]:
-        """The ``(n, d)`` table for positions ``offset .. offset + n - 1``, via ``pe.numeric``."""
+        """The ``(n, d)`` table for positions ``offset .. offset + n - 1``, via ``pe.numeric``,
+        with its padding row (if any, and within the table) set to zeros."""
         count = _validate.positive_int("n_positions", n_positions)
         width = _validate.even_width("d_model", d_model)
         positions = np.arange(self.offset, self.offset + count, dtype=np.int64)
@@ -279,7 +299,12 @@ class Convention:
                 positions, width + 2, base=self.base ** ((width + 2) / width), dtype=dtype
             )
             paper = wider[:, 2:]
-        return paper[:, permutation(width, ("interleaved", "sin-first"), (self.layout, self.order))]
+        table = paper[
+            :, permutation(width, ("interleaved", "sin-first"), (self.layout, self.order))
+        ]
+        if self.padding_row is not None and self.padding_row < count:
+            table[self.padding_row] = 0.0
+        return table
 
 
 #: The named conventions (see the chapter "Conventions and pitfalls" for who uses which).
@@ -311,7 +336,15 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "fairseq",
-            "tensor2tensor's table with the first token at position 2 (fairseq, HF M2M100)",
+            "fairseq's stored table (HF FSMT, M2M100, XGLM, Speech2Text): tensor2tensor's "
+            "table from position 0, padding row 1 zeroed, the first token at row 2",
+            layout="halves",
+            law="tensor2tensor",
+            padding_row=1,
+        ),
+        Convention(
+            "fairseq-tokens",
+            "the rows fairseq's tokens read (its forward): tensor2tensor's table from position 2",
             layout="halves",
             law="tensor2tensor",
             offset=2,
@@ -331,8 +364,8 @@ def get(name: str) -> Convention:
     Examples
     --------
     >>> fairseq = get("fairseq")
-    >>> fairseq.layout, fairseq.law, fairseq.offset
-    ('halves', 'tensor2tensor', 2)
+    >>> fairseq.layout, fairseq.law, fairseq.offset, fairseq.padding_row
+    ('halves', 'tensor2tensor', 0, 1)
     """
     try:
         return CONVENTIONS[name]

@@ -5,8 +5,8 @@ dtypes and error models of :func:`pe.sinusoidal` and :func:`pe.rope`: :func:`sin
 (the paper's table) and :func:`rope` (rotary embeddings, adjacent pairs, positions
 ``0 .. n-1``). The chapters show their source, run them while the site is built, and the
 claims ``from-scratch-table`` and ``from-scratch-rope`` check them equal to the library
-within :math:`4\\varepsilon\\,(1 + p\\,\\omega_i)` per entry (the two compute the same angles
-in float64, possibly rounded differently).
+within the rounding of a float64 angle :math:`p\\,\\omega_i` and of its sine and cosine
+(:func:`pe.experiments.sinusoidal_encoding.from_scratch_tolerance`).
 
 Examples
 --------

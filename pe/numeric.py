@@ -22,19 +22,20 @@ reference.
 Error model
 -----------
 In the direct evaluation (and in :func:`check_rotation_identity`, which uses it) every
-angle :math:`\theta = \omega_i p` is formed in float64, with a relative error of about
-:math:`\varepsilon_{64}` (rounding :math:`\omega_i`, then the product) that sine and cosine
-pass on unchanged in size, and each value is rounded once to the output dtype. The
-identity check accepts the entry of pair ``i`` of :math:`T_k PE(p)` against :math:`PE(p+k)`
-within (:func:`rotation_tolerance`, the phase model of :mod:`pe._tolerance`)
+angle :math:`\theta = \omega_i p` is formed in float64 from the same rounded
+:math:`\omega_i`, so the relative error of :math:`\omega_i` cancels between
+:math:`T_k PE(p)` and :math:`PE(p+k)`; what remains is the rounding of each product
+:math:`\omega_i p`, which grows with the reach, the float64 sines and cosines (within one
+unit in the last place each) and the roundings to the output dtype and of the two-term
+product. The identity check accepts the entry of pair ``i`` of :math:`T_k PE(p)` against
+:math:`PE(p+k)` within (:func:`rotation_tolerance`, the shift model of
+:mod:`pe._tolerance`, a bound on every IEEE 754 machine)
 
 .. math::
 
-    \tau_i(p, k) = 4\,\varepsilon + 4\,\varepsilon_{64}\,\omega_i (|p| + |k|),
+    \tau_i(p, k) = 4\,\varepsilon + 8\,\varepsilon_{64} + 4\,\varepsilon_{64}\,\omega_i (|p| + |k|),
 
-:math:`\varepsilon` of the dtype the check computes in: the roundings of the table, the
-matrix and the two-term product, plus the angle errors of :math:`PE(p)`, :math:`T_k` and
-:math:`PE(p+k)`, which grow linearly with position and offset.
+:math:`\varepsilon` of the dtype the check computes in.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pe import _extended_precision, _validate
 from pe import _rotation_table as rotation_table
-from pe import _validate
-from pe._tolerance import ToleranceCheck, WorstCase, phase_tolerance, real_array, worst_case
+from pe._arrays import in_libraries, shift_in_library, sinusoidal_in_library, sinusoidal_wanted
+from pe._tolerance import ToleranceCheck, WorstCase, real_array, shift_tolerance, worst_case
 
 __all__ = [
     "RotationCheck",
@@ -86,8 +88,9 @@ def frequencies(d_model: int, base: float = 10000.0) -> Float64Array:
     -------
     numpy.ndarray
         Float64 array of length ``d/2``, from :math:`\omega_0 = 1` down to
-        :math:`\omega_{d/2-1} = \mathrm{base}^{-(d-2)/d}` (strictly decreasing).
-        The wavelengths :math:`2\pi/\omega_i` run from :math:`2\pi` to
+        :math:`\omega_{d/2-1} = \mathrm{base}^{-(d-2)/d}` (strictly decreasing), each the
+        float64 nearest to the exact value: the same bits on every machine (computed in
+        decimal arithmetic, not by the platform's ``pow``). The wavelengths :math:`2\pi/\omega_i` run from :math:`2\pi` to
         :math:`2\pi\,\mathrm{base}^{(d-2)/d}`, just short of :math:`2\pi\,\mathrm{base}`.
 
     Raises
@@ -103,8 +106,7 @@ def frequencies(d_model: int, base: float = 10000.0) -> Float64Array:
     width = _validate.even_width("d_model", d_model)
     b = _validate.base_value("base", base)
     _validate.capped_elements("frequencies", width // 2, 8)
-    exponents = -2.0 * np.arange(width // 2, dtype=np.float64) / width
-    return np.power(np.float64(b), exponents)
+    return np.array(_extended_precision.frequencies(width, b))
 
 
 def _positions(value: object) -> npt.NDArray[np.int64]:
@@ -128,6 +130,7 @@ def _table(
     return table
 
 
+@in_libraries(sinusoidal_in_library, frequencies, when=sinusoidal_wanted)
 def sinusoidal(
     n_positions: int | npt.ArrayLike,
     d_model: int,
@@ -162,9 +165,10 @@ def sinusoidal(
     Returns
     -------
     numpy.ndarray
-        Array of shape ``(n, d)``. Error model (:mod:`pe._rotation_table`): float64 entries
-        are within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the
-        exact value at every position up to ``2**53``; float32 entries within
+        Array of shape ``(n, d)`` (another library's for its positions or dtype, see
+        :mod:`pe._arrays`). Error model (:mod:`pe._rotation_table`): float64 entries are
+        within :data:`pe._rotation_table.ENTRY_ERROR_BOUND` (about ``4.9e-16``) of the exact
+        value at every position up to ``2**53``; float32 entries within
         :math:`2^{-25} + 1.6 \times 10^{-15}` (under ``6e-8``); float16 entries within
         :math:`2^{-12} + 1.6 \times 10^{-15}`. The error does not grow with the position.
 
@@ -264,6 +268,7 @@ def shift_matrix(k: float, d_model: int, *, base: float = 10000.0) -> Float64Arr
     return matrix
 
 
+@in_libraries(shift_in_library, frequencies)
 def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray:
     r"""Apply :math:`T_k` to the last axis of ``rows`` in :math:`O(d)` per row, without the matrix.
 
@@ -283,8 +288,8 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
     Returns
     -------
     numpy.ndarray
-        Same shape as ``rows``; ``shift(sinusoidal(n, d), k)[p]`` equals the table row
-        ``p + k`` within the error model of this module.
+        Same shape as ``rows`` (another library's rows: its rows, :mod:`pe._arrays`); ``shift
+        (sinusoidal(n, d), k)[p]`` is row ``p + k`` within the error model of this module.
     """
     array = _validate.float_array("rows", rows, "(..., d)")
     dtype = array.dtype
@@ -306,9 +311,10 @@ def shift(rows: npt.ArrayLike, k: float, *, base: float = 10000.0) -> FloatArray
 def rotation_tolerance(
     omega: npt.ArrayLike, position: npt.ArrayLike, offset: float, dtype: npt.DTypeLike
 ) -> FloatArray:
-    r"""Accepted error :math:`\tau_i(p, k) = 4\varepsilon + 4\varepsilon_{64}\,\omega_i(|p| + |k|)`.
+    r"""Accepted error :math:`\tau_i(p, k) = 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|)`.
 
-    The phase model :func:`pe._tolerance.phase_tolerance`, reach :math:`|p| + |k|`.
+    The shift model :func:`pe._tolerance.shift_tolerance`, reach :math:`|p| + |k|`: a bound
+    that holds on every IEEE 754 machine (its derivation is there).
 
     Parameters
     ----------
@@ -328,12 +334,12 @@ def rotation_tolerance(
 
     Examples
     --------
-    >>> float(rotation_tolerance(1.0, 0, 0, np.float32)) == 4 * 2.0**-23
+    >>> float(rotation_tolerance(1.0, 0, 0, np.float32)) == 4 * 2.0**-23 + 8 * 2.0**-52
     True
     """
     eps = float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
     k = _validate.real_scalar("offset", offset)
-    return phase_tolerance(eps, omega, np.abs(real_array("position", position)) + abs(k))
+    return shift_tolerance(eps, omega, np.abs(real_array("position", position)) + abs(k))
 
 
 @dataclass(frozen=True, kw_only=True)

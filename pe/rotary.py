@@ -24,13 +24,13 @@ the score depends on the positions only through ``n - m``.
 
 Error model
 -----------
-Angles are formed in ``angle_dtype`` (float64 by default): the position and the frequency
-are rounded to it and so is their product, an absolute angle error of at most about
+Angles are formed in ``angle_dtype`` (float64 by default): the position and the frequency are
+rounded to it and so is their product, an absolute angle error of at most about
 :math:`2\,\varepsilon_a\,\omega_i |p|` (:math:`\varepsilon_a` the machine epsilon of
-``angle_dtype``). Cosine and sine are then taken in float64 and the rotation is done in
-float64 for float64 input. A score :math:`s = \langle R_m q, R_n k\rangle` moves by at most
-:math:`\rho_i` per radian of error in pair ``i``, :math:`\rho_i = |q^{(i)}|\,|k^{(i)}|`
-(the norms of pair ``i`` of ``q`` and ``k``). So
+``angle_dtype``). Cosine and sine are then taken in float64 and the rotation is done in float64 for
+float64 input. A score :math:`s = \langle R_m q, R_n k\rangle` moves by at most :math:`\rho_i` per
+radian of error in pair ``i``, :math:`\rho_i = |q^{(i)}|\,|k^{(i)}|` (the norms of pair ``i`` of
+``q`` and ``k``). So
 
 .. math::
 
@@ -52,7 +52,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate
+from pe import _arrays, _validate
 from pe._tolerance import ToleranceCheck, worst_case
 from pe.numeric import frequencies
 
@@ -172,6 +172,7 @@ def rope_angles(
     return angles.astype(np.float64)
 
 
+@_arrays.in_libraries(_arrays.rope_in_library, rope_angles, frequencies)
 def rope(
     x: npt.ArrayLike,
     positions: int | npt.ArrayLike,
@@ -194,14 +195,14 @@ def rope(
     Parameters
     ----------
     x
-        Real array of shape ``(..., n, d)``, ``d`` even. Float inputs keep their dtype;
-        integer inputs are computed in float64.
+        Real array of shape ``(..., n, d)``, ``d`` even. Float inputs keep their dtype; integer
+        inputs are computed in float64.
     positions
-        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` real positions, one
-        per row: integers, whole-valued floats (``numpy.arange(n, dtype=float)``) or
-        fractional positions, such as the interpolated positions :math:`p/s` of position
-        interpolation (Chen et al. 2023): ``rope(x, p / s)`` and ``rope(x, p, scale=s)``
-        rotate by the same angles up to the error model below.
+        A count ``n`` (positions ``0 .. n-1``) or a 1-D array of ``n`` real positions, one per row:
+        integers, whole-valued floats (``numpy.arange(n, dtype=float)``) or fractional positions,
+        such as the interpolated positions :math:`p/s` of position interpolation (Chen et al. 2023):
+        ``rope(x, p / s)`` and ``rope(x, p, scale=s)`` rotate by the same angles up to the error
+        model below.
     base
         Base of the frequency law (10000 in RoFormer and Llama), ``> 1``.
     pairing
@@ -214,12 +215,12 @@ def rope(
     Returns
     -------
     numpy.ndarray
-        Same shape and dtype as ``x`` (float64 for integer input). Error model: a position
-        ``p`` is taken as the float64 number given (float16/float32 positions widen
-        exactly), and the angle :math:`(p/s)\,\omega_i`, formed in ``angle_dtype``, is
-        within :math:`2\,\varepsilon_a\,\omega_i |p/s|` radians of the exact angle of that
-        number, whole or fractional (the module's error model), so each rotated pair is
-        within that angle error times its norm, plus a few roundings of ``x.dtype``.
+        Same shape and dtype as ``x`` (float64 for integer input; another library's array for its
+        ``x``: :mod:`pe._arrays`). Error model: a position ``p`` is taken as the float64 number
+        given (float16/float32 positions widen exactly), and the angle :math:`(p/s)\,\omega_i`,
+        formed in ``angle_dtype``, is within :math:`2\,\varepsilon_a\,\omega_i |p/s|` radians of the
+        exact angle of that number, whole or fractional (the module's error model), so each rotated
+        pair is within that angle error times its norm, plus a few roundings of ``x.dtype``.
 
     Raises
     ------

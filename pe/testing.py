@@ -8,12 +8,15 @@ test names the bug:
   interleaved, sine first, :math:`\omega_i = 10000^{-2i/d}`, row 0 at position 0, and every
   entry within ``atol`` of the exact value;
 - :func:`assert_convention`: a table follows the convention you state (layout, order,
-  frequency law, base, position of row 0), such as one of :mod:`pe.conventions`;
-- :func:`assert_rope_relative`: a rotary (RoPE) function gives attention scores that
-  depend only on the offset between query and key, and pairs the coordinates as you expect.
+  frequency law, base, position of row 0, padding row), such as one of
+  :mod:`pe.conventions`;
+- :func:`assert_rope_relative`: a rotary (RoPE) function rotates pairs of coordinates as
+  you expect, gives attention scores that depend only on the offset between query and
+  key, and has the base you state (its frequencies read from it: scaled variants pass).
 
-The tables are read by :func:`pe.identify.identify` (which recovers every parameter from
-the table alone), the RoPE checks use :mod:`pe.rotary`'s error model. Bad arguments (not a
+The tables (NumPy, PyTorch or JAX arrays) are read by :func:`pe.identify.identify`, which
+recovers every parameter from the table alone; the RoPE checks use :mod:`pe.rotary`'s error
+model with what :mod:`pe._rope_probe` reads from the function. Bad arguments (not a
 table, an unknown layout name) raise :class:`TypeError` or :class:`ValueError` as
 everywhere in :mod:`pe`; only a difference of the code under test is an AssertionError.
 
@@ -23,7 +26,7 @@ Examples
 >>> from pe import conventions
 >>> from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 >>> assert_matches_paper(pe.sinusoidal(64, 32))
->>> assert_convention(conventions.get("fairseq").table(64, 16), layout="halves", offset=2)
+>>> assert_convention(conventions.get("fairseq").table(64, 16), layout="halves", padding_row=1)
 >>> assert_rope_relative(pe.rope, 16)
 'adjacent'
 >>> assert_matches_paper(pe.sinusoidal(64, 32, base=500.0))
@@ -37,16 +40,16 @@ AssertionError: table (64, 32) float64 is not the paper's encoding (Vaswani et a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
-from pe.identify import Identification, as_table, base_agrees, identify
+from pe._rope_probe import Probe, RopeFunction, base_of, call, probe
+from pe._rope_probe import base_agrees as rope_base_agrees
+from pe.identify import Identification, base_agrees, identify, read_table
 from pe.numeric import sinusoidal
-from pe.rotary import Pairing, offset_tolerance
 
 __all__ = [
     "PAPER",
@@ -81,9 +84,6 @@ _WORDS = {
     None: "none",
 }
 
-#: A RoPE function under test: ``fn(x, positions)`` with ``x`` of shape ``(n, d)`` and one
-#: integer position per row, returning the rotated ``(n, d)`` array.
-RopeFunction = Callable[[npt.NDArray[np.float64], npt.NDArray[np.int64]], npt.ArrayLike]
 
 #: Query positions ``m`` and offsets ``r`` of :func:`assert_rope_relative` (keys at
 #: ``m + r``; all below 2048, where RoPE caches of public code usually end).
@@ -91,22 +91,54 @@ ROPE_POSITIONS = np.array([0, 1, 2, 3, 5, 8, 13, 100, 511, 1024], dtype=np.int64
 ROPE_OFFSETS = np.array([0, 1, 2, 3, 7, 16, 64, 255, 1000], dtype=np.int64)
 
 
-def paper_tolerance(n: int, dtype: npt.DTypeLike) -> float:
-    r"""Default ``atol`` of :func:`assert_matches_paper`: :math:`4\varepsilon + 2\varepsilon(n-1)`.
+#: Machine epsilon of each dtype a table may be stored in (bfloat16 has 8 bits).
+_STORED_EPS = {"bfloat16": 2.0**-7, "float16": 2.0**-10, "float32": 2.0**-23, "float64": 2.0**-52}
 
-    A table computed by the plain formula in ``dtype`` forms the angle
-    :math:`\omega_i p` with a relative error of about :math:`2\varepsilon` (rounding
-    :math:`\omega_i`, then the product), at most :math:`2\varepsilon(n-1)` radians since
-    :math:`\omega_i \le 1`, and rounds the sine or cosine (a few :math:`\varepsilon`).
+
+def _stored_eps(dtype: npt.DTypeLike | str) -> float:
+    if isinstance(dtype, str) and dtype in _STORED_EPS:
+        return _STORED_EPS[dtype]
+    return float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
+
+
+def paper_tolerance(n: int, dtype: npt.DTypeLike | str) -> float:
+    r"""Default ``atol`` of :func:`assert_matches_paper` for an ``n``-row table stored in ``dtype``.
+
+    .. math::
+
+        \mathrm{atol}(n) = 4\varepsilon_a + 2\varepsilon_a(n-1)
+            \;\bigl(+\ \varepsilon_s / 2 \text{ for a 16-bit table}\bigr).
+
+    A table computed by the plain formula forms the angle :math:`\omega_i p` with a
+    relative error of about :math:`2\varepsilon_a` (rounding :math:`\omega_i`, then the
+    product), at most :math:`2\varepsilon_a(n-1)` radians since :math:`\omega_i \le 1`, and
+    rounds the sine or cosine (a few :math:`\varepsilon_a`). :math:`\varepsilon_a` is the
+    epsilon of the dtype the angles are formed in: the table's own for float32 and
+    float64 tables (the float32 recipe of PyTorch's tutorial, or float64 then cast); float32's
+    for a float16 or bfloat16 table, which code computes in float32 and stores in 16 bits,
+    rounding each value once more (:math:`\varepsilon_s / 2`, :math:`\varepsilon_s` the
+    16-bit dtype's epsilon). Angles formed in 16 bits lose whole radians past position
+    256 (bfloat16) or 2048 (float16): a known bug, which this tolerance rejects.
+
+    Parameters
+    ----------
+    n
+        Rows of the table (positions ``0 .. n-1``).
+    dtype
+        float16, float32, float64, or ``"bfloat16"``.
 
     Examples
     --------
     >>> paper_tolerance(1, np.float32) == 4 * 2.0**-23
     True
+    >>> paper_tolerance(1, "bfloat16") == 4 * 2.0**-23 + 2.0**-8
+    True
     """
     count = _validate.positive_int("n", n)
-    eps = float(np.finfo(_validate.float_dtype("dtype", dtype)).eps)
-    return 4 * eps + 2 * eps * (count - 1)
+    stored = _stored_eps(dtype)
+    angle = min(stored, _STORED_EPS["float32"])  # 16-bit tables: angles formed in float32
+    rounding = stored / 2 if stored > angle else 0.0
+    return 4 * angle + 2 * angle * (count - 1) + rounding
 
 
 def _header(found: Identification, what: str) -> str:
@@ -114,8 +146,8 @@ def _header(found: Identification, what: str) -> str:
     return f"table ({n}, {d}) {found.dtype} {what}:"
 
 
-def _identified(table: npt.NDArray[Any], what: str) -> Identification:
-    found = identify(table)
+def _identified(table: npt.NDArray[Any], stored: str | None, what: str) -> Identification:
+    found = identify(table, stored_dtype=stored)
     if not found.is_encoding:
         raise AssertionError(f"{_header(found, what)}\n  {found.reason}")
     return found
@@ -138,6 +170,10 @@ def _differences(found: Identification, expected: dict[str, Any]) -> list[str]:
         elif key == "offset":
             if found.position_offset != want:
                 lines.append(f"offset: row 0 is position {found.position_offset}, expected {want}")
+        elif key == "padding_row":
+            if found.padding_rows != (want,):
+                rows = ", ".join(map(str, found.padding_rows)) or "none"
+                lines.append(f"padding row: rows of zeros {rows}, expected row {want} only")
         elif getattr(found, key) != want:
             lines.append(f"{key}: {_WORDS[getattr(found, key)]}, expected {_WORDS[want]}")
     return lines
@@ -199,15 +235,17 @@ def assert_matches_paper(table: npt.ArrayLike, *, atol: float | None = None) -> 
     TypeError, ValueError
         When ``table`` is not a 2-D float array of at least 16 rows, or ``atol`` is negative.
     """
-    array = as_table(table)
+    array, stored = read_table(table)
     n, d = array.shape
     tolerance = (
-        paper_tolerance(n, array.dtype) if atol is None else _validate.real_scalar("atol", atol)
+        paper_tolerance(n, stored or array.dtype)
+        if atol is None
+        else _validate.real_scalar("atol", atol)
     )
     if tolerance < 0:
         raise ValueError(f"atol must be >= 0, got {tolerance}")
     what = "is not the paper's encoding (Vaswani et al. 2017)"
-    found = _identified(array, what)
+    found = _identified(array, stored, what)
     lines = _differences(found, PAPER) + _odd_width(found)
     if d % 2:
         lines += [] if lines else [f"width: d = {d} is odd (the paper's widths are even)"]
@@ -230,6 +268,7 @@ def assert_convention(
     law: str | None = None,
     base: float | None = None,
     offset: int | None = None,
+    padding_row: int | None = None,
 ) -> None:
     """Assert that ``table`` follows the stated convention; ``None`` leaves a parameter free.
 
@@ -249,7 +288,11 @@ def assert_convention(
         The base ``b``, accepted within two of identify's uncertainties (or ``1e-9``
         relative).
     offset
-        The position of row 0 (fairseq: 2).
+        The position of row 0 (0 in stored tables, fairseq's included; 2 for the rows
+        fairseq's tokens read).
+    padding_row
+        The row that must be the only row of zeros (fairseq's ``padding_idx``, 1), the
+        first token reading the row after it.
 
     Raises
     ------
@@ -264,6 +307,8 @@ def assert_convention(
     >>> from pe import conventions
     >>> table = conventions.get("tensor2tensor").table(64, 16)
     >>> assert_convention(table, layout="halves", law="tensor2tensor", base=10000, offset=0)
+    >>> fairseq = conventions.get("fairseq").table(64, 16)  # as stored: row 1 zeroed
+    >>> assert_convention(fairseq, layout="halves", law="tensor2tensor", offset=0, padding_row=1)
     """
     expected: dict[str, Any] = {"layout": layout, "order": order, "law": law}
     for key, value in expected.items():
@@ -273,58 +318,48 @@ def assert_convention(
     expected["offset"] = (
         None if offset is None else _validate.positive_int("offset", offset, minimum=0)
     )
-    array = as_table(table)
+    expected["padding_row"] = (
+        None
+        if padding_row is None
+        else _validate.positive_int("padding_row", padding_row, minimum=0)
+    )
+    array, stored = read_table(table)
     what = "does not follow the expected convention"
-    found = _identified(array, what)
+    found = _identified(array, stored, what)
     lines = _differences(found, expected) + _odd_width(found)
     if lines:
         _fail(found, what, lines)
 
 
-def _rotated(
-    fn: RopeFunction, x: npt.NDArray[np.float64], positions: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.float64], float]:
-    """``fn(x, positions)`` as float64, and the epsilon of the dtype ``fn`` returned."""
-    out = np.asarray(fn(x.copy(), positions.copy()))
-    if out.shape != x.shape:
-        raise AssertionError(
-            f"fn(x, positions) returned shape {out.shape} for x of shape {x.shape}"
-        )
-    if out.dtype.kind != "f":
-        raise AssertionError(f"fn(x, positions) returned {out.dtype} values, not floats")
-    eps = float(np.finfo(out.dtype).eps)
-    return out.astype(np.float64), max(eps, float(np.finfo(np.float64).eps))
+def _relative_tolerance(
+    found: Probe, q: npt.NDArray[np.float64], k: npt.NDArray[np.float64], eps_angle: float
+) -> npt.NDArray[np.float64]:
+    r"""The error model's bound on ``|s(m, m + r) - s(0, r)|`` for every ``m`` and ``r``.
+
+    :math:`g^2 \sum_i \rho_i (2\varepsilon_a |\omega_i| (|m| + |m + r| + |r|) + (r + 8)
+    \varepsilon_o)` plus the columns left in place, :math:`4\varepsilon_o \sum_j |q_j k_j|`
+    (:mod:`pe.rotary`'s error model with the frequencies and the gain read from ``fn``).
+    """
+    rho = np.hypot(q[found.first], q[found.second]) * np.hypot(k[found.first], k[found.second])
+    rotated = np.zeros(q.size, dtype=bool)
+    rotated[found.first], rotated[found.second] = True, True
+    ms = ROPE_POSITIONS.astype(np.float64)[:, None]
+    rs = ROPE_OFFSETS.astype(np.float64)[None, :]
+    reach = np.abs(ms) + np.abs(ms + rs) + np.abs(rs)
+    weighted = float(np.sum(rho * np.abs(found.frequencies)))
+    rotation = 2 * eps_angle * weighted * reach + (2 * rho.size + 8) * found.eps * float(rho.sum())
+    kept = 4 * found.eps * float(np.sum(np.abs(q[~rotated] * k[~rotated])))
+    tau = found.gain**2 * rotation + kept
+    return np.asarray(tau + tau[:1], dtype=np.float64)  # both s(m, m + r) and s(0, r) err
 
 
-def _pairing_of(fn: RopeFunction, width: int) -> Pairing:
-    """Which coordinates ``fn`` rotates together, from where it moves each basis vector."""
-    moved, eps = _rotated(fn, np.eye(width), np.ones(width, dtype=np.int64))
-    rows = np.arange(width)
-    off = moved.copy()
-    off[rows, rows] = 0.0
-    partner = np.argmax(np.abs(off), axis=1)
-    still = np.flatnonzero(np.abs(off[rows, partner]) <= 8 * eps)
-    if still.size:
-        raise AssertionError(
-            f"fn does not rotate: at position 1 column {still[0]} moves into no other column"
-        )
-    off[rows, partner] = 0.0
-    stray = np.argwhere(np.abs(off) > 8 * eps)
-    if stray.size:
-        j, c = (int(v) for v in stray[0])
-        raise AssertionError(
-            f"fn is not a rotation of pairs: at position 1 column {j} moves into columns "
-            f"{int(partner[j])} and {c}"
-        )
-    if np.all(partner == rows ^ 1):
-        return "adjacent"
-    if np.all(partner == (rows + width // 2) % width):
-        return "halves"
-    j = int(np.flatnonzero((partner != rows ^ 1) & (partner != (rows + width // 2) % width))[0])
-    raise AssertionError(
-        f"fn pairs column {j} with column {int(partner[j])}: neither the adjacent pairing "
-        f"(column {j ^ 1}) nor the halves pairing (column {(j + width // 2) % width})"
-    )
+def _scores(fn: RopeFunction, q: Any, k: Any) -> tuple[Any, Any]:
+    ms, rs = np.meshgrid(ROPE_POSITIONS, ROPE_OFFSETS, indexing="ij")
+    count = ms.size
+    rq, _ = call(fn, np.tile(q, (count, 1)), ms.ravel())
+    rk, _ = call(fn, np.tile(k, (count, 1)), (ms + rs).ravel())
+    scores = np.einsum("jd,jd->j", rq, rk).reshape(ms.shape)
+    return scores, np.abs(scores - scores[0][None, :])
 
 
 def assert_rope_relative(
@@ -332,27 +367,33 @@ def assert_rope_relative(
     d: int,
     *,
     pairing: str | None = None,
-    base: float = 10000.0,
-    angle_dtype: npt.DTypeLike = np.float64,
+    base: float | None = 10000.0,
+    rotary_dim: int | None = None,
+    angle_dtype: npt.DTypeLike | None = None,
     seed: int = 0,
 ) -> str:
     r"""Assert that a RoPE function's scores depend only on the offset; return its pairing.
 
     ``fn(x, positions)`` takes ``x`` of shape ``(n, d)`` (float64) and one integer position
-    per row and returns the rotated rows (wrap a function of another signature in a
-    ``lambda``). Two checks:
+    per row and returns the rotated rows, as a NumPy array or an array of another library
+    (a PyTorch tensor; wrap a function of another signature in a ``lambda``). Positions
+    stay below 2048 (RoPE caches of public code often end there). Four checks:
 
-    1. **Pairing**: the basis vectors rotated at position 1 show which columns turn
-       together: ``"adjacent"`` (``2i, 2i+1``; RoFormer, GPT-J, Meta's Llama) or
-       ``"halves"`` (``i, i + d/2``; GPT-NeoX, Hugging Face's Llama). A function that
-       leaves a column in place, or mixes it with more than one other, is not a rotation
-       of pairs.
+    1. **Pairing**: the basis vectors rotated at positions 1 to 2024
+       (:data:`pe._rope_probe.PROBE_POSITIONS`) show which columns turn together:
+       ``"adjacent"`` (``2i, 2i+1``; RoFormer, GPT-J, Meta's Llama) or ``"halves"``
+       (``i, i + r/2``; GPT-NeoX, Hugging Face's Llama), ``r`` the rotated width. A
+       function that leaves a column in place, mixes it with more than one other, or pairs
+       some columns one way and others another is not a rotation of pairs. A function
+       that leaves a trailing block of columns in place is told about ``rotary_dim``.
     2. **Relative scores**: for random ``q``, ``k`` (``numpy.random.default_rng(seed)``),
        :math:`s(m, m + r) = \langle fn(q, m), fn(k, m + r)\rangle` must equal
-       :math:`s(0, r)` within :math:`\tau(m, r) + \tau(0, r)`, :math:`\tau` the bound of
-       :func:`pe.rotary.offset_tolerance` for angles formed in ``angle_dtype`` (plus the
-       rounding of the rotation in the dtype ``fn`` returns), for ``m`` in
+       :math:`s(0, r)` within the error model of :mod:`pe.rotary` with the frequencies and
+       the gain read from ``fn`` (scaled variants change both), for ``m`` in
        :data:`ROPE_POSITIONS` and ``r`` in :data:`ROPE_OFFSETS`.
+    3. **Base**: the ratio of neighbouring frequencies, :math:`b^{-2/r}`, read where the
+       pairs keep it (position interpolation, NTK, YaRN and Llama 3.1 scaling keep it for
+       most pairs), must give ``base``.
 
     Parameters
     ----------
@@ -363,10 +404,16 @@ def assert_rope_relative(
     pairing
         ``"adjacent"`` or ``"halves"`` to require one; ``None`` accepts either.
     base
-        The base of ``fn``'s frequencies (for the tolerance's weights; 10000 by default).
+        The base (theta) of ``fn``'s frequencies, checked; ``None`` leaves it free (e.g. for
+        per-pair factors, LongRoPE). NTK scaling changes the base itself: give the scaled one.
+    rotary_dim
+        How many leading columns ``fn`` rotates (GPT-NeoX: a quarter of the head); the
+        others must stay in place. Default: all ``d``.
     angle_dtype
-        The dtype ``fn`` forms its angles in (float32 for most GPU code), whose epsilon
-        the tolerance uses.
+        The dtype ``fn`` forms its angles in, whose epsilon the tolerance uses. Default:
+        the dtype ``fn`` returns. A function that returns float64 but forms its angles in
+        float32 (Hugging Face's Llama) fails at float64's tolerance, with a message saying
+        that it passes at float32's: give ``angle_dtype=numpy.float32``.
     seed
         Seed of the random ``q`` and ``k``.
 
@@ -379,44 +426,70 @@ def assert_rope_relative(
     ------
     AssertionError
         Naming the difference: the shape returned, no rotation, stray columns, a pairing
-        other than ``pairing``, or the largest score difference with ``m``, ``r`` and the
-        tolerance.
+        other than ``pairing``, the largest score difference with ``m``, ``r`` and the
+        tolerance, or the base found.
+    TypeError, ValueError
+        For bad arguments.
+
+    Examples
+    --------
+    >>> import pe
+    >>> assert_rope_relative(lambda x, p: pe.rope(x, p, pairing="halves"), 16)
+    'halves'
     """
     width = _validate.even_width("d", d)
     if pairing is not None and pairing not in ("adjacent", "halves"):
         raise ValueError(f"pairing must be 'adjacent', 'halves' or None, got {pairing!r:.40}")
-    b = _validate.base_value("base", base)
-    angle = _validate.float_dtype("angle_dtype", angle_dtype)
+    b = None if base is None else _validate.base_value("base", base)
+    rotary = None if rotary_dim is None else _validate.even_width("rotary_dim", rotary_dim)
+    if rotary is not None and rotary > width:
+        raise ValueError(f"rotary_dim must be at most d = {width}, got {rotary}")
+    angle = None if angle_dtype is None else _validate.float_dtype("angle_dtype", angle_dtype)
     seed_value = _validate.positive_int("seed", seed, minimum=0)
-    found = _pairing_of(fn, width)
-    if pairing is not None and found != pairing and width > 2:
-        raise AssertionError(f"fn uses the {_PAIRS[found]}, expected the {_PAIRS[pairing]}")
+    angle_eps = None if angle is None else float(np.finfo(angle).eps)
+    found = probe(fn, width, rotary, angle_eps)
+    if pairing is not None and found.pairing != pairing and found.first.size > 1:
+        raise AssertionError(f"fn uses the {_PAIRS[found.pairing]}, expected the {_PAIRS[pairing]}")
     rng = np.random.default_rng(seed_value)
     q, k = rng.standard_normal(width), rng.standard_normal(width)
-    ms, rs = np.meshgrid(ROPE_POSITIONS, ROPE_OFFSETS, indexing="ij")
-    count = ms.size
-    rq, eps = _rotated(fn, np.tile(q, (count, 1)), ms.ravel())
-    rk, _ = _rotated(fn, np.tile(k, (count, 1)), (ms + rs).ravel())
-    scores = np.einsum("jd,jd->j", rq, rk).reshape(ms.shape)
-    tau = offset_tolerance(
-        q, k, ROPE_POSITIONS, ROPE_OFFSETS, base=b, pairing=found, model_dtype=angle
-    )
-    half = width // 2
-    pairs = (slice(0, width, 2), slice(1, width, 2))
-    first, second = pairs if found == "adjacent" else (slice(0, half), slice(half, width))
-    rho = np.hypot(q[first], q[second]) * np.hypot(k[first], k[second])
-    tau = tau + (width + 8) * eps * float(rho.sum())
-    error = np.abs(scores - scores[0][None, :])
-    allowed = tau + tau[0][None, :]
+    _, error = _scores(fn, q, k)
+    eps_angle = found.eps if angle_eps is None else angle_eps
+    allowed = _relative_tolerance(found, q, k, eps_angle)
     ratio = error / allowed
     i, j = (int(v) for v in np.unravel_index(int(np.argmax(ratio)), ratio.shape))
     if ratio[i, j] > 1.0:
+        named = str(angle) if angle is not None else f"{_eps_name(found.eps)} (fn's output)"
+        hint = ""
+        for wider in (np.float32, np.float16):
+            eps_wider = float(np.finfo(wider).eps)
+            if eps_wider > eps_angle and np.all(
+                error <= _relative_tolerance(found, q, k, eps_wider)
+            ):
+                hint = (
+                    f"; within the tolerance for {np.dtype(wider)} angles: fn forms its "
+                    f"angles in {np.dtype(wider)}? pass angle_dtype=numpy.{np.dtype(wider)}"
+                )
+                break
         raise AssertionError(
             f"scores depend on the position, not only on the offset: |s(m, m+r) - s(0, r)| = "
             f"{error[i, j]:.3g} at m={ROPE_POSITIONS[i]}, r={ROPE_OFFSETS[j]}, beyond the "
-            f"tolerance {allowed[i, j]:.3g} for {angle} angles (pe.rotary's error model)"
+            f"tolerance {allowed[i, j]:.3g} for {named} angles (pe.rotary's error model){hint}"
         )
-    return found
+    if b is not None:
+        measured = base_of(found)
+        if measured is not None and not rope_base_agrees(found, measured[0], b):
+            value, agreeing, ratios = measured
+            raise AssertionError(
+                f"fn's frequencies follow base {value:.6g} (their neighbours' ratio, in "
+                f"{agreeing} of {ratios} pairs), expected base {b:g}: give base={value:.6g} if "
+                "that is intended (NTK scaling changes the base), or base=None"
+            )
+    return found.pairing
+
+
+def _eps_name(eps: float) -> str:
+    names = {2.0**-52: "float64", 2.0**-23: "float32", 2.0**-10: "float16", 2.0**-7: "bfloat16"}
+    return names.get(eps, f"eps {eps:.3g}")
 
 
 _PAIRS = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pe import claims
+from pe._tolerance import Tolerance
 from pe.proofs.wrong import Candidate
 
 
@@ -43,13 +44,17 @@ def claim_of(*checks: claims.Check[Any]) -> claims.Claim:
     return claims.Claim(id="x", title="x", statement="x", page="claims", checks=checks)
 
 
-def within(tolerance: float) -> Any:
-    """The check "``|value - 2| <= tolerance``", reporting its error and tolerance."""
+def within(rounding: float, stated: float = 0.0) -> Any:
+    """The check "``|value - 2| <= stated + rounding``", reporting its error and tolerance."""
 
     def run(value: float) -> claims.Evidence:
         error = abs(value - 2.0)
+        tolerance = Tolerance(rounding, "a test's rounding bound", stated=stated)
         return claims.checked(
-            error <= tolerance, f"|{value} - 2| = {error:.3g}", error=error, tolerance=tolerance
+            error <= tolerance.value,
+            f"|{value} - 2| = {error:.3g}",
+            error=error,
+            tolerance=tolerance,
         )
 
     return run

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from pe import claims
+from pe._tolerance import Tolerance, exact
 from pe.proofs.wrong import Candidate
 from pe.site import report
 
@@ -178,42 +179,81 @@ def test_a_check_failing_its_own_true_candidate_is_broken() -> None:
     assert len(result.broken_controls) == 1
 
 
-def test_a_tolerance_loosened_1000x_is_loose() -> None:
-    """Fault caught: a tolerance loosened 1000x passes every wrong-by-order-1 candidate."""
-    wrong = (Candidate("five", 5.0),)
-    tight = claims.run(claim_of(claims.Check(within(1e-3), 2.0005, wrong)))
-    assert tight.ok
-    assert tight.evidence[0].ratio == pytest.approx(0.5)
-    loosened = claims.run(claim_of(claims.Check(within(1.0), 2.0005, wrong)))
-    assert loosened.holds
-    assert loosened.controls_rejected
-    assert not loosened.ok
-    assert loosened.loose
-    assert "error/tolerance 0.0005" in loosened.loose[0]
-    stated = claim_of(claims.Check(within(1.0), 2.0005, wrong, loose="a reason, stated"))
-    assert claims.run(stated).ok
+def test_a_wrong_candidate_within_rounding_of_the_tolerance_is_loose() -> None:
+    """Fault caught: a tolerance so wide that a wrong candidate is rejected by rounding luck."""
+    tight = claims.run(claim_of(claims.Check(within(1.0), 2.0, (Candidate("5.5", 5.5),))))
+    assert tight.ok  # errs by 3.5 > 1 + 2 x 1
+    near = claims.run(claim_of(claims.Check(within(1.0), 2.0, (Candidate("4.5", 4.5),))))
+    assert near.holds
+    assert near.controls_rejected  # errs by 2.5 > 1: rejected here...
+    assert not near.ok  # ...but within the tolerance plus twice its rounding bound
+    assert near.loose == (
+        (
+            "4.5: |4.5 - 2| = 2.5 errs by 2.5, not more than its tolerance 1 plus twice its "
+            "rounding bound (3)"
+        ),
+    )
 
 
-def test_loose_threshold_is_1000x() -> None:
-    wrong = (Candidate("five", 5.0),)
-    inside = claims.run(claim_of(claims.Check(within(1.0), 2.0 + 1.001e-3, wrong)))
-    outside = claims.run(claim_of(claims.Check(within(1.0), 2.0 + 0.999e-3, wrong)))
-    assert inside.ok
-    assert not outside.ok
+def test_the_loose_margin_counts_rounding_bounds_not_the_stated_allowance() -> None:
+    """Fault caught: a margin that ignores the rounding bound (MARGIN = 0)."""
+    check = within(0.1, stated=1.0)  # tolerance 1.1, of which 0.1 is rounding
+    near = claims.run(claim_of(claims.Check(check, 2.0, (Candidate("3.25", 3.25),))))
+    assert near.loose  # errs by 1.25 <= 1.1 + 2 x 0.1
+    far = claims.run(claim_of(claims.Check(check, 2.0, (Candidate("3.35", 3.35),))))
+    assert far.ok  # errs by 1.35 > 1.3
+
+
+def test_loose_is_judged_on_the_wrong_candidates_never_on_the_true_error() -> None:
+    """A machine that computes more exactly (error 0) never fails a claim; the old rule did."""
+    for true in (2.0, 2.0 + 1e-12, 2.0 + 0.999):
+        result = claims.run(claim_of(claims.Check(within(1.0), true, (Candidate("9", 9.0),))))
+        assert result.ok, result.problems
+    assert claims.MARGIN == 2.0
+
+
+def test_a_rejection_by_another_condition_is_loose() -> None:
+    """A wrong candidate whose error is inside the tolerance is rejected by something the
+    check does not state as its tolerance: the registry says so."""
+
+    def odd_one_out(value: float) -> claims.Evidence:
+        return claims.checked(
+            value != 2.5,
+            f"value {value}",
+            error=abs(value - 2.0),
+            tolerance=Tolerance(1.0, "a test's rounding bound"),
+        )
+
+    result = claims.run(claim_of(claims.Check(odd_one_out, 2.0, (Candidate("2.5", 2.5),))))
+    assert result.controls_rejected
+    assert result.loose
+
+
+def test_an_exact_check_holds_at_zero_error_only() -> None:
+    zero = claims.within(0.0, exact("a copy"), "x")
+    assert (zero.holds, zero.ratio) == (True, 0.0)
+    tiny = claims.within(5e-324, exact("a copy"), "x")
+    assert (tiny.holds, tiny.ratio) == (False, float("inf"))
 
 
 def test_the_reported_tolerance_is_enforced() -> None:
     """Fault made harmless: a condition loosened while the reported tolerance is not."""
-    assert not claims.checked(True, "x", error=2.0, tolerance=1.0).holds
-    assert claims.checked(True, "x", error=1.0, tolerance=1.0).holds
-    assert not claims.checked(False, "x", error=0.5, tolerance=1.0).holds
+    one = Tolerance(1.0, "a test's rounding bound")
+    assert not claims.checked(True, "x", error=2.0, tolerance=one).holds
+    assert claims.checked(True, "x", error=1.0, tolerance=one).holds
+    assert not claims.checked(False, "x", error=0.5, tolerance=one).holds
 
 
-def test_checked_needs_both_error_and_tolerance() -> None:
+def test_checked_needs_both_error_and_a_tolerance_with_its_model() -> None:
     with pytest.raises(ValueError, match="both error and tolerance"):
         claims.checked(True, "x", error=1.0)
-    with pytest.raises(ValueError, match="must be > 0"):
-        claims.checked(True, "x", error=0.0, tolerance=0.0)
+    with pytest.raises(TypeError, match="Tolerance with its model"):
+        claims.checked(True, "x", error=0.0, tolerance=1e-12)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="state the rounding bound"):
+        Tolerance(1e-12, "")
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="finite number >= 0"):
+            Tolerance(bad, "model")
 
 
 def _raises(value: int) -> claims.Evidence:
@@ -260,7 +300,7 @@ def test_pe_verify_exits_1_when_a_claim_raises_or_is_loose(
         title="x",
         statement="x",
         page="claims",
-        checks=(claims.Check(within(1.0), 2.0, (Candidate("five", 5.0),)),),
+        checks=(claims.Check(within(1.0), 2.0, (Candidate("4.5", 4.5),)),),
     )
     for bad, flag in ((raising, "ERROR"), (loose, "LOOSE")):
         monkeypatch.setattr(claims, "all_claims", lambda bad=bad: (*CLAIMS[:2], bad))

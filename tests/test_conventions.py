@@ -23,12 +23,22 @@ from pe.proofs.conventions import ShiftInLayout, conjugated
 
 
 def reference_table(
-    n: int, d: int, *, layout: str, order: str, law: str, base: float, offset: int
+    n: int,
+    d: int,
+    *,
+    layout: str,
+    order: str,
+    law: str,
+    base: float,
+    offset: int,
+    padding_row: int | None = None,
 ) -> np.ndarray:
     """Independent re-implementation: explicit loops over positions and pairs."""
     h = d // 2
     table = np.zeros((n, d))
     for row in range(n):
+        if row == padding_row:
+            continue  # left at zero
         p = row + offset
         for k in range(h):
             if law == "paper":
@@ -53,7 +63,14 @@ def test_named_conventions_match_an_independent_implementation(name: str, d: int
     c = conventions.get(name)
     got = c.table(50, d)
     want = reference_table(
-        50, d, layout=c.layout, order=c.order, law=c.law, base=c.base, offset=c.offset
+        50,
+        d,
+        layout=c.layout,
+        order=c.order,
+        law=c.law,
+        base=c.base,
+        offset=c.offset,
+        padding_row=c.padding_row,
     )
     assert np.abs(got - want).max() < 1e-12
     # and a wrong convention differs
@@ -71,6 +88,20 @@ def test_any_base_and_offset(base: float) -> None:
     )
     assert np.abs(c.table(30, 32) - want).max() < 1e-12
     assert np.allclose(c.frequencies(32), np.exp(-np.arange(16) * math.log(base) / 15))
+
+
+def test_fairseq_as_stored_and_as_its_tokens_read_it() -> None:
+    """fairseq's stored table: positions from 0, row 1 (padding_idx) zeroed, tokens from
+    row 2; the rows its tokens read are the same table from position 2."""
+    stored, tokens = conventions.get("fairseq"), conventions.get("fairseq-tokens")
+    assert (stored.offset, stored.padding_row, stored.first_token_row) == (0, 1, 2)
+    assert (tokens.offset, tokens.padding_row, tokens.first_token_row) == (2, None, 0)
+    table = stored.table(40, 16)
+    assert not table[1].any()
+    assert table[0].any()
+    assert table[2].any()
+    assert np.array_equal(table[2:], tokens.table(38, 16))
+    assert stored.table(1, 16)[0].any()  # a one-row table has no row 1 to zero
 
 
 def test_paper_convention_is_pe_numeric() -> None:
@@ -294,8 +325,9 @@ def test_column_index_claim_is_not_broader_than_true() -> None:
 
 
 def test_described_table_entry_by_entry_in_plain_math() -> None:
-    """The description's table, one entry at a time with ``math`` (fairseq: halves, t2t, from 2)."""
-    fairseq = conventions.get("fairseq")
+    """The description's table, one entry at a time with ``math`` (the rows fairseq's tokens
+    read: halves, t2t, from 2; its stored table: from 0, row 1 zeroed)."""
+    fairseq = conventions.get("fairseq-tokens")
     table, tolerance = experiments.described_table(fairseq, 20, 8)
     for p in range(20):
         for k in range(4):
@@ -303,6 +335,9 @@ def test_described_table_entry_by_entry_in_plain_math() -> None:
             assert table[p, k] == pytest.approx(math.sin((p + 2) * w), abs=1e-14)
             assert table[p, k + 4] == pytest.approx(math.cos((p + 2) * w), abs=1e-14)
     assert np.all(tolerance > 0)
+    stored, _ = experiments.described_table(conventions.get("fairseq"), 20, 8)
+    assert not stored[1].any()
+    assert stored[2, 0] == pytest.approx(math.sin(2.0), abs=1e-14)
     one = conventions.get("one-indexed")
     table, _ = experiments.described_table(one, 5, 8)
     assert table[3, 2] == pytest.approx(math.sin(3 * 10000.0 ** (-2 * 2 / 8)), abs=1e-15)

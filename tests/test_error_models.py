@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import mpmath
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from pe import _rotation_table, _tolerance, numeric, rotary
@@ -30,14 +32,94 @@ def test_phase_tolerance_is_4_eps_plus_4_eps64_omega_reach(dtype: Any) -> None:
 @pytest.mark.parametrize("dtype", list(EPS))
 def test_rotation_tolerance_reach_is_p_plus_k(dtype: Any) -> None:
     omega, p, k = np.array([1.0, 1e-3]), np.array([[0.0], [7.0], [4096.0]]), -5
-    stated = 4 * EPS[dtype] + 4 * EPS64 * omega * (np.abs(p) + abs(k))
+    stated = 4 * EPS[dtype] + 8 * EPS64 + 4 * EPS64 * omega * (np.abs(p) + abs(k))
     np.testing.assert_array_equal(numeric.rotation_tolerance(omega, p, k, dtype), stated)
 
 
+def test_shift_tolerance_covers_its_derivation() -> None:
+    """(2 sqrt2 + 1) cosines and sines within 1 ulp, the dtype's roundings, the angles."""
+    for eps in EPS.values():
+        for reach in (0.0, 1.0, 1e6):
+            derived = (2 * math.sqrt(2) + 1) * _tolerance.ELEMENTARY_ULPS * EPS64
+            derived += (2 * math.sqrt(2) + 1) * eps / 2 + _tolerance.gamma(2, eps)
+            derived += (2 * math.sqrt(2) + 1) * EPS64 / 2 * reach
+            assert derived <= float(_tolerance.shift_tolerance(eps, 1.0, reach))
+
+
 def test_law_and_dot_tolerances() -> None:
+    u = EPS64 / 2
     for reach in (0.0, 25.0, 12345.0):
-        assert rotation_identity.law_tolerance(reach) == 4 * EPS64 + 4 * EPS64 * reach
-        assert implications.dot_tolerance(64, reach) == 64 * (4 * EPS64 + 4 * EPS64 * reach)
+        assert rotation_identity.law_tolerance(reach) == 12 * EPS64 + 4 * EPS64 * reach
+        d = 64
+        stated = (
+            math.sqrt(2) * d * _rotation_table.ENTRY_ERROR_BOUND
+            + d * u / (1 - d * u) * d / 2
+            + d / 2 * (EPS64 + (u + u) * reach)
+            + (d / 2) * u / (1 - (d / 2) * u) * d / 2
+        )
+        assert implications.dot_tolerance(d, reach) == pytest.approx(stated, rel=1e-12)
+
+
+def test_gamma_is_n_u_over_1_minus_n_u() -> None:
+    u = EPS64 / 2
+    for n in (0, 1, 2, 64, 10**6):
+        assert _tolerance.gamma(n) == pytest.approx(n * u / (1 - n * u), rel=1e-15)
+    assert _tolerance.gamma(3, 2.0**-23) == pytest.approx(3 * 2.0**-24 / (1 - 3 * 2.0**-24))
+    for bad in (-1, 2**60):
+        with pytest.raises(ValueError, match="gamma needs"):
+            _tolerance.gamma(bad)
+
+
+def test_power_rounding_has_exact_exponents_for_powers_of_two() -> None:
+    assert _tolerance.power_rounding(512) == _tolerance.ELEMENTARY_ULPS * EPS64
+    assert _tolerance.power_rounding(768) == pytest.approx(
+        _tolerance.ELEMENTARY_ULPS * EPS64 + math.log(10000.0) * EPS64 / 2
+    )
+
+
+def _ulps(got: npt.NDArray[np.float64], exact: list[mpmath.mpf]) -> float:
+    """Largest |got - exact| in units of the last place of the exact value (float64)."""
+    worst = 0.0
+    for value, true in zip(got.tolist(), exact, strict=True):
+        spacing = np.spacing(abs(float(true))) if float(true) != 0 else 2.0**-1074
+        worst = max(worst, float(abs(mpmath.mpf(value) - true)) / float(spacing))
+    return worst
+
+
+def elementary_ulps() -> dict[str, float]:
+    """The largest error, in ulps, of NumPy's sin, cos, exp and power on 2000 arguments each.
+
+    Where the tolerances use them: angles up to 2^20, exponents of frequency laws.
+    """
+    rng = np.random.default_rng(11)
+    angles = np.concatenate([rng.uniform(-4, 4, 1000), rng.uniform(0, 2.0**20, 1000)])
+    exponents = rng.uniform(-1, 0, 2000)
+    powers = np.power(10000.0, exponents)
+    logs = rng.uniform(-12, 2, 2000)
+    with mpmath.workdps(40):
+        return {
+            "sin": _ulps(np.sin(angles), [mpmath.sin(mpmath.mpf(a)) for a in angles.tolist()]),
+            "cos": _ulps(np.cos(angles), [mpmath.cos(mpmath.mpf(a)) for a in angles.tolist()]),
+            "exp": _ulps(np.exp(logs), [mpmath.exp(mpmath.mpf(x)) for x in logs.tolist()]),
+            "power": _ulps(
+                powers, [mpmath.power(10000, mpmath.mpf(e)) for e in exponents.tolist()]
+            ),
+        }
+
+
+def test_elementary_functions_are_within_elementary_ulps() -> None:
+    """The accuracy every error model assumes, measured on the kernels this machine runs
+    (the machine matrix measures it under each NumPy dispatch level, tests/machine_probe.py)."""
+    measured = elementary_ulps()
+    assert max(measured.values()) <= _tolerance.ELEMENTARY_ULPS, measured
+
+
+def test_an_inaccurate_elementary_function_is_caught() -> None:
+    """The measure can fail: a sine wrong by 3 units in the last place is seen as such."""
+    angles = np.linspace(0.5, 1.5, 50)
+    exact = [mpmath.sin(mpmath.mpf(a)) for a in angles.tolist()]
+    bad = np.sin(angles) + 3 * np.spacing(np.sin(angles))
+    assert _ulps(bad, exact) > _tolerance.ELEMENTARY_ULPS
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])
@@ -71,3 +153,21 @@ def test_entry_error_bound_is_the_stated_4_9e_16() -> None:
     stated = 2 * math.sqrt(2) * 1.02 * 2.0**-53 + 3 * 2.0**-54
     assert pytest.approx(stated, rel=1e-15) == _rotation_table.ENTRY_ERROR_BOUND
     assert 4.8e-16 < _rotation_table.ENTRY_ERROR_BOUND < 4.9e-16
+
+
+@pytest.mark.parametrize(
+    ("d", "base"), [(8, 10000.0), (64, 10000.0), (768, 500000.0), (20000, 1e4)]
+)
+def test_frequencies_are_correctly_rounded(d: int, base: float) -> None:
+    """pe.numeric.frequencies is within u relative of the exact base^(-2i/d) (FREQUENCY_ROUNDING),
+    and so are the same bits on every machine; a power rounded the other way is caught."""
+    got = numeric.frequencies(d, base)
+    step = max(1, d // 2 // 400)
+    with mpmath.workdps(40):
+        for i in range(0, d // 2, step):
+            exact = mpmath.power(mpmath.mpf(base), mpmath.mpf(-2 * i) / d)
+            assert abs(mpmath.mpf(float(got[i])) / exact - 1) <= _tolerance.FREQUENCY_ROUNDING
+            neighbour = np.nextafter(got[i], 2.0)
+            assert abs(mpmath.mpf(float(neighbour)) - exact) >= abs(
+                mpmath.mpf(float(got[i])) - exact
+            )

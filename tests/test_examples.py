@@ -1,19 +1,17 @@
 """The code to copy of ``docs/examples/`` (PyTorch and JAX), tested as a reader would test
 their own model: with :mod:`pe.testing`.
 
-Each test needs its framework: it skips where the framework is not installed, except when
-``CI`` is set, where a missing framework fails (``.ci/run`` installs PyTorch and JAX). Every
-check is also run on a wrong candidate that it must reject.
+Each test needs its framework (:func:`tests.frameworks.require`): it skips where the
+framework is not installed, except when ``CI`` is set, where a missing framework fails
+(``.ci/run`` installs PyTorch and JAX). Every check is also run on a wrong candidate that it
+must reject.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
-import os
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -23,6 +21,8 @@ import pytest
 import pe
 from pe.testing import assert_matches_paper, assert_rope_relative
 
+from .frameworks import require
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 #: A table computed in float64 and rounded once to float32 is within half a float32 unit in
@@ -30,34 +30,15 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 ROUNDED_ONCE = 2.0**-25 + 1e-15
 
 
-def framework(name: str) -> ModuleType:
-    """Import ``name``; skip without it, or fail when ``CI`` is set."""
-    if importlib.util.find_spec(name) is None:
-        message = f"{name} is not installed"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}; CI is set, so the tests of the code to copy must run")
-        pytest.skip(f"{message}; with CI set this fails instead of skipping")
-    return importlib.import_module(name)
-
-
 def example(name: str, needs: str) -> Any:
     """The module ``docs/examples/<name>.py``, loaded by path (after its framework)."""
-    framework(needs)
+    require(needs)
     spec = importlib.util.spec_from_file_location(f"pe_example_{name}", EXAMPLES / f"{name}.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def test_a_missing_framework_skips_here_and_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="not installed"):
-        framework("pe_no_such_framework")
-    monkeypatch.setenv("CI", "1")
-    with pytest.raises(pytest.fail.Exception, match="CI is set"):
-        framework("pe_no_such_framework")
 
 
 Rope = Callable[[npt.NDArray[np.float64], npt.NDArray[np.int64]], npt.NDArray[Any]]
@@ -67,7 +48,7 @@ Rope = Callable[[npt.NDArray[np.float64], npt.NDArray[np.int64]], npt.NDArray[An
 
 
 def test_pytorch_encoding_adds_the_papers_table() -> None:
-    torch = framework("torch")
+    torch = require("torch")
     module = example("pytorch_sinusoidal", "torch").SinusoidalEncoding(128, max_len=2048)
     table = module.table.numpy()
     assert table.dtype == np.float32
@@ -89,7 +70,7 @@ def test_pytorch_encoding_adds_the_papers_table() -> None:
 def test_pytorch_encoding_rejects_what_is_not_the_paper() -> None:
     """A wrong base, or sines and cosines swapped, fail the same assertion; an odd width and
     a sequence longer than the table are refused."""
-    torch = framework("torch")
+    torch = require("torch")
     cls = example("pytorch_sinusoidal", "torch").SinusoidalEncoding
     with pytest.raises(AssertionError, match="base"):
         assert_matches_paper(cls(64, max_len=256, base=1e8).table.numpy())
@@ -103,7 +84,7 @@ def test_pytorch_encoding_rejects_what_is_not_the_paper() -> None:
 
 
 def _torch_rope(rotary: Any) -> Rope:
-    torch = framework("torch")
+    torch = require("torch")
     return lambda x, positions: rotary(torch.from_numpy(x), torch.from_numpy(positions)).numpy()
 
 
@@ -125,7 +106,7 @@ def test_pytorch_rope_depends_only_on_the_offset() -> None:
 def test_pytorch_rope_keeps_float64_angles_in_half_precision() -> None:
     """``model.half()`` leaves its angles in float64: a float16 query is rotated to float16
     rounding, where float16 angles (the wrong candidate) are off by far more."""
-    torch = framework("torch")
+    torch = require("torch")
     module = example("pytorch_rope", "torch").RotaryEmbedding(64).half()
     x = np.random.default_rng(2).standard_normal((64, 64))
     positions = np.arange(2000, 2064, dtype=np.int64)
@@ -142,7 +123,7 @@ def test_pytorch_rope_keeps_float64_angles_in_half_precision() -> None:
 
 
 def test_jax_table_is_the_papers() -> None:
-    jnp = framework("jax.numpy")
+    jnp = require("jax.numpy")
     module = example("jax_sinusoidal", "jax")
     table = np.asarray(module.sinusoidal_table(2048, 128))
     assert table.dtype == np.float32
@@ -157,7 +138,7 @@ def test_jax_table_is_the_papers() -> None:
 def test_jax_rope_depends_only_on_the_offset_to_float32() -> None:
     """Float32 angles (JAX's default): relative within the float32 error model of
     :mod:`pe.rotary`, and the rotation pe computes from float32 angles."""
-    jnp = framework("jax.numpy")
+    jnp = require("jax.numpy")
     rope = example("jax_rope", "jax").rope
 
     def rotate(x: npt.NDArray[np.floating[Any]], positions: npt.NDArray[np.int64]) -> Any:

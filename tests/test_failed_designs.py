@@ -185,12 +185,12 @@ def test_closest_points_of_one_pair_against_mpmath() -> None:
         best = min(range(1, 1000), key=lambda k: 2 * abs(mpmath.sin(mpmath.mpf(k) / 2)))
     assert q - p == best == 710
     assert abs(distance - float(exact)) <= 8 * 2**-52
-    assert designs.SEPARATION_FLOOR < distance < 1e-4
+    assert designs.separation_floor(1000, 1.0) < distance < 1e-4
 
 
 def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
     _, _, distance = designs.closest_rows(designs.one_pair_points(1000, wrong.RATIONAL_TURN.value))
-    assert distance < designs.SEPARATION_FLOOR
+    assert distance < designs.separation_floor(1000, wrong.RATIONAL_TURN.value)
 
 
 @pytest.mark.parametrize("rows", [np.zeros(3), np.zeros((1, 2))])

@@ -18,6 +18,7 @@ import io
 import json
 import math
 import os
+import pickle
 import sys
 import textwrap
 import tracemalloc
@@ -33,6 +34,7 @@ from hypothesis import strategies as st
 
 import pe
 from pe import cli, numeric
+from pe.identify import load_table
 from pe.proofs import rotation_identity as theorems
 
 ALLOCATION_LIMIT = 32 * 2**20  # bytes: a refused request allocates next to nothing
@@ -341,6 +343,70 @@ def _npz_bytes(**arrays: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
+def _unicode(text: str) -> bytes:
+    raw = text.encode()
+    return b"X" + len(raw).to_bytes(4, "little") + raw
+
+
+def _int(value: int) -> bytes:
+    if -(2**31) <= value < 2**31:
+        return b"J" + value.to_bytes(4, "little", signed=True)  # BININT
+    raw = value.to_bytes(9, "little", signed=True)
+    return b"\x8a" + bytes([len(raw)]) + raw  # LONG1
+
+
+def _ints(values: tuple[int, ...]) -> bytes:
+    return b"(" + b"".join(_int(v) for v in values) + b"t"
+
+
+def _torch_pickle(
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    *,
+    offset: int = 0,
+    numel: int | None = None,
+    storage: str = "FloatStorage",
+) -> bytes:
+    """The pickle torch.save writes for ``{"w": tensor}``, written opcode by opcode here."""
+    declared = math.prod(shape) if numel is None else numel
+    persistent = (
+        b"(" + _unicode("storage") + f"ctorch\n{storage}\n".encode() + _unicode("0")
+        + _unicode("cpu") + _int(declared) + b"tQ"
+    )  # fmt: skip
+    tensor = (
+        b"ctorch._utils\n_rebuild_tensor_v2\n(" + persistent + _int(offset) + _ints(shape)
+        + _ints(strides) + b"\x89ccollections\nOrderedDict\n)RtR"
+    )  # fmt: skip
+    return b"\x80\x02}" + _unicode("w") + tensor + b"s."
+
+
+def _torch_zip(
+    pickle_bytes: bytes, storage: bytes = b"", *, compress: int = zipfile.ZIP_STORED
+) -> bytes:
+    """A torch.save-style zip archive: archive/data.pkl and one storage, archive/data/0."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("archive/data.pkl", pickle_bytes, compress_type=compress)
+        archive.writestr("archive/data/0", storage)
+        archive.writestr("archive/version", "3\n")
+    return buffer.getvalue()
+
+
+class _Runs:
+    """An object whose pickle calls a function when loaded (what a hostile file does)."""
+
+    def __init__(self, call: Any, *args: Any) -> None:
+        self.call, self.args = call, args
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.call, self.args)
+
+
+#: A command that would leave a file behind if a pickle were ever run.
+PWNED = "pe_pwned_marker"
+_TABLE32 = pe.sinusoidal(64, 8, dtype=np.float32).tobytes()
+
+
 TENSOR = {"dtype": "F32", "shape": [64, 8], "data_offsets": [0, 2048]}
 
 # Files for `pe identify`: written into the working directory by the test.
@@ -355,7 +421,8 @@ IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
     "objects.npy": lambda path: np.save(path, np.array([[None, 1]] * 64, dtype=object)),
     "empty-table.npy": lambda path: np.save(path, np.zeros((0, 8))),
     "complex.npy": lambda path: np.save(path, np.zeros((64, 8), dtype=complex)),
-    "3d.npy": lambda path: np.save(path, np.zeros((4, 64, 8))),
+    "3d.npy": lambda path: np.save(path, np.arange(4 * 64 * 8.0).reshape(4, 64, 8) / 4096),
+    "4d.npy": lambda path: np.save(path, np.zeros((1, 1, 64, 8))),
     # declared shapes far above pe.MAX_BYTES, or just under it with no data: nothing loaded
     "huge.npy": lambda path: path.write_bytes(_npy_header_bytes((2**40, 2**20)) + bytes(64)),
     "huge-under-cap.npy": lambda path: path.write_bytes(_npy_header_bytes((2**24, 8)) + bytes(64)),
@@ -408,6 +475,41 @@ IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
         )
     ),
     "table.txt": lambda path: path.write_text("0.0 1.0\n"),
+    # PyTorch files: pickles that would run code, and tensors that lie about their storage
+    "runs-a-command.pt": lambda path: path.write_bytes(
+        _torch_zip(pickle.dumps({"w": _Runs(os.system, f"touch {PWNED}")}, protocol=2))
+    ),
+    "runs-eval.bin": lambda path: path.write_bytes(
+        _torch_zip(pickle.dumps({"w": _Runs(eval, "print('ran')")}, protocol=4))
+    ),
+    "imports-os.pth": lambda path: path.write_bytes(_torch_zip(b"\x80\x02cos\nsystem\n.")),
+    "legacy.bin": lambda path: path.write_bytes(pickle.dumps({"w": 1}, protocol=2)),
+    "not-torch.pt": lambda path: path.write_bytes(_npz_with("t.npy", _npy_bytes(np.zeros(4)))),
+    "compressed.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (8, 1)), _TABLE32, compress=zipfile.ZIP_DEFLATED)
+    ),
+    "past-storage.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (9, 1)), _TABLE32)
+    ),
+    "offset-past.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (8, 1), offset=1), _TABLE32)
+    ),
+    "negative-offset.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (8, 1), offset=-1), _TABLE32)
+    ),
+    "short-storage.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (8, 1)), _TABLE32[:100])
+    ),
+    "huge-storage.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((2**40, 2**20), (2**20, 1), numel=2**60), _TABLE32)
+    ),
+    "strides-mismatch.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (8,)), _TABLE32)
+    ),
+    "int-storage.pt": lambda path: path.write_bytes(
+        _torch_zip(_torch_pickle((64, 8), (8, 1), storage="IntStorage"), _TABLE32)
+    ),
+    "garbage-pickle.pt": lambda path: path.write_bytes(_torch_zip(b"\x80\x02garbage")),
 }
 
 
@@ -532,6 +634,27 @@ def test_the_cli_refuses_bad_arguments(argv: list[str], workdir: Path) -> None:
         assert f"invalid choice: {argv[0]!r}" not in err
     assert len(err.strip().split("\n")) <= 4  # the usage (wrapped) and the error
     assert sorted(os.listdir(workdir)) == before  # no partial output file
+
+
+def test_the_hand_built_torch_file_reads_when_well_formed(tmp_path: Path) -> None:
+    """The hostile PyTorch files differ from this one in one field each."""
+    path = tmp_path / "ok.pt"
+    path.write_bytes(_torch_zip(_torch_pickle((64, 8), (8, 1)), _TABLE32))
+    assert cli.main(["identify", str(path)]) == 0
+    view = tmp_path / "view.pt"  # a transposed view, and an offset inside the storage
+    view.write_bytes(_torch_zip(_torch_pickle((8, 60), (1, 8), offset=32, numel=512), _TABLE32))
+    loaded = load_table(str(view))
+    assert np.array_equal(loaded.array, pe.sinusoidal(64, 8, dtype=np.float32)[4:].T)
+
+
+def test_a_pickle_that_would_run_a_command_runs_nothing(workdir: Path) -> None:
+    for name in ("runs-a-command.pt", "runs-eval.bin", "imports-os.pth"):
+        status, out, err = run_cli(["identify", name, "--tensor", "w"])
+        assert_usage_error(status, out, err)
+        assert "which is not part of a state dict" in err
+        assert out == ""
+    assert not (workdir / PWNED).exists()
+    assert "system" in run_cli(["identify", "runs-a-command.pt"])[2]
 
 
 # --------------------------------------------------------------------------------------------

@@ -153,6 +153,10 @@ def test_fairseq_padding_row_is_ignored() -> None:
     assert result.is_encoding
     assert result.position_offset == 0
     assert any("padding row" in note for note in result.notes)
+    assert (result.padding_rows, result.first_token_row) == ((1,), 2)
+    assert any("the first token reads row 2 (position 2)" in note for note in result.notes)
+    plain = identify(conventions.get("tensor2tensor").table(100, 32))
+    assert (plain.padding_rows, plain.first_token_row) == ((), 0)
 
 
 def random_table() -> np.ndarray:
@@ -186,7 +190,7 @@ def with_nan() -> np.ndarray:
         (lambda: np.full((50, 8), np.inf), "infinite"),
         (lambda: 2.0 * numeric.sinusoidal(50, 8), "outside [-1, 1]"),
         (lambda: np.full((50, 8), 0.3), "every row is the same"),
-        (numeric.sinusoidal(20, 64).T.copy, "not sinusoids"),
+        (numeric.sinusoidal(20, 64).T.copy, "the table is transposed"),
     ],
 )
 def test_non_encodings_are_refused(make: object, words: str) -> None:
@@ -205,8 +209,9 @@ def test_non_encodings_are_refused(make: object, words: str) -> None:
         ("table", TypeError, "2-D array"),
         (None, TypeError, "2-D array"),
         (np.zeros(100), ValueError, "2-D"),
-        (np.zeros((20, 4, 2)), ValueError, "2-D"),
-        (np.zeros((20, 4), dtype=np.int64), TypeError, "float16, float32 or float64"),
+        (np.zeros((2, 20, 4, 2)), ValueError, "2-D"),
+        (np.arange(640.0).reshape(2, 80, 4), ValueError, "holds 2 different .* table\\[0\\]"),
+        (np.zeros((20, 4), dtype=np.int64), TypeError, "float16, bfloat16, float32 or float64"),
         (np.zeros((20, 4), dtype=complex), TypeError, "float16"),
         (np.zeros((15, 4)), ValueError, "at least 16 rows"),
         (np.zeros((20, 1)), ValueError, "at least 2 columns"),
@@ -302,7 +307,7 @@ def test_cli_refuses_a_non_encoding_with_exit_1(tmp_path: Path) -> None:
         (["{tmp}/ints.npy", "--n", "4"], "apply to MODULE:FUNCTION"),
         (["{module}:halves", "--n", "8", "--d", "8"], "at least 16 rows"),
         (["{module}:halves", "--n", "0", "--d", "8"], "integer from 1"),
-        (["plain"], "FILE.safetensors or MODULE:FUNCTION"),
+        (["plain"], "FILE.pth) or MODULE:FUNCTION"),
         ([], "SOURCE"),
     ],
 )

@@ -177,7 +177,8 @@ def test_bfloat16_precision_is_what_identify_expects(n: int, d: int) -> None:
 def test_a_bfloat16_fairseq_table_keeps_its_layout_and_offset() -> None:
     table = conventions.get("fairseq").table(2048, 256, dtype=np.float32)
     found = pe.identify(widen_bfloat16(bfloat16_bits(table)), stored_dtype="bfloat16")
-    assert (found.layout, found.order, found.position_offset) == ("halves", "sin-first", 2)
+    assert (found.layout, found.order, found.position_offset) == ("halves", "sin-first", 0)
+    assert found.first_token_row == 2
     assert not found.matches_paper
 
 
@@ -186,7 +187,9 @@ def test_could_be_table() -> None:
     assert could_be_table((64, 8), "bfloat16")
     assert not could_be_table((64, 8), "I32")
     assert not could_be_table((15, 8), "float32")  # too few rows for identify
-    assert not could_be_table((2, 64, 8), "float32")
+    assert could_be_table((2, 64, 8), "float32")  # a batch of (equal) tables
+    assert could_be_table((64, 1, 8), "float32")  # PyTorch's tutorial keeps its buffer so
+    assert not could_be_table((2, 2, 64, 8), "float32")
     assert not could_be_table((64, 1), "float32")
 
 
@@ -217,9 +220,10 @@ def test_cli_lists_the_candidate_tables_when_no_name_is_given(tmp_path: Path) ->
         assert result.returncode == 2
         assert result.stdout == ""
         error = result.stderr.strip().splitlines()[-1]
-        assert "5 tensors; tensors that could be a table:" in error
-        assert "decoder.embed_positions.weight (128, 32) F64" in error
-        assert "decoder.layers.0.fc1.weight (64, 32) F32" in error
+        assert (
+            "5 tensors; the likeliest tables: decoder.embed_positions.weight (128, 32) F64" in error
+        )
+        assert "decoder.layers.0.fc1.weight (64, 32) F32 [0% sinusoid columns]" in error
         assert "bias" not in error
         assert "step" not in error
 
@@ -243,3 +247,69 @@ def test_cli_identifies_a_bfloat16_tensor(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["dtype"] == "bfloat16"
     assert data["matches_paper"] is True
+
+
+def test_candidates_are_ranked_by_how_much_they_look_like_a_table(tmp_path: Path) -> None:
+    """Whisper's one sinusoidal tensor hid in "and 7 more" of an alphabetical list: the
+    ranking puts the sinusoidal table first, whatever its name, and --list shows all."""
+    rng = np.random.default_rng(3)
+    tensors = {
+        f"a.layers.{i}.weight": rng.normal(0, 0.02, (64, 32)).astype(np.float32) for i in range(20)
+    }
+    tensors["b.embed_positions.weight"] = rng.normal(0, 0.02, (448, 32)).astype(np.float32)
+    tensors["z.conv.weight"] = np.ascontiguousarray(pe.sinusoidal(1500, 32, dtype=np.float32))
+    path = tmp_path / "whisper-like.safetensors"
+    save_file(tensors, str(path))
+    refused = run_pe(str(path))
+    assert refused.returncode == 2
+    error = refused.stderr.strip().splitlines()[-1]
+    assert "the likeliest tables: z.conv.weight (1500, 32) F32 [100% sinusoid columns]; " in error
+    assert "b.embed_positions.weight (448, 32) F32 [0% sinusoid columns]" in error  # the name
+    assert "and 17 more (--list shows all)" in error
+    listed = run_pe(str(path), "--list")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert len(lines) == 1 + 22
+    assert lines[1].split()[1] == "z.conv.weight"
+    assert lines[2].split()[1] == "b.embed_positions.weight"
+
+
+def test_a_file_without_a_table_says_so_with_the_unsaved_buffer_hint(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    path = tmp_path / "m2m100-like.safetensors"
+    save_file(
+        {
+            "model.encoder.embed_tokens.weight": rng.normal(0, 0.02, (100, 32)).astype(np.float32),
+            "model.encoder.layers.0.fc1.weight": rng.normal(0, 0.02, (64, 32)).astype(np.float32),
+            "model.encoder.layer_norm.weight": np.ones(32, dtype=np.float32),
+        },
+        str(path),
+    )
+    refused = run_pe(str(path))
+    error = refused.stderr.strip().splitlines()[-1]
+    assert refused.returncode == 2
+    assert "none looks like a sinusoidal table" in error
+    assert "keep their sinusoidal table as a buffer that is not saved" in error
+    listed = run_pe(str(path), "--list")
+    assert "no tensor looks like a sinusoidal table" in listed.stdout
+    vector = tmp_path / "vector.safetensors"
+    save_file({"a": np.ones(32, np.float32), "b": np.ones(8, np.float32)}, str(vector))
+    assert "none could be a table; many models" in run_pe(str(vector)).stderr
+
+
+@pytest.mark.parametrize("shape", ["(n, 1, d)", "(b, n, d)"])
+def test_tables_of_three_axes_from_files(tmp_path: Path, shape: str) -> None:
+    table = pe.sinusoidal(80, 16, dtype=np.float32)
+    held = table[:, None, :] if shape == "(n, 1, d)" else np.stack([table] * 3)
+    np.save(tmp_path / "t.npy", held)
+    np.savez(tmp_path / "t.npz", pe=held, other=np.zeros(4))
+    for name in ("t.npy", "t.npz"):
+        extra = ["--tensor", "pe"] if name.endswith("npz") else []
+        result = run_pe(str(tmp_path / name), *extra)
+        assert result.returncode == 0, result.stderr
+        assert "table: 80 rows x 16 columns, float32" in result.stdout
+    different = np.stack([table, -table])
+    np.save(tmp_path / "two.npy", different)
+    refused = run_pe(str(tmp_path / "two.npy"))
+    assert refused.returncode == 2
+    assert "holds 2 different (n, d) tables" in refused.stderr

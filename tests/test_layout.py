@@ -4,7 +4,7 @@
   proofs/experiments -> claims -> cli; ``pe.site`` may import anything and nothing imports
   it; no import cycle;
 - matplotlib is imported only in ``pe.site``, and importing the library does not load it;
-- no module of ``pe`` is longer than 500 lines;
+- no module of ``pe`` is longer than 900 lines (modules are cut by concept; past that, a second look);
 - one stem per chapter across ``claims/``, ``proofs/``, ``experiments/``, ``site/`` and
   ``tests/``;
 - a page's code cells hold calls into ``pe`` only: no ``def``, ``class``, ``assert``, loop
@@ -47,7 +47,8 @@ SHARED = {
         "examples",
     },
 }
-MAX_MODULE_LINES = 500
+#: Modules are cut by concept, not by length; past this many lines one deserves a second look.
+MAX_MODULE_LINES = 900
 MAX_PAGE_CODE_LINES = 250
 
 
@@ -192,7 +193,7 @@ def test_importing_the_library_does_not_load_matplotlib() -> None:
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
-def test_module_is_short(module: str) -> None:
+def test_module_is_not_overlong(module: str) -> None:
     lines = len(MODULES[module].read_text().splitlines())
     assert lines <= MAX_MODULE_LINES, f"{module}: {lines} lines"
 

@@ -233,9 +233,9 @@ def test_rotation_tolerance_names_bad_arguments(
         numeric.rotation_tolerance(*args)
 
 
-def test_rotation_tolerance_is_the_phase_model() -> None:
+def test_rotation_tolerance_is_the_shift_model() -> None:
     omega = numeric.frequencies(16)
-    expected = _tolerance.phase_tolerance(float(np.finfo(np.float32).eps), omega, 12.0)
+    expected = _tolerance.shift_tolerance(float(np.finfo(np.float32).eps), omega, 12.0)
     np.testing.assert_array_equal(numeric.rotation_tolerance(omega, 5, -7, np.float32), expected)
     assert not np.array_equal(numeric.rotation_tolerance(omega, 5, -7, np.float64), expected)
 

@@ -366,15 +366,17 @@ def test_gptneox_1003_by_hand() -> None:
 
 def test_recipe_drift_is_checked_at_four_decades() -> None:
     """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
-    assert claims._drifts(2.0**-24)(precision.float32_recipe).holds
-    assert not claims._drifts(2.0**-24)(claims._float32).holds  # flat: slope 0
+    assert claims._drift_slope(precision.float32_recipe).holds
+    assert not claims._drift_slope(claims._float32).holds  # flat: slope 0
+    assert claims._drift_bound(2.0**-24)(precision.float32_recipe).holds
 
 
 def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
-    drifts = claims._drifts(2.0**-53)
-    assert drifts(numeric.sinusoidal_direct).holds
-    assert not drifts(numeric.sinusoidal).holds
-    assert not drifts(precision.float32_recipe).holds  # above the float64 model
+    assert claims._drift_slope(numeric.sinusoidal_direct).holds
+    assert not claims._drift_slope(numeric.sinusoidal).holds
+    bound = claims._drift_bound(2.0**-53)
+    assert bound(numeric.sinusoidal_direct).holds
+    assert not bound(precision.float32_recipe).holds  # above the float64 model
 
 
 def test_format_facts_agree_with_an_independent_float16() -> None:

@@ -290,9 +290,9 @@ def test_numeric_inverse_is_transpose_and_t_k_is_not_its_own_inverse() -> None:
     assert np.abs(t @ t - np.eye(64)).max() > 0.1
 
 
-def test_law_tolerance_is_the_phase_error_model() -> None:
+def test_law_tolerance_is_the_shift_error_model() -> None:
     eps = float(np.finfo(np.float64).eps)
-    assert experiments.law_tolerance(25.0) == 4 * eps + 4 * eps * 25.0
+    assert experiments.law_tolerance(25.0) == 12 * eps + 4 * eps * 25.0
 
 
 # --- the claims ---------------------------------------------------------------------------------

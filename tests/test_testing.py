@@ -3,7 +3,9 @@ the bug zoo (and on wrong RoPE functions) with the difference named in the messa
 
 from __future__ import annotations
 
+import math
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,75 @@ N, D = 128, 32
 def test_the_papers_table_passes(table: np.ndarray) -> None:
     assert_matches_paper(table)
     assert_convention(table, **PAPER)
+
+
+def float64_then_cast(n: int, d: int, dtype: Any) -> np.ndarray:
+    """The table in float64 by the plain formula, then cast (HF DistilBERT, Marian do so)."""
+    angle = np.arange(n)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    table = np.empty((n, d))
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    return table.astype(dtype)
+
+
+RECIPE_SHAPES = [(n, d) for n in (64, 100, 512, 1000, 2048) for d in (16, 64, 128, 512, 768)]
+
+
+@pytest.mark.parametrize(("n", "d"), RECIPE_SHAPES)
+def test_tables_computed_the_usual_ways_pass(n: int, d: int) -> None:
+    """The float32 recipe (angles in float32: at 512 rows a pair's sine and cosine columns
+    came out 1.8e-9 apart, beyond their standard errors, and a false "different
+    frequencies" failed the table), and float64 then cast to float32 or float16."""
+    for table in (
+        precision.float32_recipe(np.arange(n), d),
+        float64_then_cast(n, d, np.float32),
+        float64_then_cast(n, d, np.float16),
+    ):
+        assert_matches_paper(table)
+        found = pe.identify(table)
+        assert not any("different frequencies" in note for note in found.notes), found.notes
+
+
+def test_a_difference_reported_is_one_printed() -> None:
+    """The column-index bug's sine and cosine frequencies differ: the note prints two
+    different numbers and how far apart they are against what the precision allows."""
+    found = pe.identify(bug_table("column-index"))
+    note = next(note for note in found.notes if "different frequencies" in note)
+    sine, cosine, apart, allowed = re.findall(
+        r"sine (\S+), cosine (\S+), apart by (\S+) where the table's precision allows ([^)]+)\)",
+        note,
+    )[0]
+    assert sine != cosine
+    assert abs(float(sine) - float(cosine)) == pytest.approx(float(apart), rel=0.05)
+    assert float(apart) > float(allowed)
+    assert found.reason.startswith(
+        "a sinusoidal encoding, not the paper's: law other; sine and cosine frequencies differ"
+    )
+
+
+def test_angles_formed_in_16_bits_fail() -> None:
+    """A float16 table whose angles were formed in float16 (GPT-NeoX's issue 1003): its
+    atol is float32 angles stored in float16, and the entry or the fit fails."""
+    table = precision.float32_recipe(np.arange(512), 64, dtype=np.float16)
+    with pytest.raises(AssertionError, match=r"not sinusoids of the position|worst entry"):
+        assert_matches_paper(table)
+    assert paper_tolerance(512, np.float16) == 4 * 2.0**-23 + 2 * 2.0**-23 * 511 + 2.0**-11
+
+
+def i_over_d(n: int, d: int) -> np.ndarray:
+    """``10000 ** (i / d)`` with ``i`` the pair index: the paper's exponent 2i/d halved."""
+    angle = np.arange(n)[:, None] / 10000.0 ** (np.arange(d // 2) / d)
+    table = np.empty((n, d))
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    return table
+
+
+def test_the_i_over_d_exponent_and_a_transposed_table_are_named() -> None:
+    with pytest.raises(AssertionError, match=r"base: 100 .*\n(.*\n)*.*exponent is i/d"):
+        assert_matches_paper(i_over_d(N, D))
+    with pytest.raises(AssertionError, match=r"the table is transposed.*pass table\.T"):
+        assert_matches_paper(pe.sinusoidal(N, D).T)
+    with pytest.raises(AssertionError, match=r"transposed"):
+        assert_convention(conventions.get("tensor2tensor").table(N, D).T, layout="halves")
 
 
 # Each bug of the zoo: the words its failure message must hold (the difference named).
@@ -143,7 +214,7 @@ def test_each_convention_of_the_atlas_passes_its_own_description(name: str) -> N
 
 
 def test_convention_names_each_differing_parameter() -> None:
-    table = conventions.get("fairseq").table(N, D)
+    table = conventions.get("fairseq-tokens").table(N, D)
     with pytest.raises(AssertionError) as failed:
         assert_convention(table, layout="interleaved", order="cos-first", base=500, offset=0)
     lines = str(failed.value).splitlines()
@@ -154,6 +225,23 @@ def test_convention_names_each_differing_parameter() -> None:
     assert lines[2] == "  order: sine first in each pair, expected cosine first in each pair"
     assert re.fullmatch(r"  base: 10000 \(± [0-9.e+-]+\), expected 500", lines[3])
     assert lines[4] == "  offset: row 0 is position 2, expected 0"
+
+
+def test_fairseqs_stored_table_and_its_padding_row() -> None:
+    """The stored table passes as fairseq stores it; the documented-before "offset 2" and a
+    missing or misplaced padding row fail, each named."""
+    stored = conventions.get("fairseq").table(N, D)
+    fairseq: dict[str, Any] = {"layout": "halves", "law": "tensor2tensor", "base": 10000}
+    assert_convention(stored, **fairseq, offset=0, padding_row=1)
+    with pytest.raises(AssertionError, match="offset: row 0 is position 0, expected 2"):
+        assert_convention(stored, **fairseq, offset=2)
+    with pytest.raises(AssertionError, match="padding row: rows of zeros none, expected row 1"):
+        assert_convention(conventions.get("tensor2tensor").table(N, D), padding_row=1)
+    with pytest.raises(AssertionError, match="padding row: rows of zeros 1, expected row 0"):
+        assert_convention(stored, padding_row=0)
+    found = pe.identify(stored)
+    assert (found.position_offset, found.padding_rows, found.first_token_row) == (0, (1,), 2)
+    assert "tokens start at row 2 (position 2)" in found.summary()
 
 
 def test_a_non_encoding_fails_with_identifys_reason() -> None:
@@ -173,6 +261,11 @@ def test_a_non_encoding_fails_with_identifys_reason() -> None:
         (lambda: assert_convention(pe.sinusoidal(N, D), layout="rows"), ValueError, "layout"),
         (lambda: assert_convention(pe.sinusoidal(N, D), base=1.0), ValueError, "base"),
         (lambda: assert_convention(pe.sinusoidal(N, D), offset=-1), ValueError, "offset"),
+        (
+            lambda: assert_convention(pe.sinusoidal(N, D), padding_row=1.0),  # type: ignore[arg-type]
+            TypeError,
+            "padding",
+        ),
         (lambda: assert_rope_relative(pe.rope, 7), ValueError, "d must be even"),
         (lambda: assert_rope_relative(pe.rope, 8, pairing="pairs"), ValueError, "pairing"),
     ],
@@ -239,7 +332,11 @@ def mirrored_pairs(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
 
 WRONG_ROPES: list[tuple[Any, dict[str, Any], str]] = [
     (absolute_added, {}, "is not a rotation of pairs"),
-    (lambda x, p: x * (1.0 + p[:, None]), {}, "fn does not rotate: at position 1 column 0"),
+    (
+        lambda x, p: x * (1.0 + p[:, None]),
+        {},
+        "fn does not rotate: column 0 moves into no other column at positions 1, 4",
+    ),
     (lambda x, p: x, {}, "fn does not rotate"),
     (squared_angle, {}, r"scores depend on the position, not only on the offset: .* at m=\d+"),
     (mirrored_pairs, {}, "neither the adjacent pairing .* nor the halves pairing"),
@@ -248,12 +345,116 @@ WRONG_ROPES: list[tuple[Any, dict[str, Any], str]] = [
     (
         lambda x, p: pe.rope(x, p, angle_dtype=np.float32),  # float32 angles, float64 output
         {},
-        "beyond the tolerance .* for float64 angles",
+        (
+            r"beyond the tolerance .* for float64 \(fn's output\) angles .*: fn forms its "
+            r"angles in float32\? pass angle_dtype=numpy\.float32"
+        ),
     ),
     (lambda x, p: pe.rope(x, p, angle_dtype=np.float16), {"angle_dtype": np.float32}, "scores"),
     (lambda x, p: pe.rope(x, p)[:-1], {}, "returned shape"),
     (lambda x, p: (pe.rope(x, p) * 4).astype(np.int64), {}, "not floats"),
 ]
+
+
+def mixed_pairing(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Adjacent pairs in the first half of the columns, halves pairs within the second: some
+    columns pair with their neighbour, not all (a reading of "any" for "all" calls it
+    adjacent)."""
+    d = x.shape[1]
+    out = np.empty_like(x)
+    out[:, : d // 2] = pe.rope(x[:, : d // 2], positions)
+    out[:, d // 2 :] = pe.rope(x[:, d // 2 :], positions, pairing="halves")
+    return out
+
+
+def partial_neox(x: np.ndarray, positions: np.ndarray, rotary: int = 8) -> np.ndarray:
+    """GPT-NeoX's partial rotary: the halves pairing over the first ``rotary`` columns."""
+    out = x.copy()
+    out[:, :rotary] = pe.rope(x[:, :rotary], positions, pairing="halves")
+    return out
+
+
+def llama3_frequencies(d: int, theta: float, factor: float = 8.0) -> np.ndarray:
+    """Llama 3.1's scaled frequencies (Meta's published rule, written here): pairs faster
+    than 4 turns per 8192 positions unchanged, slower than 1 divided by ``factor``, a smooth
+    blend between."""
+    w = theta ** (-np.arange(0, d, 2) / d)
+    wavelength = 2 * np.pi / w
+    low, high, original = 1.0, 4.0, 8192.0
+    smooth = (original / wavelength - low) / (high - low)
+    blended = (1 - smooth) * w / factor + smooth * w
+    return np.where(
+        wavelength < original / high, w, np.where(wavelength > original / low, w / factor, blended)
+    )
+
+
+def rotate_with(frequencies: np.ndarray, gain: float = 1.0) -> Any:
+    """A halves-pairing RoPE with the given frequencies (Hugging Face's style) and gain."""
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        angles = np.outer(positions, frequencies)
+        cos, sin = np.cos(angles) * gain, np.sin(angles) * gain
+        h = x.shape[1] // 2
+        a, b = x[:, :h], x[:, h:]
+        return np.concatenate([a * cos - b * sin, b * cos + a * sin], axis=1)
+
+    return fn
+
+
+def yarn_frequencies(d: int, theta: float, factor: float = 4.0) -> np.ndarray:
+    """YaRN's frequencies: fast pairs kept, slow pairs divided by ``factor``, a linear ramp
+    between (pairs 8 to 20 here, as its correction range gives for d = 64)."""
+    w = theta ** (-np.arange(0, d, 2) / d)
+    ramp = np.clip((np.arange(d // 2) - 8) / 12, 0, 1)
+    return w * (1 - ramp) + w / factor * ramp
+
+
+def test_scaled_and_long_context_rope_pass() -> None:
+    d = 64
+    assert assert_rope_relative(rotate_with(llama3_frequencies(d, 5e5)), d, base=5e5) == "halves"
+    yarn = rotate_with(yarn_frequencies(d, 1e4), gain=0.1 * math.log(4.0) + 1)  # mscale
+    assert assert_rope_relative(yarn, d) == "halves"
+    assert assert_rope_relative(lambda x, p: pe.rope(x, p, scale=4.0), d) == "adjacent"  # PI
+    for theta in (1e6, 1e7):
+        assert assert_rope_relative(partial(pe.rope, base=theta), d, base=theta) == "adjacent"
+    ntk = 1e4 * 4.0 ** (d / (d - 2))  # NTK-aware scaling changes the base itself
+    assert assert_rope_relative(lambda x, p: pe.rope(x, p, base=ntk), d, base=None)
+
+
+def test_a_wrong_base_fails_naming_the_base_found() -> None:
+    with pytest.raises(AssertionError, match=r"follow base 500000 \(.* expected base 10000"):
+        assert_rope_relative(lambda x, p: pe.rope(x, p, base=5e5), 64)
+    with pytest.raises(AssertionError, match=r"follow base 1e\+07 .* expected base 500000"):
+        assert_rope_relative(lambda x, p: pe.rope(x, p, base=1e7), 64, base=5e5)
+    llama = rotate_with(llama3_frequencies(64, 5e5))
+    with pytest.raises(AssertionError, match=r"follow base 500000 \(.* in \d+ of 31 pairs"):
+        assert_rope_relative(llama, 64)
+    ntk = 1e4 * 4.0 ** (64 / 62)
+    with pytest.raises(AssertionError, match=f"follow base {ntk:.6g}"):
+        assert_rope_relative(lambda x, p: pe.rope(x, p, base=ntk), 64)
+
+
+def test_partial_rotary_needs_and_takes_rotary_dim() -> None:
+    with pytest.raises(AssertionError, match=r"columns 8 to 31 in place .* rotary_dim=8"):
+        assert_rope_relative(partial_neox, 32)
+    assert assert_rope_relative(partial_neox, 32, rotary_dim=8, pairing="halves") == "halves"
+    with pytest.raises(AssertionError, match="moves column 4, beyond rotary_dim=4"):
+        assert_rope_relative(partial_neox, 32, rotary_dim=4)
+
+
+def test_a_function_pairing_only_some_columns_adjacently_is_not_adjacent() -> None:
+    with pytest.raises(AssertionError, match=r"fn pairs column 16 with column 24: neither"):
+        assert_rope_relative(mixed_pairing, 32)
+
+
+def test_a_scaled_rotation_is_not_a_rotation_unless_every_pair_scales_alike() -> None:
+    def uneven(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        out = pe.rope(x, positions)
+        out[:, :2] *= 1.5
+        return out
+
+    with pytest.raises(AssertionError, match=r"scales pair 0 by 1\.5 .* others by 1"):
+        assert_rope_relative(uneven, 16)
 
 
 @pytest.mark.parametrize(("fn", "options", "words"), WRONG_ROPES)

@@ -24,12 +24,15 @@ def positional_table(n_positions: int, d_model: int) -> Array:
     return table
 
 
-def ported_fairseq_table(n_positions: int, d_model: int) -> Array:
-    """A port of fairseq's table: sines then cosines, first token at position 2."""
+def ported_fairseq_table(n_positions: int, d_model: int, padding_idx: int = 1) -> Array:
+    """A port of fairseq's table: sines then cosines, the padding row zeroed (the first
+    token reads the row after it)."""
     half = d_model // 2
     freq = np.exp(np.arange(half) * -(np.log(10000.0) / (half - 1)))
-    angle = (np.arange(n_positions)[:, None] + 2) * freq
-    return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+    angle = np.arange(n_positions)[:, None] * freq
+    table = np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+    table[padding_idx] = 0.0
+    return table
 
 
 def apply_rotary(x: Array, positions: npt.NDArray[np.int64]) -> Array:
@@ -60,12 +63,26 @@ def test_my_port_keeps_fairseqs_convention() -> None:
         order="sin-first",
         law="tensor2tensor",
         base=10000,
-        offset=2,
+        offset=0,
+        padding_row=1,
     )
 
 
 def test_my_rotary_depends_only_on_the_offset_and_uses_halves() -> None:
-    assert assert_rope_relative(apply_rotary, 64, pairing="halves") == "halves"
+    assert assert_rope_relative(apply_rotary, 64, pairing="halves", base=10000) == "halves"
+
+
+def test_a_wrong_theta_in_my_rotary_is_caught() -> None:
+    def theta_typo(x: Array, positions: npt.NDArray[np.int64]) -> Array:
+        d = x.shape[-1]
+        inv_freq = 1.0 / 1000.0 ** (np.arange(0, d, 2) / d)  # 1000 typed for 10000
+        angles = np.outer(positions, inv_freq)
+        emb = np.concatenate([angles, angles], axis=-1)
+        rotate_half = np.concatenate([-x[:, d // 2 :], x[:, : d // 2]], axis=-1)
+        return np.asarray(x * np.cos(emb) + rotate_half * np.sin(emb))
+
+    with pytest.raises(AssertionError, match=r"follow base 1000 .* expected base 10000"):
+        assert_rope_relative(theta_typo, 64)
 
 
 def test_a_typo_in_my_table_is_caught_and_named() -> None:

@@ -1,8 +1,16 @@
 // MathJax 3 configuration for plain pages (arithmatex) and executed notebooks (jupyter-wrapper).
 // MathJax itself is served from this site (assets/mathjax/), never from a CDN.
+//
+// What a reader sees is typeset first, in small steps, and nothing else:
+// - a closed fold (<details>) is skipped until it opens: its summary is typeset with the
+//   page, its contents when the reader opens it (the `toggle` event);
+// - the page is typeset block by block (a notebook cell, a paragraph), top first, with the
+//   browser free to paint and answer input between blocks (no task of a second).
+// `MathJax.startup.promise` settles when everything shown so far is typeset (the tests
+// wait on it, after opening folds too).
 window.MathJax = {
   // Components instead of the combined tex-chtml.js: the same TeX input, CHTML output and
-  // screen-reader MathML, without the 426 KB context menu (page-weight budget: 2.5 MB).
+  // screen-reader MathML, without the 426 KB context menu.
   loader: { load: ["input/tex", "output/chtml", "a11y/assistive-mml"] },
   tex: {
     inlineMath: [["\\(", "\\)"], ["$", "$"]],
@@ -13,54 +21,226 @@ window.MathJax = {
   options: {
     ignoreHtmlClass: "tex2jax_ignore",
     processHtmlClass: "arithmatex|jupyter-wrapper",
+    // MathJax's own list, and <details>: folds are typeset by the script below.
+    skipHtmlTags: ["script", "noscript", "style", "textarea", "pre", "code", "annotation",
+      "annotation-xml", "details"],
   },
   startup: { typeset: false },
 };
 
+(() => {
+  const done = new WeakSet(); // containers already handed to MathJax
+
+  // A block small enough to typeset in one step (a few milliseconds): a large one (the
+  // Claims page's table, a long list) is split into its children, down to rows and items.
+  // (Decided from the markup alone: reading styles here would make the browser lay out the
+  // page before it is ready to.)
+  const LARGE = 250; // elements
+  const WHOLE = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "A", "SPAN", "EM", "STRONG",
+    "CODE", "LABEL", "SUMMARY", "TH", "TD", "DT", "DD", "CAPTION", "FIGCAPTION", "DETAILS"]);
+  function steps(block) {
+    if (block.getElementsByTagName("*").length <= LARGE || !block.children.length
+        || WHOLE.has(block.tagName)) {
+      return [block];
+    }
+    return Array.from(block.children).flatMap(steps);
+  }
+
+  // The blocks of the article, each typeset when it comes near the screen.
+  function articleBlocks() {
+    const article = document.querySelector("article") || document.body;
+    return Array.from(article.children).flatMap(steps);
+  }
+
+  // Text written straight into a fold (not in a paragraph of its own) is wrapped in a span:
+  // MathJax skips the fold element itself (see skipHtmlTags), and typesets its children.
+  const INLINE = new Set(["A", "ABBR", "B", "BR", "CODE", "EM", "I", "KBD", "SMALL", "SPAN",
+    "STRONG", "SUB", "SUP"]);
+  function wrapLooseText(fold) {
+    if (fold.dataset.peWrapped !== undefined) return;
+    fold.dataset.peWrapped = "";
+    let run = [];
+    const flush = () => {
+      if (run.some((node) => node.nodeType !== Node.TEXT_NODE || node.textContent.trim())) {
+        const span = document.createElement("span");
+        run[0].before(span);
+        span.append(...run);
+      }
+      run = [];
+    };
+    for (const node of Array.from(fold.childNodes)) {
+      const inline = node.nodeType === Node.TEXT_NODE
+        || (node.nodeType === Node.ELEMENT_NODE && INLINE.has(node.tagName));
+      if (inline) run.push(node);
+      else flush();
+    }
+    flush();
+  }
+
+  // What a fold shows and has not been typeset: the summary of every fold whose folds
+  // around it are open, and the contents of every open one (closed ones are skipped).
+  function shownInFolds(root) {
+    const parts = [];
+    const folds = Array.from(root.querySelectorAll("details"));
+    if (root.tagName === "DETAILS") folds.unshift(root);
+    for (const fold of folds) {
+      let shown = true;
+      for (let up = fold.parentElement; fold !== root && up && up !== root; up = up.parentElement) {
+        if (up.tagName === "DETAILS" && !up.open) { shown = false; break; }
+      }
+      if (!shown) continue;
+      if (fold.open) wrapLooseText(fold);
+      for (const child of fold.children) {
+        if (child.tagName !== "SUMMARY" && !fold.open) continue;
+        if (!done.has(child)) parts.push(child);
+      }
+    }
+    return parts;
+  }
+
+  // Typeset `containers` one after the other, giving the browser its turn every few ms
+  // (a phone's processor is several times slower than a desktop's).
+  async function typesetInSteps(containers) {
+    let since = performance.now();
+    for (const container of containers) {
+      if (done.has(container) || !container.isConnected) continue;
+      done.add(container);
+      await MathJax.typesetPromise([container]);
+      if (performance.now() - since > 5) {
+        await new Promise((resume) => setTimeout(resume, 0));
+        since = performance.now();
+      }
+    }
+  }
+
+  function queue(step) {
+    MathJax.startup.promise = MathJax.startup.promise.then(step).catch((error) => {
+      console.error(error);
+    });
+    return MathJax.startup.promise;
+  }
+
+  // A block (with what its folds show) typeset, then its formulas laid out.
+  function typesetBlocks(blocks) {
+    return queue(async () => {
+      const fresh = blocks.filter((block) => !done.has(block));
+      await typesetInSteps(fresh.flatMap((block) => [block, ...shownInFolds(block)]));
+      for (const block of fresh) markScrollingMath(block);
+    });
+  }
+
+  // Once per page view (Material's instant navigation included): the header, navigation
+  // and footer at once, the article's blocks as they come within a screen of the viewport.
+  let watcher = null;
+  document$.subscribe(() => {
+    if (watcher) watcher.disconnect();
+    queue(() => {
+      MathJax.typesetClear();
+      MathJax.texReset();
+    });
+    typesetBlocks(Array.from(document.querySelectorAll(".md-header, .md-sidebar, .md-footer")));
+    let near = [];
+    watcher = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        watcher.unobserve(entry.target);
+        near.push(entry.target);
+      }
+      if (near.length) {
+        typesetBlocks(near);
+        near = [];
+      }
+    }, { rootMargin: "100% 0px 100% 0px" });
+    for (const block of articleBlocks()) watcher.observe(block);
+  });
+  // Print shows the whole page: typeset what was not yet. (Also for scripts that need the
+  // whole page typeset at once; the promise settles when it is.)
+  window.peTypesetAll = () => typesetBlocks(articleBlocks());
+  window.addEventListener("beforeprint", window.peTypesetAll);
+
+  // A fold opened: typeset what it shows now, then lay out its formulas.
+  document.addEventListener("toggle", (event) => {
+    const fold = event.target;
+    if (!(fold instanceof HTMLDetailsElement) || !fold.open || !window.MathJax?.startup?.promise) {
+      return;
+    }
+    queue(async () => {
+      wrapLooseText(fold);
+      await typesetInSteps([...fold.children, ...shownInFolds(fold)]);
+      markScrollingMath(fold);
+    });
+  }, true);
+  window.addEventListener("resize", () => markScrollingMath(document));
+})();
+
 // A display formula a little wider than its column is set a little smaller (down to 3/4 of
 // its size); one still wider scrolls inside its own box: it is marked (the stylesheet draws
-// the cue, a fade at the edge and a dashed rule) and the keyboard can scroll it.
+// the cue: a shadow at the edge that hides more, and a line under it saying so) and the
+// keyboard can scroll it. Measured all at once (one layout), then marked.
 const SMALLEST = 0.75;
-function markScrollingMath() {
-  for (const box of document.querySelectorAll('mjx-container[display="true"]')) {
-    if (!box.clientWidth) continue; // in a closed fold: measured when it opens
-    box.style.fontSize = "";
-    const ratio = box.clientWidth / box.scrollWidth;
-    if (ratio < 1 && ratio >= SMALLEST) box.style.fontSize = `${Math.floor(ratio * 100)}%`;
-    const scrolls = box.scrollWidth > box.clientWidth + 1;
-    box.classList.toggle("pe-scrolls", scrolls);
-    if (scrolls) box.setAttribute("tabindex", "0");
-    else box.removeAttribute("tabindex");
+function markScrollingMath(root) {
+  const displays = Array.from(root.querySelectorAll('mjx-container[display="true"]'));
+  const inlines = Array.from(root.querySelectorAll('mjx-container:not([display="true"])'));
+  for (const box of displays) box.style.fontSize = "";
+  for (const box of inlines) box.classList.remove("pe-scrolls");
+  const sizes = displays.map((box) => [box.clientWidth, box.scrollWidth]);
+  const wide = inlines.map(isWideInline);
+  const shrunk = [];
+  displays.forEach((box, index) => {
+    const [room, width] = sizes[index];
+    if (!room) return; // in a closed fold: measured when it opens
+    const ratio = room / width;
+    if (ratio < 1 && ratio >= SMALLEST) {
+      box.style.fontSize = `${Math.floor(ratio * 100) - 1}%`;
+      shrunk.push(box);
+    }
+    mark(box, ratio < SMALLEST);
+    cue(box, ratio < SMALLEST);
+  });
+  inlines.forEach((box, index) => mark(box, wide[index]));
+  // A formula set smaller may still not fit (its fixed parts do not shrink): it scrolls.
+  const still = shrunk.filter((box) => box.scrollWidth > box.clientWidth + 1);
+  for (const box of still) {
+    mark(box, true);
+    cue(box, true);
   }
-  for (const box of document.querySelectorAll('mjx-container:not([display="true"])')) {
-    markWideInline(box);
+}
+
+// The line under a scrolling display that says so (hidden from screen readers: the
+// formula's own MathML is read whole).
+function cue(box, scrolls) {
+  const next = box.nextElementSibling;
+  const has = next && next.classList.contains("pe-scroll-cue");
+  if (scrolls && !has) {
+    const line = document.createElement("span");
+    line.className = "pe-scroll-cue";
+    line.setAttribute("aria-hidden", "true");
+    line.textContent = "\u2194\uFE0E scroll sideways for the rest of the formula";
+    box.after(line);
+  } else if (!scrolls && has) {
+    next.remove();
+  }
+}
+
+function mark(box, scrolls) {
+  box.classList.toggle("pe-scrolls", scrolls);
+  if (scrolls) {
+    box.setAttribute("tabindex", "0");
+    box.setAttribute("title", "Wider than the column: scroll it sideways");
+  } else {
+    box.removeAttribute("tabindex");
+    box.removeAttribute("title");
   }
 }
 
 // An inline formula does not break across lines: one wider than the room its paragraph has
 // (a phone's column) would push the whole page sideways. It scrolls in its own box instead,
 // marked like a scrolling display and reachable with the keyboard.
-function markWideInline(box) {
-  if (!box.getClientRects().length) return; // in a closed fold: measured when it opens
-  box.classList.remove("pe-scrolls");
+function isWideInline(box) {
+  if (!box.getClientRects().length) return false; // in a closed fold: measured when it opens
   let block = box.parentElement;
   while (block && getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
-  if (!block) return;
+  if (!block) return false;
   const room = block.getBoundingClientRect().right - parseFloat(getComputedStyle(block).paddingRight);
-  const wide = box.getBoundingClientRect().right > room + 1;
-  box.classList.toggle("pe-scrolls", wide);
-  if (wide) box.setAttribute("tabindex", "0");
-  else box.removeAttribute("tabindex");
+  return box.getBoundingClientRect().right > room + 1;
 }
-
-// Typeset once per page view, including Material's instant navigation, one page at a time.
-document$.subscribe(() => {
-  MathJax.startup.promise = MathJax.startup.promise.then(() => {
-    MathJax.typesetClear();
-    MathJax.texReset();
-    return MathJax.typesetPromise();
-  }).then(markScrollingMath);
-});
-window.addEventListener("resize", markScrollingMath);
-// A fold opened later lays out its formulas then.
-document.addEventListener("toggle", markScrollingMath, true);

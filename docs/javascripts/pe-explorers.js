@@ -47,7 +47,38 @@
     readout.dataset.values = JSON.stringify(data);
   }
 
-  // (1) Each pair a point on its circle; the arrow from PE(p) to PE(p + k) turns by k w_i.
+  // A legend: for each entry a swatch (a dot, or a short arrow) and its words, in lines no
+  // wider than `width`. Returns the height it takes.
+  function legend(svg, width, entries) {
+    const size = parseFloat(svg.style.getPropertyValue("--pe-label")) || 12;
+    const line = size * 1.4;
+    let at = 2, y = size + 2;
+    for (const [kind, cls, words] of entries) {
+      const text = el(svg, "text", { x: 0, y: 0, class: "pe-label pe-left" }, words);
+      const wide = 16 + Math.max(text.getComputedTextLength(), 0.55 * size * words.length);
+      if (at > 2 && at + wide > width) {
+        at = 2;
+        y += line;
+      }
+      text.setAttribute("x", at + 16);
+      text.setAttribute("y", y);
+      if (kind === "dot") el(svg, "circle", { cx: at + 5, cy: y - size / 3, r: 4.5, class: cls });
+      else el(svg, "path", { d: `M ${at} ${y - size / 3} h 12`, class: cls, "marker-end": "url(#pe-arrow)" });
+      at += wide + 12;
+    }
+    return y + line / 2;
+  }
+
+  // The arrowhead of the arcs, defined once per SVG.
+  function arrowhead(svg) {
+    const defs = el(svg, "defs");
+    const marker = el(defs, "marker", { id: "pe-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
+      markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+    el(marker, "path", { d: "M 0 0 L 10 5 L 0 10 z", class: "pe-arrowhead" });
+  }
+
+  // (1) Each pair a point on its circle: PE(p) (blue) and PE(p + k) (orange), and the arc
+  // that turns the first into the second, by k w_i whatever p is.
   function rotation(block, svg) {
     const { p, k, d, base } = values(block);
     const w = frequencies(d, base);
@@ -56,27 +87,37 @@
     // Four circles in a row, or two rows of two where the SVG is drawn narrow (a phone).
     const across = (svg.getBoundingClientRect().width || 600) < 480 ? Math.min(shown, 2) : shown;
     const rows = Math.ceil(shown / across);
-    svg.setAttribute("viewBox", `0 0 ${across * size} ${rows * tall}`);
-    labelSize(svg, across * size);
+    const width = Math.max(across * size, 220);
+    labelSize(svg, width);
     svg.replaceChildren();
+    arrowhead(svg);
+    const head = legend(svg, width, [["dot", "pe-dot", `PE(p), p = ${p}`],
+      ["dot", "pe-dot pe-second", `PE(p + k), k = ${k}`], ["arc", "pe-arc", "the turn, k·ωᵢ"]]);
+    svg.setAttribute("viewBox", `0 0 ${width} ${head + rows * tall}`);
     const turns = [];
     for (let i = 0; i < shown; i++) {
-      const top = Math.floor(i / across) * tall;
+      const top = head + Math.floor(i / across) * tall;
       const cx = (i % across) * size + size / 2, cy = top + size / 2 + 4, r = size / 2 - 12;
-      const at = (angle) => [cx + r * Math.sin(angle), cy - r * Math.cos(angle)];
+      const at = (angle, radius = r) => [cx + radius * Math.sin(angle), cy - radius * Math.cos(angle)];
       el(svg, "circle", { cx, cy, r, class: "pe-grid" });
-      const [x0, y0] = at(p * w[i]);
-      const [x1, y1] = at((p + k) * w[i]);
-      el(svg, "line", { x1: cx, y1: cy, x2: x0, y2: y0, class: "pe-ray" });
-      el(svg, "line", { x1: cx, y1: cy, x2: x1, y2: y1, class: "pe-ray pe-second" });
-      el(svg, "circle", { cx: x0, cy: y0, r: 4, class: "pe-dot" });
-      el(svg, "circle", { cx: x1, cy: y1, r: 4, class: "pe-dot pe-second" });
       const start = encode(p, d, base), end = encode(p + k, d, base);
       // The clockwise angle from PE(p)'s pair to PE(p+k)'s, measured from the two points.
       const from = Math.atan2(start[2 * i], start[2 * i + 1]);
       const to = Math.atan2(end[2 * i], end[2 * i + 1]);
       const turn = (((to - from) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
       turns.push(turn);
+      const [x0, y0] = at(from);
+      const [x1, y1] = at(to);
+      el(svg, "line", { x1: cx, y1: cy, x2: x0, y2: y0, class: "pe-ray" });
+      el(svg, "line", { x1: cx, y1: cy, x2: x1, y2: y1, class: "pe-ray pe-second" });
+      if (turn > 0.05 && turn < 2 * Math.PI - 0.05) {
+        const inner = r * 0.55;
+        const [a0, b0] = at(from, inner), [a1, b1] = at(from + turn, inner);
+        el(svg, "path", { d: `M ${a0} ${b0} A ${inner} ${inner} 0 ${turn > Math.PI ? 1 : 0} 1 ${a1} ${b1}`,
+          class: "pe-arc", "marker-end": "url(#pe-arrow)" });
+      }
+      el(svg, "circle", { cx: x0, cy: y0, r: 4.5, class: "pe-dot" });
+      el(svg, "circle", { cx: x1, cy: y1, r: 4.5, class: "pe-dot pe-second" });
       el(svg, "text", { x: cx, y: top + size + 20, class: "pe-label" }, `pair ${i}: ${fmt(turn, 3)} rad`);
     }
     const pairs = turns.map((t, i) => `pair ${i} turns ${fmt(t, 3)} = ${k}·${fmt(w[i], 4)} mod 2π`);
@@ -95,18 +136,47 @@
     const { d, base } = values(block);
     const n = Number(block.dataset.positions);
     const cell = 4;
-    svg.setAttribute("viewBox", `0 0 ${d * cell} ${n * cell}`);
-    if (svg.dataset.drawn !== `${d}/${base}`) {
+    // Room around the map: a title above, the position axis on the left, the dimension
+    // axis and the colour key below.
+    const left = 34, top = 30, bottom = 44, right = 6;
+    const width = left + d * cell + right, height = top + n * cell + bottom;
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    labelSize(svg, width);
+    if (svg.dataset.drawn !== `${d}/${base}/${svg.style.getPropertyValue("--pe-label")}`) {
       svg.replaceChildren();
+      el(svg, "text", { x: left, y: 11, class: "pe-label pe-left pe-title" },
+        `PE(p, j): ${n} positions × d = ${d}`);
+      el(svg, "text", { x: left, y: 25, class: "pe-label pe-left" }, "sin(p ωᵢ) columns");
+      el(svg, "text", { x: left + d * cell, y: 25, class: "pe-label pe-right" }, "cos(p ωᵢ) columns");
+      const map = el(svg, "g", { transform: `translate(${left} ${top})` });
       for (let p = 0; p < n; p++) {
         const row = encode(p, d, base);
         row.forEach((v, j) => {
-          el(svg, "rect", { x: column(j, d) * cell, y: p * cell, width: cell, height: cell,
+          el(map, "rect", { x: column(j, d) * cell, y: p * cell, width: cell, height: cell,
             fill: colour(v), "data-p": p, "data-j": j });
         });
       }
-      el(svg, "rect", { class: "pe-cursor", width: cell, height: cell });
-      svg.dataset.drawn = `${d}/${base}`;
+      el(map, "line", { x1: (d / 2) * cell, x2: (d / 2) * cell, y1: 0, y2: n * cell, class: "pe-split" });
+      el(map, "rect", { class: "pe-cursor", width: cell, height: cell });
+      // The position axis: ticks every 10 positions.
+      for (let p = 0; p < n; p += 10) {
+        el(svg, "line", { x1: left - 3, x2: left, y1: top + p * cell + cell / 2, y2: top + p * cell + cell / 2, class: "pe-axis" });
+        el(svg, "text", { x: left - 5, y: top + p * cell + cell / 2 + 4, class: "pe-label pe-right" }, `${p}`);
+      }
+      el(svg, "text", { x: 9, y: top + (n * cell) / 2, class: "pe-label", transform: `rotate(-90 9 ${top + (n * cell) / 2})` }, "position p");
+      const below = top + n * cell;
+      el(svg, "text", { x: left, y: below + 13, class: "pe-label pe-left" }, "i = 0");
+      el(svg, "text", { x: left + (d / 2) * cell, y: below + 13, class: "pe-label" }, `${d / 2 - 1} | 0`);
+      el(svg, "text", { x: left + d * cell, y: below + 13, class: "pe-label pe-right" }, `${d / 2 - 1}`);
+      // The colour key: -1 (blue), 0 (white), +1 (red).
+      const key = el(svg, "g", { transform: `translate(${left + (d * cell) / 2 - 60} ${below + 20})` });
+      for (let s = 0; s <= 40; s++) {
+        el(key, "rect", { x: s * 3, y: 0, width: 3.2, height: 8, fill: colour(s / 20 - 1) });
+      }
+      el(key, "text", { x: -4, y: 8, class: "pe-label pe-right" }, "−1");
+      el(key, "text", { x: 127, y: 8, class: "pe-label pe-left" }, "+1");
+      el(key, "text", { x: 60, y: 22, class: "pe-label" }, "value of PE(p, j)");
+      svg.dataset.drawn = `${d}/${base}/${svg.style.getPropertyValue("--pe-label")}`;
     }
     const p = Math.min(Number(block.dataset.p || 0), n - 1);
     const j = Math.min(Number(block.dataset.j || 0), d - 1);
@@ -139,6 +209,7 @@
     el(svg, "text", { x: pad, y: 16, class: "pe-label pe-left" }, `d/2 = ${d / 2}`);
     el(svg, "text", { x: pad, y: y(0) - 4, class: "pe-label pe-left" }, "0");
     el(svg, "text", { x: width - pad, y: height - 8, class: "pe-label pe-right" }, `offset k (0 to ${last})`);
+    el(svg, "text", { x: width - pad, y: 16, class: "pe-label pe-right" }, `PE(p) · PE(p + k); dot: k = ${k}`);
     report(block, `PE(p) · PE(p + ${k}) = Σ cos(${k} ω_i) = ${fmt(curve[k])} for every p (d = ${d}, base ${fmt(base, 0)}); at k = 0 it is d/2 = ${d / 2}.`,
       { d, base, k, value: curve[k], curve });
   }
@@ -167,11 +238,15 @@
         const move = moves[event.key];
         if (!move) return;
         event.preventDefault();
-        block.dataset.p = Math.max(0, Number(block.dataset.p || 0) + move[0]);
-        block.dataset.j = Math.max(0, Number(block.dataset.j || 0) + move[1]);
+        const n = Number(block.dataset.positions), d = Number(values(block).d);
+        block.dataset.p = Math.min(n - 1, Math.max(0, Number(block.dataset.p || 0) + move[0]));
+        block.dataset.j = Math.min(d - 1, Math.max(0, Number(block.dataset.j || 0) + move[1]));
         redraw();
       });
     }
+    // Only the table answers keys of its own (the arrows move its cursor); the other
+    // drawings are pictures, moved by their sliders.
+    if (block.dataset.peWidget !== "table") svg.removeAttribute("tabindex");
     block.classList.add("pe-js");
     block.querySelector(".pe-live").hidden = false;
     redraw();

@@ -13,10 +13,15 @@ one. The registry also checks itself, so that a weak check cannot pass for a str
 - each check with wrong candidates is also fed its *true* candidate along the very path the
   wrong ones take, and must hold there (a control that cannot pass proves nothing by
   failing: it is reported as broken);
-- numeric evidence reports its measured ``error`` and the ``tolerance`` it was held to
-  (:func:`checked`); a true evidence more than ``1 / LOOSE_RATIO`` = 1000 times inside its
-  tolerance is *loose* unless its :class:`Check` states why (``loose="..."``): a tolerance
-  that loose would also accept a candidate wrong by a thousand times the error;
+- numeric evidence reports its measured ``error`` and the
+  :class:`~pe._tolerance.Tolerance` it was held to (:func:`checked`, :func:`within`,
+  :func:`at_most`): what the statement allows plus a bound on the rounding of the
+  computation that holds on every IEEE 754 machine, with its model. The self-check compares
+  that tolerance with the errors of the wrong candidates, never with the error one machine
+  made: a wrong candidate must err by more than the tolerance plus twice its rounding bound
+  (:data:`MARGIN`), or the check is *loose*: its verdict on that candidate could flip on a
+  machine that rounds differently, or the candidate is rejected by something other than
+  the tolerance the check states. An error of 0 never fails a claim;
 - an exception inside a check fails the claim with its message (method ``"error"``).
 
 Claims live in the submodules listed in :data:`MODULES` (one per chapter, named by the
@@ -44,15 +49,16 @@ Examples
 >>> result.ok, result.controls[0].detail
 (True, 'product: 2 (+) 2 = 5')
 
-Numeric evidence states its error and tolerance; one far inside its tolerance is loose:
+Numeric evidence states its error and tolerance; a tolerance that a wrong candidate
+comes within rounding of is loose:
 
+>>> from pe._tolerance import Tolerance
 >>> def near_pi(value):
-...     error = abs(value - 3.14159)
-...     return checked(error <= 1.0, f"|v - pi| = {error:.2g}", error=error, tolerance=1.0)
+...     return within(abs(value - 3.14159), Tolerance(0.1, "0.1"), f"v = {value}")
 >>> loose = run(Claim(id="pi", title="pi", statement="pi", page="why-order",
 ...     checks=(Check(near_pi, 3.14159, (Candidate("three", 3.0),)),)))
 >>> loose.ok, loose.loose
-(False, ('|v - pi| = 0 (error/tolerance 0, needs a stated reason below 0.001)',))
+(False, ('three: v = 3.0 errs by 0.14159, not more than its tolerance 0.1 plus twice its rounding bound (0.3)',))
 """
 
 from __future__ import annotations
@@ -60,20 +66,18 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pe.claims.evidence import Evidence, by_proof, checked, proved, within
+from pe.claims.evidence import Evidence, at_most, by_proof, checked, proved, within
 
 if TYPE_CHECKING:
     from pe.proofs.wrong import Candidate
 
 __all__ = [
-    "EXACT",
-    "LOOSE_RATIO",
+    "MARGIN",
     "MODULES",
-    "ROUNDING",
     "TRUE_CONTROL",
     "Chapter",
     "Check",
@@ -82,6 +86,7 @@ __all__ = [
     "ClaimResult",
     "Evidence",
     "all_claims",
+    "at_most",
     "by_proof",
     "checked",
     "get",
@@ -108,8 +113,10 @@ MODULES: tuple[str, ...] = (
     "relative_family",
 )
 
-#: True evidence with an error below this fraction of its tolerance is loose (see above).
-LOOSE_RATIO = 1e-3
+#: A wrong candidate must err by more than its tolerance plus this many rounding bounds.
+#: Two: the candidate's error as computed here is within one rounding bound of its exact
+#: error, and so is the error any other machine computes.
+MARGIN = 2.0
 
 
 @dataclass(frozen=True)
@@ -123,17 +130,13 @@ class Check(Generic[T]):
     true
         The candidate the claim is about; ``run(true)`` must hold.
     wrong
-        Named wrong candidates; ``run(candidate.value)`` must fail for each.
-    loose
-        Why the true evidence may sit more than ``1 / LOOSE_RATIO`` times inside its
-        tolerance (e.g. "the error is exactly 0: the statement is exact in float64"); without
-        a reason, such evidence fails the claim as loose.
+        Named wrong candidates; ``run(candidate.value)`` must fail for each, by more than
+        its tolerance plus :data:`MARGIN` rounding bounds where it states one.
     """
 
     run: Callable[[T], Evidence]
     true: T
     wrong: Sequence[Candidate[T]] = ()
-    loose: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -219,8 +222,8 @@ class ClaimResult:
     ``holds`` is true when every piece of evidence holds; ``controls_rejected`` when every
     wrong candidate was rejected (all of them: one accepted is enough to fail).
     ``broken_controls`` names the checks that fail their own true candidate on the path the
-    wrong ones take, ``loose`` the true evidence far inside its tolerance with no stated
-    reason, ``errors`` the exceptions raised. ``ok`` requires the first two and no entry in
+    wrong ones take, ``loose`` the wrong candidates that come within rounding of their
+    check's tolerance (see :data:`MARGIN`), ``errors`` the exceptions raised. ``ok`` requires the first two and no entry in
     the last three.
     """
 
@@ -324,14 +327,6 @@ def _attempt(check: Check[Any], value: Any) -> Evidence:
         return Evidence("error", False, f"{type(error).__name__}: {error}")
 
 
-#: Reason for a check whose float64 computation is exact (its error is 0 by construction).
-EXACT = "exact in float64: the compared values come from the same operations, error 0"
-#: Reason for a check with a fixed tolerance above the float64 rounding it measures.
-ROUNDING = (
-    "fixed tolerance above float64 rounding: the exact statement leaves only rounding, "
-    "and the wrong candidates err by orders of magnitude more"
-)
-
 #: The name under which a check's true candidate is fed along the wrong candidates' path.
 TRUE_CONTROL = "true candidate"
 
@@ -353,11 +348,18 @@ def _controls(check: Check[Any], truth: Evidence) -> tuple[Evidence, tuple[Evide
     return outcomes[0], outcomes[1:]
 
 
-def _loose(check: Check[Any], evidence: Evidence) -> str | None:
-    ratio = evidence.ratio
-    if check.loose is not None or ratio is None or not ratio < LOOSE_RATIO:
+def _loose(control: Evidence) -> str | None:
+    """Why a wrong candidate's rejection does not rest on its tolerance, or ``None``."""
+    tolerance, error = control.tolerance, control.error
+    if tolerance is None or error is None:
         return None
-    return f"{evidence.detail} (error/tolerance {ratio:.2g}, needs a stated reason below {LOOSE_RATIO:g})"
+    reach = tolerance.value + MARGIN * tolerance.rounding
+    if error > reach:
+        return None
+    return (
+        f"{control.detail} errs by {error:.5g}, not more than its tolerance {tolerance.value:.3g} "
+        f"plus twice its rounding bound ({reach:.3g})"
+    )
 
 
 def run(claim: Claim) -> ClaimResult:
@@ -374,11 +376,10 @@ def run(claim: Claim) -> ClaimResult:
     for number, check in enumerate(claim.checks, start=1):
         truth = _attempt(check, check.true)
         evidence.append(truth)
-        if (reason := _loose(check, truth)) is not None:
-            loose.append(reason)
         if check.wrong:
             calibration, wrong = _controls(check, truth)
             controls.extend(wrong)
+            loose.extend(reason for c in wrong if (reason := _loose(c)) is not None)
             if not calibration.holds:
                 broken.append(f"check {number} fails its true candidate: {calibration.detail}")
     errors = tuple(e.detail for e in (*evidence, *controls) if e.method == "error")

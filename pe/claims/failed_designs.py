@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from pe import _rotation_table, reference
+from pe._tolerance import Tolerance, gamma
 from pe.claims import Chapter, Check, Evidence, by_proof, checked, within
 from pe.experiments import failed_designs as experiments
 from pe.experiments.failed_designs import Design
@@ -17,7 +18,8 @@ from pe.symbolic import pair
 
 claim = Chapter("failed-designs").claim
 
-EPS = float(np.finfo(np.float64).eps)
+#: pe's bound on the error of every entry of its float64 table (:mod:`pe._rotation_table`).
+DELTA = _rotation_table.ENTRY_ERROR_BOUND
 #: Positions probed far from the start: well past any training length.
 FAR = np.array([0, 1, 10, 1_000, 10_000, 1_000_000, 10**9, 2**53])
 
@@ -39,7 +41,10 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
     error = max(np.abs(g4 - expected[0]).max(), np.abs(g40 - expected[1]).max())
     return within(
         error,
-        2 * EPS,
+        Tolerance(
+            gamma(4),
+            r"\gamma_4: p/n \text{ and } (p+1)/n \text{ below 1, their difference and } 1/n",
+        ),
         f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
         f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error {error:.2g}",
     )
@@ -50,12 +55,15 @@ def _bounded(design: Design) -> Evidence:
     pairs = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
     worst = float(np.abs(table).max())
     norm_error = float(np.abs(pairs - 1).max(initial=0.0))
-    return checked(
-        worst <= 1.0 and norm_error <= 4 * EPS,
+    tolerance = Tolerance(
+        2 * np.sqrt(2) * DELTA + gamma(2),
+        r"2\sqrt2\,\delta + \gamma_2 \ (\delta: \text{pe's entry bound})",
+    )
+    return within(
+        max(worst - 1.0, norm_error),
+        tolerance,
         f"d=512, p up to 2^53: max |E(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
-        f"pairs = {norm_error:.2g} (tolerance 4 eps)",
-        error=norm_error,
-        tolerance=4 * EPS,
+        f"pairs = {norm_error:.2g} (tolerance {tolerance.value:.2g} for both)",
     )
 
 
@@ -71,12 +79,21 @@ def _distinct(d_model: int) -> Evidence:
         f"2..{experiments.UNIQUE_SPAN} "
         f"positions apart are {distance[1:].min():.6g} apart (offset {k})"
     )
-    if d_model >= 64:
-        # the Gram matrix loses about eps * |PE|^2 / distance: relative 1e-12 here
-        brute, p, q = experiments.smallest_row_distance(4096, d_model)
-        ok = ok and brute >= neighbours * (1 - 1e-12)
-        detail += f"; brute force over all pairs of p < 4096: {brute:.6g} (p = {p}, q = {q})"
-    return checked(ok, detail + " (needs every other offset farther than neighbours)")
+    if d_model < 64:
+        return checked(ok, detail + " (needs every other offset farther than neighbours)")
+    # the minimum over all pairs is the neighbours' distance itself, up to the Gram matrix's rounding
+    brute, p, q = experiments.smallest_row_distance(4096, d_model)
+    rounding = experiments.gram_distance_rounding(d_model, brute)
+    return checked(
+        ok,
+        f"{detail}; brute force over all pairs of p < 4096: {brute:.6g} (p = {p}, q = {q}; needs "
+        "every other offset farther than neighbours, and no pair closer than neighbours by more "
+        f"than the Gram matrix's rounding {rounding:.2g})",
+        error=max(neighbours - brute, 0.0),
+        tolerance=Tolerance(
+            rounding, r"\text{Gram distance: } (4\delta\sqrt d D + 2d\gamma_d + \dots)/D"
+        ),
+    )
 
 
 def _single_pair_repeats(d_model: int) -> Evidence:
@@ -94,18 +111,22 @@ def _single_pair_repeats(d_model: int) -> Evidence:
 def _offsets(design: Design) -> Evidence:
     offsets, starts = np.array([1, 5, 50]), np.arange(0, 1000, 7)
     expected = experiments.row_distance_by_offset(offsets, 512)
-    spread = max(
+    rounding = experiments.offset_distance_rounding(offsets, 512)
+    ratio = max(
         float(
-            np.abs(experiments.offset_distances(design, offsets, starts, 512, n) - expected).max()
+            (
+                np.abs(experiments.offset_distances(design, offsets, starts, 512, n) - expected)
+                / rounding
+            ).max()
         )
         for n in (4, 40)
     )
     return within(
-        spread,
-        1e-12,
+        ratio,
+        Tolerance(1.0, r"\tau_k = \tau^2_k / 2D_k + 2uD_k \text{ per offset}"),
         f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
-        f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): max difference {spread:.2g} "
-        "(tolerance 1e-12)",
+        f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): worst difference / tolerance {ratio:.2g} "
+        f"(tolerances {', '.join(f'{t:.2g}' for t in rounding)})",
     )
 
 
@@ -127,10 +148,10 @@ def _any_position(design: Design) -> Evidence:
         return checked(False, f"position {int(FAR.max())} has no row")
     exact = reference.table(FAR.tolist(), 64)
     error = float(np.abs(values - exact).max())
-    bound = _rotation_table.ENTRY_ERROR_BOUND
+    bound = DELTA
     return within(
         error,
-        bound,
+        Tolerance(bound, r"\delta = 2\sqrt2\,\delta_{\text{anchor}} + 3 \cdot 2^{-54}"),
         f"d=64, p in {{0, 1, 10, 1e3, 1e4, 1e6, 1e9, 2^53}}: largest error against 50-digit "
         f"mpmath {error:.3g} (bound {bound:.3g})",
     )
@@ -168,10 +189,11 @@ def _bits(law: Callable[[int], int]) -> Evidence:
 
 def _one_pair(omega: float) -> Evidence:
     p, q, gap = experiments.closest_rows(experiments.one_pair_points(1000, omega))
+    floor = experiments.separation_floor(1000, omega)
     return checked(
-        experiments.SEPARATION_FLOOR < gap < 1e-4,
+        floor < gap < 1e-4,
         f"one pair, ω = {omega:.4g}, p = 0..999: closest points {p} and {q} (k = {q - p}) at "
-        f"distance {gap:.2g}; distinct: above {experiments.SEPARATION_FLOOR:g}, close: below 1e-4",
+        f"distance {gap:.2g}; distinct: above the rounding floor {floor:.2g}, close: below 1e-4",
     )
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import numeric
-from pe.claims import Chapter, Check, Evidence, checked
+from pe._tolerance import EPS64, Tolerance
+from pe.claims import Chapter, Check, Evidence, checked, within
 from pe.experiments import fixed_or_learned as learned
 from pe.experiments import implications as measured
 from pe.proofs import wrong
@@ -59,12 +60,14 @@ def _rows_everywhere(
         return checked(False, f"no rows at p in (512, 10^6, 2^40): {error}")
     norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
     identity = numeric.check_rotation_identity(WIDTH, FAR, np.array([1, 5, 100]))
-    return checked(
-        norm_gap <= measured.dot_tolerance(WIDTH, 0.0) and identity.passed,
+    return within(
+        max(norm_gap / measured.dot_tolerance(WIDTH, 0.0), identity.worst_ratio),
+        Tolerance(
+            1.0,
+            r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
+        ),
         f"sinusoidal rows at p in (512, 10^6, 2^40), d={WIDTH}, 0 parameters: norm within "
         f"{norm_gap:.2g} of sqrt(d/2); {identity.summary()}",
-        error=max(norm_gap / measured.dot_tolerance(WIDTH, 0.0), identity.worst_ratio),
-        tolerance=1.0,
     )
 
 
@@ -85,13 +88,14 @@ def _stack_sum(connection: learned.Connection) -> Evidence:
     inputs = rng.standard_normal((n, d)) + numeric.sinusoidal(n, d)
     run = learned.run_stack(inputs, layers, connection=connection)
     gap = float(np.abs(run.top - inputs - run.sublayer_sum).max())
-    scale = float(np.abs(run.top).max())
-    return checked(
-        bool(gap <= 64 * np.finfo(float).eps * scale * layers),
+    # h and the running sum each add the same L outputs, one rounding per addition at most
+    # u times the largest magnitude along the way; the final two subtractions, 2u of 3 times it
+    rounding = (2 * layers + 6) * EPS64 / 2 * run.largest
+    return within(
+        gap,
+        Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
         f"{connection.name} stack, d={d}, {layers} sublayers: "
-        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g}",
-        error=gap,
-        tolerance=64 * np.finfo(float).eps * scale * layers,
+        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g} (tolerance {rounding:.2g})",
     )
 
 

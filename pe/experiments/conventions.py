@@ -256,6 +256,8 @@ class Description(NamedTuple):
     laws: Mapping[str, Callable[[npt.NDArray[np.int64], int, float], npt.NDArray[np.float64]]]
     #: the first position, per convention name (0 when not listed)
     first_position: Mapping[str, int]
+    #: the row of zeros (fairseq's padding row), per convention name (none when not listed)
+    padding_row: Mapping[str, int] = {}
 
 
 #: The page's description: pair k in columns 2k, 2k+1 (interleaved) or k, k + d/2 (halves);
@@ -270,7 +272,8 @@ DESCRIPTION = Description(
         "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2 - 1)),
         "one-indexed": lambda k, d, b: b ** (-2.0 * (k + 1) / d),
     },
-    first_position={"fairseq": 2},
+    first_position={"fairseq-tokens": 2},
+    padding_row={"fairseq": 1},
 )
 
 
@@ -280,8 +283,11 @@ def described_table(
     """The table of ``convention`` written from ``description``, and a per-entry tolerance.
 
     Plain float64: ``sin``/``cos`` of ``p * w_k`` with ``w_k`` from the described law. The
-    tolerance of an entry is ``4 eps (1 + p w_k)(1 + |ln w_k|)``: the angle's rounding,
-    amplified by the exponential that forms ``w_k``, in both this table and pe's.
+    tolerance of an entry is ``6 eps (1 + p w_k)(1 + |ln w_k|)``: in each of this table and
+    pe's, a sine or cosine within one ulp, a frequency formed by an exponential whose
+    exponent (of size ``|ln w_k|``) is rounded twice (:func:`pe._tolerance.exponential_rounding`:
+    ``eps + eps |ln w_k|`` relative) and the angle rounded once: twice
+    ``eps + (1.5 eps + eps |ln w_k|) p w_k`` is within it.
     """
     k = np.arange(d // 2)
     omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
@@ -292,13 +298,16 @@ def described_table(
         roles = roles[::-1]
     out = np.empty((n, d))
     tolerance = np.empty((n, d))
-    bound = 4 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
+    bound = 6 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
     for pair in k:
         for column, values in zip(
             description.columns[convention.layout](int(pair), d), roles, strict=True
         ):
             out[:, column] = values[:, pair]
             tolerance[:, column] = bound[:, pair]
+    padding = description.padding_row.get(convention.name)
+    if padding is not None:
+        out[padding] = 0.0
     return out, tolerance
 
 

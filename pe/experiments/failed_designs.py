@@ -25,18 +25,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate, numeric
+from pe import _rotation_table, _validate, numeric
+from pe._tolerance import EPS64, gamma, phase_tolerance
 
 __all__ = [
     "SEED",
-    "SEPARATION_FLOOR",
     "Design",
     "binary_bits",
     "bits_needed",
     "closest_rows",
+    "gram_distance_rounding",
     "log2_bits",
     "normalised",
     "normalised_index",
+    "offset_distance_rounding",
     "offset_distances",
     "one_over_n",
     "one_pair_points",
@@ -44,6 +46,7 @@ __all__ = [
     "raw_index",
     "raw_index_ratio",
     "row_distance_by_offset",
+    "separation_floor",
     "sinusoidal",
     "smallest_row_distance",
     "toy_embeddings",
@@ -166,6 +169,68 @@ def smallest_row_distance(n_positions: int, d_model: int) -> tuple[float, int, i
     return float(np.sqrt(max(squared[p, q], 0.0))), min(p, q), max(p, q)
 
 
+def gram_distance_rounding(
+    d_model: int, distance: float, entry_error: float = _rotation_table.ENTRY_ERROR_BOUND
+) -> float:
+    r"""A bound on the error of a distance between two rows of pe's table, from the Gram matrix.
+
+    :func:`smallest_row_distance` forms :math:`s = |a|^2 + |b|^2 - 2\,a \cdot b` for rows
+    of norm :math:`\sqrt{d/2}` whose entries are within :math:`\delta` (pe's entry bound)
+    of the exact ones (``entry_error``: pe's entry bound by default). Table errors move :math:`s` by at most :math:`4\delta\sqrt d\,D +
+    4\delta^2 d` (:math:`D` the distance); the three sums of :math:`d` products by at most
+    :math:`\gamma_d (d/2 + d/2 + d)` (Cauchy-Schwarz bounds :math:`\sum |a_j b_j|` by
+    :math:`d/2`), in any order; the two additions by :math:`u(d + D^2)`. The square root
+    divides that by :math:`\sqrt{\hat s} + \sqrt s \ge D` and adds :math:`uD`:
+
+    .. math::
+
+        \tau = \frac{4\delta\sqrt d\,D + 4\delta^2 d + 2d\,\gamma_d + u(d + D^2)}{D} + uD.
+
+    Examples
+    --------
+    >>> f"{gram_distance_rounding(512, 3.714):.2g}"
+    '1.6e-11'
+    """
+    width = _validate.even_width("d_model", d_model)
+    delta, u, dist = float(entry_error), EPS64 / 2, float(distance)
+    squared = (
+        4 * delta * np.sqrt(width) * dist
+        + 4 * delta**2 * width
+        + 2 * width * gamma(width)
+        + u * (width + dist**2)
+    )
+    return float(squared / dist + u * dist)
+
+
+def offset_distance_rounding(offsets: npt.ArrayLike, d_model: int) -> Float64Array:
+    r"""A bound on :math:`|` :func:`offset_distances` :math:`-` :func:`row_distance_by_offset` :math:`|`, per offset.
+
+    Both sides compute :math:`D_k^2 = \sum_i (2 - 2\cos\omega_i k)` for the sinusoidal
+    design. From the table (entries within :math:`\delta`), each difference of two entries
+    errs by at most :math:`e = 2\delta + 2u`, its square by :math:`4e + e^2 + 4u`, and the sum
+    of :math:`d` squares (each at most 4) by :math:`4d\,\gamma_d` more. From the formula, each
+    cosine errs by the phase model :math:`4\varepsilon + 4\varepsilon\,\omega_i |k|`, each
+    term by twice that plus :math:`4u`, and the sum of :math:`d/2` terms by
+    :math:`2d\,\gamma_{d/2}` more. The square roots divide the sum :math:`\tau^2` of both by
+    :math:`2 D_k` and add :math:`u D_k` each:
+
+    .. math::
+
+        \tau_k = \frac{\tau^2_k}{2 D_k} + 2u D_k.
+    """
+    ks = _validate.integer_positions("offsets", offsets).astype(np.float64)
+    width = _validate.even_width("d_model", d_model)
+    u, e = EPS64 / 2, 2 * _rotation_table.ENTRY_ERROR_BOUND + EPS64
+    omega = numeric.frequencies(width)
+    table_side = width * (4 * e + e**2 + 4 * u) + 4 * width * gamma(width)
+    cosines = 2 * phase_tolerance(EPS64, omega[None, :], ks[:, None]).sum(axis=1)
+    formula_side = cosines + width / 2 * 4 * u + 2 * width * gamma(width // 2)
+    distance = row_distance_by_offset(ks.astype(np.int64), width)
+    return np.asarray(
+        (table_side + formula_side) / (2 * distance) + 2 * u * distance, dtype=np.float64
+    )
+
+
 def offset_distances(
     design: Design,
     offsets: npt.ArrayLike,
@@ -226,10 +291,23 @@ def log2_bits(n_positions: int) -> int:
     return (n_positions - 1).bit_length()
 
 
-#: Distances below this are rounding, not separation: the points of one pair at positions
-#: up to ``n`` are accurate to a few ulps (``np.sin``/``np.cos`` of an exact integer angle
-#: times a float64 frequency), so two distinct points are never this close by accident.
-SEPARATION_FLOOR = 1e-12
+def separation_floor(n_positions: int, omega: float) -> float:
+    r"""Distances between points of one pair (:func:`one_pair_points`) below this are rounding.
+
+    Each coordinate of a point at :math:`p < n` is within the phase model
+    :math:`4\varepsilon + 4\varepsilon\,\omega p` of its exact value, so two points err by
+    at most :math:`2\sqrt2` times that, and the distance computed between them (a norm of
+    two differences) by :math:`\gamma_4` times the distance (at most 2) more: a distance
+    above the floor separates two distinct points on every machine.
+
+    Examples
+    --------
+    >>> f"{separation_floor(1000, 1.0):.2g}"
+    '2.5e-12'
+    """
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    phase = float(phase_tolerance(EPS64, float(omega), count - 1))
+    return float(2 * np.sqrt(2) * phase + 2 * gamma(4))
 
 
 def one_pair_points(n_positions: int, omega: float) -> npt.NDArray[np.float64]:

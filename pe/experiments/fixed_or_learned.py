@@ -198,10 +198,15 @@ CANCELLING = Connection("residual, first sublayer cancels", _cancelling)
 
 @dataclass(frozen=True)
 class StackRun:
-    """Output of :func:`run_stack`: the top states and the sum of the sublayer outputs."""
+    """Output of :func:`run_stack`: the top states and the sum of the sublayer outputs.
+
+    ``largest`` is the largest magnitude of any state or running sum along the way (the
+    scale of the rounding of the additions).
+    """
 
     top: Array
     sublayer_sum: Array
+    largest: float
 
 
 def run_stack(
@@ -242,6 +247,7 @@ def run_stack(
     d = h.shape[1]
     rng = np.random.default_rng(seed)
     total = np.zeros_like(h)
+    largest = float(np.abs(h).max())
     for layer in range(layers):
         z = _norm(h) if connection.pre_norm else h
         if layer % 2 == 0:
@@ -256,7 +262,8 @@ def run_stack(
             out = np.maximum(z @ w1, 0.0) @ w2
         counted, h = connection.join(layer, h, gain * out)
         total += counted
-    return StackRun(top=h, sublayer_sum=total)
+        largest = max(largest, float(np.abs(h).max()), float(np.abs(total).max()))
+    return StackRun(top=h, sublayer_sum=total, largest=largest)
 
 
 def position_signal(

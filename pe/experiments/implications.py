@@ -28,7 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate, numeric, reference
-from pe._tolerance import EPS64, phase_tolerance
+from pe._rotation_table import ENTRY_ERROR_BOUND
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, FREQUENCY_ROUNDING, gamma
 
 __all__ = [
     "IDENTITY",
@@ -50,6 +51,7 @@ __all__ = [
     "pair_shift_ratio",
     "reference_dot_by_offset",
     "row_distance_by_offset",
+    "score_rounding",
     "scores",
     "symmetry_gap",
 ]
@@ -93,16 +95,34 @@ def reference_dot_by_offset(d_model: int, offsets: npt.ArrayLike) -> Float64Arra
 
 
 def dot_tolerance(d_model: int, reach: float) -> float:
-    r"""Bound for a sum of ``d/2`` pair products: :math:`d\,(4\varepsilon + 4\varepsilon\,\mathrm{reach})`.
+    r"""A bound on a dot product of two rows against :math:`\sum_i \cos \omega_i k`.
 
-    ``reach`` is the largest :math:`|p| + |k|` involved (angles of the fastest pair).
+    The rows come from :func:`pe.numeric.sinusoidal` (entries within :math:`\delta`, norms
+    :math:`\sqrt{d/2}`): their dot product errs by at most :math:`\sqrt2\,d\,\delta` from
+    the entries and :math:`\gamma_d\,d/2` from its rounding, in any order. The reference
+    sums :math:`d/2` cosines of angles :math:`k\,\omega_i` formed in float64 (each within
+    :math:`\varepsilon + (r_\omega + u)\,|k|`, :math:`|k| \le` ``reach``, ``omega <= 1``)
+    and rounds the sum (:math:`\gamma_{d/2}\,d/2`):
+
+    .. math::
+
+        \tau = \sqrt2\,d\,\delta + \gamma_d\,\tfrac d2
+        + \tfrac d2\bigl(\varepsilon + (r_\omega + u)\,\mathrm{reach}\bigr)
+        + \gamma_{d/2}\,\tfrac d2.
 
     Examples
     --------
-    >>> dot_tolerance(2, 0.0) == 8 * 2.0**-52
-    True
+    >>> f"{dot_tolerance(512, 0.0):.2g}"
+    '2.2e-11'
     """
-    return d_model * float(phase_tolerance(EPS64, 1.0, reach))
+    width = _validate.even_width("d_model", d_model)
+    half = width / 2
+    return float(
+        np.sqrt(2) * width * ENTRY_ERROR_BOUND
+        + gamma(width) * half
+        + half * (ELEMENTARY_ULPS * EPS64 + (FREQUENCY_ROUNDING + EPS64 / 2) * reach)
+        + gamma(width // 2) * half
+    )
 
 
 def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
@@ -379,6 +399,27 @@ def scores(
     rows = numeric.sinusoidal(n_positions, d_model) + x
     w = projection.build(rng, d_model)
     return np.asarray(rows @ w @ rows.T, dtype=np.float64)
+
+
+def score_rounding(
+    n_positions: int, d_model: int, *, projection: Projection = RANDOM, seed: int = 0
+) -> float:
+    r"""A bound on the rounding error of any entry of :func:`scores` (no content vector).
+
+    :math:`S = R W R^{\mathsf T}` from rows within :math:`\delta` of the exact ones: the two
+    matrix products err by at most :math:`2\gamma_d\,|R||W||R|^{\mathsf T}` (first order),
+    the rows' errors by :math:`\delta\,(\mathbf 1^{\mathsf T}|W||R|^{\mathsf T} + |R||W|\mathbf 1)`;
+    the largest entry of their sum.
+    """
+    rng = np.random.default_rng(seed)
+    rng.standard_normal(d_model)  # the content vector scores() draws first
+    rows = np.abs(numeric.sinusoidal(n_positions, d_model))
+    w = np.abs(projection.build(rng, d_model))
+    products = 2 * gamma(d_model) * (rows @ w @ rows.T)
+    entries = ENTRY_ERROR_BOUND * (
+        (w @ rows.T).sum(axis=0)[None, :] + (rows @ w).sum(axis=1)[:, None]
+    )
+    return float((products + entries).max())
 
 
 def offset_spread(matrix: npt.ArrayLike) -> tuple[float, float]:

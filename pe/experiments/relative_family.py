@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate
+from pe._tolerance import EPS64, gamma, rotation_rounding
 from pe.numeric import frequencies, sinusoidal
 from pe.rotary import rope
 
@@ -35,6 +36,7 @@ __all__ = [
     "alibi_bias",
     "alibi_slopes",
     "causal_mean_attention",
+    "identical_token_rounding",
     "identical_token_scores",
     "learned_lookup",
     "ntk_base",
@@ -426,6 +428,58 @@ def toeplitz_deviation(matrix: npt.ArrayLike) -> float:
         if mask.all():
             worst = max(worst, float(diagonal.max() - diagonal.min()))
     return worst / max(scale, 1e-300)
+
+
+def identical_token_rounding(
+    scheme: str, n: int = 12, d_model: int = 16, *, seed: int = 0
+) -> float:
+    r"""A bound on the rounding part of :func:`toeplitz_deviation` of :func:`identical_token_scores`.
+
+    Every score of a repeated token is the same exact value along a diagonal, computed as a
+    sum of dot products of length ``d`` between vectors made by at most two matrix
+    products: by Cauchy-Schwarz each term :math:`a^{\mathsf T}b` errs by at most
+    :math:`\gamma_{3d}\lVert a\rVert\lVert b\rVert`, with :math:`\lVert Wx\rVert \le
+    \lVert W\rVert_F\lVert x\rVert` for the norms. RoPE adds its rotation's rounding
+    (:func:`pe._tolerance.rotation_rounding` at the largest angle), a bias (T5, ALiBi) one
+    rounding of the sum; an absolute encoding is a dot product of the encoded rows. For a
+    relative scheme two entries of a diagonal differ by at most twice the bound; the result
+    is relative to the largest score, as :func:`toeplitz_deviation` is (first order).
+    """
+    size = _validate.positive_int("n", n, minimum=2)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
+    token = rng.standard_normal(width)
+    w_q = rng.standard_normal((width, width)) / math.sqrt(width)
+    w_k = rng.standard_normal((width, width)) / math.sqrt(width)
+    norm = float(np.linalg.norm(token))
+    q, k = norm * float(np.linalg.norm(w_q)), norm * float(np.linalg.norm(w_k))
+    g, u = gamma(3 * width), EPS64 / 2
+    bound = g * q * k
+    if scheme in ("learned absolute", "sinusoidal (added)"):
+        table = (
+            rng.standard_normal((size, width))
+            if scheme == "learned absolute"
+            else np.asarray(sinusoidal(size, width), dtype=np.float64)
+        )
+        rows = float(np.linalg.norm(token + table, axis=1).max())
+        bound = g * rows**2 * float(np.linalg.norm(w_q)) * float(np.linalg.norm(w_k))
+    elif scheme == "rope":
+        bound += 2 * q * k * float(rotation_rounding(np.sqrt(2), size - 1, width))
+    elif scheme == "shaw":
+        relative = float(np.linalg.norm(rng.standard_normal((7, width)), axis=1).max())
+        bound += g * q * relative
+    elif scheme == "transformer-xl":
+        w_kr = rng.standard_normal((width, width)) / math.sqrt(width)
+        r = float(np.linalg.norm(w_kr)) * math.sqrt(width / 2)
+        uu, vv = (float(np.linalg.norm(rng.standard_normal(width))) for _ in range(2))
+        bound += g * (q * r + k * uu + r * vv) + 3 * u * (q * k + q * r + k * uu + r * vv)
+    scores = identical_token_scores(scheme, size, width, seed=seed)
+    scale = float(np.abs(scores[np.isfinite(scores)]).max())
+    if scheme in ("t5", "alibi"):
+        bound += u * (q * k + scale)
+    elif scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r:.40}")
+    return 2 * bound / scale
 
 
 def identical_token_scores(

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate, numeric, rotary
+from pe._tolerance import gamma, rotation_rounding
 from pe.experiments.relative_family import alibi_bias, ntk_base, signed_sinusoid
 
 __all__ = [
@@ -47,15 +48,19 @@ __all__ = [
     "alibi_score_sequence",
     "base_scaling",
     "bound_windows",
+    "complex_gap_ratio",
     "complex_gaps",
     "complex_reference",
     "converted_weights_gap",
+    "converted_weights_tolerance",
+    "decay_pairs",
     "decay_ratio",
     "extension_reach",
     "largest_rise",
     "offset_checks",
     "offset_spreads",
     "permutation_gap",
+    "permutation_gap_ratio",
     "position_interpolation",
     "rope_after_projection",
     "rope_score_sequences",
@@ -112,6 +117,83 @@ def complex_gaps(candidate: Rope) -> tuple[float, float]:
         for p in ("adjacent", "halves")
     )
     return adjacent, halves
+
+
+def _pair_size(x: Float64Array, pairing: str) -> Float64Array:
+    """:math:`|a| + |b|` of the pair each entry of ``x`` belongs to (last axis)."""
+    d = x.shape[-1]
+    if pairing == "adjacent":
+        size = np.abs(x[..., 0::2]) + np.abs(x[..., 1::2])
+        return np.repeat(size, 2, axis=-1)
+    size = np.abs(x[..., : d // 2]) + np.abs(x[..., d // 2 :])
+    return np.concatenate([size, size], axis=-1)
+
+
+def _reach(positions: npt.ArrayLike, d: int, pairing: str) -> Float64Array:
+    """:math:`|p|\\,\\omega_i` for each row (position) and entry, in the pairing's layout."""
+    omega = numeric.frequencies(d)
+    per_pair = np.abs(np.multiply.outer(np.asarray(positions, dtype=np.float64), omega))
+    if pairing == "adjacent":
+        return np.repeat(per_pair, 2, axis=-1)
+    return np.concatenate([per_pair, per_pair], axis=-1)
+
+
+def complex_gap_ratio(candidate: Rope) -> float:
+    """Worst ``|candidate - complex_reference|`` over twice the rotation's rounding bound.
+
+    Both rotate the same pairs by float64 angles, each within
+    :func:`pe._tolerance.rotation_rounding` of the exact rotation, so their gap is within
+    twice that: at most 1 for a correct RoPE, for both pairings. The vectors and positions
+    are those of :func:`complex_gaps`.
+    """
+    x = np.random.default_rng(3).standard_normal((50, 64))
+    ps = np.arange(0, 5000, 100)
+    worst = 0.0
+    for pairing in ("adjacent", "halves"):
+        gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
+        bound = 2 * rotation_rounding(_pair_size(x, pairing), _reach(ps, 64, pairing), 64)
+        worst = max(worst, float((gap / bound).max()))
+    return worst
+
+
+def permutation_gap_ratio(candidate: Callable[[int], Any], d_model: int = 64) -> float:
+    """:func:`permutation_gap` over twice the rotation's rounding bound, entry by entry."""
+    perm = np.asarray(candidate(d_model))
+    x = np.random.default_rng(4).standard_normal((40, d_model))
+    ps = np.arange(0, 4000, 100)
+    halves = rotary.rope(x, ps, pairing="halves")
+    adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
+    bound = 2 * rotation_rounding(_pair_size(x, "halves"), _reach(ps, d_model, "halves"), d_model)
+    return float((np.abs(halves - adjacent) / bound).max())
+
+
+def converted_weights_tolerance(d_model: int = 64) -> float:
+    r"""A bound on :func:`converted_weights_gap` for weights converted correctly.
+
+    Both score matrices compute the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with
+    sums in another order: projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`,
+    rotations adding :func:`pe._tolerance.rotation_rounding` (and carrying :math:`B_q` of
+    both coordinates of a pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} +
+    B_{q'}|k'|^{\mathsf T} + |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest
+    score.
+    """
+    rng = np.random.default_rng(5)
+    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
+    x = rng.standard_normal((32, d_model))
+    ps = np.arange(32) * 37
+    g = gamma(d_model)
+    rotated, bounds = [], []
+    for w in (w_q, w_k):
+        projected = x @ w.T
+        carried = _pair_size(g * (np.abs(x) @ np.abs(w).T), "adjacent")
+        size = _pair_size(projected, "adjacent")
+        rounding = rotation_rounding(size, _reach(ps, d_model, "adjacent"), d_model)
+        rotated.append(np.abs(rotary.rope(projected, ps)))
+        bounds.append(carried + rounding)
+    (q, k), (b_q, b_k) = rotated, bounds
+    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
+    scores = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
+    return float(2 * score_bound.max() / np.abs(scores).max())
 
 
 def permutation_gap(candidate: Callable[[int], Any], d_model: int = 64) -> float:
@@ -199,7 +281,8 @@ def offset_checks(
     ]
 
 
-def _decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
+def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
+    """The two ``(q, k)`` of the decay checks: all ones, and a random pair (``d = 128``)."""
     rng = np.random.default_rng(1)
     ones = np.ones(DECAY_WIDTH)
     return (ones, ones), (rng.standard_normal(DECAY_WIDTH), rng.standard_normal(DECAY_WIDTH))
@@ -209,7 +292,7 @@ def decay_ratio(candidate: Bound) -> float:
     """Largest ``|s(r)| / bound(r)`` for ``q = k = 1`` and random ``q, k``, ``r = 0 .. 5000``."""
     offsets = np.arange(0, 5001)
     worst = 0.0
-    for q, k in _decay_pairs():
+    for q, k in decay_pairs():
         bound, scores = candidate(q, k, offsets)
         worst = max(worst, float(np.max(np.abs(scores) / bound)))
     return worst
@@ -232,7 +315,7 @@ def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
     labels = ("q=k=1", "random q, k")
     return {
         label: rotary.abel_bound(q, k, offsets)[1]
-        for label, (q, k) in zip(labels, _decay_pairs(), strict=True)
+        for label, (q, k) in zip(labels, decay_pairs(), strict=True)
     }
 
 

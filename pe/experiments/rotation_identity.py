@@ -8,11 +8,11 @@ evidence.
 
 Error model of the group laws. An entry of a product of shift matrices is a sum of
 products of sines and cosines of angles :math:`\omega_i k` formed in float64; it is held
-to :func:`pe._tolerance.phase_tolerance` at the largest frequency :math:`\omega_0 = 1`,
+to :func:`pe._tolerance.shift_tolerance` at the largest frequency :math:`\omega_0 = 1`,
 
 .. math::
 
-    \tau(x) = 4\varepsilon_{64} + 4\varepsilon_{64}\,|x|,
+    \tau(x) = 12\varepsilon_{64} + 4\varepsilon_{64}\,|x|,
 
 with :math:`|x|` the reach of the angles (:func:`law_tolerance`).
 
@@ -34,7 +34,8 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric, symbolic
-from pe._tolerance import EPS64, phase_tolerance
+from pe._rotation_table import ENTRY_ERROR_BOUND
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma, shift_tolerance
 from pe.numeric import RotationCheck
 from pe.proofs.wrong import ShiftMatrix
 
@@ -48,12 +49,14 @@ __all__ = [
     "composition_error",
     "error_by_position",
     "fitted_map",
+    "fitted_map_tolerance",
     "identity_checks",
     "identity_error",
     "inverse_error",
     "law_tolerance",
     "orientation",
     "orthogonality",
+    "orthogonality_tolerance",
     "shift_matrix",
     "ten_fifteen_twenty",
 ]
@@ -83,14 +86,14 @@ def shift_matrix(k: int, d_model: int, base: float) -> Float64Array:
 
 
 def law_tolerance(reach: float) -> float:
-    """The error model of products of shift matrices: ``4 eps64 + 4 eps64 reach``.
+    """The error model of products of shift matrices: ``12 eps64 + 4 eps64 reach``.
 
     Examples
     --------
-    >>> law_tolerance(0.0) == 4 * float(np.finfo(np.float64).eps)
+    >>> law_tolerance(0.0) == 12 * float(np.finfo(np.float64).eps)
     True
     """
-    return float(phase_tolerance(EPS64, 1.0, reach))
+    return float(shift_tolerance(EPS64, 1.0, reach))
 
 
 @dataclass(frozen=True)
@@ -230,13 +233,65 @@ def fitted_map(shift: ShiftMatrix, k: int, d_model: int) -> Fit:
     >>> fitted_map(shift_matrix, 5, 16).gap < 1e-10
     True
     """
-    fitted = numeric.fitted_shift_matrix(k, d_model, np.arange(0, 100_000, 97))
+    fitted = numeric.fitted_shift_matrix(k, d_model, FIT_POSITIONS)
     table = numeric.sinusoidal(4 * k + 1, d_model)
     return Fit(
         gap=float(np.abs(fitted - shift(k, d_model, 10000.0)).max()),
         first=float(np.abs(fitted @ table[2 * k] - table[3 * k]).max()),
         second=float(np.abs(fitted @ table[3 * k] - table[4 * k]).max()),
     )
+
+
+#: Positions the map of :func:`fitted_map` is fitted from.
+FIT_POSITIONS = np.arange(0, 100_000, 97)
+
+
+def fitted_map_tolerance(k: int, d_model: int) -> float:
+    r"""A bound on every number :func:`fitted_map` reports for the true :math:`T_k`.
+
+    The fit solves :math:`A M^{\mathsf T} \approx B` (rows :math:`PE(p)` and
+    :math:`PE(p+k)` by the direct formula, entries within :math:`e(x) = \varepsilon +
+    u\,\omega_i x` of values that :math:`T_k` maps onto each other exactly, the rounded
+    :math:`\omega_i` being shared). Perturbation theory of a consistent least-squares
+    problem, and LAPACK's backward error of :math:`\gamma_{mn}\lVert A\rVert_F`, bound
+
+    .. math::
+
+        \lVert \hat M - T_k \rVert_2 \le \frac{\lVert E_A \rVert_F + \lVert E_B \rVert_F}
+        {\sigma_{\min}(A)} + \kappa(A)\,\gamma_{mn}\sqrt d = \tau_M,
+
+    and a row mapped by :math:`\hat M` errs by at most :math:`\tau_M \lVert PE \rVert +
+    \gamma_d \sqrt{d} + 2\delta` more (:math:`\lVert PE \rVert = \sqrt{d/2}`). The
+    larger of the two is returned (first order in :math:`u`).
+    """
+    omega = np.repeat(numeric.frequencies(d_model), 2)
+    reach = np.multiply.outer(FIT_POSITIONS.astype(np.float64), omega)
+    fixed = ELEMENTARY_ULPS * EPS64
+    e_a = float(np.sqrt(((fixed + EPS64 / 2 * reach) ** 2).sum()))
+    e_b = float(np.sqrt(((fixed + EPS64 / 2 * (reach + abs(k) * omega)) ** 2).sum()))
+    sources = numeric.sinusoidal_direct(FIT_POSITIONS, d_model)
+    sigma = np.linalg.svd(sources, compute_uv=False)
+    m, n = sources.shape
+    tau_m = (e_a + e_b) / sigma.min() + sigma.max() / sigma.min() * gamma(m * n) * np.sqrt(n)
+    mapped = tau_m * np.sqrt(n / 2) + gamma(n) * np.sqrt(n) + 2 * ENTRY_ERROR_BOUND
+    return float(max(tau_m, mapped))
+
+
+def orthogonality_tolerance(d_model: int = 64) -> tuple[float, float]:
+    r"""Bounds on :func:`orthogonality`'s two numbers for the true :math:`T_k`.
+
+    :math:`c^2 + s^2 = 1` and :math:`cs - sc = 0` hold exactly for the cosine and sine of
+    the rounded angle, so only their own errors (:data:`~pe._tolerance.ELEMENTARY_ULPS`
+    each) and the products count: :math:`4\sqrt2\,\varepsilon + \gamma_2` per entry of
+    :math:`T^{\mathsf T}T - I` (the other terms of the matrix product are exact zeros). The
+    determinant, by LU with partial pivoting, is the product of the :math:`d/2` blocks'
+    determinants, each eliminated within :math:`(4\sqrt 2 + 4)\,\varepsilon`:
+    :math:`\tfrac d2 (4\sqrt2 + 4)\varepsilon + \gamma_d`.
+    """
+    eps = ELEMENTARY_ULPS / 2 * EPS64
+    gram = 4 * np.sqrt(2) * eps + gamma(2)
+    det = d_model / 2 * (4 * np.sqrt(2) + 4) * eps + gamma(d_model)
+    return float(gram), float(det)
 
 
 def orthogonality(shift: ShiftMatrix) -> tuple[float, float]:

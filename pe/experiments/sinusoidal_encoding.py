@@ -35,7 +35,8 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric
+from pe import _rotation_table, _validate, numeric, reference
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, power_rounding
 from pe.experiments.failed_designs import binary_bits
 
 __all__ = [
@@ -46,11 +47,13 @@ __all__ = [
     "binary_bits",
     "column_means",
     "column_means_closed_form",
+    "column_means_exact",
     "cosine_embedding_encoding",
     "embeddings_plus_pe0",
     "encoding_row_embeddings",
     "encoding_subspace_share",
     "from_scratch_gap",
+    "from_scratch_tolerance",
     "layer_matrices",
     "least_periods",
     "neighbour_distance",
@@ -190,6 +193,30 @@ def column_means_closed_form(n_positions: int, d_model: int, *, shift: float = 1
     out = np.empty(2 * theta.size)
     out[0::2] = common * np.sin(middle)
     out[1::2] = common * np.cos(middle)
+    return out
+
+
+def column_means_exact(n_positions: int, d_model: int, *, shift: float = 1.0) -> Float64Array:
+    """:func:`column_means_closed_form` evaluated in 40-digit mpmath at the exact frequencies.
+
+    The reference the measured means are held to: its only error is the final rounding.
+
+    Examples
+    --------
+    >>> bool(np.allclose(column_means_exact(5, 8), column_means(5, 8), rtol=0, atol=1e-15))
+    True
+    """
+    import mpmath
+
+    count = _validate.positive_int("n_positions", n_positions)
+    width = _validate.even_width("d_model", d_model)
+    out = np.empty(width)
+    with mpmath.workdps(40):
+        for i, theta in enumerate(reference.frequencies(width, dps=40)):
+            common = mpmath.sin(count * theta / 2) / (count * mpmath.sin(theta / 2))
+            middle = (count - mpmath.mpf(shift)) * theta / 2
+            out[2 * i] = float(common * mpmath.sin(middle))
+            out[2 * i + 1] = float(common * mpmath.cos(middle))
     return out
 
 
@@ -469,12 +496,19 @@ def from_scratch_gap(
     make: Callable[[int, int], npt.NDArray[np.float64]],
     sizes: tuple[tuple[int, int], ...] = ((2048, 512), (1000, 64), (50, 8)),
 ) -> float:
-    r"""Largest :math:`|\mathrm{make}(n, d) - PE| / 4\varepsilon(1 + p\,\omega_i)` over ``sizes``.
+    r"""Largest :math:`|\mathrm{make}(n, d) - PE| / \tau` over ``sizes``, ``PE`` pe's table.
 
-    ``PE`` is :func:`pe.numeric.sinusoidal`. Both tables form the angle :math:`p\,\omega_i`
-    in float64 and each rounds it, and its sine or cosine, once or twice, so a table that
-    computes the same formula stays within :math:`4\varepsilon(1 + p\,\omega_i)` of it:
-    the result is at most 1.
+    ``PE`` (:func:`pe.numeric.sinusoidal`) is within :math:`\delta` of the exact values; a
+    table that evaluates the formula in float64 forms :math:`\omega_i` (relative error
+    :math:`r_\omega`, :func:`pe._tolerance.power_rounding`) and the angle :math:`p\,\omega_i`
+    (one more rounding) and takes a sine or cosine (within
+    :data:`~pe._tolerance.ELEMENTARY_ULPS`), so it stays within
+
+    .. math::
+
+        \tau = \varepsilon + \delta + (r_\omega + u)\,p\,\omega_i
+
+    of it: the result is at most 1.
 
     Examples
     --------
@@ -482,10 +516,17 @@ def from_scratch_gap(
     >>> from_scratch_gap(from_scratch.sinusoidal_table) <= 1
     True
     """
-    eps = float(np.finfo(np.float64).eps)
     worst = 0.0
     for n, d in sizes:
         angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
-        gap = np.abs(make(n, d) - numeric.sinusoidal(n, d)) / (4 * eps * (1 + angle))
+        gap = np.abs(make(n, d) - numeric.sinusoidal(n, d)) / from_scratch_tolerance(d, angle)
         worst = max(worst, float(gap.max()))
     return worst
+
+
+def from_scratch_tolerance(d_model: int, angle: npt.ArrayLike) -> Float64Array:
+    r"""The model :math:`\tau` of :func:`from_scratch_gap` at the angles :math:`p\,\omega_i`."""
+    width = _validate.even_width("d_model", d_model)
+    reach = np.abs(np.asarray(angle, dtype=np.float64))
+    fixed = ELEMENTARY_ULPS * EPS64 + _rotation_table.ENTRY_ERROR_BOUND
+    return np.asarray(fixed + (power_rounding(width) + EPS64 / 2) * reach, dtype=np.float64)

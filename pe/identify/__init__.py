@@ -71,6 +71,7 @@ table), ``_fit`` (step 1 and 2), ``_layout`` (steps 3 and 4), ``_law`` (step 5),
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -85,6 +86,7 @@ from pe.identify._inputs import (
     call_function,
     load_npy,
     padding,
+    read_table,
     screen,
 )
 from pe.identify._law import LawInput, fit_law
@@ -102,6 +104,7 @@ __all__ = [
     "identify",
     "load_npy",
     "load_table",
+    "read_table",
 ]
 
 
@@ -115,13 +118,16 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
     Parameters
     ----------
     table
-        Array of shape ``(n, d)``, float16, float32 or float64, ``n >= 16``: row ``r`` is
-        the encoding of position ``p_0 + r`` for an unknown integer ``p_0``. A batch of
-        one, shape ``(1, n, d)``, is read as ``(n, d)``.
+        Array of shape ``(n, d)``, float16, bfloat16, float32 or float64, ``n >= 16``: row
+        ``r`` is the encoding of position ``p_0 + r`` for an unknown integer ``p_0``.
+        Shapes ``(1, n, d)``, ``(n, 1, d)`` and ``(b, n, d)`` with ``b`` equal tables are
+        read as ``(n, d)``. A NumPy array, nested lists, or an array of another library:
+        a PyTorch tensor (also one that requires grad, or on a GPU), a JAX array.
     stored_dtype
         The dtype the values were stored in when it is less precise than the array's:
-        ``"bfloat16"`` for a bfloat16 tensor widened to float32 (NumPy has no bfloat16),
-        so that the precision expected of the table is bfloat16's. Default: the array's.
+        ``"bfloat16"`` for bfloat16 values already widened to float32, so that the
+        precision expected of the table is bfloat16's. Default: the array's (bfloat16 for
+        a bfloat16 tensor or JAX array).
 
     Returns
     -------
@@ -148,16 +154,38 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
     --------
     >>> from pe import conventions
     >>> found = identify(conventions.get("fairseq").table(64, 16))
-    >>> found.layout, found.order, found.law, found.position_offset
-    ('halves', 'sin-first', 'tensor2tensor', 2)
+    >>> found.layout, found.order, found.law, found.position_offset, found.first_token_row
+    ('halves', 'sin-first', 'tensor2tensor', 0, 2)
     >>> identify(np.zeros((16, 4))).reason
     'not an encoding: every value is 0'
     """
-    array = as_table(table)
+    array, held = read_table(table)
     n, d = array.shape
-    shape, dtype = (n, d), str(array.dtype) if stored_dtype is None else stored_dtype
+    stored = stored_dtype if stored_dtype is not None else held
+    dtype = str(array.dtype) if stored is None else stored
     if dtype not in STORED_EPS:
         raise ValueError(f"stored_dtype must be one of {', '.join(STORED_EPS)}, got {dtype!r:.40}")
+    found = _identify(array, dtype)
+    if found.is_encoding or d < MIN_ROWS or found.reason.startswith("not an encoding:"):
+        return found
+    # Refused: is it a table given the wrong way round (d rows of n positions)?
+    turned = _identify(array.T, dtype)
+    if not turned.is_encoding:
+        return found
+    return dataclasses.replace(
+        found,
+        reason=(
+            f"not an encoding as given: the table is transposed, its {n} rows are the "
+            f"columns of a sinusoidal encoding of {d} positions ({turned.reason}); "
+            "pass table.T (rows must be positions, shape (n, d))"
+        ),
+    )
+
+
+def _identify(array: npt.NDArray[Any], dtype: str) -> Identification:
+    """:func:`identify` of a checked ``(n, d)`` array whose values were stored in ``dtype``."""
+    n, d = array.shape
+    shape = (n, d)
     eps = max(STORED_EPS[dtype], float(np.finfo(array.dtype).eps))
     refusal = screen(array, eps)
     if refusal is not None:
@@ -183,6 +211,7 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
         return Identification(False, refusal, shape, dtype)
 
     notes = padded.notes + _explain.shape_notes(fit, found, d, located, offset)
+    notes += _explain.token_notes(padded, offset, n)
     notes += _explain.precision_note(fit, found, dtype, n)
     data = LawInput(
         fit.w[found.sine_cols],
@@ -198,7 +227,7 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
     matches = _explain.matches_paper(law, found, offset, d, padded)
     return Identification(
         True,
-        _explain.reason(matches, law, found, offset),
+        _explain.reason(matches, law, found, offset, d=d, padding=padded),
         shape,
         dtype,
         layout=found.pairing.layout,
@@ -214,4 +243,6 @@ def identify(table: npt.ArrayLike, *, stored_dtype: str | None = None) -> Identi
         matches_paper=matches,
         notes=tuple(notes),
         unpaired_column=found.pairing.unpaired,
+        padding_rows=padded.zero_rows,
+        first_token_row=_explain.first_token_row(padded, n),
     )

@@ -19,6 +19,8 @@ __all__ = [
     "RESIDUAL_EPS",
     "RESIDUAL_FLOOR",
     "TARGET",
+    "departures",
+    "distinct",
     "matches_paper",
     "precision_note",
     "reason",
@@ -41,6 +43,23 @@ RESIDUAL_CAP = 0.02
 
 def _fmt(value: float) -> str:
     return f"{value:.6g}"
+
+
+def distinct(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with the fewest significant digits (at least 6) that tell them apart.
+
+    Examples
+    --------
+    >>> distinct(0.07498941570520401, 0.07498941389432555)
+    ('0.07498942', '0.07498941')
+    >>> distinct(1.0, 2.0)
+    ('1', '2')
+    """
+    for digits in range(6, 18):
+        left, right = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if left != right:
+            return left, right
+    return f"{a!r}", f"{b!r}"
 
 
 def residual_tolerance(w: npt.ArrayLike, offset: int, n: int, eps: float) -> Float64Array:
@@ -106,19 +125,31 @@ def shape_notes(fit: ColumnFit, roles: Roles, d: int, located: Located, offset: 
     elif math.isfinite(p_sigma) and abs(p_hat - offset) > max(2 * p_sigma, 0.05):
         notes.append(f"row 0 sits at position {p_hat:.4g}, not an integer; rounded to {offset}")
     if offset != 0:
-        extra = " (fairseq-style: the first token at position 2)" if offset == 2 else ""
+        extra = (
+            " (as the rows fairseq's tokens read: its stored table starts at position 0, "
+            "with a zeroed padding row 1, and the first token reads row 2)"
+            if offset == 2
+            else ""
+        )
         notes.append(f"row 0 is position {offset}, not 0{extra}")
     if located.inconsistent:
         notes.append(f"{located.inconsistent} columns disagree with a single offset")
     disagree = roles.disagree
     if disagree.any():
         k0 = int(np.flatnonzero(disagree)[0])
-        sin_w, cos_w = fit.w[roles.sine_cols], fit.w[roles.cos_cols]
+        sine, cosine = int(roles.sine_cols[k0]), int(roles.cos_cols[k0])
+        shown = distinct(float(fit.w[sine]), float(fit.w[cosine]))
+        allowed = float(
+            2 * math.hypot(fit.sigma_w[sine], fit.sigma_w[cosine])
+            + fit.bias_w[sine]
+            + fit.bias_w[cosine]
+        )
         notes.append(
             f"sine and cosine columns of a pair use different frequencies "
             f"({int(disagree.sum())} of {disagree.size} pairs; pair {k0}: sine "
-            f"{_fmt(sin_w[k0])}, cosine {_fmt(cos_w[k0])}): no rotation maps one row to a "
-            "later one"
+            f"{shown[0]}, cosine {shown[1]}, apart by "
+            f"{abs(float(fit.w[sine] - fit.w[cosine])):.2g} where the table's precision "
+            f"allows {allowed:.2g}): no rotation maps one row to a later one"
         )
     if roles.turned.any():
         notes.append(
@@ -128,6 +159,33 @@ def shape_notes(fit: ColumnFit, roles: Roles, d: int, located: Located, offset: 
             "the true frequencies cannot be told from this table"
         )
     return notes
+
+
+def first_token_row(padding: Padding, n: int) -> int:
+    """The row the first token reads: the row after the padding rows at the start of the
+    table (fairseq: padding row 1, tokens from row 2), else row 0.
+
+    Examples
+    --------
+    >>> first_token_row(Padding(np.ones(16), 4, (1,), []), 16)
+    2
+    >>> first_token_row(Padding(np.ones(16), 4, (), []), 16)
+    0
+    """
+    leading = [row for row in padding.zero_rows if row < n // 2]
+    return max(leading) + 1 if leading else 0
+
+
+def token_notes(padding: Padding, offset: int, n: int) -> list[str]:
+    """Where the tokens start, when a padding row moves them (fairseq's stored tables)."""
+    first = first_token_row(padding, n)
+    if first == 0:
+        return []
+    note = (
+        f"the first token reads row {first} (position {offset + first}), after the padding "
+        f"row {first - 1}, as in fairseq's stored tables (padding_idx = {first - 1})"
+    )
+    return [note]
 
 
 def precision_note(fit: ColumnFit, roles: Roles, dtype: str, n: int) -> list[str]:
@@ -149,25 +207,45 @@ def precision_note(fit: ColumnFit, roles: Roles, dtype: str, n: int) -> list[str
 
 
 def matches_paper(found: LawFit, roles: Roles, offset: int, d: int, padding: Padding) -> bool:
-    """Paper layout and order, paper law, base 10000 and offset 0, within the precision."""
-    return bool(
-        found.law == "paper"
-        and base_agrees(found.base, found.base_sigma, 10000.0)
-        and (roles.pairing.layout, roles.order, offset) == ("interleaved", "sin-first", 0)
-        and padding.width == d
-        and d % 2 == 0
-        and not roles.disagree.any()
-        and not roles.turned.any()
-        and not padding.has_zero_rows
-    )
+    """Paper layout and order, paper law, base 10000 and offset 0, within the precision:
+    no :func:`departures`."""
+    return not departures(found, roles, offset, d, padding)
 
 
-def reason(matches: bool, found: LawFit, roles: Roles, offset: int) -> str:
-    """The verdict of an encoding in one sentence."""
+def departures(found: LawFit, roles: Roles, offset: int, d: int, padding: Padding) -> list[str]:
+    """What keeps an encoding from being the paper's, each in a few words (empty: none)."""
+    parts = []
+    if (roles.pairing.layout, roles.order) != ("interleaved", "sin-first"):
+        parts.append(f"{roles.pairing.layout} layout, {roles.order}")
+    if found.law != "paper":
+        parts.append(f"law {found.law}")
+    elif not base_agrees(found.base, found.base_sigma, 10000.0):
+        parts.append(f"base {found.base or 0.0:.6g}")
+    if offset != 0:
+        parts.append(f"row 0 at position {offset}")
+    if d % 2 or padding.width != d:
+        parts.append(f"odd width {d}")
+    if roles.disagree.any():
+        parts.append(
+            f"sine and cosine frequencies differ in {int(roles.disagree.sum())} of "
+            f"{roles.disagree.size} pairs"
+        )
+    if roles.turned.any():
+        parts.append(f"{int(roles.turned.sum())} pairs turn the wrong way")
+    if padding.has_zero_rows:
+        parts.append("a zeroed padding row")
+    return parts
+
+
+def reason(
+    matches: bool, found: LawFit, roles: Roles, offset: int, *, d: int, padding: Padding
+) -> str:
+    """The verdict of an encoding in one sentence: what differs first, then what was found."""
     if matches:
         return "the paper's encoding: interleaved (sin, cos), base 10000, positions from 0"
     parts = [f"{roles.pairing.layout} ({roles.order})", f"law {found.law}"]
     if found.base is not None:
         parts.append(f"base {found.base:.6g}")
     parts.append(f"row 0 at position {offset}")
-    return "a sinusoidal encoding, not the paper's: " + ", ".join(parts)
+    differs = "; ".join(departures(found, roles, offset, d, padding))
+    return f"a sinusoidal encoding, not the paper's: {differs} (found: {', '.join(parts)})"

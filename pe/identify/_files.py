@@ -24,20 +24,62 @@ whose shape could be a table (2-D, or ``(1, n, d)``, of floats, ``n >= 16`` and 
 from collections.abc import Callable
 from pathlib import Path
 
-from pe.identify._npy import load_npy_file, load_npz_file
-from pe.identify._safetensors import load_safetensors_file
-from pe.identify._tensors import Loaded
+from pe.identify._npy import load_npy_file, load_npz_file, npy_tensors, npz_tensors
+from pe.identify._safetensors import load_safetensors_file, safetensors_tensors
+from pe.identify._tensors import Loaded, Sampler, Stored, listing
+from pe.identify._torch import load_torch_file, torch_checkpoint, torch_stored
 
-__all__ = ["SUFFIXES", "load_table"]
-
-#: File kinds :func:`load_table` reads.
-SUFFIXES = (".npy", ".npz", ".safetensors")
+__all__ = ["SUFFIXES", "list_tensors", "load_table"]
 
 _READERS: dict[str, Callable[[Path, str, str | None], Loaded]] = {
     ".npy": load_npy_file,
     ".npz": load_npz_file,
     ".safetensors": load_safetensors_file,
+    ".bin": load_torch_file,
+    ".pt": load_torch_file,
+    ".pth": load_torch_file,
 }
+#: File kinds :func:`load_table` reads.
+SUFFIXES = tuple(_READERS)
+
+
+def _torch_listing(path: Path, source: str) -> tuple[list[Stored], Sampler]:
+    checkpoint = torch_checkpoint(path, source)
+    return torch_stored(checkpoint), checkpoint.sample
+
+
+def _npz_listing(path: Path, source: str) -> tuple[list[Stored], Sampler]:
+    tensors, broken, sample = npz_tensors(path, source)
+    return tensors + [Stored(name, (), "unreadable") for name in broken], sample
+
+
+_LISTERS: dict[str, Callable[[Path, str], tuple[list[Stored], Sampler]]] = {
+    ".npy": npy_tensors,
+    ".npz": _npz_listing,
+    ".safetensors": safetensors_tensors,
+    ".bin": _torch_listing,
+    ".pt": _torch_listing,
+    ".pth": _torch_listing,
+}
+
+
+def _path(source: str) -> Path:
+    path = Path(source)
+    if path.suffix.lower() not in _READERS:
+        raise ValueError(f"{source}: expected a {', '.join(SUFFIXES)} file")
+    if not path.is_file():
+        raise ValueError(f"{source}: no such file")
+    return path
+
+
+def list_tensors(source: str) -> list[str]:
+    """Every tensor of a file, one line each: those that could be a table first, likeliest
+    first (how many of their first rows' columns are sinusoids, then a name that speaks of
+    positions), then the others; with the hint on unsaved buffers when none looks like a
+    sinusoidal table. Headers checked first, as :func:`load_table` does."""
+    path = _path(source)
+    tensors, sample = _LISTERS[path.suffix.lower()](path, source)
+    return listing(tensors, sample)
 
 
 def load_table(source: str, tensor: str | None = None) -> Loaded:
@@ -63,10 +105,5 @@ def load_table(source: str, tensor: str | None = None) -> Loaded:
         Python objects, a tensor above :data:`pe.MAX_BYTES`, or a missing or unknown
         tensor name (with the list of tensors that could be a table).
     """
-    path = Path(source)
-    reader = _READERS.get(path.suffix.lower())
-    if reader is None:
-        raise ValueError(f"{source}: expected a .npy, .npz or .safetensors file")
-    if not path.is_file():
-        raise ValueError(f"{source}: no such file")
-    return reader(path, source, tensor)
+    path = _path(source)
+    return _READERS[path.suffix.lower()](path, source, tensor)

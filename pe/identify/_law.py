@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pe.identify._result import Float64Array, LawName, significant_digits
+from pe.identify._result import Float64Array, LawName, precision_weights, significant_digits
 
 __all__ = ["BASE_MATCH", "LAW_FLOOR_EPS", "LINE_FIT", "PINNED", "LawFit", "LawInput", "fit_law"]
 
@@ -59,8 +59,7 @@ class LawInput:
     @property
     def pairs(self) -> tuple[Float64Array, Float64Array]:
         """One frequency per pair (precision-weighted) and its uncertainty."""
-        ws = 1.0 / np.maximum(self.sin_s, 1e-300) ** 2
-        wc = 1.0 / np.maximum(self.cos_s, 1e-300) ** 2
+        ws, wc = precision_weights(self.sin_s), precision_weights(self.cos_s)
         return (ws * self.sin_w + wc * self.cos_w) / (ws + wc), 1.0 / np.sqrt(ws + wc)
 
 
@@ -290,6 +289,11 @@ def _paper_or_t2t(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
             "the frequencies fall twice as fast as the paper's: equivalent to base 1e8 = "
             "10000², the doubled-exponent bug (2 * i in the exponent with i already "
             "stepping by 2)"
+        )
+    elif abs(paper - 100.0) <= max(2 * paper_sigma, 1e-6 * 100.0):
+        notes.append(
+            "base 100, not the paper's 10000: the frequencies fall half as fast, as when "
+            "the exponent is i/d with i the pair index (the paper's 2i/d; base 100 = √10000)"
         )
     elif abs(paper - 10000.0) > max(2 * paper_sigma, BASE_MATCH * 1e4):
         notes.append(f"base {paper:.6g}, not the paper's 10000")

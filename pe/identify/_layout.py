@@ -97,9 +97,14 @@ def _pairings(width: int) -> list[Pairing]:
     ]
 
 
-def _agree(wa: Float64Array, sa: Float64Array, wb: Float64Array, sb: Float64Array) -> Mask:
-    tolerance = 2.0 * np.sqrt(sa * sa + sb * sb) + AGREE_REL * np.maximum(wa, wb) + 1e-300
-    return np.asarray(np.abs(wa - wb) <= tolerance)
+def _agree(fit: ColumnFit, a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> Mask:
+    """Whether the frequencies of columns ``a`` and ``b`` agree: within 2 uncertainties, plus
+    the systematic bound of each (errors that are not independent, such as float32 angles),
+    plus :data:`AGREE_REL` relative."""
+    wa, wb, sa, sb = fit.w[a], fit.w[b], fit.sigma_w[a], fit.sigma_w[b]
+    systematic = fit.bias_w[a] + fit.bias_w[b]
+    tolerance = 2.0 * np.sqrt(sa * sa + sb * sb) + systematic + AGREE_REL * np.maximum(wa, wb)
+    return np.asarray(np.abs(wa - wb) <= tolerance + 1e-300)
 
 
 def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
@@ -107,7 +112,7 @@ def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
     best: tuple[tuple[float, float, float], Pairing, int] | None = None
     for pairing in _pairings(width):
         a, b = pairing.first, pairing.second
-        agree = _agree(fit.w[a], fit.sigma_w[a], fit.w[b], fit.sigma_w[b])
+        agree = _agree(fit, a, b)
         gap = wrap(fit.psi[b] - fit.psi[a])
         tol = QUARTER_TURN + fit.sigma_psi[a] + fit.sigma_psi[b]
         plus = np.abs(gap - np.pi / 2) <= tol
@@ -121,7 +126,7 @@ def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
     assert best is not None
     _, pairing, sign = best
     a, b = pairing.first, pairing.second
-    agree = _agree(fit.w[a], fit.sigma_w[a], fit.w[b], fit.sigma_w[b])
+    agree = _agree(fit, a, b)
     gap = wrap(fit.psi[b] - fit.psi[a])
     reversed_pairs = agree & (np.abs(gap + sign * np.pi / 2) < np.abs(gap - sign * np.pi / 2))
     return _Choice(pairing, sign > 0, agree, reversed_pairs)

@@ -15,9 +15,18 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from pe.identify._tensors import Loaded, Stored, cap, choose, one_line
+from pe.identify._tensors import (
+    Loaded,
+    Sampler,
+    Stored,
+    cap,
+    choose,
+    decode_sample,
+    one_line,
+    sample_bytes,
+)
 
-__all__ = ["load_npy_file", "load_npz_file"]
+__all__ = ["load_npy_file", "load_npz_file", "npy_tensors", "npz_tensors"]
 
 
 def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, np.dtype[Any]]:
@@ -66,6 +75,29 @@ def _npy_array(handle: IO[bytes], where: str, size: int) -> npt.NDArray[Any]:
     return array.reshape(shape, order="F" if fortran else "C")
 
 
+def npy_tensors(path: Path, source: str) -> tuple[list[Stored], Sampler]:
+    """The one array of a ``.npy`` file as its header declares it, and a sampler."""
+    with path.open("rb") as handle:
+        shape, fortran, dtype = _npy_header(handle, source)
+        start = handle.tell()
+    stored = Stored(path.stem, shape, dtype.name)
+
+    def sample(_: Stored) -> npt.NDArray[Any] | None:
+        size = sample_bytes(stored, dtype.itemsize)
+        if fortran or not size or dtype.kind != "f":
+            return None
+        with path.open("rb") as handle:
+            handle.seek(start)
+            data = handle.read(size)
+        return (
+            None
+            if len(data) < size
+            else decode_sample(stored, data, dtype.name, dtype.byteorder == ">")
+        )
+
+    return [stored], sample
+
+
 def load_npy_file(path: Path, source: str, tensor: str | None) -> Loaded:
     if tensor is not None:
         raise ValueError(f"--tensor applies to .npz and .safetensors files, not to {source}")
@@ -74,7 +106,29 @@ def load_npy_file(path: Path, source: str, tensor: str | None) -> Loaded:
     return Loaded(array, array.dtype.name, None)
 
 
-def load_npz_file(path: Path, source: str, tensor: str | None) -> Loaded:
+def _npz_sampler(path: Path, source: str) -> Sampler:
+    """The first rows of a member's table (C order only), read from its start."""
+
+    def sample(stored: Stored) -> npt.NDArray[Any] | None:
+        try:
+            with zipfile.ZipFile(path) as archive, archive.open(f"{stored.name}.npy") as handle:
+                _, fortran, dtype = _npy_header(handle, source)
+                size = sample_bytes(stored, dtype.itemsize)
+                if fortran or not size or dtype.kind != "f":
+                    return None
+                data = handle.read(size)
+        except (ValueError, KeyError, zipfile.BadZipFile, EOFError, OSError):
+            return None
+        if len(data) < size:
+            return None
+        return decode_sample(stored, data, dtype.name, dtype.byteorder == ">")  # type: ignore[no-any-return]
+
+    return sample
+
+
+def npz_tensors(path: Path, source: str) -> tuple[list[Stored], dict[str, str], Sampler]:
+    """The members of an ``.npz`` archive as declared by their headers, those whose header
+    is broken (with the error), and a sampler of their first rows."""
     try:
         with zipfile.ZipFile(path) as archive:
             members = {
@@ -93,10 +147,19 @@ def load_npz_file(path: Path, source: str, tensor: str | None) -> Loaded:
                         broken[name] = str(error)  # not offered, refused if named
                         continue
                 tensors.append(Stored(name, shape, dtype.name))
-            chosen = choose(source, tensors, tensor, broken)
-            info = members[chosen.name]
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as error:
+        raise ValueError(f"{source}: not a readable .npz archive ({one_line(error)})") from None
+    return tensors, broken, _npz_sampler(path, source)
+
+
+def load_npz_file(path: Path, source: str, tensor: str | None) -> Loaded:
+    tensors, broken, sample = npz_tensors(path, source)
+    chosen = choose(source, tensors, tensor, broken, sample)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            info = archive.getinfo(f"{chosen.name}.npy")
             with archive.open(info) as handle:
                 array = _npy_array(handle, f"{source}:{chosen.name}", info.file_size)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, KeyError) as error:
         raise ValueError(f"{source}: not a readable .npz archive ({one_line(error)})") from None
     return Loaded(array, array.dtype.name, chosen.name)

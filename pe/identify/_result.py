@@ -8,11 +8,32 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Float64Array", "Identification", "LawName", "base_agrees", "significant_digits"]
+__all__ = [
+    "Float64Array",
+    "Identification",
+    "LawName",
+    "base_agrees",
+    "precision_weights",
+    "significant_digits",
+]
 
 Float64Array = npt.NDArray[np.float64]
 
 LawName = Literal["paper", "tensor2tensor", "other"]
+
+
+def precision_weights(sigma: npt.ArrayLike) -> Float64Array:
+    """``1 / sigma**2``, finite for every ``sigma`` (a zero uncertainty, of a column of
+    frequency 0, counts as ``1e-150``: its square is still a normal float64 number).
+
+    Examples
+    --------
+    >>> weights = precision_weights([0.5, 0.0])
+    >>> float(weights[0]), bool(np.isfinite(weights[1]))
+    (4.0, True)
+    """
+    floor = np.maximum(np.asarray(sigma, dtype=np.float64), 1e-150)
+    return np.asarray(1.0 / (floor * floor), dtype=np.float64)
 
 
 def base_agrees(base: float | None, uncertainty: float | None, expected: float) -> bool:
@@ -64,6 +85,11 @@ class Identification:
         Plain-language deviations from the paper and caveats.
     unpaired_column
         For odd widths, the column without a partner (None otherwise).
+    padding_rows
+        Rows that are all zeros: a padding row, such as row 1 of fairseq's stored tables.
+    first_token_row
+        The row the first token reads: after the padding rows at the start of the table
+        (2 for fairseq's stored tables, whose row 1 is the padding row), else 0.
 
     Examples
     --------
@@ -90,12 +116,13 @@ class Identification:
     matches_paper: bool = False
     notes: tuple[str, ...] = ()
     unpaired_column: int | None = None
+    padding_rows: tuple[int, ...] = ()
+    first_token_row: int = 0
 
     @property
     def frequencies(self) -> Float64Array:
         """One frequency per pair: the sine's and cosine's, weighted by their precision."""
-        ws = 1.0 / np.maximum(self.sin_uncertainty, 1e-300) ** 2
-        wc = 1.0 / np.maximum(self.cos_uncertainty, 1e-300) ** 2
+        ws, wc = precision_weights(self.sin_uncertainty), precision_weights(self.cos_uncertainty)
         return np.asarray(
             (ws * self.sin_frequencies + wc * self.cos_frequencies) / (ws + wc), dtype=np.float64
         )
@@ -120,6 +147,8 @@ class Identification:
             "matches_paper": self.matches_paper,
             "notes": list(self.notes),
             "unpaired_column": self.unpaired_column,
+            "padding_rows": list(self.padding_rows),
+            "first_token_row": self.first_token_row,
             "sin_frequencies": floats(self.sin_frequencies),
             "cos_frequencies": floats(self.cos_frequencies),
             "sin_uncertainty": floats(self.sin_uncertainty),
@@ -137,6 +166,13 @@ class Identification:
             else:
                 lines.append(f"law: {self.law}")
             lines.append(f"row 0 is position {self.position_offset}")
+            if self.first_token_row:
+                offset = self.position_offset or 0
+                lines.append(
+                    f"tokens start at row {self.first_token_row} (position "
+                    f"{offset + self.first_token_row}); padding row "
+                    f"{', '.join(map(str, self.padding_rows))} is zeros"
+                )
             freq = self.frequencies
             lines.append(
                 f"frequencies: {freq.size} pairs, from {freq[0]:.6g} to {freq[-1]:.6g}"

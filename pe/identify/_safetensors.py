@@ -19,14 +19,22 @@ import numpy.typing as npt
 from pe.identify._tensors import (
     SAFETENSORS_FLOATS,
     Loaded,
+    Sampler,
     Stored,
     cap,
     choose,
+    decode_sample,
     one_line,
+    sample_bytes,
     widen_bfloat16,
 )
 
-__all__ = ["MAX_HEADER_BYTES", "SAFETENSORS_ITEMSIZE", "load_safetensors_file"]
+__all__ = [
+    "MAX_HEADER_BYTES",
+    "SAFETENSORS_ITEMSIZE",
+    "load_safetensors_file",
+    "safetensors_tensors",
+]
 
 #: Largest ``.safetensors`` JSON header read: the format allows 100 MB, but parsed into
 #: Python objects that could pass pe.MAX_BYTES; checkpoints' headers stay far below 1 MB.
@@ -92,9 +100,33 @@ def _safetensors_entry(source: str, name: str, entry: Any, data_bytes: int) -> S
     return stored
 
 
+def _safetensors_sampler(path: Path, start: int, entries: dict[str, Any]) -> Sampler:
+    """The first rows of a float tensor's table, read from its byte range."""
+
+    def sample(stored: Stored) -> npt.NDArray[Any] | None:
+        dtype = SAFETENSORS_FLOATS.get(stored.dtype)
+        if dtype is None:
+            return None
+        size = sample_bytes(stored, SAFETENSORS_ITEMSIZE[stored.dtype])
+        if not size:
+            return None
+        with path.open("rb") as handle:
+            handle.seek(start + entries[stored.name]["data_offsets"][0])
+            data = handle.read(size)
+        return None if len(data) < size else decode_sample(stored, data, dtype)
+
+    return sample
+
+
+def safetensors_tensors(path: Path, source: str) -> tuple[list[Stored], Sampler]:
+    """The tensors of a ``.safetensors`` file as its header declares them, and a sampler."""
+    start, tensors, entries = _safetensors_header(path, source)
+    return tensors, _safetensors_sampler(path, start, entries)
+
+
 def load_safetensors_file(path: Path, source: str, tensor: str | None) -> Loaded:
     start, tensors, entries = _safetensors_header(path, source)
-    chosen = choose(source, tensors, tensor, {})
+    chosen = choose(source, tensors, tensor, {}, _safetensors_sampler(path, start, entries))
     if chosen.dtype not in SAFETENSORS_FLOATS:
         raise ValueError(
             f"{source}: tensor {chosen.describe()} does not hold float16, bfloat16, float32 "

@@ -360,7 +360,8 @@ def law_equivalence() -> Html:
 def identify_from_python() -> Html:
     """``identify`` on a fairseq-style float32 table (100 x 512), its summary as text."""
     found = identify(conventions.get("fairseq").table(100, 512, dtype=np.float32))
-    if (found.layout, found.law, found.position_offset) != ("halves", "tensor2tensor", 2):
+    got = (found.layout, found.law, found.position_offset, found.first_token_row)
+    if got != ("halves", "tensor2tensor", 0, 2):
         _fail(f"identify misreads the fairseq table: {found.reason}")
     return Html(f"<pre>{code(found.summary())}</pre>")
 

@@ -253,9 +253,9 @@ def smallest_text(fig: Figure) -> float:
     return min(sizes)
 
 
-def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, int, float]:
+def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, int, int, float]:
     """The figure as a base64 PNG at :data:`SCALE` times its CSS size, that CSS width and
-    the height of its smallest text in the image's pixels."""
+    height, and the height of its smallest text in the image's pixels."""
     with plt.rc_context(cast(Any, _style(palette))):
         fig = plt.figure(figsize=size, dpi=100)
         try:
@@ -272,15 +272,16 @@ def _png(draw: Draw, palette: Palette, size: tuple[float, float]) -> tuple[str, 
         finally:
             plt.close(fig)
     png = _quantised(buffer.getvalue())
-    width = Image.open(io.BytesIO(png)).width
-    return base64.b64encode(png).decode("ascii"), width // SCALE, text_px
+    width, height = Image.open(io.BytesIO(png)).size
+    return base64.b64encode(png).decode("ascii"), width // SCALE, height // SCALE, text_px
 
 
 def _quantised(png: bytes) -> bytes:
     """The PNG reduced to a 256-colour palette (with alpha): about a third of the bytes.
 
-    Pages embed every figure twice (one per palette), so this keeps each page well under the
-    2.5 MB budget. Quantisation is deterministic and adds no metadata.
+    Every figure is drawn twice (one per palette) and a reader on a phone fetches what the
+    screen shows: fewer bytes, a faster page. Quantisation is deterministic and adds no
+    metadata.
     """
     image = Image.open(io.BytesIO(png))
     palette = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -307,14 +308,19 @@ def render(
         :data:`MAX_WIDTH` pixels wide once drawn, for text of :data:`FONT_SIZE`.
 
     Each image states its smallest text (``data-min-text-px``, in the image's pixels).
+    Both images carry their width and height (the page keeps their room before they
+    arrive) and load lazily: the site's stylesheet hides the palette not shown, and the
+    browser does not fetch a hidden lazy image. (The build moves the PNGs to files,
+    ``docs/_hooks/figure_files.py``; here they are inline, so the HTML stands alone.)
     """
     if not alt.strip():
         raise ValueError("alt text is required for every figure")
     images = "".join(
         f'<img class="pe-fig pe-fig-{p.name}" alt="{html.escape(alt)}" width="{width}" '
+        f'height="{height}" loading="lazy" decoding="async" '
         f'src="data:image/png;base64,{data}" data-min-text-px="{int(text_px * 10) / 10}">'
         for p in (LIGHT, DARK)
-        for data, width, text_px in [_png(draw, p, size)]
+        for data, width, height, text_px in [_png(draw, p, size)]
     )
     text = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
     return Html(f'<figure class="pe-figure">{images}{text}</figure>')

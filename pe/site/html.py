@@ -94,14 +94,21 @@ def table(
 
     A cell that is an :class:`Html` (a formula from :func:`math`, a link, a verdict) is
     inserted as it is; anything else is converted with ``str`` and escaped. A :class:`Row`
-    adds an id and a full-width cell below it.
+    adds an id and a full-width cell below it. An empty header cell is a plain ``<td>``.
 
     Examples
     --------
+    >>> str(table(["", "value"], []))[:58]
+    '<table class="pe-table"><thead><tr><td></td><th>value</th>'
+
     >>> str(table(["a"], [Row([1], below="note", id="r1")]))[-94:]
     '<tr id="r1"><td>1</td></tr><tr class="pe-below"><td colspan="1">note</td></tr></tbody></table>'
     """
-    head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
+    # An empty header cell (above a column of row labels) is a plain cell: a header
+    # without text names nothing (axe-core: empty-table-header).
+    head = "".join(
+        f"<th>{escape(cell)}</th>" if str(cell).strip() else "<td></td>" for cell in header
+    )
     body = "".join(_row(row, len(header)) for row in rows)
     title = f"<caption>{escape(caption)}</caption>" if caption else ""
     return Html(

@@ -266,7 +266,7 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
         ),
         caption=(
             "Measured error (dots) and the error model's tolerance (lines): "
-            "4 eps + 4 eps64 w_i (|p| + |k|), maximised over columns."
+            "4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), maximised over columns."
         ),
         size=(3.8, 2.7),
     )

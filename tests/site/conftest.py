@@ -1,22 +1,24 @@
-"""Fixtures of the browser tests: a local static server for the built site and Chromium.
+"""Fixtures of the browser tests: a local static host for the built site, Chromium, and the
+npm tools (axe-core, Lighthouse) that ``make browser-tools`` installs into ``node_modules/``.
 
-Without Chromium the browser tests skip, except when the environment variable ``CI`` is
-set: then a missing browser is a failure (``.ci/run`` installs it).
+The server compresses text and sends cache headers, as any static host does
+(:mod:`tests.site.static_host`). Without Chromium or the npm tools the tests that need them
+skip, except when the environment variable ``CI`` is set: then a missing tool is a failure
+(``.ci/run`` installs Chromium, ``make test`` the npm tools).
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from ..conftest import ROOT
+from .static_host import serving
 
 LAUNCH_ARGS = [
     "--no-sandbox",
@@ -37,24 +39,42 @@ def chromium_executable() -> str | None:
     return None
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+def missing(message: str) -> None:
+    """Skip the test for want of a tool, or fail it when ``CI`` is set."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{message}; CI is set, so the test must run")
+    pytest.skip(f"{message}; with CI set this fails instead of skipping")
+
+
+NODE_MODULES = ROOT / "node_modules"
+
+
+def npm_tool(relative: str) -> Path:
+    """A file of the npm tools (``make browser-tools``), or skip (fail in CI) without it."""
+    path = NODE_MODULES / relative
+    if not path.is_file() or shutil.which("node") is None:
+        missing(f"{relative} is not installed (make browser-tools)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """The source of axe-core, to inject into pages."""
+    return npm_tool("axe-core/axe.min.js").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def lighthouse() -> Path:
+    """Lighthouse's command."""
+    return npm_tool(".bin/lighthouse")
 
 
 @pytest.fixture(scope="module")
 def server(built_site: Path) -> Iterator[str]:
-    """``http://127.0.0.1:PORT/`` serving the session's strict build, on a free port."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://{HOST}:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
+    """``http://127.0.0.1:PORT/`` serving the session's strict build on a free port,
+    compressed as a static host serves it."""
+    with serving(built_site, host=HOST) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +87,8 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     executable = chromium_executable()
     if executable is None:
-        message = "Chromium is not installed (Debian: apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}; CI is set, so the browser tests must run")
-        pytest.skip(f"{message}; with CI set this fails instead of skipping")
+        missing("Chromium is not installed (Debian: apt-get install chromium)")
+    assert executable is not None
     browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
     try:
         yield browser

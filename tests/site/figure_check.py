@@ -1,5 +1,6 @@
 """The check every figure of the site passes: both palettes drawn, alt text, real PNGs with
-twice the pixels of their displayed width, and text still legible on a phone."""
+twice the pixels of their displayed width and height (both stated, so that the page keeps
+their room), loaded lazily, and text still legible on a phone."""
 
 from __future__ import annotations
 
@@ -25,19 +26,22 @@ def each_figure(*draws: Draw) -> pytest.MarkDecorator:
 def assert_is_figure(html: str) -> None:
     """``html`` is one figure drawn in the light and the dark palette, each with alt text."""
     images = re.findall(
-        r'<img class="pe-fig pe-fig-(light|dark)" alt="([^"]+)" width="(\d+)" src="([^"]+)" '
-        r'data-min-text-px="([\d.]+)"',
+        r'<img class="pe-fig pe-fig-(light|dark)" alt="([^"]+)" width="(\d+)" height="(\d+)" '
+        r'loading="lazy" decoding="async" src="([^"]+)" data-min-text-px="([\d.]+)"',
         html,
     )
     assert [palette for palette, *_ in images] == ["light", "dark"]
-    for _, alt, width, src, text_px in images:
+    for _, alt, width, height, src, text_px in images:
         assert len(alt) > 40
         png = base64.b64decode(src.removeprefix("data:image/png;base64,"))
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(png) > 5_000
         pixels = int.from_bytes(png[16:20], "big")  # the IHDR width
+        rows = int.from_bytes(png[20:24], "big")  # and height
         assert pixels >= 2 * int(width)  # twice the pixels of its displayed width: sharp
+        assert int(width) == pixels // 2  # its room, as drawn
+        assert int(height) == rows // 2
         # Its smallest text, shown at the width a notebook page gives it on a 390 px phone.
         on_phone = float(text_px) * min(PHONE_WIDTH, int(width)) / pixels
         assert on_phone >= MIN_TEXT_PX, f"smallest text {on_phone:.1f} px on a phone"
-    assert images[0][3] != images[1][3]  # the two palettes are drawn differently
+    assert images[0][4] != images[1][4]  # the two palettes are drawn differently

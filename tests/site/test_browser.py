@@ -68,14 +68,17 @@ def _is_local(url: str, origin: str) -> bool:
     return url.startswith((origin, "data:", "blob:"))
 
 
-def open_context(browser: Browser, origin: str, palette: str) -> tuple[BrowserContext, Traffic]:
-    """A fresh context (no stored palette) preferring ``palette``, with traffic recorded.
+def open_context(
+    browser: Browser, origin: str, palette: str, width: int = 1280
+) -> tuple[BrowserContext, Traffic]:
+    """A fresh context (no stored palette) preferring ``palette``, ``width`` CSS pixels wide
+    (900 tall), with traffic recorded.
 
     Every request that does not go to ``origin`` is aborted and recorded.
     """
     context = browser.new_context(
         color_scheme="dark" if palette == "dark" else "light",
-        viewport={"width": 1280, "height": 900},
+        viewport={"width": width, "height": 900},
         service_workers="block",
     )
     traffic = Traffic(origin)
@@ -158,12 +161,27 @@ def has_math_source(html_file: Path) -> bool:
     return finder.has_math
 
 
-# Everything the checks need from a rendered page, in one round trip.
+# Everything the checks need from a rendered page, in one round trip. Text inside a closed
+# fold (its summary aside) is not read: MathJax typesets a fold when it opens. For each
+# closed fold holding TeX: was it left untypeset, as it should be until it opens?
 PAGE_STATE_JS = """
 async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-    await MathJax.startup.promise;
-  }
+  const settle = async () => {
+    for (let last = null; window.MathJax && MathJax.startup && MathJax.startup.promise
+         && last !== MathJax.startup.promise;) {
+      last = MathJax.startup.promise;
+      await last;
+      await new Promise((done) => setTimeout(done, 50));  // a fold's toggle event, if any
+    }
+  };
+  await settle();
+  const closed = (el) => {
+    for (let up = el; up; up = up.parentElement) {
+      if (up.tagName === "DETAILS" && !up.open && !(el.closest("summary")
+          && el.closest("summary").parentElement === up)) return true;
+    }
+    return false;
+  };
   const skip = new Set(["CODE", "PRE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER"]);
   const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -172,12 +190,28 @@ async () => {
     for (let el = node.parentElement; el; el = el.parentElement) {
       if (skip.has(el.tagName.toUpperCase())) { skipped = true; break; }
     }
-    if (!skipped && node.textContent.trim()) texts.push(node.textContent);
+    if (!skipped && !closed(node.parentElement) && node.textContent.trim()) {
+      texts.push(node.textContent);
+    }
   }
-  const images = Array.from(document.images).map((img) => ({
+  const folds = { deferred: 0, typesetClosed: [] };
+  for (const fold of document.querySelectorAll("details:not([open])")) {
+    const inside = Array.from(fold.children).filter((c) => c.tagName !== "SUMMARY");
+    if (inside.some((c) => c.querySelector("mjx-container"))) {
+      folds.typesetClosed.push(fold.querySelector("summary")?.textContent.slice(0, 60) ?? "?");
+    } else if (inside.some((c) => ["\\\\(", "\\\\[", "$"].some((d) => c.textContent.includes(d)))) {
+      folds.deferred++;
+    }
+  }
+  const fetched = new Set(performance.getEntriesByType("resource").map((e) => e.name));
+  const figures = Array.from(document.querySelectorAll("figure.pe-figure img")).map((img) => ({
     src: img.getAttribute("src").slice(0, 60),
-    alt: img.getAttribute("alt"),
-    width: img.naturalWidth,
+    url: img.src,
+    attributes: ["width", "height", "loading", "decoding"].map((a) => img.getAttribute(a)),
+    natural: [img.naturalWidth, img.naturalHeight],
+    below: img.closest("details:not([open])") ? null
+      : img.getBoundingClientRect().top - innerHeight,
+    fetched: fetched.has(img.src),
   }));
   const entries = [...performance.getEntriesByType("navigation"),
                    ...performance.getEntriesByType("resource")];
@@ -185,13 +219,68 @@ async () => {
     bytes: entries.reduce((sum, e) => sum + (e.decodedBodySize || 0), 0),
     heaviest: entries.map((e) => [e.decodedBodySize || 0, e.name])
       .sort((a, b) => b[0] - a[0]).slice(0, 5),
+    requested: entries.map((e) => e.name),
     scheme: document.body.getAttribute("data-md-color-scheme"),
     math: document.querySelectorAll("mjx-container").length,
     errors: Array.from(document.querySelectorAll("mjx-merror")).map((e) => e.textContent),
     text: texts.join("\\n"),
-    images: images,
+    folds: folds,
+    figures: figures,
     background: getComputedStyle(document.body).backgroundColor,
   };
+}
+"""
+
+# The page scrolled through a screen at a time, as a reader would, waiting at each screen
+# for what the page's script typesets there; then back to the top.
+SCROLL_THROUGH_JS = """
+async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const settle = async () => {
+    for (let last = null; window.MathJax && MathJax.startup && MathJax.startup.promise
+         && last !== MathJax.startup.promise;) {
+      last = MathJax.startup.promise;
+      await last;
+      await frame();
+    }
+  };
+  for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+    scrollTo(0, y);
+    await frame();
+    await frame();
+    await settle();
+  }
+  scrollTo(0, 0);
+  await frame();
+}
+"""
+
+# Every fold of the article opened (the page's script typesets each as it opens), then
+# every displayed image loaded (lazy ones too) and, per image, whether it loaded.
+OPEN_ALL_JS = """
+async () => {
+  for (let round = 0; round < 5; round++) {  // folds inside folds
+    const closed = document.querySelectorAll("article details:not([open])");
+    if (!closed.length) break;
+    for (const fold of closed) fold.open = true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  for (let last = null; window.MathJax && MathJax.startup && MathJax.startup.promise
+       && last !== MathJax.startup.promise;) {
+    last = MathJax.startup.promise;
+    await last;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  const shown = Array.from(document.images).filter((img) => img.getClientRects().length > 0);
+  for (const img of shown) img.loading = "eager";
+  await Promise.all(shown.map((img) => img.decode().catch(() => null)));
+  await document.fonts.ready;
+  return Array.from(document.images).map((img) => ({
+    src: img.getAttribute("src").slice(0, 60),
+    alt: img.getAttribute("alt"),
+    shown: img.getClientRects().length > 0,
+    width: img.naturalWidth,
+  }));
 }
 """
 
@@ -263,38 +352,70 @@ def wait_for_typesetting(page: Page) -> None:
     )
 
 
-def check_page(page: Page, url: str, html_file: Path, palette: str) -> list[str]:
-    """Problems on one rendered page (empty when it is fine).
+def check_page(
+    page: Page, url: str, html_file: Path, palette: str, shot: Path | None = None
+) -> list[str]:
+    """Problems on one rendered page (empty when it is fine), read as a reader would: as
+    it loads (figures fetched near the screen only, the search index not at all), scrolled
+    through to the end (every formula typeset, a closed fold's not), then with every fold
+    open. ``shot``: where to save a full-page screenshot, scrolled through, folds closed.
 
     The page weight is the sum of the decoded bodies of the page and of everything it
     fetched (Resource Timing): stylesheets, scripts, MathJax's components and the fonts it
-    actually used, the search index (fetched by the page for Material's worker).
+    actually used, and every figure shown once all folds are open.
     """
     page.goto(url, wait_until="load")
     wait_for_typesetting(page)
+    loaded = page.evaluate(PAGE_STATE_JS)
+    problems = figure_file_problems(loaded["figures"])
+    problems += [
+        f"the search index loaded before search was used: {u}"
+        for u in loaded["requested"]
+        if u.endswith(SEARCH_INDEX)
+    ]
+    page.evaluate(SCROLL_THROUGH_JS)
     state = page.evaluate(PAGE_STATE_JS)
-    problems = []
-    weight = state["bytes"]
-    WEIGHTS[url] = weight
-    if weight > BUDGET:
-        heaviest = ", ".join(
-            f"{name.split('/', 3)[-1]} {size // 1024} KiB" for size, name in state["heaviest"]
-        )
-        problems.append(
-            f"weighs {weight / 1e6:.2f} MB > {BUDGET / 1e6:.1f} MB; heaviest: {heaviest}"
-        )
+    if shot is not None:
+        page.screenshot(path=shot, full_page=True)
     if state["scheme"] != PALETTES[palette]:
         problems.append(f"palette is {state['scheme']!r}, expected {PALETTES[palette]!r}")
     if has_math_source(html_file) and state["math"] == 0:
         problems.append("the page has TeX but MathJax typeset no formula")
     problems += [f"MathJax error: {e}" for e in state["errors"]]
     problems += [f"raw TeX left in the text: {m!r}" for m in _raw_tex(state["text"])]
-    for image in state["images"]:
-        if image["width"] <= 0:
+    problems += [
+        f"closed fold typeset before it opened: {s!r}" for s in state["folds"]["typesetClosed"]
+    ]
+    # Every fold opened: everything typeset, every image shown loaded, and still one
+    # picture a figure (the other palette's never fetched).
+    images = page.evaluate(OPEN_ALL_JS)
+    after = page.evaluate(PAGE_STATE_JS)
+    problems += [f"MathJax error in an opened fold: {e}" for e in after["errors"]]
+    problems += [f"raw TeX left in an opened fold: {m!r}" for m in _raw_tex(after["text"])]
+    if after["folds"]["deferred"] or after["folds"]["typesetClosed"]:
+        problems.append("a fold stayed closed or untypeset after opening them all")
+    for image in images:
+        if image["shown"] and image["width"] <= 0:
             problems.append(f"image did not load: {image['src']}")
         if not (image["alt"] or "").strip():
             problems.append(f"image without alt text: {image['src']}")
-    background = _rgb(state["background"])
+    weight = after["bytes"]
+    WEIGHTS[url] = weight
+    if weight > BUDGET:
+        heaviest = ", ".join(
+            f"{name.split('/', 3)[-1]} {size // 1024} KiB" for size, name in after["heaviest"]
+        )
+        problems.append(
+            f"weighs {weight / 1e6:.2f} MB > {BUDGET / 1e6:.1f} MB; heaviest: {heaviest}"
+        )
+    return problems + figure_ink_problems(page, palette, after["background"])
+
+
+def figure_ink_problems(page: Page, palette: str, page_background: str) -> list[str]:
+    """Each figure shows the picture of ``palette`` only (the other never fetched), on a
+    transparent background, drawn in the palette's ink, which contrasts with the page."""
+    problems = []
+    background = _rgb(page_background)
     ink_contrast = contrast(INKS[palette], background)
     for number, figure in enumerate(page.evaluate(FIGURES_JS, INKS), start=1):
         if figure["shown"] != [f"pe-fig pe-fig-{palette}"]:
@@ -304,10 +425,39 @@ def check_page(page: Page, url: str, html_file: Path, palette: str) -> list[str]
             problems.append(f"figure {number}: opaque background (it would be a box in the page)")
         if figure["inkPixels"] < 50:
             problems.append(f"figure {number}: no axes or text drawn in the {palette} ink")
+    hidden = {f["url"] for f in page.evaluate(PAGE_STATE_JS)["figures"] if f["natural"][0] == 0}
+    problems += [
+        f"fetched the other palette's picture: {u}"
+        for u in hidden & set(page.evaluate(RESOURCES_JS))
+    ]
     if ink_contrast < 4.5:
         problems.append(
             f"{palette} figure ink has contrast {ink_contrast:.1f} < 4.5 on {background}"
         )
+    return problems
+
+
+SEARCH_INDEX = "search/search_index.json"
+RESOURCES_JS = "() => performance.getEntriesByType('resource').map((e) => e.name)"
+#: How far below the screen a figure must stand for the browser not to fetch it with the
+#: page (Chromium fetches lazy images 1,250 to 2,500 px ahead).
+FAR_BELOW = 3000
+
+
+def figure_file_problems(figures: list[dict[str, Any]]) -> list[str]:
+    """Figures that are not files with their size set, loaded lazily, fetched only near
+    the screen (from ``PAGE_STATE_JS``'s ``figures``, as the page loaded)."""
+    problems = []
+    for figure in figures:
+        width, height, loading, decoding = figure["attributes"]
+        if figure["src"].startswith("data:"):
+            problems.append(f"figure inline, not a file: {figure['src']}")
+        if not (width and height and int(width) > 0 and int(height) > 0):
+            problems.append(f"figure without its width and height: {figure['src']}")
+        if (loading, decoding) != ("lazy", "async"):
+            problems.append(f"figure loads {loading}/{decoding}, not lazy/async: {figure['src']}")
+        if figure["fetched"] and (figure["below"] is None or figure["below"] > FAR_BELOW):
+            problems.append(f"figure fetched though far from the screen: {figure['src']}")
     return problems
 
 
@@ -345,43 +495,146 @@ def test_the_pages_are_found(built_site: Path) -> None:
     assert len(pages) >= len(sources)
 
 
-@pytest.mark.parametrize("palette", ["light", "dark"])
-def test_every_page_renders_offline(
-    browser: Browser, server: str, built_site: Path, palette: str
-) -> None:
+#: The two readings every page gets: a desktop in the light palette, a phone in the dark.
+READINGS = {"light-1280": ("light", 1280), "dark-390": ("dark", 390)}
+
+
+@dataclass
+class Visit:
+    """What one reading of every page found: render problems and axe-core's violations."""
+
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    violations: dict[str, list[str]] | None = None  # None: axe-core was not run
+
+
+VISITS: dict[str, Visit] = {}
+
+AXE_JS = """
+async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.flatMap((v) => v.nodes.map((n) =>
+    `${v.id}: ${n.target.join(" ")}: ${(n.any[0] || n.all[0] || n.none[0] || {}).message || v.help}`));
+}
+"""
+
+
+def axe_violations(page: Page, axe_source: str) -> list[str]:
+    """axe-core's violations on the page as it stands, one line per element."""
+    page.add_script_tag(content=axe_source)
+    found: list[str] = page.evaluate(AXE_JS)
+    return found
+
+
+def visit_every_page(
+    browser: Browser, server: str, site: Path, reading: str, axe_source: str | None
+) -> Visit:
+    """Open every page of the build in ``reading``: check it (:func:`check_page`: with its
+    folds closed, then all opened), save a screenshot, and run axe-core on it (all folds
+    open: everything a reader may see) when ``axe_source`` is given. Done once per reading
+    and test session."""
+    if reading in VISITS and (axe_source is None or VISITS[reading].violations is not None):
+        return VISITS[reading]
+    palette, width = READINGS[reading]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context, traffic = open_context(browser, server, palette)
-    report: dict[str, list[str]] = {}
+    context, traffic = open_context(browser, server, palette, width)
+    visit = Visit(violations=None if axe_source is None else {})
     try:
         page = context.new_page()
-        for relative in site_pages(built_site):
+        for relative in site_pages(site):
             traffic.clear()
             url = server + page_url(relative)
-            problems = check_page(page, url, built_site / relative, palette)
-            shot = ARTIFACTS / f"{_slug(page_url(relative) or 'index')}-{palette}.png"
-            page.screenshot(path=shot, full_page=True)
+            shot = ARTIFACTS / f"{_slug(page_url(relative) or 'index')}-{reading}.png"
+            problems = check_page(page, url, site / relative, palette, shot)
             problems += traffic.problems()
             if problems:
-                report[relative] = problems
+                visit.problems[relative] = problems
+            if axe_source is not None and visit.violations is not None:
+                found = axe_violations(page, axe_source)
+                if found:
+                    visit.violations[relative] = found
     finally:
         context.close()
+    VISITS[reading] = visit
+    return visit
+
+
+def _axe_if_installed() -> str | None:
+    path = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_every_page_renders_offline(
+    browser: Browser, server: str, built_site: Path, reading: str
+) -> None:
+    """Every page, light at 1280 px and dark at 390 px: formulas typeset (a closed fold's
+    when it opens, not before), figures as lazy files of the palette shown, nothing from
+    another host, no console error, the search index not loaded, under the weight budget."""
+    visit = visit_every_page(browser, server, built_site, reading, _axe_if_installed())
     heaviest = max(WEIGHTS, key=WEIGHTS.__getitem__)
     print(f"heaviest page: {heaviest}, {WEIGHTS[heaviest] / 1e6:.2f} MB")  # shown with -s
-    assert report == {}, "\n".join(f"{p}: {'; '.join(v)}" for p, v in report.items())
+    assert visit.problems == {}, "\n".join(
+        f"{p}: {'; '.join(v)}" for p, v in visit.problems.items()
+    )
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_every_page_passes_axe(
+    browser: Browser, server: str, built_site: Path, axe_source: str, reading: str
+) -> None:
+    """axe-core (WCAG 2.2 AA and its best practices) finds nothing on any page, light at
+    1280 px and dark at 390 px, with every fold open."""
+    visit = visit_every_page(browser, server, built_site, reading, axe_source)
+    assert visit.violations == {}, "\n".join(
+        f"{p}: {len(v)} violations: " + "; ".join(v[:8])
+        for p, v in (visit.violations or {}).items()
+    )
+
+
+def test_axe_finds_what_it_should(browser: Browser, server: str, axe_source: str) -> None:
+    """The axe check can fail: grey on grey, a link told apart by colour only, an unnamed
+    dialog and a scrolling box the keyboard cannot reach are each reported."""
+    context, _ = open_context(browser, server, "light")
+    try:
+        page = context.new_page()
+        page.goto(server + "rotation-identity/", wait_until="load")
+        wait_for_typesetting(page)
+        page.evaluate(
+            """() => document.querySelector("article").insertAdjacentHTML("afterbegin",
+              '<p style="color:#777;background:#888">faint</p>'
+              + '<p style="color:#222">text <a href="#" style="color:#333;text-decoration:none">a link</a> text</p>'
+              + '<div role="dialog"><p>unnamed</p></div>'
+              + '<pre style="overflow-x:auto;width:60px">a line of code far wider than its box</pre>')"""
+        )
+        found = "\n".join(axe_violations(page, axe_source))
+    finally:
+        context.close()
+    for rule in (
+        "color-contrast",
+        "link-in-text-block",
+        "aria-dialog-name",
+        "scrollable-region-focusable",
+    ):
+        assert rule in found
 
 
 def test_search_finds_the_rotation_identity_page(browser: Browser, server: str) -> None:
     context, traffic = open_context(browser, server, "light")
     try:
         page = context.new_page()
+        index: list[str] = []
+        page.on("request", lambda r: index.append(r.url) if r.url.endswith(SEARCH_INDEX) else None)
         page.goto(server, wait_until="load")
         wait_for_typesetting(page)
+        page.wait_for_timeout(500)
+        assert index == []  # the index waits for the first use of search
         search = page.locator("input.md-search__input")
         search.click()
         search.press_sequentially("rotation", delay=20)  # Material searches on key events
         hit = page.locator('.md-search-result__item a[href*="rotation-identity"]').first
         hit.wait_for(state="visible", timeout=20_000)
         assert "rotation" in hit.inner_text().lower()
+        assert index == [server + SEARCH_INDEX]
         page.screenshot(path=ARTIFACTS / "search-rotation.png")
         assert traffic.problems() == []
     finally:
@@ -469,7 +722,9 @@ def test_a_page_renders_from_file_urls(browser: Browser, built_site: Path) -> No
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto((built_site / "rotation-identity" / "index.html").as_uri(), wait_until="load")
         wait_for_typesetting(page)
+        page.evaluate(SCROLL_THROUGH_JS)
         state = page.evaluate(PAGE_STATE_JS)
+        images = page.evaluate(OPEN_ALL_JS)
         page.screenshot(path=ARTIFACTS / "file-url-rotation-identity.png")
         link = page.locator("a.md-nav__link[href='../why-order/']").first.get_attribute("href")
     finally:
@@ -477,8 +732,104 @@ def test_a_page_renders_from_file_urls(browser: Browser, built_site: Path) -> No
     assert state["math"] > 0
     assert state["errors"] == []
     assert _raw_tex(state["text"]) == []
-    assert all(image["width"] > 0 for image in state["images"])
+    assert [image for image in images if image["shown"] and image["width"] == 0] == []
+    assert any(image["shown"] for image in images)
     assert [url for url in requests if not url.startswith(("file://", "data:"))] == []
     # The only error: the theme's search cannot load its index from file:// (it says so).
     assert [error for error in errors if "search" not in error] == []
     assert link == "../why-order/"  # a folder: from file:// the browser lists it
+
+
+EXPLORER_JS = """
+(kind) => {
+  const block = document.querySelector(`.pe-interactive.pe-js[data-pe-widget="${kind}"]`);
+  const sliders = Array.from(block.querySelectorAll("input[type=range]")).map((input) => {
+    const r = input.getBoundingClientRect();
+    return { name: input.name, width: r.width, height: r.height };
+  });
+  const svg = block.querySelector("svg.pe-plot");
+  return {
+    sliders,
+    texts: Array.from(svg.querySelectorAll("text")).map((t) => t.textContent),
+    arcs: svg.querySelectorAll("path.pe-arc").length,
+    focusable: svg.tabIndex >= 0,
+    values: JSON.parse(block.querySelector(".pe-readout").dataset.values),
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_explorers_teach_and_answer_the_keyboard(
+    browser: Browser, server: str, width: int
+) -> None:
+    """The interactive figures say what they draw (a legend for p and p + k, an arc for the
+    turn; the table's title, axes and colour key), their sliders are touch targets of
+    24 px at least, and the keyboard drives them: a slider's arrow keys, the table's
+    arrow keys for its cursor."""
+    context, traffic = open_context(browser, server, "light", width)
+    try:
+        page = context.new_page()
+        page.goto(server + "rotation-identity/", wait_until="load")
+        wait_for_typesetting(page)
+        rotation = page.evaluate(EXPLORER_JS, "rotation")
+        assert any(t.startswith("PE(p), p =") for t in rotation["texts"])
+        assert any(t.startswith("PE(p + k), k =") for t in rotation["texts"])
+        assert any("turn" in t for t in rotation["texts"])
+        assert rotation["arcs"] >= 1
+        assert not rotation["focusable"]
+        k = rotation["values"]["k"]
+        page.locator('.pe-interactive[data-pe-widget="rotation"] input[name="k"]').focus()
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(EXPLORER_JS, "rotation")["values"]["k"] > k
+        page.goto(server + "sinusoidal-encoding/", wait_until="load")
+        wait_for_typesetting(page)
+        table = page.evaluate(EXPLORER_JS, "table")
+        for words in (
+            "PE(p, j)",
+            "position p",
+            "sin(p ωᵢ) columns",
+            "cos(p ωᵢ) columns",
+            "value of PE(p, j)",
+        ):
+            assert any(words in t for t in table["texts"]), words
+        assert table["focusable"]
+        page.locator('.pe-interactive[data-pe-widget="table"] svg.pe-plot').focus()
+        for key in ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowLeft", "ArrowLeft", "ArrowRight"):
+            page.keyboard.press(key)
+        moved = page.evaluate(EXPLORER_JS, "table")["values"]
+        assert (moved["p"], moved["j"]) == (2, 1)
+        page.goto(server + "implications/", wait_until="load")
+        wait_for_typesetting(page)
+        dot = page.evaluate(EXPLORER_JS, "dot")
+        assert any("offset k" in t for t in dot["texts"])
+        for explorer in (rotation, table, dot):
+            for slider in explorer["sliders"]:
+                assert min(slider["width"], slider["height"]) >= 24, slider
+        page.screenshot(path=ARTIFACTS / f"explorer-dot-{width}.png")
+        assert traffic.problems() == []
+    finally:
+        context.close()
+
+
+def test_the_figure_file_checks_can_fail() -> None:
+    """An inline figure, one without its height, an eager one and one fetched far below
+    the screen are each reported; a lazy file near the screen is not."""
+    good = {
+        "src": "../assets/figures/ab.png",
+        "attributes": ["430", "273", "lazy", "async"],
+        "fetched": True,
+        "below": 200,
+    }
+    assert figure_file_problems([good]) == []
+    inline = {**good, "src": "data:image/png;base64,iVBOR"}
+    flat = {**good, "attributes": ["430", None, "lazy", "async"]}
+    eager = {**good, "attributes": ["430", "273", None, None]}
+    far = {**good, "below": FAR_BELOW + 1}
+    found = figure_file_problems([inline, flat, eager, far])
+    assert [problem.split(":")[0] for problem in found] == [
+        "figure inline, not a file",
+        "figure without its width and height",
+        "figure loads None/None, not lazy/async",
+        "figure fetched though far from the screen",
+    ]

@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-import base64
 import difflib
+import gzip
 import re
 import struct
 from html.parser import HTMLParser
@@ -147,17 +147,57 @@ def test_the_link_checker_catches_broken_links(tmp_path: Path) -> None:
     ]
 
 
-def test_figures_carry_no_date_or_software_stamp(built_site: Path) -> None:
-    count = 0
+def test_figures_are_files_without_date_or_software_stamp(built_site: Path) -> None:
+    """Figures are PNG files (no page embeds one inline), each used by a page, and none
+    carries a date, a software stamp or free text."""
+    files = sorted((built_site / "assets" / "figures").glob("*.png"))
+    assert len(files) > 10
+    used = set()
     for page in pages(built_site):
         html = page.read_text(encoding="utf-8")
-        for encoded in DATA_PNG.findall(html):
-            chunks = set(png_chunks(base64.b64decode(encoded)))
-            assert not chunks & STAMP_CHUNKS, f"{page}: PNG with {chunks & STAMP_CHUNKS}"
-            count += 1
+        assert not DATA_PNG.search(html), f"{page}: an inline PNG"
+        used.update(re.findall(r'src="[^"]*assets/figures/([0-9a-f]+\.png)"', html))
         assert "<dc:date>" not in html
         assert "CreationDate" not in html
-    assert count > 0
+    assert {f.name for f in files} == used
+    for file in files:
+        chunks = set(png_chunks(file.read_bytes()))
+        assert not chunks & STAMP_CHUNKS, f"{file.name}: PNG with {chunks & STAMP_CHUNKS}"
+
+
+LOCAL = re.compile(r"https?://(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
+
+
+def local_addresses(text: str) -> list[str]:
+    """The canonical links and sitemap entries of ``text`` that name a local address."""
+    links = re.findall(r'<link rel="canonical" href="([^"]*)"', text)
+    entries = re.findall(r"<loc>([^<]*)</loc>", text)
+    return [url for url in links + entries if LOCAL.match(url)]
+
+
+def test_no_page_names_a_local_address(built_site: Path) -> None:
+    """Built without ``PE_SITE_URL``: no canonical link and no sitemap entry says
+    127.0.0.1 (the checker itself is shown to catch one)."""
+    assert local_addresses('<link rel="canonical" href="http://127.0.0.1:8000/a/">') != []
+    assert local_addresses("<loc>http://localhost:8000/</loc>") != []
+    assert local_addresses("<loc>https://example.org/pe/</loc>") == []
+    for page in pages(built_site):
+        assert local_addresses(page.read_text(encoding="utf-8")) == [], page
+    assert local_addresses((built_site / "sitemap.xml").read_text(encoding="utf-8")) == []
+    packed = gzip.decompress((built_site / "sitemap.xml.gz").read_bytes())
+    assert packed == (built_site / "sitemap.xml").read_bytes()
+
+
+def test_the_site_url_comes_from_pe_site_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``site_url`` is ``$PE_SITE_URL`` (read as MkDocs reads its configuration); without
+    it, the address ``make serve`` serves, which the pages do not name (the test above)."""
+    from mkdocs.utils.yaml import yaml_load
+
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    monkeypatch.delenv("PE_SITE_URL", raising=False)
+    assert yaml_load(text)["site_url"] == "http://127.0.0.1:8000/"
+    monkeypatch.setenv("PE_SITE_URL", "https://example.org/pe/")
+    assert yaml_load(text)["site_url"] == "https://example.org/pe/"
 
 
 def test_the_stamp_check_can_fail() -> None:

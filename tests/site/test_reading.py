@@ -56,6 +56,14 @@ async () => {
   }
   for (const fold of document.querySelectorAll("article details")) fold.open = true;
   await new Promise((done) => setTimeout(done, 100));
+  // The page typesets as the reader scrolls and loads its figures lazily: all of it, now.
+  if (window.peTypesetAll) await window.peTypesetAll();
+  // (Every image, the other palette's and interactive figures' stand-ins too: the checks
+  // below switch palette and show those stand-ins without reloading.)
+  const images = Array.from(document.images);
+  for (const img of images) img.loading = "eager";
+  await Promise.all(images.map((img) => img.decode().catch(() => null)));
+  await document.fonts.ready;
   window.dispatchEvent(new Event("resize"));
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }

@@ -109,7 +109,7 @@ T2T_DESCRIBED_WITH_HALF_WIDTH: Candidate[_experiments.Description] = Candidate(
 #: The page's description with fairseq-style tables starting at position 1.
 FAIRSEQ_FROM_ONE: Candidate[_experiments.Description] = Candidate(
     "fairseq-style tables starting at 1",
-    _experiments.DESCRIPTION._replace(first_position={"fairseq": 1}),
+    _experiments.DESCRIPTION._replace(first_position={"fairseq-tokens": 1}),
 )
 #: The page's description with the interleaved pair in columns (2k + 1, 2k).
 INTERLEAVED_SWAPPED: Candidate[_experiments.Description] = Candidate(

@@ -1,0 +1,122 @@
+"""What one emulated machine reports, as JSON on stdout (run by :mod:`tests.machines`).
+
+``python -m tests.machine_probe`` verifies every claim, measures the elementary functions
+against the accuracy the error models assume (as the pseudo-claim ``elementary-functions``)
+and renders every placeholder of the pages: ``{"claims": {id: [problems]}, "values":
+{"page: {{ name:format }}": text}, "openblas": kernel}``. Two small modes exist for the test that the matrix can fail:
+``--gap`` reports a number that depends on the kernels (the largest difference between
+attention rows computed alone and all at once), and ``--threshold X`` verifies one claim
+that holds when that number is at most ``X``: a check of the machine, not of a statement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def openblas_kernel() -> str:
+    """The kernel OpenBLAS chose (the ``scipy-openblas`` library NumPy ships), or ``unknown``."""
+    folder = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for library in sorted(folder.glob("libscipy_openblas*.so*")):
+        handle = ctypes.CDLL(str(library))
+        for symbol in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename"):
+            if hasattr(handle, symbol):
+                function = getattr(handle, symbol)
+                function.restype = ctypes.c_char_p
+                return str(function().decode())
+    return "unknown"
+
+
+def page_values() -> dict[str, str]:
+    """Every placeholder of every page, rendered as the build renders it."""
+    from pe.site import prose
+
+    rendered: dict[str, str] = {}
+    for page in sorted((ROOT / "docs").glob("*")):
+        if page.suffix not in (".py", ".md"):
+            continue
+        for match in prose.PLACEHOLDER.finditer(page.read_text(encoding="utf-8")):
+            rendered[f"{page.stem}: {match.group(0)}"] = prose.fill(match.group(0), page.stem)
+    return rendered
+
+
+def elementary_functions() -> list[str]:
+    """The error models' assumption on this machine: sin, cos, exp and power within
+    :data:`pe._tolerance.ELEMENTARY_ULPS` (a problem per function past it)."""
+    from pe._tolerance import ELEMENTARY_ULPS
+
+    from .test_error_models import elementary_ulps
+
+    return [
+        f"np.{name} errs by {ulps:.3g} ulp, more than the models' {ELEMENTARY_ULPS}"
+        for name, ulps in elementary_ulps().items()
+        if ulps > ELEMENTARY_ULPS
+    ]
+
+
+def kernel_gap() -> float:
+    """A number the kernels decide: attention rows computed alone against all at once."""
+    from pe.experiments import why_order
+
+    return why_order.row_independence_gap(why_order.attention_layer, 32, 64)
+
+
+def kernel_dependent_claim(threshold: float) -> dict[str, list[str]]:
+    """The claim "rows alone and all at once differ by at most ``threshold``" (a flaky check)."""
+    from pe import claims
+    from pe._tolerance import Tolerance
+    from pe.experiments import why_order
+    from pe.proofs.wrong import Candidate
+
+    def check(layer: why_order.Layer) -> claims.Evidence:
+        gap = why_order.row_independence_gap(layer, 32, 64)
+        tolerance = Tolerance(threshold, "a threshold between two kernels' roundings")
+        return claims.within(gap, tolerance, f"rows alone vs all at once: {gap:.3g}")
+
+    flaky = claims.Claim(
+        id="kernel-dependent",
+        title="A check of the machine",
+        statement="x",
+        page="why-order",
+        checks=(
+            claims.Check(
+                check,
+                true=why_order.attention_layer,
+                wrong=(Candidate("an Elman cell", why_order.elman_layer),),
+            ),
+        ),
+    )
+    return {flaky.id: list(claims.run(flaky).problems)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.machine_probe")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--gap", action="store_true", help="report the kernel-dependent number")
+    mode.add_argument("--threshold", type=float, help="verify the kernel-dependent claim")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {"openblas": openblas_kernel()}
+    if args.gap:
+        report["gap"] = kernel_gap()
+    elif args.threshold is not None:
+        report |= {"claims": kernel_dependent_claim(args.threshold), "values": {}}
+    else:
+        from pe import claims
+
+        report["claims"] = {r.id: list(r.problems) for r in claims.verify_all()}
+        report["claims"]["elementary-functions"] = elementary_functions()
+        report["values"] = page_values()
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,248 @@
+"""Record what real libraries compute, as the oracle of pe's named conventions and readers.
+
+pe's conventions (``pe.conventions``) and its checkpoint reader (``pe.identify``) describe
+other people's code. This script runs that code and saves what it produced, so that the
+suite checks pe against it even where the libraries are not installed; where they are
+(always in CI), ``tests/test_real_code.py`` runs them again and checks the recording too.
+
+Regenerate (the versions used are written into ``recorded.json``)::
+
+    .venv/bin/python -m pip install torch==2.13.0 transformers positional-encodings
+    .venv/bin/python tests/real_code/record.py
+
+It writes, next to itself:
+
+- ``recorded.npz``: tables, one per library and shape, named ``CONVENTION__LIBRARY__NxD``;
+- ``recorded.json``: the versions, the command, and what each library function is;
+- ``fairseq_model.bin``: a ``torch.save`` state dict holding FSMT's sinusoidal table (the
+  fairseq port's stored weight) among other tensors (a learned embedding, a transposed
+  view, bfloat16 and int64 tensors, parameters);
+- ``tutorial_buffer.pt``: the state dict of a module keeping PyTorch's tutorial table as a
+  ``(max_len, 1, d)`` buffer named ``pe``;
+- ``legacy.pt``: the same saved in the legacy (pre-1.6, non-zip) format.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import sys
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+#: (rows, width) of every recorded table: a short wide one, a long narrow one.
+SHAPES = ((66, 32), (1026, 8))
+COMMAND = ".venv/bin/python tests/real_code/record.py"
+PACKAGES = ("torch", "transformers", "positional-encodings", "numpy")
+
+
+def tutorial_table(max_len: int, d_model: int) -> Any:
+    """PyTorch's transformer tutorial: its recipe in float32, kept as (max_len, 1, d)."""
+    import torch
+
+    position = torch.arange(max_len).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+    table = torch.zeros(max_len, 1, d_model)
+    table[:, 0, 0::2] = torch.sin(position * div_term)
+    table[:, 0, 1::2] = torch.cos(position * div_term)
+    return table
+
+
+def _distilbert(n: int, d: int) -> Any:
+    import torch
+    from transformers.models.distilbert import modeling_distilbert
+
+    out = torch.empty(n, d)
+    modeling_distilbert._create_sinusoidal_embeddings(n_pos=n, dim=d, out=out)
+    return out
+
+
+def _positional_encodings(n: int, d: int) -> Any:
+    import torch
+    from positional_encodings.torch_encodings import PositionalEncoding1D
+
+    return PositionalEncoding1D(d)(torch.zeros(2, n, d))  # (batch, n, d): two equal tables
+
+
+def _marian(n: int, d: int) -> Any:
+    from transformers.models.marian.modeling_marian import MarianSinusoidalPositionalEmbedding
+
+    return MarianSinusoidalPositionalEmbedding(n, d).create_weight()
+
+
+def _m2m100(padding_idx: int | None) -> Callable[[int, int], Any]:
+    def make(n: int, d: int) -> Any:
+        from transformers.models.m2m_100.modeling_m2m_100 import (
+            M2M100SinusoidalPositionalEmbedding,
+        )
+
+        return M2M100SinusoidalPositionalEmbedding.get_embedding(n, d, padding_idx)
+
+    return make
+
+
+def _whisper(n: int, d: int) -> Any:
+    from transformers.models.whisper.modeling_whisper import sinusoids
+
+    return sinusoids(n, d)
+
+
+def _xglm(n: int, d: int) -> Any:
+    from transformers.models.xglm.modeling_xglm import XGLMSinusoidalPositionalEmbedding
+
+    return XGLMSinusoidalPositionalEmbedding.get_embedding(n, d, 1)
+
+
+def _speech2text(n: int, d: int) -> Any:
+    from transformers.models.speech_to_text.modeling_speech_to_text import (
+        Speech2TextSinusoidalPositionalEmbedding,
+    )
+
+    return Speech2TextSinusoidalPositionalEmbedding.get_embedding(n, d, 1)
+
+
+def fsmt_weight(n: int, d: int) -> Any:
+    """FSMT's SinusoidalPositionalEmbedding (fairseq's port): its weight, as a Parameter."""
+    from transformers.models.fsmt.modeling_fsmt import SinusoidalPositionalEmbedding
+
+    module = SinusoidalPositionalEmbedding(n, d, 1)
+    module.make_weight(n, d, 1)
+    return module.weight
+
+
+def _m2m100_forward(n: int, d: int) -> Any:
+    """What M2M100's module returns for n tokens, none of them padding: (1, n, d)."""
+    import torch
+    from transformers.models.m2m_100.modeling_m2m_100 import M2M100SinusoidalPositionalEmbedding
+
+    module = M2M100SinusoidalPositionalEmbedding(n, d, padding_idx=1)
+    return module(input_ids=torch.full((1, n), 5))
+
+
+#: convention -> library -> (what it is, the function of (n, d) that runs it).
+RECORDERS: dict[str, dict[str, tuple[str, Callable[[int, int], Any]]]] = {
+    "paper": {
+        "distilbert": (
+            "transformers DistilBERT _create_sinusoidal_embeddings (float64, then float32)",
+            _distilbert,
+        ),
+        "positional-encodings": (
+            "positional_encodings.torch_encodings.PositionalEncoding1D, batch of 2",
+            _positional_encodings,
+        ),
+        "pytorch-tutorial": (
+            "PyTorch's transformer tutorial recipe, float32, its (max_len, 1, d) buffer",
+            tutorial_table,
+        ),
+    },
+    "halves": {
+        "marian": (
+            "transformers MarianSinusoidalPositionalEmbedding.create_weight",
+            _marian,
+        ),
+    },
+    "tensor2tensor": {
+        "m2m100": (
+            (
+                "transformers M2M100SinusoidalPositionalEmbedding.get_embedding(n, d) "
+                "(documented there as tensor2tensor's), no padding row"
+            ),
+            _m2m100(None),
+        ),
+        "whisper": ("transformers whisper sinusoids(n, d)", _whisper),
+    },
+    "fairseq": {
+        "m2m100": (
+            "transformers M2M100SinusoidalPositionalEmbedding.get_embedding(n, d, 1)",
+            _m2m100(1),
+        ),
+        "xglm": ("transformers XGLMSinusoidalPositionalEmbedding.get_embedding(n, d, 1)", _xglm),
+        "speech2text": (
+            "transformers Speech2TextSinusoidalPositionalEmbedding.get_embedding(n, d, 1)",
+            _speech2text,
+        ),
+        "fsmt": (
+            "transformers FSMT SinusoidalPositionalEmbedding weight, padding_idx 1",
+            fsmt_weight,
+        ),
+    },
+    "fairseq-tokens": {
+        "m2m100-forward": (
+            (
+                "transformers M2M100SinusoidalPositionalEmbedding(n, d, padding_idx=1) "
+                "applied to n tokens without padding: the rows they read, (1, n, d)"
+            ),
+            _m2m100_forward,
+        ),
+    },
+}
+
+
+def key(convention: str, library: str, n: int, d: int) -> str:
+    """The name of a recording in ``recorded.npz``."""
+    return f"{convention}__{library}__{n}x{d}"
+
+
+def run(make: Callable[[int, int], Any], n: int, d: int) -> np.ndarray:
+    """The library's table as a NumPy array, exactly as it computed it."""
+    return np.asarray(make(n, d).detach().cpu().numpy())
+
+
+def _model_state(n: int, d: int) -> dict[str, Any]:
+    """A small state dict with FSMT's sinusoidal weight among tensors that are not tables."""
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    learned = torch.nn.Embedding(100, d)
+    torch.nn.init.normal_(learned.weight, std=0.02, generator=generator)
+    fc = torch.randn(4 * d, d, generator=generator)
+    return {
+        "model.encoder.embed_tokens.weight": learned.weight,
+        "model.encoder.embed_positions.weight": fsmt_weight(n, d),
+        "model.encoder.layers.0.fc1.weight": fc,
+        "model.encoder.layers.0.fc2.weight": fc.t(),  # a transposed view of the same storage
+        "model.encoder.layers.0.fc1.bias": torch.zeros(4 * d),
+        "model.encoder.layer_norm.weight": torch.ones(d, dtype=torch.bfloat16),
+        "model.encoder.version": torch.tensor([2], dtype=torch.int64),
+        "model.decoder.embed_positions.weight": fsmt_weight(n, d).to(torch.bfloat16),
+    }
+
+
+def main() -> None:
+    import torch
+
+    tables = {}
+    described = {}
+    for convention, libraries in RECORDERS.items():
+        for library, (what, make) in libraries.items():
+            described[f"{convention}__{library}"] = what
+            for n, d in SHAPES:
+                tables[key(convention, library, n, d)] = run(make, n, d)
+    np.savez(HERE / "recorded.npz", **tables)  # type: ignore[arg-type]
+    n, d = 130, 32
+    torch.save(_model_state(n, d), HERE / "fairseq_model.bin")
+    module = torch.nn.Module()
+    module.register_buffer("pe", tutorial_table(80, 16))
+    torch.save(module.state_dict(), HERE / "tutorial_buffer.pt")
+    torch.save(module.state_dict(), HERE / "legacy.pt", _use_new_zipfile_serialization=False)
+    versions = {name: metadata.version(name) for name in PACKAGES}
+    info = {
+        "command": COMMAND,
+        "python": platform.python_version(),
+        "versions": versions,
+        "shapes": [list(shape) for shape in SHAPES],
+        "recordings": described,
+        "fairseq_model.bin": f"torch.save of a state dict; FSMT weight {n} x {d}, padding_idx 1",
+    }
+    (HERE / "recorded.json").write_text(json.dumps(info, indent=2) + "\n")
+    print(f"recorded {len(tables)} tables with {versions} (Python {sys.version.split()[0]})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,374 @@
+"""pe against real third-party code: its named conventions, pe.testing and pe identify.
+
+Two kinds of tests. The first kind reads what real libraries computed, recorded by
+``tests/real_code/record.py`` (its versions and command in ``recorded.json``), and runs
+everywhere. The second kind runs the libraries themselves (PyTorch, transformers,
+positional-encodings): locally they skip without them, in CI (``CI`` set) they must run
+(:func:`tests.frameworks.require`); they also check that the recordings are still what the
+libraries compute.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pe
+from pe import conventions
+from pe.identify import load_table
+from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
+
+from .conftest import run_pe
+from .frameworks import require
+from .real_code import record
+
+HERE = Path(__file__).resolve().parent / "real_code"
+RECORDED = dict(np.load(HERE / "recorded.npz"))
+INFO = json.loads((HERE / "recorded.json").read_text())
+#: Conventions of pe.conventions that describe no library (variants that show one choice).
+NO_LIBRARY = {"halves-cos-first", "interleaved-cos-first", "one-indexed"}
+LIBRARY_NAMES = ("fairseq", "tensor2tensor", "Marian", "M2M100", "TensorFlow", "FSMT", "XGLM")
+EPS32 = 2.0**-23
+
+
+def recordings() -> list[tuple[str, str, int, int]]:
+    return [
+        (convention, library, n, d)
+        for convention, libraries in record.RECORDERS.items()
+        for library in libraries
+        for n, d in record.SHAPES
+    ]
+
+
+def _two_d(values: np.ndarray) -> np.ndarray:
+    """A recorded (n, d), (1, n, d), (n, 1, d) or (b, n, d) array as the (n, d) table."""
+    if values.ndim == 3:
+        return values[:, 0] if values.shape[1] == 1 else values[0]
+    return values
+
+
+def within_float32(real: np.ndarray, convention: conventions.Convention) -> float:
+    """Largest ratio of |real - pe| to a float32 producer's error, entry by entry.
+
+    A library forming the angles in float32 errs by about eps (1 + p w (1 + |ln w|)): the
+    angle's rounding, amplified by the exponential that forms w (tensor2tensor's law is
+    exp(-k ln(b)/(h - 1)) in float32); 4 times that is allowed.
+    """
+    table = _two_d(real).astype(np.float64)
+    n, d = table.shape
+    exact = convention.table(n, d)
+    pair, _ = conventions.column_roles(d, convention.layout, convention.order)
+    w = convention.frequencies(d)[pair]
+    p = np.arange(convention.offset, convention.offset + n)[:, None]
+    tolerance = 4 * EPS32 * (1 + p * w * (1 + np.abs(np.log(w))))
+    if convention.padding_row is not None and table[convention.padding_row].any():
+        return math.inf  # the padding row must be zeros, exactly
+    return float(np.max(np.abs(table - exact) / tolerance))
+
+
+# --------------------------------------------------------------------------------------------
+# The recordings: every named convention against the library it names
+
+
+def test_every_named_convention_is_recorded_from_a_library() -> None:
+    assert set(record.RECORDERS) | NO_LIBRARY == set(conventions.CONVENTIONS)
+    for name in NO_LIBRARY:  # these name no library, so there is none to check against
+        assert not any(lib in conventions.get(name).title for lib in LIBRARY_NAMES)
+    assert INFO["command"] == record.COMMAND
+    assert set(INFO["versions"]) == set(record.PACKAGES)
+    assert set(RECORDED) == {record.key(*r) for r in recordings()}
+
+
+@pytest.mark.parametrize(("convention", "library", "n", "d"), recordings())
+def test_the_recorded_table_is_its_convention_and_no_other(
+    convention: str, library: str, n: int, d: int
+) -> None:
+    real = RECORDED[record.key(convention, library, n, d)]
+    assert within_float32(real, conventions.get(convention)) <= 1.0
+    for other, candidate in conventions.CONVENTIONS.items():
+        if other != convention:  # the neighbouring conventions are far from it
+            assert within_float32(real, candidate) > 100.0, other
+
+
+@pytest.mark.parametrize(("convention", "library", "n", "d"), recordings())
+def test_pe_testing_passes_the_recorded_table(
+    convention: str, library: str, n: int, d: int
+) -> None:
+    real = RECORDED[record.key(convention, library, n, d)]
+    c = conventions.get(convention)
+    assert_convention(
+        real,
+        layout=c.layout,
+        order=c.order,
+        law=c.law if c.law != "one-indexed" else "other",
+        base=c.base,
+        offset=c.offset,
+        padding_row=c.padding_row,
+    )
+    if convention == "paper":
+        assert_matches_paper(real)
+    found = pe.identify(real)
+    assert (found.position_offset, found.first_token_row) == (c.offset, c.first_token_row)
+
+
+def test_fairseqs_stored_table_no_longer_passes_as_documented_before() -> None:
+    """The description this branch corrected (offset 2) fails on the real stored table."""
+    real = RECORDED[record.key("fairseq", "m2m100", 66, 32)]
+    with pytest.raises(AssertionError, match="offset: row 0 is position 0, expected 2"):
+        assert_convention(real, layout="halves", law="tensor2tensor", offset=2)
+    found = pe.identify(real)
+    assert any("the first token reads row 2 (position 2)" in note for note in found.notes)
+
+
+# --------------------------------------------------------------------------------------------
+# PyTorch files written by torch.save, read without torch
+
+
+def test_a_torch_state_dict_is_read_without_torch() -> None:
+    path = str(HERE / "fairseq_model.bin")
+    loaded = load_table(path, "model.encoder.embed_positions.weight")
+    assert loaded.stored_dtype == "float32"
+    assert within_float32(loaded.array, conventions.get("fairseq")) <= 1.0
+    fc1 = load_table(path, "model.encoder.layers.0.fc1.weight").array
+    fc2 = load_table(path, "model.encoder.layers.0.fc2.weight").array  # a transposed view
+    assert np.array_equal(fc2, fc1.T)
+    bf16 = load_table(path, "model.decoder.embed_positions.weight")
+    assert bf16.stored_dtype == "bfloat16"
+    assert np.max(np.abs(bf16.array - loaded.array)) <= 2.0**-9
+    with pytest.raises(ValueError, match="does not hold float16, bfloat16, float32"):
+        load_table(path, "model.encoder.version")
+
+
+def test_cli_identifies_fairseq_in_a_pytorch_model_bin() -> None:
+    path = str(HERE / "fairseq_model.bin")
+    result = run_pe("identify", path, "--tensor", "model.encoder.embed_positions.weight")
+    assert result.returncode == 0, result.stderr
+    assert "layout: halves, sin-first" in result.stdout
+    assert "law: tensor2tensor" in result.stdout
+    assert "row 0 is position 0" in result.stdout
+    assert "tokens start at row 2 (position 2)" in result.stdout
+    ranked = run_pe("identify", path)
+    assert ranked.returncode == 2
+    assert "the likeliest tables: model.encoder.embed_positions.weight (130, 32)" in (ranked.stderr)
+    listed = run_pe("identify", path, "--list")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()[1:]
+    assert len(lines) == 8  # every tensor, the two sinusoidal tables first
+    assert {lines[0].split()[1], lines[1].split()[1]} == {
+        "model.encoder.embed_positions.weight",
+        "model.decoder.embed_positions.weight",
+    }
+    assert "[100% sinusoid columns]" in lines[0]
+
+
+def test_the_tutorials_buffer_of_shape_n_1_d_is_the_papers() -> None:
+    result = run_pe("identify", str(HERE / "tutorial_buffer.pt"))
+    assert result.returncode == 0, result.stderr
+    assert "the paper's encoding" in result.stdout
+    assert "table: 80 rows x 16 columns, float32" in result.stdout
+
+
+def test_a_legacy_torch_file_is_refused() -> None:
+    result = run_pe("identify", str(HERE / "legacy.pt"))
+    assert result.returncode == 2
+    assert "not a zip-format PyTorch file" in result.stderr.splitlines()[-1]
+
+
+# --------------------------------------------------------------------------------------------
+# The libraries themselves (skipped locally without them, required in CI)
+
+
+@pytest.mark.parametrize(("convention", "library", "n", "d"), recordings())
+def test_the_recordings_are_what_the_libraries_compute(
+    convention: str, library: str, n: int, d: int
+) -> None:
+    require("torch")
+    require("transformers")
+    require("positional_encodings")
+    _, make = record.RECORDERS[convention][library]
+    now = record.run(make, n, d)
+    recorded = RECORDED[record.key(convention, library, n, d)]
+    assert now.shape == recorded.shape
+    # the same code may round differently on another processor: within float32's model
+    assert within_float32(now, conventions.get(convention)) <= 1.0
+    assert np.max(np.abs(now.astype(np.float64) - recorded)) <= 4 * EPS32 * (1 + n)
+
+
+def test_torch_load_and_pe_read_the_same_values(tmp_path: Path) -> None:
+    torch = require("torch")
+    saved = torch.load(HERE / "fairseq_model.bin", weights_only=True)
+    for name, tensor in saved.items():
+        if tensor.dtype in (torch.float32, torch.bfloat16, torch.float16, torch.float64):
+            mine = load_table(str(HERE / "fairseq_model.bin"), name).array
+            assert np.array_equal(mine, tensor.detach().float().numpy()), name
+    # a file written now, with a fairseq port's table as its only tensor
+    path = tmp_path / "pytorch_model.bin"
+    torch.save({"embed_positions.weight": record.fsmt_weight(258, 64)}, path)
+    result = run_pe("identify", str(path), "--tensor", "embed_positions.weight")
+    assert result.returncode == 0, result.stderr
+    assert "tokens start at row 2" in result.stdout
+
+
+SHAPES_TRIED = [(n, d) for n in (16, 64, 100, 512, 1000, 2048) for d in (4, 16, 64, 128, 512)]
+
+
+@pytest.mark.parametrize(("n", "d"), SHAPES_TRIED)
+def test_pytorch_tutorial_and_positional_encodings_pass_at_every_shape(n: int, d: int) -> None:
+    torch = require("torch")
+    encodings = require("positional_encodings.torch_encodings")
+    assert_matches_paper(record.tutorial_table(n, d))  # (n, 1, d), float32
+    for batch in (1, 3):
+        table = encodings.PositionalEncoding1D(d)(torch.zeros(batch, n, d))
+        assert_matches_paper(table)
+
+
+@pytest.mark.parametrize(("n", "d"), [(64, 32), (300, 128), (1026, 512)])
+def test_real_fairseq_tables_match_the_named_convention(n: int, d: int) -> None:
+    require("torch")
+    require("transformers")
+    stored = conventions.get("fairseq")
+    for library in ("m2m100", "xglm", "speech2text", "fsmt"):
+        real = record.RECORDERS["fairseq"][library][1](n, d)
+        assert_convention(
+            real, layout="halves", order="sin-first", law="tensor2tensor", offset=0, padding_row=1
+        )
+        assert within_float32(record.run(lambda *_, r=real: r, n, d), stored) <= 1.0
+
+
+def test_bfloat16_tables_from_torch_and_jax_in_the_python_api() -> None:
+    torch = require("torch")
+    jnp = require("jax.numpy")
+    table = pe.sinusoidal(512, 64)
+    for held in (
+        torch.tensor(table).to(torch.bfloat16),
+        torch.tensor(table, requires_grad=True),
+        jnp.asarray(table, dtype=jnp.bfloat16),
+    ):
+        assert_matches_paper(held)
+        found = pe.identify(held)
+        assert found.matches_paper, found.reason
+    assert pe.identify(torch.tensor(table).to(torch.bfloat16)).dtype == "bfloat16"
+    assert pe.identify(jnp.asarray(table, dtype=jnp.bfloat16)).dtype == "bfloat16"
+    # bfloat16 angles are a bug: the float32 recipe computed in bfloat16 fails
+    position = torch.arange(512, dtype=torch.bfloat16)[:, None]
+    inverse = torch.exp(torch.arange(0, 64, 2) * (-math.log(10000.0) / 64)).to(torch.bfloat16)
+    angles = position * inverse
+    wrong = torch.stack([angles.sin(), angles.cos()], -1).reshape(512, 64)
+    with pytest.raises(AssertionError):
+        assert_matches_paper(wrong)
+
+
+# --------------------------------------------------------------------------------------------
+# Real RoPE: Hugging Face's Llama (with its scalings), GPT-NeoX, GPT-J, rotary-embedding-torch
+
+HEAD = 64
+
+
+def hf_rope(model: str, rope_parameters: dict[str, Any]) -> Any:
+    """``fn(x, positions)`` running transformers' rotary embedding of ``model`` on ``x``."""
+    torch = require("torch")
+    require("transformers")
+    if model == "llama":
+        from transformers import LlamaConfig as Config
+        from transformers.models.llama import modeling_llama as modeling
+
+        rotary_class = modeling.LlamaRotaryEmbedding
+    else:
+        from transformers import GPTNeoXConfig as Config
+        from transformers.models.gpt_neox import modeling_gpt_neox as modeling
+
+        rotary_class = modeling.GPTNeoXRotaryEmbedding
+    config = Config(
+        hidden_size=2 * HEAD,
+        num_attention_heads=2,
+        max_position_embeddings=4096,
+        rope_parameters=rope_parameters,
+    )
+    rotary = rotary_class(config)
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> Any:
+        t = torch.tensor(x)[None, None]  # (batch, heads, n, d), float64
+        cos, sin = rotary(t, torch.tensor(positions)[None])
+        rotated, _ = modeling.apply_rotary_pos_emb(t, t, cos, sin)
+        return rotated[0, 0]
+
+    return fn
+
+
+LLAMA: dict[str, dict[str, Any]] = {
+    "default": {"rope_type": "default", "rope_theta": 10000.0},
+    "llama3.1": {
+        "rope_type": "llama3",
+        "rope_theta": 500000.0,
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+    },
+    "theta-1e7": {"rope_type": "default", "rope_theta": 1e7},
+    "linear": {"rope_type": "linear", "rope_theta": 10000.0, "factor": 4.0},
+    "dynamic-ntk": {"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 2.0},
+    "yarn": {
+        "rope_type": "yarn",
+        "rope_theta": 10000.0,
+        "factor": 4.0,
+        "original_max_position_embeddings": 1024,
+    },
+}
+
+
+@pytest.mark.parametrize("variant", list(LLAMA))
+def test_hugging_faces_llama_rope_passes_with_every_scaling(variant: str) -> None:
+    parameters = LLAMA[variant]
+    fn = hf_rope("llama", parameters)
+    theta = float(parameters["rope_theta"])
+    # HF forms its angles in float32 whatever x's dtype: told so at float64's precision
+    with pytest.raises(AssertionError, match=r"pass angle_dtype=numpy\.float32"):
+        assert_rope_relative(fn, HEAD, base=theta)
+    found = assert_rope_relative(fn, HEAD, base=theta, angle_dtype=np.float32)
+    assert found == "halves"
+    with pytest.raises(AssertionError, match=re.escape(f"follow base {theta:.6g}")):
+        assert_rope_relative(fn, HEAD, base=theta * 3, angle_dtype=np.float32)
+    with pytest.raises(AssertionError, match="uses the halves pairing"):
+        assert_rope_relative(fn, HEAD, pairing="adjacent", base=theta, angle_dtype=np.float32)
+
+
+def test_gpt_neox_partial_rotary() -> None:
+    parameters = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25}
+    fn = hf_rope("neox", parameters)
+    with pytest.raises(AssertionError, match="rotary_dim=16"):
+        assert_rope_relative(fn, HEAD, angle_dtype=np.float32)
+    found = assert_rope_relative(fn, HEAD, rotary_dim=16, angle_dtype=np.float32)
+    assert found == "halves"
+
+
+def test_gpt_j_and_rotary_embedding_torch_pair_adjacent_columns() -> None:
+    torch = require("torch")
+    require("transformers")
+    rotary_embedding = require("rotary_embedding_torch")
+    from transformers.models.gptj import modeling_gptj
+
+    table = modeling_gptj.create_sinusoidal_positions(4096, 16)  # rotary_dim 16 of 64
+
+    def gptj(x: np.ndarray, positions: np.ndarray) -> Any:
+        t = torch.tensor(x, dtype=torch.float32)[None, :, None, :]  # (batch, n, heads, d)
+        sin, cos = torch.split(table[torch.tensor(positions)][None], 8, dim=-1)
+        rotated = modeling_gptj.apply_rotary_pos_emb(t[..., :16], sin, cos)
+        return torch.cat([rotated, t[..., 16:]], dim=-1)[0, :, 0]
+
+    assert assert_rope_relative(gptj, HEAD, rotary_dim=16) == "adjacent"
+    rotary = rotary_embedding.RotaryEmbedding(dim=HEAD)
+
+    def lucidrains(x: np.ndarray, positions: np.ndarray) -> Any:
+        freqs = rotary(torch.tensor(positions, dtype=torch.float32))
+        return rotary_embedding.apply_rotary_emb(freqs, torch.tensor(x, dtype=torch.float32))
+
+    assert assert_rope_relative(lucidrains, HEAD, pairing="adjacent") == "adjacent"
+    with pytest.raises(AssertionError, match="uses the adjacent pairing"):
+        assert_rope_relative(lucidrains, HEAD, pairing="halves")
