@@ -27,11 +27,10 @@
 #   its stored table starts at 0, with a zeroed padding row before the first token)
 #   [checked](claims.py#claim-conventions-as-described).
 #
-# None of these changes what the encoding can do, but mixing two of them silently breaks a
-# model, and tutorials carry outright bugs. This chapter shows the conventions side by side,
-# says who uses which, how to convert, and what each known bug does; then it shows
-# `pe identify`, which reads any table and says which convention it follows, or how it
-# differs. Everything below is computed by `pe` while the page is built.
+# None of these changes what the encoding can do, but mixing two silently breaks a model,
+# and tutorials carry outright bugs. Below: the conventions side by side, who uses which, how
+# to convert, each known bug, and `pe identify`, which names the convention of any table.
+# Everything is computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]
 from pe.site import conventions as page

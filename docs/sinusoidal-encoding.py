@@ -131,10 +131,8 @@ page.worked_example()
 # where the two are the same matrix [checked](claims.py#claim-concat-is-two-projections).
 #
 # And the two barely interfere: in high dimension an encoding row is nearly orthogonal to a
-# random embedding [checked](claims.py#claim-embedding-encoding-nearly-orthogonal).
-#
-# The rows of a sentence also crowd into a few directions, where a random embedding puts
-# little of its length [checked](claims.py#claim-encoding-subspace-share).
+# random embedding [checked](claims.py#claim-embedding-encoding-nearly-orthogonal); the fold
+# below also measures how few directions the rows of a sentence span.
 
 # %% tags=["hide_input"]
 report.how_we_know(

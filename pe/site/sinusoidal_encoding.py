@@ -144,7 +144,7 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
             + ", ".join(str(c // 2) for c in columns)
             + " (lines; dots every 4 positions)."
         ),
-        size=(4.2, 3.5),
+        size=(4.2, 3.25),
     )
 
 
@@ -237,7 +237,7 @@ def binary_vs_sinusoid(n_positions: int = 17) -> Html:
         ),
         caption="Bits flip abruptly with periods that double; sinusoids glide, and their "
         f"wavelengths grow by 10000^(2/d) per pair, here 10000^(1/8) = {10000 ** (1 / 8):.3f}.",
-        size=(4.2, 3.5),
+        size=(4.2, 3.25),
     )
 
 

@@ -41,7 +41,14 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from pe import numeric
 from pe.site.figures import MIN_TEXT_PX
 
-from .test_browser import PALETTES, open_context, page_url, site_pages, wait_for_typesetting
+from .test_browser import (
+    PALETTES,
+    SCROLL_THROUGH_JS,
+    open_context,
+    page_url,
+    site_pages,
+    wait_for_typesetting,
+)
 
 WIDTHS = (1280, 390)
 SCREEN = 900
@@ -352,6 +359,17 @@ MAX_FIRST_READ_SCREENS = 10
 #: The display formulas the rotation identity shows with every fold closed, at least.
 MIN_ROTATION_DISPLAYS = 4
 
+# Every image loaded at its size (the lazy ones too), the fonts in.
+LOAD_IMAGES_JS = """
+async () => {
+  const images = Array.from(document.images);
+  for (const img of images) img.loading = "eager";
+  await Promise.all(images.map((img) => img.decode().catch(() => null)));
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}
+"""
+
 # Folds closed: the page's height, and the display formulas outside every closed fold.
 FIRST_READ_JS = """
 () => {
@@ -391,7 +409,8 @@ def test_every_chapter_reads_in_ten_screens_folds_closed(
             # networkidle: the next page must not abort a request of this one (the favicon)
             page.goto(server + path, wait_until="networkidle")
             wait_for_typesetting(page)
-            page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise; }")
+            page.evaluate(SCROLL_THROUGH_JS)  # read through: typeset as it scrolls
+            page.evaluate(LOAD_IMAGES_JS)  # and every figure in place, as a reader sees it
             state = page.evaluate(FIRST_READ_JS)
             assert state["open"] == 0, path
             heights[path or "home"] = state["height"] / FIRST_READ["height"]
