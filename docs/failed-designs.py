@@ -29,23 +29,23 @@ from pe.site import report
 #
 # Write position $p$ as the number $p$, for example as one extra coordinate of the token's
 # vector, $[e;\,p]$. The first tokens get small values, but nothing bounds them: position
-# $p$ writes $p$ itself next to embedding entries of size about one. (`pe` draws the
-# embeddings from the standard normal distribution. The paper multiplies its embedding
-# weights by $\sqrt{d}$, which gives entries of that size only if the weights start with
-# standard deviation $1/\sqrt d$, an initialisation it does not state
-# [checked](claims.py#claim-embedding-scale-needs-init).)
+# $p$ writes $p$ itself next to embedding entries of size about one (`pe` draws them from
+# the standard normal distribution; the paper's scaling by $\sqrt d$ gives entries of that
+# size only with an initialisation it does not state
+# [checked](claims.py#claim-embedding-scale-needs-init)).
 
 # %% tags=["hide_input"]
 page.raw_index_table()
 
 # %% [markdown]
-# The index's share of the squared norm, $p^2/(p^2 + \lVert e\rVert^2)$, tends to 1: far
-# positions swamp the word they are attached to, and every layer reading the vector sees
-# mostly the position. The sinusoidal encoding, added to the same embeddings, keeps a
-# fixed share at every position, because its norm is the same everywhere.
-
-# %% tags=["hide_input"]
-report.claim("raw-index-dominates")
+# The index's share of the squared norm tends to 1
+# [checked](claims.py#claim-raw-index-dominates):
+#
+# $$\frac{p^2}{p^2 + \lVert e\rVert^2} \;\longrightarrow\; 1 \qquad (p \to \infty):$$
+#
+# far positions swamp the word they are attached to, and every layer reading the vector sees
+# mostly the position. The sinusoidal encoding, added to the same embeddings, keeps a fixed
+# share at every position, because its norm is the same everywhere.
 
 # %% tags=["hide_input"]
 page.position_share()
@@ -54,16 +54,19 @@ page.position_share()
 # ## Design 2: the index divided by the length
 #
 # Divide by the length $n$ of the sentence, $p/n$, and every value lies in $[0, 1)$. But the
-# step between neighbours becomes $1/n$: a quarter in a 4-token sentence, a fortieth in a
-# 40-token one. "The next word" is a different number in every sentence, so a model cannot
-# learn one pattern for it, and the value 0.25 means position 1 in the short sentence but
-# position 10 in the long one.
-
-# %% tags=["hide_input"]
-report.claim("normalised-index-gap", proofs=True)
+# step between neighbours becomes [checked](claims.py#claim-normalised-index-gap)
+#
+# $$\frac{p+1}{n} - \frac{p}{n} = \frac1n :$$
+#
+# a quarter in a 4-token sentence, a fortieth in a 40-token one. "The next word" is a
+# different number in every sentence, so a model cannot learn one pattern for it, and the
+# value 0.25 means position 1 in the short sentence but position 10 in the long one.
 
 # %% tags=["hide_input"]
 page.normalised_index_gaps()
+
+# %% tags=["hide_input"]
+report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 
 # %% [markdown]
 # ## What a position encoding needs
@@ -78,28 +81,26 @@ page.normalised_index_gaps()
 #    its sentence;
 # 5. **deterministic**: a function of the position, the same in every call.
 #
-# Some write-ups add "periodic" to this list, to show relative relationships. Periodicity belongs to
-# each sine/cosine pair, which repeats after its wavelength, and it is what makes one fixed
-# rotation move every position by the same offset ([chapter 4](rotation-identity.py)). The
-# vector as a whole must *not* repeat, or uniqueness fails: the pairs' wavelengths are
-# chosen so that, together, they do not come back to a previous state (the check of
-# uniqueness below).
+# Some write-ups add "periodic" to this list, to show relative relationships. Periodicity
+# belongs to each sine/cosine pair, which repeats after its wavelength, and it is what makes
+# one fixed rotation move every position by the same offset
+# ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or
+# uniqueness fails: together, the pairs' wavelengths never bring it back to a previous state
+# (the check of uniqueness below).
 #
-# The sinusoidal encoding, defined in [chapter 3](sinusoidal-encoding.py) as
-# $PE(p, 2i) = \sin\omega_i p$, $PE(p, 2i+1) = \cos\omega_i p$ with
-# $\omega_i = 10000^{-2i/d}$ [checked](claims.py#claim-pair-index-range), meets each of them. Each check
-# below is a registered claim.
-
-# %% [markdown]
+# The sinusoidal encoding of [chapter 3](sinusoidal-encoding.py),
+# $PE(p, 2i) = \sin\omega_i p$ and $PE(p, 2i+1) = \cos\omega_i p$ with
+# $\omega_i = 10000^{-2i/d}$ [checked](claims.py#claim-pair-index-range), meets each of them.
+#
 # ### 1. Bounded
 #
-# Each sine and cosine of the same angle form a point on the unit circle, so every entry
-# lies in $[-1, 1]$ at every position, however far.
-
-# %% tags=["hide_input"]
-report.claim("encoding-bounded")
-
-# %% [markdown]
+# The sine and the cosine of one angle form a point on the unit circle
+# [checked](claims.py#claim-encoding-bounded),
+#
+# $$\sin^2 \omega_i p + \cos^2 \omega_i p = 1, \qquad\text{so}\qquad |PE(p, j)| \le 1$$
+#
+# at every position, however far.
+#
 # ### 2. Unique
 #
 # One pair alone is not enough. The fastest pair turns by one radian per position, and some
@@ -111,9 +112,6 @@ report.claim("encoding-bounded")
 # %% tags=["hide_input"]
 page.single_pair_note()
 
-# %% tags=["hide_input"]
-report.claim("encoding-rows-distinct")
-
 # %% [markdown]
 # Counted in numbers, a continuous code is still far thriftier than a binary one, as
 # [Zhang et al.](bibliography.md#zhang2023) say: a binary code of $n$ positions needs
@@ -123,51 +121,44 @@ report.claim("encoding-rows-distinct")
 # they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
 # $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a
 # little noise or rounding would then confuse the two positions. Many pairs of different
-# frequencies buy the margin back.
-
-# %% tags=["hide_input"]
-report.claim("continuous-fewer-numbers")
-
-# %% [markdown]
+# frequencies buy the margin back [checked](claims.py#claim-continuous-fewer-numbers).
+#
 # ### 3. The same offset looks the same everywhere
 #
 # The distance between the encodings of two positions depends only on how far apart they
-# are, not on where they are, nor on the length of the sentence. SymPy proves it pair by
-# pair (a pair whose cosine turns at a different rate from its sine would fail); NumPy
-# measures it on the full vectors.
-
-# %% tags=["hide_input"]
-report.claim("offset-distance-position-free", proofs=True)
-
-# %% [markdown]
+# are, not on where they are, nor on the length of the sentence
+# [checked](claims.py#claim-offset-distance-position-free):
+#
+# $$\lVert PE(p+k) - PE(p) \rVert^2 = \sum_{i=0}^{d/2-1} \bigl(2 - 2\cos \omega_i k\bigr),$$
+#
+# with no $p$ in it. SymPy proves it pair by pair (a pair whose cosine turns at a different
+# rate from its sine would fail); NumPy measures it on the full vectors.
 # [Chapter 4](rotation-identity.py) shows the stronger fact behind this: one fixed rotation
 # takes every $PE(p)$ to $PE(p+k)$.
 #
 # ### 4. Defined for any length
 #
 # The formula takes the position and nothing else: the rows of a 4-token sentence are the
-# first rows of a 40-token sentence, and a position a billion tokens in has its value:
-# `pe.numeric` computes every entry within ${{ entry_bound }}$ of the exact value at every
-# position up to $2^{53}$ ([the precision chapter](precision.py)), where forming the angle
-# $\omega_i p$ in float64 would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$
-# [checked](claims.py#claim-encoding-any-position).
-# A learned table of 512 rows, by contrast, has nothing to say
-# about position 512 ([chapter 6](fixed-or-learned.py)).
-
-# %% tags=["hide_input"]
-report.claim("encoding-independent-of-length")
-
-# %% tags=["hide_input"]
-report.claim("encoding-any-position")
-
-# %% [markdown]
+# first rows of a 40-token sentence [checked](claims.py#claim-encoding-independent-of-length).
+#
+# And a position a billion tokens in has its value: `pe.numeric` computes every entry within
+# ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$
+# ([the precision chapter](precision.py)), where forming the angle $\omega_i p$ in float64
+# would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$
+# [checked](claims.py#claim-encoding-any-position). A learned table of 512 rows, by contrast,
+# has nothing to say about position 512 ([chapter 6](fixed-or-learned.py)).
+#
 # ### 5. Deterministic
 #
 # No random initialisation, no training: the same positions give the same bits in any call
-# and in any order.
+# and in any order [checked](claims.py#claim-encoding-deterministic).
 
 # %% tags=["hide_input"]
-report.claim("encoding-deterministic")
+report.how_we_know(
+    "encoding-bounded", "encoding-rows-distinct", "continuous-fewer-numbers",
+    "offset-distance-position-free", "encoding-independent-of-length", "encoding-any-position",
+    "encoding-deterministic", proofs={"offset-distance-position-free": True},
+)  # fmt: skip
 
 # %% [markdown]
 # ## Exercises

@@ -33,13 +33,13 @@ from pe.site import report
 # $n_{\max} d$ numbers to store and train, and it has a row only for the positions it was
 # built for: position $n_{\max}$ simply does not exist for it (and rows for positions rarely
 # seen in training are barely trained). The sinusoidal table costs nothing to train and has a
-# value at every position.
+# value at every position [checked](claims.py#claim-learned-table-trade).
 
 # %% tags=["hide_input"]
 page.learned_table_sentence()
 
 # %% tags=["hide_input"]
-report.claim("learned-table-trade")
+report.how_we_know("learned-table-trade")
 
 # %% [markdown]
 # ## What the original authors reported
@@ -58,7 +58,7 @@ report.claim("learned-table-trade")
 # training" ([thanh-viz](bibliography.md#thanh-viz)), or is preferred for better
 # extrapolation. What is true is narrower: the formula
 # gives a bounded, distinct row at every position, and the rotation identity holds there
-# (the evidence of the claim above checks positions up to $2^{40}$
+# (the same claim's evidence checks positions up to $2^{40}$
 # [checked](claims.py#claim-learned-table-trade)). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn
 # during training, so beyond the training length they move to angles that no training
@@ -71,7 +71,7 @@ page.unseen_sentence()
 page.unseen_pairs_by_position()
 
 # %% tags=["hide_input"]
-report.claim("unseen-values-beyond-training")
+report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-identical")
 
 # %% [markdown]
 # ## What later work measured
@@ -107,20 +107,25 @@ report.claim("unseen-values-beyond-training")
 # [checked](claims.py#claim-transformer-post-ln). The
 # normalisation after each addition re-centres and rescales the whole stream, encoding
 # included, so $x + PE$ is no longer a term of the top state; how much of its direction
-# survives is an empirical matter. A tiny stack in `pe.experiments.fixed_or_learned` shows
-# both with random weights: attention and feed-forward sublayers, run once on content $x$ and
-# once on $x + PE$. The change at the top keeps the direction of $PE(p)$ best in the pre-LN
-# stack, less in the post-LN one; without residual connections, or with a sublayer that
-# cancels its input, it does not.
+# survives is an empirical matter.
+#
+# A tiny stack in `pe.experiments.fixed_or_learned` shows both with random weights: attention
+# and feed-forward sublayers, run once on content $x$ and once on $x + PE$. The change at the
+# top keeps the direction of $PE(p)$ best in the pre-LN stack, less in the post-LN one;
+# without residual connections, or with a sublayer that cancels its input, it does not
+# [checked](claims.py#claim-residual-stream-carries-position).
 
 # %% tags=["hide_input"]
 page.signal_table()
 
 # %% tags=["hide_input"]
-report.claim("residual-stream-carries-position")
+page.position_signal_by_depth()
 
 # %% tags=["hide_input"]
-page.position_signal_by_depth()
+report.how_we_know(
+    "press-sinusoidal-degrades", "residual-connections-for-depth",
+    "residual-stream-carries-position", "transformer-post-ln",
+)  # fmt: skip
 
 # %% [markdown]
 # The residual path carries the encoding; it does not protect it. Each sublayer adds its own

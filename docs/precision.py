@@ -15,14 +15,11 @@
 #
 # A table of sines and cosines looks like the easiest thing to compute. It is not, once the
 # positions get large: the angle $\omega_i p$ has to be known to far more digits than the
-# value you finally store, because $\sin$ only sees the angle modulo a full turn. This chapter
-# measures how wrong the usual ways of computing the table are, explains why, and shows how
-# `pe` computes it both faster and with an error that does not grow with the position, using
-# the [rotation identity](rotation-identity.py) itself as the algorithm: in float64 within a
-# fixed absolute bound (not correctly rounded), in float32 correctly rounded on every entry
-# sampled.
-#
-# Every error on this page is measured while the page is built, against the exact values
+# value finally stored, because $\sin$ only sees the angle modulo a full turn. This chapter
+# measures how wrong the usual ways of computing the table are, explains why, shows how `pe`
+# computes it faster and with an error that does not grow with the position (using the
+# [rotation identity](rotation-identity.py) itself as the algorithm), and what rounding does
+# to the identity. Every error is measured while the page is built, against exact values
 # computed by mpmath with {{ reference_digits }} significant digits.
 
 # %% tags=["hide_input"]
@@ -49,77 +46,67 @@ page.drift_table()
 # ## Why the float32 recipe drifts
 #
 # A float32 number carries 24 significant bits, so rounding the angle
-# $\theta = \omega_i p$ to float32 moves it by up to $2^{-24}\,\theta$. The sine passes that
-# error on unchanged: near $10^4$ consecutive float32 numbers are $2^{-10}$ apart, so an
+# $\theta = \omega_i p$ to float32 moves it by up to $2^{-24}\,\theta$, and the sine passes
+# that error on unchanged. Near $10^4$ consecutive float32 numbers are $2^{-10}$ apart, so an
 # angle of that size (a pair with $\omega_i$ near 1, at $p = 10^4$) is off by up to
-# $2^{-11} \approx 4.9 \times 10^{-4}$ radians [checked](claims.py#claim-float-format-facts),
-# and the error keeps growing linearly with $p$. The
-# frequency itself is also rounded (and `exp` amplifies the rounding of its argument, by
-# $|\ln \omega_i|$), which adds to the same linear growth
-# [checked](claims.py#claim-float32-recipe-drifts). No choice of rounding mode fixes
-# this: the problem is that an absolute precision of $10^{-8}$ on an angle of $10^4$ needs
-# 40 significant bits [checked](claims.py#claim-float-format-facts).
+# $2^{-11} \approx 4.9 \times 10^{-4}$ radians, and an absolute precision of $10^{-8}$ on an
+# angle of $10^4$ would need 40 significant bits: no rounding mode fixes this
+# [checked](claims.py#claim-float-format-facts).
 #
+# The frequency is rounded too (and `exp` amplifies the rounding of its argument, by
+# $|\ln \omega_i|$), which adds to the same linear growth: the recipe's entries err by up to
+# {{ recipe32_at_1e4:.1e }} at $p = 10^4$ [checked](claims.py#claim-float32-recipe-drifts).
+#
+# The direct float64 evaluation drifts for the same reason, $2^{29}$ times more slowly: its
+# largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
+# {{ direct64_at_1e6:.1e }} at $p = 10^6$ [checked](claims.py#claim-direct-float64-drifts).
+# The figure shows each method's largest error over a sample of columns, at positions up to
+# about a million: the recipes grow linearly, the three `pe` tables are flat.
+
+# %% tags=["hide_input"]
+page.error_vs_position()
+
+# %% [markdown]
 # In float16 it is worse in two ways: above 2048 integers are no longer all representable,
 # so *neighbouring positions become the same number*, and 65504 is the largest finite
 # float16: from 65520 on, a position overflows to infinity
 # [checked](claims.py#claim-float-format-facts).
 
 # %% tags=["hide_input"]
-report.claim("float32-recipe-drifts")
-
-# %% [markdown]
-# The direct float64 evaluation drifts for the same reason, only $2^{29}$ times more slowly
-# (the ratio of the two dtypes' machine epsilons)
-# [checked](claims.py#claim-float-format-facts):
-# rounding $\omega_i$ to float64 and forming $\omega_i p$ moves the angle by about
-# $2^{-53}\,\omega_i p$, so the largest error over a row is {{ direct64_at_1e3:.1e }} at
-# $p = 10^3$ and {{ direct64_at_1e6:.1e }} at $p = 10^6$
-# [checked](claims.py#claim-direct-float64-drifts).
-#
-# ## The error model, measured
-#
-# The figure shows, for each method and each position up to about a million, the largest
-# error over a sample of columns. The three `pe` tables are flat: their error does not
-# depend on the position. The recipes grow linearly.
-
-# %% tags=["hide_input"]
-page.error_vs_position()
+report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-format-facts")
 
 # %% [markdown]
 # ## The rotation algorithm
 #
 # Store each (sine, cosine) pair as one complex number,
 # $z_i(p) = \sin\omega_i p + \mathrm{i}\cos\omega_i p$. Then the rotation identity says that
-# moving by $q$ positions is **one complex multiplication**:
-
-# %% tags=["hide_input"]
-report.claim("complex-shift-step", proofs=True)
-
-# %% [markdown]
-# `pe.numeric.sinusoidal` uses it as follows (module `pe._rotation_table`):
+# moving by $q$ positions is **one complex multiplication**, $z_i(q + r) = z_i(r)\,(\cos\omega_i q -
+# \mathrm{i}\sin\omega_i q)$ [checked](claims.py#claim-complex-shift-step).
+# `pe.numeric.sinusoidal` (module `pe._rotation_table`) uses it as follows:
 #
 # 1. Split every position into a block start $q$, a multiple of the block size $B$, and
 #    an offset $r$ inside the block, smaller than $B$.
 # 2. Compute the **anchors** $z_i(r)$ for one block of positions and $z_i(q)$ for every block
 #    start accurately (below).
-# 3. Fill each entry with one complex multiplication,
-#    $z_i(q + r) = z_i(r)\,(\cos\omega_i q - \mathrm{i}\sin\omega_i q)$, in float64, and
-#    round the result once to the output dtype [checked](claims.py#claim-complex-shift-step).
+# 3. Fill each entry with that one complex multiplication, in float64, and round the result
+#    once to the output dtype.
 #
 # The last step is the whole cost: one complex multiply per pair instead of a sine and a
-# cosine.
+# cosine. The tempting shortcut, chaining the step one row at a time,
+# $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, lets the rounding errors of the products add up
+# along the chain [checked](claims.py#claim-complex-shift-step); `pe` never multiplies more
+# than once: each entry is the product of two anchors computed directly from accurate
+# angles.
 
 # %% tags=["hide_input"]
 page.block_size()
 
 # %% [markdown]
-# ### Accurate anchors: the angle in more than float64 precision
+# ### Accurate anchors
 #
 # An anchor is only as good as its angle, and a float64 angle is not good enough at large
-# positions. `pe` therefore never forms $\omega_i p$ in float64. It works in *turns*: the
-# angle divided by a full turn, $p f_i$, with $f_i$ the frequency in turns per position.
-# It:
+# positions. `pe` never forms $\omega_i p$ in float64. It works in *turns*, $p f_i$ with
+# $f_i$ the frequency in turns per position, and:
 #
 # * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic and keeps it
 #   as an unevaluated sum of three doubles, which match the exact frequency to
@@ -128,21 +115,17 @@ page.block_size()
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
 #   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
 #   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed);
-# * drops the whole turns of each exact partial product (exact too) and adds the fractional
-#   parts with error-free two-sums: the angle modulo a full turn comes out as a double-double;
-# * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on the
-#   reduced angle, the double-double $x_{hi} + x_{lo}$, which lies in $[-\pi, \pi]$.
+# * drops the whole turns of each exact partial product and adds the fractional parts with
+#   error-free two-sums: the angle modulo a full turn comes out as a double-double;
+# * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
+#   reduced angle, $x_{hi} + x_{lo}$ in $[-\pi, \pi]$.
 #
-# The angle error left is below $10^{-24}$ radians at positions up to $2^{53}$ (the largest
-# term is the rounding of one partial product with the middle double of $f_i$)
+# The angle error left is below $10^{-24}$ radians at positions up to $2^{53}$
 # [checked](claims.py#claim-anchor-angle-accurate), so an anchor is as good as the library's
 # `sin` and `cos` (within about half a unit in the last place) plus one rounding.
 #
-# ### The error bound of an entry
-#
-# One complex product $(s + \mathrm{i}c)(a - \mathrm{i}b)$ of two unit-length anchors, each
-# within $\delta$ of exact, adds their errors with weights $|a| + |b| \le \sqrt2$ and
-# $|s| + |c| \le \sqrt2$, and three roundings of quantities at most 1
+# One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
+# weights of at most $\sqrt2$, and three roundings of quantities at most 1
 # [checked](claims.py#claim-entry-error-bound):
 
 # %% tags=["hide_input"]
@@ -150,63 +133,64 @@ page.entry_bound()
 
 # %% [markdown]
 # This is an *absolute* bound. It does not make the float64 table correctly rounded: half a
-# unit in the last place of an entry is at most $2^{-54}$ (for entries just below 1)
-# [checked](claims.py#claim-float-format-facts), less than the bound allows, and an entry
-# near a zero crossing is tiny, so an error of $10^{-16}$ is many units of its last place
-# [checked](claims.py#claim-table-accurate-float64). For float32 and float16 tables `pe`
-# saves more sines: each anchor is itself the product of two accurate anchors (positions
-# split at {{ radix }} units), which leaves the float64 value within $1.6 \times 10^{-15}$
-# [checked](claims.py#claim-entry-error-bound). Rounding it once to float32 adds at most
-# $2^{-25}$ (half a unit in the last place of numbers just below 1), so a float32 entry is
-# within $2^{-25} + 1.6 \times 10^{-15}$ of the exact value, and it is the correctly rounded
-# value unless the exact value lies within $1.6 \times 10^{-15}$ of a midpoint between two
-# float32 numbers, which no sampled entry does [checked](claims.py#claim-table-accurate-float32):
+# unit in the last place of an entry is at most $2^{-54}$, less than the bound allows, and
+# an entry near a zero crossing is tiny, so an error of $10^{-16}$ is many units of its last
+# place [checked](claims.py#claim-table-accurate-float64).
+#
+# For float32 and float16 tables `pe` saves more sines: each anchor is itself the product of
+# two accurate anchors (positions split at {{ radix }} units), which leaves the float64 value
+# within $1.6 \times 10^{-15}$. Rounding it once to float32 adds at most $2^{-25}$, so a
+# float32 entry is the correctly rounded value unless the exact value lies within
+# $1.6 \times 10^{-15}$ of a midpoint between two float32 numbers, which no sampled entry
+# does [checked](claims.py#claim-table-accurate-float32):
 
 # %% tags=["hide_input"]
 page.rounding_sentence()
 
 # %% tags=["hide_input"]
-report.claim("table-accurate-float64")
-
-# %% tags=["hide_input"]
-report.claim("table-accurate-float32")
-
-# %% [markdown]
-# ### Why every block is re-anchored
-#
-# The tempting shortcut is to chain the step: $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$
-# [checked](claims.py#claim-complex-shift-step), one multiplication per row from the row
-# before. Every product adds a rounding error, and those
-# errors add up along the chain. `pe` never multiplies more than once: each entry is the
-# product of two anchors computed directly from accurate angles.
-
-# %% tags=["hide_input"]
-page.anchoring()
+report.how_we_know(
+    "complex-shift-step", "anchor-angle-accurate", "entry-error-bound", "table-accurate-float64",
+    "table-accurate-float32", proofs={"complex-shift-step": True}, more=[page.anchoring()],
+)  # fmt: skip
 
 # %% [markdown]
-# ## Low precision and the rotation identity
+# ## The rotation identity in floating point
 #
 # The identity $T_k\,PE(p) = PE(p+k)$ holds exactly for real numbers. Computed in a dtype
-# with machine epsilon $\varepsilon$, each entry of $T_k PE(p)$ carries a few roundings of
-# size $\varepsilon$, and the tolerance of `pe.numeric.check_rotation_identity` (the
-# [rotation identity's](rotation-identity.py) error model) grows accordingly. In float16
-# the identity is only good to about three decimal digits; a wrong matrix is still rejected
-# because its errors are of order one.
+# with machine epsilon $\varepsilon$, `pe.numeric.check_rotation_identity` holds each entry
+# of pair $i$ to
+#
+# $$\tau_i(p, k) = 4\,\varepsilon + 8\,\varepsilon_{64} + 4\,\varepsilon_{64}\,\omega_i\,(|p| + |k|):$$
+#
+# the first term covers rounding to that dtype and the products and sum in it; the second,
+# the float64 sines and cosines the check evaluates; the third, each angle $\omega_i p$,
+# $\omega_i k$ rounded once in float64, an error that grows with the angle
+# [checked](claims.py#claim-identity-low-precision). The figure draws, for float64 and
+# float32, the largest error measured at each position next to the tolerance there. The
+# float32 errors stay at the float32 rounding level because `pe` forms the angles in float64
+# before rounding.
 
 # %% tags=["hide_input"]
-report.claim("identity-low-precision")
+page.identity_error()
+
+# %% [markdown]
+# In float16 the identity is only good to about three decimal digits; a wrong matrix is
+# still rejected, because its errors are of order one
+# [checked](claims.py#claim-identity-low-precision):
 
 # %% tags=["hide_input"]
 page.identity_table()
 
+# %% tags=["hide_input"]
+report.how_we_know("identity-low-precision")
+
 # %% [markdown]
 # ## Low precision and the uniqueness of rows
 #
-# The encoding is useful only if different positions get different rows. With exact values,
-# two rows of the table are never equal. Rounding the *values* to float16 keeps them apart:
-# no two rows come closer than {{ float16_neighbours:.2f }} in Euclidean distance, far more
-# than float16's rounding. Rounding the *positions* to float16 does not: above 2048
-# consecutive positions share one float16 number, so they get identical rows
+# With exact values, two rows of the table are never equal. Rounding the *values* to float16
+# keeps them apart: no two rows come closer than {{ float16_neighbours:.2f }} in Euclidean
+# distance, far more than float16's rounding. Rounding the *positions* to float16 does not:
+# above 2048 consecutive positions share one float16 number, so they get identical rows
 # [checked](claims.py#claim-float16-positions-collide). The table lists every pair of the
 # first {{ separation_positions }} positions.
 
@@ -214,7 +198,7 @@ page.identity_table()
 page.separation_table()
 
 # %% tags=["hide_input"]
-report.claim("float16-positions-collide")
+report.how_we_know("float16-positions-collide")
 
 # %% [markdown]
 # ## Reported failures in public code
@@ -232,64 +216,59 @@ report.claim("float16-positions-collide")
 #   [checked](claims.py#claim-megatron-535-float16-positions).
 # * In Hugging Face Transformers, casting a Llama model to float16 or bfloat16 also cast the
 #   cached RoPE values ([hf25681](bibliography.md#hf25681))
-#   [checked](claims.py#claim-hf25681-reported); in Mistral, the frequencies became bfloat16
-#   under mixed-precision training and rebuilt tables were wrong, which the reporter linked to
-#   a loss of model quality ([hf29496](bibliography.md#hf29496))
-#   [checked](claims.py#claim-hf29496-reported); another report
+#   [checked](claims.py#claim-hf25681-reported).
+# * In Mistral, the frequencies became bfloat16 under mixed-precision training and rebuilt
+#   tables were wrong, which the reporter linked to a loss of model quality
+#   ([hf29496](bibliography.md#hf29496)) [checked](claims.py#claim-hf29496-reported).
+# * Another report of RoPE precision lost in reduced precision
 #   ([hf28685](bibliography.md#hf28685)) led to a fix ([hf28760](bibliography.md#hf28760))
-#   [checked](claims.py#claim-hf28685-reported), and a later change computed RoPE in float32
-#   for Llama and Gemma after bfloat16 angles were seen to lose precision at long contexts
-#   ([hf29285](bibliography.md#hf29285)) [checked](claims.py#claim-hf29285-reported).
+#   [checked](claims.py#claim-hf28685-reported).
+# * A later change computed RoPE in float32 for Llama and Gemma after bfloat16 angles were
+#   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285))
+#   [checked](claims.py#claim-hf29285-reported).
 # * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000) showed a loss gap
 #   that the reporters traced to RoPE being applied in lower precision
 #   ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te1245-reported).
-
-# %% [markdown]
-# The reporter's reproducer ($d = {{ neox_d }}$, {{ neox_n }} positions), recomputed: at
-# position {{ neox_row }}, pair {{ neox_pair }}, the float32 angle is
+#
+# The reporter's reproducer of GPT-NeoX ($d = {{ neox_d }}$, {{ neox_n }} positions),
+# recomputed: at position {{ neox_row }}, pair {{ neox_pair }}, the float32 angle is
 # {{ neox_angle32:.4f }}. Rounded to float16 it would be {{ neox_rounded:g }} (float16
 # numbers of that size are whole); the {{ neox_angle16:g }} printed in the report comes
 # from multiplying the position by the frequency already rounded to float16. The cosine at
 # that entry changes by {{ neox_entry_change:.3f }}, and the largest change over the table,
 # {{ neox_largest_change:.4f }} (at position {{ neox_largest_row }}, pair
 # {{ neox_largest_pair }}), is the number the reporter printed. Rounding only the angles to
-# float16 would change the cosines by at most {{ neox_rounded_change:.2f }}.
+# float16 would change the cosines by at most {{ neox_rounded_change:.2f }}
+# [checked](claims.py#claim-gptneox-1003-half-frequencies).
+#
+# The common cure in those threads is to keep the frequencies, positions and angles in
+# float32. As measured above, float32 angles are themselves off; `pe` keeps the angle in
+# extended precision and rounds only the final value.
 
 # %% tags=["hide_input"]
-report.claim("gptneox-1003-half-frequencies")
+report.how_we_know(
+    "gptneox-1003-half-frequencies", "megatron-535-float16-positions", "hf25681-reported",
+    "hf29496-reported", "hf28685-reported", "hf29285-reported", "te1245-reported",
+)  # fmt: skip
 
 # %% [markdown]
-# The common cure in those threads is to keep the frequencies, positions and angles in
-# float32. This page shows that float32 angles are themselves off: the recipe's entries
-# err by up to {{ recipe32_at_1e4:.1e }} at $p = 10^4$
-# [checked](claims.py#claim-float32-recipe-drifts); `pe` keeps the angle in extended
-# precision and rounds only the final value.
-#
 # ## Speed
 #
 # The rotation algorithm costs one complex multiplication and one rounding per pair; large
-# tables are filled by up to four threads (which changes no bit of the result). Its cost is
-# measured against the speed of merely writing the output. The benchmark compares, in one
-# process and as ratios, `pe.numeric.sinusoidal` with `np.full` writing an array of the same
-# shape and dtype, the direct float64 evaluation, the float32 recipe and (for small sizes) a
-# Python double loop, and measures the largest error on sampled entries and the peak extra
-# memory of `pe` beyond the output itself. The page shows the last saved run; it is not rerun
-# when the site is built. To reproduce it:
-#
-# ```bash
-# make bench        # or: .venv/bin/python benchmarks/run.py
-# ```
-#
-# It saves `benchmarks/results/latest.json` and `latest.md`.
+# tables are filled by up to four threads (which changes no bit of the result). The
+# benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
+# writing an array of the same shape and dtype (the speed of merely writing the output),
+# the direct float64 evaluation, the float32 recipe and (for small sizes) a Python double
+# loop, and measures the largest error on sampled entries and the peak extra memory of `pe`
+# beyond the output itself. The fold shows the last saved run, its targets and every size
+# (`make bench` reruns it and saves `benchmarks/results/latest.json` and `latest.md`).
 
 # %% tags=["hide_input"]
-page.benchmark_table()
-
-# %% [markdown]
-# The targets, as measured in that run:
-
-# %% tags=["hide_input"]
-page.benchmark_targets()
+report.fold(
+    "Show the benchmark run: targets, then size by size",
+    page.benchmark_targets(),
+    page.benchmark_table(),
+)
 
 # %% [markdown]
 # ## Using it

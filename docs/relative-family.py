@@ -15,24 +15,25 @@
 #
 # The sinusoidal encoding gives every position its own vector and hopes that attention will
 # read offsets out of it. Its successors differ in *where* position enters the attention score
-# $s_{ij}$ between the query at position $i$ and the key at position $j$, and in *what* they
-# let the score depend on: the absolute positions, only the offset $i - j$, or a coarse version
-# of it. This page lists the main designs, each with its formula, what it keeps and what it
+# $s_{mn}$ between the query at position $m$ and the key at position $n$ (as on the
+# [RoPE page](rope.py); $i$ stays the pair index), and in *what* they let the score depend on:
+# the absolute positions, only the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it
 # loses, and a small example computed by `pe` while the page is built. Findings are reported as
 # their authors stated them, with the papers on the [bibliography page](bibliography.md).
 #
 # One test runs through the page: feed the same token at every position. If the scheme only
-# encodes offsets, the score matrix depends only on $i - j$ (it is constant along every
-# diagonal); if it encodes absolute positions, it does not.
+# encodes offsets, the score matrix depends only on $n - m$ (it is constant along every
+# diagonal); if it encodes absolute positions, it does not
+# [checked](claims.py#claim-identical-tokens-relative).
 
 # %% tags=["hide_input"]
 from pe.site import relative_family as page
 from pe.site import report
 
-report.claim("identical-tokens-relative")
+page.repeated_token_scores()
 
 # %% tags=["hide_input"]
-page.repeated_token_scores()
+report.how_we_know("identical-tokens-relative")
 
 # %% [markdown]
 # ## Learned absolute embeddings
@@ -60,7 +61,7 @@ page.learned_lookup(512)
 # the clipped offset to the key (and another to the value)
 # [checked](claims.py#claim-shaw-reported):
 #
-# $$e_{ij} = \frac{(W_q x_i)^{\mathsf T}\bigl(W_k x_j + a^K_{\mathrm{clip}(j-i, K)}\bigr)}{\sqrt d},
+# $$e_{mn} = \frac{(W_q x_m)^{\mathsf T}\bigl(W_k x_n + a^K_{\mathrm{clip}(n-m, K)}\bigr)}{\sqrt d},
 # \qquad \mathrm{clip}(r, K) = \max(-K, \min(K, r)).$$
 #
 # **Keeps.** Only offsets, with direction; $2K + 1$ vectors per layer serve every length
@@ -72,24 +73,24 @@ page.learned_lookup(512)
 # [checked](claims.py#claim-shaw-reported).
 
 # %% tags=["hide_input"]
-report.claim("shaw-clipped-offsets")
+page.shaw_offsets(7, clip=2)
 
 # %% tags=["hide_input"]
-page.shaw_offsets(7, clip=2)
+report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 
 # %% [markdown]
 # ## Transformer-XL's decomposition (Dai et al., 2019)
 #
 # **Formula.** With absolute encodings $U$, the score of the additive design splits into four
 # terms: content–content, content–position, position–content and position–position.
-# [Dai et al.](bibliography.md#dai2019) keep the split but replace the key's absolute $U_j$ by a
-# sinusoid of the offset, $R_{i-j}$, with its own projection $W_{k,R}$, and the query's position
+# [Dai et al.](bibliography.md#dai2019) keep the split but replace the key's absolute $U_n$ by a
+# sinusoid of the offset, $R_{m-n}$, with its own projection $W_{k,R}$, and the query's position
 # terms by two learned vectors $u$ and $v$ [checked](claims.py#claim-transformer-xl-four-terms):
 #
-# $$A_{ij} = \underbrace{x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E}\, x_j}_{(a)}
-#  + \underbrace{x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R}\, R_{i-j}}_{(b)}
-#  + \underbrace{u^{\mathsf T} W_{k,E}\, x_j}_{(c)}
-#  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{i-j}}_{(d)} .$$
+# $$A_{mn} = \underbrace{x_m^{\mathsf T} W_q^{\mathsf T} W_{k,E}\, x_n}_{(a)}
+#  + \underbrace{x_m^{\mathsf T} W_q^{\mathsf T} W_{k,R}\, R_{m-n}}_{(b)}
+#  + \underbrace{u^{\mathsf T} W_{k,E}\, x_n}_{(c)}
+#  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{m-n}}_{(d)} .$$
 #
 # **Keeps.** The sinusoid, now evaluated at offsets, so a segment of text can attend to the
 # cached previous segment without position clashes; only offsets reach the score.
@@ -100,20 +101,20 @@ page.shaw_offsets(7, clip=2)
 # [checked](claims.py#claim-transformer-xl-reported).
 
 # %% tags=["hide_input"]
-report.claim("transformer-xl-four-terms", proofs=True)
+report.how_we_know("transformer-xl-four-terms", "transformer-xl-reported", proofs=True)
 
 # %% [markdown]
 # ## T5's bucketed bias (Raffel et al., 2020)
 #
 # **Formula.** [Raffel et al.](bibliography.md#raffel2020) drop position vectors altogether and
-# add a learned scalar to each score, $s_{ij} = q_i^{\mathsf T} k_j + b_{\mathrm{bucket}(j-i)}$,
+# add a learned scalar to each score, $s_{mn} = q_m^{\mathsf T} \kappa_n + b_{\mathrm{bucket}(n-m)}$,
 # one table per head, shared across layers. The bucket of an offset is exact for small
 # distances and logarithmic beyond, up to a maximum distance (32 buckets and 128 in T5)
-# [checked](claims.py#claim-t5-bias-settings). In
-# the encoder the two directions get separate halves of the buckets; in the decoder every key
-# is in the past. `pe.experiments.relative_family.t5_bucket` implements it; its properties
-# are checked below [checked](claims.py#claim-t5-buckets), and the tests compare it with a
-# scalar re-implementation.
+# [checked](claims.py#claim-t5-bias-settings).
+#
+# In the encoder the two directions get separate halves of the buckets; in the decoder every
+# key is in the past. `pe.experiments.relative_family.t5_bucket` implements it, and the tests
+# compare it with a scalar re-implementation.
 #
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
 # per bucket is cheap.
@@ -121,13 +122,13 @@ report.claim("transformer-xl-four-terms", proofs=True)
 # **Loses.** Every distance beyond the maximum shares one bucket, and the bias is a scalar: it
 # can shift attention towards or away from an offset but carries no vector information.
 # Measured: in the bidirectional case, one of the 32 buckets is never used (distance 0 looking
-# forward), as the check reports.
-
-# %% tags=["hide_input"]
-report.claim("t5-buckets")
+# forward) [checked](claims.py#claim-t5-buckets).
 
 # %% tags=["hide_input"]
 page.t5_buckets()
+
+# %% tags=["hide_input"]
+report.how_we_know("t5-bias-settings", "t5-buckets")
 
 # %% [markdown]
 # ## ALiBi (Press et al., 2022)
@@ -136,8 +137,10 @@ page.t5_buckets()
 # proportional to the distance, with a different slope per head
 # [checked](claims.py#claim-alibi-slopes):
 #
-# $$s_{ij} = q_i^{\mathsf T} k_j - m_h\,(i - j), \quad j \le i, \qquad
-# m_h = 2^{-8h/H},\ h = 1, \dots, H .$$
+# $$s_{mn} = q_m^{\mathsf T} \kappa_n - \mu_h\,(m - n), \quad n \le m, \qquad
+# \mu_h = 2^{-8h/H},\ h = 1, \dots, H$$
+#
+# (the paper writes the slope $m$; here $m$ is the query's position).
 #
 # **Keeps.** Offsets, a strong preference for recent tokens, and no parameters; the penalty is
 # defined at every distance, so longer inputs need nothing new.
@@ -148,36 +151,43 @@ page.t5_buckets()
 # training 11% faster and using 11% less memory [checked](claims.py#claim-alibi-reported).
 
 # %% tags=["hide_input"]
-report.claim("alibi-slopes")
+page.alibi_slopes(8)
 
 # %% tags=["hide_input"]
-page.alibi_slopes(8)
+report.how_we_know("alibi-slopes", "alibi-reported")
 
 # %% [markdown]
 # ## No positional encoding, with a causal mask (NoPE)
 #
-# **Formula.** Nothing is added: $s_{ij} = q_i^{\mathsf T} k_j$. Without a mask, attention is
-# blind to order (permuting the input permutes the output). With a causal mask, position $i$
-# averages over exactly $i + 1$ tokens, and that count is itself positional information. With
-# equal scores and a first token whose value $v_0$ differs from the others' $v$, the output at
-# $i$ is $(v_0 + i\,v)/(i + 1)$, different at every position; without the mask every output is
-# the same [checked](claims.py#claim-nope-causal-position).
+# **Formula.** Nothing is added: $s_{mn} = q_m^{\mathsf T} \kappa_n$. Without a mask,
+# attention is blind to order (permuting the input permutes the output). With a causal mask,
+# position $m$ averages over exactly $m + 1$ tokens, and that count is itself positional
+# information. With equal scores and a first token whose value $v_0$ differs from the others'
+# $v$, the output at $m$ is $(v_0 + m\,v)/(m + 1)$, different at every position; without the
+# mask every output is the same [checked](claims.py#claim-nope-causal-position).
 #
 # **Keeps.** Whatever the model can infer from counting; nothing to tune.
 #
 # **Loses.** Explicit offsets, and all positional information in a bidirectional encoder.
 # [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
 # encodings competitive with those that have them, and probes that recover absolute position
-# from their hidden states [checked](claims.py#claim-nope-reported);
+# from their hidden states [checked](claims.py#claim-nope-reported).
+#
 # [Kazemnejad et al.](bibliography.md#kazemnejad2023) reported that decoder-only models without
 # positional encoding generalised to longer inputs better than the encodings they compared on
-# their reasoning and arithmetic tasks [checked](claims.py#claim-nope-length-generalisation-reported).
-
-# %% tags=["hide_input"]
-report.claim("nope-causal-position", proofs=True)
+# their reasoning and arithmetic tasks
+# [checked](claims.py#claim-nope-length-generalisation-reported).
 
 # %% tags=["hide_input"]
 page.causal_outputs(6)
+
+# %% tags=["hide_input"]
+report.how_we_know(
+    "nope-causal-position",
+    "nope-reported",
+    "nope-length-generalisation-reported",
+    proofs={"nope-causal-position": True},
+)
 
 # %% [markdown]
 # ## Extending RoPE's context: position interpolation and base scaling
@@ -189,8 +199,9 @@ page.causal_outputs(6)
 # **Position interpolation** ([Chen et al., 2023](bibliography.md#chen2023)) divides every
 # position by $s$: angles become $(p/s)\,\omega_i < L\,\omega_i$, inside the trained range
 # for every pair, at the price of neighbouring positions being $s$ times closer
-# [checked](claims.py#claim-position-interpolation-range). The authors
-# reported extending LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000
+# [checked](claims.py#claim-position-interpolation-range).
+#
+# The authors reported extending LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000
 # fine-tuning steps, and an interpolation bound at least about 600 times smaller than the
 # extrapolation one [checked](claims.py#claim-position-interpolation-reported).
 #
@@ -199,20 +210,17 @@ page.causal_outputs(6)
 # $b' = b\,s^{d/(d-2)}$: pair $i$ is slowed by the factor $s^{2i/(d-2)}$, so the fastest pair
 # keeps its frequency (local order stays sharp), the slowest is divided by exactly $s$ (like
 # interpolation), and every pair in between by a factor between 1 and $s$
-# [checked](claims.py#claim-ntk-base-scaling). It does *not* keep
-# every angle inside the trained range: a pair slowed by less than $s$ and run on $s$ times
-# more positions turns further than in training. For the fast pairs that is harmless, since
-# they complete many turns in training; the slow pairs that never complete one meet angles
-# they never saw. Peng et al. make this criticism of NTK-aware scaling (some dimensions are
-# extrapolated to out-of-bound values) and built YaRN on it, reporting long contexts reached
-# with 10 times fewer tokens and 2.5 times fewer training steps than earlier methods
-# [checked](claims.py#claim-yarn-reported) [checked](claims.py#claim-ntk-unseen-angles).
-
-# %% tags=["hide_input"]
-report.claim("position-interpolation-range")
-
-# %% tags=["hide_input"]
-report.claim("ntk-base-scaling", proofs=True)
+# [checked](claims.py#claim-ntk-base-scaling).
+#
+# It does *not* keep every angle inside the trained range: a pair slowed by less than $s$ and
+# run on $s$ times more positions turns further than in training. For the fast pairs that is
+# harmless, since they complete many turns in training; the slow pairs that never complete
+# one meet angles they never saw [checked](claims.py#claim-ntk-unseen-angles).
+#
+# Peng et al. make this criticism of NTK-aware scaling (some dimensions are extrapolated to
+# out-of-bound values) and built YaRN on it, reporting long contexts reached with 10 times
+# fewer tokens and 2.5 times fewer training steps than earlier methods
+# [checked](claims.py#claim-yarn-reported).
 
 # %% tags=["hide_input"]
 page.ntk_factors(128, scale=4.0)
@@ -221,7 +229,10 @@ page.ntk_factors(128, scale=4.0)
 page.ntk_unseen()
 
 # %% tags=["hide_input"]
-report.claim("ntk-unseen-angles")
+report.how_we_know(
+    "position-interpolation-range", "position-interpolation-reported", "ntk-base-scaling",
+    "ntk-unseen-angles", "yarn-reported", proofs={"ntk-base-scaling": True},
+)  # fmt: skip
 
 # %% [markdown]
 # ## Summary
@@ -230,9 +241,9 @@ report.claim("ntk-unseen-angles")
 # | --- | --- | --- | --- |
 # | learned absolute | added to the input | absolute $p$ | no row to look up |
 # | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade |
-# | Shaw et al. | key (and value) vectors | $\mathrm{clip}(j - i, K)$ | offsets beyond $K$ merge |
-# | Transformer-XL | four score terms | $i - j$ through a sinusoid | defined |
-# | T5 | scalar bias per bucket | bucket of $j - i$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $k$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation avoids them, base scaling only for the fast pairs |
-# | ALiBi | linear penalty | $i - j$ | defined; reported to extrapolate |
+# | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ | offsets beyond $K$ merge |
+# | Transformer-XL | four score terms | $m - n$ through a sinusoid | defined |
+# | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation avoids them, base scaling only for the fast pairs |
+# | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate |
 # | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |

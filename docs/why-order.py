@@ -39,24 +39,19 @@ from pe.site import why_order as page
 # $$\operatorname{Attn}(X) = \operatorname{softmax}\!\Bigl(\frac{X W_q (X W_k)^{\mathsf T}}
 # {\sqrt d}\Bigr)\, X W_v ,$$
 #
-# the softmax taken along each row. Nothing in this formula refers to the index of a row
-# [checked](claims.py#claim-attention-permutation-equivariant).
+# the softmax taken along each row. Nothing in this formula refers to the index of a row.
 # Reorder the tokens with a permutation matrix $P$ (so $PX$ holds the same rows in another
-# order) and three things happen:
+# order): the score matrix $S$ is reordered on both sides, each softmax row keeps its entries
+# in another order (its denominator is the same sum, taken in another order), and
+# $P^{\mathsf T}P = I$ [checked](claims.py#claim-attention-permutation-equivariant):
 #
-# 1. the score matrix is reordered on both sides: $S(PX) = P\,S(X)\,P^{\mathsf T}$
-#    [checked](claims.py#claim-attention-permutation-equivariant);
-# 2. each softmax row keeps its entries, in another order, and its denominator is the same
-#    sum taken in another order: $\operatorname{softmax}(PSP^{\mathsf T}) =
-#    P\operatorname{softmax}(S)P^{\mathsf T}$ [checked](claims.py#claim-attention-permutation-equivariant);
-# 3. multiplying by $PXW_v$ and using $P^{\mathsf T}P = I$ leaves
-#    $\operatorname{Attn}(PX) = P\operatorname{Attn}(X)$ [checked](claims.py#claim-attention-permutation-equivariant).
+# $$\begin{aligned} S(PX) &= P\,S(X)\,P^{\mathsf T}, \\
+# \operatorname{softmax}\bigl(P S P^{\mathsf T}\bigr) &= P\operatorname{softmax}(S)\,P^{\mathsf T}, \\
+# \operatorname{Attn}(PX) &= P\operatorname{softmax}(S)\,P^{\mathsf T} P X W_v
+# = P\operatorname{Attn}(X). \end{aligned}$$
 #
 # The outputs are the same vectors, shuffled the same way as the inputs. This property is
 # called **permutation equivariance**.
-
-# %% tags=["hide_input"]
-report.claim("attention-permutation-equivariant")
 
 # %% [markdown]
 # ### The exact proof, for three tokens
@@ -93,6 +88,9 @@ page.wrong_proofs()
 # %% tags=["hide_input"]
 page.equivariance_table()
 
+# %% tags=["hide_input"]
+report.how_we_know("attention-permutation-equivariant")
+
 # %% [markdown]
 # ## Dog bites man, man bites dog
 #
@@ -101,23 +99,21 @@ page.equivariance_table()
 # second sentence is the first with the first and last rows swapped, so by equivariance the
 # output for *dog* is the same vector in both sentences, and likewise for *man* and *bites*:
 # the two sentences give the **same multiset of outputs**. Anything built on top of them
-# (a classifier averaging the outputs, say) cannot tell who bit whom.
-
-# %% tags=["hide_input"]
-report.claim("dog-bites-man-same-outputs")
-
-# %% [markdown]
+# (a classifier averaging the outputs, say) cannot tell who bit whom
+# [checked](claims.py#claim-dog-bites-man-same-outputs).
+#
 # Now add the sinusoidal encoding $PE(p)$ (the subject of
 # [chapter 3](sinusoidal-encoding.py)) to each word's embedding before attention. *Dog* at
 # position 0 and *dog* at position 2 are now different input vectors, and their outputs
 # differ. A vector that is the same at every position, such as $PE(0)$ added to every word,
-# would not help: it is a wrong candidate the check rejects.
-
-# %% tags=["hide_input"]
-report.claim("encoding-breaks-symmetry")
+# would not help: it is a wrong candidate the check rejects
+# [checked](claims.py#claim-encoding-breaks-symmetry).
 
 # %% tags=["hide_input"]
 page.sentence_outputs()
+
+# %% tags=["hide_input"]
+report.how_we_know("dog-bites-man-same-outputs", "encoding-breaks-symmetry")
 
 # %% [markdown]
 # ## A recurrent network reads in order
@@ -130,10 +126,11 @@ page.sentence_outputs()
 # so the word read first has passed through more updates than the word read last, so the final
 # state depends on the order. The toy cell in `pe` (16 state units, seeded weights) gives
 # different final states for the two sentences. Switch the recurrence off ($W_h = 0$) and
-# sum the states, and the reader forgets the order again: the wrong candidate is rejected.
+# sum the states, and the reader forgets the order again: the wrong candidate is rejected
+# [checked](claims.py#claim-rnn-reads-order).
 
 # %% tags=["hide_input"]
-report.claim("rnn-reads-order")
+report.how_we_know("rnn-reads-order")
 
 # %% [markdown]
 # ## What is parallel, and what the encoding is for
@@ -144,12 +141,9 @@ report.claim("rnn-reads-order")
 # can be computed at once, with or without an encoding. A recurrent step needs the previous
 # state, so it cannot start before the previous step ends. The price of attention's
 # parallelism is the permutation equivariance proved above; the encoding does not create
-# the parallelism, it **restores the order that parallel attention ignores**.
-
-# %% tags=["hide_input"]
-report.claim("attention-rows-parallel")
-
-# %% [markdown]
+# the parallelism, it **restores the order that parallel attention ignores**
+# [checked](claims.py#claim-attention-rows-parallel).
+#
 # ## What attention costs, and what it buys
 #
 # Ignoring the order has a price. For $n$ tokens of width $d$, one head forms $n^2$ scores,
@@ -158,24 +152,24 @@ report.claim("attention-rows-parallel")
 # and the softmax come on top). An Elman layer multiplies by $W_x$ and $W_h$ once per token:
 # $2nd^2$, linear in $n$, but its $n$ steps run one after another. `pe` counts the
 # multiplications exactly, on the products written out by SymPy, at five sizes; each count
-# fed the other layer's law is rejected.
-
-# %% tags=["hide_input"]
-report.claim("attention-cost-quadratic")
-
-# %% [markdown]
+# fed the other layer's law is rejected [checked](claims.py#claim-attention-cost-quadratic).
+#
 # What the price buys is distance. Every output of an attention layer is one softmax away
 # from every token, so the first word reaches the last in a single layer. In the Elman
 # network token $j$ reaches the state $h_i$ only through the $i - j + 1$ updates between
 # them, and a state never sees the tokens after it; a causal mask, likewise, cuts every
 # path from a later token. SymPy counts the nested `exp` and `tanh` between each input
-# symbol and each output. The paper compares layer types by the same three quantities,
-# cost per layer, sequential steps and longest path
-# ([Vaswani et al. 2017](bibliography.md#vaswani2017), Table 1)
+# symbol and each output [checked](claims.py#claim-attention-path-length-one).
+#
+# The paper compares layer types by the same three quantities, cost per layer, sequential
+# steps and longest path ([Vaswani et al. 2017](bibliography.md#vaswani2017), Table 1)
 # [checked](claims.py#claim-vaswani-layer-comparison).
 
 # %% tags=["hide_input"]
-report.claim("attention-path-length-one", proofs=True)
+report.how_we_know(
+    "attention-rows-parallel", "attention-cost-quadratic", "attention-path-length-one",
+    "vaswani-layer-comparison", proofs={"attention-path-length-one": True},
+)  # fmt: skip
 
 # %% [markdown]
 # ## Exercises

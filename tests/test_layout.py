@@ -42,6 +42,7 @@ SHARED = {
         "home",
         "prose",
         "page_check",
+        "examples",
     },
 }
 MAX_PAGE_CODE_LINES = 250

@@ -119,7 +119,7 @@ def _heatmap_grid(
         if image is not None:
             colorbar(fig, image, palette, "value", ax=fig.axes, location="bottom", aspect=30)
 
-    return render(draw, alt=alt, caption=caption, size=(4.2, 0.6 + 2.0 * lines))
+    return render(draw, alt=alt, caption=caption, size=(4.2, 0.6 + 1.6 * lines))
 
 
 def convention_heatmaps() -> Html:
@@ -205,7 +205,16 @@ def bug_table(n: int = BUG_ROWS, d: int = BUG_WIDTH, k: int = BUG_SHIFT) -> Html
         ),
         rows,
     )
-    return Html(f"<ul>{''.join(items)}</ul>{numbers}")
+    explained = (
+        f"<p>For each bug: what it does to the heat map and what {code('identify')} says "
+        f"about its table (\\(d = {BUG_IDENTIFY_WIDTH}\\)); then the largest error of the "
+        f"paper's shift matrix \\(T_{{{k}}}\\) applied to the bug's table (\\(d = {d}\\), "
+        f"{n} rows; {COLUMN_INDEX_ROWS} for the column-index bug), next to that of the best "
+        "fixed matrix fitted by least squares on the first half of the rows and applied to "
+        "the second half: a small second number means a rotation identity still holds, "
+        "with other blocks.</p>"
+    )
+    return Html(f"{explained}<ul>{''.join(items)}</ul>{numbers}")
 
 
 def permutation_table(d_model: int = PERMUTATION_WIDTH) -> Html:
@@ -223,7 +232,7 @@ def permutation_table(d_model: int = PERMUTATION_WIDTH) -> Html:
         perm = conventions.permutation(d_model, paper, (layout, order))
         pair, sine = conventions.column_roles(d_model, layout, order)
         roles = Html(
-            " ".join(f"{'s' if s else 'c'}<sub>{k}</sub>" for k, s in zip(pair, sine, strict=True))
+            " ".join(f"{'s' if s else 'c'}<sub>{i}</sub>" for i, s in zip(pair, sine, strict=True))
         )
         rows.append((f"{layout}, {order}", roles, code(perm.tolist())))
     return table(
@@ -287,6 +296,7 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
             f"identify on the paper's law, base {base:g}, d = {d}, {n} rows, float32: the "
             "uncertainty of a slow cosine grows like eps/θ²; its sine partner stays sharp."
         ),
+        size=(3.6, 3.0),  # drawn narrow: it is shown inside a fold, narrower than the column
     )
 
 

@@ -27,9 +27,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import _rotation_table, accuracy, numeric, recipes, reference
-from pe.chapters import precision
+from pe.chapters import precision, rotation_identity
 from pe.site import report
-from pe.site.figures import LEGEND_BELOW, Palette, label_axes, render
+from pe.site.figures import LEGEND_BELOW, Palette, error_plot, label_axes, render
 from pe.site.html import Html, escape, math, table
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "drift_table",
     "entry_bound",
     "error_vs_position",
+    "identity_error",
     "identity_table",
     "latex_number",
     "rounding_sentence",
@@ -105,7 +106,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             "float16 recipe has no points above 65504: from 65520 on, float16 positions are "
             "infinite."
         ),
-        size=(4.0, 3.2),
+        size=(4.0, 2.8),
     )
 
 
@@ -233,6 +234,42 @@ def identity_table(n_positions: int = 256, offsets: tuple[int, ...] = (1, 3, 100
     if failed:
         raise AssertionError("; ".join(failed))
     return report.check_table(checks)
+
+
+def identity_error(d_model: int = 512, k: int = 7) -> Html:
+    """Largest error of :math:`T_k PE(p) - PE(p+k)` against position, float32 and float64."""
+    positions = np.unique(np.logspace(0, 7, 36).astype(np.int64))
+    measured = {
+        dtype: rotation_identity.error_by_position(d_model, positions, k, dtype)
+        for dtype in ("float32", "float64")
+    }
+
+    return render(
+        error_plot(
+            positions,
+            measured,
+            floor=1e-18,
+            labels=("{}: measured", "{}: tolerance"),
+            xlabel="position p",
+            ylabel=f"max |T_{k} PE(p) − PE(p+{k})|",
+        ),
+        alt=(
+            f"Log-log plot of the largest error of the rotation identity for offset {k} and "
+            f"d = {d_model}, against position from 1 to {positions[-1]:,}: "
+            + "; ".join(
+                f"{dtype} errors range from {errors.min():.0e} to {errors.max():.0e}, "
+                + ("all below" if np.all(errors <= tolerances) else "NOT all below")
+                + " its tolerance line"
+                for dtype, (errors, tolerances) in measured.items()
+            )
+            + "."
+        ),
+        caption=(
+            "Measured error (dots) and the error model's tolerance (lines): "
+            "4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), maximised over columns."
+        ),
+        size=(3.8, 2.7),
+    )
 
 
 def latex_number(value: float, digits: int = 3) -> str:

@@ -115,9 +115,9 @@ def repeated_token_scores(
             ax.set_xticks([])
             ax.set_yticks([])
         for ax in axes[:: axes.size // 2]:
-            ax.set_ylabel("query i")
+            ax.set_ylabel("query position m")
         for ax in axes[axes.size // 2 :]:
-            ax.set_xlabel("key j")
+            ax.set_xlabel("key position n")
         fig.tight_layout()
 
     return render(
@@ -130,7 +130,7 @@ def repeated_token_scores(
         ),
         caption=(
             "Same token at every position, random weights: relative schemes produce scores "
-            "that are constant along diagonals (they depend only on i - j)."
+            "that are constant along diagonals (they depend only on n - m)."
         ),
         size=(4.0, 4.8),
     )
@@ -153,7 +153,7 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
             ax.step(rel, buckets, where="mid", color=colour, lw=1.3, label=label)
         for x in (-max_distance, max_distance):
             ax.axvline(x, color=palette.grid, lw=0.8, ls="--")
-        label_axes(ax, "relative position r = j − i", "bucket")
+        label_axes(ax, "offset n − m", "bucket")
 
     return render(
         draw,

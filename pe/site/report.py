@@ -7,9 +7,10 @@ a number: the math comes from :mod:`pe.symbolic` and :mod:`pe.proofs`, the numbe
 claim that does not verify raises :class:`~pe.claims.ClaimFailedError`, which fails the
 docs build.
 
-The page reads first: a claim shows as a one-line mark ("verified at build", linking to its
-entry on the Claims page), and its statement, evidence, SymPy proof and the wrong
-candidates it rejects sit in a closed fold below. Long proof steps are shortened (the first
+The page reads first: a sentence carries at most one small mark ("checked", linking to its
+claim on the Claims page), and the cards of a section's claims (statement, evidence, SymPy
+proof and the wrong candidates each rejects) are gathered in one closed fold at the
+section's end, "How we know" (:func:`how_we_know`). Long proof steps are shortened (the first
 terms of each entry, then "... 48 more terms") so that no formula runs wider than the
 column; :mod:`pe.site.latex_fit` says how.
 """
@@ -17,7 +18,7 @@ column; :mod:`pe.site.latex_fit` says how.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import sympy as sp
 
@@ -34,6 +35,9 @@ __all__ = [
     "claim",
     "claims_table",
     "exercise",
+    "fold",
+    "how_we_know",
+    "mark",
     "math",
     "proof",
     "reader_label",
@@ -115,16 +119,25 @@ def _steps(count: int) -> str:
     return f"{count} step{'s' if count != 1 else ''}"
 
 
-def proof(result: Proof) -> Html:
+def proof(result: Proof, *, summary: str = "Show the") -> Html:
     """A SymPy proof in a closed fold: "Show the SymPy proof, 6 steps".
 
+    ``summary`` opens the fold's label: ``"How the machine checked it: the"`` reads "How the
+    machine checked it: the SymPy proof, 6 steps", under a derivation the page displays.
     A reduction whose residual does not vanish (a wrong candidate fed to the proof) is
     labelled as such, in the same quiet style: it is the expected outcome on the page.
+
+    Examples
+    --------
+    >>> from pe.proofs import rotation_identity as proofs
+    >>> shown = proof(proofs.rotation_identity(), summary="How the machine checked it: the")
+    >>> shown.startswith('<details class="pe-fold"><summary>How the machine checked it: the SymPy')
+    True
     """
     kind = "SymPy proof" if result.holds else "SymPy reduction (the residual does not vanish)"
     return Html(
-        f'<details class="pe-fold"><summary>Show the {kind}, {_steps(len(result.steps))}'
-        f"</summary>{_proof_body(result)}</details>"
+        f'<details class="pe-fold"><summary>{escape(summary)} {kind}, '
+        f"{_steps(len(result.steps))}</summary>{_proof_body(result)}</details>"
     )
 
 
@@ -180,12 +193,7 @@ def claim(claim_id: str, *, proofs: bool | Sequence[int] = False) -> Html:
     pe.claims.ClaimFailedError
         If the evidence does not hold or a wrong candidate is accepted.
     """
-    result = claims.verify(claim_id)
-    if not result.ok:
-        raise claims.ClaimFailedError(
-            f"claim {claim_id!r} does not verify: "
-            + "; ".join(e.detail for e in result.evidence + result.controls)
-        )
+    result = _verified(claim_id)
     wanted = range(len(result.evidence)) if proofs is True else (proofs or ())
     shown = [e.proof for i, e in enumerate(result.evidence) if i in wanted and e.proof is not None]
     bodies = {_proof_body(p): len(p.steps) for p in shown}  # a proof behind two checks: once
@@ -321,6 +329,101 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     )
 
 
+def fold(summary: str, *content: Html) -> Html:
+    """``content`` (a figure, a table) in a closed fold labelled ``summary``: what a reader
+    opens to look closer, below the story.
+
+    Examples
+    --------
+    >>> str(fold("Show the table", Html("<table></table>")))
+    '<details class="pe-fold"><summary>Show the table</summary><table></table></details>'
+    """
+    return Html(
+        f'<details class="pe-fold"><summary>{escape(summary)}</summary>{"".join(content)}</details>'
+    )
+
+
+def mark(claim_id: str) -> Html:
+    """The small inline mark of a claim, verified now: "checked" ("cited" for a claim that
+    rests on its source alone), linking to its entry on the Claims page. It is what a
+    ``[checked](claims.py#claim-ID)`` link in a page's prose becomes, for HTML built by
+    ``pe.site`` (an exercise's answer).
+
+    Examples
+    --------
+    >>> str(mark("shift-composition"))[:75]
+    '<a class="pe-mark pe-checked" href="../claims/#claim-shift-composition" tit'
+
+    Raises
+    ------
+    pe.claims.ClaimFailedError
+        If the claim does not verify.
+    """
+    result = _verified(claim_id)
+    cited = result.method == "source"
+    what = f"Cited from {result.source}: claim" if cited else "Checked by claim"
+    return Html(
+        f'<a class="pe-mark pe-checked" href="../claims/#claim-{result.id}" '
+        f'title="{what} {escape(result.id)} (Claims page)">{"cited" if cited else "checked"}</a>'
+    )
+
+
+def _verified(claim_id: str) -> claims.ClaimResult:
+    result = claims.verify(claim_id)
+    if not result.ok:
+        raise claims.ClaimFailedError(
+            f"claim {claim_id!r} does not verify: "
+            + "; ".join(e.detail for e in result.evidence + result.controls)
+        )
+    return result
+
+
+def how_we_know(
+    *claim_ids: str,
+    proofs: bool | Mapping[str, bool | Sequence[int]] = False,
+    more: Sequence[Html] = (),
+) -> Html:
+    """The cards of a section's claims, gathered in one closed fold at the section's end.
+
+    The fold reads "How we know: 3 claims verified at build, 7 wrong candidates rejected"
+    (a claim resting on its source alone counts as "cited"); inside, each claim's card
+    (:func:`claim`), then ``more`` (a SymPy transcript, a table of measurements). The cards
+    show the SymPy proofs of every claim with ``proofs=True``, or per claim with a mapping
+    (``{"id": True}`` for all its proofs, ``{"id": [0]}`` for its first evidence's only).
+
+    Raises
+    ------
+    ValueError
+        If no claim is given, or one twice (its card's id would repeat on the page).
+    pe.claims.ClaimFailedError
+        If a claim does not verify.
+    """
+    if not claim_ids or len(set(claim_ids)) != len(claim_ids):
+        raise ValueError(f"how_we_know needs distinct claims, got {claim_ids!r}")
+    chosen: Mapping[str, bool | Sequence[int]] = (
+        dict.fromkeys(claim_ids, proofs) if isinstance(proofs, bool) else proofs
+    )
+    unknown = set(chosen) - set(claim_ids)
+    if unknown:
+        raise ValueError(f"proofs for claims not shown: {sorted(unknown)}")
+    results = [_verified(claim_id) for claim_id in claim_ids]
+    cards = "".join(claim(r.id, proofs=chosen.get(r.id, False)) for r in results)
+    cited = sum(r.method == "source" for r in results)
+    checked = len(results) - cited
+    rejected = sum(len(r.controls) for r in results)
+    parts = []
+    if checked:
+        parts.append(f"{checked} claim{'s' if checked != 1 else ''} verified at build")
+    if cited:
+        parts.append(f"{cited} cited")
+    if rejected:
+        parts.append(f"{rejected} wrong candidate{'s' if rejected != 1 else ''} rejected")
+    return Html(
+        f'<details class="pe-fold pe-how"><summary>How we know: {", ".join(parts)}</summary>'
+        f"{cards}{''.join(more)}</details>"
+    )
+
+
 def exercise(question: str, answer: str, *, claim_id: str | None = None) -> Html:
     """An exercise with its answer folded below it.
 
@@ -331,10 +434,11 @@ def exercise(question: str, answer: str, *, claim_id: str | None = None) -> Html
     answer
         The answer, as HTML, computed by the page (never typed-in numbers).
     claim_id
-        The registered claim that proves the answer, shown (and verified) inside the fold.
+        The registered claim that proves the answer: its mark ends the answer (the card
+        itself stands in the section that states the claim, not again here).
     """
-    card = claim(claim_id) if claim_id is not None else ""
+    checked = f" {mark(claim_id)}" if claim_id is not None else ""
     return Html(
         f'<div class="pe-exercise"><p><strong>Exercise.</strong> {question}</p>'
-        f"<details><summary>Answer</summary><p>{answer}</p>{card}</details></div>"
+        f"<details><summary>Answer</summary><p>{answer}{checked}</p></details></div>"
     )

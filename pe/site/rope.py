@@ -12,15 +12,12 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
-from pe import claims, from_scratch, rotary
-from pe.site import report
+from pe import rotary
 from pe.site.figures import Palette, error_plot, render
-from pe.site.html import Html, code, escape, source, table
+from pe.site.html import Html, code, escape, table
 
 __all__ = [
-    "claim_with_proof",
     "decay",
-    "from_scratch_source",
     "merged_angles",
     "offset_error",
     "offset_table",
@@ -29,21 +26,6 @@ __all__ = [
     "rotated_example",
     "same_input_gap",
 ]
-
-
-def claim_with_proof(claim_id: str, evidence: int) -> Html:
-    """The claim's card and, below it, the SymPy proof of one piece of its evidence only.
-
-    For claims proved several times (two pairings, two widths) where the page shows one.
-    """
-    if claims.verify(claim_id).evidence[evidence].proof is None:
-        raise ValueError(f"evidence {evidence} of claim {claim_id!r} is not a SymPy proof")
-    return report.claim(claim_id, proofs=(evidence,))
-
-
-def from_scratch_source() -> Html:
-    """The source of :func:`pe.from_scratch.rope`, a short plain-NumPy RoPE to copy."""
-    return source(from_scratch.rope)
 
 
 def rotated_example() -> Html:
@@ -105,7 +87,7 @@ def offset_table(dtypes: Sequence[str] = ("float64", "float32", "float16")) -> H
         rows.append(
             [
                 r.angle_dtype,
-                f"{r.max_abs_error:.3g} (m={r.position}, r={r.offset})",
+                f"{r.max_abs_error:.3g} (m={r.position}, k={r.offset})",
                 f"{r.tolerance:.3g}",
                 f"{strict.tolerance:.3g}: {verdict}",
             ]
@@ -186,7 +168,8 @@ def pairings(d_model: int = 8) -> Html:
 
 
 def offset_error(d_model: int = 128, offset: int = 5) -> Html:
-    """Largest ``|s(m, m + r) - <q, R_r k>|`` against ``m`` for angles in float64/32/16."""
+    """Largest ``|s(m, m + k) - <q, R_k kappa>|`` against ``m`` for angles in float64/32/16
+    (``k`` the offset, ``kappa`` the key vector)."""
     rng = np.random.default_rng(0)
     q, k = rng.standard_normal(d_model), rng.standard_normal(d_model)
     positions = np.unique(np.logspace(0, 4.8, 40).astype(np.int64))
@@ -206,12 +189,12 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
             floor=1e-17,
             labels=("{}: measured", "{}: model"),
             xlabel="query position m",
-            ylabel=f"|s(m, m+{offset}) − ⟨q, R_{offset} k⟩|",
+            ylabel=f"|s(m, m+{offset}) − ⟨q, R_{offset} κ⟩|",
         ),
         alt=(
             f"Log-log plot against the query position from 1 to {positions[-1]:,} of how far "
             f"the RoPE score at offset {offset} is from its value at position 0, for "
-            f"d = {d_model} and random q and k: "
+            f"d = {d_model} and random q and κ: "
             + "; ".join(
                 f"with {dtype} angles the error runs from {errors.min():.0e} to "
                 f"{errors.max():.0e}, "
@@ -234,18 +217,18 @@ def decay(d_model: int = 128, max_offset: int = 1000) -> Html:
     offsets = np.arange(0, max_offset + 1)
     rng = np.random.default_rng(1)
     cases = (
-        ("q = k = (1, ..., 1)", np.ones(d_model), np.ones(d_model)),
-        ("random q, k", rng.standard_normal(d_model), rng.standard_normal(d_model)),
+        ("q = κ = (1, ..., 1)", np.ones(d_model), np.ones(d_model)),
+        ("random q, κ", rng.standard_normal(d_model), rng.standard_normal(d_model)),
     )
 
     def draw(fig: Figure, palette: Palette) -> None:
         axes = fig.subplots(2, 1)
         for ax, (label, q, k) in zip(axes, cases, strict=True):
             bound, scores = rotary.abel_bound(q, k, offsets)
-            ax.plot(offsets, bound, color=palette.lines[1], lw=1.0, label="bound on |s(r)|")
-            ax.plot(offsets, np.abs(scores), color=palette.lines[0], lw=0.9, label="|s(r)|")
+            ax.plot(offsets, bound, color=palette.lines[1], lw=1.0, label="bound on |s(k)|")
+            ax.plot(offsets, np.abs(scores), color=palette.lines[0], lw=0.9, label="|s(k)|")
             ax.set_yscale("log")
-            ax.set_xlabel("offset r = n − m")
+            ax.set_xlabel("offset k = n − m")
             ax.set_ylabel("value")
             ax.set_title(label)
             ax.grid(True, lw=0.5)
@@ -257,8 +240,8 @@ def decay(d_model: int = 128, max_offset: int = 1000) -> Html:
         alt=(
             f"Two panels, one above the other, against the offset from 0 to {max_offset}, log scale. The summation-by-"
             "parts bound decays with oscillations, from thousands to hundreds. The actual score "
-            "magnitude sits well below it and goes up and down: for q = k = 1 it falls from 128 "
-            "then rises again many times; for random q and k it wanders with no trend."
+            "magnitude sits well below it and goes up and down: for q = κ = 1 it falls from 128 "
+            "then rises again many times; for random q and κ it wanders with no trend."
         ),
         caption=(
             "RoFormer's long-term decay is the decay of a bound (orange). The scores (blue) stay "

@@ -1,8 +1,9 @@
-"""Everything the page "The rotation identity" renders: figures, tables, exercises.
+"""Everything the page "The rotation identity" renders: figures, the explorer, exercises.
 
 Each function computes its data with :mod:`pe` (figures through
-:func:`pe.site.figures.render`, in both palettes with alt text; tables through
-:func:`pe.site.report.check_table`) and returns :class:`~pe.site.html.Html`.
+:func:`pe.site.figures.render`, in both palettes with alt text) and returns
+:class:`~pe.site.html.Html`. The numeric check of the identity and its error model are
+drawn on the precision page (:mod:`pe.site.precision`).
 """
 
 from __future__ import annotations
@@ -18,16 +19,15 @@ from pe.chapters import rotation_identity as experiments
 from pe.chapters import rotation_identity as proofs
 from pe.chapters import rotation_identity as wrong
 from pe.site import report
-from pe.site.figures import Palette, Slider, error_plot, interactive, render
+from pe.site.figures import Palette, Slider, interactive, render
 from pe.site.html import Html
 
 __all__ = [
     "VALUES",
-    "check_table",
     "exercises",
-    "identity_error",
     "rejected_textbook",
     "rotation_explorer",
+    "turn_direction",
     "turning_pairs",
 ]
 
@@ -109,6 +109,81 @@ def turning_pairs(
     )
 
 
+def turn_direction(
+    omega: float = 0.5,
+    positions: int = 6,
+    turns: tuple[str, str] = ("clockwise", "counter-clockwise"),
+) -> Html:
+    """One pair at the positions ``0 .. positions-1``, drawn in the paper's (sin, cos) order
+    and in (cos, sin) order: the same motion turns clockwise in the first, counter-clockwise
+    in the second (``turns``, the titles).
+
+    The points are a column pair of :func:`pe.numeric.sinusoidal` (the pair whose frequency
+    is ``omega`` < 1, through the base); the direction of each panel is measured from the
+    sign of the 2-D cross product of consecutive points, and the figure raises if it is not
+    the direction its title states (the textbook's belief, ``turns`` swapped, is refused).
+
+    Raises
+    ------
+    pe.claims.ClaimFailedError
+        If a panel does not turn the way its title says.
+    """
+    d_model = 4
+    base = omega ** (-d_model / 2)  # pair 1 of a width-4 table turns at base^(-2/4) = omega
+    table = numeric.sinusoidal(positions, d_model, base=base)
+    orders = (
+        ("(sin, cos): the paper", table[:, 2], table[:, 3], turns[0]),
+        ("(cos, sin)", table[:, 3], table[:, 2], turns[1]),
+    )
+    for title, x, y, turn in orders:
+        cross = x[:-1] * y[1:] - y[:-1] * x[1:]
+        measured = "clockwise" if np.all(cross < 0) else "counter-clockwise"
+        if not (np.all(cross < 0) or np.all(cross > 0)) or measured != turn:
+            raise claims.ClaimFailedError(f"{title}: the pair does not turn {turn}")
+
+    def draw(fig: Figure, palette: Palette) -> None:
+        axes = fig.subplots(1, 2, gridspec_kw={"wspace": 0.35})
+        circle = np.linspace(0, 2 * np.pi, 200)
+        for ax, (title, x, y, turn) in zip(axes, orders, strict=True):
+            ax.plot(np.cos(circle), np.sin(circle), color=palette.grid, lw=1.2)
+            ax.plot(x, y, "o", color=palette.lines[0], ms=5)
+            for p in (0, positions - 1):  # labelled just inside the circle
+                ax.text(0.6 * x[p], 0.6 * y[p], f"p={p}", ha="center", va="center",
+                        color=palette.ink)  # fmt: skip
+            middle = positions // 2
+            ax.annotate(
+                "",
+                xy=(0.35 * x[middle], 0.35 * y[middle]),
+                xytext=(0.35 * x[0], 0.35 * y[0]),
+                arrowprops={"arrowstyle": "-|>", "color": palette.lines[1], "lw": 2.0,
+                            "connectionstyle": f"arc3,rad={-0.3 if turn == 'clockwise' else 0.3}"},
+            )  # fmt: skip
+            ax.set_title(f"{title}\n{turn}")
+            ax.set_aspect("equal")
+            ax.set_xlim(-1.15, 1.15)
+            ax.set_ylim(-1.15, 1.15)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            first, second = title.split(":")[0].strip("()").split(", ")
+            ax.set_xlabel(f"{first}, horizontal")
+            ax.set_ylabel(f"{second}, vertical", labelpad=1)
+
+    return render(
+        draw,
+        alt=(
+            f"Two unit circles with the same pair of the encoding at positions 0 to "
+            f"{positions - 1}, {omega} radians apart. Left, the paper's order, sine on the "
+            "horizontal axis: the points start at the top, (0, 1), and go clockwise. Right, "
+            "cosine on the horizontal axis: they start at (1, 0) and go counter-clockwise."
+        ),
+        caption=(
+            f"One pair at positions 0 to {positions - 1}: which way it turns depends only on "
+            "which coordinate is drawn first."
+        ),
+        size=(4.2, 2.4),
+    )
+
+
 def rotation_explorer() -> Html:
     """:func:`turning_pairs`, live: sliders for the position p, the offset k, the width d and
     the base; each of the first four pairs a point on its circle, the turn from PE(p) to
@@ -144,57 +219,6 @@ def rejected_textbook() -> Html:
     return report.proof(result)
 
 
-def check_table() -> Html:
-    """The numeric rotation-identity checks of :func:`pe.experiments.rotation_identity.identity_checks`.
-
-    Raises
-    ------
-    pe.claims.ClaimFailedError
-        If any check fails its tolerance.
-    """
-    results = experiments.identity_checks()
-    failed = [f"d={r.d_model} {r.dtype}" for r in results if not r.passed]
-    if failed:
-        raise claims.ClaimFailedError(f"rotation identity fails its tolerance: {failed}")
-    return report.check_table(results)
-
-
-def identity_error(d_model: int = 512, k: int = 7) -> Html:
-    """Largest error of :math:`T_k PE(p) - PE(p+k)` against position, float32 and float64."""
-    positions = np.unique(np.logspace(0, 7, 36).astype(np.int64))
-    measured = {
-        dtype: experiments.error_by_position(d_model, positions, k, dtype)
-        for dtype in ("float32", "float64")
-    }
-
-    return render(
-        error_plot(
-            positions,
-            measured,
-            floor=1e-18,
-            labels=("{}: measured", "{}: tolerance"),
-            xlabel="position p",
-            ylabel=f"max |T_{k} PE(p) − PE(p+{k})|",
-        ),
-        alt=(
-            f"Log-log plot of the largest error of the rotation identity for offset {k} and "
-            f"d = {d_model}, against position from 1 to {positions[-1]:,}: "
-            + "; ".join(
-                f"{dtype} errors range from {errors.min():.0e} to {errors.max():.0e}, "
-                + ("all below" if np.all(errors <= tolerances) else "NOT all below")
-                + " its tolerance line"
-                for dtype, (errors, tolerances) in measured.items()
-            )
-            + "."
-        ),
-        caption=(
-            "Measured error (dots) and the error model's tolerance (lines): "
-            "4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), maximised over columns."
-        ),
-        size=(3.8, 3.0),
-    )
-
-
 def exercises() -> Html:
     """The chapter's three exercises, their answers computed now, each with its claim."""
     t3 = numeric.shift_matrix(3, 512)
@@ -214,9 +238,10 @@ def exercises() -> Html:
             "A library stores each pair as \\((\\cos\\omega_i p, \\sin\\omega_i p)\\), cosine "
             "first. Which \\(2 \\times 2\\) block shifts its pairs by \\(k\\), and which way do "
             "they turn?",
-            "The textbook rotation \\([[\\cos k\\omega_i, -\\sin k\\omega_i], "
-            "[\\sin k\\omega_i, \\cos k\\omega_i]]\\): in (cos, sin) order the pairs turn "
-            "counter-clockwise, in the paper's (sin, cos) order clockwise.",
+            "The textbook rotation \\(R(k\\omega_i) = \\begin{pmatrix} \\cos k\\omega_i & "
+            "-\\sin k\\omega_i \\\\ \\sin k\\omega_i & \\cos k\\omega_i \\end{pmatrix}\\): "
+            "in (cos, sin) order the pairs turn counter-clockwise, in the paper's (sin, cos) "
+            "order clockwise.",
             claim_id="textbook-block-cos-sin-order",
         )
         + report.exercise(

@@ -23,12 +23,12 @@ import sympy as sp
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import from_scratch, numeric, reference
+from pe import numeric, reference
 from pe.chapters import failed_designs
 from pe.chapters import sinusoidal_encoding as facts
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, Slider, colorbar, interactive, label_axes, render
-from pe.site.html import Html, escape, math, source, table
+from pe.site.html import Html, escape, math, table
 
 __all__ = [
     "VALUES",
@@ -38,8 +38,6 @@ __all__ = [
     "column_means_table",
     "cosine_histograms",
     "exercises",
-    "from_scratch_example",
-    "from_scratch_source",
     "projection_cost_table",
     "subspace_numbers",
     "table_explorer",
@@ -54,18 +52,6 @@ D = 512
 
 #: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
 VALUES: dict[str, Callable[[], object]] = {"d": lambda: D}
-
-
-def from_scratch_source() -> Html:
-    """The source of :func:`pe.from_scratch.sinusoidal_table`, ten lines to copy."""
-    return source(from_scratch.sinusoidal_table)
-
-
-def from_scratch_example(n: int = 4, d: int = 4) -> Html:
-    """``sinusoidal_table(n, d)`` as the reader's NumPy prints it, run now."""
-    with np.printoptions(precision=4, suppress=True):
-        text = f">>> sinusoidal_table({n}, {d})\n{from_scratch.sinusoidal_table(n, d)!r}"
-    return Html(f'<pre class="pe-source"><code>{escape(text)}</code></pre>')
 
 
 def table_explorer(n_positions: int = 50) -> Html:
@@ -124,12 +110,12 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
     """Selected sine columns of the table against the position."""
     table = numeric.sinusoidal(n_positions, d_model)
     lam = facts.wavelengths(d_model)
-    columns = (0, 64, 128, 256)
+    columns = (0, 64, 256)
 
     def draw(fig: Figure, palette: Palette) -> None:
         axes = fig.subplots(len(columns), 1, sharex=True)
         positions = np.arange(n_positions)
-        for ax, colour, column in zip(axes, palette.lines, columns, strict=True):
+        for ax, colour, column in zip(axes, palette.lines[: len(columns)], columns, strict=True):
             ax.plot(positions, table[:, column], "-", lw=1.3, color=colour)
             ax.plot(positions[::4], table[::4, column], "o", ms=2.5, color=colour)
             ax.set_ylim(-1.15, 1.15)
@@ -146,13 +132,20 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
     return render(
         draw,
         alt=(
-            f"Four sine columns of the encoding with d = {d_model} over positions 0 to "
-            f"{n_positions - 1}: column 0 oscillates with wavelength about 6.3, column 64 with "
-            "about 20, column 128 with about 63, and column 256 rises slowly, its wavelength "
-            "about 628 being longer than the plot."
+            f"Three sine columns of the encoding with d = {d_model} over positions 0 to "
+            f"{n_positions - 1}: "
+            + ", ".join(
+                f"column {c} (pair {c // 2}) with wavelength {lam[c // 2]:.3g}" for c in columns
+            )
+            + "; the fast column oscillates many times, the slowest barely completes "
+            f"{n_positions / lam[columns[-1] // 2]:.2f} of a turn."
         ),
-        caption="Sine columns 2i for i = 0, 32, 64, 128 (lines; dots every 4 positions).",
-        size=(4.2, 6.4),
+        caption=(
+            "Sine columns 2i for i = "
+            + ", ".join(str(c // 2) for c in columns)
+            + " (lines; dots every 4 positions)."
+        ),
+        size=(4.2, 3.25),
     )
 
 
@@ -245,7 +238,7 @@ def binary_vs_sinusoid(n_positions: int = 17) -> Html:
         ),
         caption="Bits flip abruptly with periods that double; sinusoids glide, and their "
         f"wavelengths grow by 10000^(2/d) per pair, here 10000^(1/8) = {10000 ** (1 / 8):.3f}.",
-        size=(4.2, 5.6),
+        size=(4.2, 3.25),
     )
 
 
@@ -341,7 +334,7 @@ def worked_example() -> Html:
     example = numeric.sinusoidal(len(words), D)
     exact = reference.table(range(len(words)), D)
     if not np.array_equal(example[0], np.tile([0.0, 1.0], D // 2)):
-        raise AssertionError("PE(0) is not the pattern [0, 1] repeated")
+        raise AssertionError("PE(0) is not the pair (0, 1) repeated")
     formulas = {
         (1, 0): r"\sin 1",
         (1, 1): r"\cos 1",
@@ -368,8 +361,9 @@ def worked_example() -> Html:
     )
     first_row = ", ".join(f"{v:g}" for v in example[0, :8])
     return Html(
-        f"<p><em>{escape(words[0])}</em> (position 0): PE(0) = [{first_row}, ...], the pattern "
-        f"[0, 1] repeated {D // 2} times.</p>{entries}{sentence}"
+        f"<p><em>{escape(words[0])}</em> (position 0): "
+        f"\\(PE(0) = ({first_row}, \\dots)\\), the pair \\((0, 1)\\) repeated {D // 2} "
+        f"times.</p>{entries}{sentence}"
     )
 
 

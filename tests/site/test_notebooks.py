@@ -11,7 +11,10 @@ import pytest
 
 from ..conftest import ROOT
 
-NOTEBOOKS = sorted(p for p in (ROOT / "docs").rglob("*.py") if "_hooks" not in p.parts)
+#: The pages: jupytext files of docs/ (not its hooks, nor the code to copy of docs/examples/).
+NOTEBOOKS = sorted(
+    p for p in (ROOT / "docs").rglob("*.py") if not {"_hooks", "examples"} & set(p.parts)
+)
 
 
 def test_there_are_notebooks() -> None:

@@ -14,31 +14,44 @@ At 390 px, both palettes, every page: no page scrolls sideways (inline formulas 
 and the smallest text of every figure (stated by the figure, ``data-min-text-px``, in the
 image's pixels) is at least 11 px once the image is scaled to its displayed width.
 
-And: the rotation-identity page, folds closed, is at most 8 screens tall at 1280 x 900; a
-claim shows as a mark linking to its entry on the Claims page; search results show no TeX
-source and no pilcrow. No request leaves the local server.
+And, read first with every fold closed, at 1280 x 800: every chapter is at most 10 screens
+tall; the rotation identity shows at least 4 display formulas; a paragraph carries at most
+one claim mark, a claim's card stands once on a page, in a section's closed "How we know"
+fold; the encoding and RoPE are offered as code to copy (PyTorch first), shown from the
+files the suite tests; a mark links to its entry on the Claims page; downloaded notebooks
+hold the build's outputs; search results show no TeX source and no pilcrow. No request
+leaves the local server.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import json
+import re
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from pe import numeric
 from pe.site.figures import MIN_TEXT_PX
 
-from .test_browser import PALETTES, open_context, page_url, site_pages, wait_for_typesetting
+from .test_browser import (
+    PALETTES,
+    SCROLL_THROUGH_JS,
+    open_context,
+    page_url,
+    site_pages,
+    wait_for_typesetting,
+)
 
 WIDTHS = (1280, 390)
 SCREEN = 900
-MAX_SCREENS = 8
 SLACK = 1  # px: sub-pixel rounding
 MIN_PIXELS_PER_PIXEL = 1.5  # a figure image has this many pixels per displayed pixel, or is SVG
 
@@ -340,33 +353,198 @@ def opened(browser: Browser, server: str, path: str) -> Iterator[Page]:
         context.close()
 
 
-def test_the_rotation_identity_page_reads_in_eight_screens(
-    browser: Browser,
-    server: str,
-) -> None:
-    with opened(browser, server, "rotation-identity/") as page:
-        height = page.evaluate("document.documentElement.scrollHeight")
-        marks = page.locator("a.pe-mark")
-        first = marks.first.get_attribute("href")
-        folds_open = page.evaluate(
-            "Array.from(document.querySelectorAll('article details')).filter(d => d.open).length"
-        )
-    assert height <= MAX_SCREENS * SCREEN, f"{height} px = {height / SCREEN:.1f} screens"
-    assert first == "../claims/#claim-rotation-identity"
-    assert folds_open == 0
+#: Read first: the viewport of the screen count, and the most screens a chapter may take.
+FIRST_READ: ViewportSize = {"width": 1280, "height": 800}
+MAX_FIRST_READ_SCREENS = 10
+#: The display formulas the rotation identity shows with every fold closed, at least.
+MIN_ROTATION_DISPLAYS = 4
+
+# Every image loaded at its size (the lazy ones too), the fonts in.
+LOAD_IMAGES_JS = """
+async () => {
+  const images = Array.from(document.images);
+  for (const img of images) img.loading = "eager";
+  await Promise.all(images.map((img) => img.decode().catch(() => null)));
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}
+"""
+
+# Folds closed: the page's height, and the display formulas outside every closed fold.
+FIRST_READ_JS = """
+() => {
+  const shown = (el) => {
+    for (let d = el.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      const summary = d.querySelector(":scope > summary");
+      if (!d.open && !(summary && summary.contains(el))) return false;
+    }
+    return el.getClientRects().length > 0;
+  };
+  const displays = [...document.querySelectorAll('article mjx-container[display="true"]')];
+  return { height: document.documentElement.scrollHeight,
+           open: [...document.querySelectorAll("article details")].filter(d => d.open).length,
+           displays: displays.filter(shown).length };
+}
+"""
 
 
-def test_a_claim_mark_leads_to_its_entry_on_the_claims_page(
-    browser: Browser,
-    server: str,
+def chapter_paths(root: Path) -> list[str]:
+    """The site paths of the chapters: every notebook page but the Claims index, and the
+    Markdown pages a reader reads through (home, testing, corrections)."""
+    notebooks = [p.stem for p in (root / "docs").glob("*.py") if p.stem != "claims"]
+    return ["", *sorted(f"{stem}/" for stem in [*notebooks, "testing", "corrections"])]
+
+
+def test_every_chapter_reads_in_ten_screens_folds_closed(
+    browser: Browser, server: str, root: Path
 ) -> None:
-    with opened(browser, server, "rotation-identity/") as page:
-        page.locator("a.pe-mark").first.click()
-        page.wait_for_url("**/claims/#claim-rotation-identity")
-        wait_for_typesetting(page)
-        entry = page.locator("tr#claim-rotation-identity")
-        assert entry.is_visible()
-        assert "verified" in entry.inner_text()
+    """At 1280 x 800 with every fold closed, each chapter is at most 10 screens tall, and the
+    rotation identity shows its mathematics: at least 4 display formulas outside the folds."""
+    context, traffic = open_context(browser, server, "light")
+    heights: dict[str, float] = {}
+    try:
+        page = context.new_page()
+        page.set_viewport_size(FIRST_READ)
+        for path in chapter_paths(root):
+            # networkidle: the next page must not abort a request of this one (the favicon)
+            page.goto(server + path, wait_until="networkidle")
+            wait_for_typesetting(page)
+            page.evaluate(SCROLL_THROUGH_JS)  # read through: typeset as it scrolls
+            page.evaluate(LOAD_IMAGES_JS)  # and every figure in place, as a reader sees it
+            state = page.evaluate(FIRST_READ_JS)
+            assert state["open"] == 0, path
+            heights[path or "home"] = state["height"] / FIRST_READ["height"]
+            if path == "rotation-identity/":
+                assert state["displays"] >= MIN_ROTATION_DISPLAYS, state
+            page.wait_for_load_state("networkidle")  # what typesetting fetched, before leaving
+        assert traffic.problems() == []
+    finally:
+        context.close()
+    assert len(heights) >= 12
+    too_long = {p: f"{h:.1f} screens" for p, h in heights.items() if h > MAX_FIRST_READ_SCREENS}
+    assert too_long == {}
+
+
+class _Reading(HTMLParser):
+    """The claim marks of each block of prose (paragraph, list item, table cell, caption),
+    the ids of the claim cards and whether each card stands in a "How we know" fold."""
+
+    BLOCKS = frozenset({"p", "li", "td", "th", "dt", "dd", "figcaption"})
+    VOID = frozenset({"br", "img", "input", "hr", "meta", "link", "col", "source", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str]] = []
+        self.marks: list[int] = []  # per open block: its marks so far
+        self.crowded: list[str] = []
+        self.cards: list[tuple[str, bool]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        css = found.get("class") or ""
+        if tag in self.BLOCKS:
+            self.marks.append(0)
+            self.text.append("")
+        if tag == "a" and "pe-mark" in css.split() and self.marks:
+            self.marks[-1] += 1
+        if tag == "div" and "pe-claim" in css.split():
+            folded = any(t == "details" and "pe-how" in c.split() for t, c in self.stack)
+            self.cards.append((found.get("id") or "", folded))
+        if tag not in self.VOID:
+            self.stack.append((tag, css))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            open_tag, _ = self.stack.pop()
+            if open_tag in self.BLOCKS and self.marks:
+                count, text = self.marks.pop(), self.text.pop()
+                if count > 1:
+                    self.crowded.append(f"{count} marks in {text.strip()[:70]!r}")
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self.text:
+            self.text[-1] += data
+
+
+def reading_problems(page_html: str) -> list[str]:
+    """Paragraphs with more than one claim mark; claim cards repeated on the page or
+    standing outside a "How we know" fold."""
+    reader = _Reading()
+    reader.feed(page_html)
+    reader.close()
+    ids = [card_id for card_id, _ in reader.cards]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    return [
+        *reader.crowded,
+        *(f"card {i} repeated" for i in repeated),
+        *(f"card {i} outside a How-we-know fold" for i, folded in reader.cards if not folded),
+    ]
+
+
+def test_reading_problems_are_found() -> None:
+    """The checker can fail: two marks in a paragraph, a card twice, a card left bare."""
+    mark = '<a class="pe-mark pe-checked" href="../claims/#claim-x">checked</a>'
+    card = f'<div class="pe-claim" id="claim-x"><p class="pe-claim-head">{mark}</p></div>'
+    fold = f'<details class="pe-fold pe-how"><summary>How we know</summary>{card}</details>'
+    assert reading_problems(f"<p>One {mark}.</p><ul><li>two {mark}</li></ul>{fold}") == []
+    assert reading_problems(f"<p>Two {mark} and {mark}.</p>") == [
+        "2 marks in 'Two checked and checked.'"
+    ]
+    assert reading_problems(fold + fold) == ["card claim-x repeated"]
+    assert reading_problems(card) == ["card claim-x outside a How-we-know fold"]
+
+
+def test_pages_read_with_one_mark_per_paragraph_and_cards_once(
+    built_site: Path, root: Path
+) -> None:
+    """In every chapter a block of prose carries at most one mark, and each claim's card
+    stands once, in the closed "How we know" fold of its section (an exercise's answer
+    names its claim with a mark instead of repeating the card)."""
+    report = {}
+    for path in chapter_paths(root):
+        page_html = (built_site / path / "index.html").read_text(encoding="utf-8")
+        found = reading_problems(page_html)
+        report.update({path or "home": found[:4]} if found else {})
+    assert report == {}
+
+
+#: Where the code to copy is offered: the page, its tabs, the files shown in them (the PyTorch
+#: and JAX files are tested by tests/test_examples.py), the NumPy function and its claim.
+CODE_TO_COPY = (
+    (
+        "sinusoidal-encoding",
+        "encoding",
+        ("pytorch_sinusoidal.py", "jax_sinusoidal.py"),
+        "def sinusoidal_table(",
+        "from-scratch-table",
+    ),
+    ("rope", "rope", ("pytorch_rope.py", "jax_rope.py"), "def rope(", "from-scratch-rope"),
+)
+CODE_BLOCK = re.compile(
+    r'<pre class="pe-source"><code class="language-python">(.*?)</code></pre>', re.DOTALL
+)
+
+
+def test_code_to_copy_is_shown_from_the_tested_files(built_site: Path, root: Path) -> None:
+    """The encoding and RoPE pages offer tabs, PyTorch first, then NumPy, then JAX, each the
+    very text of its file (not retyped), with the NumPy version's claim on the page."""
+    for page, name, files, numpy_def, claim_id in CODE_TO_COPY:
+        page_html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        tabs = page_html.split(f'id="pe-tabs-{name}-1"', 1)[1].split("</div></div>", 1)[0]
+        labels = re.findall(r'<label for="pe-tabs-[a-z]+-\d">([^<]+)</label>', tabs)
+        assert labels == ["PyTorch", "NumPy", "JAX"], page
+        blocks = [
+            html.unescape(b) for b in CODE_BLOCK.findall(page_html.split(f"pe-tabs-{name}-1", 1)[1])
+        ]
+        pytorch, numpy_block, jax = blocks[:3]
+        assert pytorch == (root / "docs" / "examples" / files[0]).read_text(encoding="utf-8")
+        assert jax == (root / "docs" / "examples" / files[1]).read_text(encoding="utf-8")
+        assert "(nn.Module)" in pytorch
+        assert numpy_block.startswith(numpy_def), page
+        assert f'id="claim-{claim_id}"' in page_html
 
 
 def test_wrong_candidates_read_as_expected_rejections(built_site: Path) -> None:
@@ -431,10 +609,17 @@ def test_notebook_links_point_to_the_site() -> None:
     )
 
 
+def last_line(source: str) -> str:
+    """The last line of a cell's code that is not blank or a comment (what it displays)."""
+    lines = [line for line in source.splitlines() if line.strip() and not line.startswith("#")]
+    return lines[-1].strip() if lines else ""
+
+
 def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
-    """Every notebook page links to its ``.ipynb``: valid, unexecuted, every input shown,
-    the same cells as its jupytext source (the Markdown with its placeholders filled and
-    its links to other pages pointing to the site, never to a ``.py`` file)."""
+    """Every notebook page links to its ``.ipynb``: valid, every input shown, the same cells
+    as its jupytext source (the Markdown with its placeholders filled and its links to other
+    pages pointing to the site, never to a ``.py`` file), and the outputs of the build's run
+    (the figures, tables and cards the page shows, as HTML, their links absolute)."""
     import jupytext
     import nbformat
 
@@ -460,22 +645,53 @@ def test_each_chapter_offers_its_notebook(built_site: Path, root: Path) -> None:
         ]
         markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
         assert page_link.search(markdown) is None, source.stem
-        assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
+        code = [c for c in notebook.cells if c.cell_type == "code"]
+        shown = [c for c in code if not last_line(c.source).startswith(("from ", "import "))]
+        assert shown, source.stem
+        for cell in shown:  # every call shows what it computed, in HTML
+            htmls = [
+                o["data"]["text/html"] for o in cell.outputs if "text/html" in o.get("data", {})
+            ]
+            assert htmls, f"{source.stem}: no output for {cell.source[:50]!r}"
+            assert not any('href="../' in h or 'href="bibliography.md' in h for h in htmls)
+        assert [c.execution_count for c in code] == list(range(1, len(code) + 1))
         assert all("hide_input" not in c.metadata.get("tags", []) for c in notebook.cells)
-        html = (folder / "index.html").read_text(encoding="utf-8")
-        assert f'href="{source.stem}.ipynb" download' in html, source.stem
+        html_text = (folder / "index.html").read_text(encoding="utf-8")
+        assert f'href="{source.stem}.ipynb" download' in html_text, source.stem
 
 
-def test_from_scratch_code_is_shown_to_copy(built_site: Path) -> None:
-    """Chapter 3 and the RoPE chapter show the plain-NumPy code as a code block, with its claim."""
-    for page, function, claim_id in (
-        ("sinusoidal-encoding", "def sinusoidal_table(", "from-scratch-table"),
-        ("rope", "def rope(", "from-scratch-rope"),
-    ):
-        html = (built_site / page / "index.html").read_text(encoding="utf-8")
-        block = html.split('<pre class="pe-source"><code class="language-python">', 1)[1]
-        assert block.split("</code>", 1)[0].lstrip().startswith(function), page
-        assert f'id="claim-{claim_id}"' in html
+def test_the_download_line_links_the_repository_when_the_site_names_it() -> None:
+    """With ``repo_url`` (``PE_REPO_URL``) the line under the title links the repository;
+    without it, it names it in words; a page rendered without being executed fails."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    downloads = notebook_download()
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="rope.py", abs_src_path="/x/rope.py"))
+    body = "<h1>RoPE</h1><p>text</p>"
+    downloads._LAST_RUN[:] = [object()]
+    linked = downloads.on_page_content(body, page=page, config={"repo_url": "https://x.org/pe"})
+    assert '<a href="https://x.org/pe">the repository</a>' in linked
+    assert linked.startswith('<h1>RoPE</h1><p class="pe-download"><a href="rope.ipynb" download>')
+    downloads._LAST_RUN[:] = [object()]
+    plain = downloads.on_page_content(body, page=page, config={"repo_url": None})
+    assert "a clone of the repository" in plain
+    assert "x.org" not in plain
+    with pytest.raises(PluginError, match="without being executed"):
+        downloads.on_page_content(body, page=page, config={})
+
+
+def test_output_links_point_to_the_site() -> None:
+    links = notebook_download().output_links
+    out = links(
+        '<a href="../claims/#claim-x">c</a> <img src="../assets/f.png"> <a href="https://a.b/">w</a>',
+        "https://x.org/pe/rope/",
+    )
+    assert out == (
+        '<a href="https://x.org/pe/claims/#claim-x">c</a> <img src="https://x.org/pe/assets/f.png"> '
+        '<a href="https://a.b/">w</a>'
+    )
 
 
 def _readout(page: Page, widget: str) -> dict[str, Any]:

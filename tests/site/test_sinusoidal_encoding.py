@@ -34,7 +34,9 @@ def test_column_means_table_rounds_zero_without_sign() -> None:
 
 
 def test_exercises_carry_their_claims() -> None:
+    """Each answer names its claim with a mark; the card itself is not repeated."""
     html = page.exercises()
     assert html.count('<div class="pe-exercise">') == 3
     for claim_id in ("wavelength-progression", "worked-example-my-name-is-rk"):
-        assert f'id="claim-{claim_id}"' in html
+        assert f'href="../claims/#claim-{claim_id}"' in html
+    assert 'id="claim-' not in html
