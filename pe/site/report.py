@@ -129,7 +129,7 @@ def proof(result: Proof, *, summary: str = "Show the") -> Html:
 
     Examples
     --------
-    >>> from pe.proofs import rotation_identity as proofs
+    >>> from pe.chapters import rotation_identity as proofs
     >>> shown = proof(proofs.rotation_identity(), summary="How the machine checked it: the")
     >>> shown.startswith('<details class="pe-fold"><summary>How the machine checked it: the SymPy')
     True
