@@ -95,7 +95,10 @@ def open_context(
             traffic.external.append(request.url)
 
     def on_failed(request: Any) -> None:
-        if _is_local(request.url, origin):
+        # net::ERR_ABORTED is the browser cancelling a request because its page went away
+        # (a lazy figure still loading when the test navigates on): not a fault of the site.
+        # A missing file answers HTTP 404 (on_response); a blocked host is routed above.
+        if _is_local(request.url, origin) and request.failure != "net::ERR_ABORTED":
             traffic.failed.append(f"{request.url} ({request.failure})")
 
     def on_response(response: Any) -> None:
