@@ -1,9 +1,10 @@
 """What one emulated machine reports, as JSON on stdout (run by :mod:`tests.machines`).
 
 ``python -m tests.machine_probe`` verifies every claim, measures the elementary functions
-against the accuracy the error models assume (as the pseudo-claim ``elementary-functions``)
-and renders every placeholder of the pages: ``{"claims": {id: [problems]}, "values":
-{"page: {{ name:format }}": text}, "openblas": kernel}``. Two small modes exist for the test that the matrix can fail:
+against the accuracy the error models assume (as the pseudo-claim ``elementary-functions``),
+renders every placeholder of the pages and every line of the claim cards (each piece of
+evidence as the site prints it): ``{"claims": {id: [problems]}, "values": {"page: {{
+name:format }}": text, "card id #i": text}, "openblas": kernel}``. Two small modes exist for the test that the matrix can fail:
 ``--gap`` reports a number that depends on the kernels (the largest difference between
 attention rows computed alone and all at once), and ``--threshold X`` verifies one claim
 that holds when that number is at most ``X``: a check of the machine, not of a statement.
@@ -14,10 +15,14 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from pe.claims import ClaimResult
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,6 +51,15 @@ def page_values() -> dict[str, str]:
         for match in prose.PLACEHOLDER.finditer(page.read_text(encoding="utf-8")):
             rendered[f"{page.stem}: {match.group(0)}"] = prose.fill(match.group(0), page.stem)
     return rendered
+
+
+def card_lines(results: Sequence[ClaimResult]) -> dict[str, str]:
+    """Every line of every claim card, as the site prints it (evidence, then controls)."""
+    return {
+        f"card {result.id} #{i}": evidence.shown
+        for result in results
+        for i, evidence in enumerate((*result.evidence, *result.controls))
+    }
 
 
 def elementary_functions() -> list[str]:
@@ -111,9 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from pe import claims
 
-        report["claims"] = {r.id: list(r.problems) for r in claims.verify_all()}
+        results = claims.verify_all()
+        report["claims"] = {r.id: list(r.problems) for r in results}
         report["claims"]["elementary-functions"] = elementary_functions()
-        report["values"] = page_values()
+        report["values"] = page_values() | card_lines(results)
     print(json.dumps(report))
     return 0
 

@@ -462,3 +462,24 @@ def test_an_exact_check_fails_on_any_error() -> None:
     assert claims.exactly(0.0, "a count", "0 = 0").holds
     assert not claims.exactly(1.0, "a count", "1 = 0").holds
     assert claims.exactly(0.0, "a count", "x").tolerance == exact("a count")
+
+
+def test_card_lines_print_no_marker_and_hide_what_rounding_decides() -> None:
+    """Every line of every claim card is plain text on the site and in ``pe verify``; a
+    figure marked as rounding's (``measured``) prints its bound on the site only."""
+    lines = [e for r in claims.verify_all() for e in (*r.evidence, *r.controls)]
+    assert not any(set("⟦‖⟧") & set(e.text + e.shown) for e in lines)
+    marked = [e for e in lines if e.text != e.shown]
+    assert len(marked) > 20
+    assert sum("below" in e.shown for e in marked) > 20
+
+
+def test_a_marked_figure_past_its_bound_is_printed_and_marks_do_not_nest() -> None:
+    inside = claims.checked(True, f"gap {claims.measured(3e-16, 1e-12)}")
+    past = claims.checked(False, f"gap {claims.measured(0.5, 1e-12)}")
+    unstable = claims.checked(False, f"gap {claims.measured(0.5, 1e-12, stable=False)}")
+    assert (inside.text, inside.shown) == ("gap 3e-16", "gap below 1e-12")
+    assert (past.text, past.shown) == ("gap 0.5", "gap 0.5")
+    assert unstable.shown == "gap above 1e-12"
+    with pytest.raises(ValueError, match="marker"):
+        claims.on_site(claims.measured(1.0, 2.0), "x")

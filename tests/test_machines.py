@@ -73,12 +73,14 @@ def _needs_a_matrix(matrix: list[machines.Machine]) -> None:
 @pytest.mark.slow
 def test_every_machine_gives_the_same_verdicts_and_page_values() -> None:
     """pe verify under every emulated machine: the same claim ids, every claim ok, and every
-    number the pages render printed the same."""
+    number the pages render (placeholders and claim cards) printed the same."""
     matrix = machines.machines()
     _needs_a_matrix(matrix)
     reports = machines.run_matrix(matrix)
     assert machines.differences(reports) == []
     assert all(len(r["values"]) > 20 for r in reports.values())
+    # the claim cards' lines are compared too, each as the site prints it
+    assert all(any(key.startswith("card ") for key in r["values"]) for r in reports.values())
 
 
 @pytest.mark.slow

@@ -39,6 +39,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _rotation_table, bug_zoo, conventions, numeric, symbolic
+from pe._machine_dependent import below, measured, on_site
 from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance, exponential_rounding
 from pe.chapters.rotation_identity import PAPER_BLOCK
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
@@ -352,7 +353,11 @@ def _layouts_numeric(rule: ShiftInLayout) -> Evidence:
             r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per entry}",
         ),
         f"d=512, positions 200..1223, k in {OFFSETS}, {len(rule.layouts)} "
-        f"layout(s), {rule.formula}: max error {worst:.2g}, worst error/tolerance {ratio:.2g}",
+        f"layout(s), {rule.formula}: "
+        + on_site(
+            f"max error {worst:.2g}, worst error/tolerance {ratio:.2g}",
+            f"worst error/tolerance {below(ratio, 1.0, '.2g')}",
+        ),
     )
 
 
@@ -479,7 +484,8 @@ def _t2t_numeric(convention: conventions.Convention) -> Evidence:
         error,
         Tolerance(tolerance, r"\delta + \varepsilon + (r_b + r_{t2t} + u)\,p\,\omega"),
         f"tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own "
-        f"formula, d=512, 1000 rows: max difference {error:.2g} (tolerance {tolerance:.2g})",
+        f"formula, d=512, 1000 rows: max difference {measured(error, tolerance, '.2g')} "
+        f"(tolerance {tolerance:.2g})",
     )
 
 
@@ -567,7 +573,8 @@ def _one_indexed_numeric(exponent: Any) -> Evidence:
         error,
         Tolerance(tolerance, r"\delta + \varepsilon + (2\varepsilon + u)\,p\,\omega"),
         f"one-indexed law vs columns 2..{d + 1} of the paper's table of width {d + 2} with "
-        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference {error:.2g} (tolerance "
+        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference "
+        f"{measured(error, tolerance, '.2g')} (tolerance "
         f"{tolerance:.2g})",
     )
 
@@ -641,7 +648,7 @@ def _no_shift_matrix(make: Callable[[int, int], Any]) -> Evidence:
     return checked(
         error > 0.1,
         f"best matrix mapping row p to row p+3, fitted on rows 0..1997 and applied to "
-        f"rows 1998..3996 (d=16): largest error {error:.3g}",
+        f"rows 1998..3996 (d=16): largest error {measured(error, 0.1)}",
     )
 
 

@@ -35,6 +35,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric, reference
+from pe._machine_dependent import measured, on_site
 from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
@@ -266,7 +267,8 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
             r"\gamma_4: p/n \text{ and } (p+1)/n \text{ below 1, their difference and } 1/n",
         ),
         f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
-        f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error {error:.2g}",
+        f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error "
+        f"{measured(error, gamma(4), '.2g')}",
     )
 
 
@@ -381,7 +383,8 @@ def _distinct(d_model: int) -> Evidence:
     rounding = GRAM_DISTANCE.tolerance(d_model, brute)
     return checked(
         ok,
-        f"{detail}; brute force over all pairs of p < 4096: {brute:.6g} (p = {p}, q = {q}; needs "
+        f"{detail}; brute force over all pairs of p < 4096: {brute:.6g} "
+        f"({on_site(f'p = {p}, q = {q}', 'two neighbours')}; needs "
         "every other offset farther than neighbours, and no pair closer than neighbours by more "
         f"than the Gram matrix's rounding {rounding.value:.2g})",
         error=max(neighbours - brute, 0.0),

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _validate, numeric
+from pe._machine_dependent import measured, worst_case_text
 from pe._tolerance import EPS64, Tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, checked, within
 from pe.error_models import DOT_PRODUCT
@@ -167,7 +168,8 @@ def _rows_everywhere(
             r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
         ),
         f"sinusoidal rows at p in (512, 10^6, 2^40), d={WIDTH}, 0 parameters: norm within "
-        f"{norm_gap:.2g} of sqrt(d/2); {identity.summary()}",
+        f"{measured(norm_gap, DOT_PRODUCT(WIDTH, 0.0), '.2g')} of sqrt(d/2); "
+        f"{worst_case_text(identity, identity.summary())}",
     )
 
 
@@ -452,7 +454,8 @@ def _stack_sum(connection: Connection) -> Evidence:
         gap,
         Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
         f"{connection.name} stack, d={d}, {layers} sublayers: "
-        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g} (tolerance {rounding:.2g})",
+        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {measured(gap, rounding, '.2g')} "
+        f"(tolerance {rounding:.2g})",
     )
 
 

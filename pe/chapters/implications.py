@@ -54,6 +54,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric
+from pe._machine_dependent import measured
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import (
     EPS64,
@@ -308,7 +309,7 @@ def _dot_products(power: int) -> Evidence:
         error,
         tol,
         f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
-        f"max error {error:.2g} (tolerance {tol.value:.2g})",
+        f"max error {measured(error, tol.value, '.2g')} (tolerance {tol.value:.2g})",
     )
 
 
@@ -378,7 +379,8 @@ def _symmetric(between: int) -> Evidence:
     return within(
         gap,
         Tolerance(tol, f"2({DOT_PRODUCT.latex})"),
-        f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = {gap:.2g} "
+        f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = "
+        f"{measured(gap, tol, '.2g')} "
         f"(tolerance {tol:.2g})",
     )
 
@@ -873,7 +875,7 @@ def _not_relative(content: float, projection: Projection) -> Evidence:
     return checked(
         ratio > 0.1,
         f"d=64, n=300, W = {projection.name}, content scale {content}: largest spread along "
-        f"one diagonal q - p = const is {spread:.3g}, {ratio:.3g} times the scores' std",
+        f"one diagonal q - p = const is {measured(ratio, 0.1)} times the scores' std",
     )
 
 
@@ -904,7 +906,7 @@ def _spread(candidate: Scores) -> Evidence:
     return checked(
         min(spreads) > 1e-3,
         "scores after W_q, W_k, d=64, integer m < 2000: spread of s(m, m+r) over m for r = 0, 1, 10: "
-        + ", ".join(f"{v:.3g}" for v in spreads)
+        + ", ".join(measured(v, 1e-3) for v in spreads)
         + " (> 1e-3 means not a function of the offset)",
     )
 
@@ -989,7 +991,7 @@ def _relative_only(projection: Projection) -> Evidence:
             rounding, r"2\max(2\gamma_d |R||W||R|^{\mathsf T} + \delta(\dots)) / \mathrm{std}"
         ),
         f"d=64, n=300, W = {projection.name}: largest spread along one diagonal q - p = const "
-        f"is {ratio:.3g} times the scores' std (a function of q - p: at most the rounding "
+        f"is {measured(ratio, rounding)} times the scores' std (a function of q - p: at most the rounding "
         f"bound {rounding:.2g})",
     )
 

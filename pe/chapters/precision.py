@@ -42,6 +42,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _extended_precision, _rotation_table, numeric, recipes, reference
+from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance
 from pe.accuracy import (
     RoundingCensus,
@@ -164,7 +165,9 @@ def _within(model: ErrorModel[[], float]) -> Callable[[Table], Evidence]:
         for d in WIDTHS:
             error, p, column = max_sampled_error(table, LIMIT, d, seed=d)
             worst = max(worst, error)
-            parts.append(f"d={d}: max error {error:.3g} at p={p}, column {column}")
+            where = on_site(f" at p={p}, column {column}", "")
+            # a wrong method's error is its sine's, which the processor chooses as well
+            parts.append(f"d={d}: max error {measured(error, model(), stable=False)}{where}")
         return within(
             worst,
             model.tolerance(),
@@ -186,18 +189,24 @@ def _rows_within(
             error,
             model.tolerance(),
             f"every entry of the rows at p = {', '.join(map(str, positions))}, d={d}: max "
-            f"error {error:.3g} <= {model():.6g}",
+            f"error {measured(error, model(), stable=False)} (bound {model():.6g})",
         )
 
     return run
 
 
-def _census_detail(census: RoundingCensus, dtype: str) -> str:
+def _census_detail(census: RoundingCensus, dtype: str, bound: float) -> str:
+    """The census in words; how many entries a correct table misrounds, and by how many ulp,
+    is the processor's choice (its sine), so the site says only whether any do."""
+    count = on_site(
+        f"{census.misrounded} differ",
+        "some differ" if census.misrounded else "none differs",
+    )
+    ulps = on_site(f", by up to {census.worst_ulps:.4g} ulp of the entry", "")
     return (
         f"{census.entries} entries (rows 0..63 and 2^20-64..2^20-1 whole, 2000 sampled below "
-        f"2^20), d=64: {census.misrounded} differ from the exact value rounded to nearest "
-        f"{dtype}, by up to {census.worst_ulps:.4g} ulp of the entry; largest error "
-        f"{census.worst_error:.3g}"
+        f"2^20), d=64: {count} from the exact value rounded to nearest {dtype}{ulps}; largest "
+        f"error {measured(census.worst_error, bound, stable=False)}"
     )
 
 
@@ -234,6 +243,13 @@ def _drift_bound(unit: float) -> Callable[[Table], Evidence]:
     return run
 
 
+def _slope_in_words(slope: float) -> str:
+    """A log-log slope as the site prints it: against 1 (linear drift) and 0 (none)."""
+    if abs(slope - 1.0) <= 0.1:
+        return "within 0.1 of 1"
+    return "within 0.1 of 0" if abs(slope) <= 0.1 else "neither near 0 nor near 1"
+
+
 def _drift_slope(table: Table) -> Evidence:
     """The largest error of 32 rows from each of p = 10^3 .. 10^6 grows like p."""
     worst = [float(errors.max()) for errors in _drift_errors(table)]
@@ -241,8 +257,9 @@ def _drift_slope(table: Table) -> Evidence:
     return within(
         abs(slope - 1.0),
         Tolerance(0.0, r"0 \text{ (a slope of measured errors)}", stated=0.1),
-        f"d=64, 32 rows from each of p = 10^3..10^6: largest errors "
-        f"{', '.join(f'{w:.3g}' for w in worst)}; log-log slope {slope:.3f} (linear: within "
+        "d=64, 32 rows from each of p = 10^3..10^6: largest errors "
+        + on_site(", ".join(f"{w:.3g}" for w in worst), "measured")
+        + f"; log-log slope {on_site(f'{slope:.3f}', _slope_in_words(slope))} (linear: within "
         "0.1 of 1)",
     )
 
@@ -357,7 +374,9 @@ CORRECTLY_ROUNDED_64 = Candidate("correctly rounded in float64", True)
 def _rounding_64(correctly_rounded: bool) -> Evidence:
     """pe's float64 table against the statement "it is (or is not) correctly rounded"."""
     census = rounding_census(numeric.sinusoidal, np.float64)
-    return checked((census.misrounded == 0) == correctly_rounded, _census_detail(census, "float64"))
+    return checked(
+        (census.misrounded == 0) == correctly_rounded, _census_detail(census, "float64", ENTRY())
+    )
 
 
 claim(
@@ -402,7 +421,7 @@ CHAINED_COMPLEX64 = Candidate(
 
 def _correctly_rounded_32(table: Table) -> Evidence:
     census = rounding_census(table, np.float32)
-    return checked(census.misrounded == 0, _census_detail(census, "float32"))
+    return checked(census.misrounded == 0, _census_detail(census, "float32", FLOAT32()))
 
 
 claim(
@@ -872,7 +891,9 @@ def _identity_in(dtype: type[np.floating[Any]]) -> Callable[[numeric.MatrixCandi
             64, POSITIONS, OFFSETS, base=10000.0, dtype=dtype, build=matrix
         )
         return within(
-            result.worst_ratio, SHIFT.per_entry(), f"d=64, {np.dtype(dtype)}: {result.summary()}"
+            result.worst_ratio,
+            SHIFT.per_entry(),
+            f"d=64, {np.dtype(dtype)}: {worst_case_text(result, result.summary())}",
         )
 
     return run

@@ -32,6 +32,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric, relative
+from pe._machine_dependent import measured
 from pe._tolerance import (
     EPS64,
     FREQUENCY_ROUNDING,
@@ -219,8 +220,10 @@ def _toeplitz(schemes: Sequence[str]) -> Evidence:
             1.0, r"2\gamma_{3d}\sum \lVert a\rVert \lVert b\rVert / \max|s| \text{ per scheme}"
         ),
         "one token repeated 12 times, d=16: largest spread along a diagonal / max|score|: "
-        + ", ".join(f"{s} {v:.2g}" for s, v in devs.items())
-        + f"; worst spread / its rounding bound {max(ratios.values()):.2g}",
+        + ", ".join(
+            f"{s} {measured(v, identical_token_rounding(s), '.2g')}" for s, v in devs.items()
+        )
+        + f"; worst spread / its rounding bound {measured(max(ratios.values()), 1.0, '.2g')}",
     )
 
 
@@ -339,7 +342,7 @@ def _transformer_xl(terms: Sequence[str]) -> Evidence:
         Tolerance(rounding, r"2(\gamma_{3d} + 4u)\sum_{\text{terms}} \lVert a\rVert\lVert b\rVert"),
         f"n={n}, d={d}, random weights: pe.relative.transformer_xl_scores "
         f"against the terms ({', '.join(terms)}) summed entry by entry: max difference "
-        f"{gap:.2g} (tolerance {rounding:.2g})",
+        f"{measured(gap, rounding, '.2g')} (tolerance {rounding:.2g})",
     )
 
 

@@ -55,6 +55,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, from_scratch, numeric, rotary, symbolic
+from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance, gamma
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
 from pe.error_models import ROTATION
@@ -387,7 +388,7 @@ def _offsets(
     return within(
         max(r.worst_ratio for r in results),
         Tolerance(1.0, r"\text{pe.rotary.offset\_tolerance, entry by entry}"),
-        "; ".join(r.summary() for r in results),
+        "; ".join(worst_case_text(r, r.summary()) for r in results),
     )
 
 
@@ -442,9 +443,9 @@ def complex_product(candidate: Rope) -> Evidence:
     return within(
         ratio,
         _TWO_ROTATIONS,
-        f"rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
-        f"max gap {gaps[0]:.2g} (adjacent), {gaps[1]:.2g} (halves); worst gap / tolerance "
-        f"{ratio:.2g}",
+        "rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
+        + on_site(f"max gap {gaps[0]:.2g} (adjacent), {gaps[1]:.2g} (halves); ", "")
+        + f"worst gap / tolerance {measured(ratio, 1.0, '.2g')}",
     )
 
 
@@ -829,7 +830,8 @@ def _converted(candidate: Conversion) -> Evidence:
             bound,
             r"2\max(\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} + |q'|B_{k'}^{\mathsf T}) / \max|s|",
         ),
-        f"d=64, 32 tokens: relative score gap {gap:.2g} (tolerance {bound:.2g})",
+        f"d=64, 32 tokens: relative score gap {measured(gap, bound, '.2g')} (tolerance "
+        f"{bound:.2g})",
     )
 
 
@@ -1150,7 +1152,8 @@ def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
     return within(
         worst,
         _TWO_ROTATIONS,
-        f"(n, d) in (2048, 128), (300, 8), random x: largest |gap| / tolerance = {worst:.3g} "
+        f"(n, d) in (2048, 128), (300, 8), random x: largest |gap| / tolerance = "
+        f"{measured(worst, 1.0)} "
         "(needs <= 1)",
     )
 

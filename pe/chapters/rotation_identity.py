@@ -65,6 +65,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric, symbolic
+from pe._machine_dependent import measured, worst_case_text
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma, shift_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
@@ -132,7 +133,8 @@ def _law(text: str, shown: str, worst: float, reach: float) -> Evidence:
     return within(
         worst,
         tolerance,
-        f"{text}, d={LAW_WIDTH}, {shown}: max error {worst:.2g} (tolerance {tolerance.value:.2g})",
+        f"{text}, d={LAW_WIDTH}, {shown}: max error {measured(worst, tolerance.value, '.2g')} "
+        f"(tolerance {tolerance.value:.2g})",
     )
 
 
@@ -224,7 +226,7 @@ def _identity(dtype: type[np.floating[Any]]) -> Callable[[ShiftMatrix], Evidence
         return within(
             result.worst_ratio,
             SHIFT.per_entry(),
-            f"d=512, {np.dtype(dtype)}: {result.summary()}",
+            f"d=512, {np.dtype(dtype)}: {worst_case_text(result, result.summary())}",
         )
 
     return run
@@ -448,8 +450,9 @@ def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64
         worst = max(worst, max(gap, first, second) / tolerance)
         texts.append(
             f"d={d_model}: M fitted by least squares from 1031 positions; "
-            f"max|M - T_{k}| = {gap:.2g}; M maps {2 * k} to {3 * k} within {first:.2g} "
-            f"and {3 * k} to {4 * k} within {second:.2g} (tolerance {tolerance:.2g})"
+            f"max|M - T_{k}| = {measured(gap, tolerance, '.2g')}; M maps {2 * k} to {3 * k} "
+            f"within {measured(first, tolerance, '.2g')} and {3 * k} to {4 * k} within "
+            f"{measured(second, tolerance, '.2g')} (tolerance {tolerance:.2g})"
         )
     return within(worst, FITTED_MAP.per_entry("per width"), "; ".join(texts))
 
@@ -842,7 +845,7 @@ def inverse_error(inverse: Callable[[int], int]) -> Evidence:
         worst,
         tolerance,
         f"T_(-k) T_k = I, T_k^T = T_(-k), inv(T_k) = T_(-k), d={LAW_WIDTH}, k in {offsets}: "
-        f"max error {worst:.2g} (tolerance {tolerance.value:.2g})",
+        f"max error {measured(worst, tolerance.value, '.2g')} (tolerance {tolerance.value:.2g})",
     )
 
 

@@ -43,6 +43,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _rotation_table, _validate, bug_zoo, conventions, from_scratch, numeric, reference
+from pe._machine_dependent import measured
 from pe._tolerance import (
     ELEMENTARY_ULPS,
     EPS64,
@@ -413,7 +414,7 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
         max(error, extra),
         Tolerance(R_OMEGA + power_rounding(D) + U, r"u + r_{\text{pow}} + u \text{ (relative)}"),
         f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max relative difference "
-        f"{error:.3g}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
+        f"{measured(error, R_OMEGA + power_rounding(D) + U)}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
         f"its lowest {frequencies[-1]:.3g}",
     )
 
@@ -569,7 +570,7 @@ def _refinement(d_model: int, factor: int) -> Evidence:
         error,
         Tolerance(rounding, r"2 r_\omega + u \text{ (relative)}"),
         f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
-        f"difference {error:.2g}",
+        f"difference {measured(error, rounding, '.2g')}",
     )
 
 
@@ -625,7 +626,8 @@ def _worked_example(table: Table) -> Evidence:
         error,
         ENTRY.tolerance(),
         f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
-        f"against 50-digit mpmath: max error {error:.2g} (tolerance {DELTA:.2g}); "
+        f"against 50-digit mpmath: max error {measured(error, DELTA, '.2g')} (tolerance "
+        f"{DELTA:.2g}); "
         f"PE(1,256) = {values[1, 256]:.6f}",
     )
 
@@ -894,9 +896,9 @@ def column_means_exact(n_positions: int, d_model: int, *, shift: float = 1.0) ->
 def _finite_means(shift: float) -> Evidence:
     worst, sizes = 0.0, (4, 100, 1000)
     for n in sizes:
-        measured = column_means(n, D)
+        means = column_means(n, D)
         closed = column_means_exact(n, D, shift=shift)
-        worst = max(worst, float(np.abs(measured - closed).max()))
+        worst = max(worst, float(np.abs(means - closed).max()))
     label = f"n − {shift:g}" if shift else "n"
     # n entries within DELTA, summed (at most n) and divided by n; the exact form rounded once
     n = max(sizes)
@@ -905,7 +907,8 @@ def _finite_means(shift: float) -> Evidence:
         worst,
         rounding,
         f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
-        f"{label} (40-digit mpmath): max difference {worst:.2g} (tolerance {rounding.value:.2g})",
+        f"{label} (40-digit mpmath): max difference {measured(worst, rounding.value, '.2g')} "
+        f"(tolerance {rounding.value:.2g})",
     )
 
 
@@ -1153,7 +1156,7 @@ def _costs(rhs: Projection) -> Evidence:
         ratio == 2,
         f"d={D}: a 512-output projection has {cost['weights_add']} weights after adding and "
         f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; q] − "
-        f"({projection_text(rhs)}) = {error:.{2 if error < 1 else 3}g} (tolerance "
+        f"({projection_text(rhs)}) = {measured(error, rounding.value, '.2g')} (tolerance "
         f"{rounding.value:.2g})",
         error=error,
         tolerance=rounding,

@@ -52,6 +52,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, numeric
+from pe._machine_dependent import measured, worst_case_text
 from pe._tolerance import Tolerance, ToleranceCheck, worst_case
 from pe.attention import (
     AttentionWeights,
@@ -455,7 +456,8 @@ def _numeric_equivariance(sides: Sides) -> Evidence:
     result = check_equivariance(sides, 32, 64)
     return checked(
         True,
-        f"random X, W_q, W_k, W_v, P, float64: {result.summary()}",
+        f"random X, W_q, W_k, W_v, P, float64, tolerance B(PX) + P B(X) at each entry: "
+        f"{worst_case_text(result, result.summary())}",
         error=result.worst_ratio,
         tolerance=Tolerance(1.0, r"B(PX) + P\,B(X) \text{ entry by entry}"),
     )
@@ -495,7 +497,7 @@ def _sentences(encoding: Encoding) -> Evidence:
         pair.word_gap,
         Tolerance(pair.tolerance, r"\max B(X_1) + \max B(X_2)"),
         f"d=64, {encoding.label}: largest difference between a word's outputs in the two "
-        f"sentences {pair.word_gap:.3g} (tolerance {pair.tolerance:.3g})",
+        f"sentences {measured(pair.word_gap, pair.tolerance)} (tolerance {pair.tolerance:.3g})",
     )
 
 
@@ -521,7 +523,8 @@ def _symmetry_broken(encoding: Encoding) -> Evidence:
     return checked(
         ratio > 0.05,
         f"d=64, {encoding.label}: a word's outputs in the two sentences differ by "
-        f"{pair.word_gap:.3g}, {ratio:.3g} of the output scale {pair.scale:.3g} (needs > 0.05)",
+        f"{measured(pair.word_gap, pair.tolerance)}, {measured(ratio, pair.tolerance / pair.scale)}"
+        f" of the output scale {pair.scale:.3g} (needs > 0.05)",
     )
 
 
@@ -573,7 +576,7 @@ FORGETFUL_READER = Candidate("W_h = 0, sum of the states", summed_states_without
 
 def _rnn(summary: Summary) -> Evidence:
     gap = rnn_final_gap(summary, 64)
-    return checked(gap > 1e-3, f"Elman cell, 16 units, d=64: difference {gap:.3g}")
+    return checked(gap > 1e-3, f"Elman cell, 16 units, d=64: difference {measured(gap, 1e-3)}")
 
 
 claim(
@@ -658,7 +661,7 @@ def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
             gap,
             Tolerance(bound, r"2 \max B(X)"),
             f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
-            f"max difference {gap:.3g} (tolerance {bound:.3g})",
+            f"max difference {measured(gap, bound)} (tolerance {bound:.3g})",
         )
 
     return run

@@ -72,6 +72,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from pe._machine_dependent import measured, on_site
 from pe.claims.evidence import (
     Evidence,
     Method,
@@ -105,6 +106,8 @@ __all__ = [
     "checked",
     "exactly",
     "get",
+    "measured",
+    "on_site",
     "proofs",
     "proved",
     "run",
@@ -306,8 +309,8 @@ class ClaimResult:
     def problems(self) -> tuple[str, ...]:
         """One line per reason the claim is not verified (empty when ``ok``)."""
         return (
-            *(f"evidence fails: {e.detail}" for e in self.evidence if not e.holds),
-            *(f"wrong candidate accepted: {c.detail}" for c in self.controls if c.holds),
+            *(f"evidence fails: {e.text}" for e in self.evidence if not e.holds),
+            *(f"wrong candidate accepted: {c.text}" for c in self.controls if c.holds),
             *(f"broken control: {b}" for b in self.broken_controls),
             *(f"loose: {x}" for x in self.loose),
             *(f"raised {x}" for x in self.errors),
@@ -460,7 +463,7 @@ def _loose(control: Evidence) -> str | None:
     if error > reach:
         return None
     return (
-        f"{control.detail} errs by {error:.5g}, not more than its tolerance {tolerance.value:.3g} "
+        f"{control.text} errs by {error:.5g}, not more than its tolerance {tolerance.value:.3g} "
         f"plus twice its rounding bound ({reach:.3g})"
     )
 
@@ -484,8 +487,8 @@ def run(claim: Claim) -> ClaimResult:
             controls.extend(wrong)
             loose.extend(reason for c in wrong if (reason := _loose(c)) is not None)
             if not calibration.holds:
-                broken.append(f"check {number} fails its true candidate: {calibration.detail}")
-    errors = tuple(e.detail for e in (*evidence, *controls) if e.method is Method.ERROR)
+                broken.append(f"check {number} fails its true candidate: {calibration.text}")
+    errors = tuple(e.text for e in (*evidence, *controls) if e.method is Method.ERROR)
     methods = tuple(m for m in Method if any(e.method is m for e in evidence))
     proofs = [e.proof.statement for e in evidence if e.proof is not None]
     statement = claim.statement if claim.statement is not None else next(iter(proofs), "")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
+from pe._machine_dependent import site_text, verify_text
 from pe._tolerance import Tolerance, exact
 
 if TYPE_CHECKING:
@@ -71,7 +72,9 @@ class Evidence:
     holds
         Whether the proof reduced to zero or the check stayed within its tolerance.
     detail
-        One line saying what was computed and what came out.
+        One line saying what was computed and what came out, as written: figures that the
+        processor decides are marked (:mod:`pe._machine_dependent`); :attr:`text` is the
+        line ``pe verify`` prints, :attr:`shown` the one the site prints.
     proof
         The SymPy proof itself, step by step, for ``"sympy"`` evidence (shown on the page).
     error, tolerance
@@ -87,6 +90,17 @@ class Evidence:
     proof: Proof | None = field(default=None, compare=False, repr=False)
     error: float | None = field(default=None, kw_only=True)
     tolerance: Tolerance | None = field(default=None, kw_only=True)
+
+    @property
+    def text(self) -> str:
+        """The detail with every marked figure as this machine measured it."""
+        return verify_text(self.detail)
+
+    @property
+    def shown(self) -> str:
+        """The detail as the site prints it, the same on every machine (every marked figure
+        as :func:`pe._machine_dependent.site_text` prints it)."""
+        return site_text(self.detail)
 
     @property
     def ratio(self) -> float | None:
@@ -107,7 +121,7 @@ class Evidence:
         return {
             "method": self.method,
             "holds": self.holds,
-            "detail": self.detail,
+            "detail": self.text,
             "error": self.error,
             "tolerance": None if tolerance is None else tolerance.value,
             "stated": None if tolerance is None else tolerance.stated,

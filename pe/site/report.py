@@ -171,7 +171,7 @@ def title(text: str) -> Html:
 def _evidence_list(items: Iterable[claims.Evidence], mark: str) -> Html:
     return Html(
         "".join(
-            f'<li><span class="pe-tag">{mark}</span> {code(e.method)} {escape(e.detail)}</li>'
+            f'<li><span class="pe-tag">{mark}</span> {code(e.method)} {escape(e.shown)}</li>'
             for e in items
         )
     )
@@ -373,7 +373,7 @@ def _verified(claim_id: str) -> claims.ClaimResult:
     if not result.ok:
         raise claims.ClaimFailedError(
             f"claim {claim_id!r} does not verify: "
-            + "; ".join(e.detail for e in result.evidence + result.controls)
+            + "; ".join(e.text for e in result.evidence + result.controls)
         )
     return result
 
