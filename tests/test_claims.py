@@ -483,3 +483,107 @@ def test_a_marked_figure_past_its_bound_is_printed_and_marks_do_not_nest() -> No
     assert unstable.shown == "gap above 1e-12"
     with pytest.raises(ValueError, match="marker"):
         claims.on_site(claims.measured(1.0, 2.0), "x")
+
+
+# The wrong candidates' own path: each one is run, whatever it equals.
+
+
+class _Two:
+    """A value equal to 2 that is not the object 2: a distinct wrong candidate equal to the truth."""
+
+    def __eq__(self, other: object) -> bool:
+        return other == 2 or isinstance(other, _Two)
+
+    def __hash__(self) -> int:
+        return hash(2)
+
+    def __repr__(self) -> str:
+        return "2"
+
+
+def every_wrong_candidate_runs() -> None:
+    """The suite's check of the path: each wrong candidate reaches the check itself, once,
+    as the very object declared (even the true value, or a distinct value equal to it), and
+    a wrong candidate the check accepts fails the claim."""
+    seen: list[object] = []
+
+    def recorded(value: object) -> claims.Evidence:
+        seen.append(value)
+        return claims.checked(value == 2, f"{value!r} = 2")
+
+    truth = 2
+    twin, same, three = _Two(), truth, 3
+    claim = claim_of(
+        claims.Check(
+            recorded,
+            truth,
+            (Candidate("three", three), Candidate("twin", twin), Candidate("same", same)),
+        )
+    )
+    result = claims.run(claim)
+    assert seen[0] is truth, "the true candidate runs first"
+    ran = seen[1:]
+    assert len(ran) == 3, f"each wrong candidate runs once: {ran}"
+    assert ran[0] is three
+    assert ran[1] is twin
+    assert ran[2] is same
+    assert [c.holds for c in result.controls] == [False, True, True]
+    assert not result.controls_rejected
+    assert not result.ok
+    accepted = [p for p in result.problems if p.startswith("wrong candidate accepted")]
+    assert accepted == [
+        "wrong candidate accepted: twin: 2 = 2",
+        "wrong candidate accepted: same: 2 = 2",
+    ]
+
+
+def test_every_wrong_candidate_is_run_even_one_equal_to_the_truth() -> None:
+    """Fault caught: a shortcut that reuses the true verdict for a candidate equal to it."""
+    every_wrong_candidate_runs()
+
+
+def test_an_accepted_distinct_equal_candidate_fails_the_claim() -> None:
+    twin = _Two()
+    assert isinstance(twin, _Two)  # a distinct object...
+    assert twin == 2  # ...equal in value to the truth
+    result = claims.run(claim_of(claims.Check(equals_two, 2, (Candidate("twin", twin),))))
+    assert result.holds
+    assert not result.controls_rejected
+    assert not result.ok
+
+
+def test_a_registry_that_skips_the_wrong_candidates_fails_the_suite(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: wrong candidates reported rejected without being run."""
+
+    def unrun(check: claims.Check[object], value: object) -> claims.Evidence:
+        if value is check.true:
+            return check.run(value)
+        return claims.Evidence(claims.Method.NUMPY, False, "rejected (not run)")
+
+    monkeypatch.setattr(claims, "_attempt", unrun)
+    assert claims.run(true_claim()).ok  # the claim alone cannot tell...
+    with pytest.raises(AssertionError):
+        every_wrong_candidate_runs()  # ...the suite's check of the path does
+
+
+def test_a_registry_that_reuses_the_true_verdict_fails_the_suite(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: the old shortcut (the true verdict for a candidate equal to the truth)."""
+
+    def shortcut(
+        check: claims.Check[object], truth: claims.Evidence
+    ) -> tuple[claims.Evidence, tuple[claims.Evidence, ...]]:
+        wrong = tuple(
+            claims._named(
+                c.name, truth if c.value == check.true else claims._attempt(check, c.value)
+            )
+            for c in check.wrong
+        )
+        return claims._named(claims.TRUE_CONTROL, truth), wrong
+
+    monkeypatch.setattr(claims, "_controls", shortcut)
+    with pytest.raises(AssertionError, match="each wrong candidate runs once"):
+        every_wrong_candidate_runs()

@@ -202,6 +202,7 @@ def test_the_recordings_are_what_the_libraries_compute(
 
 def test_torch_load_and_pe_read_the_same_values(tmp_path: Path) -> None:
     torch = require("torch")
+    require("transformers")  # record.fsmt_weight runs transformers' FSMT port
     saved = torch.load(HERE / "fairseq_model.bin", weights_only=True)
     for name, tensor in saved.items():
         if tensor.dtype in (torch.float32, torch.bfloat16, torch.float16, torch.float64):

@@ -442,16 +442,12 @@ def _controls(check: Check[Any], truth: Evidence) -> tuple[Evidence, tuple[Evide
 
     The true candidate's outcome is ``truth`` (already measured), so the calibration costs
     nothing; what it tests is the path itself: a control that comes out false whatever it
-    is fed fails its calibration.
+    is fed fails its calibration. Every wrong candidate is run, even one that is the true
+    value itself or equal to it: its verdict is its own run's, never the true one's.
     """
-    outcomes = tuple(
-        _named(name, truth if value is check.true else _attempt(check, value))
-        for name, value in (
-            (TRUE_CONTROL, check.true),
-            *((candidate.name, candidate.value) for candidate in check.wrong),
-        )
-    )
-    return outcomes[0], outcomes[1:]
+    calibration = _named(TRUE_CONTROL, truth)
+    wrong = tuple(_named(c.name, _attempt(check, c.value)) for c in check.wrong)
+    return calibration, wrong
 
 
 def _loose(control: Evidence) -> str | None:
