@@ -113,8 +113,9 @@ report.how_we_know("transformer-xl-four-terms", "transformer-xl-reported", proof
 # [checked](claims.py#claim-t5-bias-settings).
 #
 # In the encoder the two directions get separate halves of the buckets; in the decoder every
-# key is in the past. `pe.experiments.relative_family.t5_bucket` implements it, and the tests
-# compare it with a scalar re-implementation.
+# key is in the past. `pe.relative.t5_bucket` implements it; it gives the bucket that the T5
+# code of Hugging Face transformers gives, at every offset we recorded from that code
+# [checked](claims.py#claim-t5-buckets).
 #
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
 # per bucket is cheap.

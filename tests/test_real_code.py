@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 import pe
-from pe import conventions
+from pe import conventions, relative
+from pe.chapters import relative_family
 from pe.identify import load_table
 from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 
@@ -198,6 +199,42 @@ def test_the_recordings_are_what_the_libraries_compute(
     # the same code may round differently on another processor: within float32's model
     assert within_float32(now, conventions.get(convention)) <= 1.0
     assert np.max(np.abs(now.astype(np.float64) - recorded)) <= 4 * EPS32 * (1 + n)
+
+
+@pytest.mark.parametrize("setting", record.T5_SETTINGS, ids=str)
+def test_the_t5_recording_is_what_transformers_computes(setting: tuple[bool, int, int]) -> None:
+    """The oracle of the claim ``t5-buckets`` is transformers' own bucketing, run now."""
+    require("torch")
+    require("transformers")
+    bidirectional, num_buckets, max_distance = setting
+    recorded = next(
+        s["buckets"]
+        for s in relative_family.t5_recorded()["settings"]
+        if (s["bidirectional"], s["num_buckets"], s["max_distance"]) == setting
+    )
+    assert record.t5_buckets(bidirectional, num_buckets, max_distance) == recorded
+
+
+def test_the_t5_layout_recording_is_what_transformers_builds() -> None:
+    require("torch")
+    require("transformers")
+    assert record.t5_layout() == relative_family.t5_recorded()["layout"]
+
+
+def test_the_t5_claim_rejects_a_bucketing_wrong_at_one_position() -> None:
+    """pe's bucketing broken at a single relative position (one setting, one r) fails the
+    claim's oracle check; the true one passes it."""
+    recording = relative_family.t5_recorded()["settings"][0]
+    boundary = recording["first"] + int(np.argmax(np.diff(recording["buckets"]) != 0)) + 1
+
+    def broken(rel: Any, **kw: Any) -> Any:
+        out = np.array(relative.t5_bucket(rel, **kw))
+        out[np.asarray(rel) == boundary] += 1
+        return out
+
+    check = relative_family._t5_recorded
+    assert check(relative.t5_bucket).holds
+    assert not check(broken).holds
 
 
 def test_torch_load_and_pe_read_the_same_values(tmp_path: Path) -> None:

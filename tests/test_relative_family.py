@@ -17,7 +17,35 @@ from pe.chapters import rope as extension
 from pe.claims import Candidate
 from tests.helpers import wrong
 
-t5_reference = measured.t5_bucket_reference
+
+def t5_bucket_reference(
+    r: int, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> int:
+    """T5's bucket of one relative position ``r``, in scalar Python (``math.log``).
+
+    A loop written here from the description of the scheme, one value at a time (the
+    chapter's claim checks :func:`pe.relative.t5_bucket` against transformers' own code).
+
+    Examples
+    --------
+    >>> [t5_bucket_reference(r) for r in (-3, 0, 3, 500)]
+    [3, 0, 19, 31]
+    """
+    half = num_buckets // 2 if bidirectional else num_buckets
+    if bidirectional:
+        offset, distance = (half if r > 0 else 0), abs(r)
+    else:
+        offset, distance = 0, max(0, -r)
+    exact = half // 2
+    if distance < exact:
+        return offset + distance
+    widened = exact + int(
+        math.log(distance / exact) / math.log(max_distance / exact) * (half - exact)
+    )
+    return offset + min(widened, half - 1)
+
+
+t5_reference = t5_bucket_reference
 
 
 @pytest.mark.parametrize("bidirectional", [True, False])

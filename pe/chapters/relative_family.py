@@ -13,18 +13,20 @@ The proofs, in SymPy, each reducing its residual to exactly zero with named rewr
 
 The measurements: :func:`identical_token_scores` computes the score matrix of a sequence
 repeating one token under each scheme and :func:`toeplitz_deviation` how far it is from
-depending only on :math:`i - j`; :func:`t5_bucket_reference` re-implements T5's bucketing
-one value at a time and :func:`t5_bucket_properties` checks the properties it is designed
-to have.
+depending only on :math:`i - j`; :func:`t5_bucket_properties` checks the properties T5's bucketing
+is designed to have, and :func:`t5_recorded` holds the buckets transformers' own T5 code
+computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.relative.t5_bucket`.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -365,33 +367,6 @@ IntArray = npt.NDArray[np.int64]
 BucketFunction = Callable[..., IntArray]
 
 
-def t5_bucket_reference(
-    r: int, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
-) -> int:
-    """T5's bucket of one relative position ``r``, in scalar Python (``math.log``).
-
-    An independent re-implementation of :func:`t5_bucket`, from the description of the
-    scheme, one value at a time.
-
-    Examples
-    --------
-    >>> [t5_bucket_reference(r) for r in (-3, 0, 3, 500)]
-    [3, 0, 19, 31]
-    """
-    half = num_buckets // 2 if bidirectional else num_buckets
-    if bidirectional:
-        offset, distance = (half if r > 0 else 0), abs(r)
-    else:
-        offset, distance = 0, max(0, -r)
-    exact = half // 2
-    if distance < exact:
-        return offset + distance
-    widened = exact + int(
-        math.log(distance / exact) / math.log(max_distance / exact) * (half - exact)
-    )
-    return offset + min(widened, half - 1)
-
-
 def t5_bucket_properties(
     bucket: BucketFunction = t5_bucket,
     *,
@@ -466,19 +441,40 @@ def _t5(bucket: BucketFunction) -> Evidence:
     return checked(all(ok for ok, _ in results), "; ".join(t for _, t in results))
 
 
-def _t5_reference(bucket: BucketFunction) -> Evidence:
-    """The bucketing against the scalar re-implementation, one value at a time."""
-    rel = np.arange(-600, 601)
-    mismatches = 0
-    for b in (True, False):
-        got = bucket(rel, bidirectional=b, num_buckets=32, max_distance=128)
-        mismatches += sum(
-            int(g != t5_bucket_reference(int(r), bidirectional=b))
-            for g, r in zip(got, rel, strict=True)
+#: T5's buckets as transformers computes them (``T5Attention._relative_position_bucket``),
+#: recorded by ``tests/real_code/record.py`` with the versions it names.
+T5_RECORDING = "data/t5_buckets.json"
+
+
+def t5_recorded() -> dict[str, Any]:
+    """The recording: ``versions`` and, per setting, ``bidirectional``, ``num_buckets``,
+    ``max_distance``, the ``first`` relative position and the ``buckets`` from there on."""
+    text = resources.files("pe.chapters").joinpath(T5_RECORDING).read_text(encoding="utf-8")
+    recording: dict[str, Any] = json.loads(text)
+    return recording
+
+
+def _t5_recorded(bucket: BucketFunction) -> Evidence:
+    """The bucketing against transformers' own, recorded, at every position of each setting."""
+    recording = t5_recorded()
+    mismatches, total = 0, 0
+    for setting in recording["settings"]:
+        expected = np.array(setting["buckets"])
+        rel = setting["first"] + np.arange(expected.size)
+        got = bucket(
+            rel,
+            bidirectional=setting["bidirectional"],
+            num_buckets=setting["num_buckets"],
+            max_distance=setting["max_distance"],
         )
+        mismatches += int(np.count_nonzero(np.asarray(got) != expected))
+        total += expected.size
+    versions = ", ".join(f"{k} {v}" for k, v in recording["versions"].items())
     return checked(
         mismatches == 0,
-        f"vectorised vs scalar bucketing, r in [-600, 600]: {mismatches} mismatches",
+        f"against transformers' T5Attention._relative_position_bucket ({versions}), "
+        f"{len(recording['settings'])} settings (B, D) = (32, 128), (16, 64), (64, 1000) both "
+        f"ways, every r in [-3D, 3D]: {mismatches} of {total} buckets differ",
     )
 
 
@@ -488,7 +484,7 @@ claim(
     "t5-buckets",
     "T5's buckets: exact near 0, logarithmic, capped, one side per direction",
     Check(_t5, true=relative.t5_bucket, wrong=_BUCKETINGS),
-    Check(_t5_reference, true=relative.t5_bucket, wrong=_BUCKETINGS),
+    Check(_t5_recorded, true=relative.t5_bucket, wrong=_BUCKETINGS),
     statement=(
         r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < E;\quad b \text{ non-decreasing"
         r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge D;\quad"
@@ -840,9 +836,53 @@ claim(
     source="dai2019",
 )
 
+
+@dataclass(frozen=True)
+class T5Layout:
+    """What a statement says T5 keeps: its buckets, their maximum distance, whether one
+    table of scalars serves every layer, and whether each head has its own column."""
+
+    num_buckets: int
+    max_distance: int
+    shared_across_layers: bool
+    per_head: bool
+
+
+#: The statement of the claim below, and its neighbours a reader might believe.
+T5_STATED = T5Layout(32, 128, shared_across_layers=True, per_head=True)
+T5_TABLE_PER_LAYER = Candidate("a bias table in every layer", T5Layout(32, 128, False, True))
+T5_WIDER_BUCKETS = Candidate("64 buckets up to offset 256", T5Layout(64, 256, True, True))
+T5_ONE_FOR_ALL_HEADS = Candidate(
+    "one scalar per bucket for all heads", T5Layout(32, 128, True, False)
+)
+
+
+def _t5_layout(stated: T5Layout) -> Evidence:
+    """A stated layout against what transformers' T5 keeps (recorded)."""
+    found = t5_recorded()["layout"]
+    kept = T5Layout(
+        found["num_buckets"],
+        found["max_distance"],
+        shared_across_layers=found["blocks_with_bias"] == [0],
+        per_head=found["bias_shape"] == [found["num_buckets"], found["heads"]],
+    )
+    return checked(
+        stated == kept,
+        f"transformers' T5 (recorded): {kept.num_buckets} buckets up to offset "
+        f"{kept.max_distance}; in a {found['blocks']}-block stack of {found['heads']} heads, "
+        f"blocks {found['blocks_with_bias']} hold a bias table of shape "
+        f"{tuple(found['bias_shape'])} (the others use block 0's)",
+    )
+
+
 claim(
     "t5-bias-settings",
     "T5: one scalar per bucket and head, shared across layers; 32 buckets up to offset 128",
+    Check(
+        _t5_layout,
+        true=T5_STATED,
+        wrong=(T5_TABLE_PER_LAYER, T5_WIDER_BUCKETS, T5_ONE_FOR_ALL_HEADS),
+    ),
     statement=(
         r"\text{T5: a learned scalar per bucket, one table per head, shared across layers;"
         r" 32 buckets, logarithmic up to offset 128, one bucket beyond}"

@@ -19,7 +19,15 @@ It writes, next to itself:
   view, bfloat16 and int64 tensors, parameters);
 - ``tutorial_buffer.pt``: the state dict of a module keeping PyTorch's tutorial table as a
   ``(max_len, 1, d)`` buffer named ``pe``;
-- ``legacy.pt``: the same saved in the legacy (pre-1.6, non-zip) format.
+- ``legacy.pt``: the same saved in the legacy (pre-1.6, non-zip) format;
+
+and, inside the package (the relative-family chapter's claim ``t5-buckets`` reads it at
+build, where transformers is not installed):
+
+- ``pe/chapters/data/t5_buckets.json``: T5's buckets as transformers computes them
+  (``T5Attention._relative_position_bucket``) for every relative position in
+  ``[-3D, 3D]`` of each setting ``(bidirectional, num_buckets B, max_distance D)`` of
+  :data:`T5_SETTINGS`.
 """
 
 from __future__ import annotations
@@ -40,6 +48,13 @@ HERE = Path(__file__).resolve().parent
 SHAPES = ((66, 32), (1026, 8))
 COMMAND = ".venv/bin/python tests/real_code/record.py"
 PACKAGES = ("torch", "transformers", "positional-encodings", "numpy")
+#: T5's bucket settings recorded: T5's own (32, 128) both ways, a smaller and a larger one.
+T5_SETTINGS = tuple(
+    (bidirectional, buckets, distance)
+    for bidirectional in (True, False)
+    for buckets, distance in ((32, 128), (16, 64), (64, 1000))
+)
+T5_RECORDING = HERE.parent.parent / "pe" / "chapters" / "data" / "t5_buckets.json"
 
 
 def tutorial_table(max_len: int, d_model: int) -> Any:
@@ -214,8 +229,63 @@ def _model_state(n: int, d: int) -> dict[str, Any]:
     }
 
 
+def t5_buckets(bidirectional: bool, num_buckets: int, max_distance: int) -> list[int]:
+    """transformers' T5 buckets of every relative position in ``[-3D, 3D]``."""
+    import torch
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    rel = torch.arange(-3 * max_distance, 3 * max_distance + 1)
+    buckets = T5Attention._relative_position_bucket(
+        rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
+    )
+    return [int(b) for b in buckets.tolist()]
+
+
+def t5_layout() -> dict[str, Any]:
+    """What transformers' T5 keeps: its default buckets and distance, and in a 3-block
+    stack with 2 heads, which blocks hold a bias table and its shape (buckets, heads)."""
+    from transformers import T5Config
+    from transformers.models.t5.modeling_t5 import T5Stack
+
+    config = T5Config(d_model=8, d_kv=4, d_ff=16, num_layers=3, num_heads=2, vocab_size=10)
+    stack = T5Stack(config)
+    attention = [block.layer[0].SelfAttention for block in stack.block]
+    return {
+        "num_buckets": T5Config().relative_attention_num_buckets,
+        "max_distance": T5Config().relative_attention_max_distance,
+        "blocks_with_bias": [i for i, a in enumerate(attention) if a.has_relative_attention_bias],
+        "blocks": len(attention),
+        "bias_shape": list(attention[0].relative_attention_bias.weight.shape),
+        "heads": config.num_heads,
+    }
+
+
+def record_t5() -> None:
+    """Write :data:`T5_RECORDING`: every setting's buckets, with the versions and command."""
+    recording = {
+        "layout": t5_layout(),
+        "what": "transformers T5Attention._relative_position_bucket(r, bidirectional, B, D) "
+        "for r = -3D .. 3D",
+        "command": COMMAND,
+        "versions": {name: metadata.version(name) for name in ("torch", "transformers")},
+        "settings": [
+            {
+                "bidirectional": b,
+                "num_buckets": nb,
+                "max_distance": md,
+                "first": -3 * md,
+                "buckets": t5_buckets(b, nb, md),
+            }
+            for b, nb, md in T5_SETTINGS
+        ],
+    }
+    T5_RECORDING.write_text(json.dumps(recording, separators=(",", ":")) + "\n")
+
+
 def main() -> None:
     import torch
+
+    record_t5()
 
     tables = {}
     described = {}
