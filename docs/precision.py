@@ -210,8 +210,8 @@ report.how_we_know("float16-positions-collide")
 #   frequencies included ([gptneox1003](bibliography.md#gptneox1003)); the reporter's
 #   numbers are recomputed below the list.
 # * In Megatron-LM the position sequence was cast to the dtype of the frequencies, float16
-#   under mixed precision: with 32768 positions the last positions lost their fractional
-#   bits and many of them received the same embedding
+#   under mixed precision: with 32768 positions the later positions lost their low bits and
+#   many of them received the same row of angles, as running the reported code shows
 #   ([megatron535](bibliography.md#megatron535))
 #   [checked](claims.py#claim-megatron-535-float16-positions).
 # * In Hugging Face Transformers, casting a Llama model to float16 or bfloat16 also cast the

@@ -21,7 +21,7 @@ import pytest
 
 import pe
 from pe import conventions, relative
-from pe.chapters import relative_family
+from pe.chapters import precision, relative_family
 from pe.identify import load_table
 from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 
@@ -213,6 +213,20 @@ def test_the_t5_recording_is_what_transformers_computes(setting: tuple[bool, int
         if (s["bidirectional"], s["num_buckets"], s["max_distance"]) == setting
     )
     assert record.t5_buckets(bidirectional, num_buckets, max_distance) == recorded
+
+
+def test_megatron_535_path_in_numpy_is_what_torch_computes() -> None:
+    """The claim ``megatron-535-float16-positions`` recomputes the issue's code path in
+    NumPy; PyTorch, running that path (frequencies in float32, then the module cast to
+    half, the positions cast to their type, an einsum), gives the very same angles."""
+    torch = require("torch")
+    n, dim = 32_768, 128
+    frequencies = (1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))).half()
+    positions = torch.arange(n).type_as(frequencies)
+    angles = torch.einsum("i,j->ij", positions, frequencies)
+    mine = precision.megatron_535_angles(n, dim, np.float16)
+    assert angles.dtype == torch.float16
+    assert np.array_equal(angles.numpy(), mine)
 
 
 def test_the_t5_layout_recording_is_what_transformers_builds() -> None:

@@ -820,13 +820,37 @@ claim(
 )
 
 
+def megatron_535_angles(
+    n: int, dim: int, dtype: type[np.floating[Any]]
+) -> npt.NDArray[np.floating[Any]]:
+    r"""RoPE's angles along the code path Megatron-LM issue 535 reports, in NumPy.
+
+    The frequencies :math:`10000^{-2i/	ext{dim}}` are computed in float32 and kept in
+    ``dtype`` (a model cast to float16 casts them too); the positions ``0 .. n-1`` are
+    cast to the frequencies' type and multiplied by them, each product rounded to
+    ``dtype`` (an outer product, as the reported ``einsum`` computes it).
+    ``tests/test_real_code.py`` runs the same path in PyTorch and finds the same table.
+
+    Examples
+    --------
+    >>> angles = megatron_535_angles(32_768, 128, np.float16)
+    >>> angles.dtype, bool(np.array_equal(angles[32_767], angles[32_766]))
+    (dtype('float16'), True)
+    """
+    exponent = np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim)
+    frequencies = (np.float32(1.0) / np.float32(10000.0) ** exponent).astype(dtype)
+    return np.multiply.outer(np.arange(n).astype(dtype), frequencies)
+
+
 def _positions_in(dtype: type[np.floating[Any]]) -> Evidence:
-    """Megatron-LM #535 recomputed: positions 0 .. 32767 cast to ``dtype`` collide."""
-    positions = np.arange(32_768)
-    distinct = np.unique(positions.astype(dtype)).size
+    """Megatron-LM #535 recomputed: the rows of RoPE's angles for 32768 positions, along the
+    reported path with frequencies of ``dtype``, collide."""
+    angles = megatron_535_angles(32_768, 128, dtype)
+    distinct = np.unique(angles, axis=0).shape[0]
     return checked(
-        distinct < positions.size,
-        f"positions 0..32767 as {np.dtype(dtype).name}: {distinct} distinct values",
+        distinct < angles.shape[0],
+        f"the reported path, dim=128, positions 0..32767 cast to the {np.dtype(dtype).name} of "
+        f"the frequencies: {distinct} distinct rows of angles",
     )
 
 
@@ -835,8 +859,8 @@ claim(
     "Megatron-LM #535: 32768 positions cast to float16 collide",
     Check(_positions_in, true=np.float16, wrong=(Candidate("float32 positions", np.float32),)),
     statement=(
-        r"\text{Megatron-LM issue 535: positions cast to float16 under mixed precision;"
-        r" with 32768 positions many share one value (recomputed)}"
+        r"\text{Megatron-LM issue 535: RoPE's positions cast to its float16 frequencies under"
+        r" mixed precision; of 32768 positions many share one row of angles (recomputed)}"
     ),
     source="megatron535",
 )
