@@ -21,7 +21,7 @@ import pytest
 
 import pe
 from pe import conventions, relative
-from pe.chapters import precision, relative_family
+from pe.chapters import precision, relative_family, rope
 from pe.identify import load_table
 from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 
@@ -215,6 +215,35 @@ def test_the_t5_recording_is_what_transformers_computes(setting: tuple[bool, int
     assert record.t5_buckets(bidirectional, num_buckets, max_distance) == recorded
 
 
+@pytest.mark.parametrize("model", list(rope.rope_recorded()["models"]))
+def test_the_rope_recording_is_what_transformers_computes(model: str) -> None:
+    """The oracle of the claim ``rope-pairings-in-public-code``: each model's RoPE code in
+    transformers, run now, turns vectors as recorded (within float32's sines)."""
+    require("torch")
+    require("transformers")
+    recording = rope.rope_recorded()
+    _, fn = record.rope_codes(recording["width"])[model]
+    for position, recorded in zip(
+        recording["positions"], recording["models"][model]["maps"], strict=True
+    ):
+        now = record.rope_map(fn, recording["width"], position)
+        assert np.max(np.abs(now - np.array(recorded))) <= 8 * 2.0**-24 * (1 + position)
+
+
+def test_the_rope_claim_reads_a_flipped_sign_and_a_moved_origin_in_the_maps() -> None:
+    """A map whose pairs turn the other way, or that is the identity at position 1, is read
+    as such: the claim's check fails on code that does either."""
+    recording = rope.rope_recorded()
+    maps = [np.array(m) for m in recording["models"]["GPT-J"]["maps"]]
+    positions = recording["positions"]
+    assert rope.read_rope_code(maps, positions) == rope.RopeCode("adjacent", 16, 1, 0)
+    flipped = [m.T for m in maps]  # the inverse turn: clockwise
+    assert rope.read_rope_code(flipped, positions).sign == -1
+    # code counting from 1: position 0 turns back one step, position 1 does not turn
+    shifted = [maps[1].T, maps[0], maps[1], maps[3]]
+    assert rope.read_rope_code(shifted, positions) == rope.RopeCode("adjacent", 16, 1, 1)
+
+
 def test_megatron_535_path_in_numpy_is_what_torch_computes() -> None:
     """The claim ``megatron-535-float16-positions`` recomputes the issue's code path in
     NumPy; PyTorch, running that path (frequencies in float32, then the module cast to
@@ -324,33 +353,9 @@ HEAD = 64
 
 def hf_rope(model: str, rope_parameters: dict[str, Any]) -> Any:
     """``fn(x, positions)`` running transformers' rotary embedding of ``model`` on ``x``."""
-    torch = require("torch")
+    require("torch")
     require("transformers")
-    if model == "llama":
-        from transformers import LlamaConfig as Config
-        from transformers.models.llama import modeling_llama as modeling
-
-        rotary_class = modeling.LlamaRotaryEmbedding
-    else:
-        from transformers import GPTNeoXConfig as Config
-        from transformers.models.gpt_neox import modeling_gpt_neox as modeling
-
-        rotary_class = modeling.GPTNeoXRotaryEmbedding
-    config = Config(
-        hidden_size=2 * HEAD,
-        num_attention_heads=2,
-        max_position_embeddings=4096,
-        rope_parameters=rope_parameters,
-    )
-    rotary = rotary_class(config)
-
-    def fn(x: np.ndarray, positions: np.ndarray) -> Any:
-        t = torch.tensor(x)[None, None]  # (batch, heads, n, d), float64
-        cos, sin = rotary(t, torch.tensor(positions)[None])
-        rotated, _ = modeling.apply_rotary_pos_emb(t, t, cos, sin)
-        return rotated[0, 0]
-
-    return fn
+    return record.hf_rope(model, rope_parameters, HEAD)
 
 
 LLAMA: dict[str, dict[str, Any]] = {
@@ -404,16 +409,7 @@ def test_gpt_j_and_rotary_embedding_torch_pair_adjacent_columns() -> None:
     torch = require("torch")
     require("transformers")
     rotary_embedding = require("rotary_embedding_torch")
-    from transformers.models.gptj import modeling_gptj
-
-    table = modeling_gptj.create_sinusoidal_positions(4096, 16)  # rotary_dim 16 of 64
-
-    def gptj(x: np.ndarray, positions: np.ndarray) -> Any:
-        t = torch.tensor(x, dtype=torch.float32)[None, :, None, :]  # (batch, n, heads, d)
-        sin, cos = torch.split(table[torch.tensor(positions)][None], 8, dim=-1)
-        rotated = modeling_gptj.apply_rotary_pos_emb(t[..., :16], sin, cos)
-        return torch.cat([rotated, t[..., 16:]], dim=-1)[0, :, 0]
-
+    gptj = record.gptj_rope(16)  # rotary_dim 16 of 64
     assert assert_rope_relative(gptj, HEAD, rotary_dim=16) == "adjacent"
     rotary = rotary_embedding.RotaryEmbedding(dim=HEAD)
 

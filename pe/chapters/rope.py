@@ -45,9 +45,11 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
+from importlib import resources
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -1169,13 +1171,162 @@ claim(
     ),
 )
 
+#: The RoPE maps of real code (transformers), recorded by ``tests/real_code/record.py``.
+ROPE_RECORDING = "data/rope_code.json"
+
+
+def rope_recorded() -> dict[str, Any]:
+    """The recording: ``versions``, ``width``, ``positions`` and, per model, its ``code`` and
+    ``maps`` (at each position, the matrix whose column ``j`` is the image of unit vector
+    ``j``)."""
+    text = resources.files("pe.chapters").joinpath(ROPE_RECORDING).read_text(encoding="utf-8")
+    recording: dict[str, Any] = json.loads(text)
+    return recording
+
+
+class RopeCode(NamedTuple):
+    r"""What a model's RoPE code does, read off its maps (or what a statement says it does).
+
+    ``pairing`` is ``"adjacent"`` or ``"halves"``, over the first ``rotated`` columns;
+    ``sign`` is ``+1`` where a pair :math:`(a, b)` turns to :math:`(a\cos\theta - b\sin\theta,
+    a\sin\theta + b\cos\theta)`; ``first`` is the position whose map is the identity.
+    """
+
+    pairing: str
+    rotated: int
+    sign: int
+    first: int
+
+
+def _partners(moved: npt.NDArray[np.float64]) -> list[int]:
+    """The partner of each moved column: the row, other than its own, where it lands."""
+    off = np.abs(moved - np.diag(np.diag(moved)))
+    return [int(np.argmax(off[:, j])) for j in range(moved.shape[1])]
+
+
+def read_rope_code(maps: Sequence[npt.NDArray[np.float64]], positions: Sequence[int]) -> RopeCode:
+    """A model's pairing, rotated width, sign and first position, from its recorded maps.
+
+    Examples
+    --------
+    >>> found = rope_recorded()["models"]["GPT-J"]
+    >>> read_rope_code([np.array(m) for m in found["maps"]], rope_recorded()["positions"])
+    RopeCode(pairing='adjacent', rotated=16, sign=1, first=0)
+    """
+    width = maps[0].shape[0]
+    identity = np.eye(width)
+    first = next(
+        (p for p, m in zip(positions, maps, strict=True) if np.array_equal(m, identity)), -1
+    )
+    one = maps[list(positions).index(first + 1)] if first + 1 in positions else maps[1]
+    moved = [j for j in range(width) if any(m[j, j] != 1.0 for m in maps)]
+    rotated = len(moved)
+    partner = _partners(one[:rotated, :rotated])
+    if all(partner[j] == j ^ 1 for j in range(rotated)):
+        pairing, pairs = "adjacent", [(a, a + 1) for a in range(0, rotated, 2)]
+    elif all(partner[j] == (j + rotated // 2) % rotated for j in range(rotated)):
+        pairing, pairs = "halves", [(a, a + rotated // 2) for a in range(rotated // 2)]
+    else:
+        return RopeCode("neither", rotated, 0, first)
+    signs = {int(np.sign(one[b, a])) for a, b in pairs}
+    return RopeCode(pairing, rotated, signs.pop() if len(signs) == 1 else 0, first)
+
+
+#: The statement below: what each model's code does, by name.
+ROPE_IN_PUBLIC_CODE: dict[str, RopeCode] = {
+    "RoFormer": RopeCode("adjacent", 16, 1, 0),
+    "GPT-J": RopeCode("adjacent", 16, 1, 0),
+    "GPT-NeoX": RopeCode("halves", 4, 1, 0),
+    "Hugging Face's Llama": RopeCode("halves", 16, 1, 0),
+}
+PAIRINGS_SWAPPED = Candidate(
+    "GPT-NeoX and Llama adjacent, RoFormer and GPT-J halves",
+    {
+        name: code._replace(pairing="halves" if code.pairing == "adjacent" else "adjacent")
+        for name, code in ROPE_IN_PUBLIC_CODE.items()
+    },
+)
+OPPOSITE_SIGN = Candidate(
+    "the opposite sign (a pair turns clockwise)",
+    {name: code._replace(sign=-1) for name, code in ROPE_IN_PUBLIC_CODE.items()},
+)
+POSITIONS_FROM_ONE = Candidate(
+    "positions from 1",
+    {name: code._replace(first=1) for name, code in ROPE_IN_PUBLIC_CODE.items()},
+)
+NEOX_WHOLE_HEAD = Candidate(
+    "GPT-NeoX rotates the whole head",
+    ROPE_IN_PUBLIC_CODE | {"GPT-NeoX": RopeCode("halves", 16, 1, 0)},
+)
+
+
+def _rope_codes(stated: dict[str, RopeCode]) -> Evidence:
+    """What the statement says of each model against what its recorded code does."""
+    recording = rope_recorded()
+    found = {
+        name: read_rope_code([np.array(m) for m in model["maps"]], recording["positions"])
+        for name, model in recording["models"].items()
+    }
+    versions = ", ".join(f"{k} {v}" for k, v in recording["versions"].items())
+    return checked(
+        found == stated,
+        f"transformers' RoPE code ({versions}), width {recording['width']}: "
+        + "; ".join(
+            f"{name}: {code.pairing} over {code.rotated} columns, sign {code.sign:+d}, "
+            f"identity at position {code.first}"
+            for name, code in found.items()
+        ),
+    )
+
+
+#: The base of the frequencies the statement names, and a neighbour a reader might believe.
+ROPE_BASE = 10000.0
+LLAMA3_BASE = Candidate("base 500000 (Llama 3's)", 500000.0)
+#: Angles formed and turned in float32: the angle rounded, the sine and cosine rounded, the
+#: angle read back by atan2, each within a few float32 units of the turn.
+FLOAT32_ANGLE = 8 * 2.0**-24
+
+
+def _rope_frequencies(base: float) -> Evidence:
+    """Each recorded pair's angle at every position against ``p * base^(-2i/r)``."""
+    recording = rope_recorded()
+    worst = 0.0
+    for model in recording["models"].values():
+        maps = [np.array(m) for m in model["maps"]]
+        code = read_rope_code(maps, recording["positions"])
+        r = code.rotated
+        pairs = (
+            [(a, a + 1) for a in range(0, r, 2)]
+            if code.pairing == "adjacent"
+            else [(a, a + r // 2) for a in range(r // 2)]
+        )
+        omega = base ** (-2.0 * np.arange(r // 2) / r)
+        for p, m in zip(recording["positions"], maps, strict=True):
+            turned = np.array([math.atan2(m[b, a], m[a, a]) for a, b in pairs])
+            wrapped = np.angle(np.exp(1j * (turned - p * omega)))
+            worst = max(worst, float((np.abs(wrapped) / (FLOAT32_ANGLE * (1 + p * omega))).max()))
+    return within(
+        worst,
+        Tolerance(1.0, r"8 \cdot 2^{-24} (1 + p\,\omega_i) \text{ per angle}"),
+        f"every pair's turn at positions {recording['positions']} against p * {base:g}^(-2i/r): "
+        f"worst error / its float32 bound {measured(worst, 1.0, '.2g')}",
+    )
+
+
 claim(
     "rope-pairings-in-public-code",
     "Adjacent pairs in RoFormer, GPT-J and Meta's Llama; halves in GPT-NeoX and HF Llama",
+    Check(
+        _rope_codes,
+        true=ROPE_IN_PUBLIC_CODE,
+        wrong=(PAIRINGS_SWAPPED, OPPOSITE_SIGN, POSITIONS_FROM_ONE, NEOX_WHOLE_HEAD),
+    ),
+    Check(_rope_frequencies, true=ROPE_BASE, wrong=(LLAMA3_BASE,)),
     statement=(
         r"\begin{gathered}\text{adjacent } (x_{2i}, x_{2i+1}): \text{RoFormer, GPT-J, Meta's"
-        r" Llama;} \\ \text{halves } (x_i, x_{i+d/2}): \text{GPT-NeoX, Hugging Face's Llama;}"
-        r" \\ \text{all: } \omega_i = 10000^{-2i/d}, \text{ positions from 0, the same"
+        r" Llama;} \\ \text{halves } (x_i, x_{i+r/2}) \text{ over the rotated width } r:"
+        r" \text{GPT-NeoX (a quarter of the head by default), Hugging Face's Llama;} \\"
+        r" \text{all: } \omega_i = 10000^{-2i/r}, \text{ positions from 0, the same"
         r" sign}\end{gathered}"
     ),
     source="rope-code",

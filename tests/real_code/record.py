@@ -27,7 +27,11 @@ build, where transformers is not installed):
 - ``pe/chapters/data/t5_buckets.json``: T5's buckets as transformers computes them
   (``T5Attention._relative_position_bucket``) for every relative position in
   ``[-3D, 3D]`` of each setting ``(bidirectional, num_buckets B, max_distance D)`` of
-  :data:`T5_SETTINGS`.
+  :data:`T5_SETTINGS`, and the layout of its bias tables (:func:`t5_layout`);
+- ``pe/chapters/data/rope_code.json``: the linear map by which each model's RoPE code in
+  transformers (RoFormer, GPT-J, GPT-NeoX, Llama) turns a vector of width
+  :data:`ROPE_WIDTH` at each of :data:`ROPE_POSITIONS` (column ``j``: the image of the
+  ``j``-th unit vector).
 """
 
 from __future__ import annotations
@@ -54,7 +58,12 @@ T5_SETTINGS = tuple(
     for bidirectional in (True, False)
     for buckets, distance in ((32, 128), (16, 64), (64, 1000))
 )
-T5_RECORDING = HERE.parent.parent / "pe" / "chapters" / "data" / "t5_buckets.json"
+DATA = HERE.parent.parent / "pe" / "chapters" / "data"
+T5_RECORDING = DATA / "t5_buckets.json"
+ROPE_RECORDING = DATA / "rope_code.json"
+#: Width and positions at which the RoPE maps are recorded.
+ROPE_WIDTH = 16
+ROPE_POSITIONS = (0, 1, 2, 5)
 
 
 def tutorial_table(max_len: int, d_model: int) -> Any:
@@ -282,10 +291,130 @@ def record_t5() -> None:
     T5_RECORDING.write_text(json.dumps(recording, separators=(",", ":")) + "\n")
 
 
+#: A RoPE function of real code: ``fn(x, positions)`` for ``x`` of shape ``(n, d)``.
+RopeCode = Callable[[np.ndarray, np.ndarray], Any]
+
+
+def hf_rope(model: str, rope_parameters: dict[str, Any], head: int) -> RopeCode:
+    """transformers' rotary embedding of ``"llama"`` or ``"neox"`` (GPT-NeoX), with
+    ``rope_parameters``, applied to ``x`` as one head of width ``head``."""
+    import torch
+
+    if model == "llama":
+        from transformers import LlamaConfig as Config
+        from transformers.models.llama import modeling_llama as modeling
+
+        rotary_class: Any = modeling.LlamaRotaryEmbedding
+    else:
+        from transformers import GPTNeoXConfig as Config
+        from transformers.models.gpt_neox import modeling_gpt_neox as modeling
+
+        rotary_class = modeling.GPTNeoXRotaryEmbedding
+    config = Config(
+        hidden_size=2 * head,
+        num_attention_heads=2,
+        max_position_embeddings=4096,
+        rope_parameters=rope_parameters,
+    )
+    rotary = rotary_class(config)
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> Any:
+        t = torch.tensor(x)[None, None]  # (batch, heads, n, d), float64
+        cos, sin = rotary(t, torch.tensor(positions)[None])
+        rotated, _ = modeling.apply_rotary_pos_emb(t, t, cos, sin)
+        return rotated[0, 0]
+
+    return fn
+
+
+def gptj_rope(rotary_dim: int) -> RopeCode:
+    """transformers' GPT-J rotary embedding on the first ``rotary_dim`` columns of ``x``."""
+    import torch
+    from transformers.models.gptj import modeling_gptj
+
+    table = modeling_gptj.create_sinusoidal_positions(4096, rotary_dim)
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> Any:
+        t = torch.tensor(x, dtype=torch.float32)[None, :, None, :]  # (batch, n, heads, d)
+        sin, cos = torch.split(table[torch.tensor(positions)][None], rotary_dim // 2, dim=-1)
+        rotated = modeling_gptj.apply_rotary_pos_emb(t[..., :rotary_dim], sin, cos)
+        return torch.cat([rotated, t[..., rotary_dim:]], dim=-1)[0, :, 0]
+
+    return fn
+
+
+def roformer_rope(width: int) -> RopeCode:
+    """transformers' RoFormer: its sinusoidal table and ``apply_rotary_position_embeddings``."""
+    import torch
+    from transformers.models.roformer import modeling_roformer
+
+    table = modeling_roformer.RoFormerSinusoidalPositionalEmbedding(4096, width)
+    with torch.no_grad():
+        table.weight.copy_(table.create_weight())
+
+    def fn(x: np.ndarray, positions: np.ndarray) -> Any:
+        sinusoidal = table(None, position_ids=torch.tensor(positions))[None, None]
+        t = torch.tensor(x, dtype=torch.float32)[None, None]  # (batch, heads, n, d)
+        rotate = modeling_roformer.RoFormerSelfAttention.apply_rotary_position_embeddings
+        query, _ = rotate(sinusoidal, t, t)
+        return query[0, 0]
+
+    return fn
+
+
+def rope_codes(width: int) -> dict[str, tuple[str, RopeCode]]:
+    """Each model's RoPE code in transformers, by the name the claim uses: (what, fn)."""
+    default = {"rope_type": "default", "rope_theta": 10000.0}
+    return {
+        "RoFormer": (
+            "RoFormerSinusoidalPositionalEmbedding, apply_rotary_position_embeddings",
+            roformer_rope(width),
+        ),
+        "GPT-J": ("create_sinusoidal_positions, apply_rotary_pos_emb", gptj_rope(width)),
+        "GPT-NeoX": (
+            "GPTNeoXRotaryEmbedding, apply_rotary_pos_emb (theta 10000)",
+            hf_rope("neox", default, width),
+        ),
+        "Hugging Face's Llama": (
+            "LlamaRotaryEmbedding, apply_rotary_pos_emb (theta 10000)",
+            hf_rope("llama", default, width),
+        ),
+    }
+
+
+def rope_map(fn: RopeCode, width: int, position: int) -> np.ndarray:
+    """The matrix by which ``fn`` turns a vector at ``position``: column ``j`` is the image
+    of the ``j``-th unit vector."""
+    images = fn(np.eye(width), np.full(width, position))
+    return np.asarray(images.detach().cpu().numpy(), dtype=np.float64).T
+
+
+def record_rope() -> None:
+    """Write :data:`ROPE_RECORDING`: each model's map at every recorded position."""
+    codes = rope_codes(ROPE_WIDTH)
+    recording = {
+        "what": "transformers' RoPE code per model: at each position, the matrix whose "
+        "column j is the image of the j-th unit vector",
+        "command": COMMAND,
+        "versions": {name: metadata.version(name) for name in ("torch", "transformers")},
+        "width": ROPE_WIDTH,
+        "positions": list(ROPE_POSITIONS),
+        "models": {
+            name: {
+                "code": what,
+                "maps": [rope_map(fn, ROPE_WIDTH, p).tolist() for p in ROPE_POSITIONS],
+            }
+            for name, (what, fn) in codes.items()
+        },
+    }
+    ROPE_RECORDING.write_text(json.dumps(recording, separators=(",", ":")) + "\n")
+
+
 def main() -> None:
     import torch
 
     record_t5()
+    record_rope()
 
     tables = {}
     described = {}
