@@ -105,8 +105,8 @@ report.how_we_know(
 # Which coordinates form a pair is a convention, and two are in use. RoFormer, GPT-J and
 # Meta's Llama rotate neighbours $(x_{2i}, x_{2i+1})$ ("adjacent"); GPT-NeoX and the Hugging
 # Face implementation of Llama rotate $(x_i, x_{i+r/2})$ over the $r$ columns they rotate
-# ("halves", written with a `rotate_half` helper); GPT-NeoX rotates only the first quarter of
-# each head by default. All use the same frequencies, the same positions from 0 and the same
+# ("halves", written with a `rotate_half` helper); in its default configuration, Hugging
+# Face's GPT-NeoX rotates only the first quarter of each head. All use the same frequencies, the same positions from 0 and the same
 # sign, as running their code in Hugging Face transformers shows
 # [checked](claims.py#claim-rope-pairings-in-public-code).
 
