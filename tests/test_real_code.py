@@ -21,6 +21,7 @@ import pytest
 
 import pe
 from pe import conventions, relative
+from pe.chapters import conventions as conventions_chapter
 from pe.chapters import precision, relative_family, rope
 from pe.identify import load_table
 from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
@@ -242,6 +243,22 @@ def test_the_rope_claim_reads_a_flipped_sign_and_a_moved_origin_in_the_maps() ->
     # code counting from 1: position 0 turns back one step, position 1 does not turn
     shifted = [maps[1].T, maps[0], maps[1], maps[3]]
     assert rope.read_rope_code(shifted, positions) == rope.RopeCode("adjacent", 16, 1, 1)
+
+
+def test_the_surveys_tables_are_the_recorded_ones_and_a_wrong_table_fails_the_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The package's copy of the survey's tables is the recording; a table whose halves are
+    swapped (cos first) fails the survey's check."""
+    tables = conventions_chapter.surveyed_tables()
+    n, d = record.SHAPES[0]
+    for name, stem in record.SURVEYED.items():
+        assert np.array_equal(tables[name], RECORDED[f"{stem}__{n}x{d}"]), name
+    check = conventions_chapter._survey
+    assert check(conventions_chapter.SURVEY).holds
+    swapped = dict(tables, Marian=np.roll(tables["Marian"], d // 2, axis=1))
+    monkeypatch.setattr(conventions_chapter, "surveyed_tables", lambda: swapped)
+    assert not check(conventions_chapter.SURVEY).holds
 
 
 def test_megatron_535_path_in_numpy_is_what_torch_computes() -> None:

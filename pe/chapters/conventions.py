@@ -32,6 +32,7 @@ measurements, in NumPy:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from importlib import resources
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -1086,12 +1087,89 @@ claim(
     ),
 )
 
+
+class Surveyed(NamedTuple):
+    """A row of the survey: the layout, order and law of an implementation's table, the row
+    of its first token and its zeroed padding rows."""
+
+    layout: str
+    order: str
+    law: str
+    first_token_row: int
+    padding_rows: tuple[int, ...]
+
+
+#: The survey's rows for the implementations whose code runs in a library recorded by
+#: ``tests/real_code/record.py`` (``pe/chapters/data/implementations.npz``).
+SURVEY: dict[str, Surveyed] = {
+    "DistilBERT": Surveyed("interleaved", "sin-first", "paper", 0, ()),
+    "PyTorch tutorial": Surveyed("interleaved", "sin-first", "paper", 0, ()),
+    "Marian": Surveyed("halves", "sin-first", "paper", 0, ()),
+    "M2M100": Surveyed("halves", "sin-first", "tensor2tensor", 2, (1,)),
+    "Whisper": Surveyed("halves", "sin-first", "tensor2tensor", 0, ()),
+    "fairseq (FSMT port)": Surveyed("halves", "sin-first", "tensor2tensor", 2, (1,)),
+}
+LAYOUTS_SWAPPED = Candidate(
+    "every layout the other one",
+    {
+        name: row._replace(layout="halves" if row.layout == "interleaved" else "interleaved")
+        for name, row in SURVEY.items()
+    },
+)
+FAIRSEQ_FROM_TWO = Candidate(
+    "fairseq's table starts at position 2, no padding row",
+    SURVEY
+    | {
+        name: SURVEY[name]._replace(first_token_row=0, padding_rows=())
+        for name in ("M2M100", "fairseq (FSMT port)")
+    },
+)
+ALL_ON_THE_PAPERS_LAW = Candidate(
+    "every table on the paper's law",
+    {name: row._replace(law="paper") for name, row in SURVEY.items()},
+)
+
+
+def surveyed_tables() -> dict[str, npt.NDArray[np.floating[Any]]]:
+    """The recorded tables (66 x 32) of the implementations in :data:`SURVEY`, by name."""
+    data = resources.files("pe.chapters").joinpath("data/implementations.npz")
+    with data.open("rb") as file, np.load(file, allow_pickle=False) as archive:
+        return {name: np.asarray(archive[name]) for name in archive.files}
+
+
+def _survey(stated: dict[str, Surveyed]) -> Evidence:
+    """The survey's rows against what ``pe identify`` reads off each library's own table."""
+    found = {}
+    for name, table in surveyed_tables().items():
+        got = identify(table)
+        found[name] = Surveyed(
+            str(got.layout),
+            str(got.order),
+            str(got.law),
+            int(got.first_token_row),
+            tuple(int(r) for r in got.padding_rows),
+        )
+    return checked(
+        found == stated,
+        "tables computed by the libraries themselves (recorded, 66 x 32), read by pe identify: "
+        + "; ".join(
+            f"{name}: {row.layout}, {row.order}, {row.law} law, first token at row "
+            f"{row.first_token_row}"
+            + (f", padding rows {list(row.padding_rows)}" if row.padding_rows else "")
+            for name, row in found.items()
+        ),
+    )
+
+
 claim(
     "implementations-surveyed",
     "Who uses which convention, read from each implementation's public source",
+    Check(_survey, true=SURVEY, wrong=(LAYOUTS_SWAPPED, FAIRSEQ_FROM_TWO, ALL_ON_THE_PAPERS_LAW)),
     statement=(
         r"\text{layout, law, first position and odd-width handling of each implementation"
-        r" listed, as read from its source file at the linked commit}"
+        r" listed, as read from its source file at the linked commit; recomputed from the"
+        r" tables DistilBERT, the PyTorch tutorial, Marian, M2M100, Whisper and fairseq's"
+        r" FSMT port compute}"
     ),
     source="implementation-survey",
 )

@@ -28,6 +28,9 @@ build, where transformers is not installed):
   (``T5Attention._relative_position_bucket``) for every relative position in
   ``[-3D, 3D]`` of each setting ``(bidirectional, num_buckets B, max_distance D)`` of
   :data:`T5_SETTINGS`, and the layout of its bias tables (:func:`t5_layout`);
+- ``pe/chapters/data/implementations.npz``: the tables of :data:`SURVEYED` (the
+  implementations of the survey on the conventions page that run in a recorded library),
+  at shape 66 x 32, as ``recorded.npz`` holds them;
 - ``pe/chapters/data/rope_code.json``: the linear map by which each model's RoPE code in
   transformers (RoFormer, GPT-J, GPT-NeoX, Llama) turns a vector of width
   :data:`ROPE_WIDTH` at each of :data:`ROPE_POSITIONS` (column ``j``: the image of the
@@ -61,6 +64,25 @@ T5_SETTINGS = tuple(
 DATA = HERE.parent.parent / "pe" / "chapters" / "data"
 T5_RECORDING = DATA / "t5_buckets.json"
 ROPE_RECORDING = DATA / "rope_code.json"
+#: The recordings the conventions page's survey is checked against, by the name it uses.
+SURVEYED = {
+    "DistilBERT": "paper__distilbert",
+    "PyTorch tutorial": "paper__pytorch-tutorial",
+    "Marian": "halves__marian",
+    "M2M100": "fairseq__m2m100",
+    "Whisper": "tensor2tensor__whisper",
+    "fairseq (FSMT port)": "fairseq__fsmt",
+}
+IMPLEMENTATIONS = DATA / "implementations.npz"
+
+
+def save_surveyed(tables: dict[str, np.ndarray]) -> None:
+    """Write :data:`IMPLEMENTATIONS` from the recorded tables (shape 66 x 32)."""
+    n, d = SHAPES[0]
+    chosen = {name: tables[f"{stem}__{n}x{d}"] for name, stem in SURVEYED.items()}
+    np.savez(IMPLEMENTATIONS, **chosen)  # type: ignore[arg-type]
+
+
 #: Width and positions at which the RoPE maps are recorded.
 ROPE_WIDTH = 16
 ROPE_POSITIONS = (0, 1, 2, 5)
@@ -424,6 +446,7 @@ def main() -> None:
             for n, d in SHAPES:
                 tables[key(convention, library, n, d)] = run(make, n, d)
     np.savez(HERE / "recorded.npz", **tables)  # type: ignore[arg-type]
+    save_surveyed(tables)
     n, d = 130, 32
     torch.save(_model_state(n, d), HERE / "fairseq_model.bin")
     module = torch.nn.Module()
