@@ -103,8 +103,9 @@ report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 #
 # ### 2. Unique
 #
-# One pair alone is not enough. The fastest pair turns by one radian per position, and some
-# offsets bring it almost exactly back to where it started. With all {{ distinct_pairs }}
+# One pair alone already gives every integer position its own point, but with too little
+# room between them: the fastest pair turns by one radian per position, and some offsets
+# bring it almost exactly back to where it started. With all {{ distinct_pairs }}
 # pairs of $d = {{ distinct_d }}$, no two rows up to {{ distinct_span }} positions apart are
 # even as close as two neighbours; with four pairs, some are
 # [checked](claims.py#claim-encoding-rows-distinct):
@@ -115,8 +116,9 @@ page.single_pair_note()
 # %% [markdown]
 # Counted in numbers, a continuous code is still far thriftier than a binary one, as
 # [Zhang et al.](bibliography.md#zhang2023) say: a binary code of $n$ positions needs
-# $\lceil \log_2 n \rceil$ bits, while that single pair already gives every integer
-# position its own point, because $p$ radians never come back to a whole number of turns.
+# $\lceil \log_2 n \rceil$ bits, while that single pair gives every integer position its
+# own point, because $p$ radians never come back to a whole number of turns (proved for every
+# integer in [chapter 5](implications.py); measured here on the first thousand).
 # What it gives up is margin. Two different binary codes differ in at least one bit, so
 # they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
 # $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a

@@ -108,9 +108,9 @@ report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
 # Equal is one thing, close is another. Because
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$
-# offsets instead of all $n^2/2$ pairs of rows. The closest rows are neighbours, and they
-# stay well apart even among a hundred thousand positions: the slow pairs move a little at
-# every step, and the fast pairs never line up all at once again. Frequencies that are whole
+# offsets instead of all $n^2/2$ pairs of rows. Measured over the first hundred thousand
+# positions, the closest rows are neighbours, and they stay well apart: the slow pairs move a
+# little at every step, and over that range the fast pairs do not line up all at once again. Frequencies that are whole
 # fractions of a turn, as in a binary counter, would make rows repeat exactly (the claim's
 # wrong candidate) [checked](claims.py#claim-rows-distinct).
 
@@ -130,13 +130,16 @@ report.how_we_know(
 #
 # A common statement splits the work between the frequencies: the slow, low-frequency pairs
 # would carry absolute (global) position and the fast, high-frequency ones relative (local)
-# order (for example [vectree](bibliography.md#vectree)). That split does not exist. The
-# rotation identity holds for every pair, with its own block $B(k\omega_i)$: the relative
-# property is a property of each frequency, slow or fast. And every pair on its own
-# separates positions, since no pair ever returns exactly to a former value. What differs
-# between frequencies is *resolution*: a fast pair moves a lot per step but comes back close
-# to earlier values, a slow pair never comes back within the context but moves little per
-# step. The check runs every one of the $d/2$ pairs for $d = 512$
+# order (for example [vectree](bibliography.md#vectree)). As a division of the two properties
+# that overstates it. The rotation identity holds for every pair, with its own block
+# $B(k\omega_i)$: the relative property is a property of each frequency, slow or fast. And
+# every pair on its own separates positions, since no pair ever returns exactly to a former
+# value. What differs between frequencies is *margin*: a fast pair moves a lot per step but
+# comes back close to a former value after about a whole number of turns, a slow pair never
+# comes back within the context but moves little per step. So a fast pair is the one that
+# confuses positions far apart, and a slow one neighbours: in that sense, and only in that
+# sense, the slow pairs tell better where a position is and the fast pairs how far apart two
+# close positions are. The check runs every one of the $d/2$ pairs for $d = 512$
 # [checked](claims.py#claim-every-pair-relative-and-absolute).
 
 # %% tags=["hide_input"]

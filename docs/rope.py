@@ -220,6 +220,6 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 # RoPE keeps the content–content score $\langle q, R_{n-m}\, \kappa\rangle$ a function of the
 # offset for any projections, adds no parameters, and costs $O(d)$ per vector. It does not by
 # itself make a model work at positions longer than it was trained on: offsets never seen in
-# training still give angles the model never saw. Position interpolation avoids them for every
-# pair, base scaling only for the pairs that turn in training (the
-# [next page](relative-family.py)).
+# training still give angles the model never saw. Position interpolation keeps every pair
+# within one position's step of its trained angles, base scaling only the pairs that turn in
+# training (the [next page](relative-family.py)).
