@@ -94,9 +94,11 @@ report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-form
 # The last step is the whole cost: one complex multiply per pair instead of a sine and a
 # cosine. The tempting shortcut, chaining the step one row at a time,
 # $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, lets the rounding errors of the products add up
-# along the chain [checked](claims.py#claim-complex-shift-step); `pe` never multiplies more
-# than once: each entry is the product of two anchors computed directly from accurate
-# angles.
+# along the chain [checked](claims.py#claim-complex-shift-step). `pe` chains nothing: a
+# float64 entry is one product of two anchors computed directly from accurate angles; for a
+# float32 or float16 table each anchor is itself one product of two accurate anchors, so
+# an entry is at most two products deep at every position
+# [checked](claims.py#claim-entry-error-bound).
 
 # %% tags=["hide_input"]
 page.block_size()

@@ -464,3 +464,18 @@ def test_page_values_compute_and_match_the_reference() -> None:
     assert number["float16_neighbours"] > 1.0
     assert values["separation_positions"] == 4096
     assert number["turn_bits"] > 150
+
+
+def test_benchmark_caption_names_each_width_once_and_hides_no_time() -> None:
+    """The caption used to list d = 1024 twice with two costs, and "0.00" hid small times."""
+    import re
+
+    from pe.site import precision as page
+
+    data = page.benchmark_results()
+    text = str(page.benchmark_table(data))
+    widths = re.findall(r"ms for d = (\d+)", text)
+    assert len(widths) == len(set(widths)) == len({r["d"] for r in data["rows"]})
+    cells = re.findall(r"<td>([0-9][0-9.e+-]*)</td>", text)
+    assert cells
+    assert all(float(c) > 0 for c in cells)
