@@ -31,6 +31,7 @@ measurements, in NumPy:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -1063,6 +1064,51 @@ def _aliases_reported(make: Callable[[int, int], Any]) -> Evidence:
     )
 
 
+def integer_alias_of(omega: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """What a table of integer positions shows of ``omega``: its alias in ``[0, pi]``."""
+    return np.asarray(np.arccos(np.cos(omega)), dtype=np.float64)
+
+
+#: ``identify`` read as recovering every frequency from the table ("every parameter").
+RECOVERS_TRUE_FREQUENCY = Candidate(
+    "identify recovers the true frequency", lambda omega: np.asarray(omega, dtype=np.float64)
+)
+
+
+def _reported_is_alias(shown: Callable[[npt.NDArray[np.float64]], Any]) -> Evidence:
+    r"""Each frequency ``identify`` reports for the multiplying bug against ``shown(true)``.
+
+    The bug turns pair ``i`` at :math:`\omega_i = 10000^{2i/d}` (``d = 64``), above
+    :math:`\pi` from pair 4 on. The statement decides between the true frequency and its
+    alias, which differ by :math:`2|\omega_i - \pi|` or more for those pairs: it allows half
+    the smallest such gap (``stated``), plus the rounding of the true frequencies.
+    """
+    d = 64
+    found = identify(bug_zoo.multiplied(200, d))
+    omega = 10000.0 ** (2 * np.arange(d // 2) / d)
+    above = omega > np.pi
+    aliases = integer_alias_of(omega)
+    gap = float(np.abs(omega[above] - aliases[above]).min())
+    expected = np.asarray(shown(omega), dtype=np.float64)
+    error = float(
+        max(
+            np.abs(found.sin_frequencies - expected).max(),
+            np.abs(found.cos_frequencies - expected).max(),
+        )
+    )
+    return within(
+        error,
+        Tolerance(
+            float(exponential_rounding(math.log(10000.0), 1) * omega.max()),
+            r"r_{\mathrm{pow}}\,\max_i \omega_i \text{ (the true frequencies' rounding)}",
+            stated=gap / 2,
+        ),
+        f"multiplying bug, 200 x {d}: {int(above.sum())} pairs turn faster than π; "
+        f"max |reported - stated| = {error:.2g} over the pairs; true frequency and alias "
+        f"differ by at least {gap:.3g} (allowed: half of it)",
+    )
+
+
 claim(
     "aliases-at-integer-positions",
     r"Above $\pi$ per position, a frequency cannot be told from its alias $2\pi - \omega$",
@@ -1072,10 +1118,12 @@ claim(
         wrong=(HALF_TURN_ALIAS,),
     ),
     Check(_aliases_reported, true=bug_zoo.multiplied),
+    Check(_reported_is_alias, true=integer_alias_of, wrong=(RECOVERS_TRUE_FREQUENCY,)),
     statement=(
         r"\begin{gathered}p \in \mathbb{Z}: \sin((2\pi - \omega)p) = -\sin\omega p,\ "
         r"\cos((2\pi - \omega)p) = \cos\omega p; \\ \texttt{identify} \text{ notes it and"
-        r" reports frequencies in } [0, \pi]\end{gathered}"
+        r" reports the alias in } [0, \pi]: \text{ a frequency above } \pi \text{ is not"
+        r" recovered}\end{gathered}"
     ),
 )
 
