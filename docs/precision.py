@@ -32,7 +32,7 @@ from pe.site import report
 # * **The float32 recipe.** Most deep-learning code builds the table in float32: positions
 #   as float32, frequencies `exp(arange(0, d, 2) * -(log(10000) / d))` in float32, the
 #   product $p \cdot \omega_i$ rounded to float32, then `sin` and `cos` in float32
-#   (`pe.experiments.precision.float32_recipe`).
+#   (`pe.recipes.float32_recipe`).
 # * **The direct float64 evaluation.** The same formula in float64, then rounded once to the
 #   output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable reference).
 # * **The rotation algorithm.** `pe.numeric.sinusoidal`, described below.

@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -408,7 +409,9 @@ def position_signal(
     The same random content ``x`` (one token vector per position) runs through the same
     stack twice, with and without the encoding; the difference at the top is what the
     encoding changed. A value near 1 means the top still carries :math:`PE(p)` in its
-    own direction; near 0, the encoding's direction is lost (0 also when nothing changed).
+    own direction; near 0, the encoding's direction is lost. A position where nothing
+    changed has no cosine (the change is the zero vector) and is left out of the mean; when
+    nothing changed anywhere the result is NaN: undefined, not 0.
 
     Examples
     --------
@@ -422,8 +425,10 @@ def position_signal(
     change = run_stack(content + table, n_layers, **kwargs).top
     change = change - run_stack(content, n_layers, **kwargs).top
     norms = np.linalg.norm(change, axis=1) * np.linalg.norm(table, axis=1)
-    cosines = np.where(norms > 0, (change * table).sum(axis=1) / np.where(norms > 0, norms, 1), 0)
-    return float(cosines.mean())
+    defined = norms > 0
+    if not defined.any():
+        return math.nan
+    return float(((change * table).sum(axis=1)[defined] / norms[defined]).mean())
 
 
 #: A stack without residual connections.
@@ -452,17 +457,18 @@ def _stack_sum(connection: Connection) -> Evidence:
         gap,
         Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
         f"{connection.name} stack, d={d}, {layers} sublayers: "
-        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {gap:.2g} (tolerance {rounding:.2g})",
+        f"max |h_L - (x + PE) - Σ f_l(LN(h_l))| = {gap:.2g} (tolerance {rounding:.2g})",
     )
 
 
 def _signal(connection: Connection) -> Evidence:
     d, n, layers = STACK
     value = position_signal(d, n, layers, connection=connection)
+    shown = "undefined (nothing changed at the top)" if math.isnan(value) else f"{value:.3f}"
     return checked(
         value > 0.5,
         f"{connection.name} stack, d={d}, n={n}, {layers} sublayers: mean cosine between the "
-        f"change at the top and PE(p) = {value:.3f} (threshold 0.5)",
+        f"change at the top and PE(p) = {shown} (threshold 0.5)",
     )
 
 

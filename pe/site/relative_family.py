@@ -168,6 +168,6 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
         ),
         caption=(
             f"T5's bucketing with {num_buckets} buckets and max_distance {max_distance}, computed "
-            "by pe.experiments.relative_family.t5_bucket."
+            "by pe.relative.t5_bucket."
         ),
     )
