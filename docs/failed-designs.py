@@ -16,7 +16,7 @@
 # [Chapter 1](why-order.py) showed that attention needs each token's position added to its
 # input. The obvious ways to write a position as numbers fail, and *how* they fail tells us
 # what a good encoding must do. This chapter measures two of them, then checks the
-# sinusoidal encoding against every requirement that follows.
+# sinusoidal encoding against each of the requirements that follow.
 #
 # Everything on this page is computed by the package `pe` while the page is built.
 
@@ -73,20 +73,20 @@ report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 #
 # The two failures give the list. An encoding should be
 #
-# 1. **bounded**, so that it cannot swamp the embedding, however long the text;
-# 2. **unique**, a different vector for each position;
+# 1. **bounded**, so that it stays of the embedding's size, however long the text;
+# 2. **distinct**, a different vector for each position;
 # 3. **consistent across positions**: the same offset (one step, five steps) looks the same
 #    wherever it occurs, so a pattern learned at the start of a text applies at its end;
 # 4. **defined for any length**, with a position's vector independent of the length of
 #    its sentence;
-# 5. **deterministic**: a function of the position, the same in every call.
+# 5. **deterministic**: a function of the position, the same in each call.
 #
 # Some write-ups add "periodic" to this list, to show relative relationships. Periodicity
 # belongs to each sine/cosine pair, which repeats after its wavelength, and it is what makes
 # one fixed rotation move every position by the same offset
 # ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or
 # uniqueness fails: together, the pairs' wavelengths never bring it back to a previous state
-# (the check of uniqueness below).
+# [checked](claims.py#claim-pairs-never-return).
 #
 # The sinusoidal encoding of [chapter 3](sinusoidal-encoding.py),
 # $PE(p, 2i) = \sin\omega_i p$ and $PE(p, 2i+1) = \cos\omega_i p$ with

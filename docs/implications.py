@@ -14,7 +14,7 @@
 # # What the identity implies
 #
 # The [rotation identity](rotation-identity.py) says that moving $k$ positions turns every
-# pair of the encoding by its own angle $k\omega_i$. This chapter draws the consequences: what
+# pair of the encoding by its own angle $k\omega_i$ [checked](claims.py#claim-rotation-identity). This chapter draws the consequences: what
 # the dot product of two rows measures, why every row has the same length, why no two
 # positions share a row, and where the "relative position" property stops, once the model's
 # projections and the word embeddings enter the attention score. Everything is computed while
@@ -76,7 +76,8 @@ page.dot_product_by_offset()
 # Try it: the curve below is $PE(p) \cdot PE(p+k)$ for $k$ up to {{ explorer_offsets }}, computed
 # in your browser; the sliders change $d$, the base and the offset read out. So "the dot
 # product measures distance" holds only roughly and only for nearby positions: a model that
-# needs a clean notion of distance has to learn it through its projections.
+# needs a clean notion of distance has to learn it through its projections
+# [checked](claims.py#claim-dot-product-not-monotone).
 
 # %% tags=["hide_input"]
 page.dot_product_explorer()
@@ -93,7 +94,8 @@ report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
 # $$\lVert PE(p) \rVert^2 = \sum_{i=0}^{d/2-1} \bigl(\sin^2\omega_i p + \cos^2\omega_i p\bigr)
 # = \frac d2 \qquad\text{at every position } p .$$
 #
-# The encoding never grows with the position, however long the sequence.
+# The encoding never grows with the position, however long the sequence
+# [checked](claims.py#claim-norm-constant).
 #
 # ## Every position has its own row
 #

@@ -13,8 +13,8 @@
 # %% [markdown]
 # # The relative-position family
 #
-# The sinusoidal encoding gives every position its own vector and hopes that attention will
-# read offsets out of it. Its successors differ in *where* position enters the attention score
+# The sinusoidal encoding gives every position its own vector
+# [checked](claims.py#claim-rows-distinct) and hopes that attention will read offsets out of it. Its successors differ in *where* position enters the attention score
 # $s_{mn}$ between the query at position $m$ and the key at position $n$ (as on the
 # [RoPE page](rope.py); $i$ stays the pair index), and in *what* they let the score depend on:
 # the absolute positions, only the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it
@@ -114,7 +114,7 @@ report.how_we_know("transformer-xl-four-terms", "transformer-xl-reported", proof
 #
 # In the encoder the two directions get separate halves of the buckets; in the decoder every
 # key is in the past. `pe.relative.t5_bucket` implements it, and the tests
-# compare it with a scalar re-implementation.
+# compare it with a scalar re-implementation [checked](claims.py#claim-t5-buckets).
 #
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
 # per bucket is cheap.
@@ -146,7 +146,8 @@ report.how_we_know("t5-bias-settings", "t5-buckets")
 # (the paper writes the slope $m$; here $m$ is the query's position).
 #
 # **Keeps.** Offsets, a strong preference for recent tokens, and no parameters; the penalty is
-# defined at every distance, so longer inputs need nothing new.
+# defined at every distance, so longer inputs need nothing new
+# [checked](claims.py#claim-alibi-slopes).
 #
 # **Loses.** Distant tokens are pushed down by construction, in every head, whatever the
 # content. The authors reported that a 1.3 billion parameter model trained on 1024 tokens and
@@ -248,10 +249,10 @@ report.how_we_know(
 # | scheme | where position enters | depends on | beyond the training length |
 # | --- | --- | --- | --- |
 # | learned absolute | added to the input | absolute $p$ | no row to look up |
-# | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade |
+# | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade [checked](claims.py#claim-press-sinusoidal-degrades) |
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ | offsets beyond $K$ merge |
 # | Transformer-XL | four score terms | $m - n$ through a sinusoid | defined |
 # | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them, base scaling only for the fast pairs |
-# | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them, base scaling only for the fast pairs [checked](claims.py#claim-ntk-unseen-angles) |
+# | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |

@@ -46,9 +46,10 @@ from pe.site import rope as page
 # \qquad\text{that is}\qquad a' + \mathrm{i}b' = (a + \mathrm{i}b)\,e^{\mathrm{i}p\omega_i} .$$
 #
 # The pair is a complex number and the position multiplies it by a unit phase. Write $R_p$
-# for the matrix that turns every pair of a vector this way. `pe.rope(x, positions)` applies
+# for the matrix that turns each pair of a vector this way. `pe.rope(x, positions)` applies
 # it to the last axis of an array of shape $(\dots, n, d)$; a vector that is the same at
-# every position comes out different at each position, with the same length:
+# every position comes out different at each position, with the same length
+# [checked](claims.py#claim-rope-complex-rotation):
 
 # %% tags=["hide_input"]
 page.rotated_example()
@@ -222,4 +223,5 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 # itself make a model work at positions longer than it was trained on: offsets never seen in
 # training still give angles the model never saw. Position interpolation keeps every pair
 # within one position's step of its trained angles, base scaling only the pairs that turn in
-# training (the [next page](relative-family.py)).
+# training (the [next page](relative-family.py))
+# [checked](claims.py#claim-position-interpolation-range).
