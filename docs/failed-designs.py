@@ -144,8 +144,9 @@ page.single_pair_note()
 # first rows of a 40-token sentence [checked](claims.py#claim-encoding-independent-of-length).
 #
 # And a position a billion tokens in has its value: `pe.numeric` computes every entry within
-# ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$
-# ([the precision chapter](precision.py)), where forming the angle $\omega_i p$ in float64
+# ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$ (a bound derived in
+# [the precision chapter](precision.py), measured here at eight positions from 0 to
+# $2^{53}$), where forming the angle $\omega_i p$ in float64
 # would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$
 # [checked](claims.py#claim-encoding-any-position). A learned table of 512 rows, by contrast,
 # has nothing to say about position 512 ([chapter 6](fixed-or-learned.py)).

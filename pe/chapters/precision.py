@@ -375,8 +375,9 @@ claim(
     Check(_rounding_64, true=False, wrong=(CORRECTLY_ROUNDED_64,)),
     statement=(
         r"\begin{gathered}|\widehat{PE}_{64} - PE| \le 4.9\times 10^{-16} \text{ for }"
-        r" 0 \le p \le 2^{53}; \\ \widehat{PE}_{64} \ne \mathrm{fl}_{64}(PE) \text{ for some"
-        r" entries (not correctly rounded)}\end{gathered}"
+        r" 0 \le p \le 2^{53} \text{ (derived; measured on 600 entries per width below }"
+        r" 2^{20} \text{ and five rows up to } 2^{53}); \\ \widehat{PE}_{64} \ne"
+        r" \mathrm{fl}_{64}(PE) \text{ for some entries (not correctly rounded)}\end{gathered}"
     ),
 )
 
@@ -758,7 +759,8 @@ claim(
     ),
     statement=(
         r"|\hat x - (\omega_i p \bmod 2\pi)| \le 10^{-24},\ |\hat x| \le \pi"
-        r" \quad (d = 512,\ \text{positions up to } 2^{53}\text{, the largest included})"
+        r" \quad (0 \le p \le 2^{53}: \text{ derived, largest term } 2^{-83} \text{ turns;"
+        r" measured at } d = 512 \text{ and six positions, } 2^{53} \text{ included)}"
     ),
 )
 
