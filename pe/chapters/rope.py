@@ -1131,7 +1131,7 @@ claim(
     statement=(
         r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
         r" \text{while the bound's averages over } r \in [0, 10), [10, 100), [100, 1000)"
-        r" \text{ decrease } (q = k = 1,\ d = 128)\end{gathered}"
+        r" \text{ decrease } (q = \kappa = 1,\ d = 128)\end{gathered}"
     ),
 )
 
