@@ -932,14 +932,14 @@ FLOAT16_ANGLES = Candidate("angles in float16", "float16")
 
 claim(
     "rope-offset-only-float64",
-    "In float64 the computed scores depend only on the offset",
+    "With float64 angles the computed scores depend on the offset up to the error model",
     Check(
         partial(_offsets, model_dtype="float64", pairings=("adjacent", "halves")),
         true="float64",
         wrong=(FLOAT32_ANGLES, FLOAT16_ANGLES),
     ),
     statement=(
-        r"\begin{gathered}|s(m, m + r) - \langle q, R_r k\rangle| \le \tau(m, r)"
+        r"\begin{gathered}|s(m, m + r) - \langle q, R_r \kappa\rangle| \le \tau(m, r)"
         r" \text{ with float64 angles;} \\ \text{float32 and float16 angles exceed it}"
         r"\end{gathered}"
     ),
