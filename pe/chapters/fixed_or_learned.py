@@ -336,6 +336,21 @@ class StackRun:
     top: Array
     sublayer_sum: Array
     largest: float
+    #: :math:`\sum_l f_l(h_l)`: the same sublayers applied to the states themselves rather
+    #: than to what they read (``LN(h_l)`` in a pre-LN stack): a sum the stack never adds.
+    raw_sublayer_sum: Array | None = None
+
+
+def _sublayer(weights: tuple[Array, ...], x: Array) -> Array:
+    """Attention (three matrices: query, key, value) or a feed-forward block (two) on ``x``."""
+    if len(weights) == 3:
+        wq, wk, wv = weights
+        logits = (x @ wq) @ (x @ wk).T / np.sqrt(x.shape[1])
+        scores = np.exp(logits - logits.max(axis=1, keepdims=True))
+        scores /= scores.sum(axis=1, keepdims=True)
+        return np.asarray(scores @ (x @ wv), dtype=np.float64)
+    w1, w2 = weights
+    return np.asarray(np.maximum(x @ w1, 0.0) @ w2, dtype=np.float64)
 
 
 def run_stack(
@@ -377,22 +392,21 @@ def run_stack(
     rng = np.random.default_rng(seed)
     total = np.zeros_like(h)
     largest = float(np.abs(h).max())
+    raw = np.zeros_like(h)
     for layer in range(layers):
         z = _norm(h) if connection.pre_norm else h
         if layer % 2 == 0:
-            wq, wk, wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
-            logits = (z @ wq) @ (z @ wk).T / np.sqrt(d)
-            weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-            weights /= weights.sum(axis=1, keepdims=True)
-            out = weights @ (z @ wv)
+            weights = tuple(rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
         else:
-            w1 = rng.standard_normal((d, 4 * d)) / np.sqrt(d)
-            w2 = rng.standard_normal((4 * d, d)) / np.sqrt(4 * d)
-            out = np.maximum(z @ w1, 0.0) @ w2
-        counted, h = connection.join(layer, h, gain * out)
+            weights = (
+                rng.standard_normal((d, 4 * d)) / np.sqrt(d),
+                rng.standard_normal((4 * d, d)) / np.sqrt(4 * d),
+            )
+        raw += gain * _sublayer(weights, h)
+        counted, h = connection.join(layer, h, gain * _sublayer(weights, z))
         total += counted
         largest = max(largest, float(np.abs(h).max()), float(np.abs(total).max()))
-    return StackRun(top=h, sublayer_sum=total, largest=largest)
+    return StackRun(top=h, sublayer_sum=total, largest=largest, raw_sublayer_sum=raw)
 
 
 def position_signal(
@@ -461,6 +475,38 @@ def _stack_sum(connection: Connection) -> Evidence:
     )
 
 
+#: What the sum of the exercise adds, ``run -> sum``: the sublayers' outputs as the stack
+#: adds them, :math:`\sum_l f_l(\mathrm{LN}(h_l))`, or (the exercise's old wording)
+#: :math:`\sum_l f_l(h_l)`, the sublayers applied to the raw states.
+def _added_sum(run: StackRun) -> Array:
+    return run.sublayer_sum
+
+
+RAW_STATES_SUM = Candidate(
+    "Σ f_l(h_l) (the sublayers on the raw states)",
+    lambda run: run.raw_sublayer_sum,
+)
+
+
+def _exercise_sum(summed: Callable[[StackRun], Array]) -> Evidence:
+    """The pre-LN stack's top minus ``summed(run)`` against its input ``x + PE`` (the exercise).
+
+    Error model as :func:`_stack_sum`.
+    """
+    d, n, layers = STACK
+    rng = np.random.default_rng(7)
+    inputs = rng.standard_normal((n, d)) + numeric.sinusoidal(n, d)
+    run = run_stack(inputs, layers, connection=RESIDUAL)
+    gap = float(np.abs(run.top - summed(run) - inputs).max())
+    rounding = (2 * layers + 6) * EPS64 / 2 * run.largest
+    return within(
+        gap,
+        Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
+        f"pre-LN stack, d={d}, {layers} sublayers: max |h_L - Σ - (x + PE)| = {gap:.2g} "
+        f"(tolerance {rounding:.2g})",
+    )
+
+
 def _signal(connection: Connection) -> Evidence:
     d, n, layers = STACK
     value = position_signal(d, n, layers, connection=connection)
@@ -476,6 +522,7 @@ claim(
     "residual-stream-carries-position",
     "With LayerNorm before each sublayer, the residual stream keeps the encoding in its sum",
     Check(_stack_sum, true=RESIDUAL, wrong=(PLAIN_STACK, POST_LN_STACK)),
+    Check(_exercise_sum, true=_added_sum, wrong=(RAW_STATES_SUM,)),
     Check(
         _signal,
         true=RESIDUAL,
