@@ -69,7 +69,7 @@ from pe.chapters.rope import (
     additive_scores,
     offset_spreads,
 )
-from pe.chapters.rotation_identity import rotation_identity
+from pe.chapters.rotation_identity import TRANSPOSED_BLOCK, rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
 from pe.geometry import (
@@ -767,7 +767,7 @@ def _margins(stated: tuple[int, int]) -> Evidence:
 claim(
     "every-pair-relative-and-absolute",
     "Every pair carries both relative and absolute position",
-    Check(by_proof(rotation_identity), true=shift_block),
+    Check(by_proof(rotation_identity), true=shift_block, wrong=(TRANSPOSED_BLOCK,)),
     Check(
         _every_pair,
         true=numeric.frequencies,
