@@ -467,6 +467,8 @@ def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
 #: Exponents of the base for tensor2tensor's law (true: :math:`d/(d-2)`).
 T2T_EXPONENT_D_MINUS_1 = Candidate("base b^(d/(d-1))", symbolic.D / (symbolic.D - 1))
 T2T_SAME_BASE = Candidate("the same base b", sp.Integer(1))
+#: The paper's convention (base 10000) read as tensor2tensor's table.
+PAPER_CONVENTION = Candidate("the paper's convention, base 10000", conventions.get("paper"))
 
 
 def _t2t_numeric(convention: conventions.Convention) -> Evidence:
@@ -492,7 +494,7 @@ claim(
         true=t2t_exponent,
         wrong=(T2T_EXPONENT_D_MINUS_1, T2T_SAME_BASE),
     ),
-    Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
+    Check(_t2t_numeric, true=conventions.get("tensor2tensor"), wrong=(PAPER_CONVENTION,)),
 )
 
 
@@ -1051,6 +1053,9 @@ def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
     )
 
 
+#: The paper's table ``(n, d) -> table``: no frequency above pi, so nothing to note.
+PAPER_TABLE_MAKER = Candidate("the paper's table (no frequency above π)", numeric.sinusoidal)
+
 #: The alias taken as :math:`\pi - \omega` (a half turn) instead of :math:`2\pi - \omega`.
 HALF_TURN_ALIAS = Candidate("π − ω", lambda omega: sp.pi - omega)
 
@@ -1119,7 +1124,7 @@ claim(
         true=integer_alias,
         wrong=(HALF_TURN_ALIAS,),
     ),
-    Check(_aliases_reported, true=bug_zoo.multiplied),
+    Check(_aliases_reported, true=bug_zoo.multiplied, wrong=(PAPER_TABLE_MAKER,)),
     Check(_reported_is_alias, true=integer_alias_of, wrong=(RECOVERS_TRUE_FREQUENCY,)),
     statement=(
         r"\begin{gathered}p \in \mathbb{Z}: \sin((2\pi - \omega)p) = -\sin\omega p,\ "
