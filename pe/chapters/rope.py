@@ -545,7 +545,7 @@ claim(
     "RoPE scores depend only on the offset (one pair)",
     Check(_RELATIVE, true=rope_rotation, wrong=_NOT_RELATIVE),
     # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
-    Check(_RELATIVE, true=TRANSPOSED_ROTATION.value),
+    Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
 )
 
 
@@ -612,7 +612,7 @@ claim(
     "rope-relative-block-diagonal",
     "The relative property for the whole vector, both pairings",
     Check(_ADJACENT, true=rope_rotation, wrong=(SQUARED_ANGLE,)),
-    Check(_HALVES, true=rope_rotation),
+    Check(_HALVES, true=rope_rotation, wrong=(SQUARED_ANGLE,)),
     statement=(
         r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle \\"
         r" \text{exactly for } d = 8, \text{ adjacent and halves pairings}\end{gathered}"
@@ -919,7 +919,7 @@ claim(
     "rope-relative-after-any-projection",
     "RoPE after the projections is relative for every $W_q$, $W_k$",
     Check(_PROJECTED, true=_AFTER, wrong=(ROTATE_BEFORE_PROJECTING,)),
-    Check(_PROJECTED_4, true=_AFTER),
+    Check(_PROJECTED_4, true=_AFTER, wrong=(ROTATE_BEFORE_PROJECTING,)),
     statement=(
         r"\langle R_m W_q x, R_n W_k y\rangle = \langle W_q x, R_{n-m} W_k y\rangle"
         r" \text{ for all } W_q, W_k, x, y"

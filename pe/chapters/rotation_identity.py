@@ -338,7 +338,7 @@ claim(
     "rotation-identity-block-diagonal",
     "The identity for the whole vector",
     _proved(lambda block: block_diagonal_identity(8, block=block), TRANSPOSED_BLOCK),
-    _proved(lambda block: block_diagonal_identity(64, block=block)),
+    _proved(lambda block: block_diagonal_identity(64, block=block), TRANSPOSED_BLOCK),
     statement=(
         r"\begin{gathered}T_k\,PE(p) = PE(p+k),\quad T_k = \operatorname{diag}\bigl("
         r"B(k\omega_0), \dots, B(k\omega_{d/2-1})\bigr) \\"

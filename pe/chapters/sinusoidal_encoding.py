@@ -666,7 +666,7 @@ claim(
     "width-refines-frequencies",
     "The width is a choice: doubling it keeps every frequency",
     Check(by_proof(width_refinement), true=2, wrong=(SAME_INDEX_WIDER,)),
-    Check(partial(_refinement, 256), true=2),
+    Check(partial(_refinement, 256), true=2, wrong=(SAME_INDEX_WIDER,)),
     Check(partial(_refinement, 512), true=2, wrong=(SAME_INDEX_WIDER,)),
     Check(_inserted, true=(D // 2 - 1, 1), wrong=(ONLY_BETWEEN,)),
     Check(_slowest, true=slowest_frequency, wrong=(SLOWEST_IS_BASE_INVERSE,)),
