@@ -44,7 +44,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-check-pages: install ## fail on any number or formula in the pages' prose not rendered from pe nor attached to a claim
+check-pages: install ## fail on any number, formula, quantifier or attribution in the pages' prose not rendered from pe nor attached to a claim
 	$(BIN)/python -m pe.site.page_check docs
 
 pytest: install browser-tools

@@ -16,9 +16,9 @@
 # Every claim card on this site is a statement registered in `pe.claims`, with the SymPy
 # proof and/or NumPy check behind it and wrong candidates that it must reject, or, for a
 # fact taken from a published work, its source in the [bibliography](bibliography.md)
-# (marked "cited" when nothing in it can be recomputed). The prose between the cards states
-# a number or a formula only when `pe` computed it while the page was built or when it
-# carries a "checked" mark linking to the entry of this table that backs it: `make check-pages`
+# (marked "cited" when nothing in it can be recomputed). A number or a formula in the prose
+# between the cards was either computed by `pe` while the page was built or carries a
+# "checked" mark linking to the entry of this table that backs it: `make check-pages`
 # fails on any other. Words without numbers or formulas (explanations, pictures of what a
 # claim says) rest on the claims near them. The table below was computed while this page
 # was built: `pe verify` prints the same table and `pe verify --json` the same data. If any

@@ -27,7 +27,8 @@
 #   its stored table starts at 0, with a zeroed padding row before the first token)
 #   [checked](claims.py#claim-conventions-as-described).
 #
-# None of these changes what the encoding can do, but mixing two silently breaks a model,
+# None of these changes what the encoding can do (the rotation identity holds in each layout
+# and order [checked](claims.py#claim-layout-shift-matrix)), but mixing two silently breaks a model,
 # and tutorials carry outright bugs. Below: the conventions side by side, who uses which, how
 # to convert, each known bug, and `pe identify`, which names the convention of any table.
 # Everything is computed by `pe` while the page is built.

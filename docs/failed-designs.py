@@ -16,7 +16,7 @@
 # [Chapter 1](why-order.py) showed that attention needs each token's position added to its
 # input. The obvious ways to write a position as numbers fail, and *how* they fail tells us
 # what a good encoding must do. This chapter measures two of them, then checks the
-# sinusoidal encoding against every requirement that follows.
+# sinusoidal encoding against each of the requirements that follow.
 #
 # Everything on this page is computed by the package `pe` while the page is built.
 
@@ -73,20 +73,20 @@ report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 #
 # The two failures give the list. An encoding should be
 #
-# 1. **bounded**, so that it cannot swamp the embedding, however long the text;
-# 2. **unique**, a different vector for each position;
+# 1. **bounded**, so that it stays of the embedding's size, however long the text;
+# 2. **distinct**, a different vector for each position;
 # 3. **consistent across positions**: the same offset (one step, five steps) looks the same
 #    wherever it occurs, so a pattern learned at the start of a text applies at its end;
 # 4. **defined for any length**, with a position's vector independent of the length of
 #    its sentence;
-# 5. **deterministic**: a function of the position, the same in every call.
+# 5. **deterministic**: a function of the position, the same in each call.
 #
 # Some write-ups add "periodic" to this list, to show relative relationships. Periodicity
 # belongs to each sine/cosine pair, which repeats after its wavelength, and it is what makes
 # one fixed rotation move every position by the same offset
 # ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or
 # uniqueness fails: together, the pairs' wavelengths never bring it back to a previous state
-# (the check of uniqueness below).
+# [checked](claims.py#claim-pairs-never-return).
 #
 # The sinusoidal encoding of [chapter 3](sinusoidal-encoding.py),
 # $PE(p, 2i) = \sin\omega_i p$ and $PE(p, 2i+1) = \cos\omega_i p$ with
@@ -103,8 +103,9 @@ report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 #
 # ### 2. Unique
 #
-# One pair alone is not enough. The fastest pair turns by one radian per position, and some
-# offsets bring it almost exactly back to where it started. With all {{ distinct_pairs }}
+# One pair alone already gives every integer position its own point, but with too little
+# room between them: the fastest pair turns by one radian per position, and some offsets
+# bring it almost exactly back to where it started. With all {{ distinct_pairs }}
 # pairs of $d = {{ distinct_d }}$, no two rows up to {{ distinct_span }} positions apart are
 # even as close as two neighbours; with four pairs, some are
 # [checked](claims.py#claim-encoding-rows-distinct):
@@ -115,8 +116,9 @@ page.single_pair_note()
 # %% [markdown]
 # Counted in numbers, a continuous code is still far thriftier than a binary one, as
 # [Zhang et al.](bibliography.md#zhang2023) say: a binary code of $n$ positions needs
-# $\lceil \log_2 n \rceil$ bits, while that single pair already gives every integer
-# position its own point, because $p$ radians never come back to a whole number of turns.
+# $\lceil \log_2 n \rceil$ bits, while that single pair gives every integer position its
+# own point, because $p$ radians never come back to a whole number of turns (proved for every
+# integer in [chapter 5](implications.py); measured here on the first thousand).
 # What it gives up is margin. Two different binary codes differ in at least one bit, so
 # they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
 # $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a
@@ -142,8 +144,9 @@ page.single_pair_note()
 # first rows of a 40-token sentence [checked](claims.py#claim-encoding-independent-of-length).
 #
 # And a position a billion tokens in has its value: `pe.numeric` computes every entry within
-# ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$
-# ([the precision chapter](precision.py)), where forming the angle $\omega_i p$ in float64
+# ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$ (a bound derived in
+# [the precision chapter](precision.py), measured here at eight positions from 0 to
+# $2^{53}$), where forming the angle $\omega_i p$ in float64
 # would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$
 # [checked](claims.py#claim-encoding-any-position). A learned table of 512 rows, by contrast,
 # has nothing to say about position 512 ([chapter 6](fixed-or-learned.py)).

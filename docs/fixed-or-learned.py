@@ -109,10 +109,11 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 # included, so $x + PE$ is no longer a term of the top state; how much of its direction
 # survives is an empirical matter.
 #
-# A tiny stack in `pe.experiments.fixed_or_learned` shows both with random weights: attention
+# A tiny stack in `pe.chapters.fixed_or_learned` shows both with random weights: attention
 # and feed-forward sublayers, run once on content $x$ and once on $x + PE$. The change at the
-# top keeps the direction of $PE(p)$ best in the pre-LN stack, less in the post-LN one;
-# without residual connections, or with a sublayer that cancels its input, it does not
+# top keeps the direction of $PE(p)$ best in the pre-LN stack, less in the post-LN one, and
+# least without residual connections; with a sublayer that cancels its input, nothing of the
+# encoding reaches the top at all (the change is zero, so it has no direction to compare)
 # [checked](claims.py#claim-residual-stream-carries-position).
 
 # %% tags=["hide_input"]

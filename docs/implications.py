@@ -14,7 +14,7 @@
 # # What the identity implies
 #
 # The [rotation identity](rotation-identity.py) says that moving $k$ positions turns every
-# pair of the encoding by its own angle $k\omega_i$. This chapter draws the consequences: what
+# pair of the encoding by its own angle $k\omega_i$ [checked](claims.py#claim-rotation-identity). This chapter draws the consequences: what
 # the dot product of two rows measures, why every row has the same length, why no two
 # positions share a row, and where the "relative position" property stops, once the model's
 # projections and the word embeddings enter the attention score. Everything is computed while
@@ -76,7 +76,8 @@ page.dot_product_by_offset()
 # Try it: the curve below is $PE(p) \cdot PE(p+k)$ for $k$ up to {{ explorer_offsets }}, computed
 # in your browser; the sliders change $d$, the base and the offset read out. So "the dot
 # product measures distance" holds only roughly and only for nearby positions: a model that
-# needs a clean notion of distance has to learn it through its projections.
+# needs a clean notion of distance has to learn it through its projections
+# [checked](claims.py#claim-dot-product-not-monotone).
 
 # %% tags=["hide_input"]
 page.dot_product_explorer()
@@ -93,7 +94,8 @@ report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
 # $$\lVert PE(p) \rVert^2 = \sum_{i=0}^{d/2-1} \bigl(\sin^2\omega_i p + \cos^2\omega_i p\bigr)
 # = \frac d2 \qquad\text{at every position } p .$$
 #
-# The encoding never grows with the position, however long the sequence.
+# The encoding never grows with the position, however long the sequence
+# [checked](claims.py#claim-norm-constant).
 #
 # ## Every position has its own row
 #
@@ -108,9 +110,9 @@ report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
 # Equal is one thing, close is another. Because
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$
-# offsets instead of all $n^2/2$ pairs of rows. The closest rows are neighbours, and they
-# stay well apart even among a hundred thousand positions: the slow pairs move a little at
-# every step, and the fast pairs never line up all at once again. Frequencies that are whole
+# offsets instead of all $n^2/2$ pairs of rows. Measured over the first hundred thousand
+# positions, the closest rows are neighbours, and they stay well apart: the slow pairs move a
+# little at every step, and over that range the fast pairs do not line up all at once again. Frequencies that are whole
 # fractions of a turn, as in a binary counter, would make rows repeat exactly (the claim's
 # wrong candidate) [checked](claims.py#claim-rows-distinct).
 
@@ -130,13 +132,16 @@ report.how_we_know(
 #
 # A common statement splits the work between the frequencies: the slow, low-frequency pairs
 # would carry absolute (global) position and the fast, high-frequency ones relative (local)
-# order (for example [vectree](bibliography.md#vectree)). That split does not exist. The
-# rotation identity holds for every pair, with its own block $B(k\omega_i)$: the relative
-# property is a property of each frequency, slow or fast. And every pair on its own
-# separates positions, since no pair ever returns exactly to a former value. What differs
-# between frequencies is *resolution*: a fast pair moves a lot per step but comes back close
-# to earlier values, a slow pair never comes back within the context but moves little per
-# step. The check runs every one of the $d/2$ pairs for $d = 512$
+# order (for example [vectree](bibliography.md#vectree)). As a division of the two properties
+# that overstates it. The rotation identity holds for every pair, with its own block
+# $B(k\omega_i)$: the relative property is a property of each frequency, slow or fast. And
+# every pair on its own separates positions, since no pair ever returns exactly to a former
+# value. What differs between frequencies is *margin*: a fast pair moves a lot per step but
+# comes back close to a former value after about a whole number of turns, a slow pair never
+# comes back within the context but moves little per step. So a fast pair is the one that
+# confuses positions far apart, and a slow one neighbours: in that sense, and only in that
+# sense, the slow pairs tell better where a position is and the fast pairs how far apart two
+# close positions are. The check runs every one of the $d/2$ pairs for $d = 512$
 # [checked](claims.py#claim-every-pair-relative-and-absolute).
 
 # %% tags=["hide_input"]

@@ -15,9 +15,9 @@
 #
 # A table of sines and cosines looks like the easiest thing to compute. It is not, once the
 # positions get large: the angle $\omega_i p$ has to be known to far more digits than the
-# value finally stored, because $\sin$ only sees the angle modulo a full turn. This chapter
+# value finally stored, because $\sin$ sees the angle modulo a full turn. This chapter
 # measures how wrong the usual ways of computing the table are, explains why, shows how `pe`
-# computes it faster and with an error that does not grow with the position (using the
+# computes it with an error that does not grow with the position, and how fast (using the
 # [rotation identity](rotation-identity.py) itself as the algorithm), and what rounding does
 # to the identity. Every error is measured while the page is built, against exact values
 # computed by mpmath with {{ reference_digits }} significant digits.
@@ -29,15 +29,15 @@ from pe.site import report
 # %% [markdown]
 # ## Three ways to compute the table
 #
-# * **The float32 recipe.** Most deep-learning code builds the table in float32: positions
+# * **The float32 recipe.** The table built entirely in float32: positions
 #   as float32, frequencies `exp(arange(0, d, 2) * -(log(10000) / d))` in float32, the
 #   product $p \cdot \omega_i$ rounded to float32, then `sin` and `cos` in float32
-#   (`pe.experiments.precision.float32_recipe`).
+#   (`pe.recipes.float32_recipe`).
 # * **The direct float64 evaluation.** The same formula in float64, then rounded once to the
 #   output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable reference).
 # * **The rotation algorithm.** `pe.numeric.sinusoidal`, described below.
 #
-# The largest error over all columns, at a few positions ($d = {{ drift_width }}$):
+# The largest error over the columns, at a few positions ($d = {{ drift_width }}$):
 
 # %% tags=["hide_input"]
 page.drift_table()
@@ -84,9 +84,9 @@ report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-form
 # \mathrm{i}\sin\omega_i q)$ [checked](claims.py#claim-complex-shift-step).
 # `pe.numeric.sinusoidal` (module `pe._rotation_table`) uses it as follows:
 #
-# 1. Split every position into a block start $q$, a multiple of the block size $B$, and
+# 1. Split each position into a block start $q$, a multiple of the block size $B$, and
 #    an offset $r$ inside the block, smaller than $B$.
-# 2. Compute the **anchors** $z_i(r)$ for one block of positions and $z_i(q)$ for every block
+# 2. Compute the **anchors** $z_i(r)$ for one block of positions and $z_i(q)$ for each block
 #    start accurately (below).
 # 3. Fill each entry with that one complex multiplication, in float64, and round the result
 #    once to the output dtype.
@@ -94,9 +94,12 @@ report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-form
 # The last step is the whole cost: one complex multiply per pair instead of a sine and a
 # cosine. The tempting shortcut, chaining the step one row at a time,
 # $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, lets the rounding errors of the products add up
-# along the chain [checked](claims.py#claim-complex-shift-step); `pe` never multiplies more
-# than once: each entry is the product of two anchors computed directly from accurate
-# angles.
+# along the chain [checked](claims.py#claim-complex-shift-step).
+#
+# `pe` chains nothing: a float64 entry is one product of two anchors computed directly from accurate angles; for a
+# float32 or float16 table each anchor is itself one product of two accurate anchors, so
+# an entry is at most two products deep at every position
+# [checked](claims.py#claim-entry-error-bound).
 
 # %% tags=["hide_input"]
 page.block_size()
@@ -104,9 +107,10 @@ page.block_size()
 # %% [markdown]
 # ### Accurate anchors
 #
-# An anchor is only as good as its angle, and a float64 angle is not good enough at large
-# positions. `pe` never forms $\omega_i p$ in float64. It works in *turns*, $p f_i$ with
-# $f_i$ the frequency in turns per position, and:
+# An anchor is no more accurate than its angle, and a float64 angle is not good enough at
+# large positions. `pe` never forms $\omega_i p$ in float64. It works in *turns*, $p f_i$
+# with $f_i$ the frequency in turns per position, and
+# [checked](claims.py#claim-anchor-angle-accurate):
 #
 # * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic and keeps it
 #   as an unevaluated sum of three doubles, which match the exact frequency to
@@ -114,14 +118,17 @@ page.block_size()
 #   {{ turn_width }});
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
 #   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
-#   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed);
+#   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed)
+#   [checked](claims.py#claim-anchor-angle-accurate);
 # * drops the whole turns of each exact partial product and adds the fractional parts with
 #   error-free two-sums: the angle modulo a full turn comes out as a double-double;
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
 #   reduced angle, $x_{hi} + x_{lo}$ in $[-\pi, \pi]$.
 #
-# The angle error left is below $10^{-24}$ radians at positions up to $2^{53}$
-# [checked](claims.py#claim-anchor-angle-accurate), so an anchor is as good as the library's
+# The angle error left is below $10^{-24}$ radians at every position up to $2^{53}$: its
+# largest term is the rounding of one partial product, below $2^{-83}$ turns; the check
+# measures it at six positions, $2^{53}$ among them, and the test suite at random positions
+# over the whole range [checked](claims.py#claim-anchor-angle-accurate). So an anchor is as good as the library's
 # `sin` and `cos` (within about half a unit in the last place) plus one rounding.
 #
 # One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
@@ -243,7 +250,8 @@ report.how_we_know("float16-positions-collide")
 #
 # The common cure in those threads is to keep the frequencies, positions and angles in
 # float32. As measured above, float32 angles are themselves off; `pe` keeps the angle in
-# extended precision and rounds only the final value.
+# extended precision and rounds only the final value
+# [checked](claims.py#claim-table-accurate-float32).
 
 # %% tags=["hide_input"]
 report.how_we_know(
@@ -260,7 +268,7 @@ report.how_we_know(
 # writing an array of the same shape and dtype (the speed of merely writing the output),
 # the direct float64 evaluation, the float32 recipe and (for small sizes) a Python double
 # loop, and measures the largest error on sampled entries and the peak extra memory of `pe`
-# beyond the output itself. The fold shows the last saved run, its targets and every size
+# beyond the output itself. The fold shows the last saved run, its targets and each size
 # (`make bench` reruns it and saves `benchmarks/results/latest.json` and `latest.md`).
 
 # %% tags=["hide_input"]
@@ -282,4 +290,4 @@ report.fold(
 # ```
 #
 # A row depends only on its position: asking for positions one at a time, in any order or
-# all at once gives the same bits.
+# all at once gives the same bits [checked](claims.py#claim-encoding-deterministic).

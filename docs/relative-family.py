@@ -13,8 +13,8 @@
 # %% [markdown]
 # # The relative-position family
 #
-# The sinusoidal encoding gives every position its own vector and hopes that attention will
-# read offsets out of it. Its successors differ in *where* position enters the attention score
+# The sinusoidal encoding gives every position its own vector
+# [checked](claims.py#claim-rows-distinct) and hopes that attention will read offsets out of it. Its successors differ in *where* position enters the attention score
 # $s_{mn}$ between the query at position $m$ and the key at position $n$ (as on the
 # [RoPE page](rope.py); $i$ stays the pair index), and in *what* they let the score depend on:
 # the absolute positions, only the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it
@@ -135,16 +135,20 @@ report.how_we_know("t5-bias-settings", "t5-buckets")
 # ## ALiBi (Press et al., 2022)
 #
 # **Formula.** [Press et al.](bibliography.md#press2022) add a fixed, non-learned penalty
-# proportional to the distance, with a different slope per head
+# proportional to the distance, with a different slope per head. For a number of heads $H$
+# that is a power of two, the slopes are the geometric sequence from $2^{-8/H}$ down to
+# $2^{-8}$; for any other $H$, the authors' reference code takes the slopes of $P$ heads, the
+# largest power of two below $H$, and adds every other slope of $2P$ heads
 # [checked](claims.py#claim-alibi-slopes):
 #
 # $$s_{mn} = q_m^{\mathsf T} \kappa_n - \mu_h\,(m - n), \quad n \le m, \qquad
-# \mu_h = 2^{-8h/H},\ h = 1, \dots, H$$
+# \mu_h = 2^{-8h/P}\ (h \le P), \quad \mu_{P+j} = 2^{-4(2j-1)/P}\ (j \le H - P)$$
 #
 # (the paper writes the slope $m$; here $m$ is the query's position).
 #
 # **Keeps.** Offsets, a strong preference for recent tokens, and no parameters; the penalty is
-# defined at every distance, so longer inputs need nothing new.
+# defined at every distance, so longer inputs need nothing new
+# [checked](claims.py#claim-alibi-slopes).
 #
 # **Loses.** Distant tokens are pushed down by construction, in every head, whatever the
 # content. The authors reported that a 1.3 billion parameter model trained on 1024 tokens and
@@ -153,6 +157,9 @@ report.how_we_know("t5-bias-settings", "t5-buckets")
 
 # %% tags=["hide_input"]
 page.alibi_slopes(8)
+
+# %% tags=["hide_input"]
+page.alibi_slopes(12)
 
 # %% tags=["hide_input"]
 report.how_we_know("alibi-slopes", "alibi-reported")
@@ -193,14 +200,15 @@ report.how_we_know(
 # %% [markdown]
 # ## Extending RoPE's context: position interpolation and base scaling
 #
-# A model trained with [RoPE](rope.py) on positions $0 \le p < L$ has seen the angles
-# $p\,\omega_i$ of pair $i$ only below $L\,\omega_i$. Two ways to run it on $sL$ positions
+# A model trained with [RoPE](rope.py) on positions $0 \le p \le L - 1$ has seen the angles
+# $p\,\omega_i$ of pair $i$ only up to $(L-1)\,\omega_i$. Two ways to run it on $sL$ positions
 # [checked](claims.py#claim-position-interpolation-range):
 #
 # **Position interpolation** ([Chen et al., 2023](bibliography.md#chen2023)) divides every
-# position by $s$: angles become $(p/s)\,\omega_i < L\,\omega_i$, inside the trained range
-# for every pair, at the price of neighbouring positions being $s$ times closer
-# [checked](claims.py#claim-position-interpolation-range).
+# position by $s$: angles become $(p/s)\,\omega_i \le (L - 1/s)\,\omega_i$. That is past the
+# largest trained angle, but by $(1 - 1/s)\,\omega_i$ only, less than the step between two
+# trained positions, in every pair; the price is that neighbouring positions are $s$ times
+# closer [checked](claims.py#claim-position-interpolation-range).
 #
 # The authors reported extending LLaMA models (7B to 65B) to context windows up to 32768 with at most 1000
 # fine-tuning steps, and an interpolation bound at least about 600 times smaller than the
@@ -213,10 +221,11 @@ report.how_we_know(
 # interpolation), and every pair in between by a factor between 1 and $s$
 # [checked](claims.py#claim-ntk-base-scaling).
 #
-# It does *not* keep every angle inside the trained range: a pair slowed by less than $s$ and
+# It does *not* keep the angles near the trained range: a pair slowed by less than $s$ and
 # run on $s$ times more positions turns further than in training. For the fast pairs that is
 # harmless, since they complete many turns in training; the slow pairs that never complete
-# one meet angles they never saw [checked](claims.py#claim-ntk-unseen-angles).
+# one meet angles they never saw, the slowest (divided by exactly $s$) by as little as
+# interpolation, the others by much more [checked](claims.py#claim-ntk-unseen-angles).
 #
 # Peng et al. make this criticism of NTK-aware scaling (some dimensions are extrapolated to
 # out-of-bound values) and built YaRN on it, reporting long contexts reached with 10 times
@@ -241,10 +250,10 @@ report.how_we_know(
 # | scheme | where position enters | depends on | beyond the training length |
 # | --- | --- | --- | --- |
 # | learned absolute | added to the input | absolute $p$ | no row to look up |
-# | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade |
+# | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade [checked](claims.py#claim-press-sinusoidal-degrades) |
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ | offsets beyond $K$ merge |
 # | Transformer-XL | four score terms | $m - n$ through a sinusoid | defined |
 # | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation avoids them, base scaling only for the fast pairs |
-# | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them, base scaling only for the fast pairs [checked](claims.py#claim-ntk-unseen-angles) |
+# | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |

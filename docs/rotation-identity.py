@@ -156,7 +156,7 @@ report.how_we_know(
 #
 # SymPy proves each law for one block with symbolic $k$ and $\omega_i$, so for every pair and
 # every width, and NumPy checks it on the full ${{ law_width }} \times {{ law_width }}$
-# matrices of `pe.numeric.shift_matrix`.
+# matrices of `pe.numeric.shift_matrix` [checked](claims.py#claim-shift-composition).
 #
 # ### $T_k$ does not depend on the position
 #

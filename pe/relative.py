@@ -13,7 +13,8 @@ are small and exact, to compute examples with:
   two learned global vectors ``u``, ``v``;
 - T5 (:func:`t5_bucket`, :func:`t5_bias`): a learned scalar per bucket of :math:`j - i`,
   exact buckets near 0 and logarithmic ones further out;
-- ALiBi (:func:`alibi_slopes`, :func:`alibi_bias`): :math:`-m_h (i - j)` for :math:`j \le i`;
+- ALiBi (:func:`alibi_slopes`, :func:`alibi_bias`): :math:`-m_h (i - j)` for :math:`j \le i`,
+  with the paper's slopes for any head count;
 - NoPE (:func:`causal_mean_attention`): no encoding; the causal mask alone;
 - RoPE's context extensions (:func:`position_interpolation`, :func:`base_scaling` with
   :func:`ntk_base`): the angles a model trained on :math:`L` positions is run with on
@@ -271,15 +272,31 @@ def t5_bias(
 
 
 def alibi_slopes(n_heads: int) -> Float64Array:
-    r"""ALiBi's head slopes :math:`m_h = 2^{-8h/H}`, ``h = 1 .. H``, for ``H`` a power of two.
+    r"""ALiBi's head slopes for ``H`` heads, by the rule of Press et al. (2022) for any ``H``.
 
-    A geometric sequence from :math:`2^{-8/H}` down to :math:`2^{-8}` (Press et al. 2022).
-    Other head counts are refused (the paper interpolates them; not implemented here).
+    With :math:`P = 2^{\lfloor \log_2 H \rfloor}`, the largest power of two not above ``H``,
+    the first ``P`` heads take the geometric sequence :math:`m_h = 2^{-8h/P}`,
+    ``h = 1 .. P``; the other ``H - P`` heads take every other slope of the sequence for
+    ``2P`` heads, starting with its first: :math:`m_{P+j} = 2^{-4(2j-1)/P}`,
+    ``j = 1 .. H - P``. For ``H`` a power of two this is :math:`m_h = 2^{-8h/H}`, a geometric
+    sequence from :math:`2^{-8/H}` down to :math:`2^{-8}`; for other ``H`` the slopes are
+    not geometric (nor decreasing: the added heads sit between the first ones). The paper's
+    experiments use powers of two; the rule for other ``H`` is the one of the authors'
+    reference code (``get_slopes``). Every slope is a power of two with an exponent
+    ``k / P``, computed by one correctly rounded ``exp2`` of a rational exponent.
+
+    Examples
+    --------
+    >>> alibi_slopes(2).tolist()
+    [0.0625, 0.00390625]
+    >>> [round(float(m), 6) for m in alibi_slopes(3)]
+    [0.0625, 0.003906, 0.25]
     """
     heads = _validate.positive_int("n_heads", n_heads)
-    if heads & (heads - 1):
-        raise ValueError(f"n_heads must be a power of two, got {heads}")
-    return np.asarray(2.0 ** (-8.0 * np.arange(1, heads + 1) / heads), dtype=np.float64)
+    power = 1 << (heads.bit_length() - 1)
+    first = 8.0 * np.arange(1, power + 1) / power
+    extra = 4.0 * (2 * np.arange(1, heads - power + 1) - 1) / power
+    return np.asarray(np.exp2(-np.concatenate([first, extra])), dtype=np.float64)
 
 
 def alibi_bias(n: int, slope: float) -> Float64Array:

@@ -70,7 +70,7 @@ def copy_with(tmp_path: Path, name: str, addition: str) -> tuple[Path, int]:
 
 MADE_UP = {
     "number": (markdown_cell("The table holds 4096 distinct rows."), "4096"),
-    "inline formula": (markdown_cell("Every angle obeys $\\omega_i p < \\pi$ here."), "$\\omega"),
+    "inline formula": (markdown_cell("The angle obeys $\\omega_i p < \\pi$ here."), "$\\omega"),
     "display formula": (
         markdown_cell("It follows that", "", "$$PE(p) \\cdot PE(q) = \\cos(p - q)$$"),
         "$$PE(p)",

@@ -383,3 +383,11 @@ def test_page_values_compute() -> None:
         identify(numeric.sinusoidal(MIN_ROWS - 1, 8))
     assert values["heatmap_pairs"] == values["heatmap_width"] // 2  # type: ignore[operator]
     assert values["bug_identify_width"] == 64
+
+
+def test_identify_does_not_recover_frequencies_above_pi() -> None:
+    """The testing page said identify "recovers every parameter": aliases cannot be."""
+    from pe.chapters import conventions as chapter
+
+    assert chapter._reported_is_alias(chapter.integer_alias_of).holds
+    assert not chapter._reported_is_alias(chapter.RECOVERS_TRUE_FREQUENCY.value).holds

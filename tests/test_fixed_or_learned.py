@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -74,7 +76,7 @@ def test_position_signal_residual_plain_cancel() -> None:
     plain = learned.position_signal(32, 64, 4, connection=wrong.PLAIN_STACK.value)
     cancelled = learned.position_signal(32, 64, 4, connection=wrong.CANCELLING_SUBLAYER.value)
     assert with_residual > 0.5 > plain
-    assert cancelled == 0.0
+    assert math.isnan(cancelled)  # nothing changed: no cosine, not 0
 
 
 def test_position_signal_is_one_with_silent_sublayers() -> None:
@@ -86,3 +88,11 @@ def test_run_stack_bad_input() -> None:
         learned.run_stack(np.zeros(5), 2)
     with pytest.raises((TypeError, ValueError)):
         learned.run_stack(np.zeros((3, 4)), 0)
+
+
+def test_the_exercise_subtracts_the_sublayers_on_the_normalised_states() -> None:
+    """The exercise used to subtract Σ f_l(h_l); the stack adds Σ f_l(LN(h_l))."""
+    from pe.chapters import fixed_or_learned as claims
+
+    assert claims._exercise_sum(claims._added_sum).holds
+    assert not claims._exercise_sum(wrong.RAW_STATES_SUM.value).holds

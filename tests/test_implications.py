@@ -219,3 +219,12 @@ def test_one_claim_for_the_projected_score() -> None:
     ids = [c.id for c in claims.all_claims()]
     assert "projected-score-not-relative" in ids
     assert "additive-not-relative-after-projection" not in ids
+
+
+def test_the_split_is_a_matter_of_margin() -> None:
+    """The old wording said the slow/fast split "does not exist": the pairs' margins differ."""
+    from pe.chapters import implications as chapter
+
+    assert chapter._margins(chapter.CONFUSED_OFFSETS).holds
+    assert not chapter._margins(chapter.SAME_MARGINS.value).holds
+    assert not chapter._margins(chapter.REVERSED_MARGINS.value).holds

@@ -10,6 +10,8 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from pe import _extended_precision, _rotation_table, accuracy, numeric, recipes, reference
 from pe.chapters import precision
@@ -464,3 +466,49 @@ def test_page_values_compute_and_match_the_reference() -> None:
     assert number["float16_neighbours"] > 1.0
     assert values["separation_positions"] == 4096
     assert number["turn_bits"] > 150
+
+
+def test_benchmark_caption_names_each_width_once_and_hides_no_time() -> None:
+    """The caption used to list d = 1024 twice with two costs, and "0.00" hid small times."""
+    import re
+
+    from pe.site import precision as page
+
+    data = page.benchmark_results()
+    text = str(page.benchmark_table(data))
+    widths = re.findall(r"ms for d = (\d+)", text)
+    assert len(widths) == len(set(widths)) == len({r["d"] for r in data["rows"]})
+    cells = re.findall(r"<td>([0-9][0-9.e+-]*)</td>", text)
+    assert cells
+    assert all(float(c) > 0 for c in cells)
+
+
+#: Every position the statements cover, 0 to 2^53, with its edges.
+ANY_POSITION = st.integers(min_value=0, max_value=2**53)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ANY_POSITION, st.sampled_from([2, 8, 64, 512, 768]))
+@example(0, 512)
+@example(1, 2)
+@example(2**53, 512)
+@example(2**53 - 1, 768)
+@example(2**52 + 1, 64)
+def test_anchor_angles_within_their_bound_at_any_position(position: int, d: int) -> None:
+    """The reduced angle is within 1e-24 rad of w_i p mod 2 pi for every p <= 2^53 (sampled
+    over the whole range, edges included), as derived in pe._extended_precision."""
+    turns = _extended_precision.frequency_turns(d, 10000.0)
+    error, largest = precision.angle_reduction_error(turns, [position], d)
+    assert error <= precision.ANGLE_BOUND
+    assert largest <= np.pi
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(ANY_POSITION, min_size=1, max_size=3), st.sampled_from([2, 6, 64, 512]))
+@example([0, 2**53], 512)
+@example([2**53 - 1, 1], 6)
+def test_float64_rows_within_the_entry_bound_at_any_position(positions: list[int], d: int) -> None:
+    """pe's float64 rows are within the entry bound of 50-digit mpmath for every p <= 2^53."""
+    got = numeric.sinusoidal(positions, d)
+    exact = reference.table(positions, d)
+    assert float(np.abs(got - exact).max()) <= BOUND

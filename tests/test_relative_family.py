@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pe import numeric, relative
 from pe.chapters import relative_family as measured
@@ -130,17 +132,39 @@ def test_transformer_xl_matches_the_four_terms() -> None:
             assert got[i, j] == pytest.approx(a + b + c + e, abs=1e-10)
 
 
-def test_alibi_slopes_are_the_geometric_sequence() -> None:
+def test_alibi_slopes_are_geometric_for_powers_of_two() -> None:
     for heads in (1, 2, 8, 16, 64):
         slopes = relative.alibi_slopes(heads)
         for h, m in enumerate(slopes, start=1):
             assert m == pytest.approx(2.0 ** (-8.0 * h / heads), rel=1e-15)
+    # the paper's section 3: 8 heads take 2^-1 .. 2^-8; 16 heads start at 2^-0.5, ratio 2^-0.5
     assert [Fraction(m) for m in relative.alibi_slopes(8)] == [
         Fraction(1, 2**h) for h in range(1, 9)
     ]
-    with pytest.raises(ValueError, match="power of two"):
-        relative.alibi_slopes(12)
+    assert relative.alibi_slopes(16) == pytest.approx(2.0 ** (-np.arange(1, 17) / 2), rel=1e-15)
     assert wrong.HALVING_SLOPES.value(16)[-1] != relative.alibi_slopes(16)[-1]
+
+
+def test_alibi_slopes_for_twelve_heads_interleave() -> None:
+    """H = 12: the 8 slopes of 8 heads, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5 (every other of 16)."""
+    want = [2.0**-h for h in range(1, 9)] + [2.0 ** -(h + 0.5) for h in range(4)]
+    assert relative.alibi_slopes(12) == pytest.approx(want, rel=1e-15)
+    old = wrong.GEOMETRIC_SLOPES.value(12)
+    assert float(np.abs(old / relative.alibi_slopes(12) - 1).max()) > 1.5  # up to 152 %
+    assert not proofs._alibi(wrong.GEOMETRIC_SLOPES.value).holds
+
+
+@given(st.integers(min_value=1, max_value=4096))
+def test_alibi_slopes_follow_the_rule_for_every_head_count(heads: int) -> None:
+    """Every H: P powers of two with exponent 8h/P, then H - P with exponent 4(2j - 1)/P."""
+    slopes = relative.alibi_slopes(heads)
+    power = 2 ** math.floor(math.log2(heads))
+    assert slopes.shape == (heads,)
+    exponents = [8 * h / power for h in range(1, power + 1)]
+    exponents += [4 * (2 * j - 1) / power for j in range(1, heads - power + 1)]
+    assert slopes == pytest.approx([2.0**-e for e in exponents], rel=4e-16)
+    assert set(slopes[power:]).isdisjoint(slopes[:power]) or heads == power
+    assert bool(np.all((slopes > 0) & (slopes < 1)))
 
 
 def test_alibi_bias_is_causal_and_linear() -> None:
@@ -241,7 +265,7 @@ def test_bad_input_gets_a_one_line_error(call: Any, error: type) -> None:
 
 
 def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count() -> None:
-    """Pairs that never turn in training yet pass L w_i under b' = b s^(d/(d-2)), by mpmath."""
+    """Pairs that never turn in training yet pass (L-1) w_i under b' = b s^(d/(d-2)), by mpmath."""
     import mpmath
 
     d, trained, s = extension.EXTENSION
@@ -251,24 +275,45 @@ def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count(
         excess = {}
         for i in range(d // 2):
             w, w_new = b ** (-mpmath.mpf(2 * i) / d), scaled ** (-mpmath.mpf(2 * i) / d)
-            if (trained - 1) * w < 2 * mpmath.pi and (s * trained - 1) * w_new > trained * w:
-                excess[i] = float((s * trained - 1) * w_new / (trained * w) - 1)
+            last = (trained - 1) * w
+            if last < 2 * mpmath.pi and (s * trained - 1) * w_new > last:
+                excess[i] = float((s * trained - 1) * w_new / last - 1)
     reach = extension.extension_reach(relative.base_scaling, d, trained, s)
-    assert reach.unseen.tolist() == sorted(excess)
+    assert reach.unseen.tolist() == sorted(excess) == list(range(41, 64))
     assert np.allclose(reach.excess[reach.unseen], list(excess.values()), rtol=1e-12)
-    assert (
-        extension.extension_reach(relative.position_interpolation, d, trained, s).unseen.size == 0
-    )
+    interpolated = extension.extension_reach(relative.position_interpolation, d, trained, s)
+    assert np.allclose(interpolated.excess, (1 - 1 / s) / (trained - 1), rtol=1e-12)
 
 
-def test_the_old_statement_no_unseen_angles_is_rejected() -> None:
-    """The page used to say both methods run on sL positions "without unseen angles"."""
+def test_the_old_statements_are_rejected() -> None:
+    """The page used to say interpolation stays "inside the trained range for every pair"
+    (compared with L w_i) and that NTK leaves the slowest pair inside."""
     from pe.chapters import relative_family as claims
 
     assert claims._interpolation(relative.position_interpolation).holds
     assert not claims._interpolation(wrong.NTK_IN_RANGE.value).holds
+    assert claims._interpolated_end(claims.interpolated_end).holds
+    assert not claims._interpolated_end(wrong.INSIDE_TRAINED_RANGE.value).holds
+    assert not claims._interpolated_end(wrong.TRAINED_LENGTH_BOUNDARY.value).holds
     assert claims._ntk_unseen(claims.NTK_UNSEEN).holds
     assert not claims._ntk_unseen(wrong.NO_UNSEEN_PAIRS.value).holds
+    assert not claims._ntk_unseen(wrong.SLOWEST_PAIR_INSIDE.value).holds
+
+
+@given(
+    st.integers(min_value=2, max_value=4096),
+    st.integers(min_value=1, max_value=16),
+    st.sampled_from([2, 4, 8, 16, 64]),
+)
+def test_interpolation_passes_the_trained_angles_by_less_than_a_step(
+    trained: int, scale: int, width: int
+) -> None:
+    """Every L, integer s, every pair: max_p (p/s) w_i = (L - 1/s) w_i < (L-1) w_i + w_i."""
+    angles = relative.position_interpolation(scale * trained, width, float(scale))
+    omega = numeric.frequencies(width)
+    top = angles.max(axis=0) / omega
+    assert top == pytest.approx(trained - 1 / scale, rel=1e-15)
+    assert bool(np.all(top < trained))
 
 
 def test_ntk_factor_of_every_pair() -> None:

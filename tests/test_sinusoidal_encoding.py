@@ -8,6 +8,8 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pe import numeric, reference
 from pe.chapters import failed_designs
@@ -244,3 +246,24 @@ def test_stream_and_embedding_scale_statements() -> None:
     assert not claims._stream_matrices(wrong.QKV_AND_OUTPUT_READ.value).holds
     assert claims._embedding_scale(1 / math.sqrt(512)).holds
     assert not claims._embedding_scale(wrong.UNIT_EMBEDDING_INIT.value).holds
+
+
+def test_the_old_wordings_on_widths_and_wavelengths_are_rejected() -> None:
+    """ "Always from 1 down to just above 10000^-1", "just under 2π·10000", "a few dozen"."""
+    chapter = chapter_claims
+    assert chapter._slowest(chapter.slowest_frequency).holds
+    assert not chapter._slowest(chapter.SLOWEST_IS_BASE_INVERSE.value).holds
+    assert numeric.frequencies(8)[-1] == pytest.approx(1e-3, rel=1e-15)
+    assert chapter._shortfall(chapter.SHORTFALL_PERCENT).holds
+    assert not chapter._shortfall(chapter.JUST_UNDER_EVERYWHERE.value).holds
+    assert chapter._subspace_rank(chapter.SUBSPACE_RANKS).holds
+    assert not chapter._subspace_rank(chapter.RANK_WITHOUT_CUTOFF.value).holds
+
+
+@given(st.integers(min_value=1, max_value=4096))
+def test_slowest_frequency_of_every_width_by_mpmath(half: int) -> None:
+    """Every even width: the last frequency is 10000^(-(d-2)/d), above 10000^-1 by 10000^(2/d)."""
+    d = 2 * half
+    exact = mpmath.power(10000, mpmath.mpf(-(d - 2)) / d)
+    assert float(numeric.frequencies(d)[-1]) == pytest.approx(float(exact), rel=4e-16)
+    assert float(exact * 10000) == pytest.approx(float(mpmath.power(10000, mpmath.mpf(2) / d)))

@@ -31,6 +31,7 @@ measurements, in NumPy:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any, NamedTuple
@@ -472,6 +473,8 @@ def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
 #: Exponents of the base for tensor2tensor's law (true: :math:`d/(d-2)`).
 T2T_EXPONENT_D_MINUS_1 = Candidate("base b^(d/(d-1))", symbolic.D / (symbolic.D - 1))
 T2T_SAME_BASE = Candidate("the same base b", sp.Integer(1))
+#: The paper's convention (base 10000) read as tensor2tensor's table.
+PAPER_CONVENTION = Candidate("the paper's convention, base 10000", conventions.get("paper"))
 
 
 def _t2t_numeric(convention: conventions.Convention) -> Evidence:
@@ -498,7 +501,7 @@ claim(
         true=t2t_exponent,
         wrong=(T2T_EXPONENT_D_MINUS_1, T2T_SAME_BASE),
     ),
-    Check(_t2t_numeric, true=conventions.get("tensor2tensor")),
+    Check(_t2t_numeric, true=conventions.get("tensor2tensor"), wrong=(PAPER_CONVENTION,)),
 )
 
 
@@ -774,7 +777,7 @@ def _paper_table() -> Any:
 
 claim(
     "identify-recovers-conventions",
-    "pe identify recovers every convention and names every bug",
+    "pe identify recovers each convention of the atlas and names each bug of the zoo",
     Check(_recovers, true=conventions.CONVENTIONS),
     Check(
         _accepted,
@@ -782,8 +785,10 @@ claim(
         wrong=(UNIFORM_NOISE_TABLE, NOISY_PAPER_TABLE, ZERO_TABLE),
     ),
     statement=(
-        r"\texttt{identify}(\text{table}) \to \text{layout, order, offset, law, base, }"
-        r"\omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3} \text{ float32)}"
+        r"\begin{gathered}\texttt{identify}(\text{table}) \to \text{layout, order, offset, law,"
+        r" base, } \omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3}"
+        r" \text{ float32)} \\ \text{measured on each convention of the atlas at the widths of"
+        r" the check; frequencies above } \pi \text{ only as their aliases}\end{gathered}"
     ),
 )
 
@@ -1056,6 +1061,9 @@ def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
     )
 
 
+#: The paper's table ``(n, d) -> table``: no frequency above pi, so nothing to note.
+PAPER_TABLE_MAKER = Candidate("the paper's table (no frequency above π)", numeric.sinusoidal)
+
 #: The alias taken as :math:`\pi - \omega` (a half turn) instead of :math:`2\pi - \omega`.
 HALF_TURN_ALIAS = Candidate("π − ω", lambda omega: sp.pi - omega)
 
@@ -1071,6 +1079,51 @@ def _aliases_reported(make: Callable[[int, int], Any]) -> Evidence:
     )
 
 
+def integer_alias_of(omega: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """What a table of integer positions shows of ``omega``: its alias in ``[0, pi]``."""
+    return np.asarray(np.arccos(np.cos(omega)), dtype=np.float64)
+
+
+#: ``identify`` read as recovering every frequency from the table ("every parameter").
+RECOVERS_TRUE_FREQUENCY = Candidate(
+    "identify recovers the true frequency", lambda omega: np.asarray(omega, dtype=np.float64)
+)
+
+
+def _reported_is_alias(shown: Callable[[npt.NDArray[np.float64]], Any]) -> Evidence:
+    r"""Each frequency ``identify`` reports for the multiplying bug against ``shown(true)``.
+
+    The bug turns pair ``i`` at :math:`\omega_i = 10000^{2i/d}` (``d = 64``), above
+    :math:`\pi` from pair 4 on. The statement decides between the true frequency and its
+    alias, which differ by :math:`2|\omega_i - \pi|` or more for those pairs: it allows half
+    the smallest such gap (``stated``), plus the rounding of the true frequencies.
+    """
+    d = 64
+    found = identify(bug_zoo.multiplied(200, d))
+    omega = 10000.0 ** (2 * np.arange(d // 2) / d)
+    above = omega > np.pi
+    aliases = integer_alias_of(omega)
+    gap = float(np.abs(omega[above] - aliases[above]).min())
+    expected = np.asarray(shown(omega), dtype=np.float64)
+    error = float(
+        max(
+            np.abs(found.sin_frequencies - expected).max(),
+            np.abs(found.cos_frequencies - expected).max(),
+        )
+    )
+    return within(
+        error,
+        Tolerance(
+            float(exponential_rounding(math.log(10000.0), 1) * omega.max()),
+            r"r_{\mathrm{pow}}\,\max_i \omega_i \text{ (the true frequencies' rounding)}",
+            stated=gap / 2,
+        ),
+        f"multiplying bug, 200 x {d}: {int(above.sum())} pairs turn faster than π; "
+        f"max |reported - stated| = {error:.2g} over the pairs; true frequency and alias "
+        f"differ by at least {gap:.3g} (allowed: half of it)",
+    )
+
+
 claim(
     "aliases-at-integer-positions",
     r"Above $\pi$ per position, a frequency cannot be told from its alias $2\pi - \omega$",
@@ -1079,11 +1132,13 @@ claim(
         true=integer_alias,
         wrong=(HALF_TURN_ALIAS,),
     ),
-    Check(_aliases_reported, true=bug_zoo.multiplied),
+    Check(_aliases_reported, true=bug_zoo.multiplied, wrong=(PAPER_TABLE_MAKER,)),
+    Check(_reported_is_alias, true=integer_alias_of, wrong=(RECOVERS_TRUE_FREQUENCY,)),
     statement=(
         r"\begin{gathered}p \in \mathbb{Z}: \sin((2\pi - \omega)p) = -\sin\omega p,\ "
         r"\cos((2\pi - \omega)p) = \cos\omega p; \\ \texttt{identify} \text{ notes it and"
-        r" reports frequencies in } [0, \pi]\end{gathered}"
+        r" reports the alias in } [0, \pi]: \text{ a frequency above } \pi \text{ is not"
+        r" recovered}\end{gathered}"
     ),
 )
 

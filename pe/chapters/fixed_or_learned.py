@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -337,6 +338,21 @@ class StackRun:
     top: Array
     sublayer_sum: Array
     largest: float
+    #: :math:`\sum_l f_l(h_l)`: the same sublayers applied to the states themselves rather
+    #: than to what they read (``LN(h_l)`` in a pre-LN stack): a sum the stack never adds.
+    raw_sublayer_sum: Array | None = None
+
+
+def _sublayer(weights: tuple[Array, ...], x: Array) -> Array:
+    """Attention (three matrices: query, key, value) or a feed-forward block (two) on ``x``."""
+    if len(weights) == 3:
+        wq, wk, wv = weights
+        logits = (x @ wq) @ (x @ wk).T / np.sqrt(x.shape[1])
+        scores = np.exp(logits - logits.max(axis=1, keepdims=True))
+        scores /= scores.sum(axis=1, keepdims=True)
+        return np.asarray(scores @ (x @ wv), dtype=np.float64)
+    w1, w2 = weights
+    return np.asarray(np.maximum(x @ w1, 0.0) @ w2, dtype=np.float64)
 
 
 def run_stack(
@@ -378,22 +394,21 @@ def run_stack(
     rng = np.random.default_rng(seed)
     total = np.zeros_like(h)
     largest = float(np.abs(h).max())
+    raw = np.zeros_like(h)
     for layer in range(layers):
         z = _norm(h) if connection.pre_norm else h
         if layer % 2 == 0:
-            wq, wk, wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
-            logits = (z @ wq) @ (z @ wk).T / np.sqrt(d)
-            weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-            weights /= weights.sum(axis=1, keepdims=True)
-            out = weights @ (z @ wv)
+            weights = tuple(rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
         else:
-            w1 = rng.standard_normal((d, 4 * d)) / np.sqrt(d)
-            w2 = rng.standard_normal((4 * d, d)) / np.sqrt(4 * d)
-            out = np.maximum(z @ w1, 0.0) @ w2
-        counted, h = connection.join(layer, h, gain * out)
+            weights = (
+                rng.standard_normal((d, 4 * d)) / np.sqrt(d),
+                rng.standard_normal((4 * d, d)) / np.sqrt(4 * d),
+            )
+        raw += gain * _sublayer(weights, h)
+        counted, h = connection.join(layer, h, gain * _sublayer(weights, z))
         total += counted
         largest = max(largest, float(np.abs(h).max()), float(np.abs(total).max()))
-    return StackRun(top=h, sublayer_sum=total, largest=largest)
+    return StackRun(top=h, sublayer_sum=total, largest=largest, raw_sublayer_sum=raw)
 
 
 def position_signal(
@@ -410,7 +425,9 @@ def position_signal(
     The same random content ``x`` (one token vector per position) runs through the same
     stack twice, with and without the encoding; the difference at the top is what the
     encoding changed. A value near 1 means the top still carries :math:`PE(p)` in its
-    own direction; near 0, the encoding's direction is lost (0 also when nothing changed).
+    own direction; near 0, the encoding's direction is lost. A position where nothing
+    changed has no cosine (the change is the zero vector) and is left out of the mean; when
+    nothing changed anywhere the result is NaN: undefined, not 0.
 
     Examples
     --------
@@ -424,8 +441,10 @@ def position_signal(
     change = run_stack(content + table, n_layers, **kwargs).top
     change = change - run_stack(content, n_layers, **kwargs).top
     norms = np.linalg.norm(change, axis=1) * np.linalg.norm(table, axis=1)
-    cosines = np.where(norms > 0, (change * table).sum(axis=1) / np.where(norms > 0, norms, 1), 0)
-    return float(cosines.mean())
+    defined = norms > 0
+    if not defined.any():
+        return math.nan
+    return float(((change * table).sum(axis=1)[defined] / norms[defined]).mean())
 
 
 #: A stack without residual connections.
@@ -454,7 +473,40 @@ def _stack_sum(connection: Connection) -> Evidence:
         gap,
         Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
         f"{connection.name} stack, d={d}, {layers} sublayers: "
-        f"max |h_L - (x + PE) - Σ f_l(h_l)| = {measured(gap, rounding, '.2g')} "
+        f"max |h_L - (x + PE) - Σ f_l(LN(h_l))| = {measured(gap, rounding, '.2g')} "
+        f"(tolerance {rounding:.2g})",
+    )
+
+
+#: What the sum of the exercise adds, ``run -> sum``: the sublayers' outputs as the stack
+#: adds them, :math:`\sum_l f_l(\mathrm{LN}(h_l))`, or (the exercise's old wording)
+#: :math:`\sum_l f_l(h_l)`, the sublayers applied to the raw states.
+def _added_sum(run: StackRun) -> Array:
+    return run.sublayer_sum
+
+
+RAW_STATES_SUM = Candidate(
+    "Σ f_l(h_l) (the sublayers on the raw states)",
+    lambda run: run.raw_sublayer_sum,
+)
+
+
+def _exercise_sum(summed: Callable[[StackRun], Array]) -> Evidence:
+    """The pre-LN stack's top minus ``summed(run)`` against its input ``x + PE`` (the exercise).
+
+    Error model as :func:`_stack_sum`.
+    """
+    d, n, layers = STACK
+    rng = np.random.default_rng(7)
+    inputs = rng.standard_normal((n, d)) + numeric.sinusoidal(n, d)
+    run = run_stack(inputs, layers, connection=RESIDUAL)
+    gap = float(np.abs(run.top - summed(run) - inputs).max())
+    rounding = (2 * layers + 6) * EPS64 / 2 * run.largest
+    return within(
+        gap,
+        Tolerance(rounding, r"(2L + 6)\,u \max_l(|h_l|, |\textstyle\sum_{j<l} f_j|)"),
+        f"pre-LN stack, d={d}, {layers} sublayers: max |h_L - Σ - (x + PE)| = "
+        f"{measured(gap, rounding, '.2g')} "
         f"(tolerance {rounding:.2g})",
     )
 
@@ -462,10 +514,11 @@ def _stack_sum(connection: Connection) -> Evidence:
 def _signal(connection: Connection) -> Evidence:
     d, n, layers = STACK
     value = position_signal(d, n, layers, connection=connection)
+    shown = "undefined (nothing changed at the top)" if math.isnan(value) else f"{value:.3f}"
     return checked(
         value > 0.5,
         f"{connection.name} stack, d={d}, n={n}, {layers} sublayers: mean cosine between the "
-        f"change at the top and PE(p) = {value:.3f} (threshold 0.5)",
+        f"change at the top and PE(p) = {shown} (threshold 0.5)",
     )
 
 
@@ -473,6 +526,7 @@ claim(
     "residual-stream-carries-position",
     "With LayerNorm before each sublayer, the residual stream keeps the encoding in its sum",
     Check(_stack_sum, true=RESIDUAL, wrong=(PLAIN_STACK, POST_LN_STACK)),
+    Check(_exercise_sum, true=_added_sum, wrong=(RAW_STATES_SUM,)),
     Check(
         _signal,
         true=RESIDUAL,

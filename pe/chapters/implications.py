@@ -70,7 +70,7 @@ from pe.chapters.rope import (
     additive_scores,
     offset_spreads,
 )
-from pe.chapters.rotation_identity import rotation_identity
+from pe.chapters.rotation_identity import TRANSPOSED_BLOCK, rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
 from pe.geometry import (
@@ -583,8 +583,8 @@ def _rows_distinct(law: FrequencyLaw) -> Evidence:
     # the Gram matrix's rounding (the chord formula keeps full relative precision: a few eps)
     rounding = GRAM_DISTANCE(64, shortcut) + 8 * EPS64 * shortcut
     return checked(
-        all(distance > 1e-6 for *_, distance in nearest),
-        "smallest distance between two rows: "
+        all(distance > 1e-6 and k == 1 for _, _, k, distance in nearest),
+        "smallest distance between two rows (measured, every offset below n): "
         + "; ".join(f"n={n}, d={d}: {dist:.4g} (offset {k})" for n, d, k, dist in nearest)
         + f"; brute force over all pairs, n=2000, d=64: {brute:.6g} = {shortcut:.6g} "
         f"(tolerance {rounding:.2g})",
@@ -610,11 +610,12 @@ claim(
         true=chord_squared,
         wrong=(SUM_ANGLE_DISTANCE,),
     ),
-    Check(_rows_distinct, true=numeric.frequencies),
+    Check(_rows_distinct, true=numeric.frequencies, wrong=(BINARY_COUNTER,)),
     Check(_rows_repeat_never, true=numeric.frequencies, wrong=(BINARY_COUNTER,)),
     statement=(
-        r"\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i (p - q)\bigr) > 0"
-        r" \text{ for integers } p \ne q"
+        r"\begin{gathered}\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i"
+        r" (p - q)\bigr) > 0 \text{ for integers } p \ne q; \\ \text{measured for } n \le 10^5,"
+        r"\ d \in \{64, 512\}: \text{ the closest rows are neighbours}\end{gathered}"
     ),
 )
 
@@ -732,18 +733,54 @@ def _every_pair(blocks: FrequencyLaw) -> Evidence:
     )
 
 
+#: Which offsets the fastest and the slowest pair of ``d = 512`` confuse most among 10^4
+#: positions: (pair 0's closest offset, pair 255's closest offset). The fast pair comes
+#: back near itself after a multiple of about :math:`2\pi` positions, the slow one is
+#: closest between neighbours.
+CONFUSED_OFFSETS = (710, 1)
+#: The old wording "the split does not exist" read as "every pair confuses the same offsets".
+SAME_MARGINS = Candidate("every pair confuses the same positions (no difference)", (1, 1))
+#: The split turned round: the fast pair confuses neighbours, the slow one far positions.
+REVERSED_MARGINS = Candidate("the fast pair confuses neighbours, the slow one far ones", (1, 710))
+
+
+def _margins(stated: tuple[int, int]) -> Evidence:
+    r"""The offset at which pair 0 and pair ``d/2 - 1`` come closest, among 10^4 positions.
+
+    Exact integer offsets; the distances :math:`2|\sin(k\omega_i/2)|` are compared only to
+    find the smallest, and the runner-up of each pair is more than 1.5 times as far (checked),
+    far beyond the rounding of a sine (:math:`\varepsilon` plus the angle's :math:`u\,k\omega`).
+    """
+    d, n = 512, 10_000
+    omega = numeric.frequencies(d)[[0, -1]]
+    ks = np.arange(1, n, dtype=np.float64)
+    distance = 2.0 * np.abs(np.sin(np.multiply.outer(ks, omega) / 2.0))
+    order = np.sort(distance, axis=0)
+    clear = bool(np.all(order[1] > 1.5 * order[0]))
+    found = tuple(int(k) for k in np.argmin(distance, axis=0) + 1)
+    return checked(
+        found == tuple(stated) and clear,
+        f"d={d}, positions 0..{n - 1}: pair 0 comes closest to itself at offset {found[0]} "
+        f"(distance {order[0, 0]:.2g}, next {order[1, 0]:.2g}); pair {d // 2 - 1} at offset "
+        f"{found[1]} (distance {order[0, 1]:.2g}, next {order[1, 1]:.2g}); stated {stated}",
+    )
+
+
 claim(
     "every-pair-relative-and-absolute",
     "Every pair carries both relative and absolute position",
-    Check(by_proof(rotation_identity), true=shift_block),
+    Check(by_proof(rotation_identity), true=shift_block, wrong=(TRANSPOSED_BLOCK,)),
     Check(
         _every_pair,
         true=numeric.frequencies,
         wrong=(PAIR0_SLOWEST_ANGLE, RATIONAL_PERIOD),
     ),
+    Check(_margins, true=CONFUSED_OFFSETS, wrong=(SAME_MARGINS, REVERSED_MARGINS)),
     statement=(
         r"\begin{gathered}\text{for every pair } i:\quad B(k\omega_i)\,v_i(p) = v_i(p+k)"
-        r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q\end{gathered}"
+        r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q; \\"
+        r" d = 512,\ p < 10^4: \text{ pair 0 comes closest to itself at offset 710, pair 255"
+        r" at offset 1}\end{gathered}"
     ),
 )
 

@@ -20,6 +20,7 @@ computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.re
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -44,7 +45,16 @@ from pe._tolerance import (
     rotation_rounding,
 )
 from pe.chapters.rope import EXTENSION, extension_reach
-from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.claims import (
+    Candidate,
+    Chapter,
+    Check,
+    Evidence,
+    at_most,
+    by_proof,
+    checked,
+    within,
+)
 from pe.numeric import sinusoidal
 from pe.relative import (
     alibi_bias,
@@ -494,32 +504,88 @@ claim(
 
 #: ALiBi slopes ``H -> m_h`` halving per head.
 HALVING_SLOPES = Candidate("2^(-h)", lambda h: 2.0 ** -np.arange(1, h + 1, dtype=np.float64))
+#: ALiBi slopes read as :math:`2^{-8h/H}` for every head count (the page's old statement;
+#: the paper's rule only for ``H`` a power of two).
+GEOMETRIC_SLOPES = Candidate(
+    "2^(-8h/H) for every H", lambda h: np.exp2(-8.0 * np.arange(1, h + 1) / h)
+)
+
+#: The head counts the ALiBi check runs: every ``H`` from 1 to 64 (powers of two and the
+#: rest: the counts of common models, 12, 20, 40, ..., among them).
+ALIBI_HEADS = range(1, 65)
+
+
+def paper_slope_exponents(heads: int) -> list[Fraction]:
+    r"""The exponents :math:`e_h` of ALiBi's slopes :math:`m_h = 2^{-e_h}`, as exact fractions.
+
+    The rule as Press et al. state it in words (paper, section 3: the geometric sequence
+    starting at :math:`2^{-8/H}` with that ratio, for ``H`` a power of two) and as their
+    reference code extends it (``get_slopes``): for other ``H``, the slopes of the closest
+    power of two below, then every other slope of twice that count, as many as are missing.
+    Written as a recursion on exponents, independently of :func:`pe.relative.alibi_slopes`.
+
+    Examples
+    --------
+    >>> [str(e) for e in paper_slope_exponents(3)]
+    ['4', '8', '2']
+    """
+    if heads & (heads - 1) == 0:
+        return [Fraction(8 * h, heads) for h in range(1, heads + 1)]
+    power = 1 << (heads.bit_length() - 1)
+    return paper_slope_exponents(power) + paper_slope_exponents(2 * power)[::2][: heads - power]
 
 
 def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
-    heads = 16
-    got = slopes(heads)
-    # m_h = 2^(-8h/H): for H = 16, m_h^2 = 2^(-h) exactly (compare squares as fractions)
-    squares_ok = all(
-        Fraction(float(g) ** 2).limit_denominator(2**40) == Fraction(1, 2 ** (16 * h // heads))
-        for h, g in enumerate(got, start=1)
-    )
-    bias = relative.alibi_bias(10, float(got[0]))
+    r"""Slopes for every ``H`` of :data:`ALIBI_HEADS` against the paper's rule, and the bias.
+
+    Error model: every exponent :math:`8h/P` or :math:`4(2j-1)/P` (``P`` a power of two) is
+    exact in float64, and ``exp2`` is within :data:`pe._tolerance.ELEMENTARY_ULPS`; the
+    exact value :math:`2^{-e}` is rounded once more to float64 to compare: relative
+    :math:`\varepsilon + u`. The paper's published sequences for 8 and 16 heads
+    (:math:`2^{-1}, \dots, 2^{-8}`; :math:`2^{-1/2}, \dots, 2^{-8}`) are checked the same way.
+    """
+    worst, where = 0.0, ALIBI_HEADS[0]
+    for heads in ALIBI_HEADS:
+        got = np.asarray(slopes(heads), dtype=np.float64)
+        want = np.array([2.0 ** -float(e) for e in paper_slope_exponents(heads)])
+        if got.shape != want.shape:
+            return checked(False, f"H={heads}: {got.size} slopes for {heads} heads")
+        gap = float(np.abs(got / want - 1.0).max())
+        if gap > worst:
+            worst, where = gap, heads
+    published = {8: np.exp2(-np.arange(1, 9.0)), 16: np.exp2(-np.arange(1, 17.0) / 2)}
+    paper_gap = max(float(np.abs(slopes(h) / m - 1.0).max()) for h, m in published.items())
+    bias = relative.alibi_bias(10, float(slopes(16)[0]))
     decreasing = bool(np.all(np.diff(bias[-1, :][::-1]) < 0))
-    ok = squares_ok and toeplitz_deviation(bias) == 0 and decreasing
+    # geometric: equal steps between exact exponents (a single head counts as geometric)
+    geometric = [
+        h
+        for h in ALIBI_HEADS
+        if len({b - a for a, b in itertools.pairwise(paper_slope_exponents(h))}) <= 1
+    ]
+    powers = [h for h in ALIBI_HEADS if h & (h - 1) == 0]
+    rounding = exponential_rounding(0.0, 0) + EPS64 / 2
     return checked(
-        ok,
-        f"H={heads}: slopes from {got[0]:.4g} to {got[-1]:.4g} (2^-8 = {2**-8:.4g}); "
-        f"m_h^2 = 2^(-16h/H) exactly: {'yes' if squares_ok else 'no'}; bias -m(i-j) "
-        f"depends only on i - j and falls with distance: {'yes' if decreasing else 'no'}",
+        toeplitz_deviation(bias) == 0 and decreasing and geometric == powers,
+        f"H = 1..{ALIBI_HEADS[-1]}: max |m_h / 2^(-e_h) - 1| = {worst:.2g} (at H={where}); "
+        f"the paper's sequences for H = 8 and 16: {paper_gap:.2g}; H=12: "
+        f"{np.round(slopes(12), 4).tolist()}; bias -m(i-j) depends only on i - j and falls "
+        f"with distance: {'yes' if decreasing else 'no'}; geometric for "
+        f"H = {geometric} only (the powers of two: {'yes' if geometric == powers else 'no'})",
+        error=max(worst, paper_gap),
+        tolerance=Tolerance(rounding, r"\varepsilon + u \text{ (relative)}"),
     )
 
 
 claim(
     "alibi-slopes",
-    "ALiBi's slopes are geometric and its bias falls linearly with distance",
-    Check(_alibi, true=relative.alibi_slopes, wrong=(HALVING_SLOPES,)),
-    statement=r"m_h = 2^{-8h/H},\ h = 1..H;\quad b_{ij} = -m_h\,(i - j),\ j \le i",
+    "ALiBi's slopes: geometric for a power-of-two head count, interleaved otherwise",
+    Check(_alibi, true=relative.alibi_slopes, wrong=(GEOMETRIC_SLOPES, HALVING_SLOPES)),
+    statement=(
+        r"\begin{gathered}P = 2^{\lfloor \log_2 H \rfloor}:\quad m_h = 2^{-8h/P}\ (h \le P),"
+        r"\quad m_{P+j} = 2^{-4(2j-1)/P}\ (1 \le j \le H - P); \\ \text{geometric exactly"
+        r" when } H = P;\quad b_{ij} = -m_h\,(i - j),\ j \le i\end{gathered}"
+    ),
 )
 
 
@@ -628,25 +694,76 @@ NTK_IN_RANGE = Candidate("NTK-aware base scaling", relative.base_scaling)
 
 
 def _interpolation(method: relative.Extension) -> Evidence:
+    r"""Every pair's largest angle against :math:`(L - 1/s)\,\omega_i`, the interpolated end.
+
+    Error model: :func:`extension_reach` divides the largest angle :math:`(p/s)\,\omega_i`
+    (a quotient and a product, :math:`2u`) by :math:`(L-1)\,\omega_i` (a product and the
+    quotient, :math:`2u`): the excess is within :math:`\gamma_4` of its exact value.
+    """
     d, trained, s = EXTENSION
     reach = extension_reach(method, d, trained, s)
-    return checked(
-        bool(np.all(reach.excess < 0)),
-        f"positions 0..{int(s * trained) - 1}, d={d}, trained on L={trained}: largest "
-        f"max_p angle / (L w_i) over the pairs {1 + reach.excess.max():.6g}; pairs that never "
-        f"turn in training and pass L w_i (unseen angles): {_pair_span(reach.unseen)}",
+    allowed = (1.0 - 1.0 / s) / (trained - 1)
+    return at_most(
+        float(reach.excess.max()),
+        allowed,
+        Tolerance(gamma(4), r"\gamma_4"),
+        f"positions 0..{round(s * trained) - 1}, d={d}, trained on 0..{trained - 1}: largest "
+        f"max_p angle / ((L-1) w_i) - 1 over the pairs {reach.excess.max():.3g}, allowed "
+        f"(1 - 1/s)/(L - 1) = {allowed:.3g}; pairs past (L-1) w_i: "
+        f"{_pair_span(np.flatnonzero(reach.excess > 0))}",
+    )
+
+
+#: The largest interpolated position ``(L, s) -> max p/s`` a statement names: the old
+#: wording "inside the trained range" (``L - 1``), and the old check's boundary ``L``.
+INSIDE_TRAINED_RANGE = Candidate("inside the trained range: (L-1) w_i", lambda n, _s: n - 1.0)
+TRAINED_LENGTH_BOUNDARY = Candidate("up to L w_i", lambda n, _s: float(n))
+
+
+def interpolated_end(trained: int, scale: float) -> float:
+    """The largest interpolated position, :math:`(sL - 1)/s = L - 1/s` (for integer ``sL``)."""
+    return trained - 1.0 / scale
+
+
+def _interpolated_end(end: Callable[[int, float], float]) -> Evidence:
+    r"""The largest angle of every pair divided by its frequency, against ``end(L, s)``.
+
+    Error model: :math:`((p/s)\,\omega_i)/\omega_i` carries three roundings (the quotient
+    ``p/s``, the product, the quotient), and ``L - 1/s`` one: relative :math:`\gamma_4`.
+    """
+    d, trained, s = EXTENSION
+    angles = relative.position_interpolation(round(s * trained), d, s)
+    reached = angles.max(axis=0) / numeric.frequencies(d)
+    claimed = end(trained, s)
+    gap = float(np.abs(reached / claimed - 1.0).max())
+    return within(
+        gap,
+        Tolerance(gamma(4), r"\gamma_4 \text{ (relative)}"),
+        f"d={d}, L={trained}, s={s:g}: max_p (p/s) w_i / w_i = {reached.min():.6g} to "
+        f"{reached.max():.6g} over the {d // 2} pairs; stated {claimed:.6g} (the largest "
+        f"trained position is {trained - 1}): relative gap {gap:.2g}",
     )
 
 
 claim(
     "position-interpolation-range",
-    "Position interpolation keeps every angle inside the trained range",
+    "Position interpolation stays within one step of the trained angles",
     Check(
         _interpolation,
         true=relative.position_interpolation,
         wrong=(NO_INTERPOLATION, NTK_IN_RANGE),
     ),
-    statement=r"0 \le p < sL \implies \tfrac{p}{s}\,\omega_i < L\,\omega_i \text{ for every pair } i",
+    Check(
+        _interpolated_end,
+        true=interpolated_end,
+        wrong=(INSIDE_TRAINED_RANGE, TRAINED_LENGTH_BOUNDARY),
+    ),
+    statement=(
+        r"\begin{gathered}0 \le p \le sL - 1 \implies \tfrac{p}{s}\,\omega_i \le"
+        r" \bigl(L - \tfrac1s\bigr)\,\omega_i = (L-1)\,\omega_i + \bigl(1 - \tfrac1s\bigr)\,"
+        r"\omega_i \\ \text{for every pair } i: \text{ past the largest trained angle by"
+        r" less than one step } \omega_i\end{gathered}"
+    ),
 )
 
 
@@ -757,41 +874,49 @@ claim(
     Check(_ntk, true=relative.ntk_base, wrong=(PLAIN_BASE_SCALING,)),
 )
 
-#: The pairs NTK scaling takes past the trained window, with the excess in percent: none
-#: (the statement "without unseen angles"), or the slowest pair counted too.
-NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained window", (range(0), (0, 0)))
-SLOWEST_PAIR_TOO = Candidate("pairs 41 to 63, the slowest too", (range(41, 64), (0, 62)))
+#: The pairs NTK scaling takes past the trained angles, with the excess in percent (two
+#: significant digits): none (the statement "without unseen angles"), or 41 to 62 with the
+#: slowest pair inside (the page's old statement, measured against :math:`L\,\omega_i`).
+NO_UNSEEN_PAIRS = Candidate("no pair beyond the trained angles", (range(0), (0.0, 0.0)))
+SLOWEST_PAIR_INSIDE = Candidate("pairs 41 to 62, the slowest inside", (range(41, 63), (2.3, 62.0)))
 
 
-def _ntk_unseen(stated: tuple[range, tuple[int, int]]) -> Evidence:
-    """The pairs NTK scaling takes past the window, and their excess, against ``stated``."""
+def _ntk_unseen(stated: tuple[range, tuple[float, float]]) -> Evidence:
+    r"""The pairs NTK scaling takes past :math:`(L-1)\,\omega_i`, and their excess, against ``stated``.
+
+    The pairs and the percentages (two significant digits) are compared exactly; the
+    excesses are within :math:`\gamma_4` of their exact values (:func:`_interpolation`),
+    far from a rounding boundary of the digits shown.
+    """
     d, trained, s = EXTENSION
     reach = extension_reach(relative.base_scaling, d, trained, s)
     unseen = reach.unseen
     pairs, (low, high) = stated
-    percent = np.round(100 * reach.excess[unseen]).astype(int)
-    span = (int(percent.min()), int(percent.max())) if unseen.size else (0, 0)
+    percent = [float(f"{100 * x:.2g}") for x in reach.excess[unseen]]
+    span = (min(percent), max(percent)) if percent else (0.0, 0.0)
+    past = np.flatnonzero(reach.excess > 0)
     return checked(
         unseen.tolist() == list(pairs) and span == (low, high),
-        f"d={d}, L={trained}, s={s:g}, b' = b s^(d/(d-2)): pairs that never turn in training "
-        f"and pass L w_i: {_pair_span(unseen)}, by {span[0]}% to {span[1]}% (stated: "
-        f"{_pair_span(np.array(pairs))}, {low}% to {high}%)",
+        f"d={d}, L={trained}, s={s:g}, b' = b s^(d/(d-2)): pairs past (L-1) w_i: "
+        f"{_pair_span(past)}; of them, pairs that never turn in training: "
+        f"{_pair_span(unseen)}, by {span[0]:g}% to {span[1]:g}% (stated: "
+        f"{_pair_span(np.array(pairs))}, {low:g}% to {high:g}%)",
     )
 
 
-#: The pairs NTK scaling takes past the trained window in the page's example, with the
+#: The pairs NTK scaling takes past the trained angles in the page's example, with the
 #: excess in percent (the statement of ``ntk-unseen-angles``).
-NTK_UNSEEN = (range(41, 63), (2, 62))
+NTK_UNSEEN = (range(41, 64), (0.037, 62.0))
 
 claim(
     "ntk-unseen-angles",
-    "NTK-aware scaling takes the slow pairs past their trained angles",
-    Check(_ntk_unseen, true=NTK_UNSEEN, wrong=(NO_UNSEEN_PAIRS, SLOWEST_PAIR_TOO)),
+    "NTK-aware scaling takes every slow pair past its trained angles, the slowest too",
+    Check(_ntk_unseen, true=NTK_UNSEEN, wrong=(NO_UNSEEN_PAIRS, SLOWEST_PAIR_INSIDE)),
     statement=(
         r"\begin{gathered}d = 128,\ L = 2048,\ s = 4,\ b' = b\,s^{d/(d-2)}:\ "
-        r"(L-1)\,\omega_i < 2\pi \text{ and } \max_{p < sL} p\,\omega'_i > L\,\omega_i"
-        r" \\ \text{exactly for } i = 41, \dots, 62, \text{ by } 2\,\% \text{ to }"
-        r" 62\,\% \text{ of } L\,\omega_i\end{gathered}"
+        r"(L-1)\,\omega_i < 2\pi \text{ and } \max_{p < sL} p\,\omega'_i > (L-1)\,\omega_i"
+        r" \\ \text{exactly for } i = 41, \dots, 63, \text{ by } 0.037\,\% \text{ to }"
+        r" 62\,\% \text{ of } (L-1)\,\omega_i\end{gathered}"
     ),
 )
 

@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, partial
@@ -49,6 +50,7 @@ from pe._tolerance import (
     EPS64,
     FREQUENCY_ROUNDING,
     Tolerance,
+    exponential_rounding,
     gamma,
     phase_tolerance,
     power_rounding,
@@ -372,18 +374,50 @@ def _wavelengths(law: WavelengthLaw) -> Evidence:
     )
 
 
+#: How far the last wavelength falls short of :math:`2\pi \cdot 10000`, in percent (two
+#: significant digits) at the widths ``8, 128, 512``: the factor :math:`1 - 10000^{-2/d}`.
+SHORTFALL_WIDTHS = (8, 128, 512)
+SHORTFALL_PERCENT = (90.0, 13.0, 3.5)
+#: The last wavelength read as "just under" :math:`2\pi \cdot 10000` at every width.
+JUST_UNDER_EVERYWHERE = Candidate("just under 2π·10000 at every width", (3.5, 3.5, 3.5))
+
+
+def _shortfall(stated: tuple[float, ...]) -> Evidence:
+    r"""The last wavelength against :math:`2\pi \cdot 10000` at each of :data:`SHORTFALL_WIDTHS`.
+
+    Error model: :math:`\lambda_{d/2-1} = 2\pi/\omega_{d/2-1}` is within
+    :math:`r_\omega + 2u` relative, and the ratio to :math:`2\pi \cdot 10000` one more
+    :math:`u`; the percentages shown (two significant digits) are compared exactly, each
+    more than :math:`10^{-3}` of a digit from a rounding boundary.
+    """
+    shortfall = [1.0 - float(wavelengths(d)[-1]) / (2 * np.pi * 10000.0) for d in SHORTFALL_WIDTHS]
+    percent = tuple(float(f"{100 * x:.2g}") for x in shortfall)
+    return checked(
+        percent == tuple(stated),
+        "; ".join(
+            f"d={d}: λ_last = {wavelengths(d)[-1]:.6g}, {100 * x:.3f}% under 2π·10000"
+            for d, x in zip(SHORTFALL_WIDTHS, shortfall, strict=True)
+        )
+        + f" (stated: {', '.join(f'{p:g}%' for p in stated)})",
+    )
+
+
 claim(
     "wavelength-progression",
-    r"Wavelengths: a geometric progression from $2\pi$ to just under $2\pi \cdot 10000$",
+    r"Wavelengths: a geometric progression from $2\pi$ to $2\pi \cdot 10000^{(d-2)/d}$,"
+    r" short of $2\pi \cdot 10000$ by the factor $10000^{-2/d}$",
     Check(
         by_proof(wavelength_progression),
         true=PAPER_WAVELENGTHS,
         wrong=(LAST_WAVELENGTH_2PI_BASE, DOUBLED_EXPONENT_WAVELENGTHS),
     ),
     Check(_wavelengths, true=PAPER_WAVELENGTHS, wrong=(LAST_WAVELENGTH_2PI_BASE,)),
+    Check(_shortfall, true=SHORTFALL_PERCENT, wrong=(JUST_UNDER_EVERYWHERE,)),
     statement=(
         r"\begin{gathered} \lambda_i = 2\pi\cdot 10000^{2i/d},\quad \lambda_{i+1} / \lambda_i = 10000^{2/d} \\"
-        r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi\cdot 10000 \cdot 10000^{-2/d} \end{gathered}"
+        r" \lambda_{d/2-1} = 2\pi\cdot 10000^{(d-2)/d} = 2\pi\cdot 10000 \cdot 10000^{-2/d}:"
+        r" \text{ under it by } 3.5\,\% \ (d = 512),\ 13\,\% \ (d = 128),\ 90\,\% \ (d = 8)"
+        r" \end{gathered}"
     ),
 )
 
@@ -597,19 +631,53 @@ def _inserted(counts: tuple[int, int]) -> Evidence:
     )
 
 
+#: The widths of the slowest-frequency check: every even width up to 4096.
+ALL_WIDTHS = range(2, 4097, 2)
+
+
+def slowest_frequency(d_model: int) -> float:
+    r"""The slowest frequency of width ``d``, :math:`10000^{-(d-2)/d}` (exact rational exponent)."""
+    return float(10000.0 ** (-(d_model - 2) / d_model))
+
+
+#: The slowest frequency read as :math:`10000^{-1}` ("down to just above it") at every width.
+SLOWEST_IS_BASE_INVERSE = Candidate("10000^-1 at every width", lambda _d: 1e-4)
+
+
+def _slowest(law: Callable[[int], float]) -> Evidence:
+    r"""The last frequency of every even width up to 4096 against ``law(d)``.
+
+    Error model: :func:`pe.numeric.frequencies` is correctly rounded (:math:`r_\omega = u`);
+    the law ``10000.0 ** (-(d-2)/d)`` forms its exponent with one rounding and a ``pow``
+    (:func:`pe._tolerance.exponential_rounding`); the quotient one :math:`\varepsilon`.
+    """
+    worst = max(abs(float(numeric.frequencies(d)[-1]) / law(d) - 1.0) for d in ALL_WIDTHS)
+    above = {d: float(numeric.frequencies(d)[-1]) * 10000.0 for d in (8, 128, 512)}
+    # the exponent -(d-2)/d is rounded once unless d is a power of two: the general case
+    rounding = FREQUENCY_ROUNDING + exponential_rounding(math.log(10000.0), 1) + EPS64
+    return within(
+        worst,
+        Tolerance(rounding, r"r_\omega + r_{\mathrm{pow}} + \varepsilon \text{ (relative)}"),
+        f"every even d from 2 to {ALL_WIDTHS[-1]}: max |ω_last / law(d) - 1| = {worst:.2g}; "
+        "ω_last / 10000^-1 = " + ", ".join(f"{v:.4g} (d={d})" for d, v in above.items()),
+    )
+
+
 claim(
     "width-refines-frequencies",
     "The width is a choice: doubling it keeps every frequency",
     Check(by_proof(width_refinement), true=2, wrong=(SAME_INDEX_WIDER,)),
-    Check(partial(_refinement, 256), true=2),
+    Check(partial(_refinement, 256), true=2, wrong=(SAME_INDEX_WIDER,)),
     Check(partial(_refinement, 512), true=2, wrong=(SAME_INDEX_WIDER,)),
     Check(_inserted, true=(D // 2 - 1, 1), wrong=(ONLY_BETWEEN,)),
+    Check(_slowest, true=slowest_frequency, wrong=(SLOWEST_IS_BASE_INVERSE,)),
     statement=(
         r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)};"
         r" \text{ the new } \omega_{2i+1}^{(2d)} \text{ lie between neighbours,} \\"
         r" \text{ the last one } \omega_{d-1}^{(2d)} \text{ below the old slowest};"
         r" \text{ every width spans } 1 \text{ to } \mathrm{base}^{-(d-2)/d}"
-        r" > \mathrm{base}^{-1} \end{gathered}"
+        r" = \mathrm{base}^{-1} \cdot \mathrm{base}^{2/d} \\ (10^{-3} \text{ at } d = 8,"
+        r" \text{ ten times } \mathrm{base}^{-1}) \end{gathered}"
     ),
 )
 
@@ -1309,13 +1377,51 @@ def _subspace(embeddings: Embeddings) -> Evidence:
     )
 
 
+#: How many directions the rows ``PE(0..199)`` of ``d = 512`` span, per cut-off (singular
+#: values above the cut-off times the largest): the statement of ``encoding-subspace-share``.
+SUBSPACE_RANKS = ((1e-3, 67), (1e-10, 76))
+#: "A few dozen" read as a count that does not depend on the cut-off.
+RANK_WITHOUT_CUTOFF = Candidate("67 directions whatever the cut-off", ((1e-3, 67), (1e-10, 67)))
+
+
+def _subspace_rank(stated: tuple[tuple[float, int], ...]) -> Evidence:
+    r"""The count of singular values of ``PE(0..199)`` (``d = 512``) above each stated cut-off.
+
+    Error model: a backward-stable SVD returns singular values within
+    :math:`\gamma_{mn}\,\sigma_1` of the exact ones (Weyl's inequality on the backward
+    error, here :math:`m n = 200 \cdot 512`); a count is the same on every machine when no
+    singular value lies within that distance of a cut-off, which the check requires.
+    """
+    table = numeric.sinusoidal(200, D)
+    singular = np.linalg.svd(table, compute_uv=False)
+    ratio = singular / singular[0]
+    margin_needed = gamma(200 * D)
+    counts, margins = [], []
+    for cutoff, _count in stated:
+        counts.append(int((ratio > cutoff).sum()))
+        margins.append(float(np.abs(ratio - cutoff).min()))
+    ok = counts == [c for _, c in stated] and min(margins) > margin_needed
+    return checked(
+        ok,
+        f"d={D}, rows 0..199: "
+        + ", ".join(
+            f"{n} singular values above {c:g} of the largest (nearest {m:.2g} away)"
+            for (c, _), n, m in zip(stated, counts, margins, strict=True)
+        )
+        + f"; stated {[n for _, n in stated]}; rounding margin γ_mn = {margin_needed:.2g}",
+    )
+
+
 claim(
     "encoding-subspace-share",
     "The encodings fill a small subspace; an embedding mostly lies outside it",
     Check(_subspace, true=random_embeddings, wrong=(MADE_OF_ROWS,)),
+    Check(_subspace_rank, true=SUBSPACE_RANKS, wrong=(RANK_WITHOUT_CUTOFF,)),
     statement=(
         r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d} \text{ for isotropic } e \\"
-        r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \end{gathered}"
+        r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \\"
+        r" n = 200,\ d = 512:\ r = 67 \text{ singular values above } 10^{-3} \sigma_1,"
+        r"\ 76 \text{ above } 10^{-10} \sigma_1 \end{gathered}"
     ),
 )
 

@@ -505,7 +505,7 @@ claim(
     "dog-bites-man-same-outputs",
     "Without positions, the two sentences give the same outputs",
     Check(_sentences, true=NO_ENCODING, wrong=(SINUSOIDAL_ENCODING,)),
-    Check(_sentences, true=CONSTANT_PE0),
+    Check(_sentences, true=CONSTANT_PE0, wrong=(SINUSOIDAL_ENCODING,)),
     statement=(
         r"\begin{gathered} \{\!\{\operatorname{Attn}(X_{\text{dog bites man}})_r\}\!\} \\"
         r" = \{\!\{\operatorname{Attn}(X_{\text{man bites dog}})_r\}\!\} \\"
@@ -675,7 +675,7 @@ claim(
         true=attention_layer,
         wrong=(RECURRENT_STEPS,),
     ),
-    Check(_rows_alone(SINUSOIDAL), true=attention_layer),
+    Check(_rows_alone(SINUSOIDAL), true=attention_layer, wrong=(RECURRENT_STEPS,)),
     statement=(
         r"\begin{gathered} \operatorname{Attn}(X)_i = \operatorname{softmax}\!\Bigl("
         r"\tfrac{x_i W_q (XW_k)^{\mathsf T}}{\sqrt d}\Bigr) XW_v \\"

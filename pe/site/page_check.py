@@ -19,6 +19,20 @@ lower case or with punctuation). What needs backing:
 - a number in the text, unless it is part of a name (``float32``, ``T5``, ``GPT-2``) or
   an exception of :data:`ALLOWED`, the one reviewed list, each entry with its reason.
 
+Words are statements too. A sentence of a block that is neither rendered nor attached
+fails when it holds
+
+- a **quantifier or comparative** (:data:`QUANTIFIER`: *always*, *never*, *every*, *all*,
+  *only*, *unique*, *most*, *none*, *cannot*, *impossible*, *faster*, *slower*, *fewer*,
+  *guarantees*): a statement about a whole domain or a comparison, which a claim must back;
+- an **attribution** (:data:`ATTRIBUTION`: "X uses", "X reports", "reported to", "as Y
+  says", "a common statement", "most code"): a fact about another work or system, which a
+  claim with its source must back;
+
+unless the word sits inside a match of :data:`ALLOWED_WORDS`, the reviewed list of phrases
+that state nothing about the mathematics or another work (each with its reason and an
+example the tests run both ways).
+
 Nothing is needed in code spans and fenced code, link targets, link texts that are
 citation keys (``[vaswani2017](bibliography.md#vaswani2017)``), headings and HTML comments,
 nor in ``docs/bibliography.md`` (the list of sources). Placeholders must name a value of
@@ -35,6 +49,9 @@ Examples
 >>> page = "# %% [markdown]\n# $x = y$ for all $x$ [checked](claims.py#claim-c).\n"
 >>> scan_text(page, "docs/x.py", claim_ids={"c"})
 []
+>>> page = "# %% [markdown]\n# RoPE always extrapolates to any length.\n"
+>>> [str(f) for f in scan_text(page, "docs/x.py", claim_ids=set())]
+['docs/x.py:2: "always" (in "RoPE always extrapolates to any length.")']
 """
 
 from __future__ import annotations
@@ -50,6 +67,9 @@ from pe.site import prose
 
 __all__ = [
     "ALLOWED",
+    "ALLOWED_WORDS",
+    "ATTRIBUTION",
+    "QUANTIFIER",
     "Allowed",
     "Block",
     "Finding",
@@ -97,6 +117,60 @@ ALLOWED: tuple[Allowed, ...] = (
         re.compile(r"#\d+\b"),
         "the number of an issue or pull request of a public repository",
         "The report GPT-NeoX #1003 shows it.",
+    ),
+)
+
+#: Quantifiers and comparatives: a sentence holding one states something about a whole
+#: domain (every position, all widths) or compares, and needs a claim.
+QUANTIFIER = re.compile(
+    r"\b(?:always|never|every(?:thing|where|one)?|all|only|unique(?:ly)?|most|none|cannot"
+    r"|can't|impossible|faster|slower|fewer|guarantee[sd]?)\b",
+    re.IGNORECASE,
+)
+#: Attributions: what another work, system or the public says or does.
+ATTRIBUTION = re.compile(
+    r"\b(?:(?!(?:The|A|An|This|That|These|Those|Each|Its|Their|Our|One)\b)[A-Z][\w.'’-]*"
+    r"|code|models?|libraries|tutorials|write-ups|implementations|papers?"
+    r"|authors)\s+(?:uses?|reports?|reported|says?|writes?|wrote|recommends?)\b(?![-’'])"
+    r"|\breported\s+to\b"
+    r"|\b(?i:as)\s+[A-Z][^\s,.;]*(?:\s+et\s+al\.)?\s+(?:says?|writes?|puts?\s+it|notes?|reports?)\b"
+    r"|\b(?i:(?:a\s+)?common\s+(?:statement|claim|belief|variant|practice)s?)\b"
+    r"|\b(?i:(?:most|many)\s+(?:code|models?|libraries|implementations|tutorials|write-ups))\b"
+)
+
+#: The reviewed phrases whose quantifier or attribution states nothing that needs a claim;
+#: the pattern is matched against a block's words (code spans and formulas blanked).
+ALLOWED_WORDS: tuple[Allowed, ...] = (
+    Allowed(
+        re.compile(
+            r"\b(?:Everything|Every\s+(?:error|number|value))\b[^.]*?\bcomputed\b",
+            re.IGNORECASE,
+        ),
+        "how the site is made (every value computed by pe while the page is built): the"
+        " build enforces it, it is not a statement about the mathematics",
+        "Everything on this page is computed by the package `pe` while the page is built.",
+    ),
+    Allowed(
+        re.compile(
+            r"\bevery\s+(?:claim|page|other\s+number)\b|\bon\s+every\s+page\b",
+            re.IGNORECASE,
+        ),
+        "the site's own claims and pages (every claim registered and fed a wrong candidate,"
+        " every page with the same letters): `pe verify`, the build and this check enforce it",
+        "Every claim named here is verified at build.",
+    ),
+    Allowed(
+        re.compile(r"\bnot\s+\w+\s+at\s+all\b|\bat\s+all\b"),
+        '"at all" as emphasis of a negation ("not an encoding at all"): no quantifier',
+        "A table that is not a sinusoidal encoding at all gets a reason.",
+    ),
+    Allowed(
+        re.compile(
+            r"\b(?:of|over|in|for)\s+all\s+(?:\d+\s+)?(?:columns|rows|pairs|entries)\s+of\b"
+        ),
+        "a range stated in full where a number is measured over it (all columns of a"
+        " table): it names what was measured, the number beside it carries the claim",
+        "The largest error over all columns of the table is shown below.",
     ),
 )
 
@@ -325,7 +399,43 @@ def _items(block: Block) -> list[tuple[int, str]]:
             continue
         context = _context(block.text, match.start(), match.end())
         found.append((match.start(), f'{match.group(0)} (in "{context}")'))
-    return sorted(found)
+    return sorted(found + _words(words, block.text))
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` around ``start:end``, on one line, at most 70 characters."""
+    marks = (text.rfind(". ", 0, start), text.rfind("\n\n", 0, start))
+    left = max([i + 2 for i in marks if i >= 0], default=0)
+    stop = [i for i in (text.find(". ", end), text.find("\n\n", end)) if i >= 0]
+    right = min(stop) + 1 if stop else len(text)
+    sentence = " ".join(text[left:right].split())
+    if len(sentence) <= 70:
+        return sentence
+    where = len(" ".join(text[left:start].split()))
+    first = max(0, min(where - 30, len(sentence) - 67))
+    return ("..." if first else "") + sentence[first : first + 67] + "..."
+
+
+def _words(words: str, text: str) -> list[tuple[int, str]]:
+    """The (offset, text) of each quantifier or attribution in ``words`` (a block's words,
+    code, formulas, links' targets and tags blanked) outside :data:`ALLOWED_WORDS`; a
+    quantifier inside an attribution ("most code") is reported once, as the attribution."""
+    allowed = [(m.start(), m.end()) for rule in ALLOWED_WORDS for m in rule.pattern.finditer(words)]
+    attributions = list(ATTRIBUTION.finditer(words))
+    spans = [(m.start(), m.end()) for m in attributions]
+    quantifiers = [
+        m
+        for m in QUANTIFIER.finditer(words)
+        if not any(start <= m.start() and m.end() <= end for start, end in spans)
+    ]
+    found: list[tuple[int, str]] = []
+    for match in sorted([*attributions, *quantifiers], key=lambda m: m.start()):
+        if any(start <= match.start() and match.end() <= end for start, end in allowed):
+            continue
+        word = " ".join(match.group(0).split())
+        context = _sentence(text, match.start(), match.end())
+        found.append((match.start(), f'"{word}" (in "{context}")'))
+    return found
 
 
 def _unit_claims(unit: Sequence[Block]) -> list[tuple[int, str]]:
@@ -424,7 +534,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m pe.site.page_check [DOCS]``: print each finding; 1 if any, else 0."""
     parser = argparse.ArgumentParser(
         prog="python -m pe.site.page_check",
-        description="Check that every number and formula in the pages' prose is backed.",
+        description="Check that every number, formula and statement word in the pages' prose"
+        " is backed.",
     )
     parser.add_argument("docs", nargs="?", default="docs", type=Path, help="the docs folder")
     args = parser.parse_args(argv)
@@ -437,11 +548,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(finding)
     pages_failing = len({f.page for f in findings})
     print(
-        f"{len(findings)} unbacked number(s), formula(s) or name(s) on {pages_failing} of "
+        f"{len(findings)} unbacked number(s), formula(s), word(s) or name(s) on {pages_failing} of "
         f"{len(checked)} pages"
         if findings
-        else f"all {len(checked)} pages: every number "
-        "and formula in prose is rendered or attached to a claim"
+        else f"all {len(checked)} pages: every number and formula in prose, and every "
+        "quantifier and attribution, is rendered or attached to a claim"
     )
     return 1 if findings else 0
 

@@ -372,6 +372,24 @@ def _strong(value: object, fmt: str) -> Html:
     return Html(f"<strong>{escape(_cell(value, fmt))}</strong>")
 
 
+def _setup_costs(rows: list[dict[str, Any]]) -> str:
+    """The one-time frequency cost per width, once per ``d`` (a range where runs differ).
+
+    Examples
+    --------
+    >>> _setup_costs([{"d": 8, "frequency_setup_ms": 0.52}, {"d": 8, "frequency_setup_ms": 0.61}])
+    '0.52 to 0.61 ms for d = 8'
+    """
+    costs: dict[int, list[float]] = {}
+    for row in rows:
+        costs.setdefault(int(row["d"]), []).append(float(row["frequency_setup_ms"]))
+    parts = []
+    for d, values in sorted(costs.items()):
+        low, high = f"{min(values):.2g}", f"{max(values):.2g}"
+        parts.append(f"{low} ms for d = {d}" if low == high else f"{low} to {high} ms for d = {d}")
+    return ", ".join(parts)
+
+
 def benchmark_table(results: dict[str, Any] | None = None) -> Html:
     """The saved benchmark as two HTML tables: times, then errors and memory."""
     data = benchmark_results() if results is None else results
@@ -382,13 +400,13 @@ def benchmark_table(results: dict[str, Any] | None = None) -> Html:
             [
                 Html(f"{r['n']} &times; {r['d']}"),
                 r["dtype"],
-                _cell(r["ms"]["pe"], ".2f"),
-                _cell(r["ms"]["full"], ".2f"),
-                _strong(r["ratio_full"], ".2f"),
-                _cell(r["ms"]["direct64"], ".1f"),
-                _strong(r["speedup_direct"], ".1f"),
-                _cell(r["ms"]["recipe"], ".1f"),
-                _cell(r["ms"]["naive"], ".0f"),
+                _cell(r["ms"]["pe"], ".3g"),
+                _cell(r["ms"]["full"], ".3g"),
+                _strong(r["ratio_full"], ".3g"),
+                _cell(r["ms"]["direct64"], ".3g"),
+                _strong(r["speedup_direct"], ".3g"),
+                _cell(r["ms"]["recipe"], ".3g"),
+                _cell(r["ms"]["naive"], ".3g"),
             ]
             for r in data["rows"]
         ),
@@ -414,10 +432,10 @@ def benchmark_table(results: dict[str, Any] | None = None) -> Html:
             for r in data["rows"]
         ),
     )
-    setup = ", ".join(f"{r['frequency_setup_ms']:.1f} ms for d = {r['d']}" for r in data["rows"])
+    setup = _setup_costs(data["rows"])
     machine = escape(", ".join(f"{k}: {v}" for k, v in data["machine"].items()))
     return Html(
-        f"{times}<p><small>Best times in milliseconds. <em>direct</em>: sin and cos of "
+        f"{times}<p><small>Best times in milliseconds, three significant digits. <em>direct</em>: sin and cos of "
         "p&middot;w in float64, then cast; <em>recipe</em>: the float32 recipe; "
         "<em>loop</em>: a Python double loop (small sizes only). pe's times are for "
         "repeated calls: the frequencies of a new (d, base) are computed once and cached "

@@ -1,6 +1,6 @@
 """Figures and page helpers of "The relative-position family" (docs/relative-family.py).
 
-Figures are drawn from :mod:`pe.experiments.relative_family` and return the HTML of
+Figures are drawn from :mod:`pe.chapters.relative_family` and return the HTML of
 :func:`pe.site.figures.render` (both palettes, alt text); the other helpers return the lines
 of computed numbers the page shows.
 """
@@ -43,16 +43,16 @@ def learned_lookup(rows: int = 512) -> Html:
 def shaw_offsets(n: int = 7, clip: int = 2) -> Html:
     """Shaw et al.'s clipped offsets as a printed matrix."""
     text = (
-        f"pe.experiments.relative_family.shaw_offsets({n}, clip={clip}), query i down, key j "
+        f"pe.relative.shaw_offsets({n}, clip={clip}), query i down, key j "
         f"across:\n{np.array2string(relative.shaw_offsets(n, clip))}"
     )
     return Html(f"<pre>{escape(text)}</pre>")
 
 
 def alibi_slopes(n_heads: int = 8) -> Html:
-    """The line ``pe.experiments.relative_family.alibi_slopes(H) = [...]``."""
-    slopes = relative.alibi_slopes(n_heads).tolist()
-    name = f"pe.experiments.relative_family.alibi_slopes({n_heads})"
+    """The line ``pe.relative.alibi_slopes(H) = [...]`` (slopes to 4 significant digits)."""
+    slopes = [float(f"{m:.4g}") for m in relative.alibi_slopes(n_heads)]
+    name = f"pe.relative.alibi_slopes({n_heads})"
     return Html(f"<p>{code(name)} = {code(slopes)}</p>")
 
 
@@ -78,8 +78,10 @@ def ntk_factors(d_model: int = 128, scale: float = 4.0, trained: int = 2048) -> 
         f"<p>$d = {d}$, $s = {s:g}$: NTK scaling divides the frequencies by factors from "
         f"{ratio[0]:.4g} (pair 0) through {ratio[d // 4]:.4g} (pair {d // 4}) to {ratio[-1]:.4g} "
         f"(pair {d // 2 - 1}); position interpolation divides all of them by {s:g}. With "
-        f"interpolation, position {last} turns pair 0 by {angle:.2f} rad, "
-        f"below the {trained} rad of a {trained}-position training window.</p>"
+        f"interpolation, position {last} turns pair 0 by {angle:.2f} rad: past the "
+        f"{trained - 1} rad of the last trained position, {trained - 1}, by "
+        f"{100 * (angle / (trained - 1) - 1):.3f} %, less than the 1 rad of one trained "
+        f"step.</p>"
     )
 
 
@@ -93,10 +95,10 @@ def ntk_unseen() -> Html:
     return Html(
         f"<p>$d = {d}$, $L = {trained}$, $s = {s:g}$: pairs 0 to {turning} complete at least "
         f"one turn in training, so every angle modulo $2\\pi$ was seen. Of the slower pairs, "
-        f"{first} to {last} reach past $L\\,\\omega_i$ on the {int(s * trained)} positions, "
-        f"by {100 * reach.excess[last]:.1f} % (pair {last}) to "
-        f"{100 * reach.excess[first]:.1f} % (pair {first}); only the slowest pair, divided by "
-        f"exactly $s$, stays inside, at {1 + reach.excess[-1]:.5f} $L\\,\\omega_i$.</p>"
+        f"{first} to {last} reach past $(L-1)\\,\\omega_i$ on the {int(s * trained)} "
+        f"positions, by {100 * reach.excess[first]:.1f} % (pair {first}) down to "
+        f"{100 * reach.excess[last]:.3f} % (pair {last}, divided by exactly $s$, as with "
+        f"interpolation).</p>"
     )
 
 
@@ -166,6 +168,6 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
         ),
         caption=(
             f"T5's bucketing with {num_buckets} buckets and max_distance {max_distance}, computed "
-            "by pe.experiments.relative_family.t5_bucket."
+            "by pe.relative.t5_bucket."
         ),
     )

@@ -180,7 +180,9 @@ def wavelength_ladder(d_model: int = 512) -> Html:
         draw,
         alt=(
             f"Top: log-scale plot of the wavelength of each pair for d = {d_model}, a straight "
-            "line from 2π at i = 0 to just under the dotted 2π·10000 line. Bottom: a zoom on "
+            f"line from 2π at i = 0 to {lam[-1]:.0f}, "
+            f"{100 * (1 - lam[-1] / (2 * np.pi * 10000)):.1f} % under the dotted 2π·10000 "
+            "line. Bottom: a zoom on "
             "the last six pairs: the paper's last wavelength stays below 2π·10000, while the "
             "1-indexed convention runs one step higher and ends exactly on it."
         ),
@@ -452,11 +454,14 @@ def subspace_numbers() -> Html:
     """
     rank, share = facts.encoding_subspace_share(200, D)
     norm_pe = float(np.linalg.norm(numeric.sinusoidal(1, D)[0]))
+    fine, _ = facts.encoding_subspace_share(200, D, relative=1e-10)
     return Html(
         f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norm_pe:.4f} = "
         f"\\sqrt{{256}}\\); a random embedding with \\(N(0,1)\\) entries has norm about "
         f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 span "
-        f"{rank} directions, holding {100 * share:.1f}% of a random embedding's squared norm.</p>"
+        f"{rank} directions with a singular value above \\(10^{{-3}}\\) of the largest "
+        f"({fine} above \\(10^{{-10}}\\): the singular values fall off steadily, so the count "
+        f"is the cut-off's), holding {100 * share:.1f}% of a random embedding's squared norm.</p>"
     )
 
 
