@@ -951,14 +951,16 @@ claim(
 
 #: Float16 angles held to the tolerance of float32 angles: too strict for them.
 FLOAT32_TOLERANCE = Candidate("float16 angles, tolerance for float32 angles", "float32")
+#: Float32 angles held to the tolerance of float64 angles: too strict for them.
+FLOAT64_TOLERANCE = Candidate("float32 angles, tolerance for float64 angles", "float64")
 
 claim(
     "rope-angle-error-model",
     "Low-precision angles: error grows with the position as the model says",
-    Check(partial(_offsets, "float32"), true="float32"),
+    Check(partial(_offsets, "float32"), true="float32", wrong=(FLOAT64_TOLERANCE,)),
     Check(partial(_offsets, "float16"), true="float16", wrong=(FLOAT32_TOLERANCE,)),
     statement=(
-        r"\begin{gathered}|s(m, m + r) - \langle q, R_r k\rangle| \le \tau(m, r) = \\"
+        r"\begin{gathered}|s(m, m + r) - \langle q, R_r \kappa\rangle| \le \tau(m, r) = \\"
         r" \sum_i \rho_i\bigl(2\varepsilon_a\omega_i(|m| + |m+r| + |r|)"
         r" + (d+8)\varepsilon_{64}\bigr)\end{gathered}"
     ),
