@@ -150,7 +150,7 @@ window.MathJax = {
         typesetBlocks(near);
         near = [];
       }
-    }, { rootMargin: "100% 0px 100% 0px" });
+    }, { rootMargin: "50% 0px 50% 0px" });
     for (const block of articleBlocks()) watcher.observe(block);
   });
   // Print shows the whole page: typeset what was not yet. (Also for scripts that need the

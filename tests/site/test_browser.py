@@ -836,3 +836,45 @@ def test_the_figure_file_checks_can_fail() -> None:
         "figure loads None/None, not lazy/async",
         "figure fetched though far from the screen",
     ]
+
+
+DISPLAY_HEIGHTS_JS = """() => Array.from(document.querySelectorAll('.pe-tex-display'))
+    .filter((p) => p.getClientRects().length && !p.closest('details:not([open])'))
+    .map((p) => [p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).fontSize),
+                 p.textContent.slice(0, 40), !!p.querySelector('.pe-scrolls, .pe-scroll-cue')])"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("chapter", ["rotation-identity", "sinusoidal-encoding", "implications"])
+def test_display_formulas_hold_their_height_until_typeset(
+    browser: Browser, server: str, chapter: str, width: int
+) -> None:
+    """Before MathJax runs, each display formula holds the height it takes once typeset
+    (docs/_hooks/math_space.py), within a line: the page does not jump when the
+    formulas come (MathJax held back, then let run). A formula wider than a phone's column
+    is the exception: once typeset it scrolls, with a cue line below it that the build,
+    not knowing the width, cannot reserve."""
+    heights = {}
+    for typeset in (False, True):
+        context, _ = open_context(browser, server, "light", width)
+        try:
+            if not typeset:
+                context.route("**/assets/mathjax/**", lambda route: route.abort())
+            page = context.new_page()
+            page.goto(server + chapter + "/", wait_until="load")
+            if typeset:
+                wait_for_typesetting(page)
+                page.evaluate("() => window.peTypesetAll()")
+                page.evaluate("() => MathJax.startup.promise")
+            heights[typeset] = page.evaluate(DISPLAY_HEIGHTS_JS)
+        finally:
+            context.close()
+    assert len(heights[False]) == len(heights[True]) >= 2
+    fitting = [
+        (held, took, source)
+        for (held, source, _), (took, _, scrolls) in zip(heights[False], heights[True], strict=True)
+        if not scrolls
+    ]
+    assert len(fitting) >= 2 if width == 1280 else fitting
+    for held, took, source in fitting:
+        assert abs(held - took) <= 1.6, (source, held, took)  # a line of text: 1.6 em

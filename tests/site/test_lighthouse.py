@@ -24,13 +24,17 @@ import pytest
 from .conftest import LAUNCH_ARGS, chromium_executable, missing
 
 PAGES = ["", "sinusoidal-encoding/", "rotation-identity/", "claims/"]
-#: Pages still under the performance bar (issue 24 open): the check runs and reports, and
-#: the mark goes when the page meets it. Measured here on a loaded 2-core machine: 74-79
-#: (sinusoidal-encoding) and 79-84 (claims), total blocking time 1.7 s: MathJax 3's
-#: evaluation, the theme's script and typesetting the first screen.
+#: Pages still under the performance bar (issue 24 open): their score is measured and
+#: reported, and falling short of 90 is an expected failure (``pytest.xfail``) until the
+#: page meets it; every other verdict (accessibility, best practices, SEO, bytes, hosts)
+#: holds for them as for every page. Measured here on a loaded 2-core machine: 83-85
+#: (rotation-identity: total blocking time 0.4-0.5 s, layout shift 0.1 from inline formulas
+#: typeset after the first paint) and 74-79 (sinusoidal-encoding, TBT ~1.7 s); the claims
+#: page reached 90.
 SHORT = {
     "sinusoidal-encoding/": "performance 74-79 here (TBT ~1.7 s); issue 24",
-    "claims/": "performance 79-84 here (TBT ~1.7 s); issue 24",
+    "rotation-identity/": "performance 83-85 here (TBT 0.4-0.5 s, CLS 0.1); issue 24",
+    "claims/": "performance 79-90 here (TBT 0.3-1.7 s); issue 24",
 }
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 MIN_PERFORMANCE = 90
@@ -105,18 +109,12 @@ def measure(lighthouse: Path, url: str, folder: Path) -> tuple[dict[str, Any], i
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
-    [
-        pytest.param(
-            path,
-            id=path.strip("/") or "home",
-            marks=[pytest.mark.xfail(reason=SHORT[path], strict=False)] if path in SHORT else [],
-        )
-        for path in PAGES
-    ],
+    [pytest.param(path, id=path.strip("/") or "home") for path in PAGES],
 )
 def test_lighthouse_mobile(lighthouse: Path, server: str, path: str, tmp_path: Path) -> None:
     report, performance = measure(lighthouse, server + path, tmp_path)
     found = shortfalls(report, server)
+    slow = None
     if performance < MIN_PERFORMANCE:
         metrics = {
             key: report["audits"][key]["displayValue"]
@@ -128,7 +126,7 @@ def test_lighthouse_mobile(lighthouse: Path, server: str, path: str, tmp_path: P
                 "speed-index",
             )
         }
-        found.append(f"performance {performance} < {MIN_PERFORMANCE} (first run: {metrics})")
+        slow = f"performance {performance} < {MIN_PERFORMANCE} (first run: {metrics})"
     print(
         path or "home",
         scores(report),
@@ -136,6 +134,9 @@ def test_lighthouse_mobile(lighthouse: Path, server: str, path: str, tmp_path: P
         f"{report['audits']['total-byte-weight']['numericValue'] / 1024:.0f} KiB",
     )
     assert found == []
+    if slow is not None and path in SHORT:
+        pytest.xfail(f"{slow}: {SHORT[path]}")
+    assert slow is None
 
 
 def test_the_lighthouse_verdicts_can_fail() -> None:
