@@ -83,6 +83,13 @@ REACHED_BY = {
     "pe/_rotation_table.py": ("tests/test_rope.py", "tests/test_numeric.py"),
     "pe/claims/evidence.py": ("tests/test_claims.py",),
     "pe/__init__.py": ("tests/test_layout.py", "tests/test_numeric.py"),
+    "pe/numeric.py": (
+        "tests/test_numeric.py",
+        "tests/test_positions.py",
+        "tests/test_table_paths.py",
+        "tests/test_hostile_inputs.py",
+        "tests/test_symbolic_numeric.py",
+    ),
 }
 
 
@@ -280,10 +287,30 @@ def selection_for(path: str, root: Path = ROOT) -> tuple[str, ...]:
         if str(p.relative_to(root)) not in SLOW_FILES
         and found.search(p.read_text(encoding="utf-8"))
     )
-    if path.startswith(("pe/chapters/", "pe/claims/")):
+    if path.startswith("pe/chapters/") and (ids := chapter_claims().get(path)):
+        tests += [f"tests/test_claims.py::test_claim_{kind}[{i}]" for i in ids for kind in KINDS]
+    elif path.startswith(("pe/chapters/", "pe/claims/")):
         tests.append("tests/test_claims.py")
+    own = f"test_{parts[-1].lstrip('_')}"
+    tests.sort(key=lambda t: not Path(t).stem.startswith(own))  # its own tests first
     chosen = list(dict.fromkeys(tests)) or list(FALLBACK)
     return (path, *chosen)
+
+
+#: The per-claim tests of ``tests/test_claims.py`` run for a mutant of the claim's chapter.
+KINDS = ("holds", "rejects_every_wrong_candidate")
+
+
+@cache
+def chapter_claims() -> dict[str, tuple[str, ...]]:
+    """The ids of the claims each chapter declares, by the chapter's file (the registry's
+    own list, read once from the unmutated tree)."""
+    from pe import claims
+
+    return {
+        f"{chapter.module.replace('.', '/')}.py": tuple(c.id for c in chapter.claims)
+        for chapter in claims.chapters()
+    }
 
 
 @dataclass
