@@ -169,3 +169,16 @@ def test_distinct_values_edge() -> None:
     s = np.full(2, sigma)
     assert _law._distinct(np.array([0.5, 0.5 + edge * 0.9]), s) == 1
     assert _law._distinct(np.array([0.5, 0.5 + edge * 1.1 + 1e-9]), s) == 2
+
+
+def test_fewest_rows_edge() -> None:
+    """MIN_ROWS rows are read; one fewer is refused, by identify and by the assertion."""
+    from pe.identify import MIN_ROWS
+    from pe.testing import assert_matches_paper
+
+    found = identify(numeric.sinusoidal(MIN_ROWS, 8))
+    assert (found.is_encoding, found.law) == (True, "paper")
+    assert_matches_paper(numeric.sinusoidal(MIN_ROWS, 8))
+    for call in (identify, assert_matches_paper):
+        with pytest.raises(ValueError, match=f"at least {MIN_ROWS} rows"):
+            call(numeric.sinusoidal(MIN_ROWS - 1, 8))
