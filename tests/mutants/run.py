@@ -207,27 +207,36 @@ def changes_behaviour(original: str, mutated: str | None) -> bool:
 
 @dataclass(frozen=True)
 class Equivalent:
-    """A reviewed equivalent mutant: ``operator`` on the source line ``line`` of ``path``."""
+    """A reviewed equivalent mutant: ``operator`` turns the source line ``line`` of ``path``
+    into ``becomes`` (both stripped), which no test can tell apart, for ``reason``."""
 
     path: str
     operator: str
     line: str
+    becomes: str
     reason: str
 
-    def matches(self, mutant: Mutant, root: Path = ROOT) -> bool:
+    def matches(self, mutant: Mutant, source: str, mutated: str) -> bool:
+        """Whether ``mutant`` (``source`` mutated into ``mutated``) is this one."""
         if (mutant.path, mutant.operator) != (self.path, self.operator):
             return False
-        return _line(root / mutant.path, mutant.line) == self.line.strip()
+        return (_line(source, mutant.line), _line(mutated, mutant.line)) == (
+            self.line.strip(),
+            self.becomes.strip(),
+        )
 
 
-def _line(path: Path, number: int) -> str:
-    return path.read_text(encoding="utf-8").splitlines()[number - 1].strip()
+def _line(source: str, number: int) -> str:
+    lines = source.splitlines()
+    return lines[number - 1].strip() if number <= len(lines) else ""
 
 
 def equivalents(path: Path = EQUIVALENT) -> list[Equivalent]:
     """The reviewed list; each entry must give a reason."""
     entries = tomllib.loads(path.read_text(encoding="utf-8")).get("equivalent", [])
-    found = [Equivalent(e["path"], e["operator"], e["line"], e["reason"]) for e in entries]
+    found = [
+        Equivalent(e["path"], e["operator"], e["line"], e["becomes"], e["reason"]) for e in entries
+    ]
     for entry in found:
         if len(entry.reason.split()) < 4:
             raise ValueError(f"{entry.path}: {entry.line!r}: give the reason it is equivalent")
@@ -443,12 +452,13 @@ def main(argv: list[str] | None = None) -> int:
     if options.list:
         return 0
     reviewed = equivalents()
+    sources = {f: (ROOT / f).read_text(encoding="utf-8") for f in files}
     start = time.perf_counter()
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="pe-mutants-") as tmp:
         copy = Copy(Path(tmp))
         for number, (mutant, mutated) in enumerate(draw(candidates, options.sample, seed), 1):
-            if any(e.matches(mutant) for e in reviewed):
+            if any(e.matches(mutant, sources[mutant.path], mutated) for e in reviewed):
                 outcome = Outcome(mutant, "equivalent", 0.0)
             else:
                 outcome = copy.try_mutant(mutant, mutated)
