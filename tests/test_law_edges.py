@@ -182,3 +182,13 @@ def test_fewest_rows_edge() -> None:
     for call in (identify, assert_matches_paper):
         with pytest.raises(ValueError, match=f"at least {MIN_ROWS} rows"):
             call(numeric.sinusoidal(MIN_ROWS - 1, 8))
+
+
+def test_an_intercept_within_reach_of_both_laws_goes_to_the_nearer() -> None:
+    """With a loose intercept (sigma 0.01) and a small slope (-0.01), both 0 (paper) and
+    the slope (1-indexed) are within 2 sigma: the nearer one names the law."""
+    slope, sa = -0.01, 0.01
+    for intercept, paper in ((0.006, True), (0.004, True), (-0.004, True), (-0.006, False)):
+        found = _classify(_Line(intercept, slope, sa, 1e-9, 0.0), D // 2, D, [])
+        assert (found.law == "paper") is paper, intercept
+        assert any("exponents counted from 1" in n for n in found.notes) is not paper
