@@ -1,0 +1,89 @@
+"""Behaviour that the tool-made mutants of ``make mutants`` showed untested.
+
+Each test names the kind of fault it catches; none restates a value pe computed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+import pytest
+
+from pe import _validate, error_models, numeric
+from pe._rotation_table import ENTRY_ERROR_BOUND
+from pe._tolerance import EPS64, gamma, phase_tolerance
+from pe.chapters.fixed_or_learned import LearnedPositions
+from pe.identify import _law
+
+
+@pytest.mark.parametrize("d", [8, 64, 512])
+def test_offset_distance_bound_is_its_documented_formula(d: int) -> None:
+    """Fault caught: a term of the bound changed (2 d gamma_(d/2) made 2^d gamma_(d/2), the
+    cosine's factor 2 made 1). D_k comes from mpmath; the rest from the docstring."""
+    offsets = np.array([1, 7, 50, 1000])
+    with mpmath.workdps(40):
+        omegas = [mpmath.power(10000, mpmath.mpf(-2 * i) / d) for i in range(d // 2)]
+        distance = np.array(
+            [
+                float(mpmath.sqrt(sum(2 - 2 * mpmath.cos(w * int(k)) for w in omegas)))
+                for k in offsets
+            ]
+        )
+    u, e = EPS64 / 2, 2 * ENTRY_ERROR_BOUND + EPS64
+    table_side = d * (4 * e + e**2 + 4 * u) + 4 * d * gamma(d)
+    w = np.array([float(x) for x in omegas])
+    cosines = 2 * phase_tolerance(EPS64, w[None, :], offsets[:, None].astype(float)).sum(axis=1)
+    formula_side = cosines + d / 2 * 4 * u + 2 * d * gamma(d // 2)
+    stated = (table_side + formula_side) / (2 * distance) + 2 * u * distance
+    found = error_models.offset_distance_bound(offsets, d)
+    np.testing.assert_allclose(found, stated, rtol=1e-9)
+
+
+def test_sinusoidal_direct_refuses_before_it_allocates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault caught: the cap's bytes per element made 0 (``4 >> itemsize``): a table above
+    pe.MAX_BYTES counted as the angles (4 bytes) plus the entries must be refused first."""
+
+    def allocates(*_: Any) -> Any:
+        raise AssertionError("the table was allocated before the cap was checked")
+
+    monkeypatch.setattr(numeric, "_table", allocates)
+    width = 64
+    for itemsize, dtype in ((8, np.float64), (4, np.float32)):
+        rows = _validate.MAX_BYTES // (width * (4 + itemsize)) + 1
+        with pytest.raises(ValueError, match="above pe's cap"):
+            numeric.sinusoidal_direct(rows, width, dtype=dtype)
+    # a table within the cap counted this way is not refused (it reaches the allocation)
+    rows = _validate.MAX_BYTES // (width * (4 + 8))
+    with pytest.raises(AssertionError, match="allocated"):
+        numeric.sinusoidal_direct(rows, width)
+
+
+def test_a_learned_table_names_its_last_row_when_it_refuses() -> None:
+    """Fault caught: the message's range off by one ([0, n_max] for [0, n_max - 1])."""
+    learned = LearnedPositions(n_max=10, d_model=4)
+    assert learned.lookup(np.array([0, 9])).shape == (2, 4)
+    with pytest.raises(ValueError, match=r"^positions must be in \[0, 9\]: .* position 10$"):
+        learned.lookup(np.array([3, 10]))
+    with pytest.raises(ValueError, match=r"^positions must be in \[0, 9\]"):
+        learned.lookup(np.array([-1]))
+
+
+def test_the_aliased_pairs_are_named_from_the_first_to_the_last() -> None:
+    """Fault caught: the note's last pair off (``h ^ 1`` for ``h - 1``)."""
+    h = 8
+    k = np.arange(h, dtype=np.float64)
+    w = np.exp(0.3 * k)  # grows: pairs 4 .. 7 would turn faster than pi
+    w[4:] = 2 * math.pi - w[4:]  # what the table shows of them: aliases below pi
+    w[4:] = np.abs(w[4:])
+    s = np.full(h, 1e-9)
+    notes: list[str] = []
+    good = np.ones(h, dtype=bool)
+    line = _law._aliased_prefix(k, w, s, good, floor=1e-12, notes=notes)
+    assert line is not None
+    assert line.slope == pytest.approx(0.3)
+    assert len(notes) == 1
+    assert notes[0].startswith(f"pairs 4 to {h - 1} would have frequencies above π")
+    assert "pairs 0 to 3" in notes[0]
