@@ -87,3 +87,57 @@ def test_the_aliased_pairs_are_named_from_the_first_to_the_last() -> None:
     assert len(notes) == 1
     assert notes[0].startswith(f"pairs 4 to {h - 1} would have frequencies above π")
     assert "pairs 0 to 3" in notes[0]
+
+
+def _nested(levels: int) -> tuple[object, str]:
+    """A tensor reference inside ``levels`` nested dicts, and its dotted name."""
+    from pe.identify import _torch
+
+    leaf: object = _torch.TensorRef(_torch._StorageRef("0", "float32", 8), 0, (2, 4), (4, 1))
+    names = [f"m{i}" for i in range(levels)]
+    for name in reversed(names):
+        leaf = {name: leaf}
+    return leaf, ".".join(names)
+
+
+def test_a_checkpoint_is_read_to_max_depth_dicts_and_no_deeper() -> None:
+    """Fault caught: the depth limit off by one (MAX_DEPTH 15): the documented limit is 16
+    nested dicts (a state dict of a model within a checkpoint within a dict is 3 or 4)."""
+    from pe.identify import _torch
+
+    for levels, read in ((16, True), (17, False)):
+        value, name = _nested(levels)
+        found: dict[str, Any] = {}
+        _torch._flatten(value, "", 0, found)
+        assert (name in found) is read, levels
+        assert len(found) == int(read)
+
+
+def test_a_storage_key_of_64_characters_is_read_and_65_is_refused() -> None:
+    """Fault caught: the key-length guard made ``== 64`` (a longer key let through)."""
+    import io
+    import pickle
+
+    from pe.identify import _torch
+
+    kind = _torch._StorageType(next(iter(_torch.STORAGES.values())))
+    for length, read in ((64, True), (65, False), (1, True)):
+        unpickler = _torch._Unpickler(io.BytesIO(b""))
+        pid = ("storage", kind, "k" * length, "cpu", 8)
+        if read:
+            assert unpickler.persistent_load(pid).key == "k" * length
+        else:
+            with pytest.raises(pickle.UnpicklingError, match="without a known type or key"):
+                unpickler.persistent_load(pid)
+
+
+def test_row_independence_is_held_to_twice_the_attention_bound() -> None:
+    """Fault caught: the tolerance's factor 2 changed (``2 % bound``, a tighter or looser
+    tolerance than the error model's): it is twice the largest bound, for any width."""
+    from pe.attention import attention_error_bound
+    from pe.chapters import why_order
+
+    for n, d in ((8, 16), (32, 64)):
+        x = why_order._layer_input(n, d, why_order.NO_ENCODING)
+        bound = float(attention_error_bound(x, why_order.toy_attention(d)).max())
+        assert why_order.row_independence_tolerance(n, d) == 2 * bound
