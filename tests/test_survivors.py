@@ -141,3 +141,15 @@ def test_row_independence_is_held_to_twice_the_attention_bound() -> None:
         x = why_order._layer_input(n, d, why_order.NO_ENCODING)
         bound = float(attention_error_bound(x, why_order.toy_attention(d)).max())
         assert why_order.row_independence_tolerance(n, d) == 2 * bound
+
+
+def test_identify_accuracy_measures_even_widths_from_8_to_4096() -> None:
+    """Fault caught: a default width moved to an odd one (9): the paper's law has pairs,
+    so every measured width is even, and the page's range runs from 8 to 4096."""
+    from pe.chapters.conventions import identify_accuracy
+
+    rows = identify_accuracy(32)
+    widths = sorted({row.d for row in rows})
+    assert all(d % 2 == 0 for d in widths), widths
+    assert (widths[0], widths[-1]) == (8, 4096)
+    assert all(row.fitted_base is not None for row in rows)
