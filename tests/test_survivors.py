@@ -153,3 +153,25 @@ def test_identify_accuracy_measures_even_widths_from_8_to_4096() -> None:
     assert all(d % 2 == 0 for d in widths), widths
     assert (widths[0], widths[-1]) == (8, 4096)
     assert all(row.fitted_base is not None for row in rows)
+
+
+class _NoOuterProducts:
+    """NumPy, except that forming the (offsets, frequencies) product fails the test."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "multiply":
+            raise AssertionError("the products were allocated before the cap was checked")
+        return getattr(np, name)
+
+
+def test_dot_by_offset_refuses_before_it_allocates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault caught: the cap counted ``offsets & frequencies`` for their product."""
+    from pe import geometry
+
+    monkeypatch.setattr(geometry, "np", _NoOuterProducts())
+    width = 2**12  # 2048 frequencies
+    offsets = _validate.MAX_BYTES // (16 * width // 2) + 1
+    with pytest.raises(ValueError, match="above pe's cap"):
+        geometry.dot_by_offset(width, np.arange(offsets))
+    with pytest.raises(AssertionError, match="allocated"):
+        geometry.dot_by_offset(width, np.arange(offsets - 1))
