@@ -175,3 +175,37 @@ def test_dot_by_offset_refuses_before_it_allocates(monkeypatch: pytest.MonkeyPat
         geometry.dot_by_offset(width, np.arange(offsets))
     with pytest.raises(AssertionError, match="allocated"):
         geometry.dot_by_offset(width, np.arange(offsets - 1))
+
+
+def _archive_with_pickle_of(path: Any, size: int) -> None:
+    """A torch.save-like zip whose data.pkl is ``size`` zero bytes, stored, written in chunks."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        info = zipfile.ZipInfo("archive/data.pkl")
+        with archive.open(info, "w", force_zip64=True) as handle:
+            chunk = bytes(2**20)
+            for start in range(0, size, len(chunk)):
+                handle.write(chunk[: min(len(chunk), size - start)])
+
+
+def test_a_pickle_above_the_limit_is_refused_naming_the_limit_in_mib(tmp_path: Any) -> None:
+    """Fault caught: the limit shown in MiB miscomputed (``// 2*20`` for ``// 2**20``); the
+    limit itself: one byte above is refused for its size, the limit itself is read on."""
+    import zipfile
+
+    from pe.identify import _torch
+
+    limit = _torch.MAX_PICKLE_BYTES
+    mib = limit / 2**20
+    assert mib == int(mib)
+    above, at = tmp_path / "above.pt", tmp_path / "at.pt"
+    _archive_with_pickle_of(above, limit + 1)
+    shown = f"holds {limit + 1} bytes, above pe's limit of {int(mib)} MiB"
+    with zipfile.ZipFile(above) as archive, pytest.raises(ValueError, match=shown):
+        _torch.torch_tensors(archive, "above.pt")
+    _archive_with_pickle_of(at, limit)
+    with zipfile.ZipFile(at) as archive, pytest.raises(ValueError, match="not a readable"):
+        _torch.torch_tensors(archive, "at.pt")
+    above.unlink()  # 64 MiB each: not left behind in pytest's kept temporary folders
+    at.unlink()
