@@ -80,7 +80,11 @@ REACHED_BY = {
     "pe/_arrays.py": ("tests/test_array_api.py", "tests/test_numeric.py"),
     "pe/_extended_precision.py": ("tests/test_numeric.py", "tests/test_precision.py"),
     "pe/_rope_probe.py": ("tests/test_testing.py",),
-    "pe/_rotation_table.py": ("tests/test_rope.py", "tests/test_numeric.py"),
+    "pe/_rotation_table.py": (
+        "tests/test_rope.py",
+        "tests/test_numeric.py",
+        "tests/test_survivors.py",
+    ),
     "pe/claims/evidence.py": ("tests/test_claims.py",),
     "pe/__init__.py": ("tests/test_layout.py", "tests/test_numeric.py"),
     "pe/numeric.py": (
