@@ -61,8 +61,10 @@ bench: install ## speed and memory benchmarks, as ratios against baselines in th
 dist: install ## the sdist and the wheel of the distribution pe-sinusoidal, into dist/
 	$(BIN)/python -m build --no-isolation --outdir dist .
 
-mutants: install ## inject realistic faults one at a time into a copy of pe; report the share caught
-	$(BIN)/python tests/mutants/run.py
+mutants: install ## a random sample of Cosmic Ray's mutants of pe, each run against its tests in a copy; fails below 90 % killed
+	@# PE_MUTANTS_SEED=N repeats a sample, PE_MUTANTS_SAMPLE=N sets its size;
+	@# MUTANTS_ARGS="--since COMMIT" draws from the lines changed since COMMIT only
+	$(BIN)/python tests/mutants/run.py $(MUTANTS_ARGS)
 
 lock: ## re-pin every dependency from pyproject.toml into requirements.lock
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

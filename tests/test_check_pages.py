@@ -329,3 +329,29 @@ def test_a_checked_mark_in_one_block_does_not_back_the_next_unit() -> None:
         "Table 2 lists 8192 rows.",
     )
     assert scan_one(page) == ['docs/x.py:5: 8192 (in "Table 2 lists 8192 rows.")']
+
+
+# The page check's inline constants, each crossed from both sides.
+
+
+def test_the_context_is_shown_whole_up_to_60_characters() -> None:
+    whole = "x" * 52 + " 4096 yy"
+    assert len(whole) == 60
+    assert scan_one(markdown_cell(whole)) == [f'docs/x.py:3: 4096 (in "{whole}")']
+    cut = "x" + whole
+    assert scan_one(markdown_cell(cut)) == [f'docs/x.py:3: 4096 (in "{cut[:57]}...")']
+
+
+def test_a_heading_has_one_to_six_hashes() -> None:
+    """A heading's number needs nothing; seven hashes make a paragraph, whose number counts."""
+    assert scan_one(markdown_cell("# Part 12")) == []
+    assert scan_one(markdown_cell("###### Part 12")) == []
+    assert scan_one(markdown_cell("####### Part 12")) == ['docs/x.py:3: 12 (in "####### Part 12")']
+
+
+def test_a_list_item_is_indented_by_at_most_three_spaces() -> None:
+    """Up to three spaces the marker of an item needs nothing; at four it is text."""
+    for indent, marker_counts in (("", False), ("   ", False), ("    ", True)):
+        page = markdown_cell("Two steps:", f"{indent}1. first $x = y$", "2. then $y = z$")
+        numbers = [f for f in scan_one(page) if " (in " in f]
+        assert bool(numbers) is marker_counts, (indent, numbers)

@@ -150,6 +150,21 @@ def test_concat_projection_proof(width: int) -> None:
     assert not proofs.concat_projection(wrong.TIED_PROJECTION.value, width=width).holds
 
 
+@pytest.mark.parametrize("width", [2, 3])
+def test_concat_projection_is_proved_for_independent_entries(width: int) -> None:
+    """A candidate right only when the entries of e (or of q) are equal is rejected: the
+    proof's vectors have independent entries (symbols that coincide would prove less)."""
+
+    def flipped(w_e: sp.Matrix, w_q: sp.Matrix, e: sp.Matrix, q: sp.Matrix) -> sp.Matrix:
+        return w_e * sp.Matrix(list(reversed(list(e)))) + w_q * q
+
+    def flipped_q(w_e: sp.Matrix, w_q: sp.Matrix, e: sp.Matrix, q: sp.Matrix) -> sp.Matrix:
+        return w_e * e + w_q * sp.Matrix(list(reversed(list(q))))
+
+    assert not proofs.concat_projection(flipped, width=width).holds
+    assert not proofs.concat_projection(flipped_q, width=width).holds
+
+
 def test_projection_text() -> None:
     assert proofs.projection_text(proofs.separate_projections) == "W_e e + W_q q"
     assert proofs.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"

@@ -1,0 +1,226 @@
+"""Behaviour that the tool-made mutants of ``make mutants`` showed untested.
+
+Each test names the kind of fault it catches; none restates a value pe computed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+import pytest
+
+from pe import _validate, error_models, numeric
+from pe._rotation_table import ENTRY_ERROR_BOUND
+from pe._tolerance import EPS64, gamma, phase_tolerance
+from pe.chapters.fixed_or_learned import LearnedPositions
+from pe.identify import _law
+
+
+@pytest.mark.parametrize("d", [8, 64, 512])
+def test_offset_distance_bound_is_its_documented_formula(d: int) -> None:
+    """Fault caught: a term of the bound changed (2 d gamma_(d/2) made 2^d gamma_(d/2), the
+    cosine's factor 2 made 1). D_k comes from mpmath; the rest from the docstring."""
+    offsets = np.array([1, 7, 50, 1000])
+    with mpmath.workdps(40):
+        omegas = [mpmath.power(10000, mpmath.mpf(-2 * i) / d) for i in range(d // 2)]
+        distance = np.array(
+            [
+                float(mpmath.sqrt(sum(2 - 2 * mpmath.cos(w * int(k)) for w in omegas)))
+                for k in offsets
+            ]
+        )
+    u, e = EPS64 / 2, 2 * ENTRY_ERROR_BOUND + EPS64
+    table_side = d * (4 * e + e**2 + 4 * u) + 4 * d * gamma(d)
+    w = np.array([float(x) for x in omegas])
+    cosines = 2 * phase_tolerance(EPS64, w[None, :], offsets[:, None].astype(float)).sum(axis=1)
+    formula_side = cosines + d / 2 * 4 * u + 2 * d * gamma(d // 2)
+    stated = (table_side + formula_side) / (2 * distance) + 2 * u * distance
+    found = error_models.offset_distance_bound(offsets, d)
+    np.testing.assert_allclose(found, stated, rtol=1e-9)
+
+
+def test_sinusoidal_direct_refuses_before_it_allocates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault caught: the cap's bytes per element made 0 (``4 >> itemsize``): a table above
+    pe.MAX_BYTES counted as the angles (4 bytes) plus the entries must be refused first."""
+
+    def allocates(*_: Any) -> Any:
+        raise AssertionError("the table was allocated before the cap was checked")
+
+    monkeypatch.setattr(numeric, "_table", allocates)
+    width = 64
+    for itemsize, dtype in ((8, np.float64), (4, np.float32)):
+        rows = _validate.MAX_BYTES // (width * (4 + itemsize)) + 1
+        with pytest.raises(ValueError, match="above pe's cap"):
+            numeric.sinusoidal_direct(rows, width, dtype=dtype)
+    # a table within the cap counted this way is not refused (it reaches the allocation)
+    rows = _validate.MAX_BYTES // (width * (4 + 8))
+    with pytest.raises(AssertionError, match="allocated"):
+        numeric.sinusoidal_direct(rows, width)
+
+
+def test_a_learned_table_names_its_last_row_when_it_refuses() -> None:
+    """Fault caught: the message's range off by one ([0, n_max] for [0, n_max - 1])."""
+    learned = LearnedPositions(n_max=10, d_model=4)
+    assert learned.lookup(np.array([0, 9])).shape == (2, 4)
+    with pytest.raises(ValueError, match=r"^positions must be in \[0, 9\]: .* position 10$"):
+        learned.lookup(np.array([3, 10]))
+    with pytest.raises(ValueError, match=r"^positions must be in \[0, 9\]"):
+        learned.lookup(np.array([-1]))
+
+
+def test_the_aliased_pairs_are_named_from_the_first_to_the_last() -> None:
+    """Fault caught: the note's last pair off (``h ^ 1`` for ``h - 1``)."""
+    h = 8
+    k = np.arange(h, dtype=np.float64)
+    w = np.exp(0.3 * k)  # grows: pairs 4 .. 7 would turn faster than pi
+    w[4:] = 2 * math.pi - w[4:]  # what the table shows of them: aliases below pi
+    w[4:] = np.abs(w[4:])
+    s = np.full(h, 1e-9)
+    notes: list[str] = []
+    good = np.ones(h, dtype=bool)
+    line = _law._aliased_prefix(k, w, s, good, floor=1e-12, notes=notes)
+    assert line is not None
+    assert line.slope == pytest.approx(0.3)
+    assert len(notes) == 1
+    assert notes[0].startswith(f"pairs 4 to {h - 1} would have frequencies above π")
+    assert "pairs 0 to 3" in notes[0]
+
+
+def _nested(levels: int) -> tuple[object, str]:
+    """A tensor reference inside ``levels`` nested dicts, and its dotted name."""
+    from pe.identify import _torch
+
+    leaf: object = _torch.TensorRef(_torch._StorageRef("0", "float32", 8), 0, (2, 4), (4, 1))
+    names = [f"m{i}" for i in range(levels)]
+    for name in reversed(names):
+        leaf = {name: leaf}
+    return leaf, ".".join(names)
+
+
+def test_a_checkpoint_is_read_to_max_depth_dicts_and_no_deeper() -> None:
+    """Fault caught: the depth limit off by one (MAX_DEPTH 15): the documented limit is 16
+    nested dicts (a state dict of a model within a checkpoint within a dict is 3 or 4)."""
+    from pe.identify import _torch
+
+    for levels, read in ((16, True), (17, False)):
+        value, name = _nested(levels)
+        found: dict[str, Any] = {}
+        _torch._flatten(value, "", 0, found)
+        assert (name in found) is read, levels
+        assert len(found) == int(read)
+
+
+def test_a_storage_key_of_64_characters_is_read_and_65_is_refused() -> None:
+    """Fault caught: the key-length guard made ``== 64`` (a longer key let through)."""
+    import io
+    import pickle
+
+    from pe.identify import _torch
+
+    kind = _torch._StorageType(next(iter(_torch.STORAGES.values())))
+    for length, read in ((64, True), (65, False), (1, True)):
+        unpickler = _torch._Unpickler(io.BytesIO(b""))
+        pid = ("storage", kind, "k" * length, "cpu", 8)
+        if read:
+            assert unpickler.persistent_load(pid).key == "k" * length
+        else:
+            with pytest.raises(pickle.UnpicklingError, match="without a known type or key"):
+                unpickler.persistent_load(pid)
+
+
+def test_row_independence_is_held_to_twice_the_attention_bound() -> None:
+    """Fault caught: the tolerance's factor 2 changed (``2 % bound``, a tighter or looser
+    tolerance than the error model's): it is twice the largest bound, for any width."""
+    from pe.attention import attention_error_bound
+    from pe.chapters import why_order
+
+    for n, d in ((8, 16), (32, 64)):
+        x = why_order._layer_input(n, d, why_order.NO_ENCODING)
+        bound = float(attention_error_bound(x, why_order.toy_attention(d)).max())
+        assert why_order.row_independence_tolerance(n, d) == 2 * bound
+
+
+def test_identify_accuracy_measures_even_widths_from_8_to_4096() -> None:
+    """Fault caught: a default width moved to an odd one (9): the paper's law has pairs,
+    so every measured width is even, and the page's range runs from 8 to 4096."""
+    from pe.chapters.conventions import identify_accuracy
+
+    rows = identify_accuracy(32)
+    widths = sorted({row.d for row in rows})
+    assert all(d % 2 == 0 for d in widths), widths
+    assert (widths[0], widths[-1]) == (8, 4096)
+    assert all(row.fitted_base is not None for row in rows)
+
+
+class _NoOuterProducts:
+    """NumPy, except that forming the (offsets, frequencies) product fails the test."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "multiply":
+            raise AssertionError("the products were allocated before the cap was checked")
+        return getattr(np, name)
+
+
+def test_dot_by_offset_refuses_before_it_allocates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault caught: the cap counted ``offsets & frequencies`` for their product."""
+    from pe import geometry
+
+    monkeypatch.setattr(geometry, "np", _NoOuterProducts())
+    width = 2**12  # 2048 frequencies
+    offsets = _validate.MAX_BYTES // (16 * width // 2) + 1
+    with pytest.raises(ValueError, match="above pe's cap"):
+        geometry.dot_by_offset(width, np.arange(offsets))
+    with pytest.raises(AssertionError, match="allocated"):
+        geometry.dot_by_offset(width, np.arange(offsets - 1))
+
+
+def _archive_with_pickle_of(path: Any, size: int) -> None:
+    """A torch.save-like zip whose data.pkl is ``size`` zero bytes, stored, written in chunks."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        info = zipfile.ZipInfo("archive/data.pkl")
+        with archive.open(info, "w", force_zip64=True) as handle:
+            chunk = bytes(2**20)
+            for start in range(0, size, len(chunk)):
+                handle.write(chunk[: min(len(chunk), size - start)])
+
+
+def test_a_pickle_above_the_limit_is_refused_naming_the_limit_in_mib(tmp_path: Any) -> None:
+    """Fault caught: the limit shown in MiB miscomputed (``// 2*20`` for ``// 2**20``); the
+    limit itself: one byte above is refused for its size, the limit itself is read on."""
+    import zipfile
+
+    from pe.identify import _torch
+
+    limit = _torch.MAX_PICKLE_BYTES
+    mib = limit / 2**20
+    assert mib == int(mib)
+    above, at = tmp_path / "above.pt", tmp_path / "at.pt"
+    _archive_with_pickle_of(above, limit + 1)
+    shown = f"holds {limit + 1} bytes, above pe's limit of {int(mib)} MiB"
+    with zipfile.ZipFile(above) as archive, pytest.raises(ValueError, match=shown):
+        _torch.torch_tensors(archive, "above.pt")
+    _archive_with_pickle_of(at, limit)
+    with zipfile.ZipFile(at) as archive, pytest.raises(ValueError, match="not a readable"):
+        _torch.torch_tensors(archive, "at.pt")
+    above.unlink()  # 64 MiB each: not left behind in pytest's kept temporary folders
+    at.unlink()
+
+
+def test_a_table_filled_by_threads_has_every_row() -> None:
+    """Fault caught: the row chunks handed to the threads cut short (``k - step`` for
+    ``k + step``), leaving rows unfilled: a table large enough to be filled by threads
+    (2**20 entries) agrees, on rows spread over every chunk, with the same rows computed
+    alone, within twice the entry bound."""
+    from pe._rotation_table import _THREADED_ENTRIES
+
+    d = 32
+    n = _THREADED_ENTRIES // d
+    big = numeric.sinusoidal(n, d)
+    rows = np.unique(np.concatenate([np.arange(0, n, 997), np.arange(n - 8, n)]))
+    alone = numeric.sinusoidal(rows, d)
+    assert np.abs(big[rows] - alone).max() <= 2 * ENTRY_ERROR_BOUND
