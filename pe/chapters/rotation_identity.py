@@ -71,7 +71,7 @@ from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma, shift_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import SHIFT, ErrorModel
 from pe.numeric import RotationCheck
-from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, pair, to_latex
+from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, Verdict, pair, to_latex
 
 chapter = Chapter(__name__, follows="sinusoidal_encoding")
 claim = chapter.claim
@@ -380,8 +380,12 @@ def shift_is_position_free(block: Block | None = None) -> Proof:
     )
     residual = derivation.angle_addition(residual)
     proof = derivation.proof("T_k does not depend on the position", statement, residual)
-    if P in matrix.free_symbols or Q in matrix.free_symbols:
-        return Proof(proof.name, proof.statement, proof.steps, False, proof.residual)
+    if (P in matrix.free_symbols or Q in matrix.free_symbols) and not proof.counterexample:
+        # The candidate moves with the position: a point where it differs from itself at 0.
+        found = symbolic.find_counterexample(matrix - matrix.subs({P: 0, Q: 0}), [P, Q, K])
+        verdict = Verdict.DISPROVED if found else Verdict.NOT_DECIDED
+        reason = "the candidate contains the position"
+        return Proof(proof.name, proof.statement, proof.steps, verdict, matrix, found, reason)
     return proof
 
 
