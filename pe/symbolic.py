@@ -181,7 +181,10 @@ class Counterexample:
     def text(self) -> str:
         r"""The point and the value in one line, with :math:`\mathrm{base}^{-2i/d}` as ω_i."""
         shown = ", ".join(f"{symbol} = {_plain(value)}" for symbol, value in self.point)
-        return f"at {shown or 'every point'}, entry [{self.entry}] = {_plain(self.value)}"
+        value = _plain(self.value)
+        if len(value) > 60:
+            value = f"{value[:40]}… (exact, non-zero)"
+        return f"at {shown or 'every point'}, entry [{self.entry}] = {value}"
 
     def latex(self) -> str:
         """The point and the value in LaTeX."""
@@ -267,7 +270,7 @@ class Proof:
         if self.verdict is Verdict.PROVED:
             verdict = "residual is exactly 0"
         elif self.counterexample is not None:
-            verdict = f"disproved {self.counterexample.text()}"
+            verdict = f"disproved {self.counterexample.text()}: residual is not zero"
         else:
             verdict = f"not decided ({self.reason or 'residual not reduced to 0'})"
         steps = f"{len(self.steps)} step" + ("" if len(self.steps) == 1 else "s")
@@ -496,7 +499,8 @@ def _trig_arguments(expr: Any) -> list[Any]:
     """The angles in ``expr``: the argument of every sine and cosine, and :math:`\theta`
     for every :math:`e^{i\theta}` (expanded)."""
     angles = [sp.expand(atom.args[0]) for atom in expr.atoms(sp.sin, sp.cos)]
-    return angles + [sp.expand(atom.args[0] / sp.I) for atom in expr.atoms(sp.exp)]
+    turns = [sp.expand(atom.args[0] / sp.I) for atom in expr.atoms(sp.exp)]
+    return angles + [turn for turn in turns if turn.is_real]
 
 
 def _linear_in(argument: Any, variables: Sequence[Any]) -> bool:
@@ -597,13 +601,19 @@ def _unit(variable: Any, arguments: Sequence[Any], variables: Sequence[Any]) -> 
 
 
 def _variable_values(
-    variable: Any, arguments: Sequence[Any], variables: Sequence[Any], appears_in_trig: bool
+    variable: Any,
+    arguments: Sequence[Any],
+    variables: Sequence[Any],
+    appears_in_trig: bool,
+    rank: int = 0,
 ) -> list[Any]:
     """Exact values to try for ``variable``: eighth turns of its finest trigonometric argument
-    (so sines and cosines are 0, ±1 or ±√2/2), or small integers where it appears only
+    (so sines and cosines are 0, ±1 or ±√2/2), or ``rank + 1``, 0, −1 where it appears only
     outside them."""
     if not appears_in_trig:
-        return [sp.Integer(v) for v in (1, 0, 2, -1)]
+        # Distinct values first (position ``rank`` among the variables), so that no two
+        # contents coincide by accident: a symmetric point hides most differences.
+        return [sp.Integer(rank + 1), sp.Integer(0), sp.Integer(-1)]
     unit = _unit(variable, arguments, variables)
     if unit is None:
         # Not linear: small integers, and square roots of quarter turns for squares.
@@ -724,12 +734,67 @@ def _exactly_nonzero(value: Any) -> bool:
     value = sp.expand(value)
     if value.free_symbols or not value.is_number:
         return False
+    if value.has(sp.exp, sp.E) and not value.has(sp.I):
+        return _exponentials_nonzero(value)
     real, imaginary = (sp.expand(part) for part in value.as_real_imag())
     return _surely_nonzero_real(real) or _surely_nonzero_real(imaginary)
 
 
+def _root_combination(number: Any) -> bool:
+    """``number`` is a sum of rationals times square roots of positive integers (an
+    algebraic number in a form SymPy keeps canonical, so equal ones are equal as trees)."""
+    for term in sp.Add.make_args(sp.expand(number)):
+        coefficient, rest = term.as_coeff_Mul()
+        root = rest == 1 or (
+            rest.is_Pow and rest.base.is_Integer and rest.base > 0 and rest.exp == sp.S.Half
+        )
+        if not (coefficient.is_Rational and root):
+            return False
+    return True
+
+
+def _exponential_sum(part: Any) -> dict[Any, Any] | None:
+    r"""``part`` as ``{a: c}`` for :math:`\sum c\,e^{a}`, ``c`` rational and ``a`` a
+    :func:`_root_combination`, or None."""
+    sums: dict[Any, Any] = {}
+    for term in sp.Add.make_args(sp.expand(part)):
+        coefficient, rest = term.as_coeff_Mul()
+        if not coefficient.is_Rational:
+            return None
+        exponent = sp.Integer(0)
+        for factor in sp.Mul.make_args(rest):
+            if factor == 1:
+                continue
+            if factor is sp.E:
+                exponent += 1
+            elif isinstance(factor, sp.exp) and _root_combination(factor.args[0]):
+                exponent += factor.args[0]
+            elif factor.is_Pow and factor.base is sp.E and _root_combination(factor.exp):
+                exponent += factor.exp
+            else:
+                return None
+        sums[exponent] = sums.get(exponent, 0) + coefficient
+    return sums
+
+
+def _exponentials_nonzero(value: Any) -> bool:
+    r"""True when ``value`` is :math:`N / D`, each a sum :math:`\sum c_j e^{a_j}` (``c_j``
+    rational, ``a_j`` algebraic: :func:`_root_combination`),
+    with :math:`N` and :math:`D` non-zero: by the Lindemann-Weierstrass theorem exponentials
+    of distinct algebraic numbers are linearly independent over the algebraic numbers, so
+    such a sum is non-zero as soon as one coefficient of a distinct exponent is."""
+    numerator, denominator = sp.fraction(sp.together(value))
+    top, bottom = _exponential_sum(numerator), _exponential_sum(denominator)
+    if top is None or bottom is None:
+        return False
+    return any(c != 0 for c in top.values()) and any(c != 0 for c in bottom.values())
+
+
 #: How many settings of the parameters a counterexample search tries (the first symbolic).
 _SETTINGS = 13
+#: The work a counterexample search may do, in operations of the entries it evaluates
+#: (a count, never a time: the verdict is the same on every machine).
+_WORK = 100_000
 
 
 def _nearest_first(options: Sequence[Sequence[Any]]) -> Iterable[tuple[Any, ...]]:
@@ -757,8 +822,9 @@ def find_counterexample(
     assumptions. A point counts only when the entry's exact value is a non-zero sum of
     rationals times square roots of distinct square-free integers (real or imaginary part),
     which cannot vanish: never a float. At most ``limit`` points are tried for each of the
-    first 13 settings of the parameters (symbolic, then small values), and at most
-    ``13 * limit`` points in all, entry by entry.
+    first 13 settings of the parameters (symbolic, then small values), at most
+    ``13 * limit`` points in all, and at most 100 000 operations (``count_ops`` of each
+    entry evaluated), entry by entry: a count, never a time.
 
     Returns
     -------
@@ -774,9 +840,11 @@ def find_counterexample(
     entries = _entries(residual)
     chosen = list(variables) if variables is not None else _default_variables(entries)
     budget = limit * _SETTINGS
+    work = _WORK
     for index, entry in enumerate(entries):
         if entry == 0:
             continue
+        size = max(1, sp.count_ops(entry))
         parameters = sorted(entry.free_symbols - set(chosen), key=str)
         settings = itertools.chain(
             [()],
@@ -790,10 +858,14 @@ def find_counterexample(
             present = [v for v in chosen if v in fixed.free_symbols]
             arguments = _trig_arguments(fixed)
             in_trig = {v for a in arguments for v in a.free_symbols}
-            options = [_variable_values(v, arguments, chosen, v in in_trig) for v in present]
+            options = [
+                _variable_values(v, arguments, chosen, v in in_trig, rank)
+                for rank, v in enumerate(present)
+            ]
             for values in itertools.islice(_nearest_first(options), limit):
                 budget -= 1
-                if budget < 0:
+                work -= size
+                if budget < 0 or work < 0:
                     return None
                 point = tuple(zip(present, values, strict=True))
                 value = sp.expand(fixed.subs(dict(point)))
@@ -808,10 +880,11 @@ def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:
     1. Every entry is already the integer 0: proved.
     2. :func:`find_counterexample` finds an exact point where an entry is a non-zero
        rational: disproved, with that point.
-    3. :func:`exponential_form` reduces every entry to 0: proved (complete for
-       trigonometric polynomials in arguments linear in ``variables``).
-    4. Otherwise not decided, with the reason: outside that class, or inside it but without
-       an exact point found. Never "false" without a point.
+    3. Outside trigonometric polynomials in arguments linear in ``variables``
+       (:func:`in_linear_class`): not decided, said so.
+    4. :func:`exponential_form` reduces every entry to 0: proved (the step is complete for
+       that class); otherwise not decided (not identically 0, but no exact point found).
+       Never "false" without a point.
 
     Parameters
     ----------
@@ -840,10 +913,13 @@ def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:
         step = Step(
             "Evaluate the residual at an exact point: " + found.text(),
             found.latex(),
-            found.value,
+            sp.Matrix([found.value]),
             calls=("subs", "expand"),
         )
         return Decision(Verdict.DISPROVED, residual, found, "an exact point", (step,))
+    if not all(in_linear_class(entry, chosen) for entry in entries):
+        reason = "outside trigonometric polynomials in linear arguments"
+        return Decision(Verdict.NOT_DECIDED, residual, None, reason)
     forms = [exponential_form(entry) for entry in entries]
     nonzero = sum(1 for form in forms if form != 0)
     shown = sp.Matrix(forms)
@@ -857,8 +933,5 @@ def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:
     if nonzero == 0:
         zeros = sp.zeros(*residual.shape) if isinstance(residual, sp.MatrixBase) else shown
         return Decision(Verdict.PROVED, zeros, None, "the exponential form is 0", (step,))
-    if all(in_linear_class(entry, chosen) for entry in entries):
-        reason = "not identically 0, but no exact point found"
-    else:
-        reason = "outside trigonometric polynomials in linear arguments"
+    reason = "not identically 0, but no exact point found"
     return Decision(Verdict.NOT_DECIDED, shown, None, reason, (step,))

@@ -157,6 +157,14 @@ TEXTBOOK_ROTATION = Candidate("textbook R(kω)", lambda k, w: symbolic.rotation(
 DOUBLED_FREQUENCY_BLOCK = Candidate(
     "block at twice the frequency", lambda k, w: symbolic.shift_block(k, 2 * w)
 )
+#: The wrong blocks ``pe prove`` disproves, each at an exact point.
+WRONG_BLOCKS = (
+    TRANSPOSED_BLOCK,
+    SCALED_BLOCK,
+    NOT_A_ROTATION,
+    TEXTBOOK_ROTATION,
+    DOUBLED_FREQUENCY_BLOCK,
+)
 #: :math:`T_k^{\mathsf T}`, which is :math:`T_{-k}`.
 TRANSPOSED_SHIFT_MATRIX = Candidate(
     "transposed T_k", lambda k, d, base: numeric.shift_matrix(k, d, base=base).T
