@@ -295,7 +295,7 @@ def test_decide_reports_each_verdict_with_its_reason() -> None:
     assert wrong.verdict is Verdict.DISPROVED
     assert wrong.counterexample is not None
     _assert_exact_counterexample(sp.Matrix([sp.sin(THETA) - sp.cos(THETA)]), wrong.counterexample)
-    assert wrong.steps[0].calls == ("subs", "expand")
+    assert wrong.steps == ()  # the point is the disproof, shown with the verdict
 
 
 def test_exponential_form_is_zero_exactly_for_identities() -> None:
