@@ -630,7 +630,7 @@ def _parameter_values(symbol: Any) -> list[Any]:
     if symbol.is_integer:
         return [sp.Integer(v) for v in (0, 1, -1)]
     if symbol.is_positive:
-        return [sp.pi / 2, sp.Integer(1), sp.Integer(2), sp.pi]
+        return [sp.pi / 2, sp.Integer(1), sp.Integer(2), sp.pi, 2 / sp.pi]
     return [sp.Integer(v) for v in (1, 0, 2)]
 
 

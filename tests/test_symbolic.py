@@ -23,6 +23,20 @@ from pe.symbolic import (
 )
 
 
+def _assert_exponential_sum_nonzero(value: Any) -> None:
+    """Numerator and denominator are sums of rationals times exponentials of distinct
+    algebraic numbers with a non-zero coefficient: non-zero by Lindemann-Weierstrass."""
+    for part in sp.fraction(sp.together(value)):
+        terms = sp.expand(part).as_coefficients_dict()
+        assert terms, value
+        for monomial, coefficient in terms.items():
+            assert coefficient.is_Rational, coefficient
+            assert coefficient != 0
+            if monomial not in (sp.S.One, sp.E):
+                assert isinstance(monomial, sp.exp), monomial
+                assert monomial.args[0].is_algebraic, monomial
+
+
 def _assert_exact_counterexample(residual: Any, found: Counterexample) -> None:
     """Re-evaluate the residual at the point, exactly, independently of the search."""
     entry = list(sp.Matrix(residual))[found.entry]
@@ -37,7 +51,9 @@ def _assert_exact_counterexample(residual: Any, found: Counterexample) -> None:
     assert not value.free_symbols
     assert not value.atoms(sp.Float)
     assert sp.expand(value - found.value) == 0
-    if value.atoms(sp.log, sp.exp) or value.has(sp.pi, sp.E):
+    if value.atoms(sp.exp) or value.has(sp.E):
+        _assert_exponential_sum_nonzero(value)
+    elif value.atoms(sp.log) or value.has(sp.pi):
         assert value.is_zero is False
     else:  # algebraic: its minimal polynomial is not x (exact, no floats)
         x = sp.Symbol("x")
@@ -344,3 +360,28 @@ def test_outside_the_class_an_exact_point_still_disproves() -> None:
     assert decision.verdict is Verdict.DISPROVED
     assert decision.counterexample is not None
     _assert_exact_counterexample(residual, decision.counterexample)
+
+
+def test_every_wrong_candidate_of_a_registered_proof_is_disproved_or_outside_the_class() -> None:
+    """Across the registry: a wrong candidate's proof is never proved; where disproved, its
+    point re-evaluates exactly to a non-zero value; inside the class (trigonometric
+    polynomials in linear arguments) it is always disproved, never left undecided."""
+    from pe import claims
+
+    verdicts = []
+    for result in claims.verify_all():
+        for control in result.controls:
+            proof = control.proof
+            if proof is None:
+                continue
+            if proof.holds:  # a control rejected on another ground (no counterexample)
+                continue
+            verdicts.append(proof.verdict)
+            if proof.counterexample is not None:
+                _assert_exact_counterexample(proof.residual, proof.counterexample)
+                assert proof.counterexample.text() in control.text
+            else:
+                assert proof.reason == "outside trigonometric polynomials in linear arguments", (
+                    control.text
+                )
+    assert verdicts.count(Verdict.DISPROVED) > 10 * verdicts.count(Verdict.NOT_DECIDED)
