@@ -84,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
         "prove",
         help="print the SymPy proof of the rotation identity, step by step",
         description="Print the SymPy proofs of the rotation identity and of the nature of T_k, "
-        "step by step, and a verdict. Exit 0 iff every residual reduces to exactly 0.",
+        "step by step, each with its verdict (PROVED, DISPROVED at an exact point, or NOT "
+        "DECIDED), then the wrong candidates for the block with their exact counterexamples. "
+        "Exit 0 iff every proof reduces to exactly 0 and every wrong candidate is disproved.",
     )
     prove.add_argument(
         "--d-model",
@@ -220,10 +222,29 @@ def _prove(args: argparse.Namespace) -> int:
         entries = list(proof.residual)
         zeros = sum(1 for e in entries if e == 0)
         print(f"  final residual: {zeros} of {len(entries)} entries are exactly 0")
-        print(f"  -> {'PROVED' if proof.holds else 'NOT PROVED'}\n")
-    proved = sum(p.holds for p in proofs)
+        print(f"  -> {_verdict(proof)}\n")
+    proved = sum(p.verdict is symbolic.Verdict.PROVED for p in proofs)
     print(f"{proved} of {len(proofs)} proofs reduce to exactly 0")
-    return 0 if proved == len(proofs) else 1
+    print("\nWrong candidates for the block (each must be disproved at an exact point):")
+    disproved = 0
+    for candidate in theorems.WRONG_BLOCKS:
+        proof = theorems.rotation_identity(candidate.value)
+        disproved += proof.verdict is symbolic.Verdict.DISPROVED
+        print(f"  {candidate.name}: {_verdict(proof)}")
+    count = len(theorems.WRONG_BLOCKS)
+    print(f"{disproved} of {count} wrong candidates disproved with an exact counterexample")
+    return 0 if proved == len(proofs) and disproved == count else 1
+
+
+def _verdict(proof: Any) -> str:
+    """The verdict of a :class:`pe.symbolic.Proof` in one line, with its exact point."""
+    from pe.symbolic import Verdict
+
+    if proof.verdict is Verdict.PROVED:
+        return "PROVED"
+    if proof.verdict is Verdict.DISPROVED:
+        return f"DISPROVED {proof.counterexample.text()}"
+    return f"NOT DECIDED ({proof.reason})"
 
 
 def _offset_groups(count: int) -> list[np.ndarray]:

@@ -16,7 +16,12 @@ def test_prove_prints_steps_and_exits_zero() -> None:
     assert result.returncode == 0, result.stderr
     assert "expand_trig" in result.stdout
     assert "4 of 4 proofs reduce to exactly 0" in result.stdout
-    assert "NOT PROVED" not in result.stdout
+    assert result.stdout.count("-> PROVED") == 4
+    assert "NOT DECIDED" not in result.stdout
+    assert "transposed block: DISPROVED at k = pi/(2*omega_i), p = 0, entry [0] = -2" in (
+        result.stdout
+    )
+    assert "5 of 5 wrong candidates disproved with an exact counterexample" in result.stdout
 
 
 def test_check_prints_the_table_and_exits_zero() -> None:
@@ -111,7 +116,24 @@ def test_prove_exits_one_when_a_proof_fails(
     true_block = symbolic.shift_block
     monkeypatch.setattr(symbolic, "shift_block", lambda k, w: true_block(k, w).T)
     assert cli.main(["prove"]) == 1
-    assert "NOT PROVED" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "-> DISPROVED at " in out
+    assert "transposed block: PROVED" in out  # the wrong candidate is now the true block
+
+
+def test_prove_says_not_decided_and_exits_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A residual the strategy cannot decide is reported as such, never as false."""
+    import sympy as sp
+
+    from pe import symbolic
+
+    true_block = symbolic.shift_block
+    monkeypatch.setattr(symbolic, "shift_block", lambda k, w: true_block(k, w) * sp.cos(k**3))
+    assert cli.main(["prove"]) == 1
+    out = capsys.readouterr().out
+    assert "-> NOT DECIDED (outside trigonometric polynomials in linear arguments)" in out
 
 
 def test_offset_groups_cover_every_offset_once() -> None:

@@ -3,11 +3,61 @@
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
+import pytest
 import sympy as sp
 
 from pe import symbolic
-from pe.symbolic import OMEGA, Derivation, K, P, pair, rotation, shift_block
+from pe.chapters import rotation_identity as identity_proofs
+from pe.symbolic import (
+    OMEGA,
+    Counterexample,
+    Derivation,
+    K,
+    P,
+    Verdict,
+    pair,
+    rotation,
+    shift_block,
+)
+
+
+def _assert_exponential_sum_nonzero(value: Any) -> None:
+    """Numerator and denominator are sums of rationals times exponentials of distinct
+    algebraic numbers with a non-zero coefficient: non-zero by Lindemann-Weierstrass."""
+    for part in sp.fraction(sp.together(value)):
+        terms = sp.expand(part).as_coefficients_dict()
+        assert terms, value
+        for monomial, coefficient in terms.items():
+            assert coefficient.is_Rational, coefficient
+            assert coefficient != 0
+            if monomial not in (sp.S.One, sp.E):
+                assert isinstance(monomial, sp.exp), monomial
+                assert monomial.args[0].is_algebraic, monomial
+
+
+def _assert_exact_counterexample(residual: Any, found: Counterexample) -> None:
+    """Re-evaluate the residual at the point, exactly, independently of the search."""
+    entry = list(sp.Matrix(residual))[found.entry]
+    for symbol, value in found.point:
+        assert value.is_real, (symbol, value)
+        assert not value.atoms(sp.Float), (symbol, value)
+        if symbol.is_integer:
+            assert value.is_integer, (symbol, value)
+        if symbol.is_positive:
+            assert value.is_positive, (symbol, value)
+    value = sp.expand(entry.subs(found.substitution()))
+    assert not value.free_symbols
+    assert not value.atoms(sp.Float)
+    assert sp.expand(value - found.value) == 0
+    if value.atoms(sp.exp) or value.has(sp.E):
+        _assert_exponential_sum_nonzero(value)
+    elif value.atoms(sp.log) or value.has(sp.pi):
+        assert value.is_zero is False
+    else:  # algebraic: its minimal polynomial is not x (exact, no floats)
+        x = sp.Symbol("x")
+        assert sp.minimal_polynomial(value, x) != x
 
 
 def test_shift_block_is_the_clockwise_rotation() -> None:
@@ -41,13 +91,17 @@ def test_angle_addition_reduces_the_identity_and_records_each_step() -> None:
     assert proof.summary() == "identity: 3 steps, residual is exactly 0"
 
 
-def test_a_non_zero_residual_does_not_hold() -> None:
+def test_a_non_zero_residual_is_disproved_at_an_exact_point() -> None:
     derivation = Derivation()
     residual = shift_block(K, OMEGA).T * pair(P, OMEGA) - pair(P + K, OMEGA)
     proof = derivation.proof("wrong", "s", derivation.angle_addition(residual))
     assert not proof.holds
-    assert proof.summary().endswith("residual is not zero")
+    assert proof.verdict is Verdict.DISPROVED
+    assert proof.counterexample is not None
+    assert "disproved at " in proof.summary()
+    assert proof.counterexample.text() in proof.summary()
     assert proof.residual_latex() != "0"
+    _assert_exact_counterexample(residual, proof.counterexample)
 
 
 def test_pythagoras_is_a_named_step() -> None:
@@ -101,3 +155,233 @@ def test_a_step_names_the_sympy_functions_it_applied() -> None:
         "Square",
         "Look (expand)",
     ]
+
+
+# --- Verdicts: proved, disproved with an exact point, not decided ---------------------------
+
+THETA = sp.Symbol("theta", real=True)
+
+
+def _block(cos: Any, sin: Any) -> Any:
+    return sp.Matrix([[cos, sin], [-sin, cos]])
+
+
+def _half_angle(k: Any, w: Any) -> Any:
+    half = k * w / 2
+    return _block(1 - 2 * sp.sin(half) ** 2, 2 * sp.sin(half) * sp.cos(half))
+
+
+def _exponential(k: Any, w: Any) -> Any:
+    turn = sp.exp(sp.I * k * w)
+    return _block((turn + 1 / turn) / 2, (turn - 1 / turn) / (2 * sp.I))
+
+
+def _product_to_sum(k: Any, w: Any) -> Any:
+    third = k * w / 3
+    cos = sp.cos(third) * sp.cos(2 * third) - sp.sin(third) * sp.sin(2 * third)
+    sin = sp.sin(third) * sp.cos(2 * third) + sp.cos(third) * sp.sin(2 * third)
+    return _block(cos, sin)
+
+
+def _cos_squares(k: Any, w: Any) -> Any:
+    half = k * w / 2
+    return _block(sp.cos(half) ** 2 - sp.sin(half) ** 2, sp.sin(k * w))
+
+
+CORRECT_FORMS = {
+    "paper": shift_block,
+    "half-angle": _half_angle,
+    "exponential": _exponential,
+    "product-to-sum": _product_to_sum,
+    "cos² − sin²": _cos_squares,
+}
+
+
+def _proved_by_residual(block: symbolic.Block) -> symbolic.Proof:
+    residual = block(K, OMEGA) * pair(P, OMEGA) - pair(P + K, OMEGA)
+    derivation = Derivation()
+    return derivation.proof("identity", "s", derivation.angle_addition(residual))
+
+
+@pytest.mark.parametrize("form", sorted(CORRECT_FORMS))
+def test_every_correct_form_of_the_block_is_proved(form: str) -> None:
+    proof = _proved_by_residual(CORRECT_FORMS[form])
+    assert proof.verdict is Verdict.PROVED
+    assert proof.holds
+    assert proof.counterexample is None
+    assert all(entry == 0 for entry in proof.residual)
+
+
+@pytest.mark.parametrize("form", sorted(CORRECT_FORMS))
+def test_every_correct_form_is_proved_by_the_chapter(form: str) -> None:
+    assert identity_proofs.rotation_identity(CORRECT_FORMS[form]).verdict is Verdict.PROVED
+    assert identity_proofs.block_diagonal_identity(4, block=CORRECT_FORMS[form]).holds
+
+
+@pytest.mark.parametrize("form", ["half-angle", "exponential", "product-to-sum"])
+def test_forms_the_chain_leaves_are_closed_by_the_exponential_step(form: str) -> None:
+    proof = identity_proofs.rotation_identity(CORRECT_FORMS[form])
+    assert proof.steps[-1].calls == ("rewrite", "expand")
+    assert proof.steps[-1].title.startswith("Rewrite sin, cos as exponentials")
+
+
+WRONG_BLOCKS: dict[str, symbolic.Block] = {
+    "transposed": lambda k, w: shift_block(k, w).T,
+    "flipped sign": lambda k, w: _block(sp.cos(k * w), -sp.sin(k * w)),
+    "scaled by 2": lambda k, w: 2 * shift_block(k, w),
+    "not a rotation": lambda k, w: sp.Matrix(
+        [[sp.cos(k * w), sp.sin(k * w)], [sp.sin(k * w), sp.cos(k * w)]]
+    ),
+    "textbook R(kω)": lambda k, w: rotation(k * w),
+    "twice the frequency": lambda k, w: shift_block(k, 2 * w),
+    "half-angle, transposed": lambda k, w: _half_angle(k, w).T,
+    "exponential, flipped sign": lambda k, w: _exponential(-k, w),
+    "half angle off by one": lambda k, w: _block(
+        1 - sp.sin(k * w / 2) ** 2, 2 * sp.sin(k * w / 2) * sp.cos(k * w / 2)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_BLOCKS))
+def test_every_wrong_block_is_disproved_with_an_exact_point(name: str) -> None:
+    block = WRONG_BLOCKS[name]
+    proof = identity_proofs.rotation_identity(block)
+    assert proof.verdict is Verdict.DISPROVED
+    assert proof.counterexample is not None
+    residual = block(K, OMEGA) * pair(P, OMEGA) - pair(P + K, OMEGA)
+    _assert_exact_counterexample(residual, proof.counterexample)
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        identity_proofs.TRANSPOSED_BLOCK,
+        identity_proofs.SCALED_BLOCK,
+        identity_proofs.NOT_A_ROTATION,
+        identity_proofs.TEXTBOOK_ROTATION,
+        identity_proofs.DOUBLED_FREQUENCY_BLOCK,
+    ],
+    ids=lambda c: c.name,
+)
+def test_the_chapters_named_wrong_blocks_are_disproved(candidate: Any) -> None:
+    proof = identity_proofs.rotation_identity(candidate.value)
+    assert proof.verdict is Verdict.DISPROVED, proof.summary()
+    assert proof.counterexample is not None
+    residual = candidate.value(K, OMEGA) * pair(P, OMEGA) - pair(P + K, OMEGA)
+    _assert_exact_counterexample(residual, proof.counterexample)
+    wide = identity_proofs.block_diagonal_identity(8, block=candidate.value)
+    assert wide.verdict is Verdict.DISPROVED
+    assert wide.counterexample is not None
+
+
+@pytest.mark.parametrize(
+    "residual",
+    [
+        sp.sin(K**2) - sp.sin(K) ** 2,
+        sp.sin(sp.sin(K)) - sp.sin(K),
+        sp.log(1 + K**2) - K**2,
+    ],
+    ids=["sin(k²) − sin²k", "sin(sin k) − sin k", "log(1 + k²) − k²"],
+)
+def test_a_residual_outside_the_class_is_not_decided(residual: Any) -> None:
+    proof = Derivation().proof("outside", "s", sp.Matrix([residual]))
+    assert proof.verdict is Verdict.NOT_DECIDED
+    assert not proof.holds
+    assert proof.counterexample is None
+    assert "not decided" in proof.summary()
+    assert "outside" in proof.reason
+
+
+def test_a_non_zero_trigonometric_polynomial_without_a_point_is_not_decided() -> None:
+    """sin(k) − sin(k√2 ... ) style: no eighth turn of both; said so, never "false"."""
+    residual = sp.Matrix([sp.sin(K) - sp.sin(sp.sqrt(2) * K) - 1 + sp.cos(K)])
+    decision = symbolic.decide(residual, [K])
+    assert decision.verdict in (Verdict.DISPROVED, Verdict.NOT_DECIDED)
+    if decision.verdict is Verdict.NOT_DECIDED:
+        assert decision.reason == "not identically 0, but no exact point found"
+
+
+def test_decide_reports_each_verdict_with_its_reason() -> None:
+    zero = symbolic.decide(sp.Matrix([0, 0]))
+    assert (zero.verdict, zero.steps) == (Verdict.PROVED, ())
+    half = symbolic.decide(sp.Matrix([1 - 2 * sp.sin(THETA / 2) ** 2 - sp.cos(THETA)]))
+    assert half.verdict is Verdict.PROVED
+    assert half.reason == "the exponential form is 0"
+    wrong = symbolic.decide(sp.sin(THETA) - sp.cos(THETA))
+    assert wrong.verdict is Verdict.DISPROVED
+    assert wrong.counterexample is not None
+    _assert_exact_counterexample(sp.Matrix([sp.sin(THETA) - sp.cos(THETA)]), wrong.counterexample)
+    assert wrong.steps == ()  # the point is the disproof, shown with the verdict
+
+
+def test_exponential_form_is_zero_exactly_for_identities() -> None:
+    assert symbolic.exponential_form(sp.sin(2 * THETA) - 2 * sp.sin(THETA) * sp.cos(THETA)) == 0
+    assert symbolic.exponential_form(sp.cos(THETA / 3) ** 2 + sp.sin(THETA / 3) ** 2 - 1) == 0
+    assert symbolic.exponential_form(sp.sin(THETA + K) - sp.sin(THETA) * sp.cos(K)) != 0
+    assert symbolic.exponential_form(sp.cos(THETA) - sp.cos(-THETA)) == 0
+
+
+def test_the_class_is_trigonometric_polynomials_in_linear_arguments() -> None:
+    assert symbolic.in_linear_class(sp.sin(OMEGA * (P + K)) * K**2, [P, K])
+    assert not symbolic.in_linear_class(sp.sin(P * K), [P, K])
+    assert not symbolic.in_linear_class(sp.sin(K) / K, [K])
+    assert not symbolic.in_linear_class(sp.exp(K), [K])
+
+
+def test_a_proof_is_disproved_exactly_when_it_has_a_counterexample() -> None:
+    with pytest.raises(ValueError, match="counterexample"):
+        symbolic.Proof("n", "s", (), Verdict.DISPROVED, sp.Matrix([1]))
+    found = Counterexample(((K, sp.Integer(0)),), 0, sp.Integer(1))
+    with pytest.raises(ValueError, match="counterexample"):
+        symbolic.Proof("n", "s", (), Verdict.PROVED, sp.Matrix([0]), found)
+
+
+def test_a_counterexample_needs_an_exact_non_zero_value() -> None:
+    """Values the search must not certify: floats, zero in disguise, transcendental sums."""
+    nonzero = symbolic._exactly_nonzero
+    assert nonzero(sp.Integer(-2))
+    assert nonzero(sp.sqrt(2) - 1)
+    assert nonzero(1 + sp.I)
+    assert nonzero(sp.pi - 3)
+    assert nonzero(sp.log(2) / 2)
+    assert nonzero(2 ** sp.Rational(-2, 3) - sp.Rational(1, 2))
+    assert not nonzero(sp.Float(0.5))
+    assert not nonzero(sp.sqrt(8) - 2 * sp.sqrt(2))
+    assert not nonzero(sp.sqrt(2) - 8 ** sp.Rational(1, 6))
+    assert not nonzero(sp.sin(1))
+    assert not nonzero(sp.pi - sp.E)
+    assert not nonzero(K)
+
+
+def test_outside_the_class_an_exact_point_still_disproves() -> None:
+    """e^k − 1 − k at k = 1 is e − 2: Lindemann-Weierstrass makes it exactly non-zero."""
+    residual = sp.Matrix([sp.exp(K) - 1 - K])
+    decision = symbolic.decide(residual)
+    assert decision.verdict is Verdict.DISPROVED
+    assert decision.counterexample is not None
+    _assert_exact_counterexample(residual, decision.counterexample)
+
+
+def test_every_wrong_candidate_of_a_registered_proof_is_disproved_or_outside_the_class() -> None:
+    """Across the registry: a wrong candidate's proof is never proved; where disproved, its
+    point re-evaluates exactly to a non-zero value; inside the class (trigonometric
+    polynomials in linear arguments) it is always disproved, never left undecided."""
+    from pe import claims
+
+    verdicts = []
+    for result in claims.verify_all():
+        for control in result.controls:
+            proof = control.proof
+            if proof is None:
+                continue
+            if proof.holds:  # a control rejected on another ground (no counterexample)
+                continue
+            verdicts.append(proof.verdict)
+            if proof.counterexample is not None:
+                _assert_exact_counterexample(proof.residual, proof.counterexample)
+                assert proof.counterexample.text() in control.text
+            else:
+                assert proof.reason == "outside trigonometric polynomials in linear arguments", (
+                    control.text
+                )
+    assert verdicts.count(Verdict.DISPROVED) > 10 * verdicts.count(Verdict.NOT_DECIDED)

@@ -71,7 +71,7 @@ from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma, shift_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import SHIFT, ErrorModel
 from pe.numeric import RotationCheck
-from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, pair, to_latex
+from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, Verdict, pair, to_latex
 
 chapter = Chapter(__name__, follows="sinusoidal_encoding")
 claim = chapter.claim
@@ -156,6 +156,14 @@ TEXTBOOK_ROTATION = Candidate("textbook R(kω)", lambda k, w: symbolic.rotation(
 #: :math:`B(k, 2\omega)`: a rotation by the wrong angle.
 DOUBLED_FREQUENCY_BLOCK = Candidate(
     "block at twice the frequency", lambda k, w: symbolic.shift_block(k, 2 * w)
+)
+#: The wrong blocks ``pe prove`` disproves, each at an exact point.
+WRONG_BLOCKS = (
+    TRANSPOSED_BLOCK,
+    SCALED_BLOCK,
+    NOT_A_ROTATION,
+    TEXTBOOK_ROTATION,
+    DOUBLED_FREQUENCY_BLOCK,
 )
 #: :math:`T_k^{\mathsf T}`, which is :math:`T_{-k}`.
 TRANSPOSED_SHIFT_MATRIX = Candidate(
@@ -380,8 +388,12 @@ def shift_is_position_free(block: Block | None = None) -> Proof:
     )
     residual = derivation.angle_addition(residual)
     proof = derivation.proof("T_k does not depend on the position", statement, residual)
-    if P in matrix.free_symbols or Q in matrix.free_symbols:
-        return Proof(proof.name, proof.statement, proof.steps, False, proof.residual)
+    if (P in matrix.free_symbols or Q in matrix.free_symbols) and not proof.counterexample:
+        # The candidate moves with the position: a point where it differs from itself at 0.
+        found = symbolic.find_counterexample(matrix - matrix.subs({P: 0, Q: 0}), [P, Q, K])
+        verdict = Verdict.DISPROVED if found else Verdict.NOT_DECIDED
+        reason = "the candidate contains the position"
+        return Proof(proof.name, proof.statement, proof.steps, verdict, matrix, found, reason)
     return proof
 
 

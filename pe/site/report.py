@@ -103,11 +103,13 @@ def _proof_body(result: Proof) -> Html:
         f"<li><p>{reader_label(step.title)}</p>{math(_step_latex(step)) if step.latex else ''}</li>"
         for step in result.steps
     )
-    outcome = (
-        "The residual is exactly 0: the statement holds."
-        if result.holds
-        else "The residual does not reduce to 0."
-    )
+    if result.holds:
+        outcome = "The residual is exactly 0: the statement holds."
+    elif result.counterexample is not None:
+        point = math(result.counterexample.latex())
+        outcome = f"Disproved: at an exact point the residual is not zero, {point}"
+    else:
+        outcome = f"Not decided ({escape(result.reason)}): not a disproof."
     return Html(
         f'<div class="pe-proof"><p><strong>Statement</strong> ({escape(result.name)})</p>'
         f"{math(result.statement)}<ol>{steps}</ol>"

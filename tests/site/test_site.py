@@ -34,7 +34,7 @@ def test_rotation_page_shows_what_was_computed(built_site: Path) -> None:
         assert f'id="claim-{claim_id}"' in html
     assert 'Apply the angle-addition formulas <span class="pe-sympy">' in html
     assert "The residual is exactly 0" in html
-    assert "The residual does not reduce to 0" in html  # the textbook matrix, rejected
+    assert "Disproved: at an exact point the residual is not zero" in html  # textbook matrix
     assert html.count('class="pe-fig pe-fig-light"') >= 1  # the explorer's fallback figure
     assert 'alt=""' not in html
     assert "Traceback" not in html
