@@ -587,3 +587,22 @@ def test_a_registry_that_reuses_the_true_verdict_fails_the_suite(
     monkeypatch.setattr(claims, "_controls", shortcut)
     with pytest.raises(AssertionError, match="each wrong candidate runs once"):
         every_wrong_candidate_runs()
+
+
+def test_verify_json_lists_each_checks_wrong_candidates_under_its_evidence() -> None:
+    """``pe verify --json``: every piece of evidence carries the wrong candidates its own
+    check rejected, named, each not holding; together they are the claim's controls."""
+    result = claims.verify("rotation-identity")
+    data = result.to_json()
+    evidence = data["evidence"]
+    assert isinstance(evidence, list)
+    per_check = [entry["controls"] for entry in evidence]
+    assert sum(len(c) for c in per_check) == len(result.controls) > 0
+    assert all(not c["holds"] for controls in per_check for c in controls)
+    flat = [c["detail"] for controls in per_check for c in controls]
+    assert flat == [c.text for c in result.controls]
+    assert all(
+        len(c) >= 1
+        for c, check in zip(per_check, claims.get("rotation-identity").checks, strict=True)
+        if check.wrong
+    )

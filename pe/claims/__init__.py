@@ -288,6 +288,9 @@ class ClaimResult:
     loose: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     source: str | None = None
+    #: The wrong candidates of each check, in the order of :attr:`evidence` (``controls``
+    #: is their concatenation).
+    controls_by_check: tuple[tuple[Evidence, ...], ...] = ()
 
     @property
     def method(self) -> str:
@@ -317,7 +320,8 @@ class ClaimResult:
         )
 
     def to_json(self) -> dict[str, object]:
-        """A JSON-ready dict with ``id``, ``statement``, ``method``, ``holds`` and details."""
+        """A JSON-ready dict with ``id``, ``statement``, ``method``, ``holds`` and details;
+        each piece of evidence lists the wrong candidates its check rejected (``controls``)."""
         return {
             "id": self.id,
             "title": self.title,
@@ -330,7 +334,14 @@ class ClaimResult:
             "loose": list(self.loose),
             "errors": list(self.errors),
             "ok": self.ok,
-            "evidence": [e.to_json() for e in self.evidence],
+            "evidence": [
+                e.to_json() | {"controls": [c.to_json() for c in wrong]}
+                for e, wrong in zip(
+                    self.evidence,
+                    self.controls_by_check or tuple(() for _ in self.evidence),
+                    strict=True,
+                )
+            ],
             "controls": [e.to_json() for e in self.controls],
             "seconds": round(self.seconds, 3),
             "source": self.source,
@@ -473,6 +484,7 @@ def run(claim: Claim) -> ClaimResult:
     start = time.perf_counter()
     evidence: list[Evidence] = []
     controls: list[Evidence] = []
+    by_check: list[tuple[Evidence, ...]] = []
     broken: list[str] = []
     loose: list[str] = []
     for number, check in enumerate(claim.checks, start=1):
@@ -481,9 +493,12 @@ def run(claim: Claim) -> ClaimResult:
         if check.wrong:
             calibration, wrong = _controls(check, truth)
             controls.extend(wrong)
+            by_check.append(wrong)
             loose.extend(reason for c in wrong if (reason := _loose(c)) is not None)
             if not calibration.holds:
                 broken.append(f"check {number} fails its true candidate: {calibration.text}")
+        else:
+            by_check.append(())
     errors = tuple(e.text for e in (*evidence, *controls) if e.method is Method.ERROR)
     methods = tuple(m for m in Method if any(e.method is m for e in evidence))
     proofs = [e.proof.statement for e in evidence if e.proof is not None]
@@ -500,6 +515,7 @@ def run(claim: Claim) -> ClaimResult:
         controls_rejected=not any(c.holds for c in controls),
         evidence=tuple(evidence),
         controls=tuple(controls),
+        controls_by_check=tuple(by_check),
         seconds=time.perf_counter() - start,
         broken_controls=tuple(broken),
         loose=tuple(loose),
