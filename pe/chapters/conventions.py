@@ -1221,10 +1221,10 @@ claim(
     "Who uses which convention, read from each implementation's public source",
     Check(_survey, true=SURVEY, wrong=(LAYOUTS_SWAPPED, FAIRSEQ_FROM_TWO, ALL_ON_THE_PAPERS_LAW)),
     statement=(
-        r"\text{layout, law, first position and odd-width handling of each implementation"
-        r" listed, as read from its source file at the linked commit; recomputed from the"
-        r" tables DistilBERT, the PyTorch tutorial, Marian, M2M100, Whisper and fairseq's"
-        r" FSMT port compute}"
+        r"\begin{gathered}\text{layout, law, first position and odd-width handling of each"
+        r" implementation listed,} \\ \text{as read from its source file at the linked"
+        r" commit; recomputed from the tables} \\ \text{that DistilBERT, the PyTorch"
+        r" tutorial, Marian, M2M100, Whisper and fairseq's FSMT port compute}\end{gathered}"
     ),
     source="implementation-survey",
 )
@@ -1233,8 +1233,9 @@ claim(
     "packt-doubled-exponent",
     "A book's Python for the formula doubles the exponent",
     statement=(
-        r"\text{Transformers for Natural Language Processing and Computer Vision (Packt, 2024),"
-        r" page 32: a loop over } i = 0, 2, 4, \dots \text{ with the exponent } 2i/d"
+        r"\begin{gathered}\text{Transformers for Natural Language Processing and Computer"
+        r" Vision} \\ \text{(Packt, 2024), page 32: a loop over } i = 0, 2, 4, \dots \text{"
+        r" with the exponent } 2i/d\end{gathered}"
     ),
     source="packt-transformers",
 )

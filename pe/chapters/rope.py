@@ -1333,8 +1333,8 @@ claim(
     statement=(
         r"\begin{gathered}\text{adjacent } (x_{2i}, x_{2i+1}): \text{RoFormer, GPT-J, Meta's"
         r" Llama;} \\ \text{halves } (x_i, x_{i+r/2}) \text{ over the rotated width } r:"
-        r" \text{GPT-NeoX (a quarter of each head in Hugging Face's default configuration),"
-        r" Hugging Face's Llama;} \\"
+        r" \text{GPT-NeoX, Hugging Face's Llama;} \\ \text{(GPT-NeoX: a quarter of each head"
+        r" in Hugging Face's default configuration)} \\"
         r" \text{all: } \omega_i = 10000^{-2i/r}, \text{ positions from 0, the same"
         r" sign}\end{gathered}"
     ),
