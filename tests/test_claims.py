@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from functools import partial
 
 import pytest
 
@@ -59,6 +60,25 @@ def test_a_claim_without_evidence_or_wrong_candidates_is_refused() -> None:
         claims.Claim(
             id="x", title="x", statement="x", page="x", checks=(claims.Check(equals_two, 2),)
         )
+
+
+def test_every_check_needs_its_own_wrong_candidate() -> None:
+    """One check with wrong candidates does not cover another without: the claim is
+    refused at its declaration, naming the claim, the check and its function."""
+    rejecting = claims.Check(equals_two, 2, (Candidate("three", 3),))
+    with pytest.raises(ValueError, match=r"claim 'x': check 2 \(equals_two\) has no wrong"):
+        claims.Claim(
+            id="x",
+            title="x",
+            statement="x",
+            page="x",
+            checks=(rejecting, claims.Check(equals_two, 2)),
+        )
+    with pytest.raises(ValueError, match=r"check 1 \(equals_two\) has no wrong"):
+        claims.Chapter("pe.chapters.why_order").claim(
+            "x", "x", claims.Check(partial(equals_two), 2), rejecting, statement="x"
+        )
+    assert all(check.wrong for claim in CLAIMS for check in claim.checks)
 
 
 def test_a_claim_needs_a_statement_or_a_proof() -> None:
@@ -117,6 +137,26 @@ def test_unknown_claim_id() -> None:
         claims.get("no-such-claim")
 
 
+def test_each_checks_evidence_lists_its_own_wrong_candidates() -> None:
+    """Two checks, each with its own candidates: each piece of evidence in the JSON lists
+    exactly its check's, named, with the detail ``pe verify`` prints, error and tolerance."""
+    result = claims.run(
+        claim_of(
+            claims.Check(equals_two, 2, (Candidate("three", 3), Candidate("four", 4))),
+            claims.Check(within(1.0), 2.0, (Candidate("nine", 9.0),)),
+        )
+    )
+    assert result.ok
+    first, second = (e["controls"] for e in result.to_json()["evidence"])  # type: ignore[attr-defined]
+    assert [c["name"] for c in first] == ["three", "four"]
+    assert [c["name"] for c in second] == ["nine"]
+    assert [c["detail"] for c in (*first, *second)] == [c.text for c in result.controls]
+    assert first[0]["detail"] == "three: 3 = 2"
+    assert all(c["holds"] is False for c in (*first, *second))
+    assert (first[0]["error"], first[0]["tolerance"]) == (None, None)
+    assert (second[0]["error"], second[0]["tolerance"]) == (7.0, 1.0)
+
+
 def test_verify_json_lists_every_claim() -> None:
     result = run_pe("verify", "--json")
     assert result.returncode == 0, result.stderr
@@ -131,8 +171,13 @@ def test_verify_json_lists_every_claim() -> None:
             assert entry["source"] is not None
         assert entry["ok"] is True
         assert entry["broken_controls"] == entry["loose"] == entry["errors"] == []
-        for evidence in entry["evidence"]:
+        checks = claims.get(entry["id"]).checks
+        for evidence, check in zip(entry["evidence"], checks, strict=True):
             assert {"error", "tolerance", "ratio"} <= evidence.keys()
+            # every check's own wrong candidates, each rejected, under its evidence
+            assert [c["name"] for c in evidence["controls"]] == [c.name for c in check.wrong]
+            assert evidence["controls"]
+            assert not any(c["holds"] for c in evidence["controls"])
     ratios = [e["ratio"] for c in listed for e in c["evidence"] if e["ratio"] is not None]
     assert len(ratios) >= 40  # the numeric checks held to a tolerance report it
     assert all(0 <= r <= 1 for r in ratios)

@@ -916,6 +916,17 @@ def _not_relative(content: float, projection: Projection) -> Evidence:
     )
 
 
+def _not_relative_with(setting: tuple[float, Projection]) -> Evidence:
+    """:func:`_not_relative` at ``(content scale, projection)``."""
+    return _not_relative(*setting)
+
+
+#: The one setting where the score is relative: :math:`W` of scaled rotations and no content
+#: (with a content vector only :math:`W = 0` is relative: the cross terms need
+#: :math:`W x = W^{\mathsf T} x = 0`).
+ROTATION_WITHOUT_CONTENT = Candidate("W of scaled rotations, no content", (0.0, ROTATION))
+
+
 #: Integer projections whose additive score is not a function of the offset (exactly).
 _WQ = ((1, 2), (0, 1))
 _WK = ((2, 0), (1, 1))
@@ -962,7 +973,7 @@ claim(
         true=RANDOM,
         wrong=(IDENTITY_PROJECTION, ROTATION_PROJECTION),
     ),
-    Check(partial(_not_relative, 1.0), true=RANDOM),
+    Check(_not_relative_with, true=(1.0, RANDOM), wrong=(ROTATION_WITHOUT_CONTENT,)),
     Check(
         _spread,
         true=additive_scores,

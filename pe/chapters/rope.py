@@ -916,6 +916,12 @@ def offset_only_after_projection(
 ROTATE_BEFORE_PROJECTING = Candidate("rotate before projecting", lambda w, r, v: w * r * v)
 _PROJECTED = by_proof(offset_only_after_projection)
 
+#: ``(W, R, v) -> W v + R v``: the rotated input added to the projection, as an additive
+#: encoding is added, instead of the projection rotated.
+ADD_ROTATED_INPUT = Candidate(
+    "add the rotated input to the projection", lambda w, r, v: w * v + r * v
+)
+
 _PROJECTED_4 = by_proof(partial(offset_only_after_projection, d_model=4))
 _AFTER = rotate_after_projecting
 
@@ -925,7 +931,7 @@ claim(
     Check(_PROJECTED, true=_AFTER, wrong=(ROTATE_BEFORE_PROJECTING,)),
     # at d = 4 the search for a point where rotating first differs runs past its budget
     # (19 s, not decided): that wrong candidate is disproved at d = 2, above
-    Check(_PROJECTED_4, true=_AFTER),
+    Check(_PROJECTED_4, true=_AFTER, wrong=(ADD_ROTATED_INPUT,)),
     statement=(
         r"\langle R_m W_q x, R_n W_k y\rangle = \langle W_q x, R_{n-m} W_k y\rangle"
         r" \text{ for all } W_q, W_k, x, y"

@@ -10,9 +10,9 @@ reader might believe. Wrong candidates are values passed in, never flags.
 A claim is verified when every check holds for its true candidate and rejects every wrong
 one. The registry also checks itself, so that a weak check cannot pass for a strong one:
 
-- each check with wrong candidates is also fed its *true* candidate along the very path the
-  wrong ones take, and must hold there (a control that cannot pass proves nothing by
-  failing: it is reported as broken);
+- every check has wrong candidates (a claim is refused at its declaration otherwise) and
+  is also fed its *true* candidate along the very path the wrong ones take, and must hold
+  there (a control that cannot pass proves nothing by failing: it is reported as broken);
 - numeric evidence reports its measured ``error`` and the
   :class:`~pe._tolerance.Tolerance` it was held to (:func:`checked`, :func:`within`,
   :func:`at_most`): what the statement allows plus a bound on the rounding of the
@@ -178,7 +178,8 @@ class Claim:
         The docs page that shows the claim: the chapter's stem, the file name under
         ``docs/`` without extension.
     checks
-        The proofs and measurements behind the claim, each with its wrong candidates.
+        The proofs and measurements behind the claim, each with at least one wrong
+        candidate (a check with none is refused: nothing would show it can fail).
     statement
         The statement in LaTeX (without delimiters). Leave it out where the claim rests on
         a SymPy proof of exactly this statement: the statement is then the one SymPy
@@ -199,8 +200,13 @@ class Claim:
     def __post_init__(self) -> None:
         if not self.checks and self.source is None:
             raise ValueError(f"claim {self.id!r} has no evidence")
-        if self.checks and not any(check.wrong for check in self.checks):
-            raise ValueError(f"claim {self.id!r} has no wrong candidate")
+        for number, check in enumerate(self.checks, start=1):
+            if not check.wrong:
+                run = getattr(check.run, "func", check.run)  # a partial: its function
+                name = getattr(run, "__qualname__", type(run).__name__)
+                raise ValueError(
+                    f"claim {self.id!r}: check {number} ({name}) has no wrong candidate"
+                )
 
 
 @dataclass(frozen=True)
@@ -291,6 +297,8 @@ class ClaimResult:
     #: The wrong candidates of each check, in the order of :attr:`evidence` (``controls``
     #: is their concatenation).
     controls_by_check: tuple[tuple[Evidence, ...], ...] = ()
+    #: The names of those wrong candidates, in the same shape.
+    candidate_names: tuple[tuple[str, ...], ...] = ()
 
     @property
     def method(self) -> str:
@@ -319,9 +327,20 @@ class ClaimResult:
             *(f"raised {x}" for x in self.errors),
         )
 
+    def _check_controls(self) -> list[list[dict[str, object]]]:
+        """Per check, its wrong candidates as JSON, each with its ``name`` first."""
+        by_check = self.controls_by_check or tuple(() for _ in self.evidence)
+        names = self.candidate_names or tuple(("",) * len(c) for c in by_check)
+        return [
+            [{"name": name} | c.to_json() for name, c in zip(named, wrong, strict=True)]
+            for named, wrong in zip(names, by_check, strict=True)
+        ]
+
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict with ``id``, ``statement``, ``method``, ``holds`` and details;
-        each piece of evidence lists the wrong candidates its check rejected (``controls``)."""
+        each piece of evidence lists the wrong candidates its check was fed (``controls``:
+        ``name``, ``holds``, ``detail``, ``error``, ``tolerance``...), each rejected when
+        the claim is ``ok``; ``controls`` at the top is all of them, check after check."""
         return {
             "id": self.id,
             "title": self.title,
@@ -335,12 +354,8 @@ class ClaimResult:
             "errors": list(self.errors),
             "ok": self.ok,
             "evidence": [
-                e.to_json() | {"controls": [c.to_json() for c in wrong]}
-                for e, wrong in zip(
-                    self.evidence,
-                    self.controls_by_check or tuple(() for _ in self.evidence),
-                    strict=True,
-                )
+                e.to_json() | {"controls": wrong}
+                for e, wrong in zip(self.evidence, self._check_controls(), strict=True)
             ],
             "controls": [e.to_json() for e in self.controls],
             "seconds": round(self.seconds, 3),
@@ -516,6 +531,7 @@ def run(claim: Claim) -> ClaimResult:
         evidence=tuple(evidence),
         controls=tuple(controls),
         controls_by_check=tuple(by_check),
+        candidate_names=tuple(tuple(c.name for c in check.wrong) for check in claim.checks),
         seconds=time.perf_counter() - start,
         broken_controls=tuple(broken),
         loose=tuple(loose),
