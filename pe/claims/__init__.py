@@ -505,15 +505,12 @@ def run(claim: Claim) -> ClaimResult:
     for number, check in enumerate(claim.checks, start=1):
         truth = _attempt(check, check.true)
         evidence.append(truth)
-        if check.wrong:
-            calibration, wrong = _controls(check, truth)
-            controls.extend(wrong)
-            by_check.append(wrong)
-            loose.extend(reason for c in wrong if (reason := _loose(c)) is not None)
-            if not calibration.holds:
-                broken.append(f"check {number} fails its true candidate: {calibration.text}")
-        else:
-            by_check.append(())
+        calibration, wrong = _controls(check, truth)  # every check has wrong candidates
+        controls.extend(wrong)
+        by_check.append(wrong)
+        loose.extend(reason for c in wrong if (reason := _loose(c)) is not None)
+        if not calibration.holds:
+            broken.append(f"check {number} fails its true candidate: {calibration.text}")
     errors = tuple(e.text for e in (*evidence, *controls) if e.method is Method.ERROR)
     methods = tuple(m for m in Method if any(e.method is m for e in evidence))
     proofs = [e.proof.statement for e in evidence if e.proof is not None]
