@@ -859,23 +859,55 @@ def find_counterexample(
         )
         for setting in itertools.islice(settings, _SETTINGS):
             fixed = entry.subs(dict(setting)) if setting else entry
-            present = [v for v in chosen if v in fixed.free_symbols]
-            arguments = _trig_arguments(fixed)
-            in_trig = {v for a in arguments for v in a.free_symbols}
-            options = [
-                _variable_values(v, arguments, chosen, v in in_trig, rank)
-                for rank, v in enumerate(present)
-            ]
-            for values in itertools.islice(_nearest_first(options), limit):
+            for point, value, cost in itertools.islice(_points(fixed, chosen, size), 2 * limit):
                 budget -= 1
-                work -= size
+                work -= cost
                 if budget < 0 or work < 0:
                     return None
-                point = tuple(zip(present, values, strict=True))
-                value = sp.expand(fixed.subs(dict(point)))
                 if _exactly_nonzero(value):
                     return Counterexample(point + setting, index, value)
     return None
+
+
+def _points(
+    entry: Any, chosen: Sequence[Any], size: int
+) -> Iterable[tuple[tuple[tuple[Any, Any], ...], Any, int]]:
+    """Exact points for ``entry``, each with the entry's value there and the work it took.
+
+    First up to 100 points of the grid (:func:`_variable_values`, fewest values moved
+    first; no more than half the work budget); then, where some variables enter only as polynomial factors (contents such as
+    :math:`q_0, k_1`), one point per monomial of the entry in them: its variables 1, the
+    others 0, so only the terms made of that monomial's variables remain, and the angles
+    are searched on that much smaller expression. The second source finds points where
+    one pair's terms differ while the grid's all-non-zero contents mix every pair.
+    """
+    present = [v for v in chosen if v in entry.free_symbols]
+    arguments = _trig_arguments(entry)
+    in_trig = {v for a in arguments for v in a.free_symbols}
+    options = [
+        _variable_values(v, arguments, chosen, v in in_trig, rank) for rank, v in enumerate(present)
+    ]
+    grid = _nearest_first(options)
+    for values in itertools.islice(grid, min(100, _WORK // (2 * size) + 1)):
+        point = tuple(zip(present, values, strict=True))
+        yield point, sp.expand(entry.subs(dict(point))), size
+    contents = [v for v in present if v not in in_trig]
+    angles = [v for v in present if v in in_trig]
+    if not contents or not sp.expand(entry).is_polynomial(*contents):
+        return
+    supports = {
+        tuple(c for c, power in zip(contents, powers, strict=True) if power)
+        for powers in sp.Poly(entry, *contents).monoms()
+    }
+    for support in sorted(supports, key=lambda s: (len(s), [str(c) for c in s])):
+        ones = tuple((c, sp.Integer(1 if c in support else 0)) for c in contents)
+        reduced = sp.expand(entry.subs(dict(ones)))
+        cost = max(1, sp.count_ops(reduced))
+        turns = _trig_arguments(reduced)
+        near = [_variable_values(v, turns, chosen, True) for v in angles]
+        for values in itertools.islice(_nearest_first(near), 8):
+            point = tuple(zip(angles, values, strict=True))
+            yield ones + point, sp.expand(reduced.subs(dict(point))), cost
 
 
 def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:

@@ -81,6 +81,35 @@ def test_every_check_needs_its_own_wrong_candidate() -> None:
     assert all(check.wrong for claim in CLAIMS for check in claim.checks)
 
 
+def _proof_of(residual: object) -> claims.Evidence:
+    """A SymPy check: the residual's verdict as evidence."""
+    from pe.symbolic import Derivation
+
+    return claims.proved(Derivation().proof("r = 0", "r = 0", residual))
+
+
+def test_a_wrong_candidate_not_disproved_fails_its_claim() -> None:
+    """A SymPy wrong candidate counts as rejected only with an exact counterexample: one the
+    prover leaves "not decided" fails the claim, named; one it disproves is rejected."""
+    import sympy as sp
+
+    k = sp.Symbol("k", real=True)
+    undecided = sp.Matrix([sp.sin(k**2) - sp.sin(k) ** 2])  # outside the decided class
+    disproved = sp.Matrix([sp.sin(k) - sp.cos(k)])  # -1 at k = 0
+    zero = sp.Matrix([0])
+    open_claim = claim_of(claims.Check(_proof_of, zero, (Candidate("sin k²", undecided),)))
+    result = claims.run(open_claim)
+    assert result.holds
+    assert result.controls_rejected
+    assert not result.ok  # ...but was not shown wrong
+    assert result.undecided == (result.controls[0].text,)
+    assert any("not disproved" in line and "sin k²" in line for line in result.problems)
+    assert result.to_json()["undecided"] == [result.controls[0].text]
+    closed = claims.run(claim_of(claims.Check(_proof_of, zero, (Candidate("sin-cos", disproved),))))
+    assert closed.ok
+    assert closed.undecided == ()
+
+
 def test_a_claim_needs_a_statement_or_a_proof() -> None:
     claim = claims.Claim(
         id="x", title="x", page="x", checks=(claims.Check(equals_two, 2, (Candidate("3", 3),)),)

@@ -22,6 +22,9 @@ one. The registry also checks itself, so that a weak check cannot pass for a str
   (:data:`MARGIN`), or the check is *loose*: its verdict on that candidate could flip on a
   machine that rounds differently, or the candidate is rejected by something other than
   the tolerance the check states. An error of 0 never fails a claim;
+- a wrong candidate checked by a SymPy proof is rejected only when the proof is
+  *disproved* with an exact counterexample; one left *not decided* fails the claim
+  (``undecided``): failing to prove a statement does not show it false;
 - an exception inside a check fails the claim with its message (method ``"error"``).
 
 Each chapter of the site is one module of :mod:`pe.chapters`, named by its page, that binds
@@ -294,6 +297,9 @@ class ClaimResult:
     loose: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     source: str | None = None
+    #: The wrong candidates whose SymPy proof was neither proved nor disproved: a rejection
+    #: needs an exact counterexample, so each fails the claim.
+    undecided: tuple[str, ...] = ()
     #: The wrong candidates of each check, in the order of :attr:`evidence` (``controls``
     #: is their concatenation).
     controls_by_check: tuple[tuple[Evidence, ...], ...] = ()
@@ -313,7 +319,7 @@ class ClaimResult:
         return (
             self.holds
             and self.controls_rejected
-            and not (self.broken_controls or self.loose or self.errors)
+            and not (self.broken_controls or self.loose or self.errors or self.undecided)
         )
 
     @property
@@ -324,6 +330,10 @@ class ClaimResult:
             *(f"wrong candidate accepted: {c.text}" for c in self.controls if c.holds),
             *(f"broken control: {b}" for b in self.broken_controls),
             *(f"loose: {x}" for x in self.loose),
+            *(
+                f"wrong candidate not disproved (no exact counterexample): {x}"
+                for x in self.undecided
+            ),
             *(f"raised {x}" for x in self.errors),
         )
 
@@ -351,6 +361,7 @@ class ClaimResult:
             "controls_rejected": self.controls_rejected,
             "broken_controls": list(self.broken_controls),
             "loose": list(self.loose),
+            "undecided": list(self.undecided),
             "errors": list(self.errors),
             "ok": self.ok,
             "evidence": [
@@ -490,6 +501,16 @@ def _loose(control: Evidence) -> str | None:
     )
 
 
+def _undecided(control: Evidence) -> bool:
+    """Whether a wrong candidate rests on a proof that was not decided: it failed to prove,
+    but without an exact counterexample it is not shown wrong either."""
+    if control.proof is None:
+        return False
+    from pe.symbolic import Verdict  # SymPy is loaded already: the proof ran
+
+    return control.proof.verdict is Verdict.NOT_DECIDED
+
+
 def run(claim: Claim) -> ClaimResult:
     """Run every check of ``claim`` on its true candidate and on each wrong one.
 
@@ -502,6 +523,7 @@ def run(claim: Claim) -> ClaimResult:
     by_check: list[tuple[Evidence, ...]] = []
     broken: list[str] = []
     loose: list[str] = []
+    undecided: list[str] = []
     for number, check in enumerate(claim.checks, start=1):
         truth = _attempt(check, check.true)
         evidence.append(truth)
@@ -509,6 +531,7 @@ def run(claim: Claim) -> ClaimResult:
         controls.extend(wrong)
         by_check.append(wrong)
         loose.extend(reason for c in wrong if (reason := _loose(c)) is not None)
+        undecided.extend(c.text for c in wrong if _undecided(c))
         if not calibration.holds:
             broken.append(f"check {number} fails its true candidate: {calibration.text}")
     errors = tuple(e.text for e in (*evidence, *controls) if e.method is Method.ERROR)
@@ -532,6 +555,7 @@ def run(claim: Claim) -> ClaimResult:
         seconds=time.perf_counter() - start,
         broken_controls=tuple(broken),
         loose=tuple(loose),
+        undecided=tuple(undecided),
         errors=errors,
         source=claim.source,
     )
