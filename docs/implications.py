@@ -21,7 +21,6 @@
 # the page is built.
 
 # %% tags=["hide_input"]
-from pe.chapters import implications as proofs
 from pe.site import implications as page
 from pe.site import report
 
@@ -45,7 +44,7 @@ from pe.site import report
 # %% tags=["hide_input"]
 report.how_we_know(
     "dot-product-offset-only",
-    more=[report.proof(proofs.dot_product_per_pair(), summary="How the machine checked it: the")],
+    more=[report.proof_of("dot-product-offset-only", summary="How the machine checked it: the")],
 )
 
 # %% [markdown]
@@ -124,7 +123,7 @@ report.how_we_know(
     "norm-constant",
     "pairs-never-return",
     "rows-distinct",
-    more=[report.proof(proofs.norm_per_pair())],
+    more=[report.proof_of("norm-constant")],
 )
 
 # %% [markdown]

@@ -34,7 +34,6 @@
 # built.
 
 # %% tags=["hide_input"]
-from pe.chapters import rotation_identity as proofs
 from pe.site import report
 from pe.site import rotation_identity as page
 
@@ -64,7 +63,7 @@ from pe.site import rotation_identity as page
 # `simplify`, no floating-point numbers).
 
 # %% tags=["hide_input"]
-report.proof(proofs.rotation_identity(), summary="How the machine checked it: the")
+report.proof_of("rotation-identity", summary="How the machine checked it: the")
 
 # %% [markdown]
 # ## The whole vector: $T_k$ as a matrix equation
@@ -123,7 +122,7 @@ report.how_we_know(
     "block-sign-sin-cos-order",
     "textbook-block-cos-sin-order",
     more=[
-        report.proof(proofs.sin_cos_block_is_clockwise()),
+        report.proof_of("block-sign-sin-cos-order", 1),
         page.rejected_textbook(),
     ],
 )

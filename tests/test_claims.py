@@ -507,6 +507,25 @@ def test_a_page_reads_the_proofs_the_registry_ran() -> None:
     assert claims.proofs("vaswani-layer-comparison") == ()
 
 
+def test_pages_show_the_registry_proof_and_label_steps_by_their_fields() -> None:
+    """``report.proof_of`` folds the proof the registry ran (the second one when asked); a
+    step's SymPy calls come from its ``calls``, never from parentheses in its words."""
+    from pe.symbolic import Step
+
+    second = claims.proofs("block-sign-sin-cos-order")[1]
+    assert report.proof_of("block-sign-sin-cos-order", 1) == report.proof(second)
+    assert report.proof_of("block-sign-sin-cos-order") != report.proof(second)
+    with pytest.raises(ValueError, match="has 2 SymPy proofs, not 3"):
+        report.proof_of("block-sign-sin-cos-order", 2)
+    with pytest.raises(ValueError, match="has 0 SymPy proofs"):
+        report.proof_of("vaswani-layer-comparison")
+    assert str(report.reader_label(Step("Collect (expand)", "0"))) == "Collect (expand)"
+    labelled = str(report.reader_label(Step("Collect", "0", calls=("expand", "cancel"))))
+    assert labelled == (
+        'Collect <span class="pe-sympy">SymPy: <code>expand</code>, <code>cancel</code></span>'
+    )
+
+
 def test_the_registry_discovers_the_chapters_their_claims_and_their_candidates() -> None:
     """No hand-kept list: every chapter module, every claim it declares, every candidate."""
     from pe.chapters import rotation_identity

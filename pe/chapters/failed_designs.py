@@ -152,8 +152,9 @@ def share_limit(share: Callable[[Any, Any], Any] = raw_share) -> Proof:
     flat = sp.expand(sp.together(expr.subs(sp.sin(p) ** 2, 1 - sp.cos(p) ** 2)))
     limit = sp.limit(flat, p, sp.oo)
     derivation.note(
-        "Substitute sin²p = 1 − cos²p (Pythagoras), then the limit as p → ∞ (sympy.limit)",
+        "Substitute sin²p = 1 − cos²p (Pythagoras), then the limit as p → ∞",
         sp.latex(limit),
+        calls=("together", "limit"),
     )
     residual = sp.Matrix([sp.together(limit - 1)])
     derivation.note("Residual: the limit minus 1", sp.latex(residual[0]))

@@ -903,9 +903,10 @@ def period_mean(power: int = 1) -> Proof:
         ]
     )
     derivation.note(
-        "Mean of the sine and of the cosine over one period (sympy.integrate)",
+        "Mean of the sine and of the cosine over one period",
         rf"\frac{{\omega}}{{2\pi}}\int_0^{{2\pi/\omega}} \sin^{{{power}}}(\omega t)\,dt,\ "
         rf"\frac{{\omega}}{{2\pi}}\int_0^{{2\pi/\omega}} \cos^{{{power}}}(\omega t)\,dt",
+        calls=("integrate",),
     )
     residual = derivation.apply("Evaluate and expand", integrals, sp.expand)
     return derivation.proof(

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, accuracy, numeric, recipes, reference
+from pe import _rotation_table, accuracy, error_models, numeric, recipes, reference
 from pe.chapters import precision, rotation_identity
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, error_plot, label_axes, render
@@ -266,7 +266,7 @@ def identity_error(d_model: int = 512, k: int = 7) -> Html:
         ),
         caption=(
             "Measured error (dots) and the error model's tolerance (lines): "
-            "4 eps + 8 eps64 + 4 eps64 w_i (|p| + |k|), maximised over columns."
+            f"{error_models.SHIFT.text}, maximised over columns."
         ),
         size=(3.8, 2.7),
     )

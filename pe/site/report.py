@@ -20,8 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-import sympy as sp
-
 from pe import claims
 from pe.numeric import RotationCheck
 from pe.site.html import Html, Row, code, escape, math, table
@@ -40,6 +38,7 @@ __all__ = [
     "mark",
     "math",
     "proof",
+    "proof_of",
     "reader_label",
     "statement",
     "title",
@@ -48,28 +47,24 @@ __all__ = [
 #: How a page words a wrong candidate's outcome: expected, not an error of the site.
 REJECTED = "rejected, as expected"
 
-_SYMPY_CALL = re.compile(r"\s*\(([a-z_]+)\)")
 
+def reader_label(step: Step) -> Html:
+    """A proof step's words as a reader says them, the SymPy calls that did it set apart.
 
-def reader_label(title: str) -> Html:
-    """A proof step's title in the words a reader uses, the SymPy call set apart.
-
-    ``"Collect terms (expand)"`` reads "Collect terms" with ``expand`` shown small after
-    it; a parenthesis that is not a SymPy function (``(Pythagoras)``) stays in the text.
+    The words and the calls are separate fields of the :class:`~pe.symbolic.Step`: the calls
+    are shown small after the words, never parsed out of them.
 
     Examples
     --------
-    >>> str(reader_label("Apply the angle-addition formulas (expand_trig)"))
+    >>> str(reader_label(Step("Apply the angle-addition formulas", "0", calls=("expand_trig",))))
     'Apply the angle-addition formulas <span class="pe-sympy">SymPy: <code>expand_trig</code></span>'
-    >>> str(reader_label("Substitute (Pythagoras)"))
+    >>> str(reader_label(Step("Substitute (Pythagoras)", "0")))
     'Substitute (Pythagoras)'
     """
-    calls = [name for name in _SYMPY_CALL.findall(title) if callable(getattr(sp, name, None))]
-    text = _SYMPY_CALL.sub(lambda m: "" if m.group(1) in calls else m.group(0), title)
-    if not calls:
-        return escape(text)
-    names = ", ".join(code(name) for name in calls)
-    return Html(f'{escape(text)} <span class="pe-sympy">SymPy: {names}</span>')
+    if not step.calls:
+        return escape(step.words)
+    names = ", ".join(code(name) for name in step.calls)
+    return Html(f'{escape(step.words)} <span class="pe-sympy">SymPy: {names}</span>')
 
 
 def _step_latex(step: Step) -> str:
@@ -100,7 +95,7 @@ def statement(latex: str) -> Html:
 def _proof_body(result: Proof) -> Html:
     """The statement, the numbered steps and the outcome of a proof (no fold)."""
     steps = "".join(
-        f"<li><p>{reader_label(step.title)}</p>{math(_step_latex(step)) if step.latex else ''}</li>"
+        f"<li><p>{reader_label(step)}</p>{math(_step_latex(step)) if step.latex else ''}</li>"
         for step in result.steps
     )
     if result.holds:
@@ -141,6 +136,22 @@ def proof(result: Proof, *, summary: str = "Show the") -> Html:
         f'<details class="pe-fold"><summary>{escape(summary)} {kind}, '
         f"{_steps(len(result.steps))}</summary>{_proof_body(result)}</details>"
     )
+
+
+def proof_of(claim_id: str, which: int = 0, *, summary: str = "Show the") -> Html:
+    """The SymPy proof number ``which`` (from 0) behind claim ``claim_id``, as the registry
+    ran it (:func:`pe.claims.proofs`), in a closed fold (:func:`proof`): a page shows the
+    proof that verified its claim, never a second run of it.
+
+    Examples
+    --------
+    >>> proof_of("rotation-identity").startswith('<details class="pe-fold"><summary>Show the')
+    True
+    """
+    found = claims.proofs(claim_id)
+    if not 0 <= which < len(found):
+        raise ValueError(f"claim {claim_id!r} has {len(found)} SymPy proofs, not {which + 1}")
+    return proof(found[which], summary=summary)
 
 
 _INLINE_TEX = re.compile(r"\$([^$]+)\$")
