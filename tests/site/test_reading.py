@@ -118,6 +118,13 @@ LAYOUT_JS = """
       svg: /^data:image\\/svg|\\.svg([?#]|$)/.test(src),
     });
   }
+  out.code = [];
+  for (const pre of column.querySelectorAll("pre")) {
+    const scroller = pre.querySelector(":scope > code") || pre;
+    if (!pre.getClientRects().length || scroller.scrollWidth <= scroller.clientWidth + 1) continue;
+    const cue = getComputedStyle(scroller).backgroundImage.split("linear-gradient").length - 1;
+    out.code.push({ cue, text: pre.textContent.trim().slice(0, 40) });
+  }
   for (const table of column.querySelectorAll("table.pe-claims")) {
     const r = table.getBoundingClientRect();
     out.tables.push([r.left, r.right]);
@@ -157,6 +164,11 @@ def layout_problems(state: dict[str, Any], width: int) -> list[str]:
         if not image["svg"] and image["ratio"] < MIN_PIXELS_PER_PIXEL
     ]
     problems += [
+        f"code block scrolls sideways with no cue at its edge: {block['text']!r}"
+        for block in state.get("code", [])
+        if block["cue"] < 2
+    ]
+    problems += [
         f"Claims table spans {t_left:.0f}-{t_right:.0f}, the column {left:.0f}-{right:.0f}"
         for t_left, t_right in state["tables"]
         if t_left < left - SLACK or t_right > right + SLACK
@@ -187,6 +199,10 @@ def test_layout_problems_are_found() -> None:
     sharp = [{**blurry, "ratio": 2.0}, {**blurry, "svg": True}]
     assert layout_problems({**wide_table, "tables": [], "images": [blurry]}, 390) != []
     assert layout_problems({**wide_table, "tables": [], "images": sharp}, 390) == []
+    bare = {"cue": 0, "text": "table = numeric.sinusoidal(16384, 1024)"}
+    assert layout_problems({**wide_table, "tables": [], "code": [bare]}, 390) != []
+    cued = {**bare, "cue": 2}
+    assert layout_problems({**wide_table, "tables": [], "code": [cued]}, 390) == []
 
 
 def _scheme(page: Page, palette: str) -> None:
