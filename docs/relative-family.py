@@ -145,6 +145,9 @@ report.how_we_know("t5-bias-settings", "t5-buckets")
 # \mu_h = 2^{-8h/P}\ (h \le P), \quad \mu_{P+j} = 2^{-4(2j-1)/P}\ (j \le H - P)$$
 #
 # (the paper writes the slope $m$; here $m$ is the query's position).
+# `pe.relative.alibi_slopes` gives, for every head count we recorded, the slopes that the
+# BLOOM code of Hugging Face transformers (a port of that reference code) computes, to
+# float32's rounding [checked](claims.py#claim-alibi-slopes).
 #
 # **Keeps.** Offsets, a strong preference for recent tokens, and no parameters; the penalty is
 # defined at every distance, so longer inputs need nothing new

@@ -275,6 +275,41 @@ def test_megatron_535_path_in_numpy_is_what_torch_computes() -> None:
     assert np.array_equal(angles.numpy(), mine)
 
 
+def test_the_alibi_recording_is_what_transformers_computes() -> None:
+    """The oracle of the claim ``alibi-slopes`` is BLOOM's own code, run now for every
+    recorded head count (its float32 power may round otherwise on another processor)."""
+    require("torch")
+    require("transformers")
+    recorded = relative_family.alibi_recorded()["slopes"]
+    assert list(recorded) == [str(h) for h in record.ALIBI_HEADS]
+    for heads, slopes in recorded.items():
+        now = np.array(record.alibi_slopes(int(heads)))
+        assert now.shape == (int(heads),)
+        assert np.max(np.abs(now / np.array(slopes) - 1)) <= 2 * 4 * EPS32, heads
+
+
+def test_the_alibi_claim_rejects_slopes_wrong_at_one_head() -> None:
+    """pe's slopes with two heads swapped at one head count, or one slope off by 1e-5,
+    fail the claim's oracle check; the true ones pass it."""
+
+    def swapped(heads: int) -> Any:
+        out = relative.alibi_slopes(heads).copy()
+        if heads == 12:
+            out[[8, 9]] = out[[9, 8]]
+        return out
+
+    def nudged(heads: int) -> Any:
+        out = relative.alibi_slopes(heads).copy()
+        if heads == 40:
+            out[-1] *= 1 + 1e-5
+        return out
+
+    check = relative_family._alibi_recorded
+    assert check(relative.alibi_slopes).holds
+    assert not check(swapped).holds
+    assert not check(nudged).holds
+
+
 def test_the_t5_layout_recording_is_what_transformers_builds() -> None:
     require("torch")
     require("transformers")

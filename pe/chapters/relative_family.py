@@ -15,7 +15,9 @@ The measurements: :func:`identical_token_scores` computes the score matrix of a 
 repeating one token under each scheme and :func:`toeplitz_deviation` how far it is from
 depending only on :math:`i - j`; :func:`t5_bucket_properties` checks the properties T5's bucketing
 is designed to have, and :func:`t5_recorded` holds the buckets transformers' own T5 code
-computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.relative.t5_bucket`.
+computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.relative.t5_bucket`;
+:func:`alibi_recorded` holds the ALiBi slopes of transformers' BLOOM code, the oracle of
+:func:`pe.relative.alibi_slopes`.
 """
 
 from __future__ import annotations
@@ -577,10 +579,60 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
     )
 
 
+#: ALiBi's slopes as transformers' BLOOM computes them (``build_alibi_tensor``, its port of
+#: the authors' ``get_slopes``) for every head count 1..64, recorded by
+#: ``tests/real_code/record.py`` with the versions it names.
+ALIBI_RECORDING = "data/alibi_slopes.json"
+
+#: Relative ulps allowed for a float32 power (``torch.pow``) beyond the rounding of its base.
+_POW_ULPS = 4
+
+
+def alibi_recorded() -> dict[str, Any]:
+    """The recording: ``versions``, ``what`` was run and ``slopes`` per head count (``"12"``)."""
+    text = resources.files("pe.chapters").joinpath(ALIBI_RECORDING).read_text(encoding="utf-8")
+    recording: dict[str, Any] = json.loads(text)
+    return recording
+
+
+def _alibi_recorded(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
+    r"""The slopes for every recorded ``H`` against BLOOM's own, in head order.
+
+    Error model: BLOOM rounds its base :math:`2^{-8/P}` (or :math:`2^{-4/P}`) to float32,
+    relative :math:`u_{32}`, and raises it to an integer power :math:`n < 2H` in float32, which
+    multiplies that error by :math:`n` and adds the power's own rounding (allowed
+    :data:`_POW_ULPS` ulps): relative :math:`2H u_{32} + 4\varepsilon_{32}` per ``H``, plus
+    the float64 rounding of ``slopes`` (:math:`\varepsilon + u`, negligible). The check
+    reports the worst ratio of error to that bound over every head of every ``H``.
+    """
+    recording = alibi_recorded()
+    eps32 = float(np.finfo(np.float32).eps)
+    worst, where = 0.0, 0
+    for heads, recorded in recording["slopes"].items():
+        want = np.array(recorded, dtype=np.float64)
+        got = np.asarray(slopes(int(heads)), dtype=np.float64)
+        if got.shape != want.shape:
+            return checked(False, f"H={heads}: {got.size} slopes, BLOOM has {want.size}")
+        bound = 2 * int(heads) * eps32 / 2 + _POW_ULPS * eps32 + 2 * EPS64
+        ratio = float(np.abs(got / want - 1.0).max()) / bound
+        if ratio > worst:
+            worst, where = ratio, int(heads)
+    versions = ", ".join(f"{k} {v}" for k, v in recording["versions"].items())
+    return checked(
+        True,
+        f"against transformers' BLOOM build_alibi_tensor ({versions}), every H = 1.."
+        f"{len(recording['slopes'])}, each head: worst |m_h / BLOOM - 1| is {worst:.2g} of "
+        f"the float32 bound 2H u32 + {_POW_ULPS} eps32 (at H={where})",
+        error=worst,
+        tolerance=Tolerance(1.0, r"2H u_{32} + 4\varepsilon_{32} \text{ (relative, per } H)"),
+    )
+
+
 claim(
     "alibi-slopes",
     "ALiBi's slopes: geometric for a power-of-two head count, interleaved otherwise",
     Check(_alibi, true=relative.alibi_slopes, wrong=(GEOMETRIC_SLOPES, HALVING_SLOPES)),
+    Check(_alibi_recorded, true=relative.alibi_slopes, wrong=(GEOMETRIC_SLOPES, HALVING_SLOPES)),
     statement=(
         r"\begin{gathered}P = 2^{\lfloor \log_2 H \rfloor}:\quad m_h = 2^{-8h/P}\ (h \le P),"
         r"\quad m_{P+j} = 2^{-4(2j-1)/P}\ (1 \le j \le H - P); \\ \text{geometric exactly"

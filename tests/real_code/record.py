@@ -28,6 +28,9 @@ build, where transformers is not installed):
   (``T5Attention._relative_position_bucket``) for every relative position in
   ``[-3D, 3D]`` of each setting ``(bidirectional, num_buckets B, max_distance D)`` of
   :data:`T5_SETTINGS`, and the layout of its bias tables (:func:`t5_layout`);
+- ``pe/chapters/data/alibi_slopes.json``: ALiBi's slopes as transformers' BLOOM computes
+  them (``build_alibi_tensor``, a port of the ALiBi authors' ``get_slopes``) for every head
+  count of :data:`ALIBI_HEADS`;
 - ``pe/chapters/data/implementations.npz``: the tables of :data:`SURVEYED` (the
   implementations of the survey on the conventions page that run in a recorded library),
   at shape 66 x 32, as ``recorded.npz`` holds them;
@@ -63,6 +66,9 @@ T5_SETTINGS = tuple(
 )
 DATA = HERE.parent.parent / "pe" / "chapters" / "data"
 T5_RECORDING = DATA / "t5_buckets.json"
+ALIBI_RECORDING = DATA / "alibi_slopes.json"
+#: The head counts whose ALiBi slopes are recorded: every H from 1 to 64.
+ALIBI_HEADS = range(1, 65)
 ROPE_RECORDING = DATA / "rope_code.json"
 #: The recordings the conventions page's survey is checked against, by the name it uses.
 SURVEYED = {
@@ -313,6 +319,28 @@ def record_t5() -> None:
     T5_RECORDING.write_text(json.dumps(recording, separators=(",", ":")) + "\n")
 
 
+def alibi_slopes(heads: int) -> list[float]:
+    """transformers' BLOOM ALiBi slopes for ``heads`` heads, in head order: the bias
+    ``build_alibi_tensor`` adds at position 1 (``slope * 1``), in float32 as BLOOM runs it."""
+    import torch
+    from transformers.models.bloom.modeling_bloom import build_alibi_tensor
+
+    bias = build_alibi_tensor(torch.ones(1, 2), heads, torch.float32)  # (heads, 1, 2)
+    return [float(b) for b in bias[:, 0, 1].tolist()]
+
+
+def record_alibi() -> None:
+    """Write :data:`ALIBI_RECORDING`: the slopes of every head count, versions and command."""
+    recording = {
+        "what": "transformers.models.bloom.modeling_bloom.build_alibi_tensor(ones(1, 2), H, "
+        "float32)[:, 0, 1]: the slope of each head",
+        "command": COMMAND,
+        "versions": {name: metadata.version(name) for name in ("torch", "transformers")},
+        "slopes": {str(h): alibi_slopes(h) for h in ALIBI_HEADS},
+    }
+    ALIBI_RECORDING.write_text(json.dumps(recording, separators=(",", ":")) + "\n")
+
+
 #: A RoPE function of real code: ``fn(x, positions)`` for ``x`` of shape ``(n, d)``.
 RopeCode = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -436,6 +464,7 @@ def main() -> None:
     import torch
 
     record_t5()
+    record_alibi()
     record_rope()
 
     tables = {}
