@@ -23,13 +23,11 @@ computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.re
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -46,6 +44,7 @@ from pe._tolerance import (
     gamma,
     rotation_rounding,
 )
+from pe.chapters import recorded
 from pe.chapters.rope import EXTENSION, extension_reach
 from pe.claims import (
     Candidate,
@@ -455,15 +454,13 @@ def _t5(bucket: BucketFunction) -> Evidence:
 
 #: T5's buckets as transformers computes them (``T5Attention._relative_position_bucket``),
 #: recorded by ``tests/real_code/record.py`` with the versions it names.
-T5_RECORDING = "data/t5_buckets.json"
+T5_RECORDING = "t5_buckets.json"
 
 
 def t5_recorded() -> dict[str, Any]:
     """The recording: ``versions`` and, per setting, ``bidirectional``, ``num_buckets``,
     ``max_distance``, the ``first`` relative position and the ``buckets`` from there on."""
-    text = resources.files("pe.chapters").joinpath(T5_RECORDING).read_text(encoding="utf-8")
-    recording: dict[str, Any] = json.loads(text)
-    return recording
+    return recorded(T5_RECORDING)
 
 
 def _t5_recorded(bucket: BucketFunction) -> Evidence:
@@ -582,7 +579,7 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
 #: ALiBi's slopes as transformers' BLOOM computes them (``build_alibi_tensor``, its port of
 #: the authors' ``get_slopes``) for every head count 1..64, recorded by
 #: ``tests/real_code/record.py`` with the versions it names.
-ALIBI_RECORDING = "data/alibi_slopes.json"
+ALIBI_RECORDING = "alibi_slopes.json"
 
 #: Relative ulps allowed for a float32 power (``torch.pow``) beyond the rounding of its base.
 _POW_ULPS = 4
@@ -590,9 +587,7 @@ _POW_ULPS = 4
 
 def alibi_recorded() -> dict[str, Any]:
     """The recording: ``versions``, ``what`` was run and ``slopes`` per head count (``"12"``)."""
-    text = resources.files("pe.chapters").joinpath(ALIBI_RECORDING).read_text(encoding="utf-8")
-    recording: dict[str, Any] = json.loads(text)
-    return recording
+    return recorded(ALIBI_RECORDING)
 
 
 def _alibi_recorded(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
@@ -608,8 +603,8 @@ def _alibi_recorded(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidenc
     recording = alibi_recorded()
     eps32 = float(np.finfo(np.float32).eps)
     worst, where = 0.0, 0
-    for heads, recorded in recording["slopes"].items():
-        want = np.array(recorded, dtype=np.float64)
+    for heads, bloom in recording["slopes"].items():
+        want = np.array(bloom, dtype=np.float64)
         got = np.asarray(slopes(int(heads)), dtype=np.float64)
         if got.shape != want.shape:
             return checked(False, f"H={heads}: {got.size} slopes, BLOOM has {want.size}")

@@ -45,11 +45,9 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
-from importlib import resources
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -59,6 +57,7 @@ import sympy as sp
 from pe import _validate, from_scratch, numeric, rotary, symbolic
 from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance, gamma
+from pe.chapters import recorded
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
 from pe.error_models import ROTATION
 from pe.relative import Extension, alibi_bias, signed_sinusoid
@@ -1186,16 +1185,14 @@ claim(
 )
 
 #: The RoPE maps of real code (transformers), recorded by ``tests/real_code/record.py``.
-ROPE_RECORDING = "data/rope_code.json"
+ROPE_RECORDING = "rope_code.json"
 
 
 def rope_recorded() -> dict[str, Any]:
     """The recording: ``versions``, ``width``, ``positions`` and, per model, its ``code`` and
     ``maps`` (at each position, the matrix whose column ``j`` is the image of unit vector
     ``j``)."""
-    text = resources.files("pe.chapters").joinpath(ROPE_RECORDING).read_text(encoding="utf-8")
-    recording: dict[str, Any] = json.loads(text)
-    return recording
+    return recorded(ROPE_RECORDING)
 
 
 class RopeCode(NamedTuple):
