@@ -4,6 +4,7 @@ their wrong candidates); the requirements hold for the sinusoidal encoding."""
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from functools import partial
 
@@ -186,6 +187,18 @@ def test_closest_points_of_one_pair_against_mpmath() -> None:
     assert q - p == best == 710
     assert abs(distance - float(exact)) <= 8 * 2**-52
     assert designs.separation_floor(1000, 1.0) < distance < 1e-4
+
+
+def test_the_one_pair_evidence_names_the_closest_points_and_their_offset() -> None:
+    """What the claim card prints: the two closest positions and their offset, which is the
+    offset of the closest points by the exact distance (mpmath), and their difference."""
+    text = designs._one_pair(1.0).text
+    found = re.search(r"closest points (\d+) and (\d+) \(k = (\d+)\)", text)
+    assert found is not None, text
+    p, q, k = (int(g) for g in found.groups())
+    with mpmath.workdps(30):
+        best = min(range(1, 1000), key=lambda j: 2 * abs(mpmath.sin(mpmath.mpf(j) / 2)))
+    assert k == q - p == best
 
 
 def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
