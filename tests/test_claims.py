@@ -110,6 +110,25 @@ def test_a_wrong_candidate_not_disproved_fails_its_claim() -> None:
     assert closed.undecided == ()
 
 
+def test_the_registrys_records_cannot_be_changed_in_place() -> None:
+    """Candidates, checks, claims, evidence and results are shared across chapters, pages
+    and ``pe verify``: each is frozen, so no caller can change one under another's feet."""
+    import dataclasses
+
+    candidate = Candidate("three", 3)
+    check = claims.Check(equals_two, 2, (candidate,))
+    result = claims.run(claim_of(check))
+    for record, field in (
+        (candidate, "value"),
+        (check, "true"),
+        (CLAIMS[0], "statement"),
+        (result.evidence[0], "holds"),
+        (result, "holds"),
+    ):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, field, None)
+
+
 def test_a_claim_needs_a_statement_or_a_proof() -> None:
     claim = claims.Claim(
         id="x", title="x", page="x", checks=(claims.Check(equals_two, 2, (Candidate("3", 3),)),)

@@ -191,6 +191,22 @@ def test_abel_bound_holds_and_scores_match_rope() -> None:
     assert experiments.decay_ratio(wrong.LAST_PARTIAL_SUM.value) > 1.0
 
 
+def test_abel_bound_is_the_summation_by_parts_bound_in_mpmath() -> None:
+    """The bound as RoFormer writes it, recomputed in mpmath: max |h_(i+1) - h_i| with
+    h_(d/2) = 0, times sum_j |S_j(r)|. Equal pair products make every step 0 but the last,
+    |h_(d/2-1) - 0|, so the last step alone sets the bound."""
+    q = np.tile([0.5, 0.0], 8)  # h_i = q_i k_i = 0.25 for every pair
+    k = q.copy()
+    offsets = np.array([0, 1, 5, 40, 333])
+    bound, _ = rotary.abel_bound(q, k, offsets)
+    omega = [mpmath.mpf(10000) ** (-mpmath.mpf(2 * i) / 16) for i in range(8)]
+    with mpmath.workdps(40):
+        for r, got in zip(offsets.tolist(), bound.tolist(), strict=True):
+            partial = [mpmath.fsum(mpmath.expj(r * w) for w in omega[:j]) for j in range(1, 9)]
+            want = mpmath.mpf("0.25") * mpmath.fsum(abs(s) for s in partial)
+            assert abs(got - float(want)) <= 1e-12 * float(want), r
+
+
 def test_the_complex_product_matches_and_a_flipped_sign_does_not() -> None:
     assert experiments.complex_product(rotary.rope).holds
     assert experiments.complex_product(wrong.FLIPPED_ROPE.value).error > 1e10  # type: ignore[operator]
