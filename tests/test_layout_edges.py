@@ -37,6 +37,19 @@ def _fit(**columns: Any) -> Any:
 PAIR = (np.array([0]), np.array([1]))
 
 
+@pytest.mark.parametrize("start", [0, 7, 1000, 9000])
+def test_row_0s_position_is_read_through_whole_turns_of_every_column(start: int) -> None:
+    """Exact phases of a table whose row 0 is position ``start`` (within half the slowest
+    wavelength, pi 10000^(7/8) ~ 9934, beyond which it is known only modulo that): the fast
+    columns have turned many times, and each is unwrapped by whole turns (2 pi) onto the slow
+    column's estimate; none is called inconsistent and the estimate is ``start``."""
+    w = 10000.0 ** (-np.arange(8) / 8)
+    small = np.full(8, 1e-13)
+    found = _layout._offset(w, wrap(start * w), small, small)
+    assert found.inconsistent == 0
+    assert abs(found.estimate - start) <= 1e-6 * max(1, start)
+
+
 @pytest.mark.parametrize("w", [1.0, 1e-3, 1e-8])
 def test_agree_rel_edge(w: float) -> None:
     """With no uncertainty the frequencies agree within AGREE_REL of the larger only."""

@@ -249,3 +249,34 @@ def test_check_reports_the_first_largest_error() -> None:
     assert not result.passed
     assert result.max_abs_error == np.inf
     assert (result.offset, result.position, result.column) == (1, 0, 0)
+
+
+def test_every_default_base_is_the_papers() -> None:
+    """Vaswani et al. set the base to 10000 (section 3.5): every function of pe that takes
+    a ``base`` and gives it a number for default gives that one (a default one off passes
+    everything else, since the tests name the base)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import pe
+
+    defaults = {}
+    for info in pkgutil.walk_packages(pe.__path__, "pe."):
+        if info.name.startswith(("pe.site", "pe.chapters", "pe.__main__")):
+            continue
+        module = importlib.import_module(info.name)
+        for name, member in vars(module).items():
+            if not callable(member) or getattr(member, "__module__", None) != module.__name__:
+                continue
+            try:
+                parameters = inspect.signature(member).parameters
+            except (TypeError, ValueError):
+                continue
+            base = parameters.get("base")
+            if base is not None and base.default is not inspect.Parameter.empty:
+                defaults[f"{info.name}.{name}"] = base.default
+    assert "pe.rotary.check_offset_dependence" in defaults
+    assert "pe.numeric.frequencies" in defaults
+    # None: "the table's own base", read from it
+    assert {k: v for k, v in defaults.items() if v is not None and v != 10000} == {}

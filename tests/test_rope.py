@@ -376,3 +376,17 @@ def test_the_reverse_turn_is_relative_too_and_its_source_is_listed() -> None:
     assert not proofs.relative_property(wrong.SCALED_ROTATION.value).holds
     bibliography = Path(__file__).parents[1] / "docs" / "bibliography.md"
     assert f'<a id="{get("rope-pairings-in-public-code").source}">' in bibliography.read_text()
+
+
+def test_rotary_defaults_to_the_papers_base() -> None:
+    """Every function of pe.rotary that defaults its ``base`` defaults it to the paper's
+    10000 (RoFormer keeps it); ``test_every_default_base_is_the_papers`` covers the rest."""
+    defaults = {
+        name: inspect.signature(member).parameters["base"].default
+        for name, member in vars(rotary).items()
+        if inspect.isfunction(member)
+        and member.__module__ == rotary.__name__
+        and "base" in inspect.signature(member).parameters
+    }
+    assert "check_offset_dependence" in defaults
+    assert {n: v for n, v in defaults.items() if v not in (10000, None)} == {}

@@ -282,3 +282,27 @@ def test_slowest_frequency_of_every_width_by_mpmath(half: int) -> None:
     exact = mpmath.power(10000, mpmath.mpf(-(d - 2)) / d)
     assert float(numeric.frequencies(d)[-1]) == pytest.approx(float(exact), rel=4e-16)
     assert float(exact * 10000) == pytest.approx(float(mpmath.power(10000, mpmath.mpf(2) / d)))
+
+
+@pytest.mark.parametrize("factor", [1, 2])
+def test_the_refinement_evidence_names_both_widths(factor: int) -> None:
+    """The card names the width and its double, the ones the check compared."""
+    import re
+
+    for d in (64, 512):
+        found = re.match(r"d=(\d+) vs d=(\d+):", chapter_claims._refinement(d, factor).text)
+        assert found is not None
+        assert (int(found.group(1)), int(found.group(2))) == (d, 2 * d)
+
+
+def test_the_inserted_frequencies_evidence_counts_what_it_names() -> None:
+    """The card names the old width, the doubled one and how many frequencies are new
+    (half of the doubled width's, d/2: every second one)."""
+    import re
+
+    text = chapter_claims._inserted((255, 1)).text
+    found = re.match(r"d=(\d+) -> (\d+): of the (\d+) new frequencies", text)
+    assert found is not None, text
+    old, new, count = (int(g) for g in found.groups())
+    assert (new, count) == (2 * old, old // 2)
+    assert old == chapter_claims.D

@@ -385,3 +385,15 @@ def test_every_wrong_candidate_of_a_registered_proof_is_disproved_or_outside_the
                     control.text
                 )
     assert verdicts.count(Verdict.DISPROVED) > 10 * verdicts.count(Verdict.NOT_DECIDED)
+
+
+def test_a_sum_of_exponentials_is_non_zero_whatever_the_signs_of_its_coefficients() -> None:
+    """Lindemann-Weierstrass needs one non-zero coefficient, of either sign: a numerator or a
+    denominator whose coefficients are all negative is non-zero too; 0 over a sum is not."""
+    from pe import symbolic
+
+    e, r = sp.exp(1), sp.exp(sp.sqrt(2))
+    assert symbolic._exponentials_nonzero(-r / (1 + e))
+    assert symbolic._exponentials_nonzero(r / (-1 - 2 * e))
+    assert symbolic._exponentials_nonzero((-3 * r - e) / (-e))
+    assert not symbolic._exponentials_nonzero(sp.Integer(0) / (1 + e))

@@ -630,19 +630,20 @@ DOUBLED_COSINE_PAIR = Candidate("cosine at twice the sine's frequency", _doubled
 
 
 def _offsets(design: Design) -> Evidence:
-    offsets, starts = np.array([1, 5, 50]), np.arange(0, 1000, 7)
+    offsets, starts, lengths = np.array([1, 5, 50]), np.arange(0, 1000, 7), (4, 40)
     expected = row_distance_by_offset(offsets, 512)
     rounding = OFFSET_DISTANCE(offsets, 512)
     ratio = max(
         float(
             (np.abs(offset_distances(design, offsets, starts, 512, n) - expected) / rounding).max()
         )
-        for n in (4, 40)
+        for n in lengths
     )
     return within(
         ratio,
         OFFSET_DISTANCE.per_entry("per offset"),
-        f"d=512: ||E(p+k) − E(p)|| for k in (1, 5, 50), 143 starts p, sentences of 4 and 40 "
+        f"d=512: ||E(p+k) − E(p)|| for k in ({', '.join(map(str, offsets.tolist()))}), "
+        f"{starts.size} starts p, sentences of {lengths[0]} and {lengths[1]} "
         f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): worst difference / tolerance {ratio:.2g} "
         f"(tolerances {', '.join(f'{t:.2g}' for t in rounding)})",
     )
