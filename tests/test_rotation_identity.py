@@ -309,3 +309,15 @@ def test_every_claim_verifies_and_rejects_its_wrong_candidates(claim: Any) -> No
     assert result.controls
     assert not any(c.holds for c in result.controls), [c.detail for c in result.controls]
     assert result.page == "rotation-identity"
+
+
+def test_the_numeric_identity_checks_cover_every_kind_of_offset() -> None:
+    """The statement is for every integer k: the float checks take k = 0, positive offsets
+    small and large, and a negative one (PE(p - 3) = T_(-3) PE(p))."""
+    from pe.chapters import rotation_identity
+
+    offsets = rotation_identity.OFFSETS
+    assert (offsets == 0).any()
+    assert (offsets < 0).any()
+    assert offsets.max() >= 1000
+    assert (np.abs(offsets) == 1).any()
