@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from pe import numeric
-from pe.identify import _explain, _fit, _inputs, _law, _layout, identify
+from pe.identify import _explain, _fit, _inputs, _law, _layout, _tensors, identify
 from pe.identify._fit import check_rest, fit_columns
 
 DTYPES = [np.float16, np.float32, np.float64]
@@ -185,3 +185,51 @@ def test_residual_tolerance_is_the_documented_formula() -> None:
     for eps in (_eps(np.float16), _eps(np.float32), _eps(np.float64)):
         stated = np.minimum(8 * eps + 2 * eps * w * (3 + 1100) + 1e-8, 0.02)
         np.testing.assert_array_equal(_explain.residual_tolerance(w, -3, 1100, eps), stated)
+
+
+def test_a_table_of_fit_rows_rows_is_not_refitted_and_one_row_more_is() -> None:
+    """``refit_strided`` reads every ``ceil(n / FIT_ROWS)``-th row: a table of exactly
+    FIT_ROWS rows was fitted on all of them and comes back as it was; one row more takes a
+    stride of 2 and refits its slow columns."""
+    rows = _inputs.FIT_ROWS
+    table = numeric.sinusoidal(rows + 1, 8)
+    fit = fit_columns(table[:rows], np.ones(rows), _eps(np.float64))
+    slow = np.arange(8)[fit.w * 2 < 1.0]
+    assert slow.size
+    assert _fit.refit_strided(table[:rows], fit, slow, _eps(np.float64)) is fit
+    assert _fit.refit_strided(table, fit, slow, _eps(np.float64)) is not fit
+
+
+def _candidates(sinusoids: int, width: int) -> Any:
+    """Two stored tensors whose sampled rows have ``sinusoids`` sinusoid columns of ``width``
+    (the rest uniform noise), and the sampler that reads them."""
+    rows = _tensors.SAMPLE_ROWS
+    waves = np.sin(np.outer(np.arange(rows), 0.9 ** np.arange(sinusoids)))
+    noise = np.random.default_rng(3).uniform(-1, 1, (rows, width - sinusoids))
+    sample = np.concatenate([waves, noise], axis=1)
+    tensors = [_tensors.Stored(f"w{i}", (rows, width), "F32") for i in range(2)]
+    return tensors, (lambda _stored: sample)
+
+
+def test_the_unsaved_buffer_hint_starts_just_below_looks_sinusoidal() -> None:
+    """With ceil(LOOKS_SINUSOIDAL * width) sinusoid columns a tensor looks like a table (the
+    error lists the likeliest); with one fewer, none does, and the error gives the hint."""
+    width = 40
+    enough = int(np.ceil(_tensors.LOOKS_SINUSOIDAL * width))
+    for sinusoids, looks in ((enough, True), (enough - 1, False)):
+        tensors, sample = _candidates(sinusoids, width)
+        assert _tensors.sinusoid_score(sample(tensors[0])) == sinusoids / width
+        with pytest.raises(ValueError, match="--tensor NAME is needed") as error:
+            _tensors.choose("f.safetensors", tensors, None, {}, sample)
+        assert ("likeliest tables" in str(error.value)) is looks
+        assert (_tensors.UNSAVED_HINT in str(error.value)) is not looks
+
+
+@pytest.mark.parametrize(
+    ("scale", "passes"), [(1.01 * (1 - 1e-6), True), (1.01 * (1 + 1e-6), False)]
+)
+def test_a_sinusoid_column_must_stay_within_1_01(scale: float, passes: bool) -> None:
+    """A column a sin(pi r / 2) is an exact sinusoid; it counts as a table's column while its
+    values stay within 1.01 (a stored table's rounding), and not beyond."""
+    column = scale * np.sin(np.pi / 2 * np.arange(_tensors.SAMPLE_ROWS))
+    assert _tensors.sinusoid_score(column[:, None]) == (1.0 if passes else 0.0)
