@@ -193,7 +193,7 @@ def test_a_table_of_fit_rows_rows_is_not_refitted_and_one_row_more_is() -> None:
     stride of 2 and refits its slow columns."""
     rows = _inputs.FIT_ROWS
     table = numeric.sinusoidal(rows + 1, 8)
-    fit = fit_columns(table[:rows], np.ones(rows), _eps(np.float64))
+    fit = fit_columns(table[:rows].astype(np.float64), np.ones(rows), _eps(np.float64))
     slow = np.arange(8)[fit.w * 2 < 1.0]
     assert slow.size
     assert _fit.refit_strided(table[:rows], fit, slow, _eps(np.float64)) is fit
