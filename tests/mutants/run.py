@@ -281,8 +281,8 @@ def selection_for(path: str, root: Path = ROOT) -> tuple[str, ...]:
     parts = Path(path).with_suffix("").parts
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    if path in REACHED_BY or len(parts) < 2:
-        return (path, *(REACHED_BY.get(path) or FALLBACK))
+    if len(parts) < 2:
+        return (path, *FALLBACK)
     # a private module (``_law``) is reached through its package (``pe.identify``)
     first = len(parts) - 1
     while first > 1 and parts[first].startswith("_"):
@@ -306,7 +306,7 @@ def selection_for(path: str, root: Path = ROOT) -> tuple[str, ...]:
         tests.append("tests/test_claims.py")
     own = f"test_{parts[-1].lstrip('_')}"
     tests.sort(key=lambda t: not Path(t).stem.startswith(own))  # its own tests first
-    chosen = list(dict.fromkeys(tests)) or list(FALLBACK)
+    chosen = list(dict.fromkeys([*REACHED_BY.get(path, ()), *tests])) or list(FALLBACK)
     return (path, *chosen)
 
 
