@@ -8,11 +8,16 @@ which alone would eat a quarter of the 2.5 MB page-weight budget. This hook
    with the same block share one file), linked from where the block was, so the cascade
    order is unchanged;
 2. after the build, removes from that file the rules whose selectors name a class that no
-   page of the site uses (``:not(...)`` arguments aside), keeping every at-rule, custom
-   property and element rule. JupyterLab's widget, editor and toolbar styles go; the
-   rules for rendered cells and outputs stay.
+   page of the site uses (``:not(...)`` arguments aside), keeping every at-rule and element
+   rule. JupyterLab's widget, editor and toolbar styles go; the rules for rendered cells and
+   outputs stay;
+3. removes the rules that can match no element at all (``.jupyter-wrapper :root``: the
+   root has no ancestor), which held JupyterLab's icons as 80 KB of data URLs, and the
+   custom properties (``--jp-...``) that nothing of the site reads with ``var()``.
 
-Both steps are deterministic, so two builds still give identical files.
+The file is render-blocking (the browser paints nothing before it has it): every byte of
+it delays the first paint on a slow connection. All steps are deterministic, so two builds
+still give identical files.
 """
 
 from __future__ import annotations
@@ -97,7 +102,29 @@ def _selectors(prelude: str) -> list[str]:
 
 
 def _selector_used(selector: str, classes: set[str]) -> bool:
-    return all(name in classes for name in CLASS_TOKEN.findall(NOT_ARGUMENT.sub("", selector)))
+    return all(
+        name in classes for name in CLASS_TOKEN.findall(NOT_ARGUMENT.sub("", selector))
+    ) and not _never_matches(selector)
+
+
+BRACKETED = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+")
+ROOT = re.compile(r"^html(?![\w-])|:root(?![\w-])")
+
+
+def _never_matches(selector: str) -> bool:
+    """Can ``selector`` match no element? True when the root (``html``, ``:root``) is
+    required below another element, as in ``.jupyter-wrapper :root``.
+
+    Examples
+    --------
+    >>> _never_matches(".jupyter-wrapper :root"), _never_matches(".a > html.x")
+    (True, True)
+    >>> _never_matches(":root"), _never_matches("html .a"), _never_matches(".a :not(:root)")
+    (False, False, False)
+    """
+    flat = BRACKETED.sub("", BRACKETED.sub("", selector.strip()))
+    return any(ROOT.search(compound) for compound in COMBINATOR.split(flat)[1:])
 
 
 def prune(css: str, classes: set[str]) -> str:
@@ -119,9 +146,87 @@ def prune(css: str, classes: set[str]) -> str:
     return "\n".join(kept)
 
 
+VARIABLE_USE = re.compile(r"var\(\s*(--[\w-]+)")
+
+
+def _declarations(body: str) -> list[str]:
+    """The declarations of a rule's body, split at the semicolons outside parentheses and
+    quotes (a data URL holds one)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for index, char in enumerate(body):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == ";" and depth == 0:
+            parts.append(body[start:index])
+            start = index + 1
+    return [part.strip() for part in [*parts, body[start:]] if part.strip()]
+
+
+def prune_variables(css: str, used_elsewhere: set[str]) -> str:
+    r"""``css`` without the custom properties that no ``var()`` reads: not in
+    ``used_elsewhere`` (the names the rest of the site reads) nor in a value kept here.
+
+    Examples
+    --------
+    >>> prune_variables(".w{--a: 1px; --b: var(--a); --c: 2px; color: red}", {"--b"})
+    '.w{--a: 1px;--b: var(--a);color: red}'
+    >>> prune_variables(".w{--c: 2px}\n.x{color: red}", set())
+    '.x{color: red}'
+    """
+    blocks = _blocks(css)
+    used = set(used_elsewhere)
+    while True:  # a kept value may read another property: keep that one too
+        kept_values = [
+            declaration
+            for _, body in blocks
+            for declaration in _declarations(body)
+            if not declaration.startswith("--") or declaration.split(":", 1)[0].strip() in used
+        ]
+        grown = used | {name for value in kept_values for name in VARIABLE_USE.findall(value)}
+        if grown == used:
+            break
+        used = grown
+    out = []
+    for prelude, body in blocks:
+        if prelude.startswith("@") and body and "{" in body:
+            inner = prune_variables(body, used)
+            if inner:
+                out.append(f"{prelude}{{{inner}}}")
+            continue
+        if not body:
+            out.append(prelude)
+            continue
+        declarations = [
+            d
+            for d in _declarations(body)
+            if not d.startswith("--") or d.split(":", 1)[0].strip() in used
+        ]
+        if declarations:
+            out.append(f"{prelude}{{{';'.join(declarations)}}}")
+    return "\n".join(out)
+
+
+def variables_read(site: Path, skip: set[str]) -> set[str]:
+    """The custom properties that the site's pages, scripts and stylesheets read with
+    ``var()``, the files named in ``skip`` aside."""
+    names: set[str] = set()
+    for path in sorted(site.rglob("*")):
+        if path.suffix in {".html", ".css", ".js"} and path.name not in skip and path.is_file():
+            names.update(VARIABLE_USE.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return names
+
+
 def on_post_build(config: Any, **_: Any) -> None:
-    """Write the shared stylesheets, pruned against the classes of the whole site."""
-    folder = Path(config["site_dir"]) / OUTPUT_DIR
+    """Write the shared stylesheets, pruned against the classes of the whole site and the
+    custom properties it reads."""
+    site = Path(config["site_dir"])
+    folder = site / OUTPUT_DIR
     folder.mkdir(parents=True, exist_ok=True)
+    elsewhere = variables_read(site, skip=set(_sheets))
     for name, css in sorted(_sheets.items()):
-        (folder / name).write_text(prune(css, _classes) + "\n", encoding="utf-8")
+        pruned = prune_variables(prune(css, _classes), elsewhere)
+        (folder / name).write_text(pruned + "\n", encoding="utf-8")

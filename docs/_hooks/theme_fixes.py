@@ -5,9 +5,12 @@
 - ``docs/javascripts/search-on-demand.js`` is inlined just before the theme's script, so
   that the search index is fetched on the first use of search, not by every page (an
   inline script: one request less before the page can paint).
-- The MathJax components that ``startup.js`` would load one after the other are preloaded
-  from the page's head: fetched with the stylesheets, not three round trips later (the
-  first formulas, often in the largest text of the first screen, are typeset sooner).
+- The theme's script is deferred, as the site's own are (``mkdocs.yml``): fetched with the
+  page but run once it is parsed, in order, so that neither its download nor its work holds
+  back the first paint of the text. (MathJax's components are fetched from
+  ``docs/javascripts/mathjax-config.js`` once the page is parsed, all at once; preloaded
+  from the head, they took the bandwidth of the stylesheets and the text, and Lighthouse
+  counted their 160 KB before the first paint.)
 - Without ``PE_SITE_URL`` the site does not know its address (``site_url`` is then the
   address ``make serve`` serves, for the downloadable notebooks' links): no page gets a
   canonical link and the sitemap lists no page, rather than naming 127.0.0.1.
@@ -23,54 +26,24 @@ from typing import Any
 
 SCRIPT = Path(__file__).parent.parent / "javascripts" / "search-on-demand.js"
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
-#: What ``startup.js`` loads (``docs/javascripts/mathjax-config.js``), below ``assets/mathjax/``.
-MATHJAX = (
-    "core.js",
-    "input/tex.js",
-    "output/chtml.js",
-    "output/chtml/fonts/tex.js",
-    "a11y/assistive-mml.js",
-)
-BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
+BUNDLE = re.compile(r'(<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js")></script>')
 
 
 def fix(html: str, script: str) -> str:
-    """``html`` with its search dialog named and ``script`` inlined before the theme's.
+    """``html`` with its search dialog named, ``script`` inlined before the theme's script
+    and that script deferred.
 
     Examples
     --------
     >>> page = SEARCH_DIALOG + '<script src="../assets/javascripts/bundle.ab12.min.js"></script>'
     >>> fix(page, "let x;")  # doctest: +NORMALIZE_WHITESPACE
     '<div class="md-search" data-md-component="search" role="dialog" aria-label="Search">\
-<script>let x;</script><script src="../assets/javascripts/bundle.ab12.min.js"></script>'
+<script>let x;</script><script src="../assets/javascripts/bundle.ab12.min.js" defer></script>'
     """
     named = html.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + ' aria-label="Search">')
-    return BUNDLE.sub(lambda m: f"<script>{script}</script>{m.group(0)}", named, count=1)
-
-
-STARTUP = re.compile(r'<script src="([^"]*)assets/mathjax/startup\.js"')
-
-
-def preload_mathjax(html: str) -> str:
-    """``html`` with MathJax's components preloaded at the end of its head, from where the
-    page loads ``startup.js``; a page without MathJax is left as it is.
-
-    Examples
-    --------
-    >>> page = '<head></head><script src="../assets/mathjax/startup.js"></script>'
-    >>> preload_mathjax(page).count('<link rel="preload" as="script" href="../assets/mathjax/')
-    5
-    >>> preload_mathjax("<head></head>")
-    '<head></head>'
-    """
-    found = STARTUP.search(html)
-    if found is None:
-        return html
-    links = "".join(
-        f'<link rel="preload" as="script" href="{found.group(1)}assets/mathjax/{name}">'
-        for name in MATHJAX
+    return BUNDLE.sub(
+        lambda m: f"<script>{script}</script>{m.group(1)} defer></script>", named, count=1
     )
-    return html.replace("</head>", f"{links}</head>", 1)
 
 
 CANONICAL = re.compile(r'<link rel="canonical" href="[^"]*">')
@@ -87,12 +60,12 @@ def deployed() -> bool:
 
 def fix_page(html: str) -> str:
     """All of the above on one page."""
-    fixed = preload_mathjax(fix(html, SCRIPT.read_text(encoding="utf-8").strip()))
+    fixed = fix(html, SCRIPT.read_text(encoding="utf-8").strip())
     return fixed if deployed() else CANONICAL.sub("", fixed)
 
 
 def on_post_page(output: str, **_: Any) -> str:
-    """Name the search dialog, defer the search index, preload MathJax."""
+    """Name the search dialog, defer the search index and the theme's script."""
     return fix_page(output)
 
 

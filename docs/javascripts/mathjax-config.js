@@ -28,6 +28,23 @@ window.MathJax = {
   startup: { typeset: false },
 };
 
+// MathJax's components, fetched all at once as soon as the page is parsed (this script is
+// deferred, as startup.js after it): startup.js alone would fetch core.js, then the input and
+// output, then the font data, three round trips one after the other. Not from the page's
+// head: there they took the bandwidth of the stylesheets and the text before the first paint.
+(() => {
+  const startup = document.querySelector('script[src$="assets/mathjax/startup.js"]');
+  if (!startup) return;
+  const base = startup.src.slice(0, -"startup.js".length);
+  for (const name of ["core", "input/tex", "output/chtml", "output/chtml/fonts/tex", "a11y/assistive-mml"]) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "script";
+    link.href = `${base}${name}.js`;
+    document.head.append(link);
+  }
+})();
+
 (() => {
   const done = new WeakSet(); // containers already handed to MathJax
 
@@ -99,18 +116,26 @@ window.MathJax = {
   }
 
   // Typeset `containers` one after the other, giving the browser its turn every few ms
-  // (a phone's processor is several times slower than a desktop's).
+  // (a phone's processor is several times slower than a desktop's). Before each turn the
+  // formulas just typeset are measured and marked (markScrollingMath): one layout serves
+  // the measure and the paint that follows, and no formula is painted before it fits (a
+  // wide one shrunk after it was painted made the text below it jump).
   async function typesetInSteps(containers) {
     let since = performance.now();
+    let typeset = [];
     for (const container of containers) {
       if (done.has(container) || !container.isConnected) continue;
       done.add(container);
       await MathJax.typesetPromise([container]);
+      typeset.push(container);
       if (performance.now() - since > 5) {
+        markScrollingMath(typeset);
+        typeset = [];
         await new Promise((resume) => setTimeout(resume, 0));
         since = performance.now();
       }
     }
+    markScrollingMath(typeset);
   }
 
   function queue(step) {
@@ -120,12 +145,11 @@ window.MathJax = {
     return MathJax.startup.promise;
   }
 
-  // A block (with what its folds show) typeset, then its formulas laid out.
+  // A block (with what its folds show) typeset, its formulas measured.
   function typesetBlocks(blocks) {
     return queue(async () => {
       const fresh = blocks.filter((block) => !done.has(block));
       await typesetInSteps(fresh.flatMap((block) => [block, ...shownInFolds(block)]));
-      for (const block of fresh) markScrollingMath(block);
     });
   }
 
@@ -167,22 +191,25 @@ window.MathJax = {
     queue(async () => {
       wrapLooseText(fold);
       await typesetInSteps([...fold.children, ...shownInFolds(fold)]);
-      markScrollingMath(fold);
+      markScrollingMath([fold]); // what was typeset before it closed, too
     });
   }, true);
-  window.addEventListener("resize", () => markScrollingMath(document));
+  window.addEventListener("resize", () => markScrollingMath([document]));
 })();
 
 // A display formula a little wider than its column is set a little smaller (down to 3/4 of
 // its size); one still wider scrolls inside its own box: it is marked (the stylesheet draws
 // the cue: a shadow at the edge that hides more, and a line under it saying so) and the
-// keyboard can scroll it. Measured all at once (one layout), then marked.
+// keyboard can scroll it. The formulas under `roots` are measured all at once (one layout,
+// none if the page is laid out already), then marked.
 const SMALLEST = 0.75;
-function markScrollingMath(root) {
-  const displays = Array.from(root.querySelectorAll('mjx-container[display="true"]'));
-  const inlines = Array.from(root.querySelectorAll('mjx-container:not([display="true"])'));
-  for (const box of displays) box.style.fontSize = "";
-  for (const box of inlines) box.classList.remove("pe-scrolls");
+function markScrollingMath(roots) {
+  const under = (selector) => Array.from(new Set(roots.flatMap((root) => Array.from(root.querySelectorAll(selector)))));
+  const displays = under('mjx-container[display="true"]');
+  const inlines = under('mjx-container:not([display="true"])');
+  // Earlier marks undone where there are any (each change makes the next read lay out again).
+  for (const box of displays) if (box.style.fontSize) box.style.fontSize = "";
+  for (const box of inlines) if (box.classList.contains("pe-scrolls")) box.classList.remove("pe-scrolls");
   const sizes = displays.map((box) => [box.clientWidth, box.scrollWidth]);
   const wide = inlines.map(isWideInline);
   const shrunk = [];

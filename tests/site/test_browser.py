@@ -878,3 +878,69 @@ def test_display_formulas_hold_their_height_until_typeset(
     assert len(fitting) >= 2 if width == 1280 else fitting
     for held, took, source in fitting:
         assert abs(held - took) <= 1.6, (source, held, took)  # a line of text: 1.6 em
+
+
+PARAGRAPH_LINES_JS = """() => Array.from(document.querySelectorAll('article p, article li'))
+    .filter((p) => p.getClientRects().length && !p.closest('details:not([open])'))
+    .map((p) => [p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight),
+                 p.textContent.slice(0, 40),
+                 p.matches('.pe-tex-display') || !!p.querySelector('.pe-tex-display')])"""
+#: The inline formulas as they would be without their reserved width (the check's control).
+UNRESERVED_CSS = (
+    ".md-typeset .pe-tex-inline { display: inline !important; width: auto !important;"
+    " height: auto !important; color: inherit !important; white-space: normal !important }"
+)
+
+
+def paragraph_lines(
+    browser: Browser, server: str, chapter: str, width: int, css: str = ""
+) -> tuple[list[Any], list[Any]]:
+    """Each visible paragraph's height in lines before MathJax typesets the page (MathJax
+    held back) and after (every formula typeset), in page order; ``css`` added to both."""
+    lines = []
+    for typeset in (False, True):
+        context, _ = open_context(browser, server, "light", width)
+        try:
+            if not typeset:
+                context.route("**/assets/mathjax/**", lambda route: route.abort())
+            page = context.new_page()
+            page.goto(server + chapter + "/", wait_until="load")
+            if css:
+                page.add_style_tag(content=css)
+            if typeset:
+                wait_for_typesetting(page)
+                page.evaluate("() => window.peTypesetAll()")
+                page.evaluate("() => MathJax.startup.promise")
+            lines.append(page.evaluate(PARAGRAPH_LINES_JS))
+        finally:
+            context.close()
+    return lines[0], lines[1]
+
+
+def reflowed(held: list[Any], took: list[Any]) -> list[tuple[str, float, float]]:
+    """The paragraphs without a display formula whose height changed by a line or more when
+    their inline formulas were typeset: (start of the text, lines before, lines after)."""
+    assert len(held) == len(took) >= 2
+    return [
+        (source, before, after)
+        for (before, source, display), (after, _, _) in zip(held, took, strict=True)
+        if not display and abs(before - after) >= 1.0
+    ]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("chapter", ["rotation-identity", "sinusoidal-encoding", "implications"])
+def test_paragraphs_keep_their_lines_when_inline_formulas_are_typeset(
+    browser: Browser, server: str, chapter: str, width: int
+) -> None:
+    """Before MathJax runs, each inline formula holds the width it takes once typeset
+    (docs/_hooks/math_space.py), so no paragraph gains or loses a line when the formulas
+    come: the text below does not move (Lighthouse's layout shift)."""
+    assert reflowed(*paragraph_lines(browser, server, chapter, width)) == []
+
+
+def test_a_paragraph_reflowed_by_its_formulas_is_found(browser: Browser, server: str) -> None:
+    """The check's control: with the widths not reserved (the raw TeX shown until MathJax
+    comes, as before the hook), paragraphs of the encoding chapter change by a line."""
+    held, took = paragraph_lines(browser, server, "sinusoidal-encoding", 390, UNRESERVED_CSS)
+    assert len(reflowed(held, took)) >= 2

@@ -24,18 +24,6 @@ import pytest
 from .conftest import LAUNCH_ARGS, chromium_executable, missing
 
 PAGES = ["", "sinusoidal-encoding/", "rotation-identity/", "claims/"]
-#: Pages still under the performance bar (issue 24 open): their score is measured and
-#: reported, and falling short of 90 is an expected failure (``pytest.xfail``) until the
-#: page meets it; every other verdict (accessibility, best practices, SEO, bytes, hosts)
-#: holds for them as for every page. Measured here on a loaded 2-core machine: 83-85
-#: (rotation-identity: total blocking time 0.4-0.5 s, layout shift 0.1 from inline formulas
-#: typeset after the first paint) and 74-79 (sinusoidal-encoding, TBT ~1.7 s); the claims
-#: page reached 90.
-SHORT = {
-    "sinusoidal-encoding/": "performance 74-79 here (TBT ~1.7 s); issue 24",
-    "rotation-identity/": "performance 83-85 here (TBT 0.4-0.5 s, CLS 0.1); issue 24",
-    "claims/": "performance 79-90 here (TBT 0.3-1.7 s); issue 24",
-}
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 MIN_PERFORMANCE = 90
 MAX_BYTES = 600 * 1024
@@ -134,8 +122,6 @@ def test_lighthouse_mobile(lighthouse: Path, server: str, path: str, tmp_path: P
         f"{report['audits']['total-byte-weight']['numericValue'] / 1024:.0f} KiB",
     )
     assert found == []
-    if slow is not None and path in SHORT:
-        pytest.xfail(f"{slow}: {SHORT[path]}")
     assert slow is None
 
 
