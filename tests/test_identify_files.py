@@ -8,6 +8,7 @@ package's NumPy interface, or byte by byte for bfloat16). Hostile files are in
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from safetensors.numpy import save_file
 
 import pe
 from pe import conventions
-from pe.identify import load_table
+from pe.identify import _safetensors, _tensors, load_table
 from pe.identify._tensors import could_be_table, widen_bfloat16
 
 N, D = 128, 32
@@ -313,3 +314,77 @@ def test_tables_of_three_axes_from_files(tmp_path: Path, shape: str) -> None:
     refused = run_pe(str(tmp_path / "two.npy"))
     assert refused.returncode == 2
     assert "holds 2 different (n, d) tables" in refused.stderr
+
+
+def write_safetensors(path: Path, header: bytes, data: bytes = b"") -> None:
+    """A ``.safetensors`` file made byte by byte: the header's length, the header, the data."""
+    path.write_bytes(len(header).to_bytes(8, "little") + header + data)
+
+
+def test_a_header_is_read_up_to_the_limit_and_refused_one_byte_above(tmp_path: Path) -> None:
+    limit = _safetensors.MAX_HEADER_BYTES
+    at = tmp_path / "at.safetensors"
+    write_safetensors(at, b"{}" + b" " * (limit - 2))  # an empty header of exactly `limit` bytes
+    tensors, _ = _safetensors.safetensors_tensors(at, "at")
+    assert tensors == []
+    above = tmp_path / "above.safetensors"
+    write_safetensors(above, b"{}" + b" " * (limit - 1))
+    refused = f"above: a header of {limit + 1} bytes, above pe's limit of {limit // 10**6} MB"
+    with pytest.raises(ValueError, match=re.escape(refused)):
+        _safetensors.safetensors_tensors(above, "above")
+
+
+#: The NumPy dtype the ``safetensors`` package writes under each name it shares with pe.
+NUMPY_DTYPES = {
+    "F64": np.float64, "F32": np.float32, "F16": np.float16, "I64": np.int64, "I32": np.int32,
+    "I16": np.int16, "I8": np.int8, "U64": np.uint64, "U32": np.uint32, "U16": np.uint16,
+    "U8": np.uint8, "BOOL": np.bool_,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_DTYPES))
+def test_bytes_per_element_are_those_the_safetensors_package_writes(
+    tmp_path: Path, name: str
+) -> None:
+    """The package's own header names the dtype and spans the bytes pe expects."""
+    path = tmp_path / f"{name}.safetensors"
+    save_file({"t": np.zeros((2, 3), dtype=NUMPY_DTYPES[name])}, str(path))
+    length = int.from_bytes(path.read_bytes()[:8], "little")
+    entry = json.loads(path.read_bytes()[8 : 8 + length])["t"]
+    begin, end = entry["data_offsets"]
+    assert (entry["dtype"], end - begin) == (name, 6 * _safetensors.SAFETENSORS_ITEMSIZE[name])
+
+
+def bits_in_name(name: str) -> int:
+    """Bytes per element read off a safetensors dtype's name: its bits over 8 (BOOL: 1)."""
+    found = re.search(r"\d+", name)
+    return 1 if found is None else int(found.group()) // 8
+
+
+@pytest.mark.parametrize("name", sorted(_safetensors.SAFETENSORS_ITEMSIZE))
+def test_a_tensor_fits_exactly_its_bytes(tmp_path: Path, name: str) -> None:
+    """A (2, 3) tensor spans 6 elements' bytes: accepted at that span, refused one byte
+    shorter or longer (every dtype, bfloat16 and float8 included)."""
+    size = 6 * bits_in_name(name)
+    for span in (size - 1, size, size + 1):
+        entry = {"dtype": name, "shape": [2, 3], "data_offsets": [0, span]}
+        path = tmp_path / f"{name}-{span}.safetensors"
+        write_safetensors(path, json.dumps({"t": entry}).encode(), bytes(span))
+        if span == size:
+            tensors, _ = _safetensors.safetensors_tensors(path, "f")
+            assert tensors == [_tensors.Stored("t", (2, 3), name)]
+        else:
+            with pytest.raises(ValueError, match="does not fit its bytes"):
+                _safetensors.safetensors_tensors(path, "f")
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_an_error_shows_the_first_candidates_and_counts_the_rest(extra: int) -> None:
+    shown = _tensors.SHOWN
+    tensors = [_tensors.Stored(f"l.{i}.weight", (64, 32), "F32") for i in range(shown + extra)]
+    with pytest.raises(ValueError, match="--tensor NAME is needed") as refused:
+        _tensors.choose("f", tensors, None, {})
+    message = str(refused.value)
+    assert message.count("(64, 32) F32") == shown
+    assert ("more (--list shows all)" in message) == (extra > 0)
+    assert f"and {extra} more" in message or extra == 0
