@@ -77,9 +77,10 @@ report.how_we_know("conventions-as-described", "one-indexed-law-is-wider-paper-l
 # | [TensorFlow text tutorial](https://github.com/tensorflow/text/blob/218b976be7f0dcf11ab87e8fdb7f283c45577c38/docs/tutorials/transformer.ipynb) (since 2022; earlier versions interleaved) | halves, sin first | paper | 0 | width $d + 1$ [checked](claims.py#claim-implementations-surveyed) |
 # | [OpenAI Whisper `sinusoids`](https://github.com/openai/whisper/blob/main/whisper/model.py) ([Radford et al. 2023](bibliography.md#radford2023)), [diffusers `get_timestep_embedding`](https://github.com/huggingface/diffusers/blob/168e5b7ffa4949fca82ed2fcd17d3451c5804401/src/diffusers/models/embeddings.py) | halves, sin first (diffusers can flip) | t2t-like (`h - shift` in the denominator) | 0 | [checked](claims.py#claim-implementations-surveyed) |
 #
-# Odd widths are handled five ways in the wild: a zero column, a native extra sine, a shape
-# error, a table one column wider, or a refusal. `pe` refuses them (`pe.numeric` needs an
-# even width); `pe identify` recognises the first two.
+# The last column, read from the same sources, shows five ways of handling an odd width: a
+# zero column, a native extra sine, a shape error, a table one column wider, or a refusal
+# [checked](claims.py#claim-implementations-surveyed). `pe` refuses an odd width
+# (`pe.numeric` needs an even one).
 #
 # ## Converting between layouts, and the sign of the shift matrix
 #
@@ -132,7 +133,7 @@ report.how_we_know("t2t-law-is-paper-law")
 # %% [markdown]
 # ## The bug zoo
 #
-# Seven bugs reported by readers of public implementations and tutorials, each written as a
+# Seven bugs of positional-encoding code, each written as a
 # small function in `pe.bug_zoo` (and again, as loops, in the tests). The first appears in
 # print, in a book's literal translation of the formula into Python
 # ([packt-transformers](bibliography.md#packt-transformers))
@@ -201,11 +202,12 @@ report.fold(
 # and $10^{-3}$ in float32, and names every convention of the table above
 # [checked](claims.py#claim-identify-recovers-conventions).
 #
-# Frequencies above $\pi$ radians per position cannot be told from their aliases at integer
-# positions ($\sin((2\pi - \omega) p) = -\sin(\omega p)$): such a pair turns the wrong way,
-# and `identify` says so in its notes and reports the alias in $[0, \pi]$ instead of
-# guessing [checked](claims.py#claim-aliases-at-integer-positions). The multiplying bug shows
-# it:
+# Frequencies above $\pi$ radians per position cannot be recovered from integer positions:
+# there each shows as an alias in $[0, \pi]$. Between $\pi$ and $2\pi$ the alias is
+# $2\pi - \omega$, and as $\sin((2\pi - \omega) p) = -\sin(\omega p)$ the pair seems to turn
+# the wrong way (so does a faster one that lies there modulo $2\pi$). `identify` says so in
+# its notes and reports the alias in $[0, \pi]$ instead of guessing
+# [checked](claims.py#claim-aliases-at-integer-positions). The multiplying bug shows it:
 
 # %% tags=["hide_input"]
 page.alias_notes()

@@ -125,10 +125,11 @@ page.block_size()
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
 #   reduced angle, $x_{hi} + x_{lo}$ in $[-\pi, \pi]$.
 #
-# The angle error left is below $10^{-24}$ radians at every position up to $2^{53}$: its
-# largest term is the rounding of one partial product, below $2^{-83}$ turns; the check
-# measures it at six positions, $2^{53}$ among them, and the test suite at random positions
-# over the whole range [checked](claims.py#claim-anchor-angle-accurate). So an anchor is as good as the library's
+# The angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$ radians, at every
+# position up to $2^{53}$: the low word takes at most seven roundings, each below $2^{-83}$
+# turns; the check measures it at six positions, $2^{53}$ among them, and the test suite at
+# random positions over the whole range [checked](claims.py#claim-anchor-angle-accurate). So
+# an anchor is as good as the library's
 # `sin` and `cos` (within about half a unit in the last place) plus one rounding.
 #
 # One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
@@ -194,7 +195,10 @@ report.how_we_know("identity-low-precision")
 # %% [markdown]
 # ## Low precision and the uniqueness of rows
 #
-# With exact values, two rows of the table are never equal. Rounding the *values* to float16
+# With exact values, two rows of the table are never equal
+# [checked](claims.py#claim-rows-distinct).
+#
+# Rounding the *values* to float16
 # keeps them apart: no two rows come closer than {{ float16_neighbours:.2f }} in Euclidean
 # distance, far more than float16's rounding. Rounding the *positions* to float16 does not:
 # above 2048 consecutive positions share one float16 number, so they get identical rows
@@ -248,9 +252,9 @@ report.how_we_know("float16-positions-collide")
 # float16 would change the cosines by at most {{ neox_rounded_change:.2f }}
 # [checked](claims.py#claim-gptneox-1003-half-frequencies).
 #
-# The common cure in those threads is to keep the frequencies, positions and angles in
-# float32. As measured above, float32 angles are themselves off; `pe` keeps the angle in
-# extended precision and rounds only the final value
+# Keeping the frequencies, positions and angles in float32 is not enough: as measured
+# above, float32 angles are themselves off. `pe` keeps the angle in extended precision and
+# rounds only the final value
 # [checked](claims.py#claim-table-accurate-float32).
 
 # %% tags=["hide_input"]
@@ -263,8 +267,7 @@ report.how_we_know(
 # ## Speed
 #
 # The rotation algorithm costs one complex multiplication and one rounding per pair; large
-# tables are filled by up to four threads (which changes no bit of the result). The
-# benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
+# tables are filled by up to four threads, each writing its own rows. The benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
 # writing an array of the same shape and dtype (the speed of merely writing the output),
 # the direct float64 evaluation, the float32 recipe and (for small sizes) a Python double
 # loop, and measures the largest error on sampled entries and the peak extra memory of `pe`

@@ -23,7 +23,7 @@
 #
 # One test runs through the page: feed the same token at every position. If the scheme only
 # encodes offsets, the score matrix depends only on $n - m$ (it is constant along every
-# diagonal); if it encodes absolute positions, it does not
+# diagonal); if it encodes absolute positions, with generic weights it does not
 # [checked](claims.py#claim-identical-tokens-relative).
 
 # %% tags=["hide_input"]
@@ -64,8 +64,8 @@ page.learned_lookup(512)
 # $$e_{mn} = \frac{(W_q x_m)^{\mathsf T}\bigl(W_k x_n + a^K_{\mathrm{clip}(n-m, K)}\bigr)}{\sqrt d},
 # \qquad \mathrm{clip}(r, K) = \max(-K, \min(K, r)).$$
 #
-# **Keeps.** Only offsets, with direction; $2K + 1$ vectors per layer serve every length
-# [checked](claims.py#claim-shaw-clipped-offsets).
+# **Keeps.** Only offsets, with direction; $2K + 1$ vectors per table (one table for keys,
+# one for values) serve every length [checked](claims.py#claim-shaw-clipped-offsets).
 #
 # **Loses.** Offsets beyond $K$ are indistinguishable, and absolute position is gone. The
 # authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU (English-French)
@@ -92,8 +92,9 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 #  + \underbrace{u^{\mathsf T} W_{k,E}\, x_n}_{(c)}
 #  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{m-n}}_{(d)} .$$
 #
-# **Keeps.** The sinusoid, now evaluated at offsets, so a segment of text can attend to the
-# cached previous segment without position clashes; only offsets reach the score.
+# **Keeps.** The sinusoid, now evaluated at offsets: only offsets reach the score, so a
+# segment of text can attend to the cached previous one without their positions clashing
+# [checked](claims.py#claim-transformer-xl-four-terms).
 #
 # **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
 # than recurrent networks and 450% longer than vanilla Transformers, and evaluation up to
@@ -170,8 +171,7 @@ report.how_we_know("alibi-slopes", "alibi-reported")
 # %% [markdown]
 # ## No positional encoding, with a causal mask (NoPE)
 #
-# **Formula.** Nothing is added: $s_{mn} = q_m^{\mathsf T} \kappa_n$. Without a mask,
-# attention is blind to order (permuting the input permutes the output). With a causal mask,
+# **Formula.** Nothing is added: $s_{mn} = q_m^{\mathsf T} \kappa_n$. With a causal mask,
 # position $m$ averages over exactly $m + 1$ tokens, and that count is itself positional
 # information. With equal scores and a first token whose value $v_0$ differs from the others'
 # $v$, the output at $m$ is $(v_0 + m\,v)/(m + 1)$, different at every position; without the

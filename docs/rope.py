@@ -207,8 +207,8 @@ report.how_we_know(
 #
 # The right side, averaged over windows of offsets, does decrease from window to window, as
 # measured for $q = \kappa = 1$ at $d = 128$ over the offsets 0 to 9, 10 to 99 and 100 to
-# 999. The scores themselves do not: even for $q = \kappa$ the score falls from its value at offset 0 and then climbs back
-# up by a large fraction of it, again and again. A monotone sequence (ALiBi's linear bias, on
+# 999. The scores themselves do not: even for $q = \kappa$ the score falls from its value at
+# offset 0 and then climbs back up by a large fraction of it. A monotone sequence (ALiBi's linear bias, on
 # the [next page](relative-family.py)) passes the same test, so the test can tell the two
 # apart [checked](claims.py#claim-rope-scores-not-monotone).
 

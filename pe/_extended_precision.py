@@ -24,9 +24,11 @@ alone moves the angle by up to :math:`2^{-53}\omega_i p` (about ``1e-10`` at
   :math:`\cos x \approx \cos x_{hi} - x_{lo} \sin x_{hi}` (the neglected term is below
   :math:`x_{lo}^2/2 < 10^{-31}`).
 
-The angle error is below :math:`10^{-24}` radians for every ``p <= 2**53``: its largest
-term is the rounding of ``P0 f_mid``, below :math:`2^{-83}` turns (the frequency itself
-carries about 160 bits; the claim ``anchor-angle-accurate`` measures both against mpmath),
+The angle error is below :math:`2^{-80}` turns (:math:`5.4 \times 10^{-24}` radians) for
+every ``p <= 2**53``: the low word ``e`` stays below :math:`2^{-29}` turns and takes at
+most seven roundings (``P0 f_mid`` and its addition, the four two-sums' errors, ``p f_lo``),
+each within :math:`2^{-83}` turns (the frequency itself carries about 160 bits; the claim
+``anchor-angle-accurate`` measures both against mpmath),
 so an anchor's error is that of the library's
 ``sin``/``cos`` on :math:`[-\pi, \pi]` (measured within 0.52 units in the last place
 against mpmath; see the tests) plus one rounding: :data:`ANCHOR_ERROR_BOUND`.

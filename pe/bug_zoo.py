@@ -144,8 +144,8 @@ BUGS: tuple[Bug, ...] = (
         "multiplied",
         "multiplying instead of dividing",
         multiplied,
-        "every column but the first turns faster than one radian per position: noise-like "
-        "stripes everywhere",
+        "every column but pair 0's two (at exactly one radian) turns faster than one radian "
+        "per position: noise-like stripes everywhere",
         "holds with blocks at the grown frequencies, but most of them alias above π",
     ),
     Bug(

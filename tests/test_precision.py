@@ -495,7 +495,7 @@ ANY_POSITION = st.integers(min_value=0, max_value=2**53)
 @example(2**53 - 1, 768)
 @example(2**52 + 1, 64)
 def test_anchor_angles_within_their_bound_at_any_position(position: int, d: int) -> None:
-    """The reduced angle is within 1e-24 rad of w_i p mod 2 pi for every p <= 2^53 (sampled
+    """The reduced angle is within 2^-80 turns of w_i p mod 2 pi for every p <= 2^53 (sampled
     over the whole range, edges included), as derived in pe._extended_precision."""
     turns = _extended_precision.frequency_turns(d, 10000.0)
     error, largest = precision.angle_reduction_error(turns, [position], d)

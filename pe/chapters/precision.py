@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
@@ -152,7 +153,7 @@ FLOAT32 = ErrorModel(
     lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
 )
 
-#: Positions of the angle-reduction check and its bound (radians; pe._extended_precision: p0 f_mid rounds below 2^-83 turns).
+#: Positions of the angle-reduction check (its bound: :data:`ANGLE_BOUND`).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 
@@ -758,12 +759,14 @@ def angle_reduction_error(
 
 
 #: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
-#: instead of three: too coarse to reduce angles near 2^53 to 1e-24 rad.
+#: instead of three: too coarse to reduce angles near 2^53 to 2^-80 turns.
 TWO_DOUBLE_FREQUENCIES = Candidate(
     "frequencies kept in two doubles (about 106 bits)",
     _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
-ANGLE_BOUND = 1e-24
+#: The reduced angle's bound in radians, 2^-80 turns: at most seven roundings of the low
+#: word (below 2^-29 turns), each within 2^-83 turns (pe._extended_precision).
+ANGLE_BOUND = 2 * math.pi * 2.0**-80
 
 
 def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
@@ -774,22 +777,24 @@ def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
         f"{error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits), |x| <= {largest:.6g}",
         error=error,
         tolerance=Tolerance(
-            ANGLE_BOUND, r"2^{-83} \text{ turns: the rounding of } P_0 f_{\text{mid}}"
+            ANGLE_BOUND,
+            r"2^{-80} \text{ turns: at most seven roundings of the low word, each within }"
+            r" 2^{-83} \text{ turns}",
         ),
     )
 
 
 claim(
     "anchor-angle-accurate",
-    "The anchors' angles, reduced in extended precision, within $10^{-24}$ rad up to $2^{53}$",
+    "The anchors' angles, reduced in extended precision, within $2^{-80}$ turns up to $2^{53}$",
     Check(
         _angle_reduction,
         true=_extended_precision.frequency_turns(512, 10000.0),
         wrong=(TWO_DOUBLE_FREQUENCIES,),
     ),
     statement=(
-        r"|\hat x - (\omega_i p \bmod 2\pi)| \le 10^{-24},\ |\hat x| \le \pi"
-        r" \quad (0 \le p \le 2^{53}: \text{ derived, largest term } 2^{-83} \text{ turns;"
+        r"|\hat x - (\omega_i p \bmod 2\pi)| \le 2\pi \cdot 2^{-80},\ |\hat x| \le \pi"
+        r" \quad (0 \le p \le 2^{53}: \text{ derived, seven roundings of } 2^{-83} \text{ turns;"
         r" measured at } d = 512 \text{ and six positions, } 2^{53} \text{ included)}"
     ),
 )
@@ -946,8 +951,5 @@ claim(
     Check(_identity_in(np.float16), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
     Check(_identity_in(np.float32), true=_shift_matrix, wrong=(OTHER_BASE_SHIFT_MATRIX,)),
     Check(_identity_in(np.float64), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
-    statement=(
-        r"|(T_k PE(p))_j - PE(p+k)_j| \le 4\varepsilon + "
-        r"4\varepsilon_{64}\,\omega_i(|p| + |k|)"
-    ),
+    statement=r"|(T_k PE(p))_j - PE(p+k)_j| \le " + SHIFT.latex,
 )

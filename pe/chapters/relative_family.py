@@ -249,7 +249,8 @@ claim(
     statement=(
         r"\begin{gathered}x_i = x\ \forall i \implies s_{ij} = f(i - j) \\"
         r" \text{for RoPE, Shaw, Transformer-XL, T5, ALiBi;} \\"
-        r" \text{not for learned or added sinusoidal absolute encodings}\end{gathered}"
+        r" \text{not, with generic weights, for learned or added sinusoidal absolute"
+        r" encodings}\end{gathered}"
     ),
 )
 
@@ -275,7 +276,9 @@ claim(
     "shaw-clipped-offsets",
     "Shaw et al. use $2K + 1$ relative vectors, the same beyond distance $K$",
     Check(_shaw, true=3, wrong=(NO_CLIPPING,)),
-    statement=r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors}",
+    statement=(
+        r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors per table}"
+    ),
 )
 
 #: The four terms (a), (b), (c), (d) of the additive score.

@@ -154,9 +154,9 @@ def shape_notes(fit: ColumnFit, roles: Roles, d: int, located: Located, offset: 
     if roles.turned.any():
         notes.append(
             f"{int(roles.turned.sum())} pairs turn the wrong way: their frequencies lie "
-            "between π and 2π, where integer positions show only the alias 2π − ω (or their "
-            "sine and cosine are swapped); the values listed are the aliases in [0, π], "
-            "the true frequencies cannot be told from this table"
+            "between π and 2π modulo 2π, where integer positions show only an alias turning "
+            "the other way (or their sine and cosine are swapped); the values listed are the "
+            "aliases in [0, π], the true frequencies cannot be told from this table"
         )
     return notes
 

@@ -351,8 +351,8 @@ def law_equivalence() -> Html:
     return Html(
         "<p>For $d = 512$, tensor2tensor with base 10000 is the paper's law with base "
         f"{t2t_512:.6g}; for $d = 8$ the paper's base 10000 is tensor2tensor's base "
-        f"{paper_8:.6g}: the two tables are the same, and no program can tell which law was "
-        f"meant. {code('pe identify')} reports the law whose base is rounder, the paper's on "
+        f"{paper_8:.6g}: the two laws give the same frequencies (the same table, in the same "
+        f"layout), and no program can tell which law was meant. {code('pe identify')} reports the law whose base is rounder, the paper's on "
         "a tie, and says when both are round.</p>"
     )
 
