@@ -188,9 +188,10 @@ def sinusoidal(
     width = _validate.even_width("d_model", d_model)
     out_dtype = _validate.float_dtype("dtype", dtype)
     b = _validate.base_value("base", base)
-    _validate.capped_elements("frequencies", width // 2, 8)
     # The direct method's cap (table plus half-width float64 angles): it also covers the
-    # anchors and scratch of the rotation algorithm, so both methods refuse the same sizes.
+    # anchors and scratch of the rotation algorithm, so both methods refuse the same sizes,
+    # and the width // 2 float64 frequencies (at least one row, so 4 + itemsize >= 6 bytes
+    # a column here against their 4).
     rows = positions.size if positions is not None else count or 0
     _validate.capped_elements("the table", rows * width, 4 + out_dtype.itemsize)
     if positions is None:  # rows 0 .. n-1: no positions array, and cached anchors

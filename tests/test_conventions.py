@@ -391,3 +391,17 @@ def test_identify_does_not_recover_frequencies_above_pi() -> None:
 
     assert chapter._reported_is_alias(chapter.integer_alias_of).holds
     assert not chapter._reported_is_alias(chapter.RECOVERS_TRUE_FREQUENCY.value).holds
+
+
+@pytest.mark.parametrize(("d", "k"), [(8, 3), (16, 1)])
+def test_linear_shift_error_needs_4d_plus_k_rows(d: int, k: int) -> None:
+    """The fitted shift is solved on half the n - k pairs of rows and tested on the other
+    half, each at least 2 d rows: 4 d + k rows are enough (the paper's table is then read as
+    shifted by a linear map, if less sharply than with more rows: the slow columns barely
+    move over 2 d rows), one row fewer is refused with the count it needs."""
+    table = numeric.sinusoidal(4 * d + k, d)
+    assert conventions.linear_shift_error(table, k) < 1e-6
+    with pytest.raises(
+        ValueError, match=f"at least 4 d \\+ k = {4 * d + k} rows, got {4 * d + k - 1}"
+    ):
+        conventions.linear_shift_error(table[:-1], k)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import geometry, numeric, reference
+from pe import MAX_BYTES, geometry, numeric, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
 from tests.helpers import wrong
@@ -206,7 +206,34 @@ def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
     assert distance < designs.separation_floor(1000, wrong.RATIONAL_TURN.value)
 
 
+def test_closest_rows_refuses_more_pairs_than_the_cap_before_allocating() -> None:
+    """Every pair's difference is count * count * width float64 numbers: 100,000 points of
+    one pair (1.6 MB) would need 160 GB, and 8193 points 8 bytes an entry above 1 GiB."""
+    with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
+        designs.closest_rows(designs.one_pair_points(100_000, 1.0))
+    count = 8193
+    assert count * count * 2 * 8 > MAX_BYTES >= (count - 1) ** 2 * 2 * 8
+    with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
+        designs.closest_rows(designs.one_pair_points(count, 1.0))
+
+
 @pytest.mark.parametrize("rows", [np.zeros(3), np.zeros((1, 2))])
 def test_closest_rows_refuses_fewer_than_two_rows(rows: np.ndarray) -> None:
     with pytest.raises(ValueError, match="at least two rows"):
         designs.closest_rows(rows)
+
+
+def test_the_offset_check_refuses_rows_rounded_to_float32() -> None:
+    """The offset distances are held to their rounding bound (about 1e-11), not to 1 in
+    absolute terms: the sinusoidal table rounded to float32 (distances off by about 1e-7,
+    far under 1) fails, the float64 table passes."""
+
+    def float32_table(positions: np.ndarray, _n: int, d_model: int) -> np.ndarray:
+        table = numeric.sinusoidal(np.abs(positions), d_model, dtype=np.float32)
+        return np.asarray(table, dtype=np.float64)
+
+    assert designs._offsets(designs.sinusoidal).holds
+    rounded = designs._offsets(float32_table)
+    assert not rounded.holds
+    assert rounded.error is not None
+    assert rounded.error > 1.0

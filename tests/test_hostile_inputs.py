@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pe
-from pe import cli, numeric
+from pe import _validate, cli, numeric
 from pe.chapters import rotation_identity as theorems
 from pe.identify import load_table
 
@@ -279,6 +279,20 @@ def test_valid_edge_cases_are_accepted(call: Callable[[], Any]) -> None:
     result = call()
     values = result if isinstance(result, np.ndarray) else np.array([result.worst_ratio])
     assert np.all(np.isfinite(values))
+
+
+@pytest.mark.parametrize(("count", "limit"), [(12, 10), (2**20 + 2, 2**20)])
+def test_a_count_is_refused_like_the_positions_it_stands_for(count: int, limit: int) -> None:
+    """A count n stands for the positions 0 .. n - 1: past ``limit`` it is refused as the
+    array of those positions is, naming the last one, n - 1 (a count just within passes)."""
+    messages = []
+    for value in (count, np.arange(count)):
+        with pytest.raises(ValueError, match="must lie within") as caught:
+            _validate.integer_positions("positions", value, limit=limit)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert messages[0].endswith(f"got {count - 1}")
+    assert _validate.integer_positions("positions", limit + 1, limit=limit)[-1] == limit
 
 
 def test_the_cap_is_documented_and_used() -> None:

@@ -146,6 +146,27 @@ def test_odd_widths() -> None:
     assert abs(result.base / 1e4 - 1) < 1e-9
 
 
+def test_odd_width_halves_with_a_wrong_cosine_column() -> None:
+    """Marian's layout (17 sines, 16 cosines) with the cosine of pair 5 at twice its sine's
+    frequency: the sine of a pair is read against its cosine (columns k and k + 17), so the
+    mismatch is found and the cosine's own frequency reported."""
+    d = 33
+    omega = 10000.0 ** (-2 * np.arange(17) / d)
+    cos_omega = omega[:16].copy()
+    cos_omega[5] *= 2
+    n = np.arange(100.0)
+    table = np.concatenate(
+        [np.sin(np.multiply.outer(n, omega)), np.cos(np.multiply.outer(n, cos_omega))], axis=1
+    )
+    result = identify(table)
+    assert (result.layout, result.unpaired_column) == ("halves", 16)
+    assert result.cos_frequencies is not None
+    assert result.sin_frequencies is not None
+    np.testing.assert_allclose(result.cos_frequencies, cos_omega, rtol=1e-9)
+    np.testing.assert_allclose(result.sin_frequencies, omega[:16], rtol=1e-9)
+    assert any("different frequencies (1 of 16 pairs; pair 5" in note for note in result.notes)
+
+
 def test_fairseq_padding_row_is_ignored() -> None:
     table = conventions.get("tensor2tensor").table(100, 32)
     table[1] = 0.0  # fairseq zeroes the row of padding_idx = 1

@@ -233,3 +233,18 @@ def test_a_sinusoid_column_must_stay_within_1_01(scale: float, passes: bool) -> 
     values stay within 1.01 (a stored table's rounding), and not beyond."""
     column = scale * np.sin(np.pi / 2 * np.arange(_tensors.SAMPLE_ROWS))
     assert _tensors.sinusoid_score(column[:, None]) == (1.0 if passes else 0.0)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_float16_table_with_an_extra_unit_of_noise_is_still_the_papers(seed: int) -> None:
+    """Positions 500..599, d = 16, in float16, each entry moved by Gaussian noise of about
+    one float16 unit (1e-3) before its rounding (a table rounded twice, or formed in half
+    precision): its slow cosines barely move over a window of 32 rows, so the coarse
+    windows of the fit must converge before the next one; the table is read as the paper's
+    interleaved encoding, whatever the noise drawn."""
+    rng = np.random.default_rng(seed)
+    table = numeric.sinusoidal(np.arange(500, 600), 16, dtype=np.float16).astype(np.float64)
+    noisy = (table + rng.normal(0.0, 1e-3, table.shape)).astype(np.float16)
+    result = identify(noisy)
+    assert result.is_encoding, result.reason
+    assert (result.layout, result.law) == ("interleaved", "paper")

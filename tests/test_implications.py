@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import math
+import re
 
+import mpmath
 import numpy as np
 import pytest
 
-from pe import geometry, numeric, reference
+from pe import MAX_BYTES, geometry, numeric, reference
 from pe.chapters import implications as measured
 from pe.chapters import implications as proofs
 from pe.claims import Candidate
@@ -228,3 +231,72 @@ def test_the_split_is_a_matter_of_margin() -> None:
     assert chapter._margins(chapter.CONFUSED_OFFSETS).holds
     assert not chapter._margins(chapter.SAME_MARGINS.value).holds
     assert not chapter._margins(chapter.REVERSED_MARGINS.value).holds
+
+
+def test_pair_min_distance_takes_every_frequency_of_a_wide_model() -> None:
+    # d = 512 (256 frequencies) over 10,000 positions: 41 MB, far under pe.MAX_BYTES
+    omega = 10000.0 ** (-np.arange(256) / 256)
+    distances, where = geometry.pair_min_distance(omega, 10_000)
+    ks = np.arange(1, 10_000, dtype=np.float64)
+    for j in (0, 1, 37, 128, 255):
+        # the chord from the point at position 0, (sin 0, cos 0), to the one at position k
+        chord = np.hypot(np.sin(omega[j] * ks), np.cos(omega[j] * ks) - 1.0)
+        assert abs(distances[j] - chord.min()) < 1e-12
+        assert abs(chord[where[j] - 1] - chord.min()) < 1e-12
+
+
+def test_pair_min_distance_refuses_just_above_the_cap() -> None:
+    # 256 frequencies x (2^18 + 1) offsets, 16 bytes each: one offset above pe.MAX_BYTES = 1 GiB
+    omega = 10000.0 ** (-np.arange(256) / 256)
+    assert (2**18 + 1) * omega.size * 16 > MAX_BYTES >= 2**18 * omega.size * 16
+    with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
+        geometry.pair_min_distance(omega, 2**18 + 1)
+
+
+def _exact_closest(omega: mpmath.mpf, n: int) -> tuple[int, mpmath.mpf]:
+    """The offset 0 < k < n of the smallest exact chord 2|sin(omega k / 2)|, and the chord."""
+    chords = [(2 * abs(mpmath.sin(omega * k / 2)), k) for k in range(1, n)]
+    distance, k = min(chords)
+    return k, distance
+
+
+def _printed_within(printed: str, exact: mpmath.mpf) -> bool:
+    """Whether ``printed`` (three significant digits) is ``exact`` rounded: within half a
+    unit of its third digit."""
+    unit = 10.0 ** (math.floor(math.log10(float(exact))) - 2)
+    return abs(float(printed) - float(exact)) <= unit / 2
+
+
+def test_the_every_pair_evidence_prints_the_closest_positions_of_the_pairs_it_names() -> None:
+    """The card of every-pair-relative-and-absolute names pair 0 and pair d/2 - 1: the
+    offset and distance printed for each are that pair's, by the exact chords (mpmath)."""
+    from pe import claims
+
+    (claim,) = [c for c in claims.all_claims() if c.id == "every-pair-relative-and-absolute"]
+    (check,) = [c for c in claim.checks if c.run is measured._every_pair]
+    text = check.run(check.true).text
+    found = re.search(
+        r"d=(\d+), p < (\d+):.*pair 0's closest two positions are (\d+) apart at distance "
+        r"(\S+), pair (\d+)'s (\d+) apart at (\S+)$",
+        text,
+    )
+    assert found is not None, text
+    d, n, k0, distance0, last, k_last, distance_last = found.groups()
+    assert int(last) == int(d) // 2 - 1
+    with mpmath.workdps(30):
+        for pair, k, distance in ((0, k0, distance0), (int(last), k_last, distance_last)):
+            omega = mpmath.mpf(10000) ** (-mpmath.mpf(2 * pair) / int(d))
+            exact_k, exact_distance = _exact_closest(omega, int(n))
+            assert int(k) == exact_k
+            assert _printed_within(distance, exact_distance), (pair, distance, exact_distance)
+
+
+@pytest.mark.parametrize(("power", "law"), [(1, "w_i"), (wrong.DOUBLED_EXPONENT.value, "w_i^2")])
+def test_the_dot_product_evidence_names_the_frequency_law_it_measured(power: int, law: str) -> None:
+    """The card of dot-product-offset-only says which cosines the rows were compared with:
+    cos(w_i (q - p)) for the paper's frequencies, cos(w_i^2 (q - p)) for the doubled exponent
+    (a reader must not read the wrong candidate's line as the paper's law)."""
+    text = measured._dot_products(power).text
+    found = re.search(r"against sum_i cos\((\S+) \(q - p\)\)", text)
+    assert found is not None, text
+    assert found.group(1) == law

@@ -512,3 +512,16 @@ def test_float64_rows_within_the_entry_bound_at_any_position(positions: list[int
     got = numeric.sinusoidal(positions, d)
     exact = reference.table(positions, d)
     assert float(np.abs(got - exact).max()) <= BOUND
+
+
+@pytest.mark.parametrize("d", [8, 64])
+def test_the_census_sample_is_what_its_docstring_says(d: int) -> None:
+    """Every entry of rows 0..63 and 2^20 - 64 .. 2^20 - 1, and 2000 sampled entries: all
+    below 2^20 (so that consecutive positions at both ends of [0, 2^20) are covered)."""
+    positions, columns = accuracy.census_sample(d)
+    assert positions.max() < 2**20
+    assert np.all((columns >= 0) & (columns < d))
+    entries = set(zip(positions.tolist(), columns.tolist(), strict=True))
+    for row in [*range(64), *range(2**20 - 64, 2**20)]:
+        assert all((row, c) in entries for c in range(d)), row
+    assert positions.size == 128 * d + 2000

@@ -333,3 +333,75 @@ def test_transformer_xl_claim_checks_its_own_formula() -> None:
     for term in proofs.FOUR_TERMS:
         three = tuple(t for t in proofs.FOUR_TERMS if t != term)
         assert not claims._transformer_xl(three).holds
+
+
+def _gamma(m: int) -> float:
+    """Higham's gamma_m = m u / (1 - m u), u = 2^-53."""
+    u = 2.0**-53
+    return m * u / (1 - m * u)
+
+
+def _drawn(d: int, seed: int) -> tuple[np.random.Generator, Any, Any, Any]:
+    """The generator after the token and W_q, W_k (each d x d over sqrt(d)), as documented."""
+    rng = np.random.default_rng(seed)
+    token = rng.standard_normal(d)
+    w_q = rng.standard_normal((d, d)) / math.sqrt(d)
+    w_k = rng.standard_normal((d, d)) / math.sqrt(d)
+    return rng, token, w_q, w_k
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_the_repeated_token_bound_of_nope_by_hand(seed: int) -> None:
+    """NoPE's score is one dot product (W_q t).(W_k t), equal in every entry: the documented
+    bound is twice gamma_(3d) |t|^2 |W_q|_F |W_k|_F over the score, and the spread is under it."""
+    d = 16
+    _, token, w_q, w_k = _drawn(d, seed)
+    score = float((w_q @ token) @ (w_k @ token))
+    norms = float(np.linalg.norm(token)) ** 2 * np.linalg.norm(w_q) * np.linalg.norm(w_k)
+    expected = 2 * _gamma(3 * d) * norms / abs(score)
+    bound = measured.identical_token_rounding("nope", 12, d, seed=seed)
+    assert abs(bound - expected) <= 1e-13 * expected
+    spread = measured.toeplitz_deviation(measured.identical_token_scores("nope", 12, d, seed=seed))
+    assert spread <= bound
+
+
+def test_the_repeated_token_bound_of_transformer_xl_by_hand() -> None:
+    """Transformer-XL's score is four dot products, q.k + q.(W_kr R) + u.k + v.(W_kr R), R a
+    sinusoidal row (norm sqrt(d/2)): each within gamma_(3d) |a| |b| (Cauchy-Schwarz, |Wx| <=
+    |W|_F |x|), and three additions, 3u times the sum of the four bounds' norms."""
+    d = 16
+    rng, token, w_q, w_k = _drawn(d, 0)
+    w_kr = rng.standard_normal((d, d)) / math.sqrt(d)
+    u_norm, v_norm = (float(np.linalg.norm(rng.standard_normal(d))) for _ in range(2))
+    t = float(np.linalg.norm(token))
+    q, k = t * float(np.linalg.norm(w_q)), t * float(np.linalg.norm(w_k))
+    r = float(np.linalg.norm(w_kr)) * math.sqrt(d / 2)
+    terms = q * k + q * r + u_norm * k + v_norm * r
+    absolute = _gamma(3 * d) * terms + 3 * 2.0**-53 * terms
+    scores = measured.identical_token_scores("transformer-xl", 12, d)
+    scale = float(np.abs(scores).max())
+    bound = measured.identical_token_rounding("transformer-xl", 12, d)
+    assert abs(bound - 2 * absolute / scale) <= 1e-13 * bound
+    assert measured.toeplitz_deviation(scores) <= bound
+
+
+def test_alibi_slopes_one_ulp_off_pass_and_two_do_not() -> None:
+    """The slopes are held to eps + u relative (exp2 within one ulp, the exact 2^-e rounded
+    once more): slopes one ulp up, within it, pass; two ulps up (2 eps at a power of two,
+    past 1.5 eps) fail."""
+    eps = 2.0**-52
+    evidence = proofs._alibi(relative.alibi_slopes)
+    assert evidence.tolerance is not None
+    assert evidence.tolerance.value == eps + eps / 2
+
+    def up(ulps: int) -> Any:
+        def slopes(heads: int) -> Any:
+            s = np.asarray(relative.alibi_slopes(heads), dtype=np.float64)
+            for _ in range(ulps):
+                s = np.nextafter(s, np.inf)
+            return s
+
+        return slopes
+
+    assert proofs._alibi(up(1)).holds
+    assert not proofs._alibi(up(2)).holds

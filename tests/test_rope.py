@@ -390,3 +390,24 @@ def test_rotary_defaults_to_the_papers_base() -> None:
     }
     assert "check_offset_dependence" in defaults
     assert {n: v for n, v in defaults.items() if v not in (10000, None)} == {}
+
+
+@pytest.mark.parametrize("gain", [1 + 0.1 * math.log(4), 0.9])
+def test_read_rope_code_counts_every_column_a_scaled_rotation_moves(gain: float) -> None:
+    """Maps of RoPE scaled by a gain (YaRN multiplies cos and sin by 1 + 0.1 ln s): not a
+    rotation (no identity at any position, so no pairing is read), but every column moves,
+    its diagonal g cos(w p) never 1, above 1 for the slow pairs as below it for the fast."""
+    recording = experiments.rope_recorded()
+    width, positions = recording["width"], recording["positions"]
+    omega = 10000.0 ** (-np.arange(0, width, 2) / width)
+    maps = []
+    for p in positions:
+        m = np.zeros((width, width))
+        for i, w in enumerate(omega):
+            c, s = gain * math.cos(w * p), gain * math.sin(w * p)
+            m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
+        maps.append(m)
+    assert positions[0] == 0  # the map at 0 is gain * I: every diagonal entry is gain, not 1
+    code = experiments.read_rope_code(maps, positions)
+    assert code.rotated == width
+    assert code.pairing == "neither"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import mpmath
 import numpy as np
@@ -306,3 +307,39 @@ def test_the_inserted_frequencies_evidence_counts_what_it_names() -> None:
     old, new, count = (int(g) for g in found.groups())
     assert (new, count) == (2 * old, old // 2)
     assert old == chapter_claims.D
+
+
+def test_the_doubled_exponent_card_shows_its_own_ratio_residual() -> None:
+    """The wavelength-progression card rejects the doubled exponent lambda_i = 2 pi
+    10000^(4i/d) by the first residual, lambda_(i+1)/lambda_i - 10000^(2/d) = 10000^(4/d) -
+    10000^(2/d): the same for every i, and at the d it names, the number it prints."""
+    from pe import claims
+
+    (claim,) = [c for c in claims.all_claims() if c.id == "wavelength-progression"]
+    candidate = wrong.DOUBLED_EXPONENT_WAVELENGTHS
+    (check,) = [c for c in claim.checks if candidate in c.wrong and c.run(c.true).proof]
+    shown = check.run(candidate.value).shown
+    found = re.search(r"disproved at d = (\d+), entry \[0\] = (\S+): residual is not zero", shown)
+    assert found is not None, shown
+    d = int(found.group(1))
+    exact = sp.Integer(10000) ** sp.Rational(4, d) - sp.Integer(10000) ** sp.Rational(2, d)
+    assert sp.nsimplify(found.group(2)) == exact
+
+
+@pytest.mark.parametrize("width", [2, 3])
+def test_concat_projection_is_proved_for_independent_matrix_entries(width: int) -> None:
+    """A candidate right only when the rows of W_e (or of W_q) are equal is rejected: the
+    proof's matrices have width * width independent entries each."""
+
+    def reversed_rows(w: sp.Matrix) -> sp.Matrix:
+        n = w.shape[0]
+        return sp.Matrix(n, n, lambda r, c: int(r + c == n - 1)) * w
+
+    def flipped_w_e(w_e: sp.Matrix, w_q: sp.Matrix, e: sp.Matrix, q: sp.Matrix) -> sp.Matrix:
+        return reversed_rows(w_e) * e + w_q * q
+
+    def flipped_w_q(w_e: sp.Matrix, w_q: sp.Matrix, e: sp.Matrix, q: sp.Matrix) -> sp.Matrix:
+        return w_e * e + reversed_rows(w_q) * q
+
+    assert not proofs.concat_projection(flipped_w_e, width=width).holds
+    assert not proofs.concat_projection(flipped_w_q, width=width).holds

@@ -7,6 +7,8 @@ The paper's ``atol`` (one entry moved by half and by twice it), the probe's ``MO
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import numpy as np
@@ -85,3 +87,68 @@ def test_unequal_pair_gains_edge() -> None:
     far = 1.0 + _rope_probe.GAIN_EPS * float(np.finfo(np.float16).eps) * 4
     with pytest.raises(AssertionError, match="not a rotation"):
         assert_rope_relative(_scaled_pair(far), 8)
+
+
+def _coarse_sines(dtype: Any) -> Any:
+    """RoPE (adjacent pairs) whose angles, sines and cosines are formed in ``dtype`` and the
+    rotation in float64, as code that builds its cos/sin cache in half precision does."""
+
+    def fn(x: Any, positions: Any) -> Any:
+        x = np.asarray(x, dtype=np.float64)
+        d = x.shape[1]
+        w = (10000.0 ** (-np.arange(0, d, 2) / d)).astype(dtype)
+        angles = np.outer(np.asarray(positions).astype(dtype), w)
+        cos, sin = np.cos(angles).astype(np.float64), np.sin(angles).astype(np.float64)
+        out = np.empty_like(x)
+        out[:, 0::2] = x[:, 0::2] * cos - x[:, 1::2] * sin
+        out[:, 1::2] = x[:, 1::2] * cos + x[:, 0::2] * sin
+        return out
+
+    return fn
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_coarse_sines_are_named_with_their_dtype(dtype: Any) -> None:
+    """Lengths off by a few of ``dtype``'s epsilons, not float64's: the probe names the
+    dtype to pass, not "not a rotation", and passes once it is given."""
+    name = np.dtype(dtype).name
+    with pytest.raises(AssertionError, match=rf"exact only to {name} .* angle_dtype=numpy\.{name}"):
+        assert_rope_relative(_coarse_sines(dtype), 16)
+    assert assert_rope_relative(_coarse_sines(dtype), 16, angle_dtype=dtype) == "adjacent"
+
+
+def _interpolated_float16(x: Any, positions: Any) -> Any:
+    """Position interpolation by 16 (pe.rope of p / 16: slow angles, small sum_i rho_i w_i)
+    with its angles formed in float16."""
+    return pe.rope(x, np.asarray(positions) / 16, angle_dtype=np.float16)
+
+
+def test_the_score_tolerance_is_the_error_model_for_slow_angles() -> None:
+    """Declared float32 angles, formed in float16: refused, with the tolerance of the error
+    model of ``_relative_tolerance``'s docstring, written out here for d = 16 and the q, k
+    of ``numpy.random.default_rng(0)``: tau(m, r) = sum_i rho_i (2 eps_a w_i (|m| + |m + r| +
+    |r|) + (d + 8) eps), both scores' bounds (at m and at 0) added; gain 1, eps = eps_a =
+    float32's (a rotation exact only to float32). Declared float16, the same function passes."""
+    d = 16
+    with pytest.raises(AssertionError, match="beyond the tolerance") as caught:
+        assert_rope_relative(_interpolated_float16, d, angle_dtype=np.float32, base=None)
+    found = re.search(
+        r"at m=(\d+), r=(\d+), beyond the tolerance (\S+) for float32", str(caught.value)
+    )
+    assert found is not None, str(caught.value)
+    m, r, printed = int(found.group(1)), int(found.group(2)), float(found.group(3))
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal(d), rng.standard_normal(d)
+    rho = np.hypot(q[0::2], q[1::2]) * np.hypot(k[0::2], k[1::2])
+    omega = 10000.0 ** (-np.arange(0, d, 2) / d) / 16
+    eps = float(np.finfo(np.float32).eps)
+
+    def tau(m: int) -> float:
+        reach = abs(m) + abs(m + r) + abs(r)
+        return float(np.sum(rho * (2 * eps * omega * reach + (d + 8) * eps)))
+
+    expected = tau(m) + tau(0)
+    assert abs(printed - expected) <= 10.0 ** (math.floor(math.log10(expected)) - 2) / 2
+    assert assert_rope_relative(_interpolated_float16, d, angle_dtype=np.float16, base=None) == (
+        "adjacent"
+    )

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
 
 from pe import attention as attn
 from pe import numeric
+from pe._tolerance import ELEMENTARY_ULPS
 from pe.chapters import why_order as attention
 from pe.chapters import why_order as proofs
 from pe.claims import Candidate
@@ -262,3 +266,59 @@ def test_path_lengths_counts_each_update_of_the_recurrence() -> None:
 def test_path_lengths_refuses_sizes_it_cannot_expand(n: int, d_model: int) -> None:
     with pytest.raises(ValueError, match="n"):
         proofs.path_lengths(n=n, d_model=d_model)
+
+
+@pytest.mark.parametrize("encoding", [attention.SINUSOIDAL, wrong.CONSTANT_ENCODING.value])
+def test_the_symmetry_card_prints_the_gap_relative_to_the_scale(encoding: Any) -> None:
+    """The encoding-breaks-symmetry card prints the word gap, then that gap as a share of the
+    output scale. As measured, the share is gap / scale; on the site, where the gap is
+    within the rounding bound B (the constant vector), it reads "below" B / scale rounded up
+    to two digits: a bound the share is under, the same on every machine."""
+    pair = attention.sentence_pair(encoding, 64)
+    evidence = attention._symmetry_broken(encoding)
+    pattern = r"differ by (below )?(\S+), (below )?(\S+) of the output scale (\S+) "
+    measured_line = re.search(pattern, evidence.text)
+    assert measured_line is not None, evidence.text
+    share = pair.word_gap / pair.scale
+    assert (
+        abs(float(measured_line.group(4)) - share)
+        <= 10.0 ** (math.floor(math.log10(share)) - 2) / 2
+    )
+    site = re.search(pattern, evidence.shown)
+    assert site is not None, evidence.shown
+    if pair.word_gap <= pair.tolerance:
+        assert site.group(1) == site.group(3) == "below "
+        ratio_bound = pair.tolerance / pair.scale
+        last_digit = 10.0 ** (math.floor(math.log10(ratio_bound)) - 1)
+        assert ratio_bound <= float(site.group(4)) < ratio_bound + last_digit
+        assert share <= float(site.group(4))
+    else:
+        assert site.group(4) == measured_line.group(4)
+
+
+def _gamma(m: int) -> Fraction:
+    """Higham's gamma_m = m u / (1 - m u), u = 2^-53, exactly."""
+    u = Fraction(1, 2**53)
+    return m * u / (1 - m * u)
+
+
+@pytest.mark.parametrize(("n", "d"), [(4, 2), (5, 3), (8, 6)])
+def test_the_attention_bound_in_a_case_computable_by_hand(n: int, d: int) -> None:
+    """W_q = W_k = 0, W_v = I: every score is 0, every weight 1/n, the output each column's
+    mean. The module's model then reads B_Q = B_K = B_S = 0, r_ij = eps (the exponential),
+    |dA_ij| / A_ij <= 2 eps + gamma_(n-1) + u, B_V = gamma_d |X|, so every entry of column c
+    is bounded by (gamma_n + 2 eps + gamma_(n-1) + u + gamma_d) * mean_j |X_jc|; and the
+    computed outputs are within it of the exact means."""
+    x = np.random.default_rng(n).standard_normal((n, d))
+    weights = attn.AttentionWeights(np.zeros((d, d)), np.zeros((d, d)), np.eye(d))
+    bound = attn.attention_error_bound(x, weights)
+    eps = ELEMENTARY_ULPS * Fraction(1, 2**52)
+    factor = _gamma(n) + 2 * eps + _gamma(n - 1) + Fraction(1, 2**53) + _gamma(d)
+    out = attn.attention(x, weights)
+    for c in range(d):
+        column = [Fraction(float(v)) for v in x[:, c]]
+        expected = factor * sum((abs(v) for v in column), Fraction(0)) / n
+        exact_mean = sum(column, Fraction(0)) / n
+        for i in range(n):
+            assert abs(Fraction(float(bound[i, c])) - expected) <= expected * Fraction(8, 2**53)
+            assert abs(Fraction(float(out[i, c])) - exact_mean) <= expected
