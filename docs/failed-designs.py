@@ -114,11 +114,13 @@ report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
 page.single_pair_note()
 
 # %% [markdown]
-# Counted in numbers, a continuous code is still far thriftier than a binary one, as
+# Counted in numbers, a continuous code is still thriftier than a binary one beyond a
+# handful of positions, as
 # [Zhang et al.](bibliography.md#zhang2023) say: a binary code of $n$ positions needs
 # $\lceil \log_2 n \rceil$ bits, while that single pair gives every integer position its
-# own point, because $p$ radians never come back to a whole number of turns (proved for every
-# integer in [chapter 5](implications.py); measured here on the first thousand).
+# own point, because a nonzero whole number of radians is never a whole number of turns
+# (proved for every nonzero integer offset in [chapter 5](implications.py); measured here on
+# the first thousand).
 # What it gives up is margin. Two different binary codes differ in at least one bit, so
 # they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
 # $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a

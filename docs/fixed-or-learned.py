@@ -129,9 +129,8 @@ report.how_we_know(
 )  # fmt: skip
 
 # %% [markdown]
-# The residual path carries the encoding; it does not protect it. Each sublayer adds its own
-# output, and the deeper the stack the smaller the share of the sum that is still the
-# original encoding.
+# The residual path carries the encoding; it does not protect it: each sublayer adds its own
+# output to the sum that holds it.
 #
 # ## Exercises
 

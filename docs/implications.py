@@ -52,7 +52,7 @@ report.how_we_know(
 #
 # Cosine is even, so $PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)$: a word $k$ places ahead and a
 # word $k$ places behind look exactly alike to the dot product of the raw encodings. Direction
-# is not lost from the vectors themselves ($PE(p+k) \neq PE(p-k)$), only from this
+# is not lost from the vectors themselves ($PE(p+k) \neq PE(p-k)$ for $k \neq 0$), only from this
 # similarity. A matrix between the two rows can bring it back: $PE(p)^{\mathsf T} T_1 PE(q)$,
 # with $T_1$ between them, is no longer even in $k$ (the claim's wrong candidate), and learned
 # projections $W_q^{\mathsf T} W_k$ play that role in attention (the last section)
@@ -110,7 +110,7 @@ report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$
 # offsets instead of all $n^2/2$ pairs of rows. Measured over the first hundred thousand
-# positions, the closest rows are neighbours, and they stay well apart: the slow pairs move a
+# positions at $d = 64$ and $d = 512$, the closest rows are neighbours (not at $d \le 8$), and they stay well apart: the slow pairs move a
 # little at every step, and over that range the fast pairs do not line up all at once again. Frequencies that are whole
 # fractions of a turn, as in a binary counter, would make rows repeat exactly (the claim's
 # wrong candidate) [checked](claims.py#claim-rows-distinct).

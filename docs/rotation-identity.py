@@ -19,7 +19,8 @@
 # $$v_i(p) = \begin{pmatrix} \sin \omega_i p \\ \cos \omega_i p \end{pmatrix},
 # \qquad \omega_i = 10000^{-2i/d},$$
 #
-# a point on the unit circle at angle $\omega_i p$ [checked](claims.py#claim-pair-index-range).
+# a point on the unit circle, turned by the angle $\omega_i p$ from where it starts at
+# $p = 0$ [checked](claims.py#claim-pair-index-range).
 #
 # Moving from position $p$ to position $p + k$ adds $\omega_i k$ to that angle, and adding a
 # fixed angle is a rotation. So for every offset $k$ there is one matrix $T_k$, **the same
@@ -29,9 +30,9 @@
 # $$PE(p + k) = T_k\, PE(p) .$$
 #
 # This is what the paper means by "$PE_{pos+k}$ can be represented as a linear function of
-# $PE_{pos}$". This chapter derives $T_k$ in two lines, explains its unusual sign, and proves
-# the laws it obeys. Everything below is computed by the package `pe` while this page is
-# built.
+# $PE_{pos}$" [checked](claims.py#claim-vaswani-linear-function). This chapter derives $T_k$
+# in two lines, explains its unusual sign, and proves the laws it obeys. Everything below is
+# computed by the package `pe` while this page is built.
 
 # %% tags=["hide_input"]
 from pe.site import report
@@ -88,6 +89,7 @@ page.rotation_explorer()
 
 # %% tags=["hide_input"]
 report.how_we_know(
+    "vaswani-linear-function",
     "rotation-identity",
     "rotation-identity-block-diagonal",
     proofs={"rotation-identity-block-diagonal": [0]},

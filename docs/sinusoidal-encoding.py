@@ -180,8 +180,8 @@ examples.encoding_tabs()
 # **512 is a choice.** Any even width works: the frequencies run from 1 down to
 # $10000^{-(d-2)/d}$, which is $10000^{-1}$ times $10000^{2/d}$ and so close to it only for a
 # wide table ($10^{-3}$, ten times $10000^{-1}$, at $d = 8$), and doubling the width keeps
-# every frequency and inserts one between neighbours
-# [checked](claims.py#claim-width-refines-frequencies).
+# every frequency, inserts one between each pair of neighbours and adds one below the old
+# slowest [checked](claims.py#claim-width-refines-frequencies).
 #
 # **"Zero-centred" holds only over full periods.** A common statement calls the values
 # zero-centred, citing the advice of [LeCun et al. (1998)](bibliography.md#lecun1998) that

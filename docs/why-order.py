@@ -79,11 +79,11 @@ page.wrong_proofs()
 # ### The numeric check, for a realistic sequence
 #
 # With $n = 32$ tokens of width $d = 64$, random embeddings and random projections in
-# float64, and a random permutation, the two sides agree to rounding. The tolerance follows
-# from where they can differ: only the order of the sums over the $n$ keys changes, and a
-# reordered sum of $n$ terms moves by about $n\varepsilon$ times the size of its terms.
-# Every output is a weighted average of the rows of $XW_v$, so each entry is held to
-# $\tau = 4\,n\,\varepsilon\,\max|XW_v|$ with $\varepsilon = 2^{-52}$ [checked](claims.py#claim-attention-permutation-equivariant).
+# float64, and a random permutation, the two sides agree to rounding. Each entry is held to
+# a rounding bound computed from the inputs, $B(PX) + P\,B(X)$, where $B$ bounds the error
+# of every step of attention (the products $QK^{\mathsf T}$, the row maximum, the
+# exponentials, the sums over the $n$ keys and the average of the rows of $XW_v$); it is of
+# the order of $n\varepsilon\max|XW_v|$ [checked](claims.py#claim-attention-permutation-equivariant).
 
 # %% tags=["hide_input"]
 page.equivariance_table()

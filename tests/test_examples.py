@@ -155,3 +155,28 @@ def test_jax_rope_depends_only_on_the_offset_to_float32() -> None:
     # The wrong candidate: the rotation from float64 angles is farther than that bound.
     wrong = pe.rope(x.astype(np.float64), positions)
     assert np.abs(rotate(x, positions) - wrong).max() > 8 * 8 * 2.0**-24 * np.abs(x).max()
+
+
+def pasted(source: str) -> Any:
+    """``source`` compiled as a fresh interpreter would (no ``__future__`` flags inherited
+    from this file: annotations are evaluated when a function is defined)."""
+    return compile(source, "<pasted>", "exec", dont_inherit=True)
+
+
+def test_the_numpy_code_to_copy_runs_pasted_alone() -> None:
+    """The NumPy tabs' text, run by itself in an empty namespace (as a reader pastes it),
+    defines functions that give the table the paper's formula gives and the very rotations
+    of pe.from_scratch (held to pe's own by the claim from-scratch-rope); without its
+    imports it would not even define them."""
+    from pe import from_scratch
+    from pe.site.examples import runnable_source
+
+    table: dict[str, Any] = {}
+    exec(pasted(runnable_source(from_scratch.sinusoidal_table)), table)  # noqa: S102
+    assert_matches_paper(table["sinusoidal_table"](64, 32))
+    rotated: dict[str, Any] = {}
+    exec(pasted(runnable_source(from_scratch.rope)), rotated)  # noqa: S102
+    x = np.random.default_rng(0).standard_normal((8, 16))
+    assert np.array_equal(rotated["rope"](x), from_scratch.rope(x))
+    with pytest.raises(NameError):  # without its imports: its annotations name npt
+        exec(pasted(runnable_source(from_scratch.rope).split("\n\n\n", 1)[1]), {})  # noqa: S102

@@ -306,7 +306,7 @@ def test_law_tolerance_is_the_shift_error_model() -> None:
 def test_every_claim_verifies_and_rejects_its_wrong_candidates(claim: Any) -> None:
     result = run(claim)
     assert result.holds, [e.detail for e in result.evidence]
-    assert result.controls
+    assert result.controls or (claim.source is not None and not claim.checks)
     assert not any(c.holds for c in result.controls), [c.detail for c in result.controls]
     assert result.page == "rotation-identity"
 

@@ -526,7 +526,7 @@ ORTHOGONALITY = ErrorModel(
 
 
 def orthogonality(shift: ShiftMatrix) -> Evidence:
-    """:math:`\\max|T^{\\mathsf T} T - I|` and :math:`\\max|\\det T - 1|` of ``shift`` at ``d = 64``.
+    """:math:`\\max|T^{\\mathsf T} T - I|` and :math:`\\max|\\det T - 1|` of ``shift`` at ``d = 512``.
 
     Over the offsets 1, 7, 100 and 12345, each against its bound of :data:`ORTHOGONALITY`.
 
@@ -537,14 +537,14 @@ def orthogonality(shift: ShiftMatrix) -> Evidence:
     """
     gram, det = 0.0, 0.0
     for k in (1, 7, 100, 12_345):
-        matrix = shift(k, 64, 10000.0)
-        gram = max(gram, float(np.abs(matrix.T @ matrix - np.eye(64)).max()))
+        matrix = shift(k, LAW_WIDTH, 10000.0)
+        gram = max(gram, float(np.abs(matrix.T @ matrix - np.eye(LAW_WIDTH)).max()))
         det = max(det, abs(float(np.linalg.det(matrix)) - 1.0))
-    gram_tol, det_tol = ORTHOGONALITY(64)
+    gram_tol, det_tol = ORTHOGONALITY(LAW_WIDTH)
     return within(
         max(gram / gram_tol, det / det_tol),
         ORTHOGONALITY.per_entry("per number"),
-        f"T_k, d=64, k in (1, 7, 100, 12345): max|T^T T - I| = {gram:.2g} (tolerance "
+        f"T_k, d={LAW_WIDTH}, k in (1, 7, 100, 12345): max|T^T T - I| = {gram:.2g} (tolerance "
         f"{gram_tol:.2g}), max|det T - 1| = {det:.2g} (tolerance {det_tol:.2g})",
     )
 
@@ -953,4 +953,16 @@ claim(
     _proved(ten_to_fifteen_to_twenty, TRANSPOSED_BLOCK),
     _measured(ten_fifteen_twenty, TRANSPOSED_SHIFT_MATRIX),
     statement=r"T_5\,PE(10) = PE(15) \quad\text{and}\quad T_5\,PE(15) = PE(20)",
+)
+
+claim(
+    "vaswani-linear-function",
+    "Vaswani et al.: PE(pos + k) is a linear function of PE(pos)",
+    statement=(
+        r"\text{Vaswani et al. (2017), Section 3.5: the sinusoids were chosen in the hope that"
+        r" the model could easily learn to attend by relative positions, since for any fixed"
+        r" offset } k,\ PE_{pos+k} \text{ can be represented as a linear function of }"
+        r" PE_{pos}"
+    ),
+    source="vaswani2017",
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import inspect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pe import from_scratch
@@ -85,13 +85,27 @@ def tabs(name: str, panels: Sequence[tuple[str, Html]]) -> Html:
     )
 
 
+def runnable_source(function: Callable[..., object]) -> str:
+    """``function``'s source after its module's NumPy imports, so that it runs pasted alone.
+
+    Examples
+    --------
+    >>> print(runnable_source(from_scratch.sinusoidal_table).splitlines()[0])
+    import numpy as np
+    """
+    module = inspect.getmodule(function)
+    lines = inspect.getsource(module).splitlines() if module is not None else []
+    imports = [line for line in lines if line.startswith("import numpy")]
+    return "\n".join(imports) + "\n\n\n" + inspect.getsource(function)
+
+
 def encoding_tabs() -> Html:
     """The encoding to copy: a PyTorch module, plain NumPy, JAX."""
     return tabs(
         "encoding",
         [
             ("PyTorch", code_block(example("pytorch_sinusoidal.py"))),
-            ("NumPy", code_block(inspect.getsource(from_scratch.sinusoidal_table))),
+            ("NumPy", code_block(runnable_source(from_scratch.sinusoidal_table))),
             ("JAX", code_block(example("jax_sinusoidal.py"))),
         ],
     )
@@ -103,7 +117,7 @@ def rope_tabs() -> Html:
         "rope",
         [
             ("PyTorch", code_block(example("pytorch_rope.py"))),
-            ("NumPy", code_block(inspect.getsource(from_scratch.rope))),
+            ("NumPy", code_block(runnable_source(from_scratch.rope))),
             ("JAX", code_block(example("jax_rope.py"))),
         ],
     )

@@ -152,11 +152,12 @@ ALLOWED_WORDS: tuple[Allowed, ...] = (
     ),
     Allowed(
         re.compile(
-            r"\bevery\s+(?:claim|page|other\s+number)\b|\bon\s+every\s+page\b",
+            r"\bevery\s+(?:(?:checked\s+)?claim|page|other\s+number)\b|\bon\s+every\s+page\b",
             re.IGNORECASE,
         ),
-        "the site's own claims and pages (every claim registered and fed a wrong candidate,"
-        " every page with the same letters): `pe verify`, the build and this check enforce it",
+        "the site's own claims and pages (every claim registered, every checked one fed a wrong"
+        " candidate, every page with the same letters): `pe verify`, the build and this check"
+        " enforce it",
         "Every claim named here is verified at build.",
     ),
     Allowed(

@@ -334,7 +334,6 @@ def worked_example() -> Html:
     """
     words = facts.WORKED_SENTENCE
     example = numeric.sinusoidal(len(words), D)
-    exact = reference.table(range(len(words)), D)
     if not np.array_equal(example[0], np.tile([0.0, 1.0], D // 2)):
         raise AssertionError("PE(0) is not the pair (0, 1) repeated")
     formulas = {
@@ -351,7 +350,7 @@ def worked_example() -> Html:
                 math(formula, display=False),
                 f"{example[p, j]:.17g}",
                 mpmath.nstr(reference.entry(p, j, D), 20),
-                f"{abs(example[p, j] - exact[p, j]):.1g}",
+                mpmath.nstr(abs(mpmath.mpf(float(example[p, j])) - reference.entry(p, j, D)), 2),
             ]
             for (p, j), formula in formulas.items()
         ),
