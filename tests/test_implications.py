@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -300,3 +301,24 @@ def test_the_dot_product_evidence_names_the_frequency_law_it_measured(power: int
     found = re.search(r"against sum_i cos\((\S+) \(q - p\)\)", text)
     assert found is not None, text
     assert found.group(1) == law
+
+
+@pytest.mark.parametrize("wrong_place", [1, 3])
+def test_the_decay_check_fails_when_mpmath_disagrees_at_either_place(
+    monkeypatch: pytest.MonkeyPatch, wrong_place: int
+) -> None:
+    """Both places float64 finds, the first rise and the first negative value, must be
+    confirmed by mpmath: a reference that contradicts either one alone fails the check."""
+    true = measured._not_monotone((43, 3284))
+    assert true.holds, true.detail
+    exact = geometry.reference_dot_by_offset
+
+    def contradicted(d: int, offsets: Any) -> Any:
+        values = np.array(exact(d, offsets))
+        values[wrong_place] = -values[3] if wrong_place == 3 else values[0] - 1.0
+        return values
+
+    monkeypatch.setattr(measured, "reference_dot_by_offset", contradicted)
+    refused = measured._not_monotone((43, 3284))
+    assert not refused.holds
+    assert "confirmed with mpmath: no" in refused.detail

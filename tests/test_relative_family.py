@@ -405,3 +405,13 @@ def test_alibi_slopes_one_ulp_off_pass_and_two_do_not() -> None:
 
     assert proofs._alibi(up(1)).holds
     assert not proofs._alibi(up(2)).holds
+
+
+def test_the_interpolation_card_names_the_last_position_it_reaches() -> None:
+    """Stretched by s from L trained positions, the positions run 0..sL - 1 (8191 for the
+    page's L = 2048, s = 4): the card names that last one, not sL."""
+    d, trained, s = extension.EXTENSION
+    evidence = measured._interpolation(relative.position_interpolation)
+    assert f"positions 0..{int(s * trained) - 1}, d={d}, trained on 0..{trained - 1}" in (
+        evidence.detail
+    )

@@ -411,3 +411,18 @@ def test_read_rope_code_counts_every_column_a_scaled_rotation_moves(gain: float)
     code = experiments.read_rope_code(maps, positions)
     assert code.rotated == width
     assert code.pairing == "neither"
+
+
+def test_the_decay_check_allows_the_rounding_of_its_stated_model() -> None:
+    """The decay check's allowance is 2 gamma_(d+4) sum_i |h_i|, the larger over its two
+    (q, k), with h_i = |q_i k_i| of the pairs as complex numbers (worked out here by hand);
+    a gamma of another size (d >> 4 for d + 4) is not the model the card states."""
+    evidence = experiments._decay(rotary.abel_bound)
+    assert evidence.tolerance is not None
+    u = 2.0**-53
+    expected = 0.0
+    for q, k in experiments.decay_pairs():
+        d = q.size
+        h = np.abs((q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]))
+        expected = max(expected, 2 * ((d + 4) * u / (1 - (d + 4) * u)) * float(h.sum()))
+    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12, abs=0.0)

@@ -343,3 +343,14 @@ def test_concat_projection_is_proved_for_independent_matrix_entries(width: int) 
 
     assert not proofs.concat_projection(flipped_w_e, width=width).holds
     assert not proofs.concat_projection(flipped_w_q, width=width).holds
+
+
+def test_the_stream_card_counts_the_weights_a_doubled_stream_adds() -> None:
+    """A 2d-wide stream doubles one side of every matrix that reads or writes it: W_Q, W_K,
+    W_V and W_O (d x d each) and W_1, W_2 (d x d_ff), so it adds 4 d^2 + 2 d d_ff weights
+    per layer; the card prints that count (a b ^ a for b - a printed another number)."""
+    d, d_ff = proofs.D, 2048
+    evidence = proofs._stream_matrices(("W_Q", "W_K", "W_V", "W_1"))
+    found = re.search(r"stream adds ([\d,]+) weights per layer", evidence.detail)
+    assert found is not None, evidence.detail
+    assert int(found.group(1).replace(",", "")) == 4 * d * d + 2 * d * d_ff

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import sympy as sp
 
 from pe import attention as attn
 from pe import numeric
@@ -322,3 +323,16 @@ def test_the_attention_bound_in_a_case_computable_by_hand(n: int, d: int) -> Non
         for i in range(n):
             assert abs(Fraction(float(bound[i, c])) - expected) <= expected * Fraction(8, 2**53)
             assert abs(Fraction(float(out[i, c])) - exact_mean) <= expected
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_symbolic_softmax_weights_each_row_over_its_keys(causal: bool) -> None:
+    """Row r of the symbolic attention weights sums to exactly 1 over its keys, 0..r with a
+    causal mask (r + 1 keys, row 0 attending to itself) and all n without; the rest are 0."""
+    n = 4
+    scores = sp.Matrix(n, n, lambda r, c: sp.Symbol(f"s_{r}{c}", real=True))
+    weights = attention._symbolic_softmax(scores, causal)
+    for r in range(n):
+        keys = range(r + 1) if causal else range(n)
+        assert sp.cancel(sp.Add(*weights.row(r)) - 1) == 0
+        assert [c for c in range(n) if weights[r, c] != 0] == list(keys)
