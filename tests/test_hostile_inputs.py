@@ -813,3 +813,14 @@ def test_the_cli_exits_cleanly_on_any_command_line(argv: list[str], tmp_path: Pa
     else:
         assert status in (0, 1), (argv, status, err)
         assert err == "", (argv, err)
+
+
+@pytest.mark.parametrize("elements", [2**80, 10**30, 3 * 10**40])
+def test_an_absurd_size_is_refused_with_its_order_of_magnitude(elements: int) -> None:
+    """Above 10^6 GiB the refusal gives the size's power of ten in GiB (an exact integer
+    count, no float overflow): floor(log10(bytes / 2^30)), computed here with integers."""
+    gib = elements * 8 // 2**30
+    with pytest.raises(ValueError, match=rf"asks for about 1e{len(str(gib)) - 1} GiB,") as refused:
+        _validate.capped_elements("x", elements, 8)
+    assert 10 ** (len(str(gib)) - 1) <= gib < 10 ** len(str(gib))  # the exponent's meaning
+    assert f"1e{math.floor(math.log10(elements * 8 / 2**30))} GiB" in str(refused.value)
