@@ -793,9 +793,10 @@ claim(
         wrong=(TWO_DOUBLE_FREQUENCIES,),
     ),
     statement=(
-        r"|\hat x - (\omega_i p \bmod 2\pi)| \le 2\pi \cdot 2^{-80},\ |\hat x| \le \pi"
-        r" \quad (0 \le p \le 2^{53}: \text{ derived, seven roundings of } 2^{-83} \text{ turns;"
-        r" measured at } d = 512 \text{ and six positions, } 2^{53} \text{ included)}"
+        r"\begin{gathered}|\hat x - (\omega_i p \bmod 2\pi)| \le 2\pi \cdot 2^{-80},\ |\hat x|"
+        r" \le \pi \quad (0 \le p \le 2^{53}) \\ \text{derived: seven roundings of } 2^{-83}"
+        r" \text{ turns; measured at } d = 512 \\ \text{and six positions, } 2^{53}"
+        r" \text{ included}\end{gathered}"
     ),
 )
 

@@ -959,10 +959,10 @@ claim(
     "vaswani-linear-function",
     "Vaswani et al.: PE(pos + k) is a linear function of PE(pos)",
     statement=(
-        r"\text{Vaswani et al. (2017), Section 3.5: the sinusoids were chosen in the hope that"
-        r" the model could easily learn to attend by relative positions, since for any fixed"
-        r" offset } k,\ PE_{pos+k} \text{ can be represented as a linear function of }"
-        r" PE_{pos}"
+        r"\begin{gathered}\text{Vaswani et al. (2017), Section 3.5: the sinusoids were chosen}"
+        r" \\ \text{in the hope that the model could easily learn to attend by relative} \\"
+        r" \text{positions, since for any fixed offset } k,\ PE_{pos+k} \\ \text{can be"
+        r" represented as a linear function of } PE_{pos}\end{gathered}"
     ),
     source="vaswani2017",
 )
