@@ -354,3 +354,23 @@ def test_the_stream_card_counts_the_weights_a_doubled_stream_adds() -> None:
     found = re.search(r"stream adds ([\d,]+) weights per layer", evidence.detail)
     assert found is not None, evidence.detail
     assert int(found.group(1).replace(",", "")) == 4 * d * d + 2 * d * d_ff
+
+
+def test_the_projection_cost_check_allows_its_stated_rounding() -> None:
+    """W[e; q] against W_e e + W_q q is held to (gamma_2d + gamma_(d+1)) max |W||x|, its
+    model, worked out here for the check's own seeded W, e, q (a gamma of another length
+    is not the model the card states)."""
+    d = proofs.D
+    evidence = proofs._costs(lambda w_e, w_q, e, q: w_e @ e + w_q @ q)
+    rng = np.random.default_rng(0)
+    e, q = rng.standard_normal(d), rng.standard_normal(d)
+    w = rng.standard_normal((d, 2 * d))
+    magnitude = float((np.abs(w) @ np.abs(np.concatenate([e, q]))).max())
+    u = 2.0**-53
+
+    def gamma(m: int) -> float:
+        return m * u / (1 - m * u)
+
+    assert evidence.tolerance is not None
+    expected = (gamma(2 * d) + gamma(d + 1)) * magnitude
+    assert abs(evidence.tolerance.value - expected) <= 1e-12 * expected
