@@ -525,3 +525,11 @@ def test_the_census_sample_is_what_its_docstring_says(d: int) -> None:
     for row in [*range(64), *range(2**20 - 64, 2**20)]:
         assert all((row, c) in entries for c in range(d)), row
     assert positions.size == 128 * d + 2000
+
+
+def test_the_drift_rows_start_at_every_decade_the_evidence_names() -> None:
+    """The drift checks say "32 rows from each of p = 10^3..10^6": their starts are those
+    four powers of ten, each once (a start moved onto another decade would drop one)."""
+    evidence = precision._drift_bound(2.0**-24)(recipes.float32_recipe)
+    assert "32 rows from each of p = 10^3..10^6" in evidence.detail
+    assert sorted(precision.DRIFT_STARTS.tolist()) == [10**e for e in range(3, 7)]

@@ -415,3 +415,28 @@ def test_the_interpolation_card_names_the_last_position_it_reaches() -> None:
     assert f"positions 0..{int(s * trained) - 1}, d={d}, trained on 0..{trained - 1}" in (
         evidence.detail
     )
+
+
+def test_the_alibi_oracle_reports_its_worst_error_against_the_bound() -> None:
+    """The ALiBi oracle's figure is the worst |m_h / BLOOM - 1| divided by the float32
+    bound 2H u32 + 4 eps32 (+ 2 eps64), recomputed here; a slope off by 1e-5 at H = 40 is
+    several times that bound and fails (run here, not only with the real-code tests)."""
+    recording = measured.alibi_recorded()["slopes"]
+    eps32, eps64 = float(np.finfo(np.float32).eps), float(np.finfo(np.float64).eps)
+    worst = max(
+        float(np.abs(relative.alibi_slopes(int(h)) / np.array(bloom) - 1.0).max())
+        / (int(h) * eps32 + 4 * eps32 + 2 * eps64)
+        for h, bloom in recording.items()
+    )
+    evidence = measured._alibi_recorded(relative.alibi_slopes)
+    assert evidence.holds
+    assert evidence.error is not None
+    assert abs(evidence.error - worst) <= 1e-9 * worst
+
+    def nudged(heads: int) -> Any:
+        out = relative.alibi_slopes(heads).copy()
+        if heads == 40:
+            out[-1] *= 1 + 1e-5
+        return out
+
+    assert not measured._alibi_recorded(nudged).holds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from typing import Any
 
 import mpmath
@@ -426,3 +427,17 @@ def test_the_decay_check_allows_the_rounding_of_its_stated_model() -> None:
         h = np.abs((q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]))
         expected = max(expected, 2 * ((d + 4) * u / (1 - (d + 4) * u)) * float(h.sum()))
     assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12, abs=0.0)
+
+
+@pytest.mark.parametrize(
+    ("pairing", "pairs"), [("adjacent", [(0, 1), (2, 3)]), ("halves", [(0, 2), (1, 3)])]
+)
+def test_the_block_proof_names_the_coordinates_each_pairing_turns(
+    pairing: str, pairs: list[tuple[int, int]]
+) -> None:
+    """The proof's first note names, for d = 4, the coordinates each angle turns: (2i, 2i+1)
+    adjacent, (i, i + d/2) in halves (the page shows it as the form of R_m)."""
+    proof = proofs.relative_property_block_diagonal(d_model=4, pairing=pairing)
+    shown = next(step.latex for step in proof.steps if "coordinates" in step.latex)
+    found = [tuple(int(c) for c in m) for m in re.findall(r"\((\d+), (\d+)\)", shown)]
+    assert found == pairs

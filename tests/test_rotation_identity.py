@@ -321,3 +321,20 @@ def test_the_numeric_identity_checks_cover_every_kind_of_offset() -> None:
     assert (offsets < 0).any()
     assert offsets.max() >= 1000
     assert (np.abs(offsets) == 1).any()
+
+
+def test_orthogonality_reports_the_larger_of_its_two_ratios() -> None:
+    """The figure held to 1 is max(|T^T T - I| / its bound, |det T - 1| / its bound) over
+    the offsets, at the width the page names (recomputed here)."""
+    d = chapter.LAW_WIDTH
+    gram_tol, det_tol = chapter.orthogonality_tolerance(d)
+    gram, det = 0.0, 0.0
+    for k in (1, 7, 100, 12_345):
+        matrix = numeric.shift_matrix(k, d)
+        gram = max(gram, float(np.abs(matrix.T @ matrix - np.eye(d)).max()))
+        det = max(det, abs(float(np.linalg.det(matrix)) - 1.0))
+    evidence = chapter.orthogonality(chapter.shift_matrix)
+    assert evidence.error is not None
+    expected = max(gram / gram_tol, det / det_tol)
+    assert abs(evidence.error - expected) <= 1e-12 * expected
+    assert f"d={d}" in evidence.detail
