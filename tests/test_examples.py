@@ -180,3 +180,14 @@ def test_the_numpy_code_to_copy_runs_pasted_alone() -> None:
     assert np.array_equal(rotated["rope"](x), from_scratch.rope(x))
     with pytest.raises(NameError):  # without its imports: its annotations name npt
         exec(pasted(runnable_source(from_scratch.rope).split("\n\n\n", 1)[1]), {})  # noqa: S102
+
+
+def test_the_numpy_rope_to_copy_is_pe_rope_at_positions_0_to_n() -> None:
+    """pe.from_scratch.rope (the NumPy tab) rotates row p as pe.rope does at position p,
+    within a few float64 roundings of each angle and product (p < 8 here)."""
+    from pe import from_scratch
+
+    x = np.random.default_rng(1).standard_normal((8, 16))
+    got, want = from_scratch.rope(x), pe.rope(x, np.arange(8))
+    allowed = 64 * float(np.finfo(np.float64).eps) * 8 * float(np.abs(x).max())
+    assert float(np.abs(got - want).max()) <= allowed

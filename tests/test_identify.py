@@ -345,3 +345,17 @@ def test_cli_bad_sources_exit_2_with_one_line(tmp_path: Path, args: list[str], w
     assert len(lines) == 2, result.stderr
     assert words in lines[-1]
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("source", "noted"),
+    [("paper", False), ("tensor2tensor", True), ("fairseq", True)],
+)
+def test_only_a_layout_other_than_the_papers_gets_the_conversion_note(
+    source: str, noted: bool
+) -> None:
+    """The note on converting columns (P T_k P^T) is for tables whose layout or order is not
+    the paper's interleaved (sin, cos); the paper's own table gets none."""
+    table = conventions.get(source).table(64, 32)
+    notes = identify(table).notes
+    assert any("not the paper's interleaved" in note for note in notes) == noted, notes

@@ -441,3 +441,15 @@ def test_the_block_proof_names_the_coordinates_each_pairing_turns(
     shown = next(step.latex for step in proof.steps if "coordinates" in step.latex)
     found = [tuple(int(c) for c in m) for m in re.findall(r"\((\d+), (\d+)\)", shown)]
     assert found == pairs
+
+
+def test_the_abel_bound_refuses_just_above_its_allocation_cap() -> None:
+    """abel_bound caps its work at 4 * offsets * width elements of 16 bytes: at width 2,
+    one offset more than pe.MAX_BYTES allows is refused before anything is allocated (a
+    cap counting 3 * offsets * width let it through)."""
+    from pe import MAX_BYTES
+
+    q = k = np.ones(2)
+    limit = MAX_BYTES // (4 * 2 * 16)  # offsets at width 2 that fit the cap exactly
+    with pytest.raises(ValueError, match="the bound asks for"):
+        rotary.abel_bound(q, k, np.arange(limit + 1))
