@@ -248,3 +248,16 @@ def test_a_float16_table_with_an_extra_unit_of_noise_is_still_the_papers(seed: i
     result = identify(noisy)
     assert result.is_encoding, result.reason
     assert (result.layout, result.law) == ("interleaved", "paper")
+
+
+def test_only_a_zero_row_is_left_out_as_padding() -> None:
+    """A sinusoidal table with one row zeroed (fairseq's padding row) still scores 1: the
+    triples touching it are left out. The same row set to 0.5 everywhere is not padding:
+    its triples count, and the fast columns are no sinusoids through it."""
+    from pe.identify._tensors import sinusoid_score
+
+    table = np.sin(np.outer(np.arange(64), [1.0, 0.3, 0.1, 0.03]))
+    padded, corrupted = table.copy(), table.copy()
+    padded[10], corrupted[10] = 0.0, 0.5
+    assert sinusoid_score(padded) == 1.0
+    assert sinusoid_score(corrupted) < 1.0
