@@ -854,25 +854,13 @@ def test_display_formulas_hold_their_height_until_typeset(
     formulas come (MathJax held back, then let run). A formula wider than a phone's column
     is the exception: once typeset it scrolls, with a cue line below it that the build,
     not knowing the width, cannot reserve."""
-    heights = {}
-    for typeset in (False, True):
-        context, _ = open_context(browser, server, "light", width)
-        try:
-            if not typeset:
-                context.route("**/assets/mathjax/**", lambda route: route.abort())
-            page = context.new_page()
-            page.goto(server + chapter + "/", wait_until="load")
-            if typeset:
-                wait_for_typesetting(page)
-                page.evaluate("() => window.peTypesetAll()")
-                page.evaluate("() => MathJax.startup.promise")
-            heights[typeset] = page.evaluate(DISPLAY_HEIGHTS_JS)
-        finally:
-            context.close()
-    assert len(heights[False]) == len(heights[True]) >= 2
+    before, after = before_and_after_typesetting(
+        browser, server, chapter, width, script=DISPLAY_HEIGHTS_JS
+    )
+    assert len(before) == len(after) >= 2
     fitting = [
         (held, took, source)
-        for (held, source, _), (took, _, scrolls) in zip(heights[False], heights[True], strict=True)
+        for (held, source, _), (took, _, scrolls) in zip(before, after, strict=True)
         if not scrolls
     ]
     assert len(fitting) >= 2 if width == 1280 else fitting
@@ -892,12 +880,12 @@ UNRESERVED_CSS = (
 )
 
 
-def paragraph_lines(
-    browser: Browser, server: str, chapter: str, width: int, css: str = ""
+def before_and_after_typesetting(
+    browser: Browser, server: str, chapter: str, width: int, *, script: str, css: str = ""
 ) -> tuple[list[Any], list[Any]]:
-    """Each visible paragraph's height in lines before MathJax typesets the page (MathJax
-    held back) and after (every formula typeset), in page order; ``css`` added to both."""
-    lines = []
+    """What ``script`` measures on ``chapter`` before MathJax typesets it (MathJax held
+    back) and after (every formula typeset, folds' included); ``css`` added to both."""
+    found = []
     for typeset in (False, True):
         context, _ = open_context(browser, server, "light", width)
         try:
@@ -911,10 +899,19 @@ def paragraph_lines(
                 wait_for_typesetting(page)
                 page.evaluate("() => window.peTypesetAll()")
                 page.evaluate("() => MathJax.startup.promise")
-            lines.append(page.evaluate(PARAGRAPH_LINES_JS))
+            found.append(page.evaluate(script))
         finally:
             context.close()
-    return lines[0], lines[1]
+    return found[0], found[1]
+
+
+def paragraph_lines(
+    browser: Browser, server: str, chapter: str, width: int, css: str = ""
+) -> tuple[list[Any], list[Any]]:
+    """Each visible paragraph's height in lines before and after typesetting, in page order."""
+    return before_and_after_typesetting(
+        browser, server, chapter, width, script=PARAGRAPH_LINES_JS, css=css
+    )
 
 
 def reflowed(held: list[Any], took: list[Any]) -> list[tuple[str, float, float]]:
