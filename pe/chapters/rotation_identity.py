@@ -526,7 +526,7 @@ ORTHOGONALITY = ErrorModel(
 
 
 def orthogonality(shift: ShiftMatrix) -> Evidence:
-    """:math:`\\max|T^{\\mathsf T} T - I|` and :math:`\\max|\\det T - 1|` of ``shift`` at ``d = 512``.
+    """:math:`\\max|T^{\\mathsf T} T - I|` and :math:`\\max|\\det T - 1|` of ``shift`` at ``d =`` :data:`LAW_WIDTH` (512, the width the page names).
 
     Over the offsets 1, 7, 100 and 12345, each against its bound of :data:`ORTHOGONALITY`.
 
