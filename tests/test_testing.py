@@ -3,7 +3,6 @@ the bug zoo (and on wrong RoPE functions) with the difference named in the messa
 
 from __future__ import annotations
 
-import math
 import re
 from functools import partial
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 import pe
 from pe import bug_zoo, conventions, recipes, rotary
+from pe.rope_scaling import llama3_frequencies, rotate_halves, yarn_frequencies, yarn_gain
 from pe.testing import (
     PAPER,
     assert_convention,
@@ -375,45 +375,11 @@ def partial_neox(x: np.ndarray, positions: np.ndarray, rotary: int = 8) -> np.nd
     return out
 
 
-def llama3_frequencies(d: int, theta: float, factor: float = 8.0) -> np.ndarray:
-    """Llama 3.1's scaled frequencies (Meta's published rule, written here): pairs faster
-    than 4 turns per 8192 positions unchanged, slower than 1 divided by ``factor``, a smooth
-    blend between."""
-    w = theta ** (-np.arange(0, d, 2) / d)
-    wavelength = 2 * np.pi / w
-    low, high, original = 1.0, 4.0, 8192.0
-    smooth = (original / wavelength - low) / (high - low)
-    blended = (1 - smooth) * w / factor + smooth * w
-    return np.where(
-        wavelength < original / high, w, np.where(wavelength > original / low, w / factor, blended)
-    )
-
-
-def rotate_with(frequencies: np.ndarray, gain: float = 1.0) -> Any:
-    """A halves-pairing RoPE with the given frequencies (Hugging Face's style) and gain."""
-
-    def fn(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
-        angles = np.outer(positions, frequencies)
-        cos, sin = np.cos(angles) * gain, np.sin(angles) * gain
-        h = x.shape[1] // 2
-        a, b = x[:, :h], x[:, h:]
-        return np.concatenate([a * cos - b * sin, b * cos + a * sin], axis=1)
-
-    return fn
-
-
-def yarn_frequencies(d: int, theta: float, factor: float = 4.0) -> np.ndarray:
-    """YaRN's frequencies: fast pairs kept, slow pairs divided by ``factor``, a linear ramp
-    between (pairs 8 to 20 here, as its correction range gives for d = 64)."""
-    w = theta ** (-np.arange(0, d, 2) / d)
-    ramp = np.clip((np.arange(d // 2) - 8) / 12, 0, 1)
-    return w * (1 - ramp) + w / factor * ramp
-
-
 def test_scaled_and_long_context_rope_pass() -> None:
     d = 64
-    assert assert_rope_relative(rotate_with(llama3_frequencies(d, 5e5)), d, base=5e5) == "halves"
-    yarn = rotate_with(yarn_frequencies(d, 1e4), gain=0.1 * math.log(4.0) + 1)  # mscale
+    llama = rotate_halves(llama3_frequencies(d, base=5e5))
+    assert assert_rope_relative(llama, d, base=5e5) == "halves"
+    yarn = rotate_halves(yarn_frequencies(d, base=1e4), gain=yarn_gain(4.0))
     assert assert_rope_relative(yarn, d) == "halves"
     assert assert_rope_relative(lambda x, p: pe.rope(x, p, scale=4.0), d) == "adjacent"  # PI
     for theta in (1e6, 1e7):
@@ -427,7 +393,7 @@ def test_a_wrong_base_fails_naming_the_base_found() -> None:
         assert_rope_relative(lambda x, p: pe.rope(x, p, base=5e5), 64)
     with pytest.raises(AssertionError, match=r"follow base 1e\+07 .* expected base 500000"):
         assert_rope_relative(lambda x, p: pe.rope(x, p, base=1e7), 64, base=5e5)
-    llama = rotate_with(llama3_frequencies(64, 5e5))
+    llama = rotate_halves(llama3_frequencies(64, base=5e5))
     with pytest.raises(AssertionError, match=r"follow base 500000 \(.* in \d+ of 31 pairs"):
         assert_rope_relative(llama, 64)
     ntk = 1e4 * 4.0 ** (64 / 62)

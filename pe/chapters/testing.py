@@ -10,14 +10,18 @@ doubled exponent of :mod:`pe.bug_zoo`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from pe import bug_zoo, numeric, recipes, testing
+from pe import bug_zoo, numeric, recipes, rope_scaling, testing
 from pe._machine_dependent import measured
 from pe._tolerance import Tolerance
+from pe.chapters import recorded
 from pe.claims import Candidate, Chapter, Check, Evidence, checked
+from pe.relative import ntk_base
+from pe.rotary import rope
 
 chapter = Chapter(__name__, follows="precision")
 claim = chapter.claim
@@ -66,5 +70,152 @@ claim(
         r" \{64, 512, 2048\},\ d = 256; \text{ a doubled exponent exceeds it;} \\"
         r" \text{the paper's table: interleaved, sine first,"
         r" } \omega_i = 10000^{-2i/d}, \text{ from position } 0\end{gathered}"
+    ),
+)
+
+
+def _verdict(assertion: Callable[[], object], asks: str) -> str:
+    """``"pass"`` or ``"fail"``: what ``assertion()`` does; a failure must say ``asks``."""
+    try:
+        assertion()
+    except AssertionError as failure:
+        return "fail" if asks in str(failure) else f"fail without {asks!r}"
+    return "pass"
+
+
+def _halves_rope(frequencies: Any, gain: float = 1.0) -> Callable[[], object]:
+    fn = rope_scaling.rotate_halves(frequencies, gain)
+    return partial(testing.assert_rope_relative, fn, 64, base=None)
+
+
+#: What :mod:`pe.testing` does with code real models contain: case -> thunk, run by
+#: :func:`_verdicts`. 16-bit tables come from :func:`pe.recipes.float32_recipe`.
+CASES: dict[str, Callable[[], object]] = {
+    "float32 angles stored in float16": partial(
+        testing.assert_matches_paper, recipes.float32_recipe(np.arange(512), 64).astype(np.float16)
+    ),
+    "angles formed in float16": partial(
+        testing.assert_matches_paper, recipes.float32_recipe(np.arange(512), 64, dtype=np.float16)
+    ),
+    "position interpolation (s = 4)": partial(
+        testing.assert_rope_relative, partial(rope, scale=4.0), 64
+    ),
+    "NTK-aware base (s = 4)": partial(
+        testing.assert_rope_relative, partial(rope, base=ntk_base(1e4, 4.0, 64)), 64, base=None
+    ),
+    "Llama 3.1's frequencies": _halves_rope(rope_scaling.llama3_frequencies(64)),
+    "YaRN's frequencies and gain (s = 4)": _halves_rope(
+        rope_scaling.yarn_frequencies(64), rope_scaling.yarn_gain(4.0)
+    ),
+    "float32 angles, float64 output (Hugging Face's Llama)": partial(
+        testing.assert_rope_relative, partial(rope, angle_dtype=np.float32), 64
+    ),
+    "RoPE of base 500000, the paper's base asked": partial(
+        testing.assert_rope_relative, partial(rope, base=5e5), 64
+    ),
+    "the same with angle_dtype=numpy.float32": partial(
+        testing.assert_rope_relative,
+        partial(rope, angle_dtype=np.float32),
+        64,
+        angle_dtype=np.float32,
+    ),
+}
+#: What a case's failure must ask for: the float64-output case names ``angle_dtype``.
+ASKS = {
+    "float32 angles, float64 output (Hugging Face's Llama)": "pass angle_dtype=numpy.float32",
+    "RoPE of base 500000, the paper's base asked": "follow base 500000",
+}
+#: The verdicts the page states.
+STATED = {
+    **dict.fromkeys(CASES, "pass"),
+    "angles formed in float16": "fail",
+    "float32 angles, float64 output (Hugging Face's Llama)": "fail",
+    "RoPE of base 500000, the paper's base asked": "fail",
+}
+
+
+def _verdicts(stated: dict[str, str]) -> Evidence:
+    """Each case of :data:`CASES` run through :mod:`pe.testing`, against ``stated``."""
+    found = {case: _verdict(run, ASKS.get(case, "")) for case, run in CASES.items()}
+    return checked(
+        found == stated,
+        "; ".join(f"{case}: {verdict}" for case, verdict in found.items()),
+    )
+
+
+#: Precisions, finest first, for :func:`_computed_in`.
+PRECISIONS: tuple[type[np.floating[Any]], ...] = (np.float64, np.float32, np.float16)
+
+
+def _computed_in(kind: type[np.floating[Any]]) -> Evidence:
+    r"""Does Hugging Face's Llama compute its rotation in ``kind``? Its maps as recorded from
+    transformers (float64 input, :func:`pe.chapters.recorded`) against the exact rotation.
+
+    Error model of a rotation computed in a precision of epsilon :math:`\varepsilon`, then
+    applied in float64: the angle :math:`\theta = p\,\omega_0 = p` rounded with its frequency
+    (:math:`\varepsilon\theta`), the sine and cosine rounded (:math:`\varepsilon`), so
+    :math:`(\theta + 2)\,\varepsilon` bounds every entry. The maps must fit the model of
+    ``kind`` and exceed that of the next finer precision.
+    """
+    recording = recorded("rope_code.json")
+    width, positions = recording["width"], recording["positions"]
+    maps = recording["models"]["Hugging Face's Llama"]["maps"]
+    worst = max(
+        float(
+            np.abs(
+                np.asarray(image) - rope(np.eye(width), np.full(width, p), pairing="halves").T
+            ).max()
+        )
+        for p, image in zip(positions, maps, strict=True)
+    )
+    models = {k: (max(positions) + 2) * float(np.finfo(k).eps) for k in PRECISIONS}
+    finer = PRECISIONS[: PRECISIONS.index(kind)]
+    fits = worst <= models[kind] and all(worst > models[k] for k in finer)
+    return checked(
+        fits,
+        f"Hugging Face's Llama (transformers {recording['versions']['transformers']}), float64 "
+        f"input, positions {positions}: worst |entry - exact| = {worst:.2g}; (θ + 2)ε: "
+        + ", ".join(f"{np.dtype(k).name} {m:.2g}" for k, m in models.items())
+        + f"; computed in {np.dtype(kind).name}: {fits}",
+    )
+
+
+claim(
+    "testing-verdicts",
+    "What pe.testing passes: 16-bit tables from float32 angles, scaled RoPE; what it fails",
+    Check(
+        _verdicts,
+        true=STATED,
+        wrong=(
+            Candidate("every float16 table passes", {**STATED, "angles formed in float16": "pass"}),
+            Candidate(
+                "only the paper's frequencies pass",
+                {
+                    **STATED,
+                    "Llama 3.1's frequencies": "fail",
+                    "position interpolation (s = 4)": "fail",
+                },
+            ),
+            Candidate(
+                "float32 angles pass in a float64 output",
+                {**STATED, "float32 angles, float64 output (Hugging Face's Llama)": "pass"},
+            ),
+        ),
+    ),
+    Check(
+        _computed_in,
+        true=np.float32,
+        wrong=(
+            Candidate("computed in float64", np.float64),
+            Candidate("computed in float16", np.float16),
+        ),
+    ),
+    statement=(
+        r"\begin{gathered} \text{pass: float32 angles stored in float16; position interpolation,} \\"
+        r" \text{NTK base, Llama 3.1, YaRN; float32 angles in float64 output} \\"
+        r" \text{with } \texttt{angle\_dtype=numpy.float32} \\"
+        r" \text{fail: angles formed in float16; a base other than the one asked;} \\"
+        r" \text{float32 angles in float64 output, asking for } \texttt{angle\_dtype} \\"
+        r" \text{(Hugging Face's Llama computes its rotation in float32)} \end{gathered}"
     ),
 )
