@@ -191,12 +191,18 @@ report.how_we_know(
 
 # %% [markdown]
 # Even the raw dot product stops being relative once content is added: the cross terms
-# $x^{\mathsf T} e_q$ and $e_p^{\mathsf T} y$ depend on $p$ and $q$ separately. The identity
-# makes relative position *available* (a linear map can pick it up); it does not make
-# attention relative by itself. Encodings that build the offset into the score directly are
-# the subject of [the relative-position family](relative-family.py) and
-# [rotary embeddings](rope.py).
+# $x^{\mathsf T} e_q$ and $e_p^{\mathsf T} y$ depend on $p$ and $q$ separately
+# [checked](claims.py#claim-content-breaks-raw-offset).
 #
+# The identity makes relative position *available* (a linear map can pick it up); it does
+# not make attention relative by itself. Encodings that build the offset into the score
+# directly are the subject of [the relative-position family](relative-family.py) and
+# [rotary embeddings](rope.py).
+
+# %% tags=["hide_input"]
+report.how_we_know("content-breaks-raw-offset")
+
+# %% [markdown]
 # ## Exercises
 
 # %% tags=["hide_input"]

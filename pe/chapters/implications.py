@@ -1059,3 +1059,39 @@ claim(
         r" \omega_i p - \omega_j q \text{: not a function of } q - p\end{gathered}"
     ),
 )
+
+
+def _content_breaks_the_offset(content: tuple[int, int]) -> Evidence:
+    r"""With :math:`W = I`, one pair (:math:`\omega = 1`) and the content ``x = y = content``:
+    is :math:`s(p, q) = (x + e_p)^{\mathsf T} (y + e_q)` different at ``(1, 1)`` and ``(0, 0)``,
+    the same offset? Exact: :math:`\cos^2 1` is replaced by :math:`1 - \sin^2 1`, and the
+    residual expanded; ``sin 1`` is not zero (1 is not a multiple of :math:`\pi`)."""
+    x = sp.Matrix(content)
+
+    def score(p: int, q: int) -> sp.Expr:
+        return sp.expand(((x + pair(p, 1)).T * (x + pair(q, 1)))[0])
+
+    gap = sp.expand((score(1, 1) - score(0, 0)).subs(sp.cos(1) ** 2, 1 - sp.sin(1) ** 2))
+    moved = gap.is_zero is False
+    return Evidence(
+        Method.SYMPY,
+        moved,
+        f"W = I, one pair, content x = y = {content}: s(1, 1) - s(0, 0) = {gap}"
+        + (" (exact, non-zero): the offset is 0 both times" if moved else ": no counter-example"),
+    )
+
+
+claim(
+    "content-breaks-raw-offset",
+    "With content, even the raw dot product is not a function of the offset",
+    Check(
+        _content_breaks_the_offset,
+        true=(1, 0),
+        wrong=(Candidate("no content: the raw score stays relative", (0, 0)),),
+    ),
+    statement=(
+        r"\begin{gathered} (x + e_p)^{\mathsf T} (y + e_q) = x^{\mathsf T} y + x^{\mathsf T} e_q"
+        r" + e_p^{\mathsf T} y + \cos \omega(p - q) \text{ per pair;} \\"
+        r" x = y = (1, 0),\ \omega = 1:\ s(1, 1) - s(0, 0) = 2 \sin 1 \ne 0 \end{gathered}"
+    ),
+)
