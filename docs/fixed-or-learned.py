@@ -31,9 +31,9 @@ from pe.site import report
 # A learned table for a maximum length $n_{\max}$ and width $d$ is an $n_{\max} \times d$
 # matrix of parameters. It can fit whatever positional pattern helps the task, but it costs
 # $n_{\max} d$ numbers to store and train, and it has a row only for the positions it was
-# built for: position $n_{\max}$ simply does not exist for it (and rows for positions rarely
-# seen in training are barely trained). The sinusoidal table costs nothing to train and has a
-# value at every position [checked](claims.py#claim-learned-table-trade).
+# built for: position $n_{\max}$ simply does not exist for it. The sinusoidal table costs
+# nothing to train and has a value at every position
+# [checked](claims.py#claim-learned-table-trade).
 
 # %% tags=["hide_input"]
 page.learned_table_sentence()
@@ -112,8 +112,10 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 # A tiny stack in `pe.chapters.fixed_or_learned` shows both with random weights: attention
 # and feed-forward sublayers, run once on content $x$ and once on $x + PE$. The change at the
 # top keeps the direction of $PE(p)$ best in the pre-LN stack, less in the post-LN one, and
-# least without residual connections; with a sublayer that cancels its input, nothing of the
-# encoding reaches the top at all (the change is zero, so it has no direction to compare)
+# least without residual connections [checked](claims.py#claim-residual-signal-order).
+#
+# With a sublayer that cancels its input, nothing of the encoding reaches the top at all (the
+# change is zero, so it has no direction to compare)
 # [checked](claims.py#claim-residual-stream-carries-position).
 
 # %% tags=["hide_input"]
@@ -125,7 +127,7 @@ page.position_signal_by_depth()
 # %% tags=["hide_input"]
 report.how_we_know(
     "press-sinusoidal-degrades", "residual-connections-for-depth",
-    "residual-stream-carries-position", "transformer-post-ln",
+    "residual-stream-carries-position", "residual-signal-order", "transformer-post-ln",
 )  # fmt: skip
 
 # %% [markdown]
