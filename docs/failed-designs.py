@@ -44,8 +44,11 @@ page.raw_index_table()
 # $$\frac{p^2}{p^2 + \lVert e\rVert^2} \;\longrightarrow\; 1 \qquad (p \to \infty):$$
 #
 # far positions swamp the word they are attached to, and every layer reading the vector sees
-# mostly the position. The sinusoidal encoding, added to the same embeddings, keeps a fixed
-# share at every position, because its norm is the same everywhere.
+# mostly the position.
+#
+# The sinusoidal encoding, by contrast, has the same norm at every position,
+# $\sqrt{d/2}$, so its weight next to the word does not grow with $p$
+# [checked](claims.py#claim-norm-constant).
 
 # %% tags=["hide_input"]
 page.position_share()
@@ -59,14 +62,18 @@ page.position_share()
 # $$\frac{p+1}{n} - \frac{p}{n} = \frac1n :$$
 #
 # a quarter in a 4-token sentence, a fortieth in a 40-token one. "The next word" is a
-# different number in every sentence, so a model cannot learn one pattern for it, and the
-# value 0.25 means position 1 in the short sentence but position 10 in the long one.
+# different number in every sentence, so a model cannot learn one pattern for it.
+#
+# And one value names different positions: 0.25 is position 1 in the short sentence but
+# position 10 in the long one [checked](claims.py#claim-normalised-index-ambiguous).
 
 # %% tags=["hide_input"]
 page.normalised_index_gaps()
 
 # %% tags=["hide_input"]
-report.how_we_know("raw-index-dominates", "normalised-index-gap", proofs=True)
+report.how_we_know(
+    "raw-index-dominates", "normalised-index-gap", "normalised-index-ambiguous", proofs=True
+)
 
 # %% [markdown]
 # ## What a position encoding needs

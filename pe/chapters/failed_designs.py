@@ -37,7 +37,7 @@ import sympy as sp
 from pe import _validate, numeric, reference
 from pe._machine_dependent import measured, on_site
 from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
-from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.geometry import row_distance_by_offset, smallest_row_distance
 from pe.symbolic import Derivation, Proof, pair
@@ -780,4 +780,27 @@ claim(
         r"\begin{gathered} PE(p) \text{ depends only on } (p, d, \text{base}) \\"
         r" \text{same bits in any call, any order and any sentence length} \end{gathered}"
     ),
+)
+
+
+def _same_value(positions: tuple[tuple[int, int], ...]) -> Evidence:
+    """Do the ``(p, n)`` of ``positions`` all give the normalised index ``p / n`` the same
+    value? Exact, in rationals."""
+    values = [sp.Rational(p, n) for p, n in positions]
+    return Evidence(
+        Method.SYMPY,
+        len(set(values)) == 1,
+        "p/n: " + ", ".join(f"{p}/{n} = {v}" for (p, n), v in zip(positions, values, strict=True)),
+    )
+
+
+claim(
+    "normalised-index-ambiguous",
+    "The normalised index gives different positions the same value",
+    Check(
+        _same_value,
+        true=((1, 4), (10, 40)),
+        wrong=(Candidate("position 1 in both sentences", ((1, 4), (1, 40))),),
+    ),
+    statement=r"\tfrac{1}{4} = \tfrac{10}{40} = 0.25:\ \text{position 1 of 4 and position 10 of 40}",
 )
