@@ -222,9 +222,14 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 # ## What RoPE keeps and what it does not
 #
 # RoPE keeps the content–content score $\langle q, R_{n-m}\, \kappa\rangle$ a function of the
-# offset for any projections, adds no parameters, and costs $O(d)$ per vector. It does not by
-# itself make a model work at positions longer than it was trained on: offsets never seen in
-# training still give angles the model never saw. Position interpolation keeps every pair
+# offset for any projections [checked](claims.py#claim-rope-relative-after-any-projection).
+#
+# It learns nothing: each of the $d/2$ pairs of a vector is turned by an angle fixed by the
+# position and the pair's frequency, so a vector costs $d/2$ rotations of a plane
+# [checked](claims.py#claim-rope-complex-rotation).
+#
+# RoPE does not by itself make a model work at positions longer than it was trained on:
+# offsets never seen in training still give angles the model never saw. Position interpolation keeps every pair
 # within one position's step of its trained angles, base scaling only the pairs that turn in
 # training (the [next page](relative-family.py))
 # [checked](claims.py#claim-position-interpolation-range).
