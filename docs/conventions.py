@@ -77,8 +77,8 @@ report.how_we_know("conventions-as-described", "one-indexed-law-is-wider-paper-l
 # | [TensorFlow text tutorial](https://github.com/tensorflow/text/blob/218b976be7f0dcf11ab87e8fdb7f283c45577c38/docs/tutorials/transformer.ipynb) (since 2022; earlier versions interleaved) | halves, sin first | paper | 0 | width $d + 1$ [checked](claims.py#claim-implementations-surveyed) |
 # | [OpenAI Whisper `sinusoids`](https://github.com/openai/whisper/blob/main/whisper/model.py) ([Radford et al. 2023](bibliography.md#radford2023)), [diffusers `get_timestep_embedding`](https://github.com/huggingface/diffusers/blob/168e5b7ffa4949fca82ed2fcd17d3451c5804401/src/diffusers/models/embeddings.py) | halves, sin first (diffusers can flip) | t2t-like (`h - shift` in the denominator) | 0 | [checked](claims.py#claim-implementations-surveyed) |
 #
-# The last column, read from the same sources, shows five ways of handling an odd width: a
-# zero column, a native extra sine, a shape error, a table one column wider, or a refusal
+# The last column, read from the same sources, shows four ways of handling an odd width: a
+# zero column, a native extra sine, a shape error, or a table one column wider
 # [checked](claims.py#claim-implementations-surveyed). `pe` refuses an odd width
 # (`pe.numeric` needs an even one).
 #

@@ -30,9 +30,14 @@ from pe.site import report
 # Write position $p$ as the number $p$, for example as one extra coordinate of the token's
 # vector, $[e;\,p]$. The first tokens get small values, but nothing bounds them: position
 # $p$ writes $p$ itself next to embedding entries of size about one (`pe` draws them from
-# the standard normal distribution; the paper's scaling by $\sqrt d$ gives entries of that
-# size only with an initialisation it does not state
-# [checked](claims.py#claim-embedding-scale-needs-init)).
+# the standard normal distribution).
+#
+# The paper multiplies its embedding weights by $\sqrt d$ and states no initialisation for
+# them [checked](claims.py#claim-vaswani-embedding-scaling).
+#
+# That scaling gives entries of size about one only with an initialisation of variance
+# about $1/d$
+# [checked](claims.py#claim-embedding-scale-needs-init).
 
 # %% tags=["hide_input"]
 page.raw_index_table()
@@ -88,9 +93,9 @@ report.how_we_know(
 #    its sentence;
 # 5. **deterministic**: a function of the position, the same in each call.
 #
-# Some write-ups add "periodic" to this list, to show relative relationships. Periodicity
-# belongs to each sine/cosine pair, which repeats after its wavelength, and it is what makes
-# one fixed rotation move every position by the same offset
+# "Periodic" is sometimes added to this list. Periodicity belongs to each sine/cosine pair,
+# which repeats after its wavelength; what makes one fixed rotation move every position by
+# the same offset is the angle-addition formula of sine and cosine
 # ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or
 # uniqueness fails: together, the pairs' wavelengths never bring it back to a previous state
 # [checked](claims.py#claim-pairs-never-return).
@@ -121,9 +126,11 @@ report.how_we_know(
 page.single_pair_note()
 
 # %% [markdown]
-# Counted in numbers, a continuous code is still thriftier than a binary one beyond a
-# handful of positions, as
-# [Zhang et al.](bibliography.md#zhang2023) say: a binary code of $n$ positions needs
+# Counted in numbers, a continuous code is still thriftier than a binary one, as
+# [Zhang et al.](bibliography.md#zhang2023) say
+# [checked](claims.py#claim-d2l-continuous-thriftier).
+#
+# A binary code of $n$ positions needs
 # $\lceil \log_2 n \rceil$ bits, while that single pair gives every integer position its
 # own point, because a nonzero whole number of radians is never a whole number of turns
 # (proved for every nonzero integer offset in [chapter 5](implications.py); measured here on

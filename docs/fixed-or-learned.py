@@ -48,18 +48,19 @@ report.how_we_know("learned-table-trade")
 # learned positional embeddings and the sinusoids gave nearly identical results (their
 # Table 3, row E, English-German development set). They chose the sinusoids because they hypothesised
 # that the fixed functions *may* let the model extrapolate to sequences longer than those seen
-# in training. That sentence is a hypothesis, not a measurement, and the paper does not test
-# it [checked](claims.py#claim-vaswani-learned-nearly-identical).
+# in training. That sentence is a hypothesis, not a measurement
+# [checked](claims.py#claim-vaswani-learned-nearly-identical).
 #
 # ## Defined is not the same as seen
 #
 # Several write-ups turn the hypothesis into a property: the sinusoidal encoding "works for
 # any sequence length without retraining" and "can handle positions not seen during
-# training" ([thanh-viz](bibliography.md#thanh-viz)), or is preferred for better
-# extrapolation. What is true is narrower: the formula
-# gives a bounded, distinct row at every position, and the rotation identity holds there
-# (the same claim's evidence checks positions up to $2^{40}$
-# [checked](claims.py#claim-learned-table-trade)). But the layers above the
+# training" ([thanh-viz](bibliography.md#thanh-viz))
+# [checked](claims.py#claim-thanh-viz-any-length).
+#
+# What is true is narrower: the formula gives a bounded row at every position (the claim's
+# evidence checks its norm at positions up to $2^{40}$)
+# [checked](claims.py#claim-learned-table-trade). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn
 # during training, so beyond the training length they move to angles that no training
 # position produced:
@@ -87,10 +88,11 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 #
 # ## Residual connections carry the position upward
 #
-# A common statement is that, the network being deep, positional information "would easily
-# vanish" and that residual connections are there to enforce it. Residual connections
+# In a deep network, one may fear that positional information vanishes on the way up, and
+# read residual connections as the cure. Residual connections
 # ([He et al.](bibliography.md#he2016)) were introduced to ease the training of much deeper
-# networks, not for positions [checked](claims.py#claim-residual-connections-for-depth). What they do depends on where the layer normalisation sits.
+# networks, not for positions [checked](claims.py#claim-residual-connections-for-depth).
+# What they do depends on where the layer normalisation sits.
 #
 # With the normalisation *before* each sublayer (pre-LN),
 # each sublayer's output is *added* to its input, $h_{l+1} = h_l + f_l(\mathrm{LN}(h_l))$, so

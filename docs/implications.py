@@ -110,8 +110,9 @@ report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$
 # offsets instead of all $n^2/2$ pairs of rows. Measured over the first hundred thousand
-# positions at $d = 64$ and $d = 512$, the closest rows are neighbours (not at $d \le 8$), and they stay well apart: the slow pairs move a
-# little at every step, and over that range the fast pairs do not line up all at once again. Frequencies that are whole
+# positions at $d = 64$ and $d = 512$, the closest rows are neighbours, and they stay well
+# apart: the slow pairs move a little at every step, and over that range the fast pairs do
+# not line up all at once again. Frequencies that are whole
 # fractions of a turn, as in a binary counter, would make rows repeat exactly (the claim's
 # wrong candidate) [checked](claims.py#claim-rows-distinct).
 
@@ -131,8 +132,10 @@ report.how_we_know(
 #
 # A common statement splits the work between the frequencies: the slow, low-frequency pairs
 # would carry absolute (global) position and the fast, high-frequency ones relative (local)
-# order (for example [vectree](bibliography.md#vectree)). As a division of the two properties
-# that overstates it. The rotation identity holds for every pair, with its own block
+# order (for example [vectree](bibliography.md#vectree))
+# [checked](claims.py#claim-vectree-frequency-split).
+#
+# As a division of the two properties that overstates it. The rotation identity holds for every pair, with its own block
 # $B(k\omega_i)$: the relative property is a property of each frequency, slow or fast. And
 # every pair on its own separates positions, since no pair ever returns exactly to a former
 # value. What differs between frequencies is *margin*: a fast pair moves a lot per step but

@@ -33,8 +33,10 @@ from pe.site import report
 #   as float32, frequencies `exp(arange(0, d, 2) * -(log(10000) / d))` in float32, the
 #   product $p \cdot \omega_i$ rounded to float32, then `sin` and `cos` in float32
 #   (`pe.recipes.float32_recipe`).
-# * **The direct float64 evaluation.** The same formula in float64, then rounded once to the
-#   output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable reference).
+# * **The direct float64 evaluation.** $\sin$ and $\cos$ of $p\,\omega_i$ in float64, with
+#   `pe`'s correctly rounded frequencies rather than the recipe's `exp(...)`, then rounded
+#   once to the output dtype (`pe.numeric.sinusoidal_direct`, kept in `pe` as the readable
+#   reference).
 # * **The rotation algorithm.** `pe.numeric.sinusoidal`, described below.
 #
 # The largest error over the columns, at a few positions ($d = {{ drift_width }}$):
@@ -94,7 +96,8 @@ report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-form
 # The last step is the whole cost: one complex multiply per pair instead of a sine and a
 # cosine. The tempting shortcut, chaining the step one row at a time,
 # $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, lets the rounding errors of the products add up
-# along the chain [checked](claims.py#claim-complex-shift-step).
+# along the chain: the accuracy check rejects chained rows as a wrong candidate
+# [checked](claims.py#claim-table-accurate-float32).
 #
 # `pe` chains nothing: a float64 entry is one product of two anchors computed directly from accurate angles; for a
 # float32 or float16 table each anchor is itself one product of two accurate anchors, so
@@ -175,7 +178,8 @@ report.how_we_know(
 # $\omega_i k$ rounded once in float64, an error that grows with the angle
 # [checked](claims.py#claim-identity-low-precision). The figure draws, for float64 and
 # float32, the largest error measured at each position next to the tolerance there. The
-# float32 errors stay at the float32 rounding level because `pe` forms the angles in float64
+# float32 errors stay at the float32 rounding level because the check's rows
+# (`pe.numeric.sinusoidal_direct`) form the angles in float64
 # before rounding.
 
 # %% tags=["hide_input"]
@@ -195,8 +199,8 @@ report.how_we_know("identity-low-precision")
 # %% [markdown]
 # ## Low precision and the uniqueness of rows
 #
-# With exact values, two rows of the table are never equal
-# [checked](claims.py#claim-rows-distinct).
+# With exact values, two rows of the table are never equal: no pair ever returns exactly to
+# a former value [checked](claims.py#claim-pairs-never-return).
 #
 # Rounding the *values* to float16
 # keeps them apart: no two rows come closer than {{ float16_neighbours:.2f }} in Euclidean
@@ -266,8 +270,8 @@ report.how_we_know(
 # %% [markdown]
 # ## Speed
 #
-# The rotation algorithm costs one complex multiplication and one rounding per pair; large
-# tables are filled by up to four threads, each writing its own rows. The benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
+# The rotation algorithm costs one complex multiplication and one rounding per pair. The
+# benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
 # writing an array of the same shape and dtype (the speed of merely writing the output),
 # the direct float64 evaluation, the float32 recipe and (for small sizes) a Python double
 # loop, and measures the largest error on sampled entries and the peak extra memory of `pe`
@@ -292,5 +296,6 @@ report.fold(
 # reference = numeric.sinusoidal_direct(16384, 1024)  # plain formula
 # ```
 #
-# A row depends only on its position: asking for positions one at a time, in any order or
-# all at once gives the same bits [checked](claims.py#claim-encoding-deterministic).
+# A row depends only on its position: asking again, in another order or for a prefix gives
+# the same bits (checked at $d = 512$ on positions 0 to 63)
+# [checked](claims.py#claim-encoding-deterministic).

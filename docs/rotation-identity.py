@@ -98,7 +98,7 @@ report.how_we_know(
 # %% [markdown]
 # ## Why the block turns clockwise
 #
-# Many write-ups print the textbook rotation, which turns a vector counter-clockwise
+# The textbook rotation turns a vector counter-clockwise
 # [checked](claims.py#claim-textbook-block-cos-sin-order):
 #
 # $$R(\varphi) = \begin{pmatrix} \cos\varphi & -\sin\varphi \\ \sin\varphi & \cos\varphi

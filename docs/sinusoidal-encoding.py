@@ -15,7 +15,7 @@
 #
 # [Vaswani et al. (2017)](bibliography.md#vaswani2017) give each position $p$ a vector of the
 # model's width $d$ (an even number), built from sines and cosines
-# [checked](claims.py#claim-pair-index-range):
+# [checked](claims.py#claim-vaswani-encoding-formula):
 #
 # $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \\
 # \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .\end{gathered}$$
@@ -60,11 +60,13 @@ page.table_explorer()
 #
 # positions, its **wavelength**, and each pair's wavelength is the previous one times
 # $10000^{2/d}$: a geometric progression from $2\pi$ for the fastest pair up to
-# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest, **not** the $2\pi \cdot 10000$ the paper's
-# sentence suggests, because the index stops one step short of $d/2$: the last wavelength
-# is short of it by the factor $10000^{-2/d}$, by 3.5 % at $d = 512$ but 13 % at $d = 128$
-# [checked](claims.py#claim-wavelength-progression). Three sine columns of the table, a
-# fast one on top:
+# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest, **not** the $2\pi \cdot 10000$ of the
+# paper's sentence [checked](claims.py#claim-vaswani-wavelength-sentence).
+#
+# The index stops one step short of $d/2$, so the last wavelength is short of
+# $2\pi \cdot 10000$ by the factor $10000^{-2/d}$: by 3.5 % at $d = 512$ but 13 % at
+# $d = 128$ [checked](claims.py#claim-wavelength-progression). Three sine columns of the
+# table, a fast one on top:
 
 # %% tags=["hide_input"]
 page.column_lines()
@@ -166,10 +168,13 @@ examples.encoding_tabs()
 # inclusive adds a pair whose columns $d$ and $d+1$ do not exist
 # [checked](claims.py#claim-pair-index-range).
 #
-# **Counting the pairs from 1 shifts every frequency.** A common variant writes the encoding
-# 1-indexed, $W_p[2i-1, t] = \sin(t / \ell_{max}^{2i/d_e})$ and
-# $W_p[2i, t] = \cos(t / \ell_{max}^{2i/d_e})$ with $0 < i \le d_e/2$. Renumbering the
-# columns is harmless, but with $i$ now starting at 1 the first pair turns at $10000^{-2/d}$
+# **Counting the pairs from 1 shifts every frequency.**
+# [Phuong and Hutter (2022)](bibliography.md#phuong2022) write the encoding 1-indexed,
+# $W_p[2i-1, t] = \sin(t / \ell_{max}^{2i/d_e})$ and
+# $W_p[2i, t] = \cos(t / \ell_{max}^{2i/d_e})$ with $0 < i \le d_e/2$
+# [checked](claims.py#claim-phuong-one-indexed).
+#
+# Renumbering the columns is harmless, but with $i$ now starting at 1 the first pair turns at $10000^{-2/d}$
 # instead of 1 and the last at $10000^{-1}$: the fastest pair is gone and a slower one is
 # added, a different encoding [checked](claims.py#claim-one-indexed-frequencies-shifted).
 #
@@ -183,9 +188,11 @@ examples.encoding_tabs()
 # every frequency, inserts one between each pair of neighbours and adds one below the old
 # slowest [checked](claims.py#claim-width-refines-frequencies).
 #
-# **"Zero-centred" holds only over full periods.** A common statement calls the values
-# zero-centred, citing the advice of [LeCun et al. (1998)](bibliography.md#lecun1998) that
-# inputs averaging near zero help training. A sinusoid averages to 0 over a full period, but
+# **"Zero-centred" holds only over full periods.** Calling the values zero-centred appeals
+# to the advice of [LeCun et al. (1998)](bibliography.md#lecun1998) that inputs averaging
+# near zero help training [checked](claims.py#claim-lecun-zero-mean-inputs).
+#
+# A sinusoid averages to 0 over a full period, but
 # a short sentence sees only the start of the slow pairs' turns: their cosine columns average
 # close to 1, and the table's mean is well above 0
 # [checked](claims.py#claim-finite-column-means).

@@ -82,8 +82,8 @@ page.wrong_proofs()
 # float64, and a random permutation, the two sides agree to rounding. Each entry is held to
 # a rounding bound computed from the inputs, $B(PX) + P\,B(X)$, where $B$ bounds the error
 # of every step of attention (the products $QK^{\mathsf T}$, the row maximum, the
-# exponentials, the sums over the $n$ keys and the average of the rows of $XW_v$); it is of
-# the order of $n\varepsilon\max|XW_v|$ [checked](claims.py#claim-attention-permutation-equivariant).
+# exponentials, the sums over the $n$ keys and the average of the rows of $XW_v$)
+# [checked](claims.py#claim-attention-permutation-equivariant).
 
 # %% tags=["hide_input"]
 page.equivariance_table()
@@ -98,7 +98,7 @@ report.how_we_know("attention-permutation-equivariant")
 # draws the same numbers) and run both sentences through the same toy attention head. The
 # second sentence is the first with the first and last rows swapped, so by equivariance the
 # output for *dog* is the same vector in both sentences, and likewise for *man* and *bites*:
-# the two sentences give the **same multiset of outputs**. Anything built on top of them
+# the two sentences give the **same multiset of outputs**. Anything that reads them as a set
 # (a classifier averaging the outputs, say) cannot tell who bit whom
 # [checked](claims.py#claim-dog-bites-man-same-outputs).
 #
@@ -135,18 +135,20 @@ report.how_we_know("rnn-reads-order")
 # %% [markdown]
 # ## What is parallel, and what the encoding is for
 #
-# A common explanation says the positional encoding is added "to enable parallel
-# processing". That has it backwards. **Attention is what is parallel**: output $i$ needs
-# only token $i$'s query and every key and value, never another output, so all $n$ outputs
+# Some write-ups present the positional encoding as what makes parallel processing
+# possible [checked](claims.py#claim-parallel-processing-reported).
+#
+# That has it backwards. **Attention is what is parallel**: output $i$ needs only token $i$'s
+# query and every key and value, never another output, so all $n$ outputs
 # can be computed at once, with or without an encoding. A recurrent step needs the previous
-# state, so it cannot start before the previous step ends. The price of attention's
-# parallelism is the permutation equivariance proved above; the encoding does not create
-# the parallelism, it **restores the order that parallel attention ignores**
+# state, so it cannot start before the previous step ends. The encoding does not create
+# the parallelism, it **restores the order that attention ignores**: the equivariance proved
+# above comes from attention having no term that depends on a position
 # [checked](claims.py#claim-attention-rows-parallel).
 #
 # ## What attention costs, and what it buys
 #
-# Ignoring the order has a price. For $n$ tokens of width $d$, one head forms $n^2$ scores,
+# Attending to every token has a price. For $n$ tokens of width $d$, one head forms $n^2$ scores,
 # each a dot product of length $d$, then $n$ weighted sums of $n$ value vectors of width
 # $d$: $2n^2 d$ multiplications, growing with the **square** of the length (the projections
 # and the softmax come on top). An Elman layer multiplies by $W_x$ and $W_h$ once per token:

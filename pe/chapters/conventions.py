@@ -1276,3 +1276,13 @@ claim(
     ),
     source="packt-transformers",
 )
+
+claim(
+    "camara-column-index",
+    "A write-up puts the column index itself in the exponent",
+    statement=(
+        r"\text{M. Camara Escudero: } \sin(pos / 10000^{2i/d}) \text{ for even } i,"
+        r" \text{ the cosine for odd } i,\ i = 0, \dots, d - 1"
+    ),
+    source="camara-escudero",
+)

@@ -804,3 +804,24 @@ claim(
     ),
     statement=r"\tfrac{1}{4} = \tfrac{10}{40} = 0.25:\ \text{position 1 of 4 and position 10 of 40}",
 )
+
+
+claim(
+    "d2l-continuous-thriftier",
+    "Dive into Deep Learning: continuous codes take less space than binary ones",
+    statement=(
+        r"\text{Zhang et al. (Dive into Deep Learning), after comparing the frequencies with"
+        r" binary bits: continuous representations are more space-efficient than binary ones}"
+    ),
+    source="zhang2023",
+)
+
+claim(
+    "vaswani-embedding-scaling",
+    "The paper scales its embedding weights by the square root of the width",
+    statement=(
+        r"\text{Vaswani et al. (2017), Section 3.4: in the embedding layers the weights are"
+        r" multiplied by } \sqrt{d_{\text{model}}}\text{; no initialisation of them is stated}"
+    ),
+    source="vaswani2017",
+)

@@ -597,3 +597,13 @@ claim(
         r" (d = 64,\ n = 128,\ 6 \text{ sublayers, random weights}) \end{gathered}"
     ),
 )
+
+claim(
+    "thanh-viz-any-length",
+    "A write-up turns the paper's hypothesis into a property",
+    statement=(
+        r"\text{thanh31596.github.io lists among the encoding's properties that it works for"
+        r" any sequence length without retraining and handles positions not seen in training}"
+    ),
+    source="thanh-viz",
+)

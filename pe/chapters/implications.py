@@ -1095,3 +1095,23 @@ claim(
         r" x = y = (1, 0),\ \omega = 1:\ s(1, 1) - s(0, 0) = 2 \sin 1 \ne 0 \end{gathered}"
     ),
 )
+
+claim(
+    "vectree-frequency-split",
+    "A write-up splits absolute and relative position between the frequencies",
+    statement=(
+        r"\text{vectree.io assigns fine-grained local order to the high-frequency dimensions"
+        r" and broad global position to the low-frequency ones}"
+    ),
+    source="vectree",
+)
+
+claim(
+    "khapra-closer-positions",
+    "Course notes: closer positions have closer encodings",
+    statement=(
+        r"\text{Khapra's course notes (sinusoidal position encoding): positions closer to each"
+        r" other have closer vectors}"
+    ),
+    source="khapra-notes",
+)

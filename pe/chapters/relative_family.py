@@ -1095,3 +1095,13 @@ claim(
     ),
     source="peng2023",
 )
+
+claim(
+    "ntk-aware-origin",
+    "Peng et al. on NTK-aware scaling: its origin and its base",
+    statement=(
+        r"\text{Peng et al. (2023), Section 3.1: NTK-aware interpolation, first proposed in an"
+        r" online post by bloc97, changes the base to } b' = b\,s^{|D|/(|D|-2)}"
+    ),
+    source="peng2023",
+)

@@ -1343,3 +1343,16 @@ claim(
     ),
     source="rope-code",
 )
+
+claim(
+    "rope-meta-and-conversion-code",
+    "Meta's Llama code pairs neighbours; the conversion to Hugging Face permutes rows",
+    statement=(
+        r"\begin{gathered} \text{Meta's llama/model.py, apply\_rotary\_emb: consecutive pairs"
+        r" } (x_{2i}, x_{2i+1}) \text{ viewed as complex numbers;} \\"
+        r" \text{transformers' convert\_llama\_weights\_to\_hf.py, permute: per head,"
+        r" new row } r = \text{old row } 2r,\ \text{new row } h/2 + r = \text{old row } 2r + 1"
+        r" \end{gathered}"
+    ),
+    source="rope-code",
+)

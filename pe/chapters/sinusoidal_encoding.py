@@ -1515,3 +1515,68 @@ claim(
     ),
     source="zhang2023",
 )
+
+claim(
+    "phuong-one-indexed",
+    "Phuong and Hutter write the encoding 1-indexed, with the base called the maximum length",
+    statement=(
+        r"\begin{gathered} W_p[2i-1, t] = \sin(t / \ell_{\max}^{2i/d_e}),\quad"
+        r" W_p[2i, t] = \cos(t / \ell_{\max}^{2i/d_e}),\quad 0 < i \le d_e/2 \\"
+        r" \text{(Phuong and Hutter 2022, Algorithm 2; } \ell_{\max}"
+        r" \text{ the maximum sequence length)} \end{gathered}"
+    ),
+    source="phuong2022",
+)
+
+claim(
+    "lecun-zero-mean-inputs",
+    "LeCun et al.: inputs that average near zero speed up training",
+    statement=(
+        r"\text{LeCun et al. (1998), Efficient BackProp, Section 4.3: convergence is usually"
+        r" faster if each input variable averages close to zero over the training set}"
+    ),
+    source="lecun1998",
+)
+
+claim(
+    "vaswani-wavelength-sentence",
+    "The paper's sentence on the wavelengths",
+    statement=(
+        r"\text{Vaswani et al. (2017), Section 3.5: the wavelengths form a geometric"
+        r" progression from } 2\pi \text{ to } 10000 \cdot 2\pi"
+    ),
+    source="vaswani2017",
+)
+
+claim(
+    "vaswani-encoding-formula",
+    "The paper's formula",
+    statement=(
+        r"\begin{gathered} PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d_{\text{model}}}),\quad"
+        r" PE_{(pos, 2i+1)} = \cos(pos / 10000^{2i/d_{\text{model}}}) \\"
+        r" \text{(Vaswani et al. 2017, Section 3.5)} \end{gathered}"
+    ),
+    source="vaswani2017",
+)
+
+claim(
+    "write-ups-pair-index",
+    "Two write-ups give the pair index a range one too long",
+    statement=(
+        r"\begin{gathered} \text{Applied Generative AI for Beginners (Apress), chapter 3:"
+        r" the index ``ranging from 0 to } d_{\text{model}} - 1\text{''}; \\"
+        r" \text{Khapra's course notes: } i = 0, \dots, 256 \text{ for } d_{\text{model}} = 512"
+        r" \end{gathered}"
+    ),
+    source="apress-genai",
+)
+
+claim(
+    "pwc-wavelength-sentence",
+    "Papers with Code repeats the paper's wavelength sentence",
+    statement=(
+        r"\text{Papers with Code, Absolute Position Encodings: the wavelengths form a geometric"
+        r" progression from } 2\pi \text{ to } 10000 \cdot 2\pi"
+    ),
+    source="pwc-absolute",
+)

@@ -939,3 +939,13 @@ claim(
     ),
     source="vaswani2017",
 )
+
+claim(
+    "parallel-processing-reported",
+    "A. Mittal: the positional encoding as the key to parallel computation",
+    statement=(
+        r"\text{A. Mittal (Medium) presents the positional encoding as the key idea that lets"
+        r" a model compute over the tokens in parallel}"
+    ),
+    source="mittal-medium",
+)

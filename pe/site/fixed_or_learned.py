@@ -34,7 +34,7 @@ __all__ = [
 STACKS = (
     ("pre-LN residual, h + f(LN(h))", learned.RESIDUAL),
     ("post-LN residual, LN(h + f(h)) (the paper's)", learned.POST_LN),
-    ("plain, f(h)", learned.PLAIN),
+    ("plain, f(LN(h))", learned.PLAIN),
     ("residual, first sublayer outputs −h", learned.CANCELLING),
 )
 
@@ -134,9 +134,14 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
     def draw(fig: Figure, palette: Palette) -> None:
         ax = fig.add_subplot()
         ax.plot(
-            layers, with_residual, "o-", color=palette.lines[0], ms=4, label="residual: h + f(h)"
+            layers,
+            with_residual,
+            "o-",
+            color=palette.lines[0],
+            ms=4,
+            label="pre-LN residual: h + f(LN(h))",
         )
-        ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(h)")
+        ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(LN(h))")
         ax.set_ylim(-0.1, 1.05)
         label_axes(ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4)
 
@@ -145,12 +150,12 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
         alt=(
             f"Line plot against the number of sublayers, 1 to {depth}: with residual "
             f"connections the cosine between the change at the top and PE starts at "
-            f"{with_residual[0]:.2f} and declines slowly to {with_residual[-1]:.2f}; without, "
+            f"{with_residual[0]:.2f} and is {with_residual[-1]:.2f} at {depth}; without, "
             f"it stays between {min(plain):.2f} and {max(plain):.2f}."
         ),
         caption=(
             f"d = {d_model}, {n} positions, random sublayers (gain 0.5). The residual path "
-            "keeps PE in the sum; the sublayers' outputs add to it and slowly dilute it."
+            "keeps PE in the sum; the sublayers' outputs are added to it."
         ),
     )
 
