@@ -133,19 +133,14 @@ def sentence_matrix(
 def toy_attention(d_model: int = 64) -> AttentionWeights:
     r"""Deterministic random projections, entries :math:`N(0, 1/d)`."""
     width = _validate.positive_int("d_model", d_model)
-    rng = np.random.default_rng(SEED + 1)
-    w_q, w_k, w_v = (rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
-    return AttentionWeights(w_q, w_k, w_v)
+    return AttentionWeights.gaussian(np.random.default_rng(SEED + 1), width)
 
 
 def toy_rnn(d_model: int = 64, hidden: int = 16) -> RnnWeights:
     r"""A deterministic Elman cell with inputs of width ``d_model`` and ``hidden`` state units."""
     width = _validate.positive_int("d_model", d_model)
     size = _validate.positive_int("hidden", hidden)
-    rng = np.random.default_rng(SEED + 2)
-    w_x = rng.standard_normal((size, width)) / np.sqrt(width)
-    w_h = rng.standard_normal((size, size)) / np.sqrt(size)
-    return RnnWeights(w_x, w_h, np.zeros(size))
+    return RnnWeights.gaussian(np.random.default_rng(SEED + 2), width, size)
 
 
 @dataclass(frozen=True)
@@ -295,9 +290,7 @@ def check_equivariance(
     width = _validate.even_width("d_model", d_model)
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((length, width))
-    weights = AttentionWeights(
-        *(rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
-    )
+    weights = AttentionWeights.gaussian(rng, width)
     perm = permutation_matrix(rng.permutation(length))
 
     def attend(rows: Any, causal: bool) -> Float64Array:
