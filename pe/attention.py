@@ -79,6 +79,19 @@ class AttentionWeights:
     w_k: Float64Array
     w_v: Float64Array
 
+    @classmethod
+    def gaussian(cls, rng: np.random.Generator, d: int) -> AttentionWeights:
+        r"""Random projections with entries :math:`N(0, 1/d)`, drawn from ``rng`` in the order q, k, v.
+
+        Examples
+        --------
+        >>> AttentionWeights.gaussian(np.random.default_rng(0), 4).w_v.shape
+        (4, 4)
+        """
+        width = _validate.positive_int("d", d)
+        w_q, w_k, w_v = (rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
+        return cls(w_q, w_k, w_v)
+
 
 @dataclass(frozen=True)
 class RnnWeights:
@@ -87,6 +100,22 @@ class RnnWeights:
     w_x: Float64Array
     w_h: Float64Array
     b: Float64Array
+
+    @classmethod
+    def gaussian(cls, rng: np.random.Generator, d: int, hidden: int) -> RnnWeights:
+        r"""A random cell: :math:`W_x` with entries :math:`N(0, 1/d)`, :math:`W_h` with entries
+        :math:`N(0, 1/\mathrm{hidden})` (drawn in that order from ``rng``), no bias.
+
+        Examples
+        --------
+        >>> RnnWeights.gaussian(np.random.default_rng(0), 4, 3).w_x.shape
+        (3, 4)
+        """
+        width = _validate.positive_int("d", d)
+        size = _validate.positive_int("hidden", hidden)
+        w_x = rng.standard_normal((size, width)) / np.sqrt(width)
+        w_h = rng.standard_normal((size, size)) / np.sqrt(size)
+        return cls(w_x, w_h, np.zeros(size))
 
 
 def _matrix(name: str, value: npt.ArrayLike) -> Float64Array:

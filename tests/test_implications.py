@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from pe import MAX_BYTES, geometry, numeric, reference
+from pe import MAX_BYTES, geometry, numeric, position_scores, reference
 from pe.chapters import implications as measured
 from pe.chapters import implications as proofs
 from pe.claims import Candidate
@@ -40,14 +40,14 @@ def test_dot_by_offset_matches_table_rows_at_any_position() -> None:
 
 
 def test_first_rise() -> None:
-    assert measured.first_rise([3.0, 2.0, 1.0, 2.0]) == 2
-    assert measured.first_rise([3.0, 2.0, 1.0]) is None
-    assert measured.first_rise([1.0, 1.0]) is None
+    assert position_scores.first_rise([3.0, 2.0, 1.0, 2.0]) == 2
+    assert position_scores.first_rise([3.0, 2.0, 1.0]) is None
+    assert position_scores.first_rise([1.0, 1.0]) is None
 
 
 def test_first_rise_for_d512_is_where_the_reference_says() -> None:
-    rise, low, value = measured.decay_facts(512, 20_000)
-    assert rise == measured.first_rise(geometry.dot_by_offset(512, np.arange(200)))
+    rise, low, value = position_scores.decay_facts(512, 20_000)
+    assert rise == position_scores.first_rise(geometry.dot_by_offset(512, np.arange(200)))
     assert exact_f(rise + 1, 512) > exact_f(rise, 512)
     assert all(exact_f(k + 1, 512) < exact_f(k, 512) for k in range(0, rise, 6))
     assert value < 0
@@ -132,22 +132,24 @@ def test_pair_shift_ratio_rejects_wrong_blocks(
 
 def test_offset_spread() -> None:
     toeplitz = np.subtract.outer(np.arange(20), np.arange(20)).astype(float) ** 2
-    assert measured.offset_spread(toeplitz)[0] == 0.0
+    assert position_scores.offset_spread(toeplitz)[0] == 0.0
     broken = toeplitz.copy()
     broken[3, 5] += 1.0
-    assert measured.offset_spread(broken)[0] == 1.0
+    assert position_scores.offset_spread(broken)[0] == 1.0
 
 
 def test_scores_relative_only_for_raw_and_rotation_blocks() -> None:
     for projection, relative in (
         (wrong.IDENTITY_PROJECTION.value, True),
         (wrong.ROTATION_PROJECTION.value, True),
-        (measured.RANDOM, False),
+        (position_scores.RANDOM, False),
     ):
-        spread, scale = measured.offset_spread(measured.scores(80, 32, projection=projection))
+        spread, scale = position_scores.offset_spread(
+            position_scores.scores(80, 32, projection=projection)
+        )
         assert (spread < 1e-10 * scale) is relative, projection.name
-    spread, scale = measured.offset_spread(
-        measured.scores(80, 32, content=1.0, projection=measured.IDENTITY)
+    spread, scale = position_scores.offset_spread(
+        position_scores.scores(80, 32, content=1.0, projection=position_scores.IDENTITY)
     )
     assert spread > 0.01 * scale  # content breaks it even without projections
 
@@ -209,7 +211,7 @@ def test_per_block_condition_is_not_enough() -> None:
     per diagonal block, but a block coupling two pairs breaks the relative property too."""
     from pe.chapters import implications as claims
 
-    assert claims._relative_only(measured.ROTATION).holds
+    assert claims._relative_only(position_scores.ROTATION).holds
     coupled = wrong.COUPLED_ROTATION_PROJECTION.value
     w = coupled.build(np.random.default_rng(0), 8)
     diagonal = [w[i : i + 2, i : i + 2] for i in range(0, 8, 2)]

@@ -11,10 +11,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-import sympy as sp
 
 from pe import attention as attn
-from pe import numeric
+from pe import numeric, symbolic_attention
 from pe._tolerance import ELEMENTARY_ULPS
 from pe.chapters import why_order as attention
 from pe.chapters import why_order as proofs
@@ -227,40 +226,42 @@ def test_bad_input_is_refused_with_a_clear_message() -> None:
 
 
 def test_attention_cost_is_counted_not_assumed() -> None:
-    proof = proofs.attention_cost()
+    proof = proofs.layer_cost()
     assert proof.holds
     # The count at each size is the law's value: n^2 d for QK^T plus n^2 d for AV.
     assert "(n, d) = (4, 3): 96" in proof.steps[0].title
-    assert not proofs.attention_cost(wrong.RECURRENT_COST.value).holds
-    assert not proofs.attention_cost(lambda n, d: 2 * n * n * d + 1).holds
+    assert not proofs.layer_cost(wrong.RECURRENT_COST.value).holds
+    assert not proofs.layer_cost(lambda n, d: 2 * n * n * d + 1).holds
 
 
 def test_rnn_cost_is_linear_in_the_length() -> None:
-    assert proofs.rnn_cost().holds
-    assert not proofs.rnn_cost(wrong.ATTENTION_COST.value).holds
+    assert proofs.layer_cost(symbolic_attention.rnn_cost_law, recurrent=True).holds
+    assert not proofs.layer_cost(wrong.ATTENTION_COST.value, recurrent=True).holds
 
 
 @pytest.mark.parametrize(
     ("layer", "steps", "holds"),
     [
-        (proofs.symbolic_attention_layer, proofs.one_step, True),
-        (proofs.symbolic_elman_layer, proofs.recurrent_steps, True),
-        (wrong.CAUSAL_LAYER.value, proofs.one_step, False),
-        (wrong.RECURRENT_LAYER.value, proofs.one_step, False),
-        (proofs.symbolic_elman_layer, wrong.ONE_STEP.value, False),
-        (proofs.symbolic_attention_layer, proofs.recurrent_steps, False),
+        (symbolic_attention.symbolic_attention_layer, symbolic_attention.one_step, True),
+        (symbolic_attention.symbolic_elman_layer, symbolic_attention.recurrent_steps, True),
+        (wrong.CAUSAL_LAYER.value, symbolic_attention.one_step, False),
+        (wrong.RECURRENT_LAYER.value, symbolic_attention.one_step, False),
+        (symbolic_attention.symbolic_elman_layer, wrong.ONE_STEP.value, False),
+        (symbolic_attention.symbolic_attention_layer, symbolic_attention.recurrent_steps, False),
     ],
 )
-def test_path_lengths(layer: proofs.SymbolicLayer, steps: proofs.StepLaw, holds: bool) -> None:
+def test_path_lengths(
+    layer: symbolic_attention.SymbolicLayer, steps: symbolic_attention.StepLaw, holds: bool
+) -> None:
     assert proofs.path_lengths(layer, steps, n=3, d_model=2).holds is holds
 
 
 def test_path_lengths_counts_each_update_of_the_recurrence() -> None:
     # Token 1 reaches the last of 5 states through 5 updates: the one wrong entry is caught.
     def off_by_one(i: int, j: int) -> object:
-        return proofs.recurrent_steps(i, j) if (i, j) != (4, 0) else 4
+        return symbolic_attention.recurrent_steps(i, j) if (i, j) != (4, 0) else 4
 
-    assert not proofs.path_lengths(proofs.symbolic_elman_layer, off_by_one, n=5).holds
+    assert not proofs.path_lengths(symbolic_attention.symbolic_elman_layer, off_by_one, n=5).holds
 
 
 @pytest.mark.parametrize(("n", "d_model"), [(1, 1), (7, 1), (3, 3)])
@@ -323,16 +324,3 @@ def test_the_attention_bound_in_a_case_computable_by_hand(n: int, d: int) -> Non
         for i in range(n):
             assert abs(Fraction(float(bound[i, c])) - expected) <= expected * Fraction(8, 2**53)
             assert abs(Fraction(float(out[i, c])) - exact_mean) <= expected
-
-
-@pytest.mark.parametrize("causal", [False, True])
-def test_the_symbolic_softmax_weights_each_row_over_its_keys(causal: bool) -> None:
-    """Row r of the symbolic attention weights sums to exactly 1 over its keys, 0..r with a
-    causal mask (r + 1 keys, row 0 attending to itself) and all n without; the rest are 0."""
-    n = 4
-    scores = sp.Matrix(n, n, lambda r, c: sp.Symbol(f"s_{r}{c}", real=True))
-    weights = attention._symbolic_softmax(scores, causal)
-    for r in range(n):
-        keys = range(r + 1) if causal else range(n)
-        assert sp.cancel(sp.Add(*weights.row(r)) - 1) == 0
-        assert [c for c in range(n) if weights[r, c] != 0] == list(keys)

@@ -45,8 +45,6 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -55,11 +53,9 @@ import sympy as sp
 
 from pe import _validate, numeric
 from pe._machine_dependent import measured
-from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import (
     EPS64,
     Tolerance,
-    gamma,
     phase_tolerance,
 )
 from pe.chapters.rope import (
@@ -80,6 +76,18 @@ from pe.geometry import (
     reference_dot_by_offset,
     smallest_row_distance,
 )
+from pe.position_scores import (
+    IDENTITY,
+    RANDOM,
+    ROTATION,
+    Projection,
+    difference_terms,
+    first_rise,
+    offset_spread,
+    score_rounding,
+    scores,
+    sum_and_difference,
+)
 from pe.symbolic import OMEGA, D, Derivation, K, P, Proof, Q, pair, shift_block, to_latex
 
 chapter = Chapter(__name__, follows="rotation_identity")
@@ -89,129 +97,6 @@ Float64Array = npt.NDArray[np.float64]
 
 #: A frequency law ``d -> (d/2,) array`` of angular frequencies, like :func:`pe.numeric.frequencies`.
 FrequencyLaw = Callable[[int], Float64Array]
-
-
-def first_rise(values: npt.ArrayLike) -> int | None:
-    """The first index ``k`` with ``values[k + 1] > values[k]``, or None if never.
-
-    Examples
-    --------
-    >>> first_rise([3.0, 2.0, 1.0, 2.0]), first_rise([2.0, 1.0])
-    (2, None)
-    """
-    array = np.asarray(values, dtype=np.float64)
-    rises = np.flatnonzero(np.diff(array) > 0)
-    return int(rises[0]) if rises.size else None
-
-
-def decay_facts(d_model: int = 512, k_max: int = 20_000) -> tuple[int, int, float]:
-    """First rise, position and value of the minimum of :func:`dot_by_offset`, ``0 <= k <= k_max``.
-
-    Raises
-    ------
-    ValueError
-        If ``f`` never rises.
-
-    Examples
-    --------
-    >>> decay_facts(512, 100)[0]
-    43
-    """
-    f = dot_by_offset(d_model, np.arange(k_max + 1))
-    rise = first_rise(f)
-    if rise is None:
-        raise ValueError("f never rises")
-    return rise, int(np.argmin(f)), float(f.min())
-
-
-@dataclass(frozen=True)
-class Projection:
-    r"""A way to build :math:`W = W_q^{\mathsf T} W_k` from a random generator and the width.
-
-    Attributes
-    ----------
-    name
-        What :math:`W` is ("random", "identity", "rotation").
-    build
-        ``(rng, d) -> (d, d)`` array.
-    """
-
-    name: str
-    build: Callable[[np.random.Generator, int], Float64Array]
-
-
-def _random(rng: np.random.Generator, d: int, d_head: int = 16) -> Float64Array:
-    wq = rng.standard_normal((d_head, d)) / np.sqrt(d)
-    wk = rng.standard_normal((d_head, d)) / np.sqrt(d)
-    return np.asarray(wq.T @ wk, dtype=np.float64)
-
-
-def _rotation(rng: np.random.Generator, d: int) -> Float64Array:
-    a, b = rng.standard_normal(d // 2), rng.standard_normal(d // 2)
-    w = np.zeros((d, d))
-    idx = np.arange(0, d, 2)
-    w[idx, idx], w[idx + 1, idx + 1] = a, a
-    w[idx, idx + 1], w[idx + 1, idx] = b, -b
-    return w
-
-
-#: Gaussian :math:`W_q, W_k` with 16 rows, scaled by :math:`1/\sqrt d`.
-RANDOM = Projection("random", _random)
-
-#: :math:`W` block-diagonal of scaled rotations :math:`[[a_i, b_i], [-b_i, a_i]]`, which
-#: commute with every :math:`T_k`.
-ROTATION = Projection("rotation", _rotation)
-
-
-def scores(
-    n_positions: int,
-    d_model: int,
-    *,
-    projection: Projection = RANDOM,
-    content: float = 0.0,
-    seed: int = 0,
-) -> Float64Array:
-    r"""Attention scores :math:`S_{pq} = (x + PE(p))^{\mathsf T} W_q^{\mathsf T} W_k (x + PE(q))`.
-
-    Parameters
-    ----------
-    n_positions, d_model
-        Positions ``0 .. n-1`` and the width.
-    projection
-        How :math:`W` is built: :data:`RANDOM`, :data:`IDENTITY` or :data:`ROTATION`.
-    content
-        Scale of one content vector ``x`` (the same token at every position; 0: none).
-    seed
-        Seed of the random weights and content.
-
-    Examples
-    --------
-    >>> scores(3, 4, projection=IDENTITY).diagonal().round(12).tolist()
-    [2.0, 2.0, 2.0]
-    """
-    rng = np.random.default_rng(seed)
-    x = content * rng.standard_normal(d_model) / np.sqrt(d_model)
-    rows = numeric.sinusoidal(n_positions, d_model) + x
-    w = projection.build(rng, d_model)
-    return np.asarray(rows @ w @ rows.T, dtype=np.float64)
-
-
-def offset_spread(matrix: npt.ArrayLike) -> tuple[float, float]:
-    r"""How far a square score matrix is from a function of :math:`q - p` alone.
-
-    Returns ``(spread, scale)``: the largest range (max minus min) of the entries along one
-    diagonal :math:`q - p = k`, over all ``k``, and the standard deviation of all entries.
-    A function of the offset alone has ``spread`` at rounding level.
-
-    Examples
-    --------
-    >>> offset_spread(np.eye(3))[0]
-    0.0
-    """
-    s = np.asarray(matrix, dtype=np.float64)
-    n = s.shape[0]
-    spread = max(float(np.ptp(np.diagonal(s, offset=k))) for k in range(-(n - 2), n - 1))
-    return spread, float(s.std())
 
 
 _W = sp.Matrix(2, 2, sp.symbols("w_11 w_12 w_21 w_22", real=True))
@@ -289,12 +174,8 @@ def dot_product_concrete(power: int = 1, d_model: int = 8) -> Proof:
     return derivation.proof(f"dot product, d = {d_model}", statement, residual)
 
 
-def _double_angle_cosine(k: Any, w: Any) -> Any:
-    return sp.cos(2 * k * w)
-
-
 #: Right side of the one-pair dot product :math:`\cos 2\omega k` instead of :math:`\cos\omega k`.
-DOUBLE_ANGLE_COSINE = Candidate("cos(2ωk)", _double_angle_cosine)
+DOUBLE_ANGLE_COSINE = Candidate("cos(2ωk)", lambda k, w: sp.cos(2 * k * w))
 
 #: Frequencies :math:`\omega_i^2 = 10000^{-4i/d}`: the exponent doubled (a power of 2).
 DOUBLED_EXPONENT = Candidate("doubled exponent", 2)
@@ -493,12 +374,10 @@ def norm_concrete(per_dimension: Any = HALF, d_model: int = 8) -> Proof:
     return derivation.proof(f"norm, d = {d_model}", statement, residual)
 
 
-def _mixed_frequency_pair(p: Any, w: Any) -> Any:
-    return sp.Matrix([sp.sin(w * p), sp.cos(2 * w * p)])
-
-
 #: The pair :math:`(\sin\omega p, \cos 2\omega p)`.
-MIXED_FREQUENCY_PAIR = Candidate("pair (sin ωp, cos 2ωp)", _mixed_frequency_pair)
+MIXED_FREQUENCY_PAIR = Candidate(
+    "pair (sin ωp, cos 2ωp)", lambda p, w: sp.Matrix([sp.sin(w * p), sp.cos(2 * w * p)])
+)
 
 #: Squared norm :math:`d` instead of :math:`d/2` (per dimension 1 instead of 1/2).
 NORM_SQUARED_D = Candidate("norm² = d", sp.Integer(1))
@@ -553,19 +432,14 @@ def distance_identity(rhs: Callable[[Any, Any, Any], Any] = chord_squared) -> Pr
     return derivation.proof("distance between two positions of one pair", statement, residual)
 
 
-def _sum_angle_chord(p: Any, q: Any, w: Any) -> Any:
-    return 2 - 2 * sp.cos(w * (p + q))
-
-
-def _binary_counter(d: int) -> npt.NDArray[np.float64]:
-    return np.asarray(2 * np.pi / 2.0 ** np.arange(1, d // 2 + 1))
-
-
 #: :math:`2 - 2\cos\omega(p+q)`: the sum of the positions instead of their difference.
-SUM_ANGLE_DISTANCE = Candidate("2 − 2cos ω(p+q)", _sum_angle_chord)
+SUM_ANGLE_DISTANCE = Candidate("2 − 2cos ω(p+q)", lambda p, q, w: 2 - 2 * sp.cos(w * (p + q)))
 
 #: Frequencies :math:`2\pi/2^{j}`, ``j = 1 .. d/2``, as in a binary counter.
-BINARY_COUNTER = Candidate("frequencies 2π/2^j (a binary counter)", _binary_counter)
+BINARY_COUNTER = Candidate(
+    "frequencies 2π/2^j (a binary counter)",
+    lambda d: np.asarray(2 * np.pi / 2.0 ** np.arange(1, d // 2 + 1)),
+)
 
 #: (n, d) settings for the smallest distance between rows.
 ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
@@ -620,13 +494,9 @@ claim(
 )
 
 
-def _binary_turn(i: int, _d: int) -> sp.Expr:
-    return sp.pi / 2**i
-
-
 #: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
 #: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
-BINARY_TURNS = Candidate("omega_b = pi / 2^b (a binary counter)", _binary_turn)
+BINARY_TURNS = Candidate("omega_b = pi / 2^b (a binary counter)", lambda i, _d: sp.pi / 2**i)
 
 #: A frequency law as SymPy sees it: ``(i, d) -> omega_i``, exact.
 FrequencyExpr = Callable[[int, int], sp.Expr]
@@ -694,23 +564,26 @@ def pair_shift_ratio(
     return worst
 
 
-def _pair0_at_slowest(d: int) -> npt.NDArray[np.float64]:
-    omega = numeric.frequencies(d)
-    omega[0] = omega[-1]
-    return omega
+def _pair0_at(frequency: Callable[[Float64Array], float]) -> FrequencyLaw:
+    """The true frequencies, pair 0's replaced by ``frequency(true frequencies)``."""
 
+    def law(d: int) -> Float64Array:
+        omega = numeric.frequencies(d)
+        omega[0] = frequency(omega)
+        return omega
 
-def _pair0_period_8(d: int) -> npt.NDArray[np.float64]:
-    omega = numeric.frequencies(d)
-    omega[0] = 2 * np.pi / 8
-    return omega
+    return law
 
 
 #: Blocks that turn pair 0 by the angle of the slowest pair.
-PAIR0_SLOWEST_ANGLE = Candidate("pair 0 turned by pair d/2 − 1's angle", _pair0_at_slowest)
+PAIR0_SLOWEST_ANGLE = Candidate(
+    "pair 0 turned by pair d/2 − 1's angle", _pair0_at(lambda omega: float(omega[-1]))
+)
 
 #: Pair 0 at :math:`\omega = 2\pi/8`: period 8, a whole fraction of a turn.
-RATIONAL_PERIOD = Candidate("pair 0 with ω = 2π/8 (period 8)", _pair0_period_8)
+RATIONAL_PERIOD = Candidate(
+    "pair 0 with ω = 2π/8 (period 8)", _pair0_at(lambda _omega: 2 * np.pi / 8)
+)
 
 
 def _every_pair(blocks: FrequencyLaw) -> Evidence:
@@ -849,32 +722,6 @@ claim(
 )
 
 
-def _identity(_rng: np.random.Generator, d: int) -> Float64Array:
-    return np.eye(d)
-
-
-#: :math:`W = I`: the raw dot product.
-IDENTITY = Projection("identity", _identity)
-
-
-def difference_terms(w: Any) -> Any:
-    r"""The :math:`p - q` part of :math:`e_p^{\mathsf T} W e_q` for a :math:`2 \times 2` ``w``."""
-    half = sp.Rational(1, 2)
-    return half * (w[0, 0] + w[1, 1]) * sp.cos(OMEGA * (P - Q)) + half * (
-        w[0, 1] - w[1, 0]
-    ) * sp.sin(OMEGA * (P - Q))
-
-
-def sum_and_difference(w: Any) -> Any:
-    r"""The true form of :math:`e_p^{\mathsf T} W e_q`: the :math:`p - q` and :math:`p + q` parts."""
-    half = sp.Rational(1, 2)
-    return (
-        difference_terms(w)
-        + half * (w[1, 1] - w[0, 0]) * sp.cos(OMEGA * (P + Q))
-        + half * (w[0, 1] + w[1, 0]) * sp.sin(OMEGA * (P + Q))
-    )
-
-
 def position_term(form: Callable[[Any], Any] = sum_and_difference) -> Proof:
     r"""Prove the sum-and-difference form of :math:`e_p^{\mathsf T} W e_q` for one pair.
 
@@ -906,7 +753,7 @@ IDENTITY_PROJECTION = Candidate("W = I", IDENTITY)
 ROTATION_PROJECTION = Candidate("W of scaled rotations", ROTATION)
 
 
-def _not_relative(content: float, projection: Projection) -> Evidence:
+def _not_relative(projection: Projection, content: float = 0.0) -> Evidence:
     spread, scale = offset_spread(scores(300, 64, projection=projection, content=content))
     ratio = spread / scale
     return checked(
@@ -914,11 +761,6 @@ def _not_relative(content: float, projection: Projection) -> Evidence:
         f"d=64, n=300, W = {projection.name}, content scale {content}: largest spread along "
         f"one diagonal q - p = const is {measured(ratio, 0.1)} times the scores' std",
     )
-
-
-def _not_relative_with(setting: tuple[float, Projection]) -> Evidence:
-    """:func:`_not_relative` at ``(content scale, projection)``."""
-    return _not_relative(*setting)
 
 
 #: The one setting where the score is relative: :math:`W` of scaled rotations and no content
@@ -969,11 +811,15 @@ claim(
     ),
     Check(_counterexample, true=(_WQ, _WK), wrong=(IDENTITY_PROJECTIONS,)),
     Check(
-        partial(_not_relative, 0.0),
+        _not_relative,
         true=RANDOM,
         wrong=(IDENTITY_PROJECTION, ROTATION_PROJECTION),
     ),
-    Check(_not_relative_with, true=(1.0, RANDOM), wrong=(ROTATION_WITHOUT_CONTENT,)),
+    Check(
+        lambda setting: _not_relative(setting[1], content=setting[0]),
+        true=(1.0, RANDOM),
+        wrong=(ROTATION_WITHOUT_CONTENT,),
+    ),
     Check(
         _spread,
         true=additive_scores,
@@ -987,27 +833,6 @@ claim(
         r" \text{ is not a function of } n - m\end{gathered}"
     ),
 )
-
-
-def score_rounding(
-    n_positions: int, d_model: int, *, projection: Projection = RANDOM, seed: int = 0
-) -> float:
-    r"""A bound on the rounding error of any entry of :func:`scores` (no content vector).
-
-    :math:`S = R W R^{\mathsf T}` from rows within :math:`\delta` of the exact ones: the two
-    matrix products err by at most :math:`2\gamma_d\,|R||W||R|^{\mathsf T}` (first order),
-    the rows' errors by :math:`\delta\,(\mathbf 1^{\mathsf T}|W||R|^{\mathsf T} + |R||W|\mathbf 1)`;
-    the largest entry of their sum.
-    """
-    rng = np.random.default_rng(seed)
-    rng.standard_normal(d_model)  # the content vector scores() draws first
-    rows = np.abs(numeric.sinusoidal(n_positions, d_model))
-    w = np.abs(projection.build(rng, d_model))
-    products = 2 * gamma(d_model) * (rows @ w @ rows.T)
-    entries = ENTRY_ERROR_BOUND * (
-        (w @ rows.T).sum(axis=0)[None, :] + (rows @ w).sum(axis=1)[:, None]
-    )
-    return float((products + entries).max())
 
 
 def _coupled_rotation(rng: np.random.Generator, d: int) -> npt.NDArray[np.float64]:

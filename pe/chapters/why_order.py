@@ -25,10 +25,10 @@ the wrong candidates go through the same proof and check, and fail.
 An Elman recurrent network reads the tokens one by one,
 :math:`h_t = \tanh(W_x x_t + W_h h_{t-1} + b)`, :math:`h_0 = 0`, so its final state
 depends on the order. The chapter also counts what attention costs and how far apart it
-puts two tokens, exactly, on the symbolic expressions: :func:`attention_cost` counts the
-multiplications of its two matrix products (``2 n^2 d``, against ``2 n d^2`` for a
-recurrent layer, :func:`rnn_cost`), and :func:`path_lengths` counts the nonlinear steps
-between each input token and each output.
+puts two tokens, exactly, on the symbolic expressions of :mod:`pe.symbolic_attention`:
+:func:`layer_cost` counts the multiplications of its two matrix products (``2 n^2 d``,
+against ``2 n d^2`` for a recurrent layer), and :func:`path_lengths` counts the nonlinear
+steps between each input token and each output.
 
 The numeric checks are held to the forward error bound of attention,
 :func:`pe.attention.attention_error_bound`.
@@ -63,8 +63,27 @@ from pe.attention import (
     permutation_matrix,
     rnn_states,
 )
-from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, proved, within
+from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.symbolic import Derivation, Proof
+from pe.symbolic_attention import (
+    CostLaw,
+    StepLaw,
+    SymbolicLayer,
+    attention_cost_law,
+    attention_multiplications,
+    causal_attention_layer,
+    elman_multiplications,
+    expand_products,
+    one_step,
+    recurrent_steps,
+    rnn_cost_law,
+    step_counts,
+    symbolic_attention,
+    symbolic_attention_layer,
+    symbolic_elman_layer,
+    symbolic_matrix,
+    symbolic_softmax,
+)
 
 chapter = Chapter(__name__)
 claim = chapter.claim
@@ -114,19 +133,14 @@ def sentence_matrix(
 def toy_attention(d_model: int = 64) -> AttentionWeights:
     r"""Deterministic random projections, entries :math:`N(0, 1/d)`."""
     width = _validate.positive_int("d_model", d_model)
-    rng = np.random.default_rng(SEED + 1)
-    w_q, w_k, w_v = (rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
-    return AttentionWeights(w_q, w_k, w_v)
+    return AttentionWeights.gaussian(np.random.default_rng(SEED + 1), width)
 
 
 def toy_rnn(d_model: int = 64, hidden: int = 16) -> RnnWeights:
     r"""A deterministic Elman cell with inputs of width ``d_model`` and ``hidden`` state units."""
     width = _validate.positive_int("d_model", d_model)
     size = _validate.positive_int("hidden", hidden)
-    rng = np.random.default_rng(SEED + 2)
-    w_x = rng.standard_normal((size, width)) / np.sqrt(width)
-    w_h = rng.standard_normal((size, size)) / np.sqrt(size)
-    return RnnWeights(w_x, w_h, np.zeros(size))
+    return RnnWeights.gaussian(np.random.default_rng(SEED + 2), width, size)
 
 
 @dataclass(frozen=True)
@@ -211,34 +225,6 @@ def sentence_pair(encoding: Encoding = NO_ENCODING, d_model: int = 64) -> Senten
     return SentencePair(out1, out2, gap, scale, bound)
 
 
-def _symbolic_matrix(name: str, rows: int, cols: int) -> Any:
-    return sp.Matrix(rows, cols, lambda r, c: sp.Symbol(f"{name}_{{{r + 1}{c + 1}}}", real=True))
-
-
-def _symbolic_softmax(scores: Any, causal: bool) -> Any:
-    n = scores.shape[0]
-    exps = scores.applyfunc(sp.exp)
-
-    def entry(r: int, c: int) -> Any:
-        keys = range(r + 1) if causal else range(n)
-        if c not in keys:
-            return sp.Integer(0)
-        return exps[r, c] / sp.Add(*(exps[r, j] for j in keys))
-
-    return sp.Matrix(n, n, entry)
-
-
-def _symbolic_attention(x: Any, w: tuple[Any, ...], causal: bool) -> Any:
-    d = x.shape[1]
-    scores = ((x * w[0]) * (x * w[1]).T / sp.sqrt(d)).applyfunc(_expand)
-    return _symbolic_softmax(scores, causal) * (x * w[2])
-
-
-def _expand(expr: Any) -> Any:
-    """Multiply out polynomials, leaving ``exp(a + b)`` whole (no ``exp(a) exp(b)``)."""
-    return sp.expand(expr, power_exp=False)
-
-
 #: Attention over the rows of a matrix, NumPy or SymPy: ``(x, causal) -> Attn(x)``.
 Attend = Callable[[Any, bool], Any]
 
@@ -304,9 +290,7 @@ def check_equivariance(
     width = _validate.even_width("d_model", d_model)
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((length, width))
-    weights = AttentionWeights(
-        *(rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(3))
-    )
+    weights = AttentionWeights.gaussian(rng, width)
     perm = permutation_matrix(rng.permutation(length))
 
     def attend(rows: Any, causal: bool) -> Float64Array:
@@ -322,16 +306,6 @@ def check_equivariance(
         n=length,
         d=width,
     )
-
-
-def _permutations(n: int) -> list[Any]:
-    matrices = []
-    for order in itertools.permutations(range(n)):
-        matrix = sp.zeros(n, n)
-        for r, c in enumerate(order):
-            matrix[r, c] = 1
-        matrices.append(matrix)
-    return matrices
 
 
 def _nonzero(matrix: Any) -> int:
@@ -369,19 +343,22 @@ def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Pr
     width = _validate.positive_int("d_model", d_model)
     if length > 4 or width > 3:
         raise ValueError("the exact proof takes n <= 4 and d_model <= 3")
-    x = _symbolic_matrix("x", length, width)
-    w = tuple(_symbolic_matrix(f"w^{name}", width, width) for name in "qkv")
-    extra = _symbolic_matrix("e", length, width)
-    perms = _permutations(length)
+    x = symbolic_matrix("x", length, width)
+    w = tuple(symbolic_matrix(f"w^{name}", width, width) for name in "qkv")
+    extra = symbolic_matrix("e", length, width)
+    perms = [
+        sp.Matrix(length, length, lambda r, c, order=order: int(order[r] == c))
+        for order in itertools.permutations(range(length))
+    ]
     masks: set[bool] = set()
 
     def attend(rows: Any, causal: bool) -> Any:
         masks.add(causal)
-        return _symbolic_attention(rows, w, causal)
+        return symbolic_attention(rows, w, causal)
 
     residual = sp.Matrix.vstack(
         *(sp.Matrix(left - right) for left, right in (sides(attend, x, p, extra) for p in perms))
-    ).applyfunc(_expand)
+    ).applyfunc(expand_products)
     causal = True in masks
     uses_positions = bool(residual.free_symbols & extra.free_symbols)
 
@@ -393,9 +370,12 @@ def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Pr
     )
     if uses_positions:
         derivation.note("Wrong candidate: position vectors E added, X → X + E", sp.latex(extra))
-    scores = ((x * w[0]) * (x * w[1]).T).applyfunc(_expand)
+    scores = ((x * w[0]) * (x * w[1]).T).applyfunc(expand_products)
     score_residual = sp.Matrix.vstack(
-        *(((p * x * w[0]) * (p * x * w[1]).T - p * scores * p.T).applyfunc(_expand) for p in perms)
+        *(
+            ((p * x * w[0]) * (p * x * w[1]).T - p * scores * p.T).applyfunc(expand_products)
+            for p in perms
+        )
     )
     derivation.note(
         "Scores: (PX W_q)(PX W_k)ᵀ − P (X W_q)(X W_k)ᵀ Pᵀ, multiplied out: "
@@ -403,10 +383,10 @@ def equivariance(sides: Sides = equivariant, n: int = 3, d_model: int = 2) -> Pr
         r"S(PX) = P\,S(X)\,P^{\mathsf T}",
         calls=("expand",),
     )
-    soft = _symbolic_softmax(scores, causal)
+    soft = symbolic_softmax(scores, causal)
     soft_residual = sp.Matrix.vstack(
-        *(_symbolic_softmax(p * scores * p.T, causal) - p * soft * p.T for p in perms)
-    ).applyfunc(_expand)
+        *(symbolic_softmax(p * scores * p.T, causal) - p * soft * p.T for p in perms)
+    ).applyfunc(expand_products)
     derivation.note(
         "Softmax: each row's denominator is a sum whose terms P only reorders: "
         f"{_nonzero(soft_residual)} of {len(soft_residual)} entries non-zero",
@@ -653,29 +633,30 @@ def row_independence_tolerance(
 RECURRENT_STEPS = Candidate("Elman cell, h_t computed without h_(t-1)", elman_layer)
 
 
-def _rows_alone(encoding: Encoding) -> Callable[[Layer], Evidence]:
-    def run(layer: Layer) -> Evidence:
-        gap = row_independence_gap(layer, 32, 64, encoding)
-        bound = row_independence_tolerance(32, 64, encoding)
-        return within(
-            gap,
-            Tolerance(bound, r"2 \max B(X)"),
-            f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
-            f"max difference {measured(gap, bound)} (tolerance {bound:.3g})",
-        )
-
-    return run
+def _rows_alone(layer: Layer, encoding: Encoding) -> Evidence:
+    gap = row_independence_gap(layer, 32, 64, encoding)
+    bound = row_independence_tolerance(32, 64, encoding)
+    return within(
+        gap,
+        Tolerance(bound, r"2 \max B(X)"),
+        f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
+        f"max difference {measured(gap, bound)} (tolerance {bound:.3g})",
+    )
 
 
 claim(
     "attention-rows-parallel",
     "Attention is what runs in parallel, with or without the encoding",
     Check(
-        _rows_alone(NO_ENCODING),
+        partial(_rows_alone, encoding=NO_ENCODING),
         true=attention_layer,
         wrong=(RECURRENT_STEPS,),
     ),
-    Check(_rows_alone(SINUSOIDAL), true=attention_layer, wrong=(RECURRENT_STEPS,)),
+    Check(
+        partial(_rows_alone, encoding=SINUSOIDAL),
+        true=attention_layer,
+        wrong=(RECURRENT_STEPS,),
+    ),
     statement=(
         r"\begin{gathered} \operatorname{Attn}(X)_i = \operatorname{softmax}\!\Bigl("
         r"\tfrac{x_i W_q (XW_k)^{\mathsf T}}{\sqrt d}\Bigr) XW_v \\"
@@ -683,46 +664,32 @@ claim(
     ),
 )
 
-#: A cost law ``(n, d) -> number of multiplications`` for ``n`` tokens of width ``d``.
-CostLaw = Callable[[int, int], int]
-
-#: The sizes ``(n, d)`` at which :func:`attention_cost` and :func:`rnn_cost` count.
+#: The sizes ``(n, d)`` at which :func:`layer_cost` counts.
 COST_SIZES: tuple[tuple[int, int], ...] = ((2, 1), (3, 2), (4, 3), (6, 2), (2, 5))
 
 
-def attention_cost_law(n: int, d: int) -> int:
-    """``2 n^2 d``: the scores :math:`QK^T` (``n^2 d``) and the weighted sum :math:`AV`."""
-    return 2 * n * n * d
+def layer_cost(law: CostLaw = attention_cost_law, *, recurrent: bool = False) -> Proof:
+    r"""Count the multiplications of one attention head, or of an Elman layer, against ``law``.
 
+    For ``n`` tokens of width ``d`` with independent symbolic entries, attention's scores
+    :math:`QK^{\mathsf T}` are ``n^2`` sums of ``d`` products and the weighted sum
+    :math:`AV` (``A`` the ``n x n`` softmax weights) is ``n d`` sums of ``n`` products:
+    ``2 n^2 d`` in all, quadratic in the length (:func:`pe.symbolic_attention.attention_multiplications`).
+    With ``recurrent``, each of the ``n`` Elman steps forms :math:`W_x x_t + W_h h_{t-1}`
+    with ``d x d`` matrices: ``2 d^2`` multiplications, ``2 n d^2`` in all, linear in the
+    length (:func:`pe.symbolic_attention.elman_multiplications`). The count is exact
+    (SymPy's ``count_ops`` on the written-out products) at each size of
+    :data:`COST_SIZES`; the residual is the count minus ``law(n, d)``.
 
-def rnn_cost_law(n: int, d: int) -> int:
-    """``2 n d^2``: at each of ``n`` steps, :math:`W_x x_t` and :math:`W_h h_{t-1}`."""
-    return 2 * n * d * d
-
-
-def _multiplications(matrix: Any) -> int:
-    mul = sp.Symbol("MUL")
-    return sum(int(sp.count_ops(entry, visual=True).coeff(mul)) for entry in matrix)
-
-
-def _attention_count(n: int, d: int) -> int:
-    r"""Multiplications in :math:`QK^{\mathsf T}` and :math:`AV` for symbolic ``n x d`` inputs."""
-    q, k, v = (_symbolic_matrix(name, n, d) for name in "qkv")
-    weights = _symbolic_matrix("a", n, n)
-    return _multiplications(q * k.T) + _multiplications(weights * v)
-
-
-def _rnn_count(n: int, d: int) -> int:
-    """Multiplications of ``n`` Elman steps, a fresh symbolic state at each step."""
-    w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
-    x, h = _symbolic_matrix("x", n, d), _symbolic_matrix("h", n, d)
-    return sum(
-        _multiplications(w_x * x[t, :].T) + _multiplications(w_h * h[t, :].T) for t in range(n)
-    )
-
-
-def _cost_proof(title: str, count: CostLaw, law: CostLaw, what: str) -> Proof:
-    """``count(n, d)`` at each size of :data:`COST_SIZES` against ``law(n, d)``."""
+    Examples
+    --------
+    >>> layer_cost().holds, layer_cost(rnn_cost_law).holds
+    (True, False)
+    >>> layer_cost(rnn_cost_law, recurrent=True).holds
+    True
+    """
+    count = elman_multiplications if recurrent else attention_multiplications
+    what = "W_x x_t and W_h h_(t-1)" if recurrent else "QKᵀ and AV"
     counted = {(n, d): count(n, d) for n, d in COST_SIZES}
     derivation = Derivation()
     derivation.note(
@@ -732,44 +699,8 @@ def _cost_proof(title: str, count: CostLaw, law: CostLaw, what: str) -> Proof:
     )
     residual = sp.Matrix([c - law(n, d) for (n, d), c in counted.items()])
     formula = sp.latex(law(sp.Symbol("n"), sp.Symbol("d")))
+    title = "an Elman layer's multiplications" if recurrent else "attention's multiplications"
     return derivation.proof(title, rf"\text{{multiplications}} = {formula}", residual)
-
-
-def attention_cost(law: CostLaw = attention_cost_law) -> Proof:
-    r"""Count the multiplications of one attention head's two products against ``law``.
-
-    For ``n`` tokens of width ``d`` with independent symbolic entries, the scores
-    :math:`QK^{\mathsf T}` are ``n^2`` sums of ``d`` products and the weighted sum
-    :math:`AV` (``A`` the ``n x n`` softmax weights) is ``n d`` sums of ``n`` products:
-    ``2 n^2 d`` in all, quadratic in the length. The count is exact (SymPy's
-    ``count_ops`` on the written-out products) at each size of :data:`COST_SIZES`; the
-    residual is the count minus ``law(n, d)``. The softmax itself (``n^2`` exponentials)
-    and the projections (``3 n d^2``) are not counted.
-
-    Examples
-    --------
-    >>> attention_cost().holds, attention_cost(rnn_cost_law).holds
-    (True, False)
-    """
-    return _cost_proof("attention's multiplications", _attention_count, law, "QKᵀ and AV")
-
-
-def rnn_cost(law: CostLaw = rnn_cost_law) -> Proof:
-    r"""Count the multiplications of an Elman layer's ``n`` steps against ``law``.
-
-    Each step forms :math:`W_x x_t + W_h h_{t-1}` with ``d x d`` matrices: ``2 d^2``
-    multiplications, ``2 n d^2`` for ``n`` steps, linear in the length (the ``tanh`` and
-    the bias are not counted). Counted exactly as in :func:`attention_cost`, with a fresh
-    symbolic state at every step so that nothing is multiplied out across steps.
-
-    Examples
-    --------
-    >>> rnn_cost().holds, rnn_cost(attention_cost_law).holds
-    (True, False)
-    """
-    return _cost_proof(
-        "an Elman layer's multiplications", _rnn_count, law, "W_x x_t and W_h h_(t-1)"
-    )
 
 
 #: A recurrent layer's count, :math:`2nd^2`: linear in the length.
@@ -781,71 +712,18 @@ ATTENTION_COST = Candidate("2n²d, quadratic in n", attention_cost_law)
 claim(
     "attention-cost-quadratic",
     "Attention's cost grows with the square of the length",
+    Check(by_proof(layer_cost), true=attention_cost_law, wrong=(RECURRENT_COST,)),
     Check(
-        by_proof(attention_cost),
-        true=attention_cost_law,
-        wrong=(RECURRENT_COST,),
+        by_proof(partial(layer_cost, recurrent=True)),
+        true=rnn_cost_law,
+        wrong=(ATTENTION_COST,),
     ),
-    Check(by_proof(rnn_cost), true=rnn_cost_law, wrong=(ATTENTION_COST,)),
     statement=(
         r"\begin{gathered} QK^{\mathsf T} \text{ and } AV\!: n^2 d + n^2 d = 2n^2 d"
         r" \text{ multiplications} \\ \text{an Elman layer: } 2nd^2"
         r" \text{, in } n \text{ steps one after another} \end{gathered}"
     ),
 )
-
-#: A sequence layer on symbolic tokens: ``X`` (``n x d``) to its outputs (``n x d``).
-SymbolicLayer = Callable[[Any], Any]
-
-
-def _weights(d: int) -> tuple[Any, ...]:
-    return tuple(_symbolic_matrix(f"w^{name}", d, d) for name in "qkv")
-
-
-def symbolic_attention_layer(x: Any) -> Any:
-    """One attention head, no mask, on symbolic tokens."""
-    return _symbolic_attention(x, _weights(x.shape[1]), False)
-
-
-def causal_attention_layer(x: Any) -> Any:
-    """One attention head with a causal mask (token ``i`` sees tokens ``j <= i``)."""
-    return _symbolic_attention(x, _weights(x.shape[1]), True)
-
-
-def symbolic_elman_layer(x: Any) -> Any:
-    r"""The states of an Elman network, :math:`h_t = \tanh(W_x x_t + W_h h_{t-1} + b)`."""
-    d = x.shape[1]
-    w_x, w_h = _symbolic_matrix("w^x", d, d), _symbolic_matrix("w^h", d, d)
-    b = _symbolic_matrix("b", d, 1)
-    states, h = [], sp.zeros(d, 1)
-    for t in range(x.shape[0]):
-        h = (w_x * x[t, :].T + w_h * h + b).applyfunc(sp.tanh)
-        states.append(h.T)
-    return sp.Matrix.vstack(*states)
-
-
-def _depth(expr: Any, token: frozenset[Any]) -> int | None:
-    """Nested ``exp``/``tanh`` between a symbol of ``token`` and the top of ``expr``."""
-    if expr in token:
-        return 0
-    inner = [d for d in (_depth(a, token) for a in expr.args) if d is not None]
-    if not inner:
-        return None
-    return max(inner) + (1 if isinstance(expr, (sp.exp, sp.tanh)) else 0)
-
-
-def one_step(_i: int, _j: int) -> Any:
-    """Attention's steps from any token to any output: one softmax."""
-    return sp.Integer(1)
-
-
-def recurrent_steps(i: int, j: int) -> Any:
-    """An Elman network's steps: ``i - j + 1`` updates for ``j <= i``; none reach back."""
-    return sp.Integer(i - j + 1) if j <= i else sp.oo
-
-
-#: The steps expected from token ``j`` to output ``i`` (``sympy.oo``: no path).
-StepLaw = Callable[[int, int], Any]
 
 
 def path_lengths(
@@ -875,15 +753,8 @@ def path_lengths(
     width = _validate.positive_int("d_model", d_model)
     if length > 6 or width > 2:
         raise ValueError("path_lengths takes n <= 6 and d_model <= 2")
-    x = _symbolic_matrix("x", length, width)
-    out = layer(x)
-    tokens = [frozenset(x[j, :]) for j in range(length)]
-
-    def counted(i: int, j: int) -> Any:
-        found = [d for d in (_depth(e, tokens[j]) for e in out[i, :]) if d is not None]
-        return sp.Integer(max(found)) if found else sp.oo
-
-    measured = sp.Matrix(length, length, counted)
+    x = symbolic_matrix("x", length, width)
+    measured = step_counts(layer(x), x)
     expected = sp.Matrix(length, length, steps)
     derivation = Derivation()
     derivation.note(
@@ -909,10 +780,6 @@ RECURRENT_LAYER = Candidate("Elman network", symbolic_elman_layer)
 ONE_STEP = Candidate("one step for every pair", one_step)
 
 
-def _recurrent_paths(steps: StepLaw) -> Evidence:
-    return proved(path_lengths(symbolic_elman_layer, steps))
-
-
 claim(
     "attention-path-length-one",
     "One attention layer puts every token one step from every output",
@@ -921,7 +788,11 @@ claim(
         true=symbolic_attention_layer,
         wrong=(CAUSAL_LAYER, RECURRENT_LAYER),
     ),
-    Check(_recurrent_paths, true=recurrent_steps, wrong=(ONE_STEP,)),
+    Check(
+        by_proof(partial(path_lengths, symbolic_elman_layer)),
+        true=recurrent_steps,
+        wrong=(ONE_STEP,),
+    ),
     statement=(
         r"\begin{gathered} \text{attention: steps}(x_j \to y_i) = 1 \text{ for all } i, j"
         r" \\ \text{Elman: steps}(x_j \to h_i) = i - j + 1 \text{ for } j \le i,"

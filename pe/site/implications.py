@@ -14,8 +14,8 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from pe import geometry, numeric
+from pe import position_scores as measured
 from pe.chapters import implications as facts
-from pe.chapters import implications as measured
 from pe.site import report
 from pe.site.figures import Palette, Slider, colorbar, interactive, render
 from pe.site.html import Html, table

@@ -1,0 +1,266 @@
+r"""Attention scores between encoded positions: how they fall with the offset, and when they are relative.
+
+With the sinusoidal rows :math:`PE(p)` (:func:`pe.numeric.sinusoidal`), a content vector
+:math:`x` and the projections :math:`W_q, W_k`, the score of query ``p`` against key ``q`` is
+
+.. math::
+
+    S_{pq} = (x + PE(p))^{\mathsf T} W (x + PE(q)), \qquad W = W_q^{\mathsf T} W_k
+
+(:func:`scores`; :class:`Projection` says how :math:`W` is built: :data:`RANDOM`,
+:data:`IDENTITY`, :data:`ROTATION`). With :math:`W = I` and no content it is the dot product
+:math:`f(q - p) = \sum_i \cos\omega_i (q - p)`, a function of the offset alone that does not
+fall steadily (:func:`first_rise`, :func:`decay_facts`). Whether a score matrix is a function
+of the offset is measured by :func:`offset_spread`: the largest range along one diagonal
+:math:`q - p = k`, at rounding level for a relative score.
+
+For one pair :math:`e_p = v(p) = (\sin\omega p, \cos\omega p)` and a general :math:`2 \times 2`
+block :math:`W` the position-position term is, exactly (:func:`sum_and_difference`),
+
+.. math::
+
+    e_p^{\mathsf T} W e_q = \tfrac{w_{11}+w_{22}}{2}\cos\omega(p-q)
+      + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q)
+      + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q)
+      + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q),
+
+a function of :math:`p - q` alone (:func:`difference_terms`) only when :math:`W` is a scaled
+rotation.
+
+Error model
+-----------
+:func:`score_rounding` bounds the rounding of any entry of :math:`S = R W R^{\mathsf T}`
+(no content) from rows within :math:`\delta` (:data:`pe._rotation_table.ENTRY_ERROR_BOUND`)
+of the exact ones: the two products err by at most :math:`2\gamma_d |R||W||R|^{\mathsf T}`
+(first order in the unit roundoff), the rows' errors by
+:math:`\delta\,(\mathbf 1^{\mathsf T}|W||R|^{\mathsf T} + |R||W|\mathbf 1)`.
+
+Examples
+--------
+>>> spread, scale = offset_spread(scores(50, 16, projection=IDENTITY))
+>>> bool(spread <= 2 * score_rounding(50, 16, projection=IDENTITY))
+True
+>>> offset_spread(scores(50, 16))[0] > 0.1 * offset_spread(scores(50, 16))[1]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from pe import numeric
+from pe._rotation_table import ENTRY_ERROR_BOUND
+from pe._tolerance import gamma
+from pe.geometry import dot_by_offset
+from pe.symbolic import OMEGA, P, Q
+
+__all__ = [
+    "IDENTITY",
+    "RANDOM",
+    "ROTATION",
+    "Projection",
+    "decay_facts",
+    "difference_terms",
+    "first_rise",
+    "offset_spread",
+    "score_rounding",
+    "scores",
+    "sum_and_difference",
+]
+
+Float64Array = npt.NDArray[np.float64]
+
+
+def first_rise(values: npt.ArrayLike) -> int | None:
+    """The first index ``k`` with ``values[k + 1] > values[k]``, or None if never.
+
+    Examples
+    --------
+    >>> first_rise([3.0, 2.0, 1.0, 2.0]), first_rise([2.0, 1.0])
+    (2, None)
+    """
+    array = np.asarray(values, dtype=np.float64)
+    rises = np.flatnonzero(np.diff(array) > 0)
+    return int(rises[0]) if rises.size else None
+
+
+def decay_facts(d_model: int = 512, k_max: int = 20_000) -> tuple[int, int, float]:
+    """First rise, position and value of the minimum of :func:`pe.geometry.dot_by_offset`, ``0 <= k <= k_max``.
+
+    Raises
+    ------
+    ValueError
+        If ``f`` never rises.
+
+    Examples
+    --------
+    >>> decay_facts(512, 100)[0]
+    43
+    """
+    f = dot_by_offset(d_model, np.arange(k_max + 1))
+    rise = first_rise(f)
+    if rise is None:
+        raise ValueError("f never rises")
+    return rise, int(np.argmin(f)), float(f.min())
+
+
+@dataclass(frozen=True)
+class Projection:
+    r"""A way to build :math:`W = W_q^{\mathsf T} W_k` from a random generator and the width.
+
+    Attributes
+    ----------
+    name
+        What :math:`W` is ("random", "identity", "rotation").
+    build
+        ``(rng, d) -> (d, d)`` array.
+    """
+
+    name: str
+    build: Callable[[np.random.Generator, int], Float64Array]
+
+
+def _random(rng: np.random.Generator, d: int, d_head: int = 16) -> Float64Array:
+    wq = rng.standard_normal((d_head, d)) / np.sqrt(d)
+    wk = rng.standard_normal((d_head, d)) / np.sqrt(d)
+    return np.asarray(wq.T @ wk, dtype=np.float64)
+
+
+def _rotation(rng: np.random.Generator, d: int) -> Float64Array:
+    a, b = rng.standard_normal(d // 2), rng.standard_normal(d // 2)
+    w = np.zeros((d, d))
+    idx = np.arange(0, d, 2)
+    w[idx, idx], w[idx + 1, idx + 1] = a, a
+    w[idx, idx + 1], w[idx + 1, idx] = b, -b
+    return w
+
+
+def _identity(_rng: np.random.Generator, d: int) -> Float64Array:
+    return np.eye(d)
+
+
+#: Gaussian :math:`W_q, W_k` with 16 rows, scaled by :math:`1/\sqrt d`.
+RANDOM = Projection("random", _random)
+
+#: :math:`W` block-diagonal of scaled rotations :math:`[[a_i, b_i], [-b_i, a_i]]`, which
+#: commute with every :math:`T_k`.
+ROTATION = Projection("rotation", _rotation)
+
+#: :math:`W = I`: the raw dot product.
+IDENTITY = Projection("identity", _identity)
+
+
+def scores(
+    n_positions: int,
+    d_model: int,
+    *,
+    projection: Projection = RANDOM,
+    content: float = 0.0,
+    seed: int = 0,
+) -> Float64Array:
+    r"""Attention scores :math:`S_{pq} = (x + PE(p))^{\mathsf T} W_q^{\mathsf T} W_k (x + PE(q))`.
+
+    Parameters
+    ----------
+    n_positions, d_model
+        Positions ``0 .. n-1`` and the width.
+    projection
+        How :math:`W` is built: :data:`RANDOM`, :data:`IDENTITY` or :data:`ROTATION`.
+    content
+        Scale of one content vector ``x`` (the same token at every position; 0: none).
+    seed
+        Seed of the random weights and content.
+
+    Examples
+    --------
+    >>> scores(3, 4, projection=IDENTITY).diagonal().round(12).tolist()
+    [2.0, 2.0, 2.0]
+    """
+    rng = np.random.default_rng(seed)
+    x = content * rng.standard_normal(d_model) / np.sqrt(d_model)
+    rows = numeric.sinusoidal(n_positions, d_model) + x
+    w = projection.build(rng, d_model)
+    return np.asarray(rows @ w @ rows.T, dtype=np.float64)
+
+
+def offset_spread(matrix: npt.ArrayLike) -> tuple[float, float]:
+    r"""How far a square score matrix is from a function of :math:`q - p` alone.
+
+    Returns ``(spread, scale)``: the largest range (max minus min) of the entries along one
+    diagonal :math:`q - p = k`, over all ``k``, and the standard deviation of all entries.
+    A function of the offset alone has ``spread`` at rounding level.
+
+    Examples
+    --------
+    >>> offset_spread(np.eye(3))[0]
+    0.0
+    """
+    s = np.asarray(matrix, dtype=np.float64)
+    n = s.shape[0]
+    spread = max(float(np.ptp(np.diagonal(s, offset=k))) for k in range(-(n - 2), n - 1))
+    return spread, float(s.std())
+
+
+def score_rounding(
+    n_positions: int, d_model: int, *, projection: Projection = RANDOM, seed: int = 0
+) -> float:
+    r"""A bound on the rounding error of any entry of :func:`scores` (no content vector).
+
+    :math:`S = R W R^{\mathsf T}` from rows within :math:`\delta` of the exact ones: the two
+    matrix products err by at most :math:`2\gamma_d\,|R||W||R|^{\mathsf T}` (first order),
+    the rows' errors by :math:`\delta\,(\mathbf 1^{\mathsf T}|W||R|^{\mathsf T} + |R||W|\mathbf 1)`;
+    the largest entry of their sum.
+
+    Examples
+    --------
+    >>> bool(0 < score_rounding(10, 8) < 1e-13)
+    True
+    """
+    rng = np.random.default_rng(seed)
+    rng.standard_normal(d_model)  # the content vector scores() draws first
+    rows = np.abs(numeric.sinusoidal(n_positions, d_model))
+    w = np.abs(projection.build(rng, d_model))
+    products = 2 * gamma(d_model) * (rows @ w @ rows.T)
+    entries = ENTRY_ERROR_BOUND * (
+        (w @ rows.T).sum(axis=0)[None, :] + (rows @ w).sum(axis=1)[:, None]
+    )
+    return float((products + entries).max())
+
+
+def difference_terms(w: Any) -> Any:
+    r"""The :math:`p - q` part of :math:`e_p^{\mathsf T} W e_q` for a :math:`2 \times 2` ``w``.
+
+    In the symbols :data:`pe.symbolic.P`, :data:`pe.symbolic.Q` and :data:`pe.symbolic.OMEGA`
+    (:math:`\omega_i = \mathrm{base}^{-2i/d}`).
+
+    Examples
+    --------
+    >>> difference_terms(sp.eye(2))
+    cos((p - q)/base**(2*i/d))
+    """
+    half = sp.Rational(1, 2)
+    return half * (w[0, 0] + w[1, 1]) * sp.cos(OMEGA * (P - Q)) + half * (
+        w[0, 1] - w[1, 0]
+    ) * sp.sin(OMEGA * (P - Q))
+
+
+def sum_and_difference(w: Any) -> Any:
+    r"""The exact form of :math:`e_p^{\mathsf T} W e_q`: the :math:`p - q` and :math:`p + q` parts.
+
+    Examples
+    --------
+    >>> sum_and_difference(sp.Matrix([[1, 0], [0, -1]]))
+    -cos((p + q)/base**(2*i/d))
+    """
+    half = sp.Rational(1, 2)
+    return (
+        difference_terms(w)
+        + half * (w[1, 1] - w[0, 0]) * sp.cos(OMEGA * (P + Q))
+        + half * (w[0, 1] + w[1, 0]) * sp.sin(OMEGA * (P + Q))
+    )
