@@ -29,9 +29,7 @@ the wrong ones alike: :func:`complex_product` (RoPE against the complex product
 :math:`W_q, W_k` at a fixed offset), :func:`offset_checks`
 (:func:`pe.rotary.check_offset_dependence`), :func:`decay_ratio`, :func:`largest_rise`,
 :func:`rope_score_sequences`, :func:`alibi_score_sequence` and :func:`bound_windows`
-(RoFormer's decay bound and the scores), and :func:`extension_reach` (how far a context
-extension of :mod:`pe.relative` takes each pair past its trained angles; the chapter "The
-relative-position family" shows it). A wrong candidate gives ``holds=False`` or a
+(RoFormer's decay bound and the scores). A wrong candidate gives ``holds=False`` or a
 measurement outside its bound.
 
 Examples
@@ -60,7 +58,7 @@ from pe._tolerance import Tolerance, gamma
 from pe.chapters import recorded
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
 from pe.error_models import ROTATION
-from pe.relative import Extension, alibi_bias, signed_sinusoid
+from pe.relative import alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
 from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
 
@@ -160,59 +158,6 @@ def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
     rng = np.random.default_rng(1)
     ones = np.ones(DECAY_WIDTH)
     return (ones, ones), (rng.standard_normal(DECAY_WIDTH), rng.standard_normal(DECAY_WIDTH))
-
-
-#: The context-extension example of the page: width d, trained length L, factor s.
-EXTENSION = (128, 2048, 4.0)
-
-
-class ExtensionReach(NamedTuple):
-    r"""Per pair, how far an extension's angles reach past the largest trained angle.
-
-    A model trained on the positions :math:`0 \le p \le L - 1` has seen the angles
-    :math:`0 \le \theta \le (L-1)\,\omega_i` of pair ``i``. ``excess[i]`` is
-    :math:`\max_p \theta_{p,i} / ((L-1)\,\omega_i) - 1` over the ``sL`` extended positions
-    (positive: beyond the largest trained angle); ``turns[i]`` says whether pair ``i``
-    completes a turn within training, :math:`(L-1)\,\omega_i \ge 2\pi` (then every angle
-    modulo :math:`2\pi` was seen).
-    """
-
-    excess: Float64Array
-    turns: npt.NDArray[np.bool_]
-
-    @property
-    def unseen(self) -> npt.NDArray[np.int64]:
-        """Pairs that never complete a turn in training and reach past the trained angles."""
-        return np.flatnonzero((self.excess > 0) & ~self.turns).astype(np.int64)
-
-
-def extension_reach(
-    method: Extension, d_model: int = 128, trained: int = 2048, scale: float = 4.0
-) -> ExtensionReach:
-    r"""How far ``method`` run on :math:`sL` positions reaches past the trained angles.
-
-    A model trained on positions :math:`0 \le p < L` has seen the angles
-    :math:`p\,\omega_i \le (L-1)\,\omega_i` of pair ``i``. The extension's angles are
-    computed in float64 (relative error about :math:`10^{-16}`, far below the excesses
-    compared: position interpolation's smallest, :math:`(1 - 1/s)/(L - 1)`, is
-    :math:`3.7 \cdot 10^{-4}` in the page's example).
-
-    Examples
-    --------
-    >>> from pe.relative import position_interpolation
-    >>> reach = extension_reach(position_interpolation, 16, 64, 2.0)
-    >>> bool((reach.excess > 0).all()), float(reach.excess.max()) < 1 / 63
-    (True, True)
-    """
-    width = _validate.even_width("d_model", d_model)
-    length = _validate.positive_int("trained", trained, minimum=2)
-    s = _validate.real_scalar("scale", scale)
-    if s < 1:
-        raise ValueError(f"scale must be >= 1, got {s}")
-    omega = numeric.frequencies(width)
-    angles = method(round(s * length), width, s)
-    excess = angles.max(axis=0) / ((length - 1) * omega) - 1.0
-    return ExtensionReach(excess, (length - 1) * omega >= 2 * math.pi)
 
 
 #: Query and key positions (real symbols).
