@@ -57,7 +57,6 @@ from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance, gamma
 from pe.chapters import recorded
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
-from pe.error_models import ROTATION
 from pe.relative import alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
 from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
@@ -78,25 +77,6 @@ OFFSETS = np.array([0, 1, 5, 37, -3, 500])
 
 #: Width of the decay measurements.
 DECAY_WIDTH = 128
-
-
-def _pair_size(x: Float64Array, pairing: str) -> Float64Array:
-    """:math:`|a| + |b|` of the pair each entry of ``x`` belongs to (last axis)."""
-    d = x.shape[-1]
-    if pairing == "adjacent":
-        size = np.abs(x[..., 0::2]) + np.abs(x[..., 1::2])
-        return np.repeat(size, 2, axis=-1)
-    size = np.abs(x[..., : d // 2]) + np.abs(x[..., d // 2 :])
-    return np.concatenate([size, size], axis=-1)
-
-
-def _reach(positions: npt.ArrayLike, d: int, pairing: str) -> Float64Array:
-    """:math:`|p|\\,\\omega_i` for each row (position) and entry, in the pairing's layout."""
-    omega = numeric.frequencies(d)
-    per_pair = np.abs(np.multiply.outer(np.asarray(positions, dtype=np.float64), omega))
-    if pairing == "adjacent":
-        return np.repeat(per_pair, 2, axis=-1)
-    return np.concatenate([per_pair, per_pair], axis=-1)
 
 
 def additive_scores(
@@ -386,7 +366,7 @@ def complex_product(candidate: Rope) -> Evidence:
     gaps, ratio = [], 0.0
     for pairing in ("adjacent", "halves"):
         gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
-        bound = 2 * ROTATION(_pair_size(x, pairing), _reach(ps, 64, pairing), 64)
+        bound = 2 * rotary.rope_error_bound(x, ps, pairing=pairing)
         gaps.append(float(gap.max()))
         ratio = max(ratio, float((gap / bound).max()))
     return within(
@@ -583,7 +563,7 @@ def permutation_error(candidate: Callable[[int], Any], d_model: int = 64) -> Evi
     ps = np.arange(0, 4000, 100)
     halves = rotary.rope(x, ps, pairing="halves")
     adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
-    bound = 2 * ROTATION(_pair_size(x, "halves"), _reach(ps, d_model, "halves"), d_model)
+    bound = 2 * rotary.rope_error_bound(x, ps, pairing="halves")
     gap = np.abs(halves - adjacent)
     ratio = float((gap / bound).max())
     return within(
@@ -684,11 +664,10 @@ def converted_weights_tolerance(d_model: int = 64) -> float:
     rotated, bounds = [], []
     for w in (w_q, w_k):
         projected = x @ w.T
-        carried = _pair_size(g * (np.abs(x) @ np.abs(w).T), "adjacent")
-        size = _pair_size(projected, "adjacent")
-        rounding = ROTATION(size, _reach(ps, d_model, "adjacent"), d_model)
+        carried = g * (np.abs(x) @ np.abs(w).T)
+        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
         rotated.append(np.abs(rotary.rope(projected, ps)))
-        bounds.append(carried + rounding)
+        bounds.append(carried + rotary.rope_error_bound(projected, ps))
     (q, k), (b_q, b_k) = rotated, bounds
     score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
     scores = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
@@ -1105,9 +1084,7 @@ def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
     worst = 0.0
     for n, d in ((2048, 128), (300, 8)):
         x = np.random.default_rng(d).standard_normal((n, d))
-        angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
-        size = np.repeat(np.abs(x[:, 0::2]) + np.abs(x[:, 1::2]), 2, axis=1)
-        bound = 2 * ROTATION(size, angle, d)
+        bound = 2 * rotary.rope_error_bound(x, n)
         worst = max(worst, float((np.abs(candidate(x) - rotary.rope(x, n)) / bound).max()))
     return within(
         worst,
