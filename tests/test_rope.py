@@ -164,8 +164,8 @@ def test_converted_weights_give_the_same_scores() -> None:
         @ rotary.rope(x @ w_k.T, ps, pairing="halves").T
     )
     assert not np.allclose(unconverted, meta, atol=1e-3)
-    assert experiments.converted_weights_gap(proofs.permute_both) < 1e-12
-    assert experiments.converted_weights_gap(wrong.ONLY_QUERY_PERMUTED.value) > 0.1
+    assert experiments.converted_weights(proofs.permute_both).gap < 1e-12
+    assert experiments.converted_weights(wrong.ONLY_QUERY_PERMUTED.value).gap > 0.1
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])

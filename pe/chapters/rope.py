@@ -25,9 +25,9 @@ The measurements feed :func:`pe.rotary.rope` and its helpers a candidate (the ro
 itself, a permutation, a way to convert weights, a way to score, a bound), the true one and
 the wrong ones alike: :func:`complex_product` (RoPE against the complex product
 :math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_error` and
-:func:`converted_weights_gap` (the two pairings), :func:`offset_spreads` (scores after
-:math:`W_q, W_k` at a fixed offset), :func:`offset_checks`
-(:func:`pe.rotary.check_offset_dependence`), :func:`decay_ratio`, :func:`largest_rise`,
+:func:`converted_weights` (the two pairings), :func:`offset_spreads` (scores after
+:math:`W_q, W_k` at a fixed offset), :func:`pe.rotary.check_offset_dependence` (at
+:data:`POSITIONS` and :data:`OFFSETS`), :func:`decay_ratio`, :func:`largest_rise`,
 :func:`rope_score_sequences`, :func:`alibi_score_sequence` and :func:`bound_windows`
 (RoFormer's decay bound and the scores). A wrong candidate gives ``holds=False`` or a
 measurement outside its bound.
@@ -114,23 +114,6 @@ def offset_spreads(candidate: Scores) -> list[float]:
         s = candidate(w_q, w_k, ms, ms + r, rng)
         spreads.append(float(s.max() - s.min()))
     return spreads
-
-
-def offset_checks(
-    angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent", "halves")
-) -> list[rotary.OffsetCheck]:
-    """:func:`pe.rotary.check_offset_dependence` at :data:`POSITIONS` and :data:`OFFSETS`, d=128."""
-    return [
-        rotary.check_offset_dependence(
-            128,
-            POSITIONS,
-            OFFSETS,
-            angle_dtype=angle_dtype,
-            model_dtype=model_dtype,
-            pairing=p,  # type: ignore[arg-type]
-        )
-        for p in pairings
-    ]
 
 
 def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
@@ -313,7 +296,18 @@ _TWO_ROTATIONS = Tolerance(
 def _offsets(
     angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent",)
 ) -> Evidence:
-    results = offset_checks(angle_dtype, model_dtype, pairings)
+    """:func:`pe.rotary.check_offset_dependence` at :data:`POSITIONS` and :data:`OFFSETS`, d=128."""
+    results = [
+        rotary.check_offset_dependence(
+            128,
+            POSITIONS,
+            OFFSETS,
+            angle_dtype=angle_dtype,
+            model_dtype=model_dtype,
+            pairing=p,  # type: ignore[arg-type]
+        )
+        for p in pairings
+    ]
     return within(
         max(r.worst_ratio for r in results),
         Tolerance(1.0, r"\text{pe.rotary.offset\_tolerance, entry by entry}"),
@@ -465,12 +459,10 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
 SCALED_ROTATION = Candidate("rotation scaled by 2", lambda p, w: 2 * symbolic.rotation(p * w))
 _RELATIVE = by_proof(relative_property)
 
-_NOT_RELATIVE = (SCALED_ROTATION, SQUARED_ANGLE)
-
 claim(
     "rope-relative-property",
     "RoPE scores depend only on the offset (one pair)",
-    Check(_RELATIVE, true=rope_rotation, wrong=_NOT_RELATIVE),
+    Check(_RELATIVE, true=rope_rotation, wrong=(SCALED_ROTATION, SQUARED_ANGLE)),
     # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
     Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
 )
@@ -646,39 +638,27 @@ claim(
 )
 
 
-def converted_weights_tolerance(d_model: int = 64) -> float:
-    r"""A bound on :func:`converted_weights_gap` for weights converted correctly.
+class ConvertedWeights(NamedTuple):
+    """The relative gap between the two pairings' scores, and its bound for a correct conversion."""
 
-    Both score matrices compute the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with
-    sums in another order: projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`,
-    rotations adding :func:`pe._tolerance.rotation_rounding` (and carrying :math:`B_q` of
-    both coordinates of a pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} +
-    B_{q'}|k'|^{\mathsf T} + |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest
-    score.
-    """
-    rng = np.random.default_rng(5)
-    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
-    x = rng.standard_normal((32, d_model))
-    ps = np.arange(32) * 37
-    g = gamma(d_model)
-    rotated, bounds = [], []
-    for w in (w_q, w_k):
-        projected = x @ w.T
-        carried = g * (np.abs(x) @ np.abs(w).T)
-        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
-        rotated.append(np.abs(rotary.rope(projected, ps)))
-        bounds.append(carried + rotary.rope_error_bound(projected, ps))
-    (q, k), (b_q, b_k) = rotated, bounds
-    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
-    scores = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
-    return float(2 * score_bound.max() / np.abs(scores).max())
+    gap: float
+    tolerance: float
 
 
-def converted_weights_gap(candidate: Callable[..., tuple[Any, Any]], d_model: int = 64) -> float:
-    """Relative gap between adjacent scores and halves scores of converted weights.
+def converted_weights(
+    candidate: Callable[..., tuple[Any, Any]], d_model: int = 64
+) -> ConvertedWeights:
+    r"""Relative gap between adjacent scores and halves scores of converted weights.
 
     ``candidate(permute, W_q, W_k)`` converts the weights (``permute(W)`` permutes the rows
     by :func:`pe.rotary.pairing_permutation`); 32 random tokens at positions ``37 j``.
+
+    The tolerance bounds the gap of weights converted correctly. Both score matrices compute
+    the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with sums in another order:
+    projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`, rotations adding
+    :func:`pe.rotary.rope_error_bound` (and carrying :math:`B_q` of both coordinates of a
+    pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} +
+    |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest score.
     """
     rng = np.random.default_rng(5)
     w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
@@ -689,7 +669,20 @@ def converted_weights_gap(candidate: Callable[..., tuple[Any, Any]], d_model: in
     wq2, wk2 = candidate(lambda w: w[perm], w_q, w_k)
     q2, k2 = x @ wq2.T, x @ wk2.T
     halves = rotary.rope(q2, ps, pairing="halves") @ rotary.rope(k2, ps, pairing="halves").T
-    return float(np.abs(adjacent - halves).max() / np.abs(adjacent).max())
+    g = gamma(d_model)
+    rotated, bounds = [], []
+    for w in (w_q, w_k):
+        projected = x @ w.T
+        carried = g * (np.abs(x) @ np.abs(w).T)
+        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
+        rotated.append(np.abs(rotary.rope(projected, ps)))
+        bounds.append(carried + rotary.rope_error_bound(projected, ps))
+    (q, k), (b_q, b_k) = rotated, bounds
+    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
+    largest = np.abs(adjacent).max()
+    return ConvertedWeights(
+        float(np.abs(adjacent - halves).max() / largest), float(2 * score_bound.max() / largest)
+    )
 
 
 #: A candidate conversion between pairings: ``(permute, q, k) -> (q', k')``.
@@ -750,8 +743,7 @@ ONLY_QUERY_PERMUTED = Candidate("only q permuted (rows of W_q)", lambda f, q, k:
 
 
 def _converted(candidate: Conversion) -> Evidence:
-    gap = converted_weights_gap(candidate)
-    bound = converted_weights_tolerance()
+    gap, bound = converted_weights(candidate)
     return within(
         gap,
         Tolerance(
@@ -763,17 +755,11 @@ def _converted(candidate: Conversion) -> Evidence:
     )
 
 
-_CONVERTED = by_proof(permuted_scores_agree)
-
 claim(
     "rope-converted-weights",
     "Permuting the rows of $W_q$ and $W_k$ alike converts between pairings",
-    Check(_CONVERTED, true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
-    Check(
-        _converted,
-        true=permute_both,
-        wrong=(ONLY_QUERY_PERMUTED,),
-    ),
+    Check(by_proof(permuted_scores_agree), true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
+    Check(_converted, true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
     statement=(
         r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(P W_q x, m),"
         r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"
@@ -989,13 +975,14 @@ def _decay(candidate: Bound) -> Evidence:
     )
 
 
-_ABEL = by_proof(summation_by_parts)
-_ABEL_WRONG = (PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED)
-
 claim(
     "rope-decay-bound",
     "RoFormer's long-term decay is a bound, by summation by parts",
-    Check(_ABEL, true=abel_right_side, wrong=_ABEL_WRONG),
+    Check(
+        by_proof(summation_by_parts),
+        true=abel_right_side,
+        wrong=(PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED),
+    ),
     Check(_decay, true=rotary.abel_bound, wrong=(LAST_PARTIAL_SUM,)),
     statement=(
         r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{ir\omega_i}\Bigr|"
@@ -1060,11 +1047,7 @@ def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
 claim(
     "rope-scores-not-monotone",
     "The scores themselves do not decay monotonically",
-    Check(
-        _not_monotone,
-        true=rope_score_sequences,
-        wrong=(ALIBI_SEQUENCE,),
-    ),
+    Check(_not_monotone, true=rope_score_sequences, wrong=(ALIBI_SEQUENCE,)),
     statement=(
         r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
         r" \text{while the bound's averages over } r \in [0, 10), [10, 100), [100, 1000)"
@@ -1130,6 +1113,14 @@ class RopeCode(NamedTuple):
     sign: int
     first: int
 
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The columns ``(a, b)`` of each rotated pair."""
+        r = self.rotated
+        if self.pairing == "adjacent":
+            return [(a, a + 1) for a in range(0, r, 2)]
+        return [(a, a + r // 2) for a in range(r // 2)]
+
 
 def _partners(moved: npt.NDArray[np.float64]) -> list[int]:
     """The partner of each moved column: the row, other than its own, where it lands."""
@@ -1156,13 +1147,13 @@ def read_rope_code(maps: Sequence[npt.NDArray[np.float64]], positions: Sequence[
     rotated = len(moved)
     partner = _partners(one[:rotated, :rotated])
     if all(partner[j] == j ^ 1 for j in range(rotated)):
-        pairing, pairs = "adjacent", [(a, a + 1) for a in range(0, rotated, 2)]
+        code = RopeCode("adjacent", rotated, 0, first)
     elif all(partner[j] == (j + rotated // 2) % rotated for j in range(rotated)):
-        pairing, pairs = "halves", [(a, a + rotated // 2) for a in range(rotated // 2)]
+        code = RopeCode("halves", rotated, 0, first)
     else:
         return RopeCode("neither", rotated, 0, first)
-    signs = {int(np.sign(one[b, a])) for a, b in pairs}
-    return RopeCode(pairing, rotated, signs.pop() if len(signs) == 1 else 0, first)
+    signs = {int(np.sign(one[b, a])) for a, b in code.pairs}
+    return code._replace(sign=signs.pop() if len(signs) == 1 else 0)
 
 
 #: The statement below: what each model's code does, by name.
@@ -1228,14 +1219,9 @@ def _rope_frequencies(base: float) -> Evidence:
         maps = [np.array(m) for m in model["maps"]]
         code = read_rope_code(maps, recording["positions"])
         r = code.rotated
-        pairs = (
-            [(a, a + 1) for a in range(0, r, 2)]
-            if code.pairing == "adjacent"
-            else [(a, a + r // 2) for a in range(r // 2)]
-        )
         omega = base ** (-2.0 * np.arange(r // 2) / r)
         for p, m in zip(recording["positions"], maps, strict=True):
-            turned = np.array([math.atan2(m[b, a], m[a, a]) for a, b in pairs])
+            turned = np.array([math.atan2(m[b, a], m[a, a]) for a, b in code.pairs])
             wrapped = np.angle(np.exp(1j * (turned - p * omega)))
             worst = max(worst, float((np.abs(wrapped) / (FLOAT32_ANGLE * (1 + p * omega))).max()))
     return within(
