@@ -60,6 +60,16 @@ from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, ch
 from pe.relative import alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
 from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
+from pe.symbolic_rope import (
+    Rotation,
+    exact_frequencies,
+    permutation_matrix,
+    rope_adjacent,
+    rope_halves,
+    rope_rotation,
+    rotation_block,
+    rotation_matrix,
+)
 
 chapter = Chapter(__name__, follows="testing")
 claim = chapter.claim
@@ -126,34 +136,10 @@ def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
 #: Query and key positions (real symbols).
 M, N = sp.symbols("m n", real=True)
 
-#: A candidate rotation: ``(position, w) -> 2 x 2 sympy.Matrix`` (RoPE: ``R(position * w)``).
-Rotation = Callable[[Any, Any], Any]
-
-
-def rope_rotation(position: Any, w: Any) -> Any:
-    r"""RoPE's rotation of one pair at ``position``: :math:`R(p\,\omega)` (:func:`pe.symbolic.rotation`).
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> rope_rotation(2, sp.pi / 4)
-    Matrix([
-    [0, -1],
-    [1,  0]])
-    """
-    return rotation(position * w)
-
 
 def _shown(expr: Any, joiner: str = "") -> str:
     """A product of non-commuting symbols as written: ``R_m*W_q*x`` -> ``R_m W_q x``."""
     return str(expr).replace("*", joiner)
-
-
-def _rotation(candidate: Rotation, position: Any, w: Any) -> Any:
-    matrix = candidate(position, w)
-    if not isinstance(matrix, sp.MatrixBase) or matrix.shape != (2, 2):
-        raise TypeError("rotation must return a 2 x 2 sympy Matrix")
-    return sp.Matrix(matrix)
 
 
 def _vector(name: str, size: int) -> Any:
@@ -168,52 +154,11 @@ def _reduce(derivation: Derivation, residual: Any) -> Any:
     return derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
 
 
-def _exact_frequencies(width: int, base: object) -> list[Any]:
-    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
-        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
-    b = sp.Rational(base)
-    if b <= 1:
-        raise ValueError(f"base must be > 1, got {b}")
-    return [b ** sp.Rational(-2 * i, width) for i in range(width // 2)]
-
-
 def _exact_width(d_model: int, limit: int) -> int:
     width = _validate.even_width("d_model", d_model)
     if width > limit:
         raise ValueError(f"d_model must be <= {limit} for an exact proof, got {width}")
     return width
-
-
-def _rotation_matrix(position: Any, omegas: Sequence[Any], pairing: str, rotation: Rotation) -> Any:
-    """The d x d RoPE matrix at ``position`` for the pairing, built from the pair blocks."""
-    blocks = [_rotation(rotation, position, w) for w in omegas]
-    if pairing == "adjacent":
-        return sp.diag(*blocks)
-    perm = [int(i) for i in pairing_permutation(2 * len(omegas))]
-    return sp.diag(*blocks).extract(perm, perm)  # pairs (i, i + d/2): P diag(blocks) P^T
-
-
-def _rope_halves_direct(x: Any, angles: Sequence[Any]) -> Any:
-    """rotate_half form: x * cos + rotate_half(x) * sin, rotate_half(x) = (-x2, x1)."""
-    half = len(angles)
-    cos = [sp.cos(t) for t in angles] * 2
-    sin = [sp.sin(t) for t in angles] * 2
-    rotated = [-x[half + i] for i in range(half)] + [x[i] for i in range(half)]
-    return sp.Matrix([x[j] * cos[j] + rotated[j] * sin[j] for j in range(2 * half)])
-
-
-def _rope_adjacent_direct(x: Any, angles: Sequence[Any]) -> Any:
-    out: list[Any] = []
-    for i, t in enumerate(angles):
-        a, b = x[2 * i], x[2 * i + 1]
-        out.extend([a * sp.cos(t) - b * sp.sin(t), b * sp.cos(t) + a * sp.sin(t)])
-    return sp.Matrix(out)
-
-
-def _permutation_matrix(perm: Sequence[int]) -> Any:
-    if sorted(perm) != list(range(len(perm))):
-        raise ValueError("permutation must hold each index 0 .. d-1 once")
-    return sp.eye(len(perm)).extract(list(perm), list(range(len(perm))))
 
 
 def additive_counterexample(
@@ -382,7 +327,7 @@ def complex_form(candidate: Rotation = rope_rotation) -> Proof:
     Euler's formula :math:`e^{\mathrm{i}\theta} = \cos\theta + \mathrm{i}\sin\theta`.
     """
     a, b = sp.symbols("a b", real=True)
-    matrix = _rotation(candidate, _THETA, 1)
+    matrix = rotation_block(candidate, _THETA, 1)
     product = sp.expand((a + sp.I * b) * sp.exp(sp.I * _THETA).rewrite(sp.cos))
     real, imag = product.as_real_imag()
     derivation = Derivation()
@@ -433,8 +378,8 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
     """
     q, k = _vector("q", 2), _vector("k", 2)
-    rm, rn = _rotation(candidate, M, OMEGA), _rotation(candidate, N, OMEGA)
-    rd = _rotation(candidate, N - M, OMEGA)
+    rm, rn = rotation_block(candidate, M, OMEGA), rotation_block(candidate, N, OMEGA)
+    rd = rotation_block(candidate, N - M, OMEGA)
     left = (rm * q).T * (rn * k)
     right = q.T * (rd * k)
     derivation = Derivation()
@@ -485,11 +430,11 @@ def relative_property_block_diagonal(
     if pairing not in ("adjacent", "halves"):
         raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
     mode = pairing
-    omegas = _exact_frequencies(width, base)
+    omegas = exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
-    rm = _rotation_matrix(M, omegas, mode, candidate)
-    rn = _rotation_matrix(N, omegas, mode, candidate)
-    rd = _rotation_matrix(N - M, omegas, mode, candidate)
+    rm = rotation_matrix(M, omegas, mode, candidate)
+    rn = rotation_matrix(N, omegas, mode, candidate)
+    rd = rotation_matrix(N - M, omegas, mode, candidate)
     derivation = Derivation()
     pairs = (
         [(2 * i, 2 * i + 1) for i in range(width // 2)]
@@ -585,13 +530,13 @@ def pairings_differ_by_permutation(
     """
     width = _exact_width(d_model, 64)
     perm = [int(i) for i in candidate(width)]
-    matrix = _permutation_matrix(perm)
+    matrix = permutation_matrix(perm)
     if matrix.shape != (width, width):
         raise ValueError(f"permutation must have {width} entries, got {len(perm)}")
-    angles = [M * w for w in _exact_frequencies(width, base)]
+    angles = [M * w for w in exact_frequencies(width, base)]
     x = _vector("x", width)
-    halves = _rope_halves_direct(x, angles)
-    adjacent = matrix * _rope_adjacent_direct(matrix.T * x, angles)
+    halves = rope_halves(x, angles)
+    adjacent = matrix * rope_adjacent(matrix.T * x, angles)
     derivation = Derivation()
     derivation.note("The permutation P (P y = y[perm])", f"\\mathrm{{perm}} = {perm}")
     derivation.note(
@@ -711,18 +656,14 @@ def permuted_scores_agree(
     ``(P, q, k)`` into the halves side's query and key (:func:`permute_both` for RoPE).
     """
     width = _exact_width(d_model, 64)
-    matrix = _permutation_matrix([int(i) for i in pairing_permutation(width)])
-    omegas = _exact_frequencies(width, base)
+    matrix = permutation_matrix([int(i) for i in pairing_permutation(width)])
+    omegas = exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
     query, key = candidate(lambda v: matrix * v, q, k)
-    left = _rope_halves_direct(query, [M * w for w in omegas]).T * _rope_halves_direct(
-        key, [N * w for w in omegas]
-    )
+    left = rope_halves(query, [M * w for w in omegas]).T * rope_halves(key, [N * w for w in omegas])
     p, q_, k_ = sp.symbols("P q k", commutative=False)
     shown = ", ".join(_shown(v) for v in candidate(lambda v: p * v, q_, k_))
-    right = _rope_adjacent_direct(q, [M * w for w in omegas]).T * _rope_adjacent_direct(
-        k, [N * w for w in omegas]
-    )
+    right = rope_adjacent(q, [M * w for w in omegas]).T * rope_adjacent(k, [N * w for w in omegas])
     derivation = Derivation()
     derivation.note(
         f"Residual: halves scores of ({shown}) minus adjacent scores of (q, k)",
@@ -797,14 +738,14 @@ def offset_only_after_projection(
     of ``n - m`` for generic weights.
     """
     width = _exact_width(d_model, 4)
-    omegas = [OMEGA] if width == 2 else _exact_frequencies(width, 10000)
+    omegas = [OMEGA] if width == 2 else exact_frequencies(width, 10000)
     wq = sp.Matrix(width, width, sp.symbols(f"a_0:{width * width}", real=True))
     wk = sp.Matrix(width, width, sp.symbols(f"b_0:{width * width}", real=True))
     x, y = _vector("x", width), _vector("y", width)
 
     def score(m: Any, n: Any) -> Any:
-        rm = _rotation_matrix(m, omegas, "adjacent", rope_rotation)
-        rn = _rotation_matrix(n, omegas, "adjacent", rope_rotation)
+        rm = rotation_matrix(m, omegas, "adjacent", rope_rotation)
+        rn = rotation_matrix(n, omegas, "adjacent", rope_rotation)
         return candidate(wq, rm, x).T * candidate(wk, rn, y)
 
     names = sp.symbols("W_q R_m x W_k R_n y", commutative=False)
