@@ -32,7 +32,8 @@ from typing import Any
 
 import sympy as sp
 
-from pe.rotary import pairing_permutation
+from pe import _validate
+from pe.rotary import PAIRINGS, pairing_permutation
 from pe.symbolic import rotation
 
 __all__ = [
@@ -96,12 +97,13 @@ def exact_frequencies(width: int, base: object) -> list[Any]:
     >>> exact_frequencies(4, 100)
     [1, 1/10]
     """
+    size = _validate.even_width("width", width)
     if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
         raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
     b = sp.Rational(base)
     if b <= 1:
         raise ValueError(f"base must be > 1, got {b}")
-    return [b ** sp.Rational(-2 * i, width) for i in range(width // 2)]
+    return [b ** sp.Rational(-2 * i, size) for i in range(size // 2)]
 
 
 def rotation_matrix(
@@ -122,6 +124,8 @@ def rotation_matrix(
     [1, 0,  0, 0],
     [0, 0,  0, 1]])
     """
+    if pairing not in PAIRINGS:
+        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
     blocks = [rotation_block(rotation, position, w) for w in omegas]
     if pairing == "adjacent":
         return sp.diag(*blocks)

@@ -58,6 +58,10 @@ def test_bad_input_is_refused() -> None:
         symbolic_rope.exact_frequencies(4, True)
     with pytest.raises(ValueError, match="> 1"):
         symbolic_rope.exact_frequencies(4, 1)
+    with pytest.raises(ValueError, match="even"):
+        symbolic_rope.exact_frequencies(3, 100)
+    with pytest.raises(ValueError, match="pairing"):
+        symbolic_rope.rotation_matrix(P, [1], "interleaved")
     with pytest.raises(ValueError, match="once"):
         symbolic_rope.permutation_matrix([0, 0, 1])
     assert symbolic_rope.exact_frequencies(4, sp.Rational(1, 1) * 100) == [1, sp.Rational(1, 10)]
