@@ -53,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pe import _arrays, _validate
-from pe._tolerance import ToleranceCheck, worst_case
+from pe._tolerance import ToleranceCheck, rotation_rounding, worst_case
 from pe.numeric import frequencies
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "pairing_permutation",
     "rope",
     "rope_angles",
+    "rope_error_bound",
     "rope_scores",
 ]
 
@@ -300,6 +301,41 @@ def rope_scores(
     rq = rotate(np.broadcast_to(qv, (ms.size, qv.size)), ms)
     rk = rotate(np.broadcast_to(kv, (ns.size, kv.size)), ns)
     return np.asarray(np.einsum("jd,jd->j", rq, rk), dtype=np.float64)
+
+
+def rope_error_bound(
+    x: npt.ArrayLike, positions: int | npt.ArrayLike, *, pairing: Pairing = "adjacent"
+) -> Float64Array:
+    r"""A bound on each entry's rounding error in :func:`rope` with float64 angles, same shape.
+
+    Both entries of a pair :math:`(a, b)` of row ``j``, turned by :math:`p_j\,\omega_i`, are
+    within :data:`pe.error_models.ROTATION` of the exact rotation:
+
+    .. math::
+
+        (|a| + |b|)\,\bigl(\varepsilon + \gamma_2 + (r_\omega + u)\,|p_j|\,\omega_i\bigr).
+
+    ``x`` has shape ``(n, d)``, one row per position (``positions`` a count ``n`` or
+    ``n`` positions); two computations of the same rotation differ by at most twice this.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0, 0.0, 2.0]])
+    >>> bound = rope_error_bound(x, [0])
+    >>> bool(bound[0, 0] == bound[0, 1]), bool(bound[0, 2] == 2 * bound[0, 0])
+    (True, True)
+    """
+    v = _as_float_array("x", x).astype(np.float64)
+    mode = _pairing(pairing)
+    width = _validate.even_width("x.shape[-1]", v.shape[-1])
+    reach = np.abs(rope_angles(positions, width))
+    half = width // 2
+    if mode == "adjacent":
+        size = np.abs(v[..., 0::2]) + np.abs(v[..., 1::2])
+        return np.repeat(rotation_rounding(size, reach, width), 2, axis=-1)
+    size = np.abs(v[..., :half]) + np.abs(v[..., half:])
+    bound = rotation_rounding(size, reach, width)
+    return np.concatenate([bound, bound], axis=-1)
 
 
 def _pair_norms(v: Float64Array, pairing: str) -> Float64Array:

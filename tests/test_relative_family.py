@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from pe import numeric, relative
 from pe.chapters import relative_family as measured
 from pe.chapters import relative_family as proofs
-from pe.chapters import rope as extension
 from pe.claims import Candidate
 from tests.helpers import wrong
 
@@ -208,18 +207,18 @@ def test_ntk_base_keeps_the_first_frequency_and_divides_the_last() -> None:
 
 @pytest.mark.parametrize("scheme", ["rope", "shaw", "transformer-xl", "t5", "alibi", "nope"])
 def test_relative_schemes_give_toeplitz_scores_on_a_repeated_token(scheme: str) -> None:
-    assert measured.toeplitz_deviation(measured.identical_token_scores(scheme)) < 1e-12
+    assert relative.toeplitz_deviation(relative.identical_token_scores(scheme)) < 1e-12
 
 
 @pytest.mark.parametrize("scheme", ["learned absolute", "sinusoidal (added)"])
 def test_absolute_schemes_do_not(scheme: str) -> None:
-    assert measured.toeplitz_deviation(measured.identical_token_scores(scheme)) > 1e-2
+    assert relative.toeplitz_deviation(relative.identical_token_scores(scheme)) > 1e-2
 
 
 def test_toeplitz_deviation_refuses_partial_masks() -> None:
     a = np.zeros((3, 3))
     a[0, 1] = -np.inf
-    assert measured.toeplitz_deviation(a) == math.inf
+    assert relative.toeplitz_deviation(a) == math.inf
 
 
 def test_proofs_hold_and_reject_wrong_candidates() -> None:
@@ -238,7 +237,7 @@ def test_shaw_clipping_and_interpolation_candidates() -> None:
     """The wrong candidates' values do what their names say."""
     unclipped = relative.shaw_offsets(20, wrong.NO_CLIPPING.value)
     assert np.unique(unclipped).size == 39  # every offset -19 .. 19: nothing clipped
-    assert measured.identical_token_scores(wrong.LEARNED_ABSOLUTE.value[0]).shape == (12, 12)
+    assert relative.identical_token_scores(wrong.LEARNED_ABSOLUTE.value[0]).shape == (12, 12)
     assert np.array_equal(
         wrong.NO_INTERPOLATION.value(8, 4, 2.0), relative.position_interpolation(8, 4, 1.0)
     )
@@ -252,7 +251,7 @@ def test_shaw_clipping_and_interpolation_candidates() -> None:
         (lambda: relative.shaw_offsets(0, 2), ValueError),
         (lambda: relative.alibi_slopes(0), ValueError),
         (lambda: relative.ntk_base(10000.0, 0.5, 64), ValueError),
-        (lambda: measured.identical_token_scores("absolute"), ValueError),
+        (lambda: relative.identical_token_scores("absolute"), ValueError),
         (lambda: proofs.absolute_score_four_terms(("a", "e")), ValueError),
         (lambda: relative.causal_mean_attention([]), ValueError),
         (lambda: relative.shaw_offsets(100_000, 2), ValueError),  # above pe.MAX_BYTES
@@ -268,7 +267,7 @@ def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count(
     """Pairs that never turn in training yet pass (L-1) w_i under b' = b s^(d/(d-2)), by mpmath."""
     import mpmath
 
-    d, trained, s = extension.EXTENSION
+    d, trained, s = relative.EXTENSION
     with mpmath.workdps(30):
         b = mpmath.mpf(10000)
         scaled = b * mpmath.mpf(s) ** (mpmath.mpf(d) / (d - 2))
@@ -278,10 +277,10 @@ def test_ntk_scaling_takes_the_slow_pairs_past_training_by_an_independent_count(
             last = (trained - 1) * w
             if last < 2 * mpmath.pi and (s * trained - 1) * w_new > last:
                 excess[i] = float((s * trained - 1) * w_new / last - 1)
-    reach = extension.extension_reach(relative.base_scaling, d, trained, s)
+    reach = relative.extension_reach(relative.base_scaling, d, trained, s)
     assert reach.unseen.tolist() == sorted(excess) == list(range(41, 64))
     assert np.allclose(reach.excess[reach.unseen], list(excess.values()), rtol=1e-12)
-    interpolated = extension.extension_reach(relative.position_interpolation, d, trained, s)
+    interpolated = relative.extension_reach(relative.position_interpolation, d, trained, s)
     assert np.allclose(interpolated.excess, (1 - 1 / s) / (trained - 1), rtol=1e-12)
 
 
@@ -359,9 +358,9 @@ def test_the_repeated_token_bound_of_nope_by_hand(seed: int) -> None:
     score = float((w_q @ token) @ (w_k @ token))
     norms = float(np.linalg.norm(token)) ** 2 * np.linalg.norm(w_q) * np.linalg.norm(w_k)
     expected = 2 * _gamma(3 * d) * norms / abs(score)
-    bound = measured.identical_token_rounding("nope", 12, d, seed=seed)
+    bound = relative.identical_token_rounding("nope", 12, d, seed=seed)
     assert abs(bound - expected) <= 1e-13 * expected
-    spread = measured.toeplitz_deviation(measured.identical_token_scores("nope", 12, d, seed=seed))
+    spread = relative.toeplitz_deviation(relative.identical_token_scores("nope", 12, d, seed=seed))
     assert spread <= bound
 
 
@@ -378,11 +377,11 @@ def test_the_repeated_token_bound_of_transformer_xl_by_hand() -> None:
     r = float(np.linalg.norm(w_kr)) * math.sqrt(d / 2)
     terms = q * k + q * r + u_norm * k + v_norm * r
     absolute = _gamma(3 * d) * terms + 3 * 2.0**-53 * terms
-    scores = measured.identical_token_scores("transformer-xl", 12, d)
+    scores = relative.identical_token_scores("transformer-xl", 12, d)
     scale = float(np.abs(scores).max())
-    bound = measured.identical_token_rounding("transformer-xl", 12, d)
+    bound = relative.identical_token_rounding("transformer-xl", 12, d)
     assert abs(bound - 2 * absolute / scale) <= 1e-13 * bound
-    assert measured.toeplitz_deviation(scores) <= bound
+    assert relative.toeplitz_deviation(scores) <= bound
 
 
 def test_alibi_slopes_one_ulp_off_pass_and_two_do_not() -> None:
@@ -410,7 +409,7 @@ def test_alibi_slopes_one_ulp_off_pass_and_two_do_not() -> None:
 def test_the_interpolation_card_names_the_last_position_it_reaches() -> None:
     """Stretched by s from L trained positions, the positions run 0..sL - 1 (8191 for the
     page's L = 2048, s = 4): the card names that last one, not sL."""
-    d, trained, s = extension.EXTENSION
+    d, trained, s = relative.EXTENSION
     evidence = measured._interpolation(relative.position_interpolation)
     assert f"positions 0..{int(s * trained) - 1}, d={d}, trained on 0..{trained - 1}" in (
         evidence.detail

@@ -17,6 +17,7 @@ from pe._tolerance import ToleranceCheck
 from pe.chapters import rope as experiments
 from pe.chapters import rope as proofs
 from pe.claims import Candidate
+from pe.error_models import ROTATION
 from tests.helpers import wrong
 
 
@@ -91,6 +92,26 @@ def test_entries_against_mpmath() -> None:
         assert abs(out[2 * i + 1] - float(second)) < 1e-11
 
 
+def test_rope_error_bound_holds_against_mpmath_and_follows_each_pairing() -> None:
+    x = np.array([[0.3, -1.25, 2.0, 0.5]])
+    p = 31_337
+    bound = rotary.rope_error_bound(x, [p])[0]
+    out = rotary.rope(x, np.array([p]))[0]
+    for i in range(2):
+        t = reference.angle(p, i, 4)
+        with mpmath.workdps(reference.DPS):
+            a, b = mpmath.mpf(x[0, 2 * i]), mpmath.mpf(x[0, 2 * i + 1])
+            exact = (a * mpmath.cos(t) - b * mpmath.sin(t), b * mpmath.cos(t) + a * mpmath.sin(t))
+        for j in (2 * i, 2 * i + 1):
+            assert abs(out[j] - float(exact[j - 2 * i])) <= bound[j]
+        # the pair's size |a| + |b| times the model at |p| w_i
+        model = ROTATION(abs(x[0, 2 * i]) + abs(x[0, 2 * i + 1]), p * 10000.0 ** (-i / 2), 4)
+        assert bound[2 * i] == bound[2 * i + 1] == pytest.approx(float(model), rel=1e-12)
+    halves = rotary.rope_error_bound(x, [p], pairing="halves")[0]
+    assert halves[0] == halves[2] == pytest.approx(float(ROTATION(2.3, p, 4)), rel=1e-12)
+    assert halves[0] != bound[0]
+
+
 def test_rope_is_a_rotation_and_keeps_dtype_and_batch_shape() -> None:
     rng = np.random.default_rng(2)
     x = rng.standard_normal((3, 5, 16)).astype(np.float32)
@@ -143,8 +164,8 @@ def test_converted_weights_give_the_same_scores() -> None:
         @ rotary.rope(x @ w_k.T, ps, pairing="halves").T
     )
     assert not np.allclose(unconverted, meta, atol=1e-3)
-    assert experiments.converted_weights_gap(proofs.permute_both) < 1e-12
-    assert experiments.converted_weights_gap(wrong.ONLY_QUERY_PERMUTED.value) > 0.1
+    assert experiments.converted_weights(proofs.permute_both).gap < 1e-12
+    assert experiments.converted_weights(wrong.ONLY_QUERY_PERMUTED.value).gap > 0.1
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])

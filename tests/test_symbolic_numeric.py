@@ -14,10 +14,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import _rotation_table, numeric, rotary, symbolic
+from pe import _rotation_table, numeric, rotary, symbolic, symbolic_rope
 from pe.chapters import conventions as convention_proofs
 from pe.chapters import implications as implication_proofs
-from pe.chapters import rope as rope_proofs
 from pe.chapters import rotation_identity as identity_proofs
 
 WIDTHS = [2, 8, 64]
@@ -49,7 +48,7 @@ def test_symbolic_omega_is_numeric_frequencies(d: int, base: int) -> None:
 def test_the_proofs_exact_frequencies_are_numeric_frequencies(d: int) -> None:
     expected = numeric.frequencies(d)
     np.testing.assert_allclose(
-        _floats(rope_proofs._exact_frequencies(d, 10000)), expected, rtol=REL
+        _floats(symbolic_rope.exact_frequencies(d, 10000)), expected, rtol=REL
     )
     np.testing.assert_allclose(_floats(implication_proofs._exact_omegas(d)), expected, rtol=REL)
     seen: list[Any] = []
@@ -115,13 +114,11 @@ def test_symbolic_rope_is_numeric_rope(pairing: str, p: int) -> None:
     d = 8
     x = np.arange(1.0, d + 1.0)
     omegas = [sp.Float(w, 30) for w in numeric.frequencies(d)]
-    matrix = rope_proofs._rotation_matrix(sp.Integer(p), omegas, pairing, rope_proofs.rope_rotation)
-    exact = np.array((matrix * sp.Matrix(x)).evalf(30), dtype=float).ravel()
-    direct = (
-        rope_proofs._rope_adjacent_direct
-        if pairing == "adjacent"
-        else rope_proofs._rope_halves_direct
+    matrix = symbolic_rope.rotation_matrix(
+        sp.Integer(p), omegas, pairing, symbolic_rope.rope_rotation
     )
+    exact = np.array((matrix * sp.Matrix(x)).evalf(30), dtype=float).ravel()
+    direct = symbolic_rope.rope_adjacent if pairing == "adjacent" else symbolic_rope.rope_halves
     angles = [sp.Integer(p) * w for w in omegas]
     np.testing.assert_allclose(
         np.array(direct(sp.Matrix(x), angles).evalf(30), dtype=float).ravel(),

@@ -11,9 +11,9 @@ The proofs, in SymPy, each reducing its residual to exactly zero with named rewr
 - :func:`ntk_frequencies`: NTK-aware base scaling keeps the highest frequency and divides the
   lowest by the scale factor.
 
-The measurements: :func:`identical_token_scores` computes the score matrix of a sequence
-repeating one token under each scheme and :func:`toeplitz_deviation` how far it is from
-depending only on :math:`i - j`; :func:`t5_bucket_properties` checks the properties T5's bucketing
+The measurements: :func:`pe.relative.identical_token_scores` computes the score matrix of a
+sequence repeating one token under each scheme and :func:`pe.relative.toeplitz_deviation` how
+far it is from depending only on :math:`i - j`; :func:`t5_bucket_properties` checks the properties T5's bucketing
 is designed to have, and :func:`t5_recorded` holds the buckets transformers' own T5 code
 computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.relative.t5_bucket`;
 :func:`alibi_recorded` holds the ALiBi slopes of transformers' BLOOM code, the oracle of
@@ -23,7 +23,6 @@ computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.re
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric, relative
+from pe import numeric, relative
 from pe._machine_dependent import measured
 from pe._tolerance import (
     EPS64,
@@ -42,10 +41,8 @@ from pe._tolerance import (
     Tolerance,
     exponential_rounding,
     gamma,
-    rotation_rounding,
 )
 from pe.chapters import recorded
-from pe.chapters.rope import EXTENSION, extension_reach
 from pe.claims import (
     Candidate,
     Chapter,
@@ -56,163 +53,22 @@ from pe.claims import (
     checked,
     within,
 )
-from pe.numeric import sinusoidal
 from pe.relative import (
-    alibi_bias,
-    alibi_slopes,
-    learned_lookup,
-    shaw_scores,
-    t5_bias,
+    EXTENSION,
+    extension_reach,
+    identical_token_rounding,
+    identical_token_scores,
     t5_bucket,
-    transformer_xl_scores,
+    toeplitz_deviation,
 )
-from pe.rotary import rope
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="rope")
 claim = chapter.claim
 
 
-def toeplitz_deviation(matrix: npt.ArrayLike) -> float:
-    """Largest spread (max - min) along any diagonal, relative to the largest |entry|.
-
-    0 means every entry depends only on ``i - j``. Non-finite entries (masks) must sit on
-    whole diagonals; otherwise the result is ``inf``.
-    """
-    a = np.asarray(matrix, dtype=np.float64)
-    if a.ndim != 2 or a.shape[0] != a.shape[1]:
-        raise ValueError(f"matrix must be square, got shape {a.shape}")
-    finite = np.isfinite(a)
-    scale = float(np.abs(a[finite]).max()) if finite.any() else 1.0
-    worst = 0.0
-    n = a.shape[0]
-    for offset in range(-n + 1, n):
-        diagonal = np.diagonal(a, offset)
-        mask = np.isfinite(diagonal)
-        if mask.any() and not mask.all():
-            return math.inf
-        if mask.all():
-            worst = max(worst, float(diagonal.max() - diagonal.min()))
-    return worst / max(scale, 1e-300)
-
-
 def _pair_span(pairs: npt.NDArray[np.int64]) -> str:
     return f"{pairs[0]}..{pairs[-1]}" if pairs.size else "none"
-
-
-Float64Array = npt.NDArray[np.float64]
-
-#: Schemes known to :func:`identical_token_scores`.
-SCHEMES: tuple[str, ...] = (
-    "learned absolute",
-    "sinusoidal (added)",
-    "rope",
-    "shaw",
-    "transformer-xl",
-    "t5",
-    "alibi",
-    "nope",
-)
-
-
-def _repeated_token(
-    n: int, d_model: int, seed: int
-) -> tuple[int, int, np.random.Generator, Float64Array, Float64Array, Float64Array]:
-    """The sizes, the generator, the token and the projections :math:`W_q, W_k` drawn from it,
-    in the order both :func:`identical_token_scores` and its rounding bound draw them."""
-    size = _validate.positive_int("n", n, minimum=2)
-    width = _validate.even_width("d_model", d_model)
-    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
-    token = rng.standard_normal(width)
-    w_q = rng.standard_normal((width, width)) / math.sqrt(width)
-    w_k = rng.standard_normal((width, width)) / math.sqrt(width)
-    return size, width, rng, token, w_q, w_k
-
-
-def identical_token_rounding(
-    scheme: str, n: int = 12, d_model: int = 16, *, seed: int = 0
-) -> float:
-    r"""A bound on the rounding part of :func:`toeplitz_deviation` of :func:`identical_token_scores`.
-
-    Every score of a repeated token is the same exact value along a diagonal, computed as a
-    sum of dot products of length ``d`` between vectors made by at most two matrix
-    products: by Cauchy-Schwarz each term :math:`a^{\mathsf T}b` errs by at most
-    :math:`\gamma_{3d}\lVert a\rVert\lVert b\rVert`, with :math:`\lVert Wx\rVert \le
-    \lVert W\rVert_F\lVert x\rVert` for the norms. RoPE adds its rotation's rounding
-    (:func:`pe._tolerance.rotation_rounding` at the largest angle), a bias (T5, ALiBi) one
-    rounding of the sum; an absolute encoding is a dot product of the encoded rows. For a
-    relative scheme two entries of a diagonal differ by at most twice the bound; the result
-    is relative to the largest score, as :func:`toeplitz_deviation` is (first order).
-    """
-    size, width, rng, token, w_q, w_k = _repeated_token(n, d_model, seed)
-    norm = float(np.linalg.norm(token))
-    q, k = norm * float(np.linalg.norm(w_q)), norm * float(np.linalg.norm(w_k))
-    g, u = gamma(3 * width), EPS64 / 2
-    bound = g * q * k
-    if scheme in ("learned absolute", "sinusoidal (added)"):
-        table = (
-            rng.standard_normal((size, width))
-            if scheme == "learned absolute"
-            else np.asarray(sinusoidal(size, width), dtype=np.float64)
-        )
-        rows = float(np.linalg.norm(token + table, axis=1).max())
-        bound = g * rows**2 * float(np.linalg.norm(w_q)) * float(np.linalg.norm(w_k))
-    elif scheme == "rope":
-        bound += 2 * q * k * float(rotation_rounding(np.sqrt(2), size - 1, width))
-    elif scheme == "shaw":
-        relative = float(np.linalg.norm(rng.standard_normal((7, width)), axis=1).max())
-        bound += g * q * relative
-    elif scheme == "transformer-xl":
-        w_kr = rng.standard_normal((width, width)) / math.sqrt(width)
-        r = float(np.linalg.norm(w_kr)) * math.sqrt(width / 2)
-        uu, vv = (float(np.linalg.norm(rng.standard_normal(width))) for _ in range(2))
-        bound += g * (q * r + k * uu + r * vv) + 3 * u * (q * k + q * r + k * uu + r * vv)
-    scores = identical_token_scores(scheme, size, width, seed=seed)
-    scale = float(np.abs(scores[np.isfinite(scores)]).max())
-    if scheme in ("t5", "alibi"):
-        bound += u * (q * k + scale)
-    elif scheme not in SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r:.40}")
-    return 2 * bound / scale
-
-
-def identical_token_scores(
-    scheme: str, n: int = 12, d_model: int = 16, *, seed: int = 0
-) -> Float64Array:
-    """Scores of a sequence repeating one token, under ``scheme`` (one of :data:`SCHEMES`).
-
-    Weights, the token, learned tables and biases are drawn from
-    ``numpy.random.default_rng(seed)``; they stand in for trained ones. A scheme that
-    encodes only relative position gives a matrix that depends only on ``i - j``.
-    """
-    if scheme not in SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r:.40}")
-    size, width, rng, token, w_q, w_k = _repeated_token(n, d_model, seed)
-    x = np.tile(token, (size, 1))
-    if scheme in ("learned absolute", "sinusoidal (added)"):
-        table: Float64Array = (
-            rng.standard_normal((size, width))
-            if scheme == "learned absolute"
-            else np.asarray(sinusoidal(size, width), dtype=np.float64)
-        )
-        h = x + learned_lookup(table, size)
-        return (h @ w_q.T) @ (h @ w_k.T).T
-    q, k = x @ w_q.T, x @ w_k.T
-    scores: Float64Array = q @ k.T  # NoPE: the content score alone
-    if scheme == "rope":
-        scores = rope(q, size) @ rope(k, size).T
-    elif scheme == "shaw":
-        clip = 3
-        scores = shaw_scores(q, k, rng.standard_normal((2 * clip + 1, width)), clip)
-    elif scheme == "transformer-xl":
-        w_kr = rng.standard_normal((width, width)) / math.sqrt(width)
-        u, v = rng.standard_normal(width), rng.standard_normal(width)
-        scores = transformer_xl_scores(x, w_q, w_k, w_kr, u=u, v=v)
-    elif scheme == "t5":
-        scores = scores + t5_bias(size, rng.standard_normal(32))
-    elif scheme == "alibi":
-        scores = scores + alibi_bias(size, float(alibi_slopes(8)[0]))
-    return scores
 
 
 #: Absolute schemes, for the claim that relative ones give scores depending on i - j only.
@@ -240,12 +96,10 @@ def _toeplitz(schemes: Sequence[str]) -> Evidence:
     )
 
 
-_ABSOLUTE = (LEARNED_ABSOLUTE, SINUSOIDAL_ADDED)
-
 claim(
     "identical-tokens-relative",
     "On a repeated token, relative schemes give scores that depend only on $i - j$",
-    Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=_ABSOLUTE),
+    Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=(LEARNED_ABSOLUTE, SINUSOIDAL_ADDED)),
     statement=(
         r"\begin{gathered}x_i = x\ \forall i \implies s_{ij} = f(i - j) \\"
         r" \text{for RoPE, Shaw, Transformer-XL, T5, ALiBi;} \\"
@@ -312,9 +166,7 @@ def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     if not set(candidate) <= set(terms):
         raise ValueError(f"terms must be among a, b, c, d, got {candidate!r:.20}")
     kept = [terms[name] for name in candidate]
-    total = kept[0]
-    for term in kept[1:]:
-        total = total + term
+    total = sum(kept[1:], start=kept[0])
     left = (wq * (e_i + u_i)).T * (wk * (e_j + u_j))
     derivation = Derivation()
     derivation.note(
@@ -362,12 +214,10 @@ def _transformer_xl(terms: Sequence[str]) -> Evidence:
     )
 
 
-_FOUR_TERMS = by_proof(absolute_score_four_terms)
-
 claim(
     "transformer-xl-four-terms",
     "The additive score splits into four terms",
-    Check(_FOUR_TERMS, true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
+    Check(by_proof(absolute_score_four_terms), true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
     Check(_transformer_xl, true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
     statement=(
         r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d);"
@@ -718,17 +568,11 @@ def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]
     )
 
 
-_COUNTS = by_proof(causal_mean_counts_position)
-
 claim(
     "nope-causal-position",
     "With a causal mask, equal scores still reveal the position",
-    Check(_COUNTS, true=CAUSAL, wrong=(NO_CAUSAL_MASK,)),
-    Check(
-        _nope,
-        true=relative.causal_mean_attention,
-        wrong=(UNMASKED_MEAN,),
-    ),
+    Check(by_proof(causal_mean_counts_position), true=CAUSAL, wrong=(NO_CAUSAL_MASK,)),
+    Check(_nope, true=relative.causal_mean_attention, wrong=(UNMASKED_MEAN,)),
     statement=(
         r"o_i = \frac{v_0 + i\,v}{i + 1},\quad o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)}"
         r" \ne 0 \text{ when } v_0 \ne v"
@@ -915,12 +759,10 @@ def _ntk(scaled_base: Callable[[float, float, int], float]) -> Evidence:
     )
 
 
-_NTK = by_proof(ntk_frequencies)
-
 claim(
     "ntk-base-scaling",
     "NTK-aware scaling slows pair $i$ by $s^{2i/(d-2)}$: the fastest not at all, the slowest by $s$",
-    Check(_NTK, true=ntk_scaled_base, wrong=(PLAIN_BASE_SCALING,)),
+    Check(by_proof(ntk_frequencies), true=ntk_scaled_base, wrong=(PLAIN_BASE_SCALING,)),
     Check(_ntk, true=relative.ntk_base, wrong=(PLAIN_BASE_SCALING,)),
 )
 

@@ -25,13 +25,11 @@ The measurements feed :func:`pe.rotary.rope` and its helpers a candidate (the ro
 itself, a permutation, a way to convert weights, a way to score, a bound), the true one and
 the wrong ones alike: :func:`complex_product` (RoPE against the complex product
 :math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_error` and
-:func:`converted_weights_gap` (the two pairings), :func:`offset_spreads` (scores after
-:math:`W_q, W_k` at a fixed offset), :func:`offset_checks`
-(:func:`pe.rotary.check_offset_dependence`), :func:`decay_ratio`, :func:`largest_rise`,
+:func:`converted_weights` (the two pairings), :func:`offset_spreads` (scores after
+:math:`W_q, W_k` at a fixed offset), :func:`pe.rotary.check_offset_dependence` (at
+:data:`POSITIONS` and :data:`OFFSETS`), :func:`decay_ratio`, :func:`largest_rise`,
 :func:`rope_score_sequences`, :func:`alibi_score_sequence` and :func:`bound_windows`
-(RoFormer's decay bound and the scores), and :func:`extension_reach` (how far a context
-extension of :mod:`pe.relative` takes each pair past its trained angles; the chapter "The
-relative-position family" shows it). A wrong candidate gives ``holds=False`` or a
+(RoFormer's decay bound and the scores). A wrong candidate gives ``holds=False`` or a
 measurement outside its bound.
 
 Examples
@@ -59,10 +57,19 @@ from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance, gamma
 from pe.chapters import recorded
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
-from pe.error_models import ROTATION
-from pe.relative import Extension, alibi_bias, signed_sinusoid
+from pe.relative import alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
 from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
+from pe.symbolic_rope import (
+    Rotation,
+    exact_frequencies,
+    permutation_matrix,
+    rope_adjacent,
+    rope_halves,
+    rope_rotation,
+    rotation_block,
+    rotation_matrix,
+)
 
 chapter = Chapter(__name__, follows="testing")
 claim = chapter.claim
@@ -80,25 +87,6 @@ OFFSETS = np.array([0, 1, 5, 37, -3, 500])
 
 #: Width of the decay measurements.
 DECAY_WIDTH = 128
-
-
-def _pair_size(x: Float64Array, pairing: str) -> Float64Array:
-    """:math:`|a| + |b|` of the pair each entry of ``x`` belongs to (last axis)."""
-    d = x.shape[-1]
-    if pairing == "adjacent":
-        size = np.abs(x[..., 0::2]) + np.abs(x[..., 1::2])
-        return np.repeat(size, 2, axis=-1)
-    size = np.abs(x[..., : d // 2]) + np.abs(x[..., d // 2 :])
-    return np.concatenate([size, size], axis=-1)
-
-
-def _reach(positions: npt.ArrayLike, d: int, pairing: str) -> Float64Array:
-    """:math:`|p|\\,\\omega_i` for each row (position) and entry, in the pairing's layout."""
-    omega = numeric.frequencies(d)
-    per_pair = np.abs(np.multiply.outer(np.asarray(positions, dtype=np.float64), omega))
-    if pairing == "adjacent":
-        return np.repeat(per_pair, 2, axis=-1)
-    return np.concatenate([per_pair, per_pair], axis=-1)
 
 
 def additive_scores(
@@ -138,23 +126,6 @@ def offset_spreads(candidate: Scores) -> list[float]:
     return spreads
 
 
-def offset_checks(
-    angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent", "halves")
-) -> list[rotary.OffsetCheck]:
-    """:func:`pe.rotary.check_offset_dependence` at :data:`POSITIONS` and :data:`OFFSETS`, d=128."""
-    return [
-        rotary.check_offset_dependence(
-            128,
-            POSITIONS,
-            OFFSETS,
-            angle_dtype=angle_dtype,
-            model_dtype=model_dtype,
-            pairing=p,  # type: ignore[arg-type]
-        )
-        for p in pairings
-    ]
-
-
 def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
     """The two ``(q, k)`` of the decay checks: all ones, and a random pair (``d = 128``)."""
     rng = np.random.default_rng(1)
@@ -162,90 +133,13 @@ def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
     return (ones, ones), (rng.standard_normal(DECAY_WIDTH), rng.standard_normal(DECAY_WIDTH))
 
 
-#: The context-extension example of the page: width d, trained length L, factor s.
-EXTENSION = (128, 2048, 4.0)
-
-
-class ExtensionReach(NamedTuple):
-    r"""Per pair, how far an extension's angles reach past the largest trained angle.
-
-    A model trained on the positions :math:`0 \le p \le L - 1` has seen the angles
-    :math:`0 \le \theta \le (L-1)\,\omega_i` of pair ``i``. ``excess[i]`` is
-    :math:`\max_p \theta_{p,i} / ((L-1)\,\omega_i) - 1` over the ``sL`` extended positions
-    (positive: beyond the largest trained angle); ``turns[i]`` says whether pair ``i``
-    completes a turn within training, :math:`(L-1)\,\omega_i \ge 2\pi` (then every angle
-    modulo :math:`2\pi` was seen).
-    """
-
-    excess: Float64Array
-    turns: npt.NDArray[np.bool_]
-
-    @property
-    def unseen(self) -> npt.NDArray[np.int64]:
-        """Pairs that never complete a turn in training and reach past the trained angles."""
-        return np.flatnonzero((self.excess > 0) & ~self.turns).astype(np.int64)
-
-
-def extension_reach(
-    method: Extension, d_model: int = 128, trained: int = 2048, scale: float = 4.0
-) -> ExtensionReach:
-    r"""How far ``method`` run on :math:`sL` positions reaches past the trained angles.
-
-    A model trained on positions :math:`0 \le p < L` has seen the angles
-    :math:`p\,\omega_i \le (L-1)\,\omega_i` of pair ``i``. The extension's angles are
-    computed in float64 (relative error about :math:`10^{-16}`, far below the excesses
-    compared: position interpolation's smallest, :math:`(1 - 1/s)/(L - 1)`, is
-    :math:`3.7 \cdot 10^{-4}` in the page's example).
-
-    Examples
-    --------
-    >>> from pe.relative import position_interpolation
-    >>> reach = extension_reach(position_interpolation, 16, 64, 2.0)
-    >>> bool((reach.excess > 0).all()), float(reach.excess.max()) < 1 / 63
-    (True, True)
-    """
-    width = _validate.even_width("d_model", d_model)
-    length = _validate.positive_int("trained", trained, minimum=2)
-    s = _validate.real_scalar("scale", scale)
-    if s < 1:
-        raise ValueError(f"scale must be >= 1, got {s}")
-    omega = numeric.frequencies(width)
-    angles = method(round(s * length), width, s)
-    excess = angles.max(axis=0) / ((length - 1) * omega) - 1.0
-    return ExtensionReach(excess, (length - 1) * omega >= 2 * math.pi)
-
-
 #: Query and key positions (real symbols).
 M, N = sp.symbols("m n", real=True)
-
-#: A candidate rotation: ``(position, w) -> 2 x 2 sympy.Matrix`` (RoPE: ``R(position * w)``).
-Rotation = Callable[[Any, Any], Any]
-
-
-def rope_rotation(position: Any, w: Any) -> Any:
-    r"""RoPE's rotation of one pair at ``position``: :math:`R(p\,\omega)` (:func:`pe.symbolic.rotation`).
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> rope_rotation(2, sp.pi / 4)
-    Matrix([
-    [0, -1],
-    [1,  0]])
-    """
-    return rotation(position * w)
 
 
 def _shown(expr: Any, joiner: str = "") -> str:
     """A product of non-commuting symbols as written: ``R_m*W_q*x`` -> ``R_m W_q x``."""
     return str(expr).replace("*", joiner)
-
-
-def _rotation(candidate: Rotation, position: Any, w: Any) -> Any:
-    matrix = candidate(position, w)
-    if not isinstance(matrix, sp.MatrixBase) or matrix.shape != (2, 2):
-        raise TypeError("rotation must return a 2 x 2 sympy Matrix")
-    return sp.Matrix(matrix)
 
 
 def _vector(name: str, size: int) -> Any:
@@ -260,52 +154,11 @@ def _reduce(derivation: Derivation, residual: Any) -> Any:
     return derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
 
 
-def _exact_frequencies(width: int, base: object) -> list[Any]:
-    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
-        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
-    b = sp.Rational(base)
-    if b <= 1:
-        raise ValueError(f"base must be > 1, got {b}")
-    return [b ** sp.Rational(-2 * i, width) for i in range(width // 2)]
-
-
 def _exact_width(d_model: int, limit: int) -> int:
     width = _validate.even_width("d_model", d_model)
     if width > limit:
         raise ValueError(f"d_model must be <= {limit} for an exact proof, got {width}")
     return width
-
-
-def _rotation_matrix(position: Any, omegas: Sequence[Any], pairing: str, rotation: Rotation) -> Any:
-    """The d x d RoPE matrix at ``position`` for the pairing, built from the pair blocks."""
-    blocks = [_rotation(rotation, position, w) for w in omegas]
-    if pairing == "adjacent":
-        return sp.diag(*blocks)
-    perm = [int(i) for i in pairing_permutation(2 * len(omegas))]
-    return sp.diag(*blocks).extract(perm, perm)  # pairs (i, i + d/2): P diag(blocks) P^T
-
-
-def _rope_halves_direct(x: Any, angles: Sequence[Any]) -> Any:
-    """rotate_half form: x * cos + rotate_half(x) * sin, rotate_half(x) = (-x2, x1)."""
-    half = len(angles)
-    cos = [sp.cos(t) for t in angles] * 2
-    sin = [sp.sin(t) for t in angles] * 2
-    rotated = [-x[half + i] for i in range(half)] + [x[i] for i in range(half)]
-    return sp.Matrix([x[j] * cos[j] + rotated[j] * sin[j] for j in range(2 * half)])
-
-
-def _rope_adjacent_direct(x: Any, angles: Sequence[Any]) -> Any:
-    out: list[Any] = []
-    for i, t in enumerate(angles):
-        a, b = x[2 * i], x[2 * i + 1]
-        out.extend([a * sp.cos(t) - b * sp.sin(t), b * sp.cos(t) + a * sp.sin(t)])
-    return sp.Matrix(out)
-
-
-def _permutation_matrix(perm: Sequence[int]) -> Any:
-    if sorted(perm) != list(range(len(perm))):
-        raise ValueError("permutation must hold each index 0 .. d-1 once")
-    return sp.eye(len(perm)).extract(list(perm), list(range(len(perm))))
 
 
 def additive_counterexample(
@@ -388,7 +241,18 @@ _TWO_ROTATIONS = Tolerance(
 def _offsets(
     angle_dtype: str, model_dtype: str, pairings: Sequence[str] = ("adjacent",)
 ) -> Evidence:
-    results = offset_checks(angle_dtype, model_dtype, pairings)
+    """:func:`pe.rotary.check_offset_dependence` at :data:`POSITIONS` and :data:`OFFSETS`, d=128."""
+    results = [
+        rotary.check_offset_dependence(
+            128,
+            POSITIONS,
+            OFFSETS,
+            angle_dtype=angle_dtype,
+            model_dtype=model_dtype,
+            pairing=p,  # type: ignore[arg-type]
+        )
+        for p in pairings
+    ]
     return within(
         max(r.worst_ratio for r in results),
         Tolerance(1.0, r"\text{pe.rotary.offset\_tolerance, entry by entry}"),
@@ -441,7 +305,7 @@ def complex_product(candidate: Rope) -> Evidence:
     gaps, ratio = [], 0.0
     for pairing in ("adjacent", "halves"):
         gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
-        bound = 2 * ROTATION(_pair_size(x, pairing), _reach(ps, 64, pairing), 64)
+        bound = 2 * rotary.rope_error_bound(x, ps, pairing=pairing)
         gaps.append(float(gap.max()))
         ratio = max(ratio, float((gap / bound).max()))
     return within(
@@ -463,7 +327,7 @@ def complex_form(candidate: Rotation = rope_rotation) -> Proof:
     Euler's formula :math:`e^{\mathrm{i}\theta} = \cos\theta + \mathrm{i}\sin\theta`.
     """
     a, b = sp.symbols("a b", real=True)
-    matrix = _rotation(candidate, _THETA, 1)
+    matrix = rotation_block(candidate, _THETA, 1)
     product = sp.expand((a + sp.I * b) * sp.exp(sp.I * _THETA).rewrite(sp.cos))
     real, imag = product.as_real_imag()
     derivation = Derivation()
@@ -514,8 +378,8 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
     """
     q, k = _vector("q", 2), _vector("k", 2)
-    rm, rn = _rotation(candidate, M, OMEGA), _rotation(candidate, N, OMEGA)
-    rd = _rotation(candidate, N - M, OMEGA)
+    rm, rn = rotation_block(candidate, M, OMEGA), rotation_block(candidate, N, OMEGA)
+    rd = rotation_block(candidate, N - M, OMEGA)
     left = (rm * q).T * (rn * k)
     right = q.T * (rd * k)
     derivation = Derivation()
@@ -540,12 +404,10 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
 SCALED_ROTATION = Candidate("rotation scaled by 2", lambda p, w: 2 * symbolic.rotation(p * w))
 _RELATIVE = by_proof(relative_property)
 
-_NOT_RELATIVE = (SCALED_ROTATION, SQUARED_ANGLE)
-
 claim(
     "rope-relative-property",
     "RoPE scores depend only on the offset (one pair)",
-    Check(_RELATIVE, true=rope_rotation, wrong=_NOT_RELATIVE),
+    Check(_RELATIVE, true=rope_rotation, wrong=(SCALED_ROTATION, SQUARED_ANGLE)),
     # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
     Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
 )
@@ -568,11 +430,11 @@ def relative_property_block_diagonal(
     if pairing not in ("adjacent", "halves"):
         raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
     mode = pairing
-    omegas = _exact_frequencies(width, base)
+    omegas = exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
-    rm = _rotation_matrix(M, omegas, mode, candidate)
-    rn = _rotation_matrix(N, omegas, mode, candidate)
-    rd = _rotation_matrix(N - M, omegas, mode, candidate)
+    rm = rotation_matrix(M, omegas, mode, candidate)
+    rn = rotation_matrix(N, omegas, mode, candidate)
+    rd = rotation_matrix(N - M, omegas, mode, candidate)
     derivation = Derivation()
     pairs = (
         [(2 * i, 2 * i + 1) for i in range(width // 2)]
@@ -638,7 +500,7 @@ def permutation_error(candidate: Callable[[int], Any], d_model: int = 64) -> Evi
     ps = np.arange(0, 4000, 100)
     halves = rotary.rope(x, ps, pairing="halves")
     adjacent = rotary.rope(x[:, np.argsort(perm)], ps, pairing="adjacent")[:, perm]
-    bound = 2 * ROTATION(_pair_size(x, "halves"), _reach(ps, d_model, "halves"), d_model)
+    bound = 2 * rotary.rope_error_bound(x, ps, pairing="halves")
     gap = np.abs(halves - adjacent)
     ratio = float((gap / bound).max())
     return within(
@@ -668,13 +530,13 @@ def pairings_differ_by_permutation(
     """
     width = _exact_width(d_model, 64)
     perm = [int(i) for i in candidate(width)]
-    matrix = _permutation_matrix(perm)
+    matrix = permutation_matrix(perm)
     if matrix.shape != (width, width):
         raise ValueError(f"permutation must have {width} entries, got {len(perm)}")
-    angles = [M * w for w in _exact_frequencies(width, base)]
+    angles = [M * w for w in exact_frequencies(width, base)]
     x = _vector("x", width)
-    halves = _rope_halves_direct(x, angles)
-    adjacent = matrix * _rope_adjacent_direct(matrix.T * x, angles)
+    halves = rope_halves(x, angles)
+    adjacent = matrix * rope_adjacent(matrix.T * x, angles)
     derivation = Derivation()
     derivation.note("The permutation P (P y = y[perm])", f"\\mathrm{{perm}} = {perm}")
     derivation.note(
@@ -721,40 +583,27 @@ claim(
 )
 
 
-def converted_weights_tolerance(d_model: int = 64) -> float:
-    r"""A bound on :func:`converted_weights_gap` for weights converted correctly.
+class ConvertedWeights(NamedTuple):
+    """The relative gap between the two pairings' scores, and its bound for a correct conversion."""
 
-    Both score matrices compute the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with
-    sums in another order: projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`,
-    rotations adding :func:`pe._tolerance.rotation_rounding` (and carrying :math:`B_q` of
-    both coordinates of a pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} +
-    B_{q'}|k'|^{\mathsf T} + |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest
-    score.
-    """
-    rng = np.random.default_rng(5)
-    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
-    x = rng.standard_normal((32, d_model))
-    ps = np.arange(32) * 37
-    g = gamma(d_model)
-    rotated, bounds = [], []
-    for w in (w_q, w_k):
-        projected = x @ w.T
-        carried = _pair_size(g * (np.abs(x) @ np.abs(w).T), "adjacent")
-        size = _pair_size(projected, "adjacent")
-        rounding = ROTATION(size, _reach(ps, d_model, "adjacent"), d_model)
-        rotated.append(np.abs(rotary.rope(projected, ps)))
-        bounds.append(carried + rounding)
-    (q, k), (b_q, b_k) = rotated, bounds
-    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
-    scores = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
-    return float(2 * score_bound.max() / np.abs(scores).max())
+    gap: float
+    tolerance: float
 
 
-def converted_weights_gap(candidate: Callable[..., tuple[Any, Any]], d_model: int = 64) -> float:
-    """Relative gap between adjacent scores and halves scores of converted weights.
+def converted_weights(
+    candidate: Callable[..., tuple[Any, Any]], d_model: int = 64
+) -> ConvertedWeights:
+    r"""Relative gap between adjacent scores and halves scores of converted weights.
 
     ``candidate(permute, W_q, W_k)`` converts the weights (``permute(W)`` permutes the rows
     by :func:`pe.rotary.pairing_permutation`); 32 random tokens at positions ``37 j``.
+
+    The tolerance bounds the gap of weights converted correctly. Both score matrices compute
+    the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with sums in another order:
+    projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`, rotations adding
+    :func:`pe.rotary.rope_error_bound` (and carrying :math:`B_q` of both coordinates of a
+    pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} +
+    |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest score.
     """
     rng = np.random.default_rng(5)
     w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
@@ -765,7 +614,20 @@ def converted_weights_gap(candidate: Callable[..., tuple[Any, Any]], d_model: in
     wq2, wk2 = candidate(lambda w: w[perm], w_q, w_k)
     q2, k2 = x @ wq2.T, x @ wk2.T
     halves = rotary.rope(q2, ps, pairing="halves") @ rotary.rope(k2, ps, pairing="halves").T
-    return float(np.abs(adjacent - halves).max() / np.abs(adjacent).max())
+    g = gamma(d_model)
+    rotated, bounds = [], []
+    for w in (w_q, w_k):
+        projected = x @ w.T
+        carried = g * (np.abs(x) @ np.abs(w).T)
+        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
+        rotated.append(np.abs(rotary.rope(projected, ps)))
+        bounds.append(carried + rotary.rope_error_bound(projected, ps))
+    (q, k), (b_q, b_k) = rotated, bounds
+    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
+    largest = np.abs(adjacent).max()
+    return ConvertedWeights(
+        float(np.abs(adjacent - halves).max() / largest), float(2 * score_bound.max() / largest)
+    )
 
 
 #: A candidate conversion between pairings: ``(permute, q, k) -> (q', k')``.
@@ -794,18 +656,14 @@ def permuted_scores_agree(
     ``(P, q, k)`` into the halves side's query and key (:func:`permute_both` for RoPE).
     """
     width = _exact_width(d_model, 64)
-    matrix = _permutation_matrix([int(i) for i in pairing_permutation(width)])
-    omegas = _exact_frequencies(width, base)
+    matrix = permutation_matrix([int(i) for i in pairing_permutation(width)])
+    omegas = exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
     query, key = candidate(lambda v: matrix * v, q, k)
-    left = _rope_halves_direct(query, [M * w for w in omegas]).T * _rope_halves_direct(
-        key, [N * w for w in omegas]
-    )
+    left = rope_halves(query, [M * w for w in omegas]).T * rope_halves(key, [N * w for w in omegas])
     p, q_, k_ = sp.symbols("P q k", commutative=False)
     shown = ", ".join(_shown(v) for v in candidate(lambda v: p * v, q_, k_))
-    right = _rope_adjacent_direct(q, [M * w for w in omegas]).T * _rope_adjacent_direct(
-        k, [N * w for w in omegas]
-    )
+    right = rope_adjacent(q, [M * w for w in omegas]).T * rope_adjacent(k, [N * w for w in omegas])
     derivation = Derivation()
     derivation.note(
         f"Residual: halves scores of ({shown}) minus adjacent scores of (q, k)",
@@ -826,8 +684,7 @@ ONLY_QUERY_PERMUTED = Candidate("only q permuted (rows of W_q)", lambda f, q, k:
 
 
 def _converted(candidate: Conversion) -> Evidence:
-    gap = converted_weights_gap(candidate)
-    bound = converted_weights_tolerance()
+    gap, bound = converted_weights(candidate)
     return within(
         gap,
         Tolerance(
@@ -839,17 +696,11 @@ def _converted(candidate: Conversion) -> Evidence:
     )
 
 
-_CONVERTED = by_proof(permuted_scores_agree)
-
 claim(
     "rope-converted-weights",
     "Permuting the rows of $W_q$ and $W_k$ alike converts between pairings",
-    Check(_CONVERTED, true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
-    Check(
-        _converted,
-        true=permute_both,
-        wrong=(ONLY_QUERY_PERMUTED,),
-    ),
+    Check(by_proof(permuted_scores_agree), true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
+    Check(_converted, true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
     statement=(
         r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(P W_q x, m),"
         r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"
@@ -887,14 +738,14 @@ def offset_only_after_projection(
     of ``n - m`` for generic weights.
     """
     width = _exact_width(d_model, 4)
-    omegas = [OMEGA] if width == 2 else _exact_frequencies(width, 10000)
+    omegas = [OMEGA] if width == 2 else exact_frequencies(width, 10000)
     wq = sp.Matrix(width, width, sp.symbols(f"a_0:{width * width}", real=True))
     wk = sp.Matrix(width, width, sp.symbols(f"b_0:{width * width}", real=True))
     x, y = _vector("x", width), _vector("y", width)
 
     def score(m: Any, n: Any) -> Any:
-        rm = _rotation_matrix(m, omegas, "adjacent", rope_rotation)
-        rn = _rotation_matrix(n, omegas, "adjacent", rope_rotation)
+        rm = rotation_matrix(m, omegas, "adjacent", rope_rotation)
+        rn = rotation_matrix(n, omegas, "adjacent", rope_rotation)
         return candidate(wq, rm, x).T * candidate(wk, rn, y)
 
     names = sp.symbols("W_q R_m x W_k R_n y", commutative=False)
@@ -1065,13 +916,14 @@ def _decay(candidate: Bound) -> Evidence:
     )
 
 
-_ABEL = by_proof(summation_by_parts)
-_ABEL_WRONG = (PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED)
-
 claim(
     "rope-decay-bound",
     "RoFormer's long-term decay is a bound, by summation by parts",
-    Check(_ABEL, true=abel_right_side, wrong=_ABEL_WRONG),
+    Check(
+        by_proof(summation_by_parts),
+        true=abel_right_side,
+        wrong=(PARTIAL_SUM_SHIFTED, ABEL_SIGN_FLIPPED),
+    ),
     Check(_decay, true=rotary.abel_bound, wrong=(LAST_PARTIAL_SUM,)),
     statement=(
         r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{ir\omega_i}\Bigr|"
@@ -1136,11 +988,7 @@ def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
 claim(
     "rope-scores-not-monotone",
     "The scores themselves do not decay monotonically",
-    Check(
-        _not_monotone,
-        true=rope_score_sequences,
-        wrong=(ALIBI_SEQUENCE,),
-    ),
+    Check(_not_monotone, true=rope_score_sequences, wrong=(ALIBI_SEQUENCE,)),
     statement=(
         r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
         r" \text{while the bound's averages over } r \in [0, 10), [10, 100), [100, 1000)"
@@ -1160,9 +1008,7 @@ def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
     worst = 0.0
     for n, d in ((2048, 128), (300, 8)):
         x = np.random.default_rng(d).standard_normal((n, d))
-        angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
-        size = np.repeat(np.abs(x[:, 0::2]) + np.abs(x[:, 1::2]), 2, axis=1)
-        bound = 2 * ROTATION(size, angle, d)
+        bound = 2 * rotary.rope_error_bound(x, n)
         worst = max(worst, float((np.abs(candidate(x) - rotary.rope(x, n)) / bound).max()))
     return within(
         worst,
@@ -1208,6 +1054,14 @@ class RopeCode(NamedTuple):
     sign: int
     first: int
 
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The columns ``(a, b)`` of each rotated pair."""
+        r = self.rotated
+        if self.pairing == "adjacent":
+            return [(a, a + 1) for a in range(0, r, 2)]
+        return [(a, a + r // 2) for a in range(r // 2)]
+
 
 def _partners(moved: npt.NDArray[np.float64]) -> list[int]:
     """The partner of each moved column: the row, other than its own, where it lands."""
@@ -1234,13 +1088,13 @@ def read_rope_code(maps: Sequence[npt.NDArray[np.float64]], positions: Sequence[
     rotated = len(moved)
     partner = _partners(one[:rotated, :rotated])
     if all(partner[j] == j ^ 1 for j in range(rotated)):
-        pairing, pairs = "adjacent", [(a, a + 1) for a in range(0, rotated, 2)]
+        code = RopeCode("adjacent", rotated, 0, first)
     elif all(partner[j] == (j + rotated // 2) % rotated for j in range(rotated)):
-        pairing, pairs = "halves", [(a, a + rotated // 2) for a in range(rotated // 2)]
+        code = RopeCode("halves", rotated, 0, first)
     else:
         return RopeCode("neither", rotated, 0, first)
-    signs = {int(np.sign(one[b, a])) for a, b in pairs}
-    return RopeCode(pairing, rotated, signs.pop() if len(signs) == 1 else 0, first)
+    signs = {int(np.sign(one[b, a])) for a, b in code.pairs}
+    return code._replace(sign=signs.pop() if len(signs) == 1 else 0)
 
 
 #: The statement below: what each model's code does, by name.
@@ -1306,14 +1160,9 @@ def _rope_frequencies(base: float) -> Evidence:
         maps = [np.array(m) for m in model["maps"]]
         code = read_rope_code(maps, recording["positions"])
         r = code.rotated
-        pairs = (
-            [(a, a + 1) for a in range(0, r, 2)]
-            if code.pairing == "adjacent"
-            else [(a, a + r // 2) for a in range(r // 2)]
-        )
         omega = base ** (-2.0 * np.arange(r // 2) / r)
         for p, m in zip(recording["positions"], maps, strict=True):
-            turned = np.array([math.atan2(m[b, a], m[a, a]) for a, b in pairs])
+            turned = np.array([math.atan2(m[b, a], m[a, a]) for a, b in code.pairs])
             wrapped = np.angle(np.exp(1j * (turned - p * omega)))
             worst = max(worst, float((np.abs(wrapped) / (FLOAT32_ANGLE * (1 + p * omega))).max()))
     return within(

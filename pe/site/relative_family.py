@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from pe import numeric, relative, rotary
-from pe.chapters import relative_family as experiments
-from pe.chapters import rope as extension
+from pe import relative as experiments
+from pe import relative as extension
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, escape
 
