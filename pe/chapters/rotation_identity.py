@@ -27,7 +27,7 @@ with :math:`R(\theta)` the textbook (counter-clockwise) rotation
 
 Each proof reduces a residual to exactly zero with the strategies of
 :class:`pe.symbolic.Derivation` (angle addition, Pythagoras) or, where multiple angles
-appear, :func:`pythagorean_reduce` (polynomial division by :math:`s^2 + c^2 - 1`).
+appear, :func:`pe.symbolic.pythagorean_reduce` (polynomial division by :math:`s^2 + c^2 - 1`).
 No ``simplify``, no floats. Every proof takes an optional wrong candidate and then returns
 ``holds=False`` with the non-zero residual. The measurements check :mod:`pe.numeric`
 against a candidate too: a shift matrix ``(k, d, base) -> (d, d) array``
@@ -64,13 +64,12 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric, symbolic
+from pe import numeric, symbolic
 from pe._machine_dependent import measured, worst_case_text
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma, shift_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import SHIFT, ErrorModel
-from pe.numeric import RotationCheck
 from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, Verdict, pair, to_latex
 
 chapter = Chapter(__name__, follows="sinusoidal_encoding")
@@ -127,9 +126,11 @@ def _t(k: int) -> Float64Array:
     return numeric.shift_matrix(k, LAW_WIDTH)
 
 
-def _law(text: str, shown: str, worst: float, reach: float) -> Evidence:
-    """A group law's largest error against :data:`LAW` at the largest reach of its angles."""
-    tolerance = LAW.tolerance(reach)
+def _law(
+    text: str, shown: str, worst: float, reach: float, model: ErrorModel[[float], float] = LAW
+) -> Evidence:
+    """A group law's largest error against ``model`` at the largest reach of its angles."""
+    tolerance = model.tolerance(reach)
     return within(
         worst,
         tolerance,
@@ -144,13 +145,13 @@ TRANSPOSED_BLOCK = Candidate("transposed block", lambda k, w: symbolic.shift_blo
 SCALED_BLOCK = Candidate("block scaled by 2", lambda k, w: 2 * symbolic.shift_block(k, w))
 
 
-def _not_a_rotation(k: Any, w: Any) -> Any:
-    c, s = sp.cos(k * w), sp.sin(k * w)
-    return sp.Matrix([[c, s], [s, c]])
+def _block_of(entries: Callable[[Any, Any], list[list[Any]]]) -> Block:
+    """The block whose entries are ``entries(cos kω, sin kω)``."""
+    return lambda k, w: sp.Matrix(entries(sp.cos(k * w), sp.sin(k * w)))
 
 
 #: :math:`[[c, s], [s, c]]`: not a rotation at all.
-NOT_A_ROTATION = Candidate("[[c, s], [s, c]]", _not_a_rotation)
+NOT_A_ROTATION = Candidate("[[c, s], [s, c]]", _block_of(lambda c, s: [[c, s], [s, c]]))
 #: The textbook :math:`R(k\omega)`: right for (cos, sin) order only.
 TEXTBOOK_ROTATION = Candidate("textbook R(kω)", lambda k, w: symbolic.rotation(k * w))
 #: :math:`B(k, 2\omega)`: a rotation by the wrong angle.
@@ -240,18 +241,6 @@ def _identity(dtype: type[np.floating[Any]]) -> Callable[[ShiftMatrix], Evidence
     return run
 
 
-def identity_checks() -> list[RotationCheck]:
-    """The rotation identity checked at ``d`` = 64 and 512, in float32 and float64.
-
-    Positions :data:`POSITIONS`, the non-zero offsets of :data:`OFFSETS`.
-    """
-    return [
-        numeric.check_rotation_identity(d, POSITIONS, OFFSETS[OFFSETS != 0], dtype=dtype)
-        for d in (64, 512)
-        for dtype in (np.float32, np.float64)
-    ]
-
-
 def error_by_position(
     d_model: int, positions: npt.NDArray[np.int64], k: int, dtype: Any
 ) -> tuple[Float64Array, Float64Array]:
@@ -285,15 +274,6 @@ def _pe_vector(position: Any, omegas: list[Any]) -> Any:
     return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
 
 
-def _exact_base(base: object) -> Any:
-    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
-        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
-    value = sp.Rational(base)
-    if value <= 1:
-        raise ValueError(f"base must be > 1, got {value}")
-    return value
-
-
 def block_diagonal_identity(
     d_model: int, *, base: int | Any = 10000, block: Block | None = None
 ) -> Proof:
@@ -317,16 +297,13 @@ def block_diagonal_identity(
     >>> block_diagonal_identity(4).holds
     True
     """
-    width = _validate.even_width("d_model", d_model)
-    if width > 512:
-        raise ValueError(f"d_model must be <= 512 for an exact proof, got {width}")
-    b = _exact_base(base)
-    omegas = [b ** sp.Rational(-2 * i, width) for i in range(width // 2)]
+    width = symbolic.exact_width(d_model, 512)
+    omegas = symbolic.exact_frequencies(width, base)
     blocks = [_block(block, K, w) for w in omegas]
     matrix = sp.diag(*blocks)
     before, after = _pe_vector(P, omegas), _pe_vector(P + K, omegas)
     statement = (
-        rf"T_k\,PE(p) = PE(p+k) \text{{ for }} d = {width},\ \mathrm{{base}} = {sp.latex(b)}:"
+        rf"T_k\,PE(p) = PE(p+k) \text{{ for }} d = {width},\ \mathrm{{base}} = {sp.latex(sp.Rational(base))}:"
         rf" T_k = \operatorname{{diag}}\left(B(k,\omega_0), \dots, B(k,\omega_{{{width // 2 - 1}}})\right)"
     )
     derivation = Derivation()
@@ -397,6 +374,14 @@ def shift_is_position_free(block: Block | None = None) -> Proof:
     return proof
 
 
+def _two_steps(matrix: Float64Array, k: int, d_model: int) -> tuple[float, float]:
+    """How far ``matrix`` takes :math:`PE(2k)` from :math:`PE(3k)`, and :math:`PE(3k)` from
+    :math:`PE(4k)` (largest entry)."""
+    table = numeric.sinusoidal(4 * k + 1, d_model)
+    first = float(np.abs(matrix @ table[2 * k] - table[3 * k]).max())
+    return first, float(np.abs(matrix @ table[3 * k] - table[4 * k]).max())
+
+
 #: Positions the map of :func:`fitted_map` is fitted from.
 FIT_POSITIONS = np.arange(0, 100_000, 97)
 
@@ -454,10 +439,8 @@ def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64
     texts, worst = [], 0.0
     for d_model in widths:
         fitted = numeric.fitted_shift_matrix(k, d_model, FIT_POSITIONS)
-        table = numeric.sinusoidal(4 * k + 1, d_model)
         gap = float(np.abs(fitted - shift(k, d_model, 10000.0)).max())
-        first = float(np.abs(fitted @ table[2 * k] - table[3 * k]).max())
-        second = float(np.abs(fitted @ table[3 * k] - table[4 * k]).max())
+        first, second = _two_steps(fitted, k, d_model)
         tolerance = FITTED_MAP(k, d_model)
         worst = max(worst, max(gap, first, second) / tolerance)
         texts.append(
@@ -644,12 +627,12 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
     positions = np.arange(200, dtype=np.float64)
     first, second = (np.sin, np.cos) if order == "sin-cos" else (np.cos, np.sin)
     worst, turn = 0.0, 0.0
+    angles = np.multiply.outer(positions, omega)
+    u0, u1 = first(angles), second(angles)
     for k in TURN_OFFSETS:
         m = entries(k, omega)
-        u0 = first(np.multiply.outer(positions, omega))
-        u1 = second(np.multiply.outer(positions, omega))
-        t0 = first(np.multiply.outer(positions + k, omega))
-        t1 = second(np.multiply.outer(positions + k, omega))
+        shifted = np.multiply.outer(positions + k, omega)
+        t0, t1 = first(shifted), second(shifted)
         a0 = m[0][0] * u0 + m[0][1] * u1
         a1 = m[1][0] * u0 + m[1][1] * u1
         worst = max(worst, float(np.abs(a0 - t0).max()), float(np.abs(a1 - t1).max()))
@@ -739,13 +722,8 @@ def identity_error(offset: int) -> Evidence:
     return _law(f"T_{offset} = I", f"k = {offset}", worst, 0.0)
 
 
-def _swapped(k: Any, w: Any) -> Any:
-    c, s = sp.cos(k * w), sp.sin(k * w)
-    return sp.Matrix([[s, c], [-c, s]])
-
-
 #: Sine and cosine swapped in the block.
-SWAPPED_BLOCK = Candidate("sin and cos swapped", _swapped)
+SWAPPED_BLOCK = Candidate("sin and cos swapped", _block_of(lambda c, s: [[s, c], [-c, s]]))
 #: :math:`T_1` offered as the identity (the true offset is 0).
 OFFSET_ONE = Candidate("T_1", 1)
 
@@ -852,13 +830,8 @@ def inverse_error(inverse: Callable[[int], int]) -> Evidence:
         t, back = _t(k), _t(inverse(k))
         for error in (back @ t - eye, t.T - back, np.linalg.inv(t) - back):
             worst = max(worst, float(np.abs(error).max()))
-    tolerance = INVERSE_LAW.tolerance(2 * max(map(abs, offsets)))
-    return within(
-        worst,
-        tolerance,
-        f"T_(-k) T_k = I, T_k^T = T_(-k), inv(T_k) = T_(-k), d={LAW_WIDTH}, k in {offsets}: "
-        f"max error {measured(worst, tolerance.value, '.2g')} (tolerance {tolerance.value:.2g})",
-    )
+    laws = "T_(-k) T_k = I, T_k^T = T_(-k), inv(T_k) = T_(-k)"
+    return _law(laws, f"k in {offsets}", worst, 2 * max(map(abs, offsets)), INVERSE_LAW)
 
 
 #: The inverse offset :math:`+k`: :math:`T_{-k} = T_k`.
@@ -873,26 +846,6 @@ claim(
 )
 
 
-def pythagorean_reduce(expr: Any, angle: Any) -> Any:
-    r"""Remainder of ``expr`` modulo :math:`\sin^2 x + \cos^2 x - 1`, as a polynomial.
-
-    ``sin(angle)`` and ``cos(angle)`` become the symbols ``s`` and ``c``; the polynomial is
-    divided by :math:`s^2 + c^2 - 1` (lexicographic order, ``c`` first), which leaves a
-    remainder of degree at most one in ``c``. The remainder is zero exactly when ``expr``
-    vanishes for every angle.
-
-    Examples
-    --------
-    >>> x = sp.Symbol("x")
-    >>> pythagorean_reduce(sp.sin(x) ** 2 + sp.cos(x) ** 2, x)
-    1
-    """
-    s, c = sp.symbols("s c")
-    poly = sp.expand(expr).subs({sp.sin(angle): s, sp.cos(angle): c})
-    _, remainder = sp.reduced(poly, [s**2 + c**2 - 1], c, s, order="lex")
-    return sp.expand(remainder.subs({s: sp.sin(angle), c: sp.cos(angle)}))
-
-
 def ten_to_fifteen_to_twenty(block: Block | None = None) -> Proof:
     r"""Prove that one matrix takes position 10 to 15 and position 15 to 20, for every pair.
 
@@ -900,7 +853,7 @@ def ten_to_fifteen_to_twenty(block: Block | None = None) -> Proof:
     :math:`(\sin 3x, \cos 3x)` and :math:`(\sin 4x, \cos 4x)`. The residuals
     :math:`B(5)\,v(10) - v(15)` and :math:`B(5)\,v(15) - v(20)` are expanded into
     polynomials in :math:`\sin x, \cos x` (``expand_trig``) and reduced modulo
-    :math:`\sin^2 x + \cos^2 x = 1` (:func:`pythagorean_reduce`).
+    :math:`\sin^2 x + \cos^2 x = 1` (:func:`pe.symbolic.pythagorean_reduce`).
     """
     x = sp.Symbol("x", real=True)  # x = 5 ω
     matrix = _block(block, sp.Integer(1), x)  # B(5) for frequency ω is the block of angle x
@@ -924,7 +877,7 @@ def ten_to_fifteen_to_twenty(block: Block | None = None) -> Proof:
     residual = derivation.apply(
         "Divide by sin²x + cos²x − 1 and keep the remainder (Pythagoras)",
         residual,
-        lambda e: pythagorean_reduce(e, x),
+        lambda e: symbolic.pythagorean_reduce(e, x),
     )
     return derivation.proof("the same map takes 10 to 15 and 15 to 20", statement, residual)
 
@@ -934,10 +887,7 @@ def ten_fifteen_twenty(shift: ShiftMatrix) -> Evidence:
 
     At ``d = 512``, against :data:`LAW` at reach 25.
     """
-    table = numeric.sinusoidal(21, LAW_WIDTH)
-    matrix = shift(5, LAW_WIDTH, 10000.0)
-    first = float(np.abs(matrix @ table[10] - table[15]).max())
-    second = float(np.abs(matrix @ table[15] - table[20]).max())
+    first, second = _two_steps(shift(5, LAW_WIDTH, 10000.0), 5, LAW_WIDTH)
     tolerance = LAW.tolerance(25.0)
     return within(
         max(first, second),
