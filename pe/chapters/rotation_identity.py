@@ -33,16 +33,11 @@ No ``simplify``, no floats. Every proof takes an optional wrong candidate and th
 against a candidate too: a shift matrix ``(k, d, base) -> (d, d) array``
 (:func:`shift_matrix`, or a wrong one), a SymPy block, a law on offsets, an offset.
 
-Error model of the group laws. An entry of a product of shift matrices is a sum of
-products of sines and cosines of angles :math:`\omega_i k` formed in float64; it is held
-to the shift model (:data:`pe.error_models.SHIFT`) at the largest frequency
-:math:`\omega_0 = 1`, :data:`LAW`:
-
-.. math::
-
-    \tau(x) = 12\varepsilon_{64} + 4\varepsilon_{64}\,|x|,
-
-with :math:`|x|` the reach of the angles.
+The group laws are held to the error model of a product of shift matrices,
+:data:`pe.error_models.SHIFT_PRODUCT`, :math:`\tau(x) = 12\varepsilon_{64} +
+4\varepsilon_{64}\,|x|` at the reach :math:`|x|` of the angles; orthogonality and the
+fitted map to theirs (:data:`pe.error_models.SHIFT_ORTHOGONALITY`,
+:data:`pe.error_models.FITTED_SHIFT`).
 
 Examples
 --------
@@ -66,10 +61,15 @@ import sympy as sp
 
 from pe import numeric, symbolic
 from pe._machine_dependent import measured, worst_case_text
-from pe._rotation_table import ENTRY_ERROR_BOUND
-from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma, shift_tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
-from pe.error_models import SHIFT, ErrorModel
+from pe.error_models import (
+    FITTED_SHIFT,
+    SHIFT,
+    SHIFT_INVERSE,
+    SHIFT_ORTHOGONALITY,
+    SHIFT_PRODUCT,
+    ErrorModel,
+)
 from pe.symbolic import OMEGA, A, B, Block, Derivation, K, P, Proof, Q, Verdict, pair, to_latex
 
 chapter = Chapter(__name__, follows="sinusoidal_encoding")
@@ -97,22 +97,6 @@ def shift_matrix(k: int, d_model: int, base: float) -> Float64Array:
     return numeric.shift_matrix(k, d_model, base=base)
 
 
-def law_tolerance(reach: float) -> float:
-    """The shift model at the fastest frequency, for products of shift matrices:
-    ``12 eps64 + 4 eps64 reach``.
-
-    Examples
-    --------
-    >>> law_tolerance(0.0) == 12 * float(np.finfo(np.float64).eps)
-    True
-    """
-    return float(shift_tolerance(EPS64, 1.0, reach))
-
-
-#: The error model of the group laws (products of shift matrices, reach :math:`|x|`).
-LAW = ErrorModel(law_tolerance, r"12\varepsilon + 4\varepsilon\,|x| \text{ (reach } |x|)")
-
-
 def _block(block: Block | None, k: Any, w: Any) -> Any:
     candidate = (block or symbolic.shift_block)(k, w)
     if not isinstance(candidate, sp.MatrixBase):
@@ -127,7 +111,11 @@ def _t(k: int) -> Float64Array:
 
 
 def _law(
-    text: str, shown: str, worst: float, reach: float, model: ErrorModel[[float], float] = LAW
+    text: str,
+    shown: str,
+    worst: float,
+    reach: float,
+    model: ErrorModel[[float], float] = SHIFT_PRODUCT,
 ) -> Evidence:
     """A group law's largest error against ``model`` at the largest reach of its angles."""
     tolerance = model.tolerance(reach)
@@ -386,50 +374,11 @@ def _two_steps(matrix: Float64Array, k: int, d_model: int) -> tuple[float, float
 FIT_POSITIONS = np.arange(0, 100_000, 97)
 
 
-def fitted_map_tolerance(k: int, d_model: int) -> float:
-    r"""A bound on every number :func:`fitted_map` reports for the true :math:`T_k`.
-
-    The fit solves :math:`A M^{\mathsf T} \approx B` (rows :math:`PE(p)` and
-    :math:`PE(p+k)` by the direct formula, entries within :math:`e(x) = \varepsilon +
-    u\,\omega_i x` of values that :math:`T_k` maps onto each other exactly, the rounded
-    :math:`\omega_i` being shared). Perturbation theory of a consistent least-squares
-    problem, and LAPACK's backward error of :math:`\gamma_{mn}\lVert A\rVert_F`, bound
-
-    .. math::
-
-        \lVert \hat M - T_k \rVert_2 \le \frac{\lVert E_A \rVert_F + \lVert E_B \rVert_F}
-        {\sigma_{\min}(A)} + \kappa(A)\,\gamma_{mn}\sqrt d = \tau_M,
-
-    and a row mapped by :math:`\hat M` errs by at most :math:`\tau_M \lVert PE \rVert +
-    \gamma_d \sqrt{d} + 2\delta` more (:math:`\lVert PE \rVert = \sqrt{d/2}`). The
-    larger of the two is returned (first order in :math:`u`).
-    """
-    omega = np.repeat(numeric.frequencies(d_model), 2)
-    reach = np.multiply.outer(FIT_POSITIONS.astype(np.float64), omega)
-    fixed = ELEMENTARY_ULPS * EPS64
-    e_a = float(np.sqrt(((fixed + EPS64 / 2 * reach) ** 2).sum()))
-    e_b = float(np.sqrt(((fixed + EPS64 / 2 * (reach + abs(k) * omega)) ** 2).sum()))
-    sources = numeric.sinusoidal_direct(FIT_POSITIONS, d_model)
-    sigma = np.linalg.svd(sources, compute_uv=False)
-    m, n = sources.shape
-    tau_m = (e_a + e_b) / sigma.min() + sigma.max() / sigma.min() * gamma(m * n) * np.sqrt(n)
-    mapped = tau_m * np.sqrt(n / 2) + gamma(n) * np.sqrt(n) + 2 * ENTRY_ERROR_BOUND
-    return float(max(tau_m, mapped))
-
-
-#: The error model of a map fitted by least squares, against each width's own bound.
-FITTED_MAP = ErrorModel(
-    fitted_map_tolerance,
-    r"\frac{\lVert E_A \rVert_F + \lVert E_B \rVert_F}{\sigma_{\min}(A)}"
-    r" + \kappa(A)\gamma_{mn}\sqrt d",
-)
-
-
 def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64)) -> Evidence:
     """Fit ``M`` by least squares from :data:`FIT_POSITIONS` and compare it with ``shift``.
 
     At each width: :math:`\\max|M - T_k|`, and how well ``M`` maps :math:`PE(2k)` to
-    :math:`PE(3k)` and :math:`PE(3k)` to :math:`PE(4k)`, each against :data:`FITTED_MAP`.
+    :math:`PE(3k)` and :math:`PE(3k)` to :math:`PE(4k)`, each against :data:`~pe.error_models.FITTED_SHIFT`.
 
     Examples
     --------
@@ -441,7 +390,7 @@ def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64
         fitted = numeric.fitted_shift_matrix(k, d_model, FIT_POSITIONS)
         gap = float(np.abs(fitted - shift(k, d_model, 10000.0)).max())
         first, second = _two_steps(fitted, k, d_model)
-        tolerance = FITTED_MAP(k, d_model)
+        tolerance = FITTED_SHIFT(k, d_model, FIT_POSITIONS)
         worst = max(worst, max(gap, first, second) / tolerance)
         texts.append(
             f"d={d_model}: M fitted by least squares from 1031 positions; "
@@ -449,7 +398,7 @@ def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64
             f"within {measured(first, tolerance, '.2g')} and {3 * k} to {4 * k} within "
             f"{measured(second, tolerance, '.2g')} (tolerance {tolerance:.2g})"
         )
-    return within(worst, FITTED_MAP.per_entry("per width"), "; ".join(texts))
+    return within(worst, FITTED_SHIFT.per_entry("per width"), "; ".join(texts))
 
 
 claim(
@@ -484,34 +433,10 @@ def shift_is_orthogonal(block: Block | None = None) -> Proof:
     return derivation.proof("T_k is orthogonal with determinant 1", statement, residual)
 
 
-def orthogonality_tolerance(d_model: int = 64) -> tuple[float, float]:
-    r"""Bounds on the two numbers :func:`orthogonality` measures, for the true :math:`T_k`.
-
-    :math:`c^2 + s^2 = 1` and :math:`cs - sc = 0` hold exactly for the cosine and sine of
-    the rounded angle, so only their own errors (:data:`~pe._tolerance.ELEMENTARY_ULPS`
-    each) and the products count: :math:`4\sqrt2\,\varepsilon + \gamma_2` per entry of
-    :math:`T^{\mathsf T}T - I` (the other terms of the matrix product are exact zeros). The
-    determinant, by LU with partial pivoting, is the product of the :math:`d/2` blocks'
-    determinants, each eliminated within :math:`(4\sqrt 2 + 4)\,\varepsilon`:
-    :math:`\tfrac d2 (4\sqrt2 + 4)\varepsilon + \gamma_d`.
-    """
-    eps = ELEMENTARY_ULPS / 2 * EPS64
-    gram = 4 * np.sqrt(2) * eps + gamma(2)
-    det = d_model / 2 * (4 * np.sqrt(2) + 4) * eps + gamma(d_model)
-    return float(gram), float(det)
-
-
-#: The error model of :math:`T^{\mathsf T} T - I` and :math:`\det T - 1`.
-ORTHOGONALITY = ErrorModel(
-    orthogonality_tolerance,
-    r"4\sqrt2\varepsilon + \gamma_2;\ \tfrac d2(4\sqrt2 + 4)\varepsilon + \gamma_d",
-)
-
-
 def orthogonality(shift: ShiftMatrix) -> Evidence:
     """:math:`\\max|T^{\\mathsf T} T - I|` and :math:`\\max|\\det T - 1|` of ``shift`` at ``d =`` :data:`LAW_WIDTH` (512, the width the page names).
 
-    Over the offsets 1, 7, 100 and 12345, each against its bound of :data:`ORTHOGONALITY`.
+    Over the offsets 1, 7, 100 and 12345, each against its bound of :data:`~pe.error_models.SHIFT_ORTHOGONALITY`.
 
     Examples
     --------
@@ -523,10 +448,10 @@ def orthogonality(shift: ShiftMatrix) -> Evidence:
         matrix = shift(k, LAW_WIDTH, 10000.0)
         gram = max(gram, float(np.abs(matrix.T @ matrix - np.eye(LAW_WIDTH)).max()))
         det = max(det, abs(float(np.linalg.det(matrix)) - 1.0))
-    gram_tol, det_tol = ORTHOGONALITY(LAW_WIDTH)
+    gram_tol, det_tol = SHIFT_ORTHOGONALITY(LAW_WIDTH)
     return within(
         max(gram / gram_tol, det / det_tol),
-        ORTHOGONALITY.per_entry("per number"),
+        SHIFT_ORTHOGONALITY.per_entry("per number"),
         f"T_k, d={LAW_WIDTH}, k in (1, 7, 100, 12345): max|T^T T - I| = {gram:.2g} (tolerance "
         f"{gram_tol:.2g}), max|det T - 1| = {det:.2g} (tolerance {det_tol:.2g})",
     )
@@ -642,7 +567,7 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
 
 
 def _orientation(order: Order) -> Callable[[Block], Evidence]:
-    """The block measured in ``order``: within :data:`LAW`, turning the expected way."""
+    """The block measured in ``order``: within :data:`~pe.error_models.SHIFT_PRODUCT`, turning the expected way."""
     expected = "clockwise" if order == "sin-cos" else "counter-clockwise"
 
     def run(block: Block) -> Evidence:
@@ -654,7 +579,7 @@ def _orientation(order: Order) -> Callable[[Block], Evidence]:
             f"{entries} block on ({order}) pairs, d={LAW_WIDTH}, p < 200, k in "
             f"{TURN_OFFSETS}: max error {worst:.2g}; pair 0 turns {direction} from p to p+1",
             error=worst,
-            tolerance=LAW.tolerance(300.0),
+            tolerance=SHIFT_PRODUCT.tolerance(300.0),
         )
 
     return run
@@ -805,19 +730,12 @@ def inverse_is_transpose(block: Block | None = None) -> Proof:
     return derivation.proof("T_(-k) = T_k^(-1) = T_k^T", statement, residual)
 
 
-#: :data:`LAW` with the inverse's LU factorisation and solve, 16 more :math:`\varepsilon`.
-INVERSE_LAW = ErrorModel(
-    lambda reach: law_tolerance(reach) + 16 * EPS64,
-    r"12\varepsilon + 4\varepsilon\,|x| + 16\varepsilon \text{ (reach } |x|\text{; the inverse by LU)}",
-)
-
-
 def inverse_error(inverse: Callable[[int], int]) -> Evidence:
     """How far :math:`T_{inverse(k)}` is from :math:`T_k^{-1}` and from :math:`T_k^{\\mathsf T}`.
 
     The largest of :math:`|T_{k'} T_k - I|`, :math:`|T_k^{\\mathsf T} - T_{k'}|` and
     :math:`|T_k^{-1} - T_{k'}|` with :math:`k' = inverse(k)`, over every other offset of
-    :data:`LAW_OFFSETS`, against :data:`INVERSE_LAW`; the true inverse is ``operator.neg``.
+    :data:`LAW_OFFSETS`, against :data:`~pe.error_models.SHIFT_INVERSE`; the true inverse is ``operator.neg``.
 
     Examples
     --------
@@ -831,7 +749,7 @@ def inverse_error(inverse: Callable[[int], int]) -> Evidence:
         for error in (back @ t - eye, t.T - back, np.linalg.inv(t) - back):
             worst = max(worst, float(np.abs(error).max()))
     laws = "T_(-k) T_k = I, T_k^T = T_(-k), inv(T_k) = T_(-k)"
-    return _law(laws, f"k in {offsets}", worst, 2 * max(map(abs, offsets)), INVERSE_LAW)
+    return _law(laws, f"k in {offsets}", worst, 2 * max(map(abs, offsets)), SHIFT_INVERSE)
 
 
 #: The inverse offset :math:`+k`: :math:`T_{-k} = T_k`.
@@ -885,10 +803,10 @@ def ten_to_fifteen_to_twenty(block: Block | None = None) -> Proof:
 def ten_fifteen_twenty(shift: ShiftMatrix) -> Evidence:
     """Errors of ``shift(5)`` taking ``PE(10)`` to ``PE(15)`` and ``PE(15)`` to ``PE(20)``.
 
-    At ``d = 512``, against :data:`LAW` at reach 25.
+    At ``d = 512``, against :data:`~pe.error_models.SHIFT_PRODUCT` at reach 25.
     """
     first, second = _two_steps(shift(5, LAW_WIDTH, 10000.0), 5, LAW_WIDTH)
-    tolerance = LAW.tolerance(25.0)
+    tolerance = SHIFT_PRODUCT.tolerance(25.0)
     return within(
         max(first, second),
         tolerance,
