@@ -229,15 +229,6 @@ def test_transposed_block_is_still_a_group() -> None:
     assert not proofs.ten_to_fifteen_to_twenty(TRANSPOSED).holds
 
 
-def test_pythagorean_reduce() -> None:
-    x = sp.Symbol("x", real=True)
-    assert symbolic.pythagorean_reduce(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, x) == 0
-    quartic = sp.sin(x) ** 4 - sp.cos(x) ** 4 - sp.sin(x) ** 2 + sp.cos(x) ** 2
-    assert symbolic.pythagorean_reduce(quartic, x) == 0
-    assert symbolic.pythagorean_reduce(quartic - 1, x) != 0
-    assert symbolic.pythagorean_reduce(sp.sin(x) * sp.cos(x), x) != 0
-
-
 def test_proofs_never_simplify_and_never_use_floats() -> None:
     source = inspect.getsource(proofs)
     assert "simplify(" not in source
