@@ -15,8 +15,13 @@ The models shared by the library and the chapters are here: the shift of a pair
 pair by a float64 angle (:data:`ROTATION`), pe's bound on an entry of its table
 (:data:`ENTRY`), a dot product of two rows (:data:`DOT_PRODUCT`), a distance between two
 rows from their Gram matrix (:data:`GRAM_DISTANCE`) and from the rows ``k`` apart against
-:math:`\sqrt{\sum_i (2 - 2\cos\omega_i k)}` (:data:`OFFSET_DISTANCE`). A chapter defines
-the models only it uses next to the checks that use them.
+:math:`\sqrt{\sum_i (2 - 2\cos\omega_i k)}` (:data:`OFFSET_DISTANCE`). So are the models
+of what one computes with the shift matrices :math:`T_k` of :func:`pe.numeric.shift_matrix`:
+a product of them (:data:`SHIFT_PRODUCT`), an inverse (:data:`SHIFT_INVERSE`),
+:math:`T^{\mathsf T} T - I` and :math:`\det T - 1` (:data:`SHIFT_ORTHOGONALITY`), and
+:math:`T_k` fitted by least squares (:data:`FITTED_SHIFT`,
+:func:`pe.numeric.fitted_shift_matrix`). A chapter defines the models only its own
+computations use next to the checks that use them.
 
 Examples
 --------
@@ -39,20 +44,27 @@ import numpy.typing as npt
 
 from pe import _tolerance, _validate
 from pe._rotation_table import ENTRY_ERROR_BOUND
-from pe._tolerance import EPS64, Tolerance, gamma
-from pe.numeric import frequencies
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance, gamma
+from pe.numeric import frequencies, sinusoidal_direct
 
 __all__ = [
     "DOT_PRODUCT",
     "ENTRY",
+    "FITTED_SHIFT",
     "GRAM_DISTANCE",
     "OFFSET_DISTANCE",
     "ROTATION",
     "SHIFT",
+    "SHIFT_INVERSE",
+    "SHIFT_ORTHOGONALITY",
+    "SHIFT_PRODUCT",
     "ErrorModel",
     "dot_product_bound",
+    "fitted_shift_bound",
     "gram_distance_bound",
     "offset_distance_bound",
+    "shift_orthogonality_bounds",
+    "shift_product_bound",
 ]
 
 P = ParamSpec("P")
@@ -238,3 +250,113 @@ def offset_distance_bound(offsets: npt.ArrayLike, d_model: int) -> npt.NDArray[n
 
 #: A distance between rows ``k`` apart against the formula, per offset.
 OFFSET_DISTANCE = ErrorModel(offset_distance_bound, r"\tau_k = \tau^2_k / 2D_k + 2uD_k")
+
+
+def shift_product_bound(reach: float) -> float:
+    r"""A bound on an entry of a product of shift matrices against the shift matrix of the sum.
+
+    An entry of :math:`T_a T_b` (or of :math:`T_k` applied to a row) is a sum of products of
+    sines and cosines of angles :math:`\omega_i k` formed in float64; it is held to the
+    shift model (:data:`SHIFT`) at the largest frequency :math:`\omega_0 = 1`:
+
+    .. math::
+
+        \tau(x) = 12\varepsilon_{64} + 4\varepsilon_{64}\,|x|,
+
+    with :math:`|x|` the reach of the angles.
+
+    Examples
+    --------
+    >>> shift_product_bound(0.0) == 12 * 2.0**-52
+    True
+    """
+    return float(_tolerance.shift_tolerance(EPS64, 1.0, reach))
+
+
+#: Products of shift matrices :math:`T_a T_b` against :math:`T_{a+b}` (reach :math:`|x|`).
+SHIFT_PRODUCT = ErrorModel(
+    shift_product_bound, r"12\varepsilon + 4\varepsilon\,|x| \text{ (reach } |x|)"
+)
+
+#: :data:`SHIFT_PRODUCT` with an inverse's LU factorisation and solve, 16 more :math:`\varepsilon`.
+SHIFT_INVERSE = ErrorModel(
+    lambda reach: shift_product_bound(reach) + 16 * EPS64,
+    r"12\varepsilon + 4\varepsilon\,|x| + 16\varepsilon \text{ (reach } |x|\text{; the inverse by LU)}",
+)
+
+
+def shift_orthogonality_bounds(d_model: int = 64) -> tuple[float, float]:
+    r"""Bounds on :math:`\max|T^{\mathsf T} T - I|` and :math:`|\det T - 1|` for a shift matrix.
+
+    :math:`c^2 + s^2 = 1` and :math:`cs - sc = 0` hold exactly for the cosine and sine of
+    the rounded angle, so only their own errors (:data:`~pe._tolerance.ELEMENTARY_ULPS`
+    each) and the products count: :math:`4\sqrt2\,\varepsilon + \gamma_2` per entry of
+    :math:`T^{\mathsf T}T - I` (the other terms of the matrix product are exact zeros). The
+    determinant, by LU with partial pivoting, is the product of the :math:`d/2` blocks'
+    determinants, each eliminated within :math:`(4\sqrt 2 + 4)\,\varepsilon`:
+    :math:`\tfrac d2 (4\sqrt2 + 4)\varepsilon + \gamma_d`.
+
+    Examples
+    --------
+    >>> gram, det = shift_orthogonality_bounds(512)
+    >>> gram < det
+    True
+    """
+    eps = ELEMENTARY_ULPS / 2 * EPS64
+    gram = 4 * np.sqrt(2) * eps + gamma(2)
+    det = d_model / 2 * (4 * np.sqrt(2) + 4) * eps + gamma(d_model)
+    return float(gram), float(det)
+
+
+#: :math:`T^{\mathsf T} T - I` and :math:`\det T - 1` of a shift matrix.
+SHIFT_ORTHOGONALITY = ErrorModel(
+    shift_orthogonality_bounds,
+    r"4\sqrt2\varepsilon + \gamma_2;\ \tfrac d2(4\sqrt2 + 4)\varepsilon + \gamma_d",
+)
+
+
+def fitted_shift_bound(k: int, d_model: int, positions: npt.ArrayLike) -> float:
+    r"""A bound on the error of :math:`T_k` fitted by least squares from ``positions``.
+
+    The fit (:func:`pe.numeric.fitted_shift_matrix`) solves :math:`A M^{\mathsf T} \approx
+    B` (rows :math:`PE(p)` and :math:`PE(p+k)` by the direct formula, entries within
+    :math:`e(x) = \varepsilon + u\,\omega_i x` of values that :math:`T_k` maps onto each
+    other exactly, the rounded :math:`\omega_i` being shared). Perturbation theory of a
+    consistent least-squares problem, and LAPACK's backward error of
+    :math:`\gamma_{mn}\lVert A\rVert_F`, bound
+
+    .. math::
+
+        \lVert \hat M - T_k \rVert_2 \le \frac{\lVert E_A \rVert_F + \lVert E_B \rVert_F}
+        {\sigma_{\min}(A)} + \kappa(A)\,\gamma_{mn}\sqrt d = \tau_M,
+
+    and a row mapped by :math:`\hat M` errs by at most :math:`\tau_M \lVert PE \rVert +
+    \gamma_d \sqrt{d} + 2\delta` more (:math:`\lVert PE \rVert = \sqrt{d/2}`). The
+    larger of the two is returned (first order in :math:`u`): a bound on
+    :math:`\max|\hat M - T_k|` and on how far :math:`\hat M` maps a row from the next.
+
+    Examples
+    --------
+    >>> fitted_shift_bound(5, 16, np.arange(0, 100_000, 997)) < 1e-9
+    True
+    """
+    fit = np.asarray(positions)
+    omega = np.repeat(frequencies(d_model), 2)
+    reach = np.multiply.outer(fit.astype(np.float64), omega)
+    fixed = ELEMENTARY_ULPS * EPS64
+    e_a = float(np.sqrt(((fixed + EPS64 / 2 * reach) ** 2).sum()))
+    e_b = float(np.sqrt(((fixed + EPS64 / 2 * (reach + abs(k) * omega)) ** 2).sum()))
+    sources = sinusoidal_direct(fit, d_model)
+    sigma = np.linalg.svd(sources, compute_uv=False)
+    m, n = sources.shape
+    tau_m = (e_a + e_b) / sigma.min() + sigma.max() / sigma.min() * gamma(m * n) * np.sqrt(n)
+    mapped = tau_m * np.sqrt(n / 2) + gamma(n) * np.sqrt(n) + 2 * ENTRY_ERROR_BOUND
+    return float(max(tau_m, mapped))
+
+
+#: :math:`T_k` fitted by least squares (:func:`pe.numeric.fitted_shift_matrix`).
+FITTED_SHIFT = ErrorModel(
+    fitted_shift_bound,
+    r"\frac{\lVert E_A \rVert_F + \lVert E_B \rVert_F}{\sigma_{\min}(A)}"
+    r" + \kappa(A)\gamma_{mn}\sqrt d",
+)

@@ -54,6 +54,8 @@ from typing import Any
 
 import sympy as sp
 
+from pe import _validate
+
 __all__ = [
     "BASE",
     "OMEGA",
@@ -72,10 +74,13 @@ __all__ = [
     "Step",
     "Verdict",
     "decide",
+    "exact_frequencies",
+    "exact_width",
     "exponential_form",
     "find_counterexample",
     "in_linear_class",
     "pair",
+    "pythagorean_reduce",
     "rotation",
     "shift_block",
     "to_latex",
@@ -325,6 +330,67 @@ def pair(position: Any, w: Any) -> Any:
     Matrix([[0, 1]])
     """
     return sp.Matrix([sp.sin(w * position), sp.cos(w * position)])
+
+
+def exact_width(d_model: int, limit: int) -> int:
+    """An even width ``d_model``, at most ``limit``: the size of a proof at a concrete width.
+
+    Examples
+    --------
+    >>> exact_width(8, 512)
+    8
+    >>> exact_width(1024, 512)
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model must be <= 512 for an exact proof, got 1024
+    """
+    width = _validate.even_width("d_model", d_model)
+    if width > limit:
+        raise ValueError(f"d_model must be <= {limit} for an exact proof, got {width}")
+    return width
+
+
+def exact_frequencies(width: int, base: object) -> list[Any]:
+    r"""The frequencies :math:`\omega_i = \mathrm{base}^{-2i/d}`, ``i < d/2``, as exact SymPy numbers.
+
+    ``base`` must be an integer or a SymPy Rational greater than 1: no floats in a proof.
+
+    Examples
+    --------
+    >>> exact_frequencies(4, 100)
+    [1, 1/10]
+    >>> exact_frequencies(4, 100.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: base must be an integer or a sympy Rational (no floats), got 100.0
+    """
+    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
+        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
+    value = sp.Rational(base)
+    if value <= 1:
+        raise ValueError(f"base must be > 1, got {value}")
+    return [value ** sp.Rational(-2 * i, width) for i in range(width // 2)]
+
+
+def pythagorean_reduce(expr: Any, angle: Any) -> Any:
+    r"""Remainder of ``expr`` modulo :math:`\sin^2 x + \cos^2 x - 1`, as a polynomial.
+
+    ``sin(angle)`` and ``cos(angle)`` become the symbols ``s`` and ``c``; the polynomial is
+    divided by :math:`s^2 + c^2 - 1` (lexicographic order, ``c`` first), which leaves a
+    remainder of degree at most one in ``c``. The remainder is zero exactly when ``expr``
+    vanishes for every angle: the strategy for residuals of multiple angles, once
+    ``expand_trig`` has made them polynomials in :math:`\sin x, \cos x`.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x")
+    >>> pythagorean_reduce(sp.sin(x) ** 2 + sp.cos(x) ** 2, x)
+    1
+    """
+    s, c = sp.symbols("s c")
+    poly = sp.expand(expr).subs({sp.sin(angle): s, sp.cos(angle): c})
+    _, remainder = sp.reduced(poly, [s**2 + c**2 - 1], c, s, order="lex")
+    return sp.expand(remainder.subs({s: sp.sin(angle), c: sp.cos(angle)}))
 
 
 class Derivation:

@@ -15,7 +15,6 @@ import numpy.typing as npt
 import pytest
 
 from pe import _rotation_table, _tolerance, error_models, numeric, rotary
-from pe.chapters import rotation_identity
 
 EPS64 = 2.0**-52
 EPS: dict[Any, float] = {np.float16: 2.0**-10, np.float32: 2.0**-23, np.float64: 2.0**-52}
@@ -49,7 +48,7 @@ def test_shift_tolerance_covers_its_derivation() -> None:
 def test_law_and_dot_tolerances() -> None:
     u = EPS64 / 2
     for reach in (0.0, 25.0, 12345.0):
-        assert rotation_identity.law_tolerance(reach) == 12 * EPS64 + 4 * EPS64 * reach
+        assert error_models.shift_product_bound(reach) == 12 * EPS64 + 4 * EPS64 * reach
         d = 64
         stated = (
             math.sqrt(2) * d * _rotation_table.ENTRY_ERROR_BOUND

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 from pe import numeric, reference
+from pe import residual_stream as stream
 from pe.chapters import fixed_or_learned as learned
 from tests.helpers import wrong
 
@@ -47,47 +46,19 @@ def test_unseen_pairs_appear_beyond_training_only() -> None:
         assert not learned.unseen_pairs(512, 512, candidate.value).any()
 
 
-def test_residual_stack_telescopes() -> None:
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((16, 32))
-    run = learned.run_stack(x, 4)
-    assert np.abs(run.top - x - run.sublayer_sum).max() < 1e-12
-    plain = learned.run_stack(x, 4, connection=wrong.PLAIN_STACK.value)
-    assert np.abs(plain.top - x - plain.sublayer_sum).max() > 0.1
-
-
 def test_post_ln_stack_is_not_the_sum_the_old_statement_claimed() -> None:
     """The paper's post-LN layer LN(h + f(h)): the top is no longer x + PE + sum of outputs."""
     from pe.chapters import fixed_or_learned as claims
 
     rng = np.random.default_rng(1)
     x = rng.standard_normal((16, 32))
-    post = learned.run_stack(x, 4, connection=wrong.POST_LN_STACK.value)
+    post = stream.run_stack(x, 4, connection=wrong.POST_LN_STACK.value)
     assert np.abs(post.top - x - post.sublayer_sum).max() > 0.1
     # every row of a post-LN top is normalised: mean 0, mean square 1 (up to the 1e-6 epsilon)
     assert np.abs(post.top.mean(axis=1)).max() < 1e-12
     assert np.abs((post.top**2).mean(axis=1) - 1).max() < 1e-5
     assert claims._stack_sum(learned.RESIDUAL).holds
     assert not claims._stack_sum(wrong.POST_LN_STACK.value).holds
-
-
-def test_position_signal_residual_plain_cancel() -> None:
-    with_residual = learned.position_signal(32, 64, 4)
-    plain = learned.position_signal(32, 64, 4, connection=wrong.PLAIN_STACK.value)
-    cancelled = learned.position_signal(32, 64, 4, connection=wrong.CANCELLING_SUBLAYER.value)
-    assert with_residual > 0.5 > plain
-    assert math.isnan(cancelled)  # nothing changed: no cosine, not 0
-
-
-def test_position_signal_is_one_with_silent_sublayers() -> None:
-    assert abs(learned.position_signal(32, 64, 4, gain=0.0) - 1.0) < 1e-12
-
-
-def test_run_stack_bad_input() -> None:
-    with pytest.raises(ValueError, match="shape"):
-        learned.run_stack(np.zeros(5), 2)
-    with pytest.raises((TypeError, ValueError)):
-        learned.run_stack(np.zeros((3, 4)), 0)
 
 
 def test_the_exercise_subtracts_the_sublayers_on_the_normalised_states() -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import numeric, reference, symbolic
+from pe import error_models, numeric, reference, symbolic
 from pe.chapters import rotation_identity as chapter
 from pe.chapters import rotation_identity as experiments
 from pe.chapters import rotation_identity as proofs
@@ -229,15 +229,6 @@ def test_transposed_block_is_still_a_group() -> None:
     assert not proofs.ten_to_fifteen_to_twenty(TRANSPOSED).holds
 
 
-def test_pythagorean_reduce() -> None:
-    x = sp.Symbol("x", real=True)
-    assert proofs.pythagorean_reduce(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, x) == 0
-    quartic = sp.sin(x) ** 4 - sp.cos(x) ** 4 - sp.sin(x) ** 2 + sp.cos(x) ** 2
-    assert proofs.pythagorean_reduce(quartic, x) == 0
-    assert proofs.pythagorean_reduce(quartic - 1, x) != 0
-    assert proofs.pythagorean_reduce(sp.sin(x) * sp.cos(x), x) != 0
-
-
 def test_proofs_never_simplify_and_never_use_floats() -> None:
     source = inspect.getsource(proofs)
     assert "simplify(" not in source
@@ -294,7 +285,7 @@ def test_numeric_inverse_is_transpose_and_t_k_is_not_its_own_inverse() -> None:
 
 def test_law_tolerance_is_the_shift_error_model() -> None:
     eps = float(np.finfo(np.float64).eps)
-    assert experiments.law_tolerance(25.0) == 12 * eps + 4 * eps * 25.0
+    assert error_models.shift_product_bound(25.0) == 12 * eps + 4 * eps * 25.0
 
 
 # --- the claims ---------------------------------------------------------------------------------
@@ -327,7 +318,7 @@ def test_orthogonality_reports_the_larger_of_its_two_ratios() -> None:
     """The figure held to 1 is max(|T^T T - I| / its bound, |det T - 1| / its bound) over
     the offsets, at the width the page names (recomputed here)."""
     d = chapter.LAW_WIDTH
-    gram_tol, det_tol = chapter.orthogonality_tolerance(d)
+    gram_tol, det_tol = error_models.shift_orthogonality_bounds(d)
     gram, det = 0.0, 0.0
     for k in (1, 7, 100, 12_345):
         matrix = numeric.shift_matrix(k, d)

@@ -397,3 +397,31 @@ def test_a_sum_of_exponentials_is_non_zero_whatever_the_signs_of_its_coefficient
     assert symbolic._exponentials_nonzero(r / (-1 - 2 * e))
     assert symbolic._exponentials_nonzero((-3 * r - e) / (-e))
     assert not symbolic._exponentials_nonzero(sp.Integer(0) / (1 + e))
+
+
+def test_pythagorean_reduce() -> None:
+    x = sp.Symbol("x", real=True)
+    assert symbolic.pythagorean_reduce(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, x) == 0
+    quartic = sp.sin(x) ** 4 - sp.cos(x) ** 4 - sp.sin(x) ** 2 + sp.cos(x) ** 2
+    assert symbolic.pythagorean_reduce(quartic, x) == 0
+    assert symbolic.pythagorean_reduce(quartic - 1, x) != 0
+    assert symbolic.pythagorean_reduce(sp.sin(x) * sp.cos(x), x) != 0
+
+
+def test_exact_frequencies_are_rational_powers_of_the_base() -> None:
+    assert symbolic.exact_frequencies(6, sp.Rational(7, 2)) == [
+        sp.Integer(1),
+        sp.Rational(7, 2) ** sp.Rational(-1, 3),
+        sp.Rational(7, 2) ** sp.Rational(-2, 3),
+    ]
+    for bad, error in ((10000.0, TypeError), (True, TypeError), (1, ValueError)):
+        with pytest.raises(error, match="base must be"):
+            symbolic.exact_frequencies(8, bad)
+
+
+def test_exact_width_is_even_and_bounded() -> None:
+    assert symbolic.exact_width(64, 64) == 64
+    with pytest.raises(ValueError, match="<= 64 for an exact proof"):
+        symbolic.exact_width(66, 64)
+    with pytest.raises(ValueError, match="must be even"):
+        symbolic.exact_width(7, 64)
