@@ -364,12 +364,13 @@ def exact_frequencies(width: int, base: object) -> list[Any]:
     ...
     TypeError: base must be an integer or a sympy Rational (no floats), got 100.0
     """
+    size = _validate.even_width("width", width)
     if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
         raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
     value = sp.Rational(base)
     if value <= 1:
         raise ValueError(f"base must be > 1, got {value}")
-    return [value ** sp.Rational(-2 * i, width) for i in range(width // 2)]
+    return [value ** sp.Rational(-2 * i, size) for i in range(size // 2)]
 
 
 def pythagorean_reduce(expr: Any, angle: Any) -> Any:

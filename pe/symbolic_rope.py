@@ -3,7 +3,7 @@ r"""RoPE in exact arithmetic (SymPy): the rotation of a whole vector, in either 
 :mod:`pe.rotary` rotates float arrays; this module builds the same maps as SymPy
 expressions, for proofs that hold exactly (no floats). Pair ``i`` turns by
 :math:`p\,\omega_i` with the exact frequencies :math:`\omega_i = b^{-2i/d}`
-(:func:`exact_frequencies`):
+(:func:`pe.symbolic.exact_frequencies`):
 
 - :func:`rope_rotation`: the :math:`2 \times 2` block :math:`R(p\,\omega)` of one pair, and
   :func:`rotation_block`, the block of any candidate rotation, checked to be one;
@@ -18,6 +18,7 @@ expressions, for proofs that hold exactly (no floats). Pair ``i`` turns by
 Examples
 --------
 >>> import sympy as sp
+>>> from pe.symbolic import exact_frequencies
 >>> p = sp.Symbol("p", real=True)
 >>> rotation_matrix(p, exact_frequencies(4, 100), "adjacent")[0:2, 0:2]
 Matrix([
@@ -32,13 +33,11 @@ from typing import Any
 
 import sympy as sp
 
-from pe import _validate
 from pe.rotary import PAIRINGS, pairing_permutation
 from pe.symbolic import rotation
 
 __all__ = [
     "Rotation",
-    "exact_frequencies",
     "permutation_matrix",
     "rope_adjacent",
     "rope_halves",
@@ -84,26 +83,6 @@ def rotation_block(candidate: Rotation, position: Any, w: Any) -> Any:
     if not isinstance(matrix, sp.MatrixBase) or matrix.shape != (2, 2):
         raise TypeError("rotation must return a 2 x 2 sympy Matrix")
     return sp.Matrix(matrix)
-
-
-def exact_frequencies(width: int, base: object) -> list[Any]:
-    r"""The exact frequencies :math:`\omega_i = b^{-2i/d}`, ``i = 0 .. d/2 - 1``.
-
-    ``base`` is an integer or a SymPy Rational greater than 1 (a float would make a proof
-    inexact, and is refused with a TypeError).
-
-    Examples
-    --------
-    >>> exact_frequencies(4, 100)
-    [1, 1/10]
-    """
-    size = _validate.even_width("width", width)
-    if isinstance(base, bool) or not isinstance(base, int | sp.Integer | sp.Rational):
-        raise TypeError(f"base must be an integer or a sympy Rational (no floats), got {base!r}")
-    b = sp.Rational(base)
-    if b <= 1:
-        raise ValueError(f"base must be > 1, got {b}")
-    return [b ** sp.Rational(-2 * i, size) for i in range(size // 2)]
 
 
 def rotation_matrix(

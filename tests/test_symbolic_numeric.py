@@ -47,9 +47,7 @@ def test_symbolic_omega_is_numeric_frequencies(d: int, base: int) -> None:
 @pytest.mark.parametrize("d", WIDTHS)
 def test_the_proofs_exact_frequencies_are_numeric_frequencies(d: int) -> None:
     expected = numeric.frequencies(d)
-    np.testing.assert_allclose(
-        _floats(symbolic_rope.exact_frequencies(d, 10000)), expected, rtol=REL
-    )
+    np.testing.assert_allclose(_floats(symbolic.exact_frequencies(d, 10000)), expected, rtol=REL)
     np.testing.assert_allclose(_floats(implication_proofs._exact_omegas(d)), expected, rtol=REL)
     seen: list[Any] = []
 

@@ -59,10 +59,17 @@ from pe.chapters import recorded
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
 from pe.relative import alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
-from pe.symbolic import OMEGA, Derivation, Proof, rotation, to_latex
+from pe.symbolic import (
+    OMEGA,
+    Derivation,
+    Proof,
+    exact_frequencies,
+    exact_width,
+    rotation,
+    to_latex,
+)
 from pe.symbolic_rope import (
     Rotation,
-    exact_frequencies,
     permutation_matrix,
     rope_adjacent,
     rope_halves,
@@ -152,13 +159,6 @@ def _reduce(derivation: Derivation, residual: Any) -> Any:
         "Apply the angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
     )
     return derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
-
-
-def _exact_width(d_model: int, limit: int) -> int:
-    width = _validate.even_width("d_model", d_model)
-    if width > limit:
-        raise ValueError(f"d_model must be <= {limit} for an exact proof, got {width}")
-    return width
 
 
 def additive_counterexample(
@@ -426,7 +426,7 @@ def relative_property_block_diagonal(
     exact numbers :math:`\mathrm{base}^{-2i/d}`. ``R_p`` is block-diagonal for the adjacent
     pairing, and pairs ``(i, i + d/2)`` for the halves pairing.
     """
-    width = _exact_width(d_model, 32)
+    width = exact_width(d_model, 32)
     if pairing not in ("adjacent", "halves"):
         raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
     mode = pairing
@@ -528,7 +528,7 @@ def pairings_differ_by_permutation(
     the position ``m`` are symbolic. ``P y = y[perm]`` with ``perm = candidate(d)``, for RoPE
     :func:`pe.rotary.pairing_permutation`: ``[0, 2, ..., 1, 3, ...]``.
     """
-    width = _exact_width(d_model, 64)
+    width = exact_width(d_model, 64)
     perm = [int(i) for i in candidate(width)]
     matrix = permutation_matrix(perm)
     if matrix.shape != (width, width):
@@ -655,7 +655,7 @@ def permuted_scores_agree(
     once the rows of :math:`W_q` and :math:`W_k` are permuted by ``P``: ``candidate`` turns
     ``(P, q, k)`` into the halves side's query and key (:func:`permute_both` for RoPE).
     """
-    width = _exact_width(d_model, 64)
+    width = exact_width(d_model, 64)
     matrix = permutation_matrix([int(i) for i in pairing_permutation(width)])
     omegas = exact_frequencies(width, base)
     q, k = _vector("q", width), _vector("k", width)
@@ -737,7 +737,7 @@ def offset_only_after_projection(
     for RoPE; rotating the input before the projection, :math:`W_q R_m x`, is not a function
     of ``n - m`` for generic weights.
     """
-    width = _exact_width(d_model, 4)
+    width = exact_width(d_model, 4)
     omegas = [OMEGA] if width == 2 else exact_frequencies(width, 10000)
     wq = sp.Matrix(width, width, sp.symbols(f"a_0:{width * width}", real=True))
     wk = sp.Matrix(width, width, sp.symbols(f"b_0:{width * width}", real=True))
