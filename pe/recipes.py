@@ -49,6 +49,7 @@ __all__ = [
     "HalfAngles",
     "NeoxReproducer",
     "chained_rotation",
+    "drift_bound",
     "float32_recipe",
     "half_frequency_angles",
     "megatron_535_angles",
@@ -80,6 +81,34 @@ def float32_recipe(
         out[:, 0::2] = np.sin(angles)
         out[:, 1::2] = np.cos(angles)
     return out
+
+
+def drift_bound(positions: npt.ArrayLike, d_model: int, unit: float) -> npt.NDArray[np.float64]:
+    r"""Error bound of a table whose angles are formed in a precision of unit roundoff ``unit``.
+
+    .. math::
+
+        |\widehat{PE}_{p, j} - PE_{p, j}| \le (3 + |\ln\omega_i|)\,u\,\omega_i p + u,
+        \qquad j \in \{2i, 2i + 1\},
+
+    for :func:`float32_recipe` (``u = 2^-24`` in float32) and the direct float64 evaluation
+    :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``): the angle's error grows like
+    :math:`u\,\omega_i p`, with a factor growing with :math:`|\ln\omega_i|` because the
+    frequency is an exponential of a rounded exponent; the sine or cosine adds about ``u``.
+    The page "Precision and speed" checks both tables within it. Returns one bound per
+    entry, shape ``(positions.size, d_model)`` (interleaved columns).
+
+    Examples
+    --------
+    >>> bound = drift_bound(np.array([0, 1000]), 4, 2.0**-24)
+    >>> bool(bound[0, 0] == 2.0**-24), bool(1.7e-4 < bound[1, 0] < 1.8e-4)
+    (True, True)
+    """
+    omega = np.repeat(frequencies(d_model), 2)
+    ps = np.asarray(positions)
+    return np.asarray(
+        (3 + np.abs(np.log(omega))) * unit * np.outer(ps, omega) + unit, dtype=np.float64
+    )
 
 
 def chained_rotation(

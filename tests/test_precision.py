@@ -412,7 +412,7 @@ def test_rounding_near_an_angle_of_10_pow_4() -> None:
 def test_angle_reduction_against_mpmath() -> None:
     turns = _extended_precision.frequency_turns(64, 10000.0)
     error, largest = accuracy.angle_reduction_error(turns, [2**53 - 1, 10**12 + 3, 5], 64)
-    assert error <= claims.ANGLE_BOUND
+    assert error <= _extended_precision.ANGLE_BOUND
     assert largest <= np.pi
     # independent: the reduced angle of p = 5, pair 3, straight from mpmath's sine
     s, e = _extended_precision._reduced_turns(np.array([5.0]), turns)
@@ -499,7 +499,7 @@ def test_anchor_angles_within_their_bound_at_any_position(position: int, d: int)
     over the whole range, edges included), as derived in pe._extended_precision."""
     turns = _extended_precision.frequency_turns(d, 10000.0)
     error, largest = accuracy.angle_reduction_error(turns, [position], d)
-    assert error <= precision.ANGLE_BOUND
+    assert error <= _extended_precision.ANGLE_BOUND
     assert largest <= np.pi
 
 

@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -56,6 +55,7 @@ from pe.error_models import ENTRY, SHIFT, ErrorModel
 from pe.recipes import (
     HalfAngles,
     chained_rotation,
+    drift_bound,
     float32_recipe,
     half_frequency_angles,
     megatron_535_angles,
@@ -91,7 +91,8 @@ FLOAT32 = ErrorModel(
     lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
 )
 
-#: Positions of the angle-reduction check (its bound: :data:`ANGLE_BOUND`).
+#: Positions of the angle-reduction check (its bound:
+#: :data:`pe._extended_precision.ANGLE_BOUND`).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 _float16 = partial(numeric.sinusoidal, dtype=np.float16)
@@ -160,15 +161,13 @@ def _drift_errors(table: Table) -> list[npt.NDArray[np.float64]]:
 
 
 def _drift_bound(unit: float) -> Callable[[Table], Evidence]:
-    """Every entry of 32 rows from each of p = 10^3 .. 10^6 under the model (roundoff ``unit``)."""
+    """Every entry of 32 rows from each of p = 10^3 .. 10^6 within :func:`pe.recipes.drift_bound`."""
 
     def run(table: Table) -> Evidence:
-        omega = np.repeat(numeric.frequencies(64), 2)
         ratio = 0.0
         for start, errors in zip(DRIFT_STARTS, _drift_errors(table), strict=True):
-            positions = start + np.arange(32)
-            model = (3 + np.abs(np.log(omega))) * unit * np.outer(positions, omega) + unit
-            ratio = max(ratio, float((errors / model).max()))
+            bound = drift_bound(start + np.arange(32), 64, unit)
+            ratio = max(ratio, float((errors / bound).max()))
         exponent = round(np.log2(unit))
         return within(
             ratio,
@@ -205,10 +204,6 @@ def _drift_slope(table: Table) -> Evidence:
     )
 
 
-#: A candidate shift factor ``(q, w) -> expression``.
-Factor = Callable[[Any, Any], Any]
-
-
 def shift_factor(q: Any, w: Any) -> Any:
     r"""The true factor :math:`\cos \omega q - \mathrm{i}\sin \omega q` of a shift by ``q``.
 
@@ -221,7 +216,7 @@ def shift_factor(q: Any, w: Any) -> Any:
     return sp.cos(w * q) - sp.I * sp.sin(w * q)
 
 
-def complex_shift(factor: Factor) -> Proof:
+def complex_shift(factor: Callable[[Any, Any], Any]) -> Proof:
     r"""Proof that multiplying by ``factor(q, w)`` shifts a complex pair by ``q`` positions.
 
     Parameters
@@ -259,19 +254,13 @@ def complex_shift(factor: Factor) -> Proof:
     return derivation.proof("one complex multiplication shifts a pair by q", statement, residual)
 
 
-def _conjugate_factor(q: Any, w: Any) -> Any:
-    return sp.cos(w * q) + sp.I * sp.sin(w * q)
-
-
-def _swapped_factor(q: Any, w: Any) -> Any:
-    return sp.sin(w * q) - sp.I * sp.cos(w * q)
-
-
 #: :math:`\cos \omega q + \mathrm{i}\sin \omega q` for the complex shift factor: a shift by -q.
-CONJUGATE_FACTOR = Candidate("factor cos + i sin", _conjugate_factor)
+CONJUGATE_FACTOR = Candidate(
+    "factor cos + i sin", lambda q, w: sp.cos(w * q) + sp.I * sp.sin(w * q)
+)
 
 #: :math:`\sin \omega q - \mathrm{i}\cos \omega q`: sine and cosine swapped in the factor.
-SWAPPED_FACTOR = Candidate("factor sin - i cos", _swapped_factor)
+SWAPPED_FACTOR = Candidate("factor sin - i cos", lambda q, w: sp.sin(w * q) - sp.I * sp.cos(w * q))
 
 claim(
     "complex-shift-step",
@@ -325,10 +314,6 @@ claim(
 )
 
 
-def _chained(positions: Any, d: int) -> Any:
-    return chained_rotation(int(np.max(positions)) + 1, d)[positions]
-
-
 FLOAT32_RECIPE = Candidate("the float32 recipe", float32_recipe)
 
 
@@ -341,7 +326,8 @@ DIRECT_FLOAT32_TABLE = Candidate(
 #: Rows chained by one complex multiplication each, z(p + 1) = z(p) u, in complex64 and
 #: never re-anchored: the rounding errors add up along the rows.
 CHAINED_COMPLEX64 = Candidate(
-    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring", _chained
+    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring",
+    lambda positions, d: chained_rotation(int(np.max(positions)) + 1, d)[positions],
 )
 
 
@@ -580,9 +566,6 @@ TWO_DOUBLE_FREQUENCIES = Candidate(
     "frequencies kept in two doubles (about 106 bits)",
     _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
-#: The reduced angle's bound in radians, 2^-80 turns: at most seven roundings of the low
-#: word (below 2^-29 turns), each within 2^-83 turns (pe._extended_precision).
-ANGLE_BOUND = 2 * math.pi * 2.0**-80
 
 
 def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
@@ -593,7 +576,7 @@ def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
         f"{error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits), |x| <= {largest:.6g}",
         error=error,
         tolerance=Tolerance(
-            ANGLE_BOUND,
+            _extended_precision.ANGLE_BOUND,
             r"2^{-80} \text{ turns: at most seven roundings of the low word, each within }"
             r" 2^{-83} \text{ turns}",
         ),
@@ -708,12 +691,10 @@ for key, (title, words) in REPORTED.items():
     claim(f"{key}-reported", title, statement=rf"\text{{{words}}}", source=key)
 
 
-def _other_base_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
-    return numeric.shift_matrix(k, d, base=base * 1.001)
-
-
 #: :math:`T_k` built with base 10010 instead of 10000: slightly wrong frequencies.
-OTHER_BASE_SHIFT_MATRIX = Candidate("T_k with base 10010", _other_base_shift_matrix)
+OTHER_BASE_SHIFT_MATRIX = Candidate(
+    "T_k with base 10010", lambda k, d, base: numeric.shift_matrix(k, d, base=base * 1.001)
+)
 
 #: Positions and offsets of the low-precision identity checks.
 OFFSETS = np.array([1, 3, 100, -7])
