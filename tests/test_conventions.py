@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pe import bug_zoo, conventions, numeric
+from pe import bug_zoo, conventions, identify_accuracy, numeric
 from pe.chapters import conventions as claims
 from pe.chapters import conventions as experiments
 from pe.chapters import conventions as proofs
@@ -267,9 +266,9 @@ class Mislabelled(conventions.Convention):
 
 def test_recovery_of_a_few_conventions() -> None:
     named = {name: conventions.get(name) for name in ("paper", "fairseq")}
-    found = experiments.recovery(named)
+    found = identify_accuracy.recovery(named)
     assert (found.cases, found.failures, found.bugs_named) == (12, [], True)
-    mislabelled = experiments.recovery({"mislabelled": Mislabelled("mislabelled", "x")})
+    mislabelled = identify_accuracy.recovery({"mislabelled": Mislabelled("mislabelled", "x")})
     assert len(mislabelled.failures) == 6
 
 
@@ -279,10 +278,12 @@ def test_recovery_of_a_few_conventions() -> None:
     ids=lambda c: c.name,
 )
 def test_non_encodings_are_refused(
-    candidate: Candidate[Callable[[], npt.NDArray[np.float64]]],
+    candidate: Candidate[npt.NDArray[np.float64]],
 ) -> None:
-    assert not identify(candidate.value()).is_encoding
-    assert all(not identify(table).is_encoding for table in experiments.non_encodings().values())
+    assert not identify(candidate.value).is_encoding
+    assert all(
+        not identify(table).is_encoding for table in identify_accuracy.non_encodings().values()
+    )
 
 
 @pytest.mark.parametrize("claim", claims.chapter.claims, ids=lambda c: c.id)
@@ -363,7 +364,7 @@ def test_phase_and_alias_identities_numerically() -> None:
 
 
 def test_slow_cosines_follow_eps_over_theta_squared() -> None:
-    cosine, sine, slow = experiments.uncertainty_slopes()
+    cosine, sine, slow = identify_accuracy.uncertainty_slopes()
     assert slow > 10
     assert cosine == pytest.approx(-2.0, abs=0.25)
     assert sine == pytest.approx(0.0, abs=0.25)
