@@ -49,7 +49,7 @@ from pe.accuracy import (
     row_errors,
     row_separation,
 )
-from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX
+from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, shift_matrix
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import ENTRY, SHIFT, ErrorModel
 from pe.recipes import (
@@ -717,15 +717,11 @@ def _identity_in(dtype: type[np.floating[Any]]) -> Callable[[numeric.MatrixCandi
     return run
 
 
-def _shift_matrix(k: float, d: int, base: float) -> Any:
-    return numeric.shift_matrix(k, d, base=base)
-
-
 claim(
     "identity-low-precision",
     "The rotation identity in float16, float32 and float64",
-    Check(_identity_in(np.float16), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
-    Check(_identity_in(np.float32), true=_shift_matrix, wrong=(OTHER_BASE_SHIFT_MATRIX,)),
-    Check(_identity_in(np.float64), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float16), true=shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float32), true=shift_matrix, wrong=(OTHER_BASE_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float64), true=shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
     statement=r"|(T_k PE(p))_j - PE(p+k)_j| \le " + SHIFT.latex,
 )
