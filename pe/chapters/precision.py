@@ -52,17 +52,6 @@ from pe.accuracy import (
 from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, shift_matrix
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import ENTRY, SHIFT, ErrorModel
-from pe.recipes import (
-    HalfAngles,
-    chained_rotation,
-    drift_bound,
-    float32_recipe,
-    half_frequency_angles,
-    megatron_535_angles,
-    neox_reproducer,
-    rotation_with_float64_angles,
-    rounded_angles,
-)
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="conventions")
@@ -91,12 +80,11 @@ FLOAT32 = ErrorModel(
     lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
 )
 
-#: Positions of the angle-reduction check (its bound:
-#: :data:`pe._extended_precision.ANGLE_BOUND`).
+#: Positions of the angle-reduction check (its bound: :data:`pe._extended_precision.ANGLE_BOUND`).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 _float16 = partial(numeric.sinusoidal, dtype=np.float16)
-_recipe16 = partial(float32_recipe, dtype=np.float16)
+_recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
 
 
 def _within(model: ErrorModel[[], float]) -> Callable[[Table], Evidence]:
@@ -166,7 +154,7 @@ def _drift_bound(unit: float) -> Callable[[Table], Evidence]:
     def run(table: Table) -> Evidence:
         ratio = 0.0
         for start, errors in zip(DRIFT_STARTS, _drift_errors(table), strict=True):
-            bound = drift_bound(start + np.arange(32), 64, unit)
+            bound = recipes.drift_bound(start + np.arange(32), 64, unit)
             ratio = max(ratio, float((errors / bound).max()))
         exponent = round(np.log2(unit))
         return within(
@@ -276,7 +264,7 @@ claim(
 #: Table methods ``(positions, d) -> table`` that miss the float64 or float32 bounds.
 DIRECT_FLOAT64_TABLE = Candidate("direct float64 evaluation", numeric.sinusoidal_direct)
 FLOAT64_ANGLE_ANCHORS = Candidate(
-    "rotation with anchors from float64 angles", rotation_with_float64_angles
+    "rotation with anchors from float64 angles", recipes.rotation_with_float64_angles
 )
 
 #: The statement "float64 tables are correctly rounded" (true: they are not).
@@ -314,7 +302,7 @@ claim(
 )
 
 
-FLOAT32_RECIPE = Candidate("the float32 recipe", float32_recipe)
+FLOAT32_RECIPE = Candidate("the float32 recipe", recipes.float32_recipe)
 
 
 #: The direct float64 evaluation rounded to float32: close, but not correctly rounded.
@@ -327,7 +315,7 @@ DIRECT_FLOAT32_TABLE = Candidate(
 #: never re-anchored: the rounding errors add up along the rows.
 CHAINED_COMPLEX64 = Candidate(
     "rows chained z(p+1) = z(p) u in complex64 without re-anchoring",
-    lambda positions, d: chained_rotation(int(np.max(positions)) + 1, d)[positions],
+    lambda positions, d: recipes.chained_rotation(int(np.max(positions)) + 1, d)[positions],
 )
 
 
@@ -411,12 +399,12 @@ claim(
 NEOX_1003_REPORTED = (1044.2678, 1045.0, 0.7819)
 
 #: The float32 angle rounded once to float16, read as the cause of GPT-NeoX #1003's 1045.
-ROUNDED_ANGLES = Candidate("the float32 angle rounded to float16", rounded_angles)
+ROUNDED_ANGLES = Candidate("the float32 angle rounded to float16", recipes.rounded_angles)
 
 
-def _neox(half_angles: HalfAngles) -> Evidence:
+def _neox(half_angles: recipes.HalfAngles) -> Evidence:
     """The reproducer of GPT-NeoX #1003 recomputed: the reporter's numbers and the page's."""
-    found = neox_reproducer(half_angles)
+    found = recipes.neox_reproducer(half_angles)
     angle32, angle16, largest = NEOX_1003_REPORTED
     reported = (
         round(found.angle32, 4) == angle32
@@ -438,7 +426,7 @@ claim(
     "GPT-NeoX #1003: the 1045 comes from float16 frequencies, not from rounding the angle",
     Check(
         _neox,
-        true=half_frequency_angles,
+        true=recipes.half_frequency_angles,
         wrong=(ROUNDED_ANGLES,),
     ),
     statement=(
@@ -641,7 +629,7 @@ claim(
 def _positions_in(dtype: type[np.floating[Any]]) -> Evidence:
     """Megatron-LM #535 recomputed: the rows of RoPE's angles for 32768 positions, along the
     reported path with frequencies of ``dtype``, collide."""
-    angles = megatron_535_angles(32_768, 128, dtype)
+    angles = recipes.megatron_535_angles(32_768, 128, dtype)
     distinct = np.unique(angles, axis=0).shape[0]
     return checked(
         distinct < angles.shape[0],
