@@ -39,6 +39,7 @@ from pe.identify import identify
 __all__ = [
     "ACCURACY",
     "BUG_SIGNS",
+    "SLOW_BASE",
     "WIDTHS",
     "Accuracy",
     "Recovery",
@@ -135,12 +136,16 @@ def non_encodings() -> dict[str, npt.NDArray[Any]]:
     }
 
 
-def uncertainty_slopes(n: int = 256, d: int = 128, base: float = 1e6) -> tuple[float, float, int]:
+#: The base of :func:`uncertainty_slopes`: large, so that most pairs of the table are slow.
+SLOW_BASE = 1e6
+
+
+def uncertainty_slopes(n: int = 256, d: int = 128) -> tuple[float, float, int]:
     r"""Log-log slopes of identify's relative uncertainty against :math:`\theta = \omega(n-1)`.
 
-    Over the slow pairs (:math:`\theta < 1/2`) of a float32 paper-law table: the cosine
-    columns' slope (about -2: :math:`\varepsilon/\theta^2`), the sine columns' (about 0),
-    and the number of slow pairs.
+    Over the slow pairs (:math:`\theta < 1/2`) of a float32 table of the paper's law with
+    the base :data:`SLOW_BASE`: the cosine columns' slope (about -2:
+    :math:`\varepsilon/\theta^2`), the sine columns' (about 0), and the number of slow pairs.
 
     Examples
     --------
@@ -148,7 +153,7 @@ def uncertainty_slopes(n: int = 256, d: int = 128, base: float = 1e6) -> tuple[f
     >>> abs(cosine + 2) < 0.25, abs(sine) < 0.25, slow > 10
     (True, True, True)
     """
-    law = Convention("slow", "paper law, large base", base=base)
+    law = Convention("slow", "paper law, large base", base=SLOW_BASE)
     true = law.frequencies(d)
     found = identify(law.table(n, d, dtype=np.float32))
     theta = true * (n - 1)
