@@ -43,6 +43,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal, localcontext
 from functools import lru_cache
 
@@ -65,6 +66,10 @@ Turns = tuple[Float64Array, Float64Array, Float64Array]
 
 #: Bound on an anchor's absolute error: 0.52 ulp of the library sine/cosine plus one rounding.
 ANCHOR_ERROR_BOUND = 1.02 * 2.0**-53
+
+#: Bound on a reduced angle's error in radians, 2^-80 turns (the module's error model): at
+#: most seven roundings of the low word (below 2^-29 turns), each within 2^-83 turns.
+ANGLE_BOUND = 2 * math.pi * 2.0**-80
 
 #: 2 pi to 65 significant digits (checked against mpmath by the tests).
 TWO_PI_DIGITS = "6.2831853071795864769252867665590057683943387987502116419498891846"

@@ -12,6 +12,12 @@ that the reference's own rounding does not enter the measurement:
   in the table's dtype, and by how many units in the last place (:func:`census_sample`);
 - :func:`row_separation`: how close two distinct rows come, and how many rows repeat.
 
+The page "Precision and speed" compares the methods of :data:`METHODS` (pe's tables in
+three dtypes, the direct float64 evaluation, the recipes of :mod:`pe.recipes`) with
+:func:`error_by_position`, :func:`drift` and :func:`separations`. Two functions measure pe's
+extended-precision angles (:mod:`pe._extended_precision`) against mpmath:
+:func:`turn_bits` (its frequencies) and :func:`angle_reduction_error` (its reduced angles).
+
 The page "Precision and speed" measures pe's tables and the usual recipes with them, and
 ``make bench`` writes the accuracy table it shows.
 
@@ -34,18 +40,25 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate, reference
+from pe import _extended_precision, _validate, numeric, reference
+from pe.recipes import float32_recipe
 
 __all__ = [
+    "METHODS",
     "RoundingCensus",
     "RowSeparation",
     "Table",
+    "angle_reduction_error",
     "census_sample",
+    "drift",
+    "error_by_position",
     "max_sampled_error",
     "rounding_census",
     "row_errors",
     "row_separation",
     "sample_entries",
+    "separations",
+    "turn_bits",
 ]
 
 #: A table method: ``(positions, d_model) -> (positions.size, d_model)`` array.
@@ -239,3 +252,123 @@ def rounding_census(
         worst_ulps = max(worst_ulps, error / ulp)
         worst_error = max(worst_error, error)
     return RoundingCensus(positions.size, misrounded, worst_ulps, worst_error)
+
+
+#: The methods the page "Precision and speed" compares: name -> ``table(positions, d_model)``.
+METHODS: dict[str, Table] = {
+    "pe float64": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float64),
+    "pe float32": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float32),
+    "pe float16": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float16),
+    "direct float64": lambda ps, d: numeric.sinusoidal_direct(ps, d, dtype=np.float64),
+    "float32 recipe": lambda ps, d: float32_recipe(ps, d, dtype=np.float32),
+    "float16 recipe": lambda ps, d: float32_recipe(ps, d, dtype=np.float16),
+}
+
+
+def error_by_position(
+    method: str, positions: npt.ArrayLike, d_model: int, *, columns: int = 16, seed: int = 0
+) -> npt.NDArray[np.float64]:
+    """Largest error over ``columns`` sampled columns (always including 0 and 1), per position.
+
+    ``method`` is a key of :data:`METHODS`.
+
+    Examples
+    --------
+    >>> errors = error_by_position("float32 recipe", np.array([10, 10_000]), 64)
+    >>> bool(errors[1] > 1e-4 > errors[0])
+    True
+    """
+    rng = np.random.default_rng(seed)
+    chosen = np.unique(np.concatenate([[0, 1], rng.integers(0, d_model, columns - 2)]))
+    worst: npt.NDArray[np.float64] = row_errors(METHODS[method], positions, d_model, chosen).max(
+        axis=1
+    )
+    return worst
+
+
+def drift(
+    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
+) -> dict[str, npt.NDArray[np.float64]]:
+    """Largest error over all columns at each position, for each method of :data:`METHODS`.
+
+    A position whose row holds a NaN (a float16 position that overflowed) gets NaN.
+
+    Examples
+    --------
+    >>> found = drift((10**4,), 8)
+    >>> bool(found["float32 recipe"][0] > 1e-5 > found["pe float64"][0])
+    True
+    """
+    ps = np.asarray(positions, dtype=np.int64)
+    return {name: row_errors(table, ps, d_model).max(axis=1) for name, table in METHODS.items()}
+
+
+def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparation]:
+    """:func:`row_separation` of the recipe and of pe's table, in float16, float32 and float64.
+
+    Examples
+    --------
+    >>> [r.label for r in separations(8, 4)][:2]
+    ['recipe in float16', 'pe, rounded to float16']
+    """
+    positions = np.arange(n_positions)
+    found = []
+    for dtype in (np.float16, np.float32, np.float64):
+        name = np.dtype(dtype).name
+        recipe = float32_recipe(positions, d_model, dtype=dtype)
+        found.append(row_separation(recipe, f"recipe in {name}"))
+        table = numeric.sinusoidal(n_positions, d_model, dtype=dtype)
+        found.append(row_separation(table, f"pe, rounded to {name}"))
+    return found
+
+
+def turn_bits(d_model: int = 512) -> float:
+    """Bits to which pe's three-double frequencies (in turns) match the exact ones, worst pair.
+
+    The frequencies of :func:`pe._extended_precision.frequency_turns` (base 10000), summed
+    at 70 digits and compared with :func:`pe.reference.frequencies` at 70 digits.
+
+    Examples
+    --------
+    >>> turn_bits(8) > 150
+    True
+    """
+    turns = _extended_precision.frequency_turns(d_model, 10000.0)
+    with mpmath.workdps(70):
+        worst = max(
+            abs(mpmath.fsum(mpmath.mpf(float(t[i])) for t in turns) * 2 * mpmath.pi / f - 1)
+            for i, f in enumerate(reference.frequencies(d_model, dps=70))
+        )
+    return float(-mpmath.log(worst, 2))
+
+
+def angle_reduction_error(
+    turns: tuple[npt.NDArray[np.float64], ...], positions: npt.ArrayLike, d_model: int
+) -> tuple[float, float]:
+    r"""Error of the anchors' reduced angles against :math:`\omega_i p \bmod 2\pi` (mpmath, 70 digits).
+
+    ``turns``: the frequencies in turns per position as a sum of float64 arrays (pe's three,
+    or fewer for a candidate), reduced by pe's ``_extended_precision._reduced_turns``.
+    Returns the largest error and the largest :math:`|x|`, both in radians.
+
+    Examples
+    --------
+    >>> turns = _extended_precision.frequency_turns(8, 10000.0)
+    >>> error, largest = angle_reduction_error(turns, [2**53 - 1], 8)
+    >>> error < 1e-20, largest <= math.pi
+    (True, True)
+    """
+    ps = np.asarray(positions, dtype=np.float64)
+    parts = (*turns, *(np.zeros_like(turns[0]),) * (3 - len(turns)))
+    s, e = _extended_precision._reduced_turns(ps, (parts[0], parts[1], parts[2]))
+    worst = mpmath.mpf(0)
+    with mpmath.workdps(70):
+        exact = [
+            reference.frequency(i, d_model, dps=70) / (2 * mpmath.pi) for i in range(d_model // 2)
+        ]
+        for row, p in enumerate(ps):
+            for i, f in enumerate(exact):
+                t = mpmath.mpf(int(p)) * f - mpmath.nint(mpmath.mpf(int(p)) * f)
+                gap = abs(mpmath.mpf(float(s[row, i])) + mpmath.mpf(float(e[row, i])) - t)
+                worst = max(worst, min(gap, abs(gap - 1)))
+    return float(2 * mpmath.pi * worst), float(2 * np.pi * np.abs(s + e).max())

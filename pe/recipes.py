@@ -6,7 +6,18 @@ Each recipe is written the way deep-learning code writes it, with the precision 
   ``position[:, None] * exp(arange(0, d, 2) * -(log(base) / d))``, then ``sin`` and
   ``cos`` in that dtype: the angle's error grows like :math:`\varepsilon\,\omega_i p / 2`;
 - :func:`chained_rotation`: each row from the previous one by one complex multiplication,
-  the tempting use of the rotation identity, whose rounding errors add up along the rows.
+  the tempting use of the rotation identity, whose rounding errors add up along the rows;
+- :func:`rotation_with_float64_angles`: pe's rotation algorithm with its anchors' angles
+  formed in plain float64, the design pe rejects.
+
+Two code paths of public RoPE code that were reported to lose precision, recomputed in
+NumPy (``tests/test_real_code.py`` runs them in PyTorch):
+
+- :func:`megatron_535_angles`: Megatron-LM issue 535, positions cast to float16
+  frequencies;
+- :func:`neox_reproducer`: the reproducer of GPT-NeoX issue 1003, float16 frequencies
+  (:func:`half_frequency_angles`) against the float32 angle rounded once
+  (:func:`rounded_angles`).
 
 :func:`pe.numeric.sinusoidal` avoids both; the page "Precision and speed" measures them
 against 50-digit mpmath, and :func:`pe.from_scratch.sinusoidal_table` is the plain float64
@@ -18,18 +29,34 @@ Examples
 dtype('float32')
 >>> chained_rotation(3, 4).shape
 (3, 4)
+>>> neox_reproducer().angle16
+1045.0
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from pe import _rotation_table
 from pe.numeric import frequencies
 
-__all__ = ["chained_rotation", "float32_recipe"]
+__all__ = [
+    "NEOX_1003",
+    "HalfAngles",
+    "NeoxReproducer",
+    "chained_rotation",
+    "drift_bound",
+    "float32_recipe",
+    "half_frequency_angles",
+    "megatron_535_angles",
+    "neox_reproducer",
+    "rotation_with_float64_angles",
+    "rounded_angles",
+]
 
 
 def float32_recipe(
@@ -56,6 +83,34 @@ def float32_recipe(
     return out
 
 
+def drift_bound(positions: npt.ArrayLike, d_model: int, unit: float) -> npt.NDArray[np.float64]:
+    r"""Error bound of a table whose angles are formed in a precision of unit roundoff ``unit``.
+
+    .. math::
+
+        |\widehat{PE}_{p, j} - PE_{p, j}| \le (3 + |\ln\omega_i|)\,u\,\omega_i p + u,
+        \qquad j \in \{2i, 2i + 1\},
+
+    for :func:`float32_recipe` (``u = 2^-24`` in float32) and the direct float64 evaluation
+    :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``): the angle's error grows like
+    :math:`u\,\omega_i p`, with a factor growing with :math:`|\ln\omega_i|` because the
+    frequency is an exponential of a rounded exponent; the sine or cosine adds about ``u``.
+    The page "Precision and speed" checks both tables within it. Returns one bound per
+    entry, shape ``(positions.size, d_model)`` (interleaved columns).
+
+    Examples
+    --------
+    >>> bound = drift_bound(np.array([0, 1000]), 4, 2.0**-24)
+    >>> bool(bound[0, 0] == 2.0**-24), bool(1.7e-4 < bound[1, 0] < 1.8e-4)
+    (True, True)
+    """
+    omega = np.repeat(frequencies(d_model), 2)
+    ps = np.asarray(positions)
+    return np.asarray(
+        (3 + np.abs(np.log(omega))) * unit * np.outer(ps, omega) + unit, dtype=np.float64
+    )
+
+
 def chained_rotation(
     n_positions: int, d_model: int, *, base: float = 10000.0, dtype: Any = np.complex64
 ) -> npt.NDArray[Any]:
@@ -76,3 +131,133 @@ def chained_rotation(
     for p in range(1, n_positions):
         rows[p] = rows[p - 1] * step
     return rows.view(rows.real.dtype).reshape(n_positions, d_model)
+
+
+def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.NDArray[np.float64]:
+    r"""The rotation algorithm with its anchors' angles formed in plain float64 (a wrong design).
+
+    Same blocks and the same single complex product per entry as :func:`pe.numeric.sinusoidal`,
+    but :math:`\omega_i p` is rounded to float64 before ``sin``/``cos``: the anchors of far
+    block starts inherit an angle error near :math:`2^{-53}\,\omega_i q`, so the table is no
+    longer within the float64 bound at large positions.
+
+    Examples
+    --------
+    >>> from pe import numeric
+    >>> near = rotation_with_float64_angles(np.array([0, 5]), 8)
+    >>> bool(np.allclose(near, numeric.sinusoidal(np.array([0, 5]), 8), atol=1e-15))
+    True
+    """
+    ps = np.asarray(positions, dtype=np.int64)
+    block = _rotation_table.BLOCK
+    omega = frequencies(d_model)
+    low = np.multiply.outer((ps % block).astype(np.float64), omega)
+    high = np.multiply.outer((ps - ps % block).astype(np.float64), omega)
+    z = (np.sin(low) + 1j * np.cos(low)) * (np.cos(high) - 1j * np.sin(high))
+    out: npt.NDArray[np.float64] = z.view(np.float64).reshape(ps.size, d_model)
+    return out
+
+
+def megatron_535_angles(
+    n: int, dim: int, dtype: type[np.floating[Any]]
+) -> npt.NDArray[np.floating[Any]]:
+    r"""RoPE's angles along the code path Megatron-LM issue 535 reports, in NumPy.
+
+    The frequencies :math:`10000^{-2i/\text{dim}}` are computed in float32 and kept in
+    ``dtype`` (a model cast to float16 casts them too); the positions ``0 .. n-1`` are
+    cast to the frequencies' type and multiplied by them, each product rounded to
+    ``dtype`` (an outer product, as the reported ``einsum`` computes it).
+    ``tests/test_real_code.py`` runs the same path in PyTorch and finds the same table.
+
+    Examples
+    --------
+    >>> angles = megatron_535_angles(32_768, 128, np.float16)
+    >>> angles.dtype, bool(np.array_equal(angles[32_767], angles[32_766]))
+    (dtype('float16'), True)
+    """
+    exponent = np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim)
+    frequencies = (np.float32(1.0) / np.float32(10000.0) ** exponent).astype(dtype)
+    return np.multiply.outer(np.arange(n).astype(dtype), frequencies)
+
+
+#: The reproducer of GPT-NeoX issue #1003: head width, positions, base, the entry printed.
+NEOX_1003 = (32, 2048, 10000.0, (1857, 1))
+
+#: How float16 angles are formed ``(positions, inv_freq) -> (n, d/2)`` float16, from the
+#: float32 positions and frequencies of the reproducer.
+HalfAngles = Callable[[npt.NDArray[np.float32], npt.NDArray[np.float32]], npt.NDArray[np.float16]]
+
+
+def half_frequency_angles(
+    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float16]:
+    """The reproducer's float16 path: ``inv_freq.half()``, float16 positions, float16 products.
+
+    Examples
+    --------
+    >>> half_frequency_angles(np.float32([1857.0]), np.float32([0.5623413])).tolist()
+    [[1045.0]]
+    """
+    return np.multiply.outer(positions.astype(np.float16), inv_freq.astype(np.float16))
+
+
+def rounded_angles(
+    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float16]:
+    """The float32 angles, each rounded once to float16.
+
+    Examples
+    --------
+    >>> rounded_angles(np.float32([1857.0]), np.float32([0.5623413])).tolist()
+    [[1044.0]]
+    """
+    return np.multiply.outer(positions, inv_freq).astype(np.float32).astype(np.float16)
+
+
+class NeoxReproducer(NamedTuple):
+    r"""The numbers of GPT-NeoX #1003's reproducer, recomputed in NumPy.
+
+    ``angle32`` is the float32 angle at the printed entry, ``rounded`` that angle rounded to
+    float16, ``angle16`` the float16 angle the candidate path forms there; ``entry_change``
+    is :math:`|\cos` (float16 path) :math:`- \cos` (float32 path)| at that entry and
+    ``largest_change`` the largest such change over the table, at ``where``.
+    """
+
+    angle32: float
+    rounded: float
+    angle16: float
+    entry_change: float
+    largest_change: float
+    where: tuple[int, int]
+
+
+def neox_reproducer(half_angles: HalfAngles = half_frequency_angles) -> NeoxReproducer:
+    """Recompute the reproducer of GPT-NeoX #1003 with float16 angles from ``half_angles``.
+
+    As in the reporter's code: ``inv_freq = 1 / base ** (arange(0, d, 2) / d)`` and the
+    positions in float32, the angles as their outer product, the cosines of the float32
+    angles in float32 and of the float16 angles in float16 (NumPy computes both through
+    float32 and rounds once, as the GPU kernels do up to a unit in the last place).
+
+    Examples
+    --------
+    >>> found = neox_reproducer()
+    >>> round(found.angle32, 4), found.rounded, found.angle16
+    (1044.2678, 1044.0, 1045.0)
+    """
+    d, n, base, (row, column) = NEOX_1003
+    exponents = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)
+    inv_freq = np.float32(1.0) / (np.float32(base) ** exponents)
+    positions = np.arange(n, dtype=np.float32)
+    angles32 = np.multiply.outer(positions, inv_freq).astype(np.float32)
+    angles16 = np.asarray(half_angles(positions, inv_freq), dtype=np.float16)
+    change = np.abs(np.cos(angles16).astype(np.float32) - np.cos(angles32))
+    where = np.unravel_index(int(np.argmax(change)), change.shape)
+    return NeoxReproducer(
+        angle32=float(angles32[row, column]),
+        rounded=float(np.float16(angles32[row, column])),
+        angle16=float(angles16[row, column]),
+        entry_change=float(change[row, column]),
+        largest_change=float(change.max()),
+        where=(int(where[0]), int(where[1])),
+    )

@@ -284,14 +284,14 @@ def test_row_errors_agree_with_the_reference_entries() -> None:
 
 
 def test_drift_marks_overflowed_float16_positions() -> None:
-    found = precision.drift((1000, 100_000), 16)
+    found = accuracy.drift((1000, 100_000), 16)
     assert np.isnan(found["float16 recipe"][1])
     assert found["pe float64"].max() <= BOUND
     assert found["float32 recipe"][1] > found["float32 recipe"][0]
 
 
 def test_separations_cover_both_tables_in_three_dtypes() -> None:
-    found = precision.separations(2100, 8)
+    found = accuracy.separations(2100, 8)
     assert [r.label for r in found][:2] == ["recipe in float16", "pe, rounded to float16"]
     assert found[0].duplicates > 0
     assert all(r.duplicates == 0 for r in found[1:])
@@ -362,7 +362,7 @@ def test_gptneox_1003_by_hand() -> None:
     assert float(np.spacing(np.float16(1024))) == 1.0
     exact = float(1857 * mpmath.power(10000, mpmath.mpf(-2) / 32))
     assert abs(abs(np.cos(1045.0) - np.cos(exact)) - 0.7149) < 1e-3
-    assert claims._neox(precision.half_frequency_angles).holds
+    assert claims._neox(recipes.half_frequency_angles).holds
     assert not claims._neox(wrong.ROUNDED_ANGLES.value).holds
 
 
@@ -411,8 +411,8 @@ def test_rounding_near_an_angle_of_10_pow_4() -> None:
 
 def test_angle_reduction_against_mpmath() -> None:
     turns = _extended_precision.frequency_turns(64, 10000.0)
-    error, largest = precision.angle_reduction_error(turns, [2**53 - 1, 10**12 + 3, 5], 64)
-    assert error <= claims.ANGLE_BOUND
+    error, largest = accuracy.angle_reduction_error(turns, [2**53 - 1, 10**12 + 3, 5], 64)
+    assert error <= _extended_precision.ANGLE_BOUND
     assert largest <= np.pi
     # independent: the reduced angle of p = 5, pair 3, straight from mpmath's sine
     s, e = _extended_precision._reduced_turns(np.array([5.0]), turns)
@@ -420,9 +420,9 @@ def test_angle_reduction_against_mpmath() -> None:
     with mpmath.workdps(40):
         exact = 5 * reference.frequency(3, 64, dps=40)
         assert abs(mpmath.sin(x) - mpmath.sin(exact)) < 1e-15
-    far, _ = precision.angle_reduction_error(turns[:2], [2**53 - 1], 64)
+    far, _ = accuracy.angle_reduction_error(turns[:2], [2**53 - 1], 64)
     assert far > 1e-20  # two doubles are not enough at 2^53
-    assert precision.turn_bits(8) > 150
+    assert accuracy.turn_bits(8) > 150
 
 
 def test_entry_bounds_and_their_wrong_numbers() -> None:
@@ -498,8 +498,8 @@ def test_anchor_angles_within_their_bound_at_any_position(position: int, d: int)
     """The reduced angle is within 2^-80 turns of w_i p mod 2 pi for every p <= 2^53 (sampled
     over the whole range, edges included), as derived in pe._extended_precision."""
     turns = _extended_precision.frequency_turns(d, 10000.0)
-    error, largest = precision.angle_reduction_error(turns, [position], d)
-    assert error <= precision.ANGLE_BOUND
+    error, largest = accuracy.angle_reduction_error(turns, [position], d)
+    assert error <= _extended_precision.ANGLE_BOUND
     assert largest <= np.pi
 
 

@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 import pe
-from pe import conventions, relative
+from pe import conventions, recipes, relative
 from pe.chapters import conventions as conventions_chapter
-from pe.chapters import precision, relative_family, rope
+from pe.chapters import relative_family, rope
 from pe.identify import load_table
 from pe.testing import assert_convention, assert_matches_paper, assert_rope_relative
 
@@ -270,7 +270,7 @@ def test_megatron_535_path_in_numpy_is_what_torch_computes() -> None:
     frequencies = (1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))).half()
     positions = torch.arange(n).type_as(frequencies)
     angles = torch.einsum("i,j->ij", positions, frequencies)
-    mine = precision.megatron_535_angles(n, dim, np.float16)
+    mine = recipes.megatron_535_angles(n, dim, np.float16)
     assert angles.dtype == torch.float16
     assert np.array_equal(angles.numpy(), mine)
 

@@ -146,7 +146,7 @@ def test_row_independence_is_held_to_twice_the_attention_bound() -> None:
 def test_identify_accuracy_measures_even_widths_from_8_to_4096() -> None:
     """Fault caught: a default width moved to an odd one (9): the paper's law has pairs,
     so every measured width is even, and the page's range runs from 8 to 4096."""
-    from pe.chapters.conventions import identify_accuracy
+    from pe.identify_accuracy import identify_accuracy
 
     rows = identify_accuracy(32)
     widths = sorted({row.d for row in rows})

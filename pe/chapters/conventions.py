@@ -21,12 +21,11 @@ measurements, in NumPy:
 * :func:`layout_shift_errors`: a rule for the shift matrix of other layouts, applied to
   the paper's table permuted into each layout (``d = 512``, positions 200 to 1223).
 * :func:`t2t_formula_error`: a convention's table against tensor2tensor's own formula.
-* :func:`recovery`: what :func:`pe.identify.identify` recovers from the table of every
-  named convention, and whether it names every bug of :mod:`pe.bug_zoo`.
 * :func:`described_table`: a convention's table written out from the page's description
   of its layout, order, law and first position, column by column.
-* :func:`identify_accuracy`: identify's relative errors on the paper's law, per dtype,
-  width and base; :func:`non_encodings`: tables it must refuse.
+
+What identify recovers from these tables, and how accurately, is measured by
+:mod:`pe.identify_accuracy`.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ from pe.chapters.rotation_identity import PAPER_BLOCK
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.conventions import LAYOUTS, Convention, Layout, Order
 from pe.identify import identify
+from pe.identify_accuracy import WIDTHS, non_encodings, recovery, uncertainty_slopes
 from pe.symbolic import (
     BASE,
     OMEGA,
@@ -65,68 +65,6 @@ from pe.symbolic import (
 
 chapter = Chapter(__name__, follows="fixed_or_learned")
 claim = chapter.claim
-
-#: Relative accuracy required of identify's sine frequencies (pinned everywhere).
-ACCURACY: dict[type[np.floating[Any]], float] = {np.float64: 1e-6, np.float32: 1e-3}
-
-
-class Accuracy(NamedTuple):
-    """identify on one table of the paper's law: the case and its relative errors."""
-
-    dtype: str
-    d: int
-    base: float
-    sine_error: float  # largest relative error of the sine frequencies
-    cosine_error: float  # largest relative error of the cosines pinned within the target
-    flagged: int  # cosines reported with an uncertainty above the target
-    fitted_base: float | None
-
-
-def identify_accuracy(n: int = 256, widths: tuple[int, ...] = (8, 512, 4096)) -> list[Accuracy]:
-    """identify on the paper's law for each dtype (target), width and base in 100, 1e4, 1e6.
-
-    Examples
-    --------
-    >>> rows = identify_accuracy(32, widths=(8,))
-    >>> max(row.sine_error for row in rows) < 1e-3
-    True
-    """
-    rows = []
-    for dtype, target in ACCURACY.items():
-        for d in widths:
-            for base in (100.0, 1e4, 1e6):
-                convention = Convention("x", "x", base=base)
-                true = convention.frequencies(d)
-                result = identify(convention.table(n, d, dtype=dtype))
-                sin_err = float(np.max(np.abs(result.sin_frequencies / true - 1)))
-                cos_rel = np.abs(result.cos_frequencies / true - 1)
-                flagged = result.cos_uncertainty / true > target
-                pinned = float(np.max(cos_rel[~flagged])) if (~flagged).any() else 0.0
-                rows.append(
-                    Accuracy(
-                        np.dtype(dtype).name,
-                        d,
-                        base,
-                        sin_err,
-                        pinned,
-                        int(flagged.sum()),
-                        result.base,
-                    )
-                )
-    return rows
-
-
-def non_encodings() -> dict[str, npt.NDArray[Any]]:
-    """Tables that are not sinusoidal encodings: noise, a noisy table, zeros, one NaN."""
-    one_nan = numeric.sinusoidal(200, 64)
-    one_nan[3, 5] = np.nan
-    noise = np.random.default_rng(1).normal(0, 1e-3, (200, 64))
-    return {
-        "uniform noise": np.random.default_rng(0).uniform(-1, 1, (200, 64)),
-        "paper + noise 1e-3 (learned-like)": np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1),
-        "all zeros": np.zeros((200, 64)),
-        "one NaN": one_nan,
-    }
 
 
 def _reduced(
@@ -428,17 +366,17 @@ claim(
 
 
 def t2t_formula_error(convention: Convention, d: int = 512, n: int = 1000) -> float:
-    """Largest difference between a convention's table and tensor2tensor's own formula.
+    r"""Largest difference between a convention's table and tensor2tensor's own formula.
+
+    The formula, :math:`\sin, \cos(p\,\exp(-k \ln 10000 / (d/2 - 1)))` in halves, is
+    written out in float64 by :func:`described_table` from the page's description.
 
     Examples
     --------
     >>> t2t_formula_error(conventions.get("tensor2tensor"), d=16, n=50) < 1e-12
     True
     """
-    h = d // 2
-    freq = np.exp(-np.arange(h) * np.log(10000.0) / (h - 1))
-    angle = np.multiply.outer(np.arange(n, dtype=np.float64), freq)
-    reference = np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+    reference, _ = described_table(conventions.get("tensor2tensor"), n, d)
     return float(np.abs(convention.table(n, d) - reference).max())
 
 
@@ -511,7 +449,8 @@ def one_indexed_error(exponent: float, d: int = 64, n: int = 1000) -> float:
 
     The one-indexed table :math:`\sin, \cos(p\,b^{-2(k+1)/d})` (``b = 10000``) against
     columns ``2 .. d+1`` of the paper's table of width ``d + 2`` with the base
-    :math:`b^{\text{exponent}}`, positions ``0 .. n-1``. Both in float64: with the right
+    :math:`b^{\text{exponent}}`, positions ``0 .. n-1`` (the one-indexed table written out by
+    :func:`described_table`). Both in float64: with the right
     base (``exponent = (d+2)/d``) they agree to about :math:`10^{-13}` (angles up to
     :math:`10^3`, rounded frequencies); with the base unchanged they differ by order one.
 
@@ -520,10 +459,7 @@ def one_indexed_error(exponent: float, d: int = 64, n: int = 1000) -> float:
     >>> one_indexed_error(66 / 64) < 1e-12, one_indexed_error(1.0) > 0.1
     (True, True)
     """
-    frequencies = 10000.0 ** (-2.0 * (np.arange(d // 2) + 1) / d)
-    angle = np.multiply.outer(np.arange(n, dtype=np.float64), frequencies)
-    one_indexed = np.empty((n, d))
-    one_indexed[:, 0::2], one_indexed[:, 1::2] = np.sin(angle), np.cos(angle)
+    one_indexed, _ = described_table(conventions.get("one-indexed"), n, d)
     wider = numeric.sinusoidal(n, d + 2, base=10000.0**exponent)[:, 2:]
     return float(np.abs(wider - one_indexed).max())
 
@@ -673,87 +609,16 @@ claim(
     ),
 )
 
-#: Widths of the recovery check.
-WIDTHS = (8, 64, 512)
 
-#: A phrase that identify's notes must contain for each bug.
-BUG_SIGNS = {
-    "doubled-exponent": "doubled-exponent",
-    "multiplied": "multiplied by",
-    "integer-division": "integer division",
-    "column-index": "`i // 2`",
-    "halves-for-interleaved": "layout halves",
-    "odd-width": "without a partner",
-    "fairseq-offset": "position 2",
-}
-
-
-class Recovery(NamedTuple):
-    """What identify recovered: tables tried, the failures, and whether every bug was named."""
-
-    cases: int
-    failures: list[str]
-    bugs_named: bool
-
-
-def _table_failure(
-    name: str, convention: Convention, d: int, dtype: type[np.floating[Any]]
-) -> str | None:
-    target = ACCURACY[dtype]
-    result = identify(convention.table(200, d, dtype=dtype))
-    law = {"one-indexed": "other"}.get(convention.law, convention.law)
-    sin_error = float(np.max(np.abs(result.sin_frequencies / convention.frequencies(d) - 1)))
-    got = (result.layout, result.order, result.position_offset, result.law)
-    want = (convention.layout, convention.order, convention.offset, law)
-    base_ok = result.base is not None and abs(result.base / convention.base - 1) < target
-    if got != want or not base_ok or sin_error > target:
-        return f"{name} d={d} {np.dtype(dtype)}: {got} base {result.base}"
-    return None
-
-
-def bug_named(bug: bug_zoo.Bug) -> bool:
-    """Whether identify calls the bug's table (d = 64, 65 for the odd width) by its name."""
-    d = 65 if bug.name == "odd-width" else 64
-    result = identify(bug.make(200, d))
-    return (
-        result.is_encoding
-        and not result.matches_paper
-        and any(BUG_SIGNS[bug.name] in note for note in result.notes)
-    )
-
-
-def recovery(named: Mapping[str, Convention]) -> Recovery:
-    """identify on every convention's table, ``d`` in :data:`WIDTHS`, float64 and float32."""
-    failures: list[str] = []
-    cases = 0
-    for name, convention in named.items():
-        for d in WIDTHS:
-            for dtype in ACCURACY:
-                cases += 1
-                failure = _table_failure(name, convention, d, dtype)
-                if failure is not None:
-                    failures.append(failure)
-    return Recovery(cases, failures, all(bug_named(bug) for bug in bug_zoo.BUGS))
-
-
-def _uniform_noise() -> npt.NDArray[np.float64]:
-    return np.random.default_rng(0).uniform(-1, 1, size=(200, 64))
-
-
-def _noisy_paper() -> npt.NDArray[np.float64]:
-    noise = np.random.default_rng(1).normal(0, 0.01, size=(200, 64))
-    return np.clip(numeric.sinusoidal(200, 64) + noise, -1, 1)
-
-
-def _zeros() -> npt.NDArray[np.float64]:
-    return np.zeros((100, 64))
-
-
-#: Tables that are not sinusoidal encodings (makers ``() -> (n, d)``), for ``identify``.
-UNIFORM_NOISE_TABLE = Candidate("uniform random table", _uniform_noise)
-NOISY_PAPER_TABLE = Candidate("paper table + noise 0.01 (learned-like)", _noisy_paper)
-
-ZERO_TABLE = Candidate("all zeros", _zeros)
+#: Tables that are not sinusoidal encodings, for ``identify``.
+UNIFORM_NOISE_TABLE = Candidate("uniform random table", non_encodings()["uniform noise"])
+NOISY_PAPER_TABLE = Candidate(
+    "paper table + noise 0.01 (learned-like)",
+    np.clip(
+        numeric.sinusoidal(200, 64) + np.random.default_rng(1).normal(0, 0.01, (200, 64)), -1, 1
+    ),
+)
+ZERO_TABLE = Candidate("all zeros", np.zeros((100, 64)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -803,13 +668,9 @@ def _recovers(named: dict[str, conventions.Convention]) -> Evidence:
     )
 
 
-def _accepted(make: Callable[[], Any]) -> Evidence:
-    result = identify(make())
+def _accepted(table: npt.NDArray[Any]) -> Evidence:
+    result = identify(table)
     return checked(result.is_encoding, result.reason)
-
-
-def _paper_table() -> Any:
-    return numeric.sinusoidal(200, 64)
 
 
 claim(
@@ -818,7 +679,7 @@ claim(
     Check(_recovers, true=conventions.CONVENTIONS, wrong=(T2T_READ_AS_PAPER_LAW,)),
     Check(
         _accepted,
-        true=_paper_table,
+        true=numeric.sinusoidal(200, 64),
         wrong=(UNIFORM_NOISE_TABLE, NOISY_PAPER_TABLE, ZERO_TABLE),
     ),
     statement=(
@@ -1011,24 +872,6 @@ claim(
         r" = i\,e^{-i\theta}"
     ),
 )
-
-
-def uncertainty_slopes(n: int = 256, d: int = 128, base: float = 1e6) -> tuple[float, float, int]:
-    r"""Log-log slopes of identify's relative uncertainty against :math:`\theta = \omega(n-1)`.
-
-    Over the slow pairs (:math:`\theta < 1/2`) of a float32 paper-law table: the cosine
-    columns' slope (about -2: :math:`\varepsilon/\theta^2`), the sine columns' (about 0),
-    and the number of slow pairs.
-    """
-    law = Convention("slow", "paper law, large base", base=base)
-    true = law.frequencies(d)
-    found = identify(law.table(n, d, dtype=np.float32))
-    theta = true * (n - 1)
-    slow = theta < 0.5
-    x = np.log(theta[slow])
-    cosine = float(np.polyfit(x, np.log(found.cos_uncertainty[slow] / true[slow]), 1)[0])
-    sine = float(np.polyfit(x, np.log(found.sin_uncertainty[slow] / true[slow]), 1)[0])
-    return cosine, sine, int(slow.sum())
 
 
 def _uncertainty(exponent: float) -> Evidence:

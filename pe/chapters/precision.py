@@ -13,122 +13,49 @@ the true one), with the angle-addition strategy of :class:`pe.symbolic.Derivatio
 (expand, expand_trig, expand; :math:`\mathrm{i}^2 = -1` is applied by ``expand``).
 
 The measurements: the recipes of :mod:`pe.recipes` (angles formed in float32, a rotation
-chained step by step without re-anchoring), the rotation algorithm with float64 angles
-(:func:`rotation_with_float64_angles`), the error of each method of :data:`METHODS`
-against position (:func:`row_errors`, :func:`error_by_position`, :func:`drift`) or on
-sampled entries (:func:`max_sampled_error`), and how close distinct rows come in each
-dtype (:func:`row_separation`, :func:`separations`). All errors are absolute errors of
-table entries (every entry lies in ``[-1, 1]``), measured by :func:`pe.reference.errors` at
-50 digits, so that the reference's own rounding does not enter the measurement.
+chained step by step without re-anchoring, the rotation algorithm with float64 angles) and
+pe's tables, measured by :mod:`pe.accuracy` on sampled entries
+(:func:`~pe.accuracy.max_sampled_error`), on whole rows (:func:`~pe.accuracy.row_errors`),
+by rounding census (:func:`~pe.accuracy.rounding_census`) and by how close distinct rows
+come (:func:`~pe.accuracy.row_separation`). All errors are absolute errors of table entries
+(every entry lies in ``[-1, 1]``), measured by :func:`pe.reference.errors` at 50 digits, so
+that the reference's own rounding does not enter the measurement.
 
 Examples
 --------
 >>> complex_shift(shift_factor).holds
 True
->>> errors = error_by_position("float32 recipe", np.array([10, 10_000]), 64)
->>> bool(errors[1] > 1e-4 > errors[0])
-True
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
-import mpmath
 import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _extended_precision, _rotation_table, numeric, recipes, reference
+from pe import _extended_precision, _rotation_table, numeric, recipes
 from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance
 from pe.accuracy import (
     RoundingCensus,
-    RowSeparation,
     Table,
+    angle_reduction_error,
     max_sampled_error,
     rounding_census,
     row_errors,
     row_separation,
 )
-from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX
+from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, shift_matrix
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import ENTRY, SHIFT, ErrorModel
-from pe.recipes import chained_rotation, float32_recipe
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="conventions")
 claim = chapter.claim
-
-
-#: The methods compared on the page: name -> ``table(positions, d_model)``.
-METHODS: dict[str, Table] = {
-    "pe float64": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float64),
-    "pe float32": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float32),
-    "pe float16": lambda ps, d: numeric.sinusoidal(ps, d, dtype=np.float16),
-    "direct float64": lambda ps, d: numeric.sinusoidal_direct(ps, d, dtype=np.float64),
-    "float32 recipe": lambda ps, d: float32_recipe(ps, d, dtype=np.float32),
-    "float16 recipe": lambda ps, d: float32_recipe(ps, d, dtype=np.float16),
-}
-
-
-def error_by_position(
-    method: str, positions: npt.ArrayLike, d_model: int, *, columns: int = 16, seed: int = 0
-) -> npt.NDArray[np.float64]:
-    """Largest error over ``columns`` sampled columns (always including 0 and 1), per position.
-
-    ``method`` is a key of :data:`METHODS`.
-    """
-    rng = np.random.default_rng(seed)
-    chosen = np.unique(np.concatenate([[0, 1], rng.integers(0, d_model, columns - 2)]))
-    worst: npt.NDArray[np.float64] = row_errors(METHODS[method], positions, d_model, chosen).max(
-        axis=1
-    )
-    return worst
-
-
-def drift(
-    positions: tuple[int, ...] = (10**3, 10**4, 10**5, 10**6), d_model: int = 64
-) -> dict[str, npt.NDArray[np.float64]]:
-    """Largest error over all columns at each position, for each method of :data:`METHODS`.
-
-    A position whose row holds a NaN (a float16 position that overflowed) gets NaN.
-    """
-    ps = np.asarray(positions, dtype=np.int64)
-    return {name: row_errors(table, ps, d_model).max(axis=1) for name, table in METHODS.items()}
-
-
-def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparation]:
-    """:func:`row_separation` of the recipe and of pe's table, in float16, float32 and float64."""
-    positions = np.arange(n_positions)
-    found = []
-    for dtype in (np.float16, np.float32, np.float64):
-        name = np.dtype(dtype).name
-        recipe = float32_recipe(positions, d_model, dtype=dtype)
-        found.append(row_separation(recipe, f"recipe in {name}"))
-        table = numeric.sinusoidal(n_positions, d_model, dtype=dtype)
-        found.append(row_separation(table, f"pe, rounded to {name}"))
-    return found
-
-
-def turn_bits(d_model: int = 512) -> float:
-    """Bits to which pe's three-double frequencies (in turns) match the exact ones, worst pair.
-
-    >>> turn_bits(8) > 150
-    True
-    """
-    from pe import _extended_precision
-
-    turns = _extended_precision.frequency_turns(d_model, 10000.0)
-    with mpmath.workdps(70):
-        worst = max(
-            abs(mpmath.fsum(mpmath.mpf(float(t[i])) for t in turns) * 2 * mpmath.pi / f - 1)
-            for i, f in enumerate(reference.frequencies(d_model, dps=70))
-        )
-    return float(-mpmath.log(worst, 2))
 
 
 def _nudged_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
@@ -153,9 +80,11 @@ FLOAT32 = ErrorModel(
     lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
 )
 
-#: Positions of the angle-reduction check (its bound: :data:`ANGLE_BOUND`).
+#: Positions of the angle-reduction check (its bound: :data:`pe._extended_precision.ANGLE_BOUND`).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
+_float16 = partial(numeric.sinusoidal, dtype=np.float16)
+_recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
 
 
 def _within(model: ErrorModel[[], float]) -> Callable[[Table], Evidence]:
@@ -220,15 +149,13 @@ def _drift_errors(table: Table) -> list[npt.NDArray[np.float64]]:
 
 
 def _drift_bound(unit: float) -> Callable[[Table], Evidence]:
-    """Every entry of 32 rows from each of p = 10^3 .. 10^6 under the model (roundoff ``unit``)."""
+    """Every entry of 32 rows from each of p = 10^3 .. 10^6 within :func:`pe.recipes.drift_bound`."""
 
     def run(table: Table) -> Evidence:
-        omega = np.repeat(numeric.frequencies(64), 2)
         ratio = 0.0
         for start, errors in zip(DRIFT_STARTS, _drift_errors(table), strict=True):
-            positions = start + np.arange(32)
-            model = (3 + np.abs(np.log(omega))) * unit * np.outer(positions, omega) + unit
-            ratio = max(ratio, float((errors / model).max()))
+            bound = recipes.drift_bound(start + np.arange(32), 64, unit)
+            ratio = max(ratio, float((errors / bound).max()))
         exponent = round(np.log2(unit))
         return within(
             ratio,
@@ -265,10 +192,6 @@ def _drift_slope(table: Table) -> Evidence:
     )
 
 
-#: A candidate shift factor ``(q, w) -> expression``.
-Factor = Callable[[Any, Any], Any]
-
-
 def shift_factor(q: Any, w: Any) -> Any:
     r"""The true factor :math:`\cos \omega q - \mathrm{i}\sin \omega q` of a shift by ``q``.
 
@@ -281,7 +204,7 @@ def shift_factor(q: Any, w: Any) -> Any:
     return sp.cos(w * q) - sp.I * sp.sin(w * q)
 
 
-def complex_shift(factor: Factor) -> Proof:
+def complex_shift(factor: Callable[[Any, Any], Any]) -> Proof:
     r"""Proof that multiplying by ``factor(q, w)`` shifts a complex pair by ``q`` positions.
 
     Parameters
@@ -319,19 +242,13 @@ def complex_shift(factor: Factor) -> Proof:
     return derivation.proof("one complex multiplication shifts a pair by q", statement, residual)
 
 
-def _conjugate_factor(q: Any, w: Any) -> Any:
-    return sp.cos(w * q) + sp.I * sp.sin(w * q)
-
-
-def _swapped_factor(q: Any, w: Any) -> Any:
-    return sp.sin(w * q) - sp.I * sp.cos(w * q)
-
-
 #: :math:`\cos \omega q + \mathrm{i}\sin \omega q` for the complex shift factor: a shift by -q.
-CONJUGATE_FACTOR = Candidate("factor cos + i sin", _conjugate_factor)
+CONJUGATE_FACTOR = Candidate(
+    "factor cos + i sin", lambda q, w: sp.cos(w * q) + sp.I * sp.sin(w * q)
+)
 
 #: :math:`\sin \omega q - \mathrm{i}\cos \omega q`: sine and cosine swapped in the factor.
-SWAPPED_FACTOR = Candidate("factor sin - i cos", _swapped_factor)
+SWAPPED_FACTOR = Candidate("factor sin - i cos", lambda q, w: sp.sin(w * q) - sp.I * sp.cos(w * q))
 
 claim(
     "complex-shift-step",
@@ -344,28 +261,10 @@ claim(
 )
 
 
-def rotation_with_float64_angles(positions: npt.ArrayLike, d_model: int) -> npt.NDArray[np.float64]:
-    r"""The rotation algorithm with its anchors' angles formed in plain float64 (a wrong design).
-
-    Same blocks and the same single complex product per entry as :func:`pe.numeric.sinusoidal`,
-    but :math:`\omega_i p` is rounded to float64 before ``sin``/``cos``: the anchors of far
-    block starts inherit an angle error near :math:`2^{-53}\,\omega_i q`, so the table is no
-    longer within the float64 bound at large positions.
-    """
-    ps = np.asarray(positions, dtype=np.int64)
-    block = _rotation_table.BLOCK
-    omega = numeric.frequencies(d_model)
-    low = np.multiply.outer((ps % block).astype(np.float64), omega)
-    high = np.multiply.outer((ps - ps % block).astype(np.float64), omega)
-    z = (np.sin(low) + 1j * np.cos(low)) * (np.cos(high) - 1j * np.sin(high))
-    out: npt.NDArray[np.float64] = z.view(np.float64).reshape(ps.size, d_model)
-    return out
-
-
 #: Table methods ``(positions, d) -> table`` that miss the float64 or float32 bounds.
 DIRECT_FLOAT64_TABLE = Candidate("direct float64 evaluation", numeric.sinusoidal_direct)
 FLOAT64_ANGLE_ANCHORS = Candidate(
-    "rotation with anchors from float64 angles", rotation_with_float64_angles
+    "rotation with anchors from float64 angles", recipes.rotation_with_float64_angles
 )
 
 #: The statement "float64 tables are correctly rounded" (true: they are not).
@@ -403,16 +302,7 @@ claim(
 )
 
 
-def _chained(positions: Any, d: int) -> Any:
-    return chained_rotation(int(np.max(positions)) + 1, d)[positions]
-
-
-FLOAT32_RECIPE = Candidate("the float32 recipe", float32_recipe)
-
-
-def _recipe16_drift(positions: Any, d: int) -> Any:
-    """The float16 recipe's table, for the float32 drift bound (it drifts far more)."""
-    return float32_recipe(positions, d, dtype=np.float16)
+FLOAT32_RECIPE = Candidate("the float32 recipe", recipes.float32_recipe)
 
 
 #: The direct float64 evaluation rounded to float32: close, but not correctly rounded.
@@ -424,7 +314,8 @@ DIRECT_FLOAT32_TABLE = Candidate(
 #: Rows chained by one complex multiplication each, z(p + 1) = z(p) u, in complex64 and
 #: never re-anchored: the rounding errors add up along the rows.
 CHAINED_COMPLEX64 = Candidate(
-    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring", _chained
+    "rows chained z(p+1) = z(p) u in complex64 without re-anchoring",
+    lambda positions, d: recipes.chained_rotation(int(np.max(positions)) + 1, d)[positions],
 )
 
 
@@ -465,7 +356,7 @@ claim(
     Check(
         _drift_bound(2.0**-24),
         true=recipes.float32_recipe,
-        wrong=(Candidate("the float16 recipe", _recipe16_drift),),
+        wrong=(Candidate("the float16 recipe", _recipe16),),
     ),
     statement=(
         r"\begin{gathered}|\widehat{PE}_{\text{recipe}} - PE| \le (3 + |\ln\omega_i|)"
@@ -473,9 +364,6 @@ claim(
         r" \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
     ),
 )
-
-_float16 = partial(numeric.sinusoidal, dtype=np.float16)
-_recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
 
 
 def _rows(repeat: bool) -> Callable[[Table], Evidence]:
@@ -506,88 +394,17 @@ claim(
     ),
 )
 
-#: The reproducer of GPT-NeoX issue #1003: head width, positions, base, the entry printed.
-NEOX_1003 = (32, 2048, 10000.0, (1857, 1))
-
 #: What the reporter printed: the float32 angle, the float16 angle, the largest change of
 #: the cosine over the table (``tensor(1044.2678)``, ``tensor(1045.)``, ``tensor(0.7819)``).
 NEOX_1003_REPORTED = (1044.2678, 1045.0, 0.7819)
 
-#: How float16 angles are formed ``(positions, inv_freq) -> (n, d/2)`` float16, from the
-#: float32 positions and frequencies of the reproducer.
-HalfAngles = Callable[[npt.NDArray[np.float32], npt.NDArray[np.float32]], npt.NDArray[np.float16]]
-
-
-def half_frequency_angles(
-    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float16]:
-    """The reproducer's float16 path: ``inv_freq.half()``, float16 positions, float16 products."""
-    return np.multiply.outer(positions.astype(np.float16), inv_freq.astype(np.float16))
-
-
-def rounded_angles(
-    positions: npt.NDArray[np.float32], inv_freq: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float16]:
-    """The float32 angles, each rounded once to float16."""
-    return np.multiply.outer(positions, inv_freq).astype(np.float32).astype(np.float16)
-
-
-class NeoxReproducer(NamedTuple):
-    r"""The numbers of GPT-NeoX #1003's reproducer, recomputed in NumPy.
-
-    ``angle32`` is the float32 angle at the printed entry, ``rounded`` that angle rounded to
-    float16, ``angle16`` the float16 angle the candidate path forms there; ``entry_change``
-    is :math:`|\cos` (float16 path) :math:`- \cos` (float32 path)| at that entry and
-    ``largest_change`` the largest such change over the table, at ``where``.
-    """
-
-    angle32: float
-    rounded: float
-    angle16: float
-    entry_change: float
-    largest_change: float
-    where: tuple[int, int]
-
-
-def neox_reproducer(half_angles: HalfAngles = half_frequency_angles) -> NeoxReproducer:
-    """Recompute the reproducer of GPT-NeoX #1003 with float16 angles from ``half_angles``.
-
-    As in the reporter's code: ``inv_freq = 1 / base ** (arange(0, d, 2) / d)`` and the
-    positions in float32, the angles as their outer product, the cosines of the float32
-    angles in float32 and of the float16 angles in float16 (NumPy computes both through
-    float32 and rounds once, as the GPU kernels do up to a unit in the last place).
-
-    Examples
-    --------
-    >>> found = neox_reproducer()
-    >>> round(found.angle32, 4), found.rounded, found.angle16
-    (1044.2678, 1044.0, 1045.0)
-    """
-    d, n, base, (row, column) = NEOX_1003
-    exponents = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)
-    inv_freq = np.float32(1.0) / (np.float32(base) ** exponents)
-    positions = np.arange(n, dtype=np.float32)
-    angles32 = np.multiply.outer(positions, inv_freq).astype(np.float32)
-    angles16 = np.asarray(half_angles(positions, inv_freq), dtype=np.float16)
-    change = np.abs(np.cos(angles16).astype(np.float32) - np.cos(angles32))
-    where = np.unravel_index(int(np.argmax(change)), change.shape)
-    return NeoxReproducer(
-        angle32=float(angles32[row, column]),
-        rounded=float(np.float16(angles32[row, column])),
-        angle16=float(angles16[row, column]),
-        entry_change=float(change[row, column]),
-        largest_change=float(change.max()),
-        where=(int(where[0]), int(where[1])),
-    )
-
-
 #: The float32 angle rounded once to float16, read as the cause of GPT-NeoX #1003's 1045.
-ROUNDED_ANGLES = Candidate("the float32 angle rounded to float16", rounded_angles)
+ROUNDED_ANGLES = Candidate("the float32 angle rounded to float16", recipes.rounded_angles)
 
 
-def _neox(half_angles: HalfAngles) -> Evidence:
+def _neox(half_angles: recipes.HalfAngles) -> Evidence:
     """The reproducer of GPT-NeoX #1003 recomputed: the reporter's numbers and the page's."""
-    found = neox_reproducer(half_angles)
+    found = recipes.neox_reproducer(half_angles)
     angle32, angle16, largest = NEOX_1003_REPORTED
     reported = (
         round(found.angle32, 4) == angle32
@@ -609,7 +426,7 @@ claim(
     "GPT-NeoX #1003: the 1045 comes from float16 frequencies, not from rounding the angle",
     Check(
         _neox,
-        true=half_frequency_angles,
+        true=recipes.half_frequency_angles,
         wrong=(ROUNDED_ANGLES,),
     ),
     statement=(
@@ -731,42 +548,12 @@ claim(
 )
 
 
-def angle_reduction_error(
-    turns: tuple[npt.NDArray[np.float64], ...], positions: npt.ArrayLike, d_model: int
-) -> tuple[float, float]:
-    r"""Error of the anchors' reduced angles against :math:`\omega_i p \bmod 2\pi` (mpmath, 70 digits).
-
-    ``turns``: the frequencies in turns per position as a sum of float64 arrays (pe's three,
-    or fewer for a candidate), reduced by pe's ``_extended_precision._reduced_turns``.
-    Returns the largest error and the largest :math:`|x|`, both in radians.
-    """
-    from pe import _extended_precision
-
-    ps = np.asarray(positions, dtype=np.float64)
-    parts = (*turns, *(np.zeros_like(turns[0]),) * (3 - len(turns)))
-    s, e = _extended_precision._reduced_turns(ps, (parts[0], parts[1], parts[2]))
-    worst = mpmath.mpf(0)
-    with mpmath.workdps(70):
-        exact = [
-            reference.frequency(i, d_model, dps=70) / (2 * mpmath.pi) for i in range(d_model // 2)
-        ]
-        for row, p in enumerate(ps):
-            for i, f in enumerate(exact):
-                t = mpmath.mpf(int(p)) * f - mpmath.nint(mpmath.mpf(int(p)) * f)
-                gap = abs(mpmath.mpf(float(s[row, i])) + mpmath.mpf(float(e[row, i])) - t)
-                worst = max(worst, min(gap, abs(gap - 1)))
-    return float(2 * mpmath.pi * worst), float(2 * np.pi * np.abs(s + e).max())
-
-
 #: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
 #: instead of three: too coarse to reduce angles near 2^53 to 2^-80 turns.
 TWO_DOUBLE_FREQUENCIES = Candidate(
     "frequencies kept in two doubles (about 106 bits)",
     _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
-#: The reduced angle's bound in radians, 2^-80 turns: at most seven roundings of the low
-#: word (below 2^-29 turns), each within 2^-83 turns (pe._extended_precision).
-ANGLE_BOUND = 2 * math.pi * 2.0**-80
 
 
 def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
@@ -777,7 +564,7 @@ def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
         f"{error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits), |x| <= {largest:.6g}",
         error=error,
         tolerance=Tolerance(
-            ANGLE_BOUND,
+            _extended_precision.ANGLE_BOUND,
             r"2^{-80} \text{ turns: at most seven roundings of the low word, each within }"
             r" 2^{-83} \text{ turns}",
         ),
@@ -839,32 +626,10 @@ claim(
 )
 
 
-def megatron_535_angles(
-    n: int, dim: int, dtype: type[np.floating[Any]]
-) -> npt.NDArray[np.floating[Any]]:
-    r"""RoPE's angles along the code path Megatron-LM issue 535 reports, in NumPy.
-
-    The frequencies :math:`10000^{-2i/	ext{dim}}` are computed in float32 and kept in
-    ``dtype`` (a model cast to float16 casts them too); the positions ``0 .. n-1`` are
-    cast to the frequencies' type and multiplied by them, each product rounded to
-    ``dtype`` (an outer product, as the reported ``einsum`` computes it).
-    ``tests/test_real_code.py`` runs the same path in PyTorch and finds the same table.
-
-    Examples
-    --------
-    >>> angles = megatron_535_angles(32_768, 128, np.float16)
-    >>> angles.dtype, bool(np.array_equal(angles[32_767], angles[32_766]))
-    (dtype('float16'), True)
-    """
-    exponent = np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim)
-    frequencies = (np.float32(1.0) / np.float32(10000.0) ** exponent).astype(dtype)
-    return np.multiply.outer(np.arange(n).astype(dtype), frequencies)
-
-
 def _positions_in(dtype: type[np.floating[Any]]) -> Evidence:
     """Megatron-LM #535 recomputed: the rows of RoPE's angles for 32768 positions, along the
     reported path with frequencies of ``dtype``, collide."""
-    angles = megatron_535_angles(32_768, 128, dtype)
+    angles = recipes.megatron_535_angles(32_768, 128, dtype)
     distinct = np.unique(angles, axis=0).shape[0]
     return checked(
         distinct < angles.shape[0],
@@ -914,12 +679,10 @@ for key, (title, words) in REPORTED.items():
     claim(f"{key}-reported", title, statement=rf"\text{{{words}}}", source=key)
 
 
-def _other_base_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
-    return numeric.shift_matrix(k, d, base=base * 1.001)
-
-
 #: :math:`T_k` built with base 10010 instead of 10000: slightly wrong frequencies.
-OTHER_BASE_SHIFT_MATRIX = Candidate("T_k with base 10010", _other_base_shift_matrix)
+OTHER_BASE_SHIFT_MATRIX = Candidate(
+    "T_k with base 10010", lambda k, d, base: numeric.shift_matrix(k, d, base=base * 1.001)
+)
 
 #: Positions and offsets of the low-precision identity checks.
 OFFSETS = np.array([1, 3, 100, -7])
@@ -942,15 +705,11 @@ def _identity_in(dtype: type[np.floating[Any]]) -> Callable[[numeric.MatrixCandi
     return run
 
 
-def _shift_matrix(k: float, d: int, base: float) -> Any:
-    return numeric.shift_matrix(k, d, base=base)
-
-
 claim(
     "identity-low-precision",
     "The rotation identity in float16, float32 and float64",
-    Check(_identity_in(np.float16), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
-    Check(_identity_in(np.float32), true=_shift_matrix, wrong=(OTHER_BASE_SHIFT_MATRIX,)),
-    Check(_identity_in(np.float64), true=_shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float16), true=shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float32), true=shift_matrix, wrong=(OTHER_BASE_SHIFT_MATRIX,)),
+    Check(_identity_in(np.float64), true=shift_matrix, wrong=(TRANSPOSED_SHIFT_MATRIX,)),
     statement=r"|(T_k PE(p))_j - PE(p+k)_j| \le " + SHIFT.latex,
 )

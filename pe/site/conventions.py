@@ -23,7 +23,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import bug_zoo, cli, conventions, numeric
-from pe.chapters import conventions as experiments
+from pe import identify_accuracy as experiments
 from pe.chapters import conventions as proofs
 from pe.identify import MIN_ROWS, Identification, identify
 from pe.site import report

@@ -27,7 +27,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from pe import _rotation_table, accuracy, error_models, numeric, recipes, reference
-from pe.chapters import precision, rotation_identity
+from pe.chapters import rotation_identity
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, error_plot, label_axes, render
 from pe.site.html import Html, escape, math, table
@@ -67,7 +67,7 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
     """Largest error over sampled columns against position, for pe and the usual recipes."""
     positions = np.unique(np.logspace(0, 20 * np.log10(2), points).astype(np.int64))
     curves = {
-        name: np.maximum(precision.error_by_position(name, positions, d_model), 1e-18)
+        name: np.maximum(accuracy.error_by_position(name, positions, d_model), 1e-18)
         for name, _, _ in _CURVES
     }
 
@@ -125,10 +125,10 @@ def anchoring(n_positions: int = 8192, d_model: int = 16) -> Html:
             recipes.chained_rotation(n_positions, d_model, dtype=np.complex128)
         ),
         "pe float32 (anchored)": worst(
-            precision.METHODS["pe float32"](np.arange(n_positions), d_model)
+            accuracy.METHODS["pe float32"](np.arange(n_positions), d_model)
         ),
         "pe float64 (anchored)": worst(
-            precision.METHODS["pe float64"](np.arange(n_positions), d_model)
+            accuracy.METHODS["pe float64"](np.arange(n_positions), d_model)
         ),
     }
 
@@ -173,7 +173,7 @@ DRIFT_WIDTH = 64
 
 @cache
 def _drift() -> dict[str, npt.NDArray[np.float64]]:
-    return precision.drift(DRIFT_POSITIONS, DRIFT_WIDTH)
+    return accuracy.drift(DRIFT_POSITIONS, DRIFT_WIDTH)
 
 
 def _drift_at(method: str, position: int) -> float:
@@ -182,7 +182,7 @@ def _drift_at(method: str, position: int) -> float:
 
 @cache
 def _separations() -> dict[str, accuracy.RowSeparation]:
-    return {r.label: r for r in precision.separations()}
+    return {r.label: r for r in accuracy.separations()}
 
 
 #: The width at which the prose quotes the precision of the frequencies in turns.
@@ -192,7 +192,7 @@ TURN_WIDTH = 512
 def drift_table(positions: tuple[int, ...] = DRIFT_POSITIONS, d_model: int = DRIFT_WIDTH) -> Html:
     """Largest error over all columns at a few positions, for each method of the page."""
     same = positions == DRIFT_POSITIONS and d_model == DRIFT_WIDTH
-    found = _drift() if same else precision.drift(positions, d_model)
+    found = _drift() if same else accuracy.drift(positions, d_model)
     return table(
         [f"method (d = {d_model})", *(f"p = {p:,}" for p in positions)],
         (
@@ -213,7 +213,7 @@ def separation_table(n_positions: int = 4096, d_model: int = 16) -> Html:
         ],
         (
             [r.label, r.duplicates, f"{r.smallest:.3g}", f"{r.pair[0]} and {r.pair[1]}"]
-            for r in precision.separations(n_positions, d_model)
+            for r in accuracy.separations(n_positions, d_model)
         ),
     )
 
@@ -319,15 +319,15 @@ def rounding_sentence() -> Html:
 
 
 @cache
-def _neox() -> precision.NeoxReproducer:
+def _neox() -> recipes.NeoxReproducer:
     """The reproducer of GPT-NeoX #1003 recomputed, with the reporter's float16 path."""
-    return precision.neox_reproducer()
+    return recipes.neox_reproducer()
 
 
 @cache
-def _neox_rounded() -> precision.NeoxReproducer:
+def _neox_rounded() -> recipes.NeoxReproducer:
     """The same reproducer with the float32 angles rounded once to float16."""
-    return precision.neox_reproducer(precision.rounded_angles)
+    return recipes.neox_reproducer(recipes.rounded_angles)
 
 
 #: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`), each computed by pe.
@@ -338,14 +338,14 @@ VALUES: dict[str, Callable[[], object]] = {
     "recipe32_at_1e4": lambda: _drift_at("float32 recipe", 10**4),
     "direct64_at_1e3": lambda: _drift_at("direct float64", 10**3),
     "direct64_at_1e6": lambda: _drift_at("direct float64", 10**6),
-    "turn_bits": lambda: precision.turn_bits(TURN_WIDTH),
+    "turn_bits": lambda: accuracy.turn_bits(TURN_WIDTH),
     "turn_width": lambda: TURN_WIDTH,
     "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
     "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
-    "neox_d": lambda: precision.NEOX_1003[0],
-    "neox_n": lambda: precision.NEOX_1003[1],
-    "neox_row": lambda: precision.NEOX_1003[3][0],
-    "neox_pair": lambda: precision.NEOX_1003[3][1],
+    "neox_d": lambda: recipes.NEOX_1003[0],
+    "neox_n": lambda: recipes.NEOX_1003[1],
+    "neox_row": lambda: recipes.NEOX_1003[3][0],
+    "neox_pair": lambda: recipes.NEOX_1003[3][1],
     "neox_angle32": lambda: _neox().angle32,
     "neox_rounded": lambda: _neox_rounded().angle16,
     "neox_angle16": lambda: _neox().angle16,
