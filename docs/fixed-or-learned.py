@@ -111,7 +111,7 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 # included, so $x + PE$ is no longer a term of the top state; how much of its direction
 # survives is an empirical matter.
 #
-# A tiny stack in `pe.chapters.fixed_or_learned` shows both with random weights: attention
+# A tiny stack in `pe.residual_stream` shows both with random weights: attention
 # and feed-forward sublayers, run once on content $x$ and once on $x + PE$. The change at the
 # top keeps the direction of $PE(p)$ best in the pre-LN stack, less in the post-LN one, and
 # least without residual connections [checked](claims.py#claim-residual-signal-order).

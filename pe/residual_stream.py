@@ -101,14 +101,14 @@ def _cancelling(layer: int, h: Array, out: Array) -> tuple[Array, Array]:
     return _residual(layer, h, -h if layer == 0 else out)
 
 
-#: :math:`h_{l+1} = h_l + f_l(h_l)`, the sublayer reading :math:`\mathrm{LN}(h_l)` (pre-LN).
+#: :math:`h_{l+1} = h_l + f_l(\mathrm{LN}(h_l))`: the sublayer reads the normalised stream (pre-LN).
 RESIDUAL = Connection("pre-LN residual", _residual)
 
 #: :math:`h_{l+1} = \mathrm{LN}(h_l + f_l(h_l))`: the paper's post-LN layer, normalising the
 #: whole stream after each addition.
 POST_LN = Connection("post-LN residual", _post_norm, pre_norm=False)
 
-#: :math:`h_{l+1} = f_l(h_l)`: each layer replaces its input.
+#: :math:`h_{l+1} = f_l(\mathrm{LN}(h_l))`: each layer replaces its input.
 PLAIN = Connection("plain", _plain)
 
 #: Residual, but the first sublayer outputs :math:`-h_0` (a sublayer that cancels its input).

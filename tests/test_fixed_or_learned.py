@@ -57,7 +57,7 @@ def test_post_ln_stack_is_not_the_sum_the_old_statement_claimed() -> None:
     # every row of a post-LN top is normalised: mean 0, mean square 1 (up to the 1e-6 epsilon)
     assert np.abs(post.top.mean(axis=1)).max() < 1e-12
     assert np.abs((post.top**2).mean(axis=1) - 1).max() < 1e-5
-    assert claims._stack_sum(learned.RESIDUAL).holds
+    assert claims._stack_sum(stream.RESIDUAL).holds
     assert not claims._stack_sum(wrong.POST_LN_STACK.value).holds
 
 

@@ -37,14 +37,16 @@ from pe._machine_dependent import measured, worst_case_text
 from pe._tolerance import EPS64, Tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, checked, within
 from pe.error_models import DOT_PRODUCT
-
-# The page reads the stacks and their signal from its chapter: re-exported for it.
-from pe.residual_stream import CANCELLING as CANCELLING  # noqa: PLC0414
-from pe.residual_stream import PLAIN as PLAIN  # noqa: PLC0414
-from pe.residual_stream import POST_LN as POST_LN  # noqa: PLC0414
-from pe.residual_stream import RESIDUAL as RESIDUAL  # noqa: PLC0414
-from pe.residual_stream import Connection, StackRun, run_stack
-from pe.residual_stream import position_signal as position_signal  # noqa: PLC0414
+from pe.residual_stream import (
+    CANCELLING,
+    PLAIN,
+    POST_LN,
+    RESIDUAL,
+    Connection,
+    StackRun,
+    position_signal,
+    run_stack,
+)
 
 chapter = Chapter(__name__, follows="implications")
 claim = chapter.claim

@@ -1,8 +1,8 @@
 """Tables, figures and the worked session of the chapter "Conventions and pitfalls".
 
 Everything here is computed when the page is built, from :mod:`pe.conventions`,
-:mod:`pe.bug_zoo`, :mod:`pe.identify` and the chapter's :mod:`pe.proofs.conventions` and
-:mod:`pe.experiments.conventions`. Needs matplotlib (the ``docs`` extra).
+:mod:`pe.bug_zoo`, :mod:`pe.identify`, :mod:`pe.identify_accuracy` and the chapter,
+:mod:`pe.chapters.conventions`. Needs matplotlib (the ``docs`` extra).
 """
 
 from __future__ import annotations

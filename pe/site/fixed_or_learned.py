@@ -1,6 +1,7 @@
 """The page "Fixed or learned": its figures, tables, sentences and exercises.
 
-Each function computes its numbers with :mod:`pe.experiments.fixed_or_learned` when called
+Each function computes its numbers with :mod:`pe.chapters.fixed_or_learned` and the stacks
+of :mod:`pe.residual_stream` when called
 and returns :class:`~pe.site.html.Html`; figures go through :func:`pe.site.figures.render`.
 A function that states a fact the prose relies on raises if the fact does not hold.
 """
@@ -13,6 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from pe import numeric
+from pe import residual_stream as stream
 from pe.chapters import fixed_or_learned as facts
 from pe.chapters import fixed_or_learned as learned
 from pe.site import report
@@ -32,10 +34,10 @@ __all__ = [
 
 #: The stacks of :func:`signal_table`: label and connection.
 STACKS = (
-    ("pre-LN residual, h + f(LN(h))", learned.RESIDUAL),
-    ("post-LN residual, LN(h + f(h)) (the paper's)", learned.POST_LN),
-    ("plain, f(LN(h))", learned.PLAIN),
-    ("residual, first sublayer outputs −h", learned.CANCELLING),
+    ("pre-LN residual, h + f(LN(h))", stream.RESIDUAL),
+    ("post-LN residual, LN(h + f(h)) (the paper's)", stream.POST_LN),
+    ("plain, f(LN(h))", stream.PLAIN),
+    ("residual, first sublayer outputs −h", stream.CANCELLING),
 )
 
 
@@ -110,7 +112,7 @@ def signal_table() -> Html:
         cancelling one leaves any signal (the prose says so).
     """
     d, n, layers = facts.STACK
-    values = [learned.position_signal(d, n, layers, connection=c) for _, c in STACKS]
+    values = [stream.position_signal(d, n, layers, connection=c) for _, c in STACKS]
     if not (values[0] > values[1] and values[0] > 0.5 > values[2] and math.isnan(values[3])):
         raise AssertionError(f"position signals {values} contradict the prose")
     return table(
@@ -128,8 +130,8 @@ def signal_table() -> Html:
 def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -> Html:
     """Mean cosine between the top's change and PE, residual against plain stacks."""
     layers = np.arange(1, depth + 1)
-    with_residual = [learned.position_signal(d_model, n, int(k)) for k in layers]
-    plain = [learned.position_signal(d_model, n, int(k), connection=learned.PLAIN) for k in layers]
+    with_residual = [stream.position_signal(d_model, n, int(k)) for k in layers]
+    plain = [stream.position_signal(d_model, n, int(k), connection=stream.PLAIN) for k in layers]
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax = fig.add_subplot()

@@ -1,6 +1,7 @@
 """The page "What the identity implies": its figures, tables, sentences and exercises.
 
-Each function computes its numbers with :mod:`pe.experiments.implications` when called
+Each function computes its numbers with :mod:`pe.chapters.implications` and
+:mod:`pe.position_scores` when called
 and returns :class:`~pe.site.html.Html`; figures go through :func:`pe.site.figures.render`.
 A function that states a fact the prose relies on raises if the fact does not hold.
 """

@@ -1,6 +1,6 @@
 r"""The page "Precision and speed": figures, tables and formulas, computed at build time.
 
-Errors are measured against 50-digit mpmath (:mod:`pe.experiments.precision`). Figures
+Errors are measured against 50-digit mpmath (:mod:`pe.accuracy`). Figures
 need matplotlib (the ``docs`` extra), through :func:`pe.site.figures.render`. The
 benchmark shown is the last saved run of ``benchmarks/run.py``, shipped with the package
 as ``pe/site/data/benchmarks.json`` (:func:`benchmark_results`).

@@ -1,6 +1,6 @@
 """Figures and page helpers of "The relative-position family" (docs/relative-family.py).
 
-Figures are drawn from :mod:`pe.chapters.relative_family` and return the HTML of
+Figures are drawn from :mod:`pe.chapters.relative_family` and :mod:`pe.relative` and return the HTML of
 :func:`pe.site.figures.render` (both palettes, alt text); the other helpers return the lines
 of computed numbers the page shows.
 """

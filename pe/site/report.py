@@ -2,8 +2,8 @@
 
 Notebook pages call these functions and let Jupyter display the returned
 :class:`~pe.site.html.Html` (through ``_repr_html_``), so a page never retypes a formula or
-a number: the math comes from :mod:`pe.symbolic` and :mod:`pe.proofs`, the numbers from
-:mod:`pe.numeric` and :mod:`pe.experiments`, the verdicts from :mod:`pe.claims`. Showing a
+a number: the math comes from :mod:`pe.symbolic` and the chapters (:mod:`pe.chapters`), the numbers
+from :mod:`pe.numeric` and the chapters, the verdicts from :mod:`pe.claims`. Showing a
 claim that does not verify raises :class:`~pe.claims.ClaimFailedError`, which fails the
 docs build.
 

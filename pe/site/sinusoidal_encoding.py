@@ -1,7 +1,7 @@
 """The page "The sinusoidal encoding": its figures, tables and exercises.
 
 Each function computes its data from :mod:`pe` (the table from :mod:`pe.numeric`, the
-measurements from :mod:`pe.experiments.sinusoidal_encoding`, exact values from
+measurements from :mod:`pe.chapters.sinusoidal_encoding`, exact values from
 :mod:`pe.reference`) and returns :class:`~pe.site.html.Html`: figures through
 :func:`pe.site.figures.render` (both palettes, alt text, labelled axes), tables through
 :func:`pe.site.html.table`.
