@@ -814,7 +814,7 @@ FLOAT64_TOLERANCE = Candidate("float32 angles, tolerance for float64 angles", "f
 
 claim(
     "rope-angle-error-model",
-    "Low-precision angles: error grows with the position as the model says",
+    "Low-precision angles: the error stays within a model that grows with the position",
     Check(partial(_offsets, "float32"), true="float32", wrong=(FLOAT64_TOLERANCE,)),
     Check(partial(_offsets, "float16"), true="float16", wrong=(FLOAT32_TOLERANCE,)),
     statement=(
