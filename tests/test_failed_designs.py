@@ -167,26 +167,15 @@ def test_determinism_rejects_a_design_that_depends_on_the_length() -> None:
     assert not claims._deterministic(design).holds
 
 
-def test_bits_needed_is_the_ceiling_of_log2() -> None:
-    sizes = range(2, 300)
-    assert all(
-        designs.bits_needed(n) == designs.log2_bits(n) == math.ceil(math.log2(n)) for n in sizes
-    )
-    rounded_down = wrong.LOG2_ROUNDED_DOWN.value
-    assert [n for n in sizes if rounded_down(n) == designs.bits_needed(n)] == [
-        2**b for b in range(1, 9)
-    ]
-
-
 def test_closest_points_of_one_pair_against_mpmath() -> None:
-    p, q, distance = designs.closest_rows(designs.one_pair_points(1000, 1.0))
+    p, q, distance = geometry.closest_rows(geometry.one_pair_points(1000, 1.0))
     with mpmath.workdps(30):
         exact = 2 * abs(mpmath.sin(mpmath.mpf(q - p) / 2))
         # The true closest offset below 1000, by the exact distance of every offset.
         best = min(range(1, 1000), key=lambda k: 2 * abs(mpmath.sin(mpmath.mpf(k) / 2)))
     assert q - p == best == 710
     assert abs(distance - float(exact)) <= 8 * 2**-52
-    assert designs.separation_floor(1000, 1.0) < distance < 1e-4
+    assert geometry.separation_floor(1000, 1.0) < distance < 1e-4
 
 
 def test_the_one_pair_evidence_names_the_closest_points_and_their_offset() -> None:
@@ -202,25 +191,27 @@ def test_the_one_pair_evidence_names_the_closest_points_and_their_offset() -> No
 
 
 def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
-    _, _, distance = designs.closest_rows(designs.one_pair_points(1000, wrong.RATIONAL_TURN.value))
-    assert distance < designs.separation_floor(1000, wrong.RATIONAL_TURN.value)
+    _, _, distance = geometry.closest_rows(
+        geometry.one_pair_points(1000, wrong.RATIONAL_TURN.value)
+    )
+    assert distance < geometry.separation_floor(1000, wrong.RATIONAL_TURN.value)
 
 
 def test_closest_rows_refuses_more_pairs_than_the_cap_before_allocating() -> None:
     """Every pair's difference is count * count * width float64 numbers: 100,000 points of
     one pair (1.6 MB) would need 160 GB, and 8193 points 8 bytes an entry above 1 GiB."""
     with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
-        designs.closest_rows(designs.one_pair_points(100_000, 1.0))
+        geometry.closest_rows(geometry.one_pair_points(100_000, 1.0))
     count = 8193
     assert count * count * 2 * 8 > MAX_BYTES >= (count - 1) ** 2 * 2 * 8
     with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
-        designs.closest_rows(designs.one_pair_points(count, 1.0))
+        geometry.closest_rows(geometry.one_pair_points(count, 1.0))
 
 
 @pytest.mark.parametrize("rows", [np.zeros(3), np.zeros((1, 2))])
 def test_closest_rows_refuses_fewer_than_two_rows(rows: np.ndarray) -> None:
     with pytest.raises(ValueError, match="at least two rows"):
-        designs.closest_rows(rows)
+        geometry.closest_rows(rows)
 
 
 def test_the_offset_check_refuses_rows_rounded_to_float32() -> None:

@@ -12,8 +12,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pe import numeric, reference
-from pe.chapters import failed_designs
+from pe import geometry, numeric, reference
 from pe.chapters import sinusoidal_encoding as chapter_claims
 from pe.chapters import sinusoidal_encoding as facts
 from pe.chapters import sinusoidal_encoding as proofs
@@ -91,18 +90,6 @@ def test_wrong_tables_miss_the_worked_example(
 ) -> None:
     exact = reference.table(range(4), 512)
     assert np.abs(candidate.value(4, 512) - exact).max() == pytest.approx(error, abs=0.01)
-
-
-def test_binary_bits_against_format() -> None:
-    bits = failed_designs.binary_bits(64, 6)
-    for p in range(64):
-        assert [int(c) for c in reversed(f"{p:06b}")] == bits[p].tolist()
-    assert facts.least_periods(bits) == (2, 4, 8, 16, 32, 64)
-
-
-def test_least_periods() -> None:
-    assert facts.least_periods(np.array([[1], [1], [1]])) == (1,)
-    assert facts.least_periods(np.array([[0], [0], [1]])) == (3,)
 
 
 def test_ratio_equals_two_width() -> None:
@@ -199,9 +186,9 @@ def test_encoding_subspace_share() -> None:
 
 
 def test_wrapped_rows_distance() -> None:
-    assert facts.rows_distance_past(64, horizon=2000) > 1.0
+    assert geometry.rows_distance_past(64, horizon=2000) > 1.0
     whole = 2 * np.pi * np.round(numeric.frequencies(64) * 2000 / (2 * np.pi)) / 2000
-    assert facts.rows_distance_past(64, horizon=2000, frequencies=whole) < 1e-6
+    assert geometry.rows_distance_past(64, horizon=2000, frequencies=whole) < 1e-6
     # independent: the distance at offset 2000 of the paper's law, by mpmath
     exact = mpmath.sqrt(
         mpmath.fsum(
@@ -209,16 +196,16 @@ def test_wrapped_rows_distance() -> None:
             for i in range(32)
         )
     )
-    assert facts.rows_distance_past(64, horizon=2000) <= float(exact) + 1e-9
+    assert geometry.rows_distance_past(64, horizon=2000) <= float(exact) + 1e-9
     with pytest.raises(ValueError, match="frequencies must have shape"):
-        facts.rows_distance_past(64, horizon=2000, frequencies=np.ones(3))
+        geometry.rows_distance_past(64, horizon=2000, frequencies=np.ones(3))
 
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
         facts.pair_columns(7)
     with pytest.raises(ValueError, match="horizon must be an integer >= 1000"):
-        facts.rows_distance_past(8, horizon=10)
+        geometry.rows_distance_past(8, horizon=10)
     with pytest.raises(TypeError, match="base must be an integer"):
         facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
 
@@ -239,7 +226,7 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
     assert not claims._past_base(wrong.WHOLE_TURNS_PER_BASE.value).holds
     assert claims._inserted((255, 1)).holds
     assert not claims._inserted(wrong.ONLY_BETWEEN.value).holds
-    assert facts.neighbour_distance(512) == pytest.approx(
+    assert geometry.neighbour_distance(512) == pytest.approx(
         math.sqrt(sum(2 - 2 * math.cos(10000 ** (-2 * i / 512)) for i in range(256))), rel=1e-13
     )
 

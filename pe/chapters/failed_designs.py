@@ -36,10 +36,18 @@ import sympy as sp
 
 from pe import _validate, numeric, reference
 from pe._machine_dependent import measured, on_site
-from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
+from pe._tolerance import Tolerance, gamma
+from pe.binary import binary_bits as binary_bits  # noqa: PLC0414 (pe.site reads it here)
+from pe.binary import bits_needed, log2_bits
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
-from pe.geometry import row_distance_by_offset, smallest_row_distance
+from pe.geometry import (
+    closest_rows,
+    one_pair_points,
+    row_distance_by_offset,
+    separation_floor,
+    smallest_row_distance,
+)
 from pe.symbolic import Derivation, Proof, pair
 
 chapter = Chapter(__name__, follows="why_order")
@@ -420,96 +428,6 @@ claim(
         r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
     ),
 )
-
-
-def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
-    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows).
-
-    Examples
-    --------
-    >>> binary_bits(4, 2).tolist()
-    [[0, 0], [1, 0], [0, 1], [1, 1]]
-    """
-    count = _validate.positive_int("n_positions", n_positions)
-    bits = _validate.positive_int("n_bits", n_bits)
-    return (np.arange(count)[:, None] >> np.arange(bits)[None, :]) & 1
-
-
-def bits_needed(n_positions: int) -> int:
-    """The fewest bits whose codes tell the positions ``0 .. n-1`` apart, found by trying.
-
-    Examples
-    --------
-    >>> bits_needed(8), bits_needed(9)
-    (3, 4)
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    bits = 1
-    while np.unique(binary_bits(count, bits), axis=0).shape[0] < count:
-        bits += 1
-    return bits
-
-
-def log2_bits(n_positions: int) -> int:
-    r""":math:`\lceil \log_2 n \rceil`, the bits a binary code of ``n`` positions needs."""
-    return (n_positions - 1).bit_length()
-
-
-def separation_floor(n_positions: int, omega: float) -> float:
-    r"""Distances between points of one pair (:func:`one_pair_points`) below this are rounding.
-
-    Each coordinate of a point at :math:`p < n` is within the phase model
-    :math:`4\varepsilon + 4\varepsilon\,\omega p` of its exact value, so two points err by
-    at most :math:`2\sqrt2` times that, and the distance computed between them (a norm of
-    two differences) by :math:`\gamma_4` times the distance (at most 2) more: a distance
-    above the floor separates two distinct points on every machine.
-
-    Examples
-    --------
-    >>> f"{separation_floor(1000, 1.0):.2g}"
-    '2.5e-12'
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    phase = float(phase_tolerance(EPS64, float(omega), count - 1))
-    return float(2 * np.sqrt(2) * phase + 2 * gamma(4))
-
-
-def one_pair_points(n_positions: int, omega: float) -> npt.NDArray[np.float64]:
-    r"""The points :math:`(\sin \omega p, \cos \omega p)` of one pair, ``0 <= p < n``, as rows.
-
-    Examples
-    --------
-    >>> one_pair_points(2, 1.0).round(3).tolist()
-    [[0.0, 1.0], [0.841, 0.54]]
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    angle = float(omega) * np.arange(count)
-    return np.stack([np.sin(angle), np.cos(angle)], axis=1)
-
-
-def closest_rows(rows: npt.ArrayLike) -> tuple[int, int, float]:
-    r"""The two closest rows (Euclidean distance), every pair compared: ``(p, q, distance)``.
-
-    For the points of one pair the exact distance is :math:`2|\sin(\omega (q - p)/2)|`,
-    which the computed one matches within a few ulps.
-
-    Examples
-    --------
-    >>> p, q, distance = closest_rows(one_pair_points(1000, 1.0))
-    >>> q - p, f"{distance:.2g}"
-    (710, '6e-05')
-    >>> closest_rows(binary_bits(1000, 10))[2]
-    1.0
-    """
-    points = np.asarray(rows, dtype=np.float64)
-    count = points.shape[0]
-    if points.ndim != 2 or count < 2:
-        raise ValueError(f"rows must be a 2-D array of at least two rows, got {points.shape}")
-    _validate.capped_elements("the distances", count * count * points.shape[1], 8)
-    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
-    gaps[np.tril_indices(count)] = np.inf
-    p, q = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
-    return int(p), int(q), float(gaps[p, q])
 
 
 def _log2_rounded_down(n: int) -> int:

@@ -55,10 +55,10 @@ from pe._tolerance import (
     phase_tolerance,
     power_rounding,
 )
-from pe.chapters.failed_designs import binary_bits
+from pe.binary import binary_bits, least_periods
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE, ErrorModel
-from pe.geometry import row_distance_by_offset
+from pe.geometry import neighbour_distance, rows_distance_past
 from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="failed_designs")
@@ -469,51 +469,6 @@ claim(
 )
 
 
-def neighbour_distance(d_model: int = 512) -> float:
-    r""":math:`\lVert PE(p+1) - PE(p) \rVert = \sqrt{\sum_i (2 - 2\cos\omega_i)}`, the same for every ``p``.
-
-    Examples
-    --------
-    >>> round(neighbour_distance(512), 4)
-    3.7143
-    """
-    return float(row_distance_by_offset([1], d_model)[0])
-
-
-def rows_distance_past(
-    d_model: int = 512, *, horizon: int = 10_000, frequencies: Float64Array | None = None
-) -> float:
-    r"""Smallest distance between a row of ``0 .. horizon-1`` and a row of ``horizon .. 2 horizon-1``.
-
-    Computed by brute force on blocks of 1000 positions (every pair of the first 1000 rows
-    before and after ``horizon``) and over all offsets up to ``2 horizon`` through
-    :math:`\lVert PE(p+k) - PE(p)\rVert^2 = \sum_i (2 - 2\cos\omega_i k)`, for the paper's
-    frequencies or the ``d_model / 2`` given ``frequencies`` (a candidate law). Angles below
-    :math:`2 \cdot 10^4` in float64 err by about :math:`10^{-12}`, far below the distances
-    compared (a neighbour step is about 3.7 at ``d = 512``).
-
-    Examples
-    --------
-    >>> whole_turns = 2 * np.pi * np.round(numeric.frequencies(8) * 1000 / (2 * np.pi)) / 1000
-    >>> rows_distance_past(8, horizon=1000, frequencies=whole_turns) < 1e-6
-    True
-    """
-    width = _validate.even_width("d_model", d_model)
-    span = _validate.positive_int("horizon", horizon, minimum=1000)
-    omega = numeric.frequencies(width) if frequencies is None else np.asarray(frequencies, float)
-    if omega.shape != (width // 2,):
-        raise ValueError(f"frequencies must have shape ({width // 2},), got {omega.shape}")
-
-    def rows(positions: npt.NDArray[np.int64]) -> Float64Array:
-        angles = np.outer(positions, omega)
-        return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
-
-    a, b = rows(np.arange(1000)), rows(np.arange(span, span + 1000))
-    squared = (a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T
-    by_offset = (2 - 2 * np.cos(np.outer(np.arange(1, 2 * span), omega))).sum(axis=1)
-    return float(np.sqrt(max(min(float(squared.min()), float(by_offset.min())), 0.0)))
-
-
 #: The paper's law rounded to whole turns every 10000 positions: a law for which 10000
 #: *would* be a length (every row repeats 10000 positions later).
 WHOLE_TURNS_PER_BASE = Candidate(
@@ -715,26 +670,6 @@ claim(
         r" PE(1,511) = \cos 10000^{-510/512} \approx 1 \end{gathered}"
     ),
 )
-
-
-def least_periods(columns: npt.NDArray[Any]) -> tuple[int, ...]:
-    """The least period of each column (the smallest shift that maps it onto itself).
-
-    A column with no period shorter than its length gets its length.
-
-    Examples
-    --------
-    >>> least_periods(np.array([[0, 1], [1, 1], [0, 0], [1, 0]]))
-    (2, 4)
-    """
-    rows = columns.shape[0]
-    return tuple(
-        next(
-            (s for s in range(1, rows) if np.array_equal(column[s:], column[:-s])),
-            rows,
-        )
-        for column in columns.T
-    )
 
 
 def _least_periods(periods: tuple[int, ...]) -> Evidence:
