@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import MAX_BYTES, geometry, numeric, reference
+from pe import MAX_BYTES, embeddings, geometry, numeric, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
 from tests.helpers import wrong
 
 
 def test_position_share_against_a_direct_computation() -> None:
-    embeddings = designs.toy_embeddings(1000, 64)
-    norms = (embeddings**2).sum(axis=1)
+    tokens = embeddings.random_embeddings(1000, 64, designs.SEED)
+    norms = (tokens**2).sum(axis=1)
     for p in (3, 40, 500):
         direct = np.mean([p * p / (p * p + n) for n in norms])
         share = designs.position_share(designs.raw_index, [p], 64)[0]

@@ -12,7 +12,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pe import geometry, numeric, reference
+from pe import column_means, concatenation, embeddings, geometry, numeric, reference, wavelengths
 from pe.chapters import sinusoidal_encoding as chapter_claims
 from pe.chapters import sinusoidal_encoding as facts
 from pe.chapters import sinusoidal_encoding as proofs
@@ -28,7 +28,7 @@ def test_pair_columns_cover_each_column_once() -> None:
 
 
 def test_wavelengths_against_the_reference_end_points() -> None:
-    lam = facts.wavelengths(512)
+    lam = wavelengths.wavelengths(512)
     with mpmath.workdps(reference.DPS):
         first = 2 * mpmath.pi / reference.frequency(0, 512)
         last = 2 * mpmath.pi / reference.frequency(255, 512)
@@ -52,7 +52,7 @@ def test_wavelength_proof_and_wrong_candidates() -> None:
 
 def test_one_indexed_frequencies_are_the_paper_shifted_by_one() -> None:
     d = 64
-    paper, shifted = numeric.frequencies(d), facts.one_indexed_frequencies(d)
+    paper, shifted = numeric.frequencies(d), wavelengths.one_indexed_frequencies(d)
     exact = [float(reference.frequency(i, d)) for i in range(1, d // 2 + 1)]
     np.testing.assert_allclose(shifted, exact, rtol=1e-15)
     np.testing.assert_allclose(shifted[:-1], paper[1:], rtol=1e-15)
@@ -93,11 +93,11 @@ def test_wrong_tables_miss_the_worked_example(
 
 
 def test_ratio_equals_two_width() -> None:
-    width, even = facts.ratio_equals_two_width(10000)
+    width, even = wavelengths.ratio_equals_two_width(10000)
     assert not even
     assert float(width) == pytest.approx(2 * math.log2(10000), rel=1e-15)
     assert 10000 ** (2 / float(width)) == pytest.approx(2.0, rel=1e-14)
-    width, even = facts.ratio_equals_two_width(2**13)
+    width, even = wavelengths.ratio_equals_two_width(2**13)
     assert even
     assert width == 26
 
@@ -122,13 +122,13 @@ def test_period_mean_proof() -> None:
 @pytest.mark.parametrize("n", [1, 4, 37])
 def test_column_means_closed_form_against_the_reference(n: int) -> None:
     d = 16
-    closed = facts.column_means_closed_form(n, d)
+    closed = column_means.column_means_closed_form(n, d)
     with mpmath.workdps(reference.DPS):
         exact = [sum(reference.entry(p, column, d) for p in range(n)) / n for column in range(d)]
     np.testing.assert_allclose(closed, [float(v) for v in exact], atol=1e-13)
-    np.testing.assert_allclose(facts.column_means(n, d), closed, atol=1e-13)
+    np.testing.assert_allclose(column_means.column_means(n, d), closed, atol=1e-13)
     if n > 1:
-        shifted = facts.column_means_closed_form(n, d, shift=0.0)
+        shifted = column_means.column_means_closed_form(n, d, shift=0.0)
         assert np.abs(shifted - closed).max() > 1e-3
 
 
@@ -159,29 +159,29 @@ def test_projection_text() -> None:
 
 
 def test_projection_cost() -> None:
-    cost = facts.projection_cost(512)
+    cost = concatenation.projection_cost(512)
     assert cost["weights_add"] == 512 * 512
     assert cost["weights_concat"] == 2 * 512 * 512
-    assert facts.projection_cost(8, 3)["madds_concat"] == 48
+    assert concatenation.projection_cost(8, 3)["madds_concat"] == 48
 
 
 @pytest.mark.parametrize("d", [64, 1024])
 def test_cosines_spread_like_one_over_sqrt_d(d: int) -> None:
-    cosines = facts.cosine_embedding_encoding(facts.random_embeddings(500, d), 50)
+    cosines = embeddings.cosine_embedding_encoding(embeddings.random_embeddings(500, d), 50)
     assert cosines.std() * math.sqrt(d) == pytest.approx(1.0, abs=0.08)
-    aligned = facts.cosine_embedding_encoding(facts.embeddings_plus_pe0(500, d), 50)
+    aligned = embeddings.cosine_embedding_encoding(facts.embeddings_plus_pe0(500, d), 50)
     assert aligned.mean() > 2 * cosines.std()
 
 
 def test_encoding_subspace_share() -> None:
-    rank, share = facts.encoding_subspace_share(100, 128)
+    rank, share = embeddings.encoding_subspace_share(100, 128)
     table = numeric.sinusoidal(100, 128)
     singular = np.linalg.svd(table, compute_uv=False)
     assert rank == int((singular > 1e-3 * singular[0]).sum())
     assert 1 <= rank < 128
     assert share == pytest.approx(rank / 128, rel=0.15)
     inside = facts.encoding_row_embeddings(50, 128, n_positions=100)
-    _, share = facts.encoding_subspace_share(100, 128, embeddings=inside)
+    _, share = embeddings.encoding_subspace_share(100, 128, embeddings=inside)
     assert share == pytest.approx(1.0, abs=1e-3)
 
 
@@ -207,7 +207,7 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="horizon must be an integer >= 1000"):
         geometry.rows_distance_past(8, horizon=10)
     with pytest.raises(TypeError, match="base must be an integer"):
-        facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
+        wavelengths.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
 
 
 def test_checks_that_were_tautologies_now_read_the_table() -> None:
@@ -237,14 +237,14 @@ def test_stream_and_embedding_scale_statements() -> None:
     from pe.chapters import sinusoidal_encoding as claims
     from tests.helpers import wrong
 
-    uses = facts.layer_matrices(512)
+    uses = concatenation.layer_matrices(512)
     assert sum(a * b for a, b in (u.shape for u in uses.values())) == 4 * 512 * 512 + 2 * 512 * 2048
     assert [n for n, u in uses.items() if u.writes_stream] == ["W_O", "W_2"]
-    wide = facts.layer_matrices(1024)
+    wide = concatenation.layer_matrices(1024)
     assert wide["W_O"].shape == (512, 1024)
     assert wide["W_Q"].shape == (1024, 512)
     with pytest.raises(ValueError, match="stream"):
-        facts.layer_matrices(0)
+        concatenation.layer_matrices(0)
     assert claims._stream_matrices(("W_Q", "W_K", "W_V", "W_1")).holds
     assert not claims._stream_matrices(wrong.QKV_AND_OUTPUT_READ.value).holds
     assert claims._embedding_scale(1 / math.sqrt(512)).holds
@@ -254,7 +254,7 @@ def test_stream_and_embedding_scale_statements() -> None:
 def test_the_old_wordings_on_widths_and_wavelengths_are_rejected() -> None:
     """ "Always from 1 down to just above 10000^-1", "just under 2π·10000", "a few dozen"."""
     chapter = chapter_claims
-    assert chapter._slowest(chapter.slowest_frequency).holds
+    assert chapter._slowest(wavelengths.slowest_frequency).holds
     assert not chapter._slowest(chapter.SLOWEST_IS_BASE_INVERSE.value).holds
     assert numeric.frequencies(8)[-1] == pytest.approx(1e-3, rel=1e-15)
     assert chapter._shortfall(chapter.SHORTFALL_PERCENT).holds

@@ -40,6 +40,7 @@ from pe._tolerance import Tolerance, gamma
 from pe.binary import binary_bits as binary_bits  # noqa: PLC0414 (pe.site reads it here)
 from pe.binary import bits_needed, log2_bits
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
+from pe.embeddings import random_embeddings
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.geometry import (
     closest_rows,
@@ -79,26 +80,14 @@ def sinusoidal(positions: IntArray, _n: int, d_model: int) -> Float64Array:
     return np.asarray(numeric.sinusoidal(np.abs(positions), d_model), dtype=np.float64)
 
 
-def toy_embeddings(n_tokens: int, d_model: int, *, seed: int = SEED) -> Float64Array:
-    r"""Random token embeddings with entries :math:`N(0, 1)` (typical scale 1 per entry).
-
-    This is the scale of the paper's embeddings after their multiplication by
-    :math:`\sqrt{d}`; their norm is about :math:`\sqrt{d}`.
-    """
-    count = _validate.positive_int("n_tokens", n_tokens)
-    width = _validate.positive_int("d_model", d_model)
-    _validate.capped_elements("toy_embeddings", count * width, 8)
-    return np.random.default_rng(seed).standard_normal((count, width))
-
-
 def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
     r"""Ratio of the raw index ``p`` to the typical size of an embedding entry.
 
     The typical size is the root mean square of the entries of 1000 random embeddings
-    (:func:`toy_embeddings`), about 1; the ratio is then about ``p``.
+    (:func:`pe.embeddings.random_embeddings`, seed :data:`SEED`), about 1; the ratio is then about ``p``.
     """
     ps = _validate.integer_positions("positions", positions).astype(np.float64)
-    rms = float(np.sqrt(np.mean(toy_embeddings(1000, d_model) ** 2)))
+    rms = float(np.sqrt(np.mean(random_embeddings(1000, d_model, SEED) ** 2)))
     return np.asarray(np.abs(ps) / rms, dtype=np.float64)
 
 
@@ -128,7 +117,7 @@ def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512)
     """
     ps = _validate.integer_positions("positions", positions)
     width = _validate.even_width("d_model", d_model)
-    embedding_sq = (toy_embeddings(1000, width) ** 2).sum(axis=1)
+    embedding_sq = (random_embeddings(1000, width, SEED) ** 2).sum(axis=1)
     position_sq = (design(ps, ps.size, width) ** 2).sum(axis=1)
     share = position_sq[:, None] / (position_sq[:, None] + embedding_sq[None, :])
     return np.asarray(share.mean(axis=1), dtype=np.float64)

@@ -36,17 +36,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _rotation_table, _validate, bug_zoo, conventions, from_scratch, numeric, reference
+from pe import _validate, bug_zoo, conventions, from_scratch, numeric, reference
 from pe._machine_dependent import measured
 from pe._tolerance import (
-    ELEMENTARY_ULPS,
     EPS64,
     FREQUENCY_ROUNDING,
     Tolerance,
@@ -57,9 +56,20 @@ from pe._tolerance import (
 )
 from pe.binary import binary_bits, least_periods
 from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
-from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE, ErrorModel
+from pe.column_means import column_means as column_means  # noqa: PLC0414 (pe.site reads it here)
+from pe.column_means import column_means_exact
+from pe.concatenation import layer_matrices as layer_matrices  # noqa: PLC0414 (as above)
+from pe.concatenation import projection_cost as projection_cost  # noqa: PLC0414 (as above)
+from pe.embeddings import cosine_embedding_encoding as cosine_embedding_encoding  # noqa: PLC0414
+from pe.embeddings import encoding_subspace_share as encoding_subspace_share  # noqa: PLC0414
+from pe.embeddings import random_embeddings as random_embeddings  # noqa: PLC0414
+from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.geometry import neighbour_distance, rows_distance_past
 from pe.symbolic import Derivation, Proof
+from pe.wavelengths import one_indexed_frequencies as one_indexed_frequencies  # noqa: PLC0414
+from pe.wavelengths import ratio_equals_two_width as ratio_equals_two_width  # noqa: PLC0414
+from pe.wavelengths import slowest_frequency
+from pe.wavelengths import wavelengths as wavelengths  # noqa: PLC0414
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
@@ -84,42 +94,6 @@ def pair_columns(d_model: int, n_pairs: int | None = None) -> list[int]:
     width = _validate.even_width("d_model", d_model)
     count = width // 2 if n_pairs is None else _validate.positive_int("n_pairs", n_pairs)
     return [c for i in range(count) for c in (2 * i, 2 * i + 1)]
-
-
-def column_means_closed_form(n_positions: int, d_model: int, *, shift: float = 1.0) -> Float64Array:
-    r"""Column means from the closed forms of the finite sums (Lagrange's identities).
-
-    For :math:`\theta = \omega_i`, :math:`\frac1n\sum_{p=0}^{n-1} \sin p\theta =
-    \frac{\sin(n\theta/2)\,\sin((n-1)\theta/2)}{n \sin(\theta/2)}` and the same with
-    :math:`\cos((n-1)\theta/2)` for the cosine. ``shift`` is the candidate ``s`` of the
-    middle angle :math:`(n - s)\theta/2`; only ``s = 1`` is right.
-
-    Examples
-    --------
-    >>> column_means_closed_form(2, 2).round(3)
-    array([0.421, 0.77 ])
-    """
-    count = _validate.positive_int("n_positions", n_positions)
-    theta = numeric.frequencies(d_model)
-    common = np.sin(count * theta / 2) / (count * np.sin(theta / 2))
-    middle = (count - shift) * theta / 2
-    out = np.empty(2 * theta.size)
-    out[0::2] = common * np.sin(middle)
-    out[1::2] = common * np.cos(middle)
-    return out
-
-
-def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
-    r"""Isotropic token embeddings: i.i.d. :math:`N(0, 1)` entries, seeded.
-
-    Examples
-    --------
-    >>> random_embeddings(3, 4).shape
-    (3, 4)
-    """
-    tokens = _validate.positive_int("n_tokens", n_tokens)
-    width = _validate.positive_int("d_model", d_model)
-    return np.random.default_rng(seed).standard_normal((tokens, width))
 
 
 _I = sp.Symbol("i", integer=True, nonnegative=True)
@@ -235,17 +209,6 @@ claim(
         r" d/2 \text{ pairs, each column once} \end{gathered}"
     ),
 )
-
-
-def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
-    r"""Wavelengths :math:`\lambda_i = 2\pi / \omega_i`, in positions, ``i = 0 .. d/2 - 1``.
-
-    Examples
-    --------
-    >>> wavelengths(4, base=100.0).round(2)
-    array([ 6.28, 62.83])
-    """
-    return np.asarray(2.0 * np.pi / numeric.frequencies(d_model, base), dtype=np.float64)
 
 
 _BASE = sp.Integer(10000)
@@ -422,22 +385,6 @@ claim(
 )
 
 
-def one_indexed_frequencies(d_model: int) -> Float64Array:
-    r"""The frequencies of the 1-indexed convention, as it is written.
-
-    It writes :math:`W_p[2i-1, t] = \sin(t / \ell^{2i/d})` with :math:`0 < i \le d/2`,
-    so its pair ``i`` turns at :math:`10000^{-2i/d}` for ``i = 1 .. d/2``.
-
-    Examples
-    --------
-    >>> one_indexed_frequencies(4)
-    array([0.01  , 0.0001])
-    """
-    width = _validate.even_width("d_model", d_model)
-    one_indexed = np.power(10000.0, -2.0 * np.arange(1, width // 2 + 1) / width)
-    return np.asarray(one_indexed, dtype=np.float64)
-
-
 def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
     """Are ``frequencies`` the paper's shifted by one step, ending at 10000^(-1)?"""
     paper = numeric.frequencies(D)
@@ -590,11 +537,6 @@ def _inserted(counts: tuple[int, int]) -> Evidence:
 ALL_WIDTHS = range(2, 4097, 2)
 
 
-def slowest_frequency(d_model: int) -> float:
-    r"""The slowest frequency of width ``d``, :math:`10000^{-(d-2)/d}` (exact rational exponent)."""
-    return float(10000.0 ** (-(d_model - 2) / d_model))
-
-
 #: The slowest frequency read as :math:`10000^{-1}` ("down to just above it") at every width.
 SLOWEST_IS_BASE_INVERSE = Candidate("10000^-1 at every width", lambda _d: 1e-4)
 
@@ -692,30 +634,6 @@ claim(
         r" 2, 4, 8, 16 \text{ for } b = 0, 1, 2, 3 \end{gathered}"
     ),
 )
-
-
-def ratio_equals_two_width(base: int = 10000) -> tuple[Any, bool]:
-    r"""The width ``d`` at which consecutive wavelengths would double, and whether it is even.
-
-    :math:`\mathrm{base}^{2/d} = 2 \iff \tfrac{2}{d}\ln \mathrm{base} = \ln 2 \iff
-    d = 2\log_2 \mathrm{base}`. That is an even integer exactly when
-    :math:`\log_2 \mathrm{base}` is an integer, that is when ``base`` is a power of two
-    (10000 = 2^4 · 625 is not: :math:`d = 8\ln 10/\ln 2 \approx 26.58`).
-
-    Returns
-    -------
-    tuple
-        The exact width (a SymPy expression) and whether it is an even integer.
-
-    Examples
-    --------
-    >>> ratio_equals_two_width(2**13)
-    (26, True)
-    """
-    value = _validate.positive_int("base", base, minimum=2)
-    width = sp.expand_log(2 * sp.log(sp.Integer(value)) / sp.log(2), force=True)
-    power_of_two = value & (value - 1) == 0
-    return width, power_of_two
 
 
 def _ratio_two(base: int) -> Evidence:
@@ -862,41 +780,6 @@ claim(
 )
 
 
-def column_means(n_positions: int, d_model: int) -> Float64Array:
-    """Mean of each column of the table over the positions ``0 .. n-1`` (measured).
-
-    Examples
-    --------
-    >>> column_means(2, 2).round(3)
-    array([0.421, 0.77 ])
-    """
-    return np.asarray(numeric.sinusoidal(n_positions, d_model).mean(axis=0), dtype=np.float64)
-
-
-def column_means_exact(n_positions: int, d_model: int, *, shift: float = 1.0) -> Float64Array:
-    """:func:`column_means_closed_form` evaluated in 40-digit mpmath at the exact frequencies.
-
-    The reference the measured means are held to: its only error is the final rounding.
-
-    Examples
-    --------
-    >>> bool(np.allclose(column_means_exact(5, 8), column_means(5, 8), rtol=0, atol=1e-15))
-    True
-    """
-    import mpmath
-
-    count = _validate.positive_int("n_positions", n_positions)
-    width = _validate.even_width("d_model", d_model)
-    out = np.empty(width)
-    with mpmath.workdps(40):
-        for i, theta in enumerate(reference.frequencies(width, dps=40)):
-            common = mpmath.sin(count * theta / 2) / (count * mpmath.sin(theta / 2))
-            middle = (count - mpmath.mpf(shift)) * theta / 2
-            out[2 * i] = float(common * mpmath.sin(middle))
-            out[2 * i + 1] = float(common * mpmath.cos(middle))
-    return out
-
-
 def _finite_means(shift: float) -> Evidence:
     worst, sizes = 0.0, (4, 100, 1000)
     for n in sizes:
@@ -925,65 +808,6 @@ claim(
         r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
     ),
 )
-
-
-#: The weight matrices of one encoder layer of the paper's model, as (input, output) widths
-#: named by what they read and write: the residual stream of width ``d`` ("stream"), the
-#: attention heads' concatenated width (``d`` too in the paper), the feed-forward width.
-@dataclass(frozen=True)
-class MatrixUse:
-    """How one weight matrix of an encoder layer met the residual stream in a forward pass."""
-
-    shape: tuple[int, int]
-    reads_stream: bool
-    writes_stream: bool
-
-
-def layer_matrices(stream: int, d_model: int = 512, d_ff: int = 2048) -> dict[str, MatrixUse]:
-    """Run one encoder layer on a ``stream``-wide residual stream and record its matrices.
-
-    The layer (layer normalisations left out: they hold vectors, not matrices) is attention
-    with queries, keys and values of width ``d_model``, its output added back to the stream,
-    then a ReLU feed-forward block of width ``d_ff`` added back too. Each matrix is created
-    when the forward pass first multiplies by it, with as many rows as its operand has
-    columns and as many columns as the code asks for (the stream's width where the product
-    is added to the stream); ``reads_stream`` records whether its operand *is* a state of
-    the stream, ``writes_stream`` whether its product is added to it. Nothing about which
-    matrix touches the stream is typed: it is read off the pass.
-
-    Examples
-    --------
-    >>> uses = layer_matrices(512)
-    >>> uses["W_1"].shape, uses["W_O"].reads_stream, uses["W_O"].writes_stream
-    ((512, 2048), False, True)
-    """
-    width = _validate.positive_int("stream", stream)
-    heads, ffn = _validate.positive_int("d_model", d_model), _validate.positive_int("d_ff", d_ff)
-    return dict(_forward_pass(width, heads, ffn))
-
-
-@cache
-def _forward_pass(width: int, heads: int, ffn: int) -> tuple[tuple[str, MatrixUse], ...]:
-    rng = np.random.default_rng(0)
-    uses: dict[str, MatrixUse] = {}
-    states: list[Float64Array] = [rng.standard_normal((2, width))]
-
-    def multiply(name: str, operand: Float64Array, columns: int, *, adds: bool) -> Float64Array:
-        # the values do not matter, only that the product runs: a constant matrix is cheapest
-        matrix = np.full((operand.shape[-1], columns), 1 / np.sqrt(operand.shape[-1]))
-        reads = any(operand is state for state in states)
-        uses[name] = MatrixUse((matrix.shape[0], matrix.shape[1]), reads, adds)
-        return np.asarray(operand @ matrix)
-
-    x = states[0]
-    q, k, v = (multiply(name, x, heads, adds=False) for name in ("W_Q", "W_K", "W_V"))
-    scores = q @ k.T / np.sqrt(heads)
-    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
-    mixed = (weights / weights.sum(axis=1, keepdims=True)) @ v
-    states.append(x + multiply("W_O", mixed, x.shape[-1], adds=True))
-    hidden = np.maximum(multiply("W_1", states[-1], ffn, adds=False), 0.0)
-    states.append(states[-1] + multiply("W_2", hidden, states[-1].shape[-1], adds=True))
-    return tuple(uses.items())
 
 
 #: The matrices reading the stream read as "queries, keys, values, output".
@@ -1050,29 +874,6 @@ claim(
         r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
     ),
 )
-
-
-def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
-    """Weights and multiply-adds per token of one projection reading the input, add vs concatenate.
-
-    Adding keeps the input width ``d``; concatenating makes it ``2d``. One ``(d_in x d_out)``
-    projection has ``d_in * d_out`` weights and as many multiply-adds per token.
-
-    Examples
-    --------
-    >>> projection_cost(8, 3)["weights_concat"]
-    48
-    """
-    width = _validate.positive_int("d_model", d_model)
-    out = width if d_out is None else _validate.positive_int("d_out", d_out)
-    return {
-        "width_add": width,
-        "width_concat": 2 * width,
-        "weights_add": width * out,
-        "weights_concat": 2 * width * out,
-        "madds_add": width * out,
-        "madds_concat": 2 * width * out,
-    }
 
 
 #: The right-hand side of :math:`W[e; q] = \dots` as a function ``(W_e, W_q, e, q)``.
@@ -1198,27 +999,6 @@ def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Ar
     return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
 
 
-def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) -> Float64Array:
-    r"""Cosines between token embeddings and the encoding rows ``0 .. n-1``, all pairs (measured).
-
-    For an isotropic embedding the cosine with a fixed unit vector has mean 0 and variance
-    exactly :math:`1/d`.
-
-    Examples
-    --------
-    >>> cosine_embedding_encoding(random_embeddings(10, 64), 5).shape
-    (10, 5)
-    """
-    tokens, width = embeddings.shape
-    width = _validate.even_width("d_model", width)
-    count = _validate.positive_int("n_positions", n_positions)
-    _validate.capped_elements("cosines", tokens * (width + count), 8)
-    table = numeric.sinusoidal(count, width)
-    e_unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
-    t_unit = table / np.linalg.norm(table, axis=1, keepdims=True)
-    return np.asarray(e_unit @ t_unit.T, dtype=np.float64)
-
-
 #: Embeddings that share a direction with every encoding row (wrong: not isotropic).
 SHARES_PE0 = Candidate("embeddings sharing PE(0)'s direction", embeddings_plus_pe0)
 
@@ -1263,39 +1043,6 @@ def encoding_row_embeddings(
     count = _validate.positive_int("n_positions", n_positions)
     weights = np.random.default_rng(seed).standard_normal((tokens, count))
     return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
-
-
-def encoding_subspace_share(
-    n_positions: int = 200,
-    d_model: int = 512,
-    *,
-    embeddings: Float64Array | None = None,
-    relative: float = 1e-3,
-) -> tuple[int, float]:
-    r"""Effective dimension of the encoding rows and the share of embeddings inside it.
-
-    The rows :math:`PE(0), \dots, PE(n-1)` span (numerically) the directions whose singular
-    value exceeds ``relative`` times the largest; ``r`` is their number. Returned with it:
-    the measured mean share of the squared norm of ``embeddings`` (default: 1000
-    :func:`random_embeddings` with seed 11) that falls in that ``r``-dimensional subspace
-    (about ``r / d`` for isotropic embeddings).
-
-    Examples
-    --------
-    >>> rank, share = encoding_subspace_share(4, 64)
-    >>> rank, round(share / (rank / 64), 1)
-    (4, 1.0)
-    """
-    count = _validate.positive_int("n_positions", n_positions)
-    width = _validate.even_width("d_model", d_model)
-    table = numeric.sinusoidal(count, width)
-    _, singular, vt = np.linalg.svd(table, full_matrices=False)
-    rank = int((singular > relative * singular[0]).sum())
-    basis = vt[:rank]
-    vectors = random_embeddings(1000, width, 11) if embeddings is None else embeddings
-    inside = ((vectors @ basis.T) ** 2).sum(axis=1)
-    share = float((inside / (vectors**2).sum(axis=1)).mean())
-    return rank, share
 
 
 #: Embeddings inside the span of the encoding rows (wrong: not isotropic).
@@ -1362,32 +1109,10 @@ claim(
 )
 
 
-def from_scratch_tolerance(d_model: int, angle: npt.ArrayLike) -> Float64Array:
-    r"""The error model :math:`\tau = \varepsilon + \delta + (r_\omega + u)\,p\,\omega_i` of
-    a float64 table of the formula against pe's, at the angles :math:`p\,\omega_i`.
-
-    ``PE`` (:func:`pe.numeric.sinusoidal`) is within :math:`\delta` of the exact values; a
-    table that evaluates the formula in float64 forms :math:`\omega_i` (relative error
-    :math:`r_\omega`, :func:`pe._tolerance.power_rounding`) and the angle :math:`p\,\omega_i`
-    (one more rounding) and takes a sine or cosine (within
-    :data:`~pe._tolerance.ELEMENTARY_ULPS`), so it stays within :math:`\tau` of it.
-    """
-    width = _validate.even_width("d_model", d_model)
-    reach = np.abs(np.asarray(angle, dtype=np.float64))
-    fixed = ELEMENTARY_ULPS * EPS64 + _rotation_table.ENTRY_ERROR_BOUND
-    return np.asarray(fixed + (power_rounding(width) + EPS64 / 2) * reach, dtype=np.float64)
-
-
-#: The error model of a float64 table of the formula (:func:`from_scratch_tolerance`).
-FROM_SCRATCH = ErrorModel(
-    from_scratch_tolerance, r"\varepsilon + \delta + (r_\omega + u)\,p\,\omega_i"
-)
-
-
 def from_scratch_gap(
     make: Table, sizes: tuple[tuple[int, int], ...] = ((2048, 512), (1000, 64), (50, 8))
 ) -> Evidence:
-    r"""``make(n, d)`` against pe's table over ``sizes``, each entry held to :data:`FROM_SCRATCH`.
+    r"""``make(n, d)`` against pe's table over ``sizes``, each entry held to :data:`from_scratch.TABLE_ERROR`.
 
     Examples
     --------
@@ -1398,11 +1123,11 @@ def from_scratch_gap(
     worst = 0.0
     for n, d in sizes:
         angle = np.arange(n)[:, None] * np.repeat(numeric.frequencies(d), 2)[None, :]
-        gap = np.abs(make(n, d) - numeric.sinusoidal(n, d)) / FROM_SCRATCH(d, angle)
+        gap = np.abs(make(n, d) - numeric.sinusoidal(n, d)) / from_scratch.TABLE_ERROR(d, angle)
         worst = max(worst, float(gap.max()))
     return within(
         worst,
-        FROM_SCRATCH.per_entry(),
+        from_scratch.TABLE_ERROR.per_entry(),
         f"(n, d) in (2048, {D}), (1000, 64), (50, 8): largest |gap| / (eps + δ + (r_ω + u) p w_i) "
         f"= {worst:.3g} (needs <= 1)",
     )
