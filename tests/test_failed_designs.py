@@ -13,32 +13,36 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import MAX_BYTES, embeddings, geometry, numeric, reference
+from pe import MAX_BYTES, embeddings, geometry, numeric, position_designs, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
 from tests.helpers import wrong
 
 
 def test_position_share_against_a_direct_computation() -> None:
-    tokens = embeddings.random_embeddings(1000, 64, designs.SEED)
+    tokens = embeddings.random_embeddings(1000, 64, position_designs.SEED)
     norms = (tokens**2).sum(axis=1)
     for p in (3, 40, 500):
         direct = np.mean([p * p / (p * p + n) for n in norms])
-        share = designs.position_share(designs.raw_index, [p], 64)[0]
+        share = position_designs.position_share(position_designs.raw_index, [p], 64)[0]
         assert share == pytest.approx(direct, rel=1e-12)
 
 
 def test_raw_share_rises_to_one_and_sinusoidal_share_is_flat() -> None:
-    raw = designs.position_share(designs.raw_index, [1, 10, 100, 1000, 10_000], 512)
+    raw = position_designs.position_share(
+        position_designs.raw_index, [1, 10, 100, 1000, 10_000], 512
+    )
     assert np.all(np.diff(raw) > 0)
     assert raw[-1] > 0.9999
-    flat = designs.position_share(wrong.SINUSOIDAL_DESIGN.value, [1, 10, 100, 1000, 10_000], 512)
+    flat = position_designs.position_share(
+        wrong.SINUSOIDAL_DESIGN.value, [1, 10, 100, 1000, 10_000], 512
+    )
     assert np.ptp(flat) < 1e-12
     assert flat[0] < 0.5
 
 
 def test_raw_index_ratio_grows_linearly() -> None:
-    ratio = designs.raw_index_ratio([10, 100, 1000], 512)
+    ratio = position_designs.raw_index_ratio([10, 100, 1000], 512)
     assert ratio[1] / ratio[0] == pytest.approx(10.0)
     assert 0.9 * 1000 < ratio[2] < 1.1 * 1000
 
@@ -53,7 +57,7 @@ def test_limit_proof_and_its_control() -> None:
 
 def test_normalised_index_gaps_are_exact_fractions() -> None:
     for n in (4, 40, 7):
-        gaps = np.diff(designs.normalised_index(n))
+        gaps = np.diff(position_designs.normalised_index(n))
         exact = float(Fraction(1, n))
         np.testing.assert_allclose(gaps, exact, atol=2e-16)
 
@@ -102,9 +106,13 @@ def test_a_single_pair_nearly_repeats_at_710() -> None:
 
 
 def test_offset_distances_do_not_depend_on_the_start() -> None:
-    measured = designs.offset_distances(designs.sinusoidal, [1, 9], np.arange(0, 300, 11), 64)
+    measured = position_designs.offset_distances(
+        position_designs.sinusoidal, [1, 9], np.arange(0, 300, 11), 64
+    )
     assert np.ptp(measured, axis=0).max() < 1e-12
-    normalised = designs.offset_distances(wrong.NORMALISED_INDEX.value, [1], [0, 1], 2, n=40)
+    normalised = position_designs.offset_distances(
+        wrong.NORMALISED_INDEX.value, [1], [0, 1], 2, n=40
+    )
     np.testing.assert_allclose(normalised, 0.025)
 
 
@@ -117,20 +125,20 @@ def test_pair_bounded_proof_and_controls() -> None:
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
-        designs.position_share(designs.raw_index, [1], 7)
+        position_designs.position_share(position_designs.raw_index, [1], 7)
     with pytest.raises(ValueError, match="d_model must be even"):
         geometry.row_distance_by_offset([1], 7)
     with pytest.raises(TypeError, match="n must be an integer"):
-        designs.normalised_index(4.0)  # type: ignore[arg-type]
+        position_designs.normalised_index(4.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="GiB"):
         geometry.smallest_row_distance(100_000, 8)
 
 
 def test_designs_and_the_wrong_tables() -> None:
     far = np.array([0, 1, 2**53])
-    assert designs.raw_index(far, 3, 8)[-1, 0] == 2.0**53
+    assert position_designs.raw_index(far, 3, 8)[-1, 0] == 2.0**53
     np.testing.assert_array_equal(
-        designs.normalised(np.arange(4), 4, 8)[:, 0], [0, 0.25, 0.5, 0.75]
+        position_designs.normalised(np.arange(4), 4, 8)[:, 0], [0, 0.25, 0.5, 0.75]
     )
     with pytest.raises(IndexError):
         wrong.LEARNED_TABLE.value(far, 3, 8)
@@ -141,17 +149,16 @@ def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
     """encoding-any-position used a tolerance of eps + 4 eps w p, about 8 at p = 2^53 (any
     value in [-1, 1] passed); encoding-rows-distinct asked only for a distance above 1."""
     from pe.chapters import failed_designs as claims
-    from pe.chapters import failed_designs as experiments
 
     eps = float(np.finfo(np.float64).eps)
     assert eps + 4 * eps * 2.0**53 > 2  # the old tolerance at p = 2^53, pair 0
-    assert claims._any_position(experiments.sinusoidal).holds
+    assert claims._any_position(position_designs.sinusoidal).holds
     assert not claims._any_position(wrong.FLOAT64_ANGLES_DESIGN.value).holds
     assert claims._distinct(512).holds
     assert not claims._distinct(wrong.FOUR_PAIRS.value).holds
     # d = 16 passes the new criterion, so the old "> 1" was not what separated them
     assert claims._distinct(16).holds
-    assert claims._deterministic(experiments.sinusoidal).holds
+    assert claims._deterministic(position_designs.sinusoidal).holds
     assert not claims._deterministic(wrong.ROTATED_FROM_FIRST.value).holds
 
 
@@ -223,7 +230,7 @@ def test_the_offset_check_refuses_rows_rounded_to_float32() -> None:
         table = numeric.sinusoidal(np.abs(positions), d_model, dtype=np.float32)
         return np.asarray(table, dtype=np.float64)
 
-    assert designs._offsets(designs.sinusoidal).holds
+    assert designs._offsets(position_designs.sinusoidal).holds
     rounded = designs._offsets(float32_table)
     assert not rounded.holds
     assert rounded.error is not None

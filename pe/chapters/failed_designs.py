@@ -1,5 +1,7 @@
 r"""Designs that fail (``docs/failed-designs.py``): the raw and the normalised index, and the requirements they miss.
 
+The designs themselves are in :mod:`pe.position_designs`.
+
 The raw index
     Position ``p`` written into the vector as the number ``p`` (for example one extra
     coordinate, :math:`[e; p]`). It is unbounded: its share of the squared norm,
@@ -34,13 +36,12 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric, reference
+from pe import numeric, reference
 from pe._machine_dependent import measured, on_site
 from pe._tolerance import Tolerance, gamma
 from pe.binary import binary_bits as binary_bits  # noqa: PLC0414 (pe.site reads it here)
 from pe.binary import bits_needed, log2_bits
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
-from pe.embeddings import random_embeddings
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.geometry import (
     closest_rows,
@@ -49,47 +50,18 @@ from pe.geometry import (
     separation_floor,
     smallest_row_distance,
 )
+from pe.position_designs import Design, normalised, offset_distances
+from pe.position_designs import normalised_index as normalised_index  # noqa: PLC0414 (pe.site)
+from pe.position_designs import position_share as position_share  # noqa: PLC0414 (pe.site)
+from pe.position_designs import raw_index as raw_index  # noqa: PLC0414 (pe.site reads it here)
+from pe.position_designs import raw_index_ratio as raw_index_ratio  # noqa: PLC0414 (pe.site)
+from pe.position_designs import sinusoidal as sinusoidal  # noqa: PLC0414 (pe.site reads it here)
 from pe.symbolic import Derivation, Proof, pair
 
 chapter = Chapter(__name__, follows="why_order")
 claim = chapter.claim
 
 Float64Array = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-
-#: A way to write positions as numbers: ``(positions, n, d) -> rows``, one row per position
-#: of a sentence of ``n`` tokens, for embeddings of width ``d``.
-Design = Callable[[IntArray, int, int], Float64Array]
-
-#: Seed of the random token embeddings used in this chapter.
-SEED = 4
-
-
-def raw_index(positions: IntArray, _n: int, _d_model: int) -> Float64Array:
-    """Design 1: the position ``p`` itself, as one extra coordinate (``n`` and ``d`` unused)."""
-    return np.asarray(positions, dtype=np.float64)[:, None]
-
-
-def normalised(positions: IntArray, n: int, _d_model: int) -> Float64Array:
-    """Design 2: ``p / n``, as one extra coordinate, in a sentence of ``n`` tokens."""
-    return np.asarray(positions, dtype=np.float64)[:, None] / n
-
-
-def sinusoidal(positions: IntArray, _n: int, d_model: int) -> Float64Array:
-    """The sinusoidal encoding :math:`PE(|p|)` of width ``d_model`` (``n`` unused)."""
-    return np.asarray(numeric.sinusoidal(np.abs(positions), d_model), dtype=np.float64)
-
-
-def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
-    r"""Ratio of the raw index ``p`` to the typical size of an embedding entry.
-
-    The typical size is the root mean square of the entries of 1000 random embeddings
-    (:func:`pe.embeddings.random_embeddings`, seed :data:`SEED`), about 1; the ratio is then about ``p``.
-    """
-    ps = _validate.integer_positions("positions", positions).astype(np.float64)
-    rms = float(np.sqrt(np.mean(random_embeddings(1000, d_model, SEED) ** 2)))
-    return np.asarray(np.abs(ps) / rms, dtype=np.float64)
-
 
 #: A pair of entries as a function of the position and the frequency, ``(p, w) -> 2-vector``.
 Pair = Callable[[Any, Any], Any]
@@ -99,28 +71,6 @@ NORMALISED_INDEX = Candidate("p/n", normalised)
 
 #: Positions probed far from the start: well past any training length.
 FAR = np.array([0, 1, 10, 1_000, 10_000, 1_000_000, 10**9, 2**53])
-
-
-def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
-    r"""Mean share of the squared norm that the position holds, over 1000 random embeddings.
-
-    The share is :math:`\lVert E(p)\rVert^2 / (\lVert E(p)\rVert^2 + \lVert e\rVert^2)`:
-    for the raw index the vector :math:`[e; p]` (the index as an extra coordinate), for the
-    sinusoidal encoding :math:`e + PE(p)` (the two are nearly orthogonal in high dimension,
-    so the squared norms nearly add).
-
-    Examples
-    --------
-    >>> share = position_share(raw_index, [10, 1000], 64)
-    >>> bool(share[0] < 0.9 < share[1])
-    True
-    """
-    ps = _validate.integer_positions("positions", positions)
-    width = _validate.even_width("d_model", d_model)
-    embedding_sq = (random_embeddings(1000, width, SEED) ** 2).sum(axis=1)
-    position_sq = (design(ps, ps.size, width) ** 2).sum(axis=1)
-    share = position_sq[:, None] / (position_sq[:, None] + embedding_sq[None, :])
-    return np.asarray(share.mean(axis=1), dtype=np.float64)
 
 
 def raw_share(p: Any, c: Any) -> Any:
@@ -199,12 +149,6 @@ claim(
 def one_over_n(n: Any) -> Any:
     """The neighbour gap :math:`1/n` of the normalised index (for a number or a SymPy symbol)."""
     return 1 / n
-
-
-def normalised_index(n: int) -> Float64Array:
-    """The normalised index ``p / n`` for the positions ``0 .. n-1`` of a sentence of ``n``."""
-    length = _validate.positive_int("n", n)
-    return np.arange(length, dtype=np.float64) / length
 
 
 def neighbour_gap(
@@ -464,33 +408,6 @@ claim(
         r" 10^{-4} \end{gathered}"
     ),
 )
-
-
-def offset_distances(
-    design: Design,
-    offsets: npt.ArrayLike,
-    starts: npt.ArrayLike,
-    d_model: int,
-    n: int = 4,
-) -> Float64Array:
-    r"""Distances :math:`\lVert E(p+k) - E(p)\rVert` for each start ``p`` (rows) and offset ``k`` (columns).
-
-    ``E`` is the ``design``, in a sentence of ``n`` tokens.
-
-    Examples
-    --------
-    >>> offset_distances(normalised, [1], [0, 1], 2, n=4)
-    array([[0.25],
-           [0.25]])
-    """
-    ks = _validate.integer_positions("offsets", offsets)
-    ps = _validate.integer_positions("starts", starts)
-    width = _validate.even_width("d_model", d_model)
-    length = _validate.positive_int("n", n)
-    far = design(np.add.outer(ps, ks).ravel(), length, width)
-    near = design(ps, length, width)
-    diff = far.reshape(ps.size, ks.size, -1) - near[:, None, :]
-    return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)
 
 
 def offset_distance(vector: Pair = pair) -> Proof:
