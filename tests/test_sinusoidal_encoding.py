@@ -12,7 +12,15 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pe import column_means, concatenation, embeddings, geometry, numeric, reference, wavelengths
+from pe import (
+    column_means,
+    concatenation,
+    embeddings,
+    frequency_ladder,
+    geometry,
+    numeric,
+    reference,
+)
 from pe.chapters import sinusoidal_encoding as chapter_claims
 from pe.chapters import sinusoidal_encoding as facts
 from pe.chapters import sinusoidal_encoding as proofs
@@ -22,13 +30,13 @@ from tests.helpers import wrong
 
 def test_pair_columns_cover_each_column_once() -> None:
     for d in (2, 8, 512):
-        assert facts.pair_columns(d) == list(range(d))
-        inclusive = facts.pair_columns(d, d // 2 + 1)
+        assert frequency_ladder.pair_columns(d) == list(range(d))
+        inclusive = frequency_ladder.pair_columns(d, d // 2 + 1)
         assert inclusive[-2:] == [d, d + 1]
 
 
 def test_wavelengths_against_the_reference_end_points() -> None:
-    lam = wavelengths.wavelengths(512)
+    lam = frequency_ladder.wavelengths(512)
     with mpmath.workdps(reference.DPS):
         first = 2 * mpmath.pi / reference.frequency(0, 512)
         last = 2 * mpmath.pi / reference.frequency(255, 512)
@@ -52,7 +60,7 @@ def test_wavelength_proof_and_wrong_candidates() -> None:
 
 def test_one_indexed_frequencies_are_the_paper_shifted_by_one() -> None:
     d = 64
-    paper, shifted = numeric.frequencies(d), wavelengths.one_indexed_frequencies(d)
+    paper, shifted = numeric.frequencies(d), frequency_ladder.one_indexed_frequencies(d)
     exact = [float(reference.frequency(i, d)) for i in range(1, d // 2 + 1)]
     np.testing.assert_allclose(shifted, exact, rtol=1e-15)
     np.testing.assert_allclose(shifted[:-1], paper[1:], rtol=1e-15)
@@ -93,11 +101,11 @@ def test_wrong_tables_miss_the_worked_example(
 
 
 def test_ratio_equals_two_width() -> None:
-    width, even = wavelengths.ratio_equals_two_width(10000)
+    width, even = frequency_ladder.ratio_equals_two_width(10000)
     assert not even
     assert float(width) == pytest.approx(2 * math.log2(10000), rel=1e-15)
     assert 10000 ** (2 / float(width)) == pytest.approx(2.0, rel=1e-14)
-    width, even = wavelengths.ratio_equals_two_width(2**13)
+    width, even = frequency_ladder.ratio_equals_two_width(2**13)
     assert even
     assert width == 26
 
@@ -203,11 +211,11 @@ def test_wrapped_rows_distance() -> None:
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
-        facts.pair_columns(7)
+        frequency_ladder.pair_columns(7)
     with pytest.raises(ValueError, match="horizon must be an integer >= 1000"):
         geometry.rows_distance_past(8, horizon=10)
     with pytest.raises(TypeError, match="base must be an integer"):
-        wavelengths.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
+        frequency_ladder.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
 
 
 def test_checks_that_were_tautologies_now_read_the_table() -> None:
@@ -220,7 +228,7 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
     for misread in (wrong.ONE_INDEXED_PAIRS, wrong.PAIRS_AS_COLUMNS, wrong.INCLUSIVE_PAIRS):
         assert not claims._columns(misread.value).holds, misread.name
     # the one-indexed range misses by one pair and two columns, nothing more
-    census = facts.pair_column_census(wrong.ONE_INDEXED_PAIRS.value, 512)
+    census = frequency_ladder.pair_column_census(wrong.ONE_INDEXED_PAIRS.value, 512)
     assert (census.matched, census.missing, census.each_column_once) == (255, 1, False)
     assert claims._past_base(numeric.frequencies(512)).holds
     assert not claims._past_base(wrong.WHOLE_TURNS_PER_BASE.value).holds
@@ -254,7 +262,7 @@ def test_stream_and_embedding_scale_statements() -> None:
 def test_the_old_wordings_on_widths_and_wavelengths_are_rejected() -> None:
     """ "Always from 1 down to just above 10000^-1", "just under 2π·10000", "a few dozen"."""
     chapter = chapter_claims
-    assert chapter._slowest(wavelengths.slowest_frequency).holds
+    assert chapter._slowest(frequency_ladder.slowest_frequency).holds
     assert not chapter._slowest(chapter.SLOWEST_IS_BASE_INVERSE.value).holds
     assert numeric.frequencies(8)[-1] == pytest.approx(1e-3, rel=1e-15)
     assert chapter._shortfall(chapter.SHORTFALL_PERCENT).holds

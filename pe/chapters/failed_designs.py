@@ -61,8 +61,6 @@ from pe.symbolic import Derivation, Proof, pair
 chapter = Chapter(__name__, follows="why_order")
 claim = chapter.claim
 
-Float64Array = npt.NDArray[np.float64]
-
 #: A pair of entries as a function of the position and the frequency, ``(p, w) -> 2-vector``.
 Pair = Callable[[Any, Any], Any]
 
@@ -217,11 +215,7 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
 claim(
     "normalised-index-gap",
     "Under $p/n$ the neighbour gap depends on the length",
-    Check(
-        by_proof(neighbour_gap),
-        true=one_over_n,
-        wrong=(CONSTANT_GAP,),
-    ),
+    Check(by_proof(neighbour_gap), true=one_over_n, wrong=(CONSTANT_GAP,)),
     Check(_gaps, true=one_over_n, wrong=(GAP_ONE_OVER_N_MINUS_ONE,)),
     statement=(
         r"\begin{gathered} \frac{p+1}{n} - \frac{p}{n} = \frac{1}{n} \\"
@@ -298,7 +292,6 @@ claim(
 #: Offsets up to this far are compared by the uniqueness checks (``encoding-rows-distinct``).
 UNIQUE_SPAN = 20_000
 
-
 #: One sine/cosine pair alone (width 2): it comes back near itself.
 SINGLE_PAIR = Candidate("one pair alone", 2)
 
@@ -317,8 +310,7 @@ def _distinct(d_model: int) -> Evidence:
     k = int(offsets[1:][np.argmin(distance[1:])])
     ok = bool(distance[1:].min() > neighbours)
     detail = (
-        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows "
-        f"2..{UNIQUE_SPAN} "
+        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows 2..{UNIQUE_SPAN} "
         f"positions apart are {distance[1:].min():.6g} apart (offset {k})"
     )
     if d_model < 64:
@@ -343,8 +335,7 @@ def _single_pair_repeats(d_model: int) -> Evidence:
     k = int(offsets[np.argmin(distance)])
     return checked(
         distance.min() < 1e-4,
-        f"d={d_model} (pair 0 alone): within {UNIQUE_SPAN} positions it comes back "
-        "within "
+        f"d={d_model} (pair 0 alone): within {UNIQUE_SPAN} positions it comes back within "
         f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
     )
 
@@ -499,11 +490,7 @@ def _independent_of_length(design: Design) -> Evidence:
 claim(
     "encoding-independent-of-length",
     "A position's vector does not depend on the sentence length",
-    Check(
-        _independent_of_length,
-        true=sinusoidal,
-        wrong=(NORMALISED_INDEX,),
-    ),
+    Check(_independent_of_length, true=sinusoidal, wrong=(NORMALISED_INDEX,)),
     statement=r"PE(p) \text{ is the same row in a sentence of 4 tokens and one of 40}",
 )
 
@@ -543,11 +530,7 @@ def _any_position(design: Design) -> Evidence:
 claim(
     "encoding-any-position",
     "Defined for any position, with no table to run out of",
-    Check(
-        _any_position,
-        true=sinusoidal,
-        wrong=(LEARNED_TABLE, FLOAT64_ANGLES_DESIGN),
-    ),
+    Check(_any_position, true=sinusoidal, wrong=(LEARNED_TABLE, FLOAT64_ANGLES_DESIGN)),
     statement=(
         r"\begin{gathered} PE(p, j) \text{ is computed from } p \text{ for any } p \le 2^{53}"
         r" \text{ within } 4.9 \times 10^{-16} \text{ of the exact value} \\ \text{(the bound"
@@ -595,11 +578,7 @@ def _deterministic(design: Design) -> Evidence:
 claim(
     "encoding-deterministic",
     "Deterministic: a function of the position alone",
-    Check(
-        _deterministic,
-        true=sinusoidal,
-        wrong=(ROTATED_FROM_FIRST, NORMALISED_INDEX),
-    ),
+    Check(_deterministic, true=sinusoidal, wrong=(ROTATED_FROM_FIRST, NORMALISED_INDEX)),
     statement=(
         r"\begin{gathered} PE(p) \text{ depends only on } (p, d, \text{base}) \\"
         r" \text{same bits in any call, any order and any sentence length} \end{gathered}"

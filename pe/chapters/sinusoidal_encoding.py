@@ -19,12 +19,12 @@ Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, 
 
 Each proof takes the candidate it proves (a law, an index factor, a step length, a power,
 a right-hand side), the true one by default; the wrong ones leave a non-zero residual.
-Exact values come from :mod:`pe.reference`.
+Exact values come from :mod:`pe.reference`; what the checks measure with is in the library
+(:mod:`pe.frequency_ladder`, :mod:`pe.column_means`, :mod:`pe.embeddings`,
+:mod:`pe.concatenation`, :mod:`pe.binary`, :mod:`pe.geometry`).
 
 Examples
 --------
->>> pair_columns(4)
-[0, 1, 2, 3]
 >>> least_periods(binary_bits(64, 3))
 (2, 4, 8)
 >>> period_mean().holds, period_mean(2).holds
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -64,12 +63,12 @@ from pe.embeddings import cosine_embedding_encoding as cosine_embedding_encoding
 from pe.embeddings import encoding_subspace_share as encoding_subspace_share  # noqa: PLC0414
 from pe.embeddings import random_embeddings as random_embeddings  # noqa: PLC0414
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
+from pe.frequency_ladder import one_indexed_frequencies as one_indexed_frequencies  # noqa: PLC0414
+from pe.frequency_ladder import pair_column_census, slowest_frequency
+from pe.frequency_ladder import ratio_equals_two_width as ratio_equals_two_width  # noqa: PLC0414
+from pe.frequency_ladder import wavelengths as wavelengths  # noqa: PLC0414
 from pe.geometry import neighbour_distance, rows_distance_past
 from pe.symbolic import Derivation, Proof
-from pe.wavelengths import one_indexed_frequencies as one_indexed_frequencies  # noqa: PLC0414
-from pe.wavelengths import ratio_equals_two_width as ratio_equals_two_width  # noqa: PLC0414
-from pe.wavelengths import slowest_frequency
-from pe.wavelengths import wavelengths as wavelengths  # noqa: PLC0414
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
@@ -78,22 +77,6 @@ Float64Array = npt.NDArray[np.float64]
 
 #: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
 Embeddings = Callable[[int, int, int], Float64Array]
-
-
-def pair_columns(d_model: int, n_pairs: int | None = None) -> list[int]:
-    """Columns ``2i`` and ``2i + 1`` written by the pairs ``i = 0 .. n_pairs - 1``, in order.
-
-    By default ``n_pairs = d/2``. Reading "i ranges from 0 to d_model/2" as inclusive
-    gives ``d/2 + 1`` pairs: one too many, writing the columns ``d`` and ``d + 1``.
-
-    Examples
-    --------
-    >>> pair_columns(4, 3)
-    [0, 1, 2, 3, 4, 5]
-    """
-    width = _validate.even_width("d_model", d_model)
-    count = width // 2 if n_pairs is None else _validate.positive_int("n_pairs", n_pairs)
-    return [c for i in range(count) for c in (2 * i, 2 * i + 1)]
 
 
 _I = sp.Symbol("i", integer=True, nonnegative=True)
@@ -122,55 +105,6 @@ DELTA = ENTRY()
 
 #: A table-making function ``(n, d) -> (n, d)``.
 Table = Callable[[int, int], npt.NDArray[np.float64]]
-
-
-@dataclass(frozen=True)
-class PairColumns:
-    r"""How a range of pair indices meets the columns of pe's table (:func:`pair_column_census`).
-
-    ``matched`` pairs are :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``
-    (within 8 machine epsilons for ``p < 8``), ``missing`` pairs have no such columns, and
-    ``each_column_once`` says whether the pairs write every one of the ``columns`` once.
-    """
-
-    columns: int
-    matched: int
-    missing: int
-    each_column_once: bool
-
-
-def pair_column_census(pairs: range, d_model: int) -> PairColumns:
-    r"""Read pe's table of width ``d_model`` against the pair indices ``pairs``.
-
-    Pair ``i`` should be :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``.
-    The paper's range is ``range(d // 2)``; reading it as ``1 <= i <= d/2`` (one-indexed)
-    or taking ``i`` for a column index (``0 <= i < d``) fails: a pair with no columns, or a
-    column no pair writes.
-
-    Examples
-    --------
-    >>> pair_column_census(range(4), 8)
-    PairColumns(columns=8, matched=4, missing=0, each_column_once=True)
-    >>> pair_column_census(range(1, 5), 8)
-    PairColumns(columns=8, matched=3, missing=1, each_column_once=False)
-    """
-    positions = np.arange(8)
-    table = numeric.sinusoidal(positions, d_model)
-    width = table.shape[1]
-    eps = float(np.finfo(np.float64).eps)
-    matched, missing, covered = 0, 0, []
-    for i in pairs:
-        if 2 * i + 1 >= width:
-            missing += 1
-            continue
-        covered += [2 * i, 2 * i + 1]
-        angle = positions * 10000.0 ** (-2 * i / d_model)
-        error = max(
-            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
-            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
-        )
-        matched += error <= 8 * eps
-    return PairColumns(width, matched, missing, sorted(covered) == list(range(width)))
 
 
 #: The pair index read one-indexed, :math:`1 \le i \le d/2` (d = 512): pair 256 has no
@@ -624,11 +558,7 @@ def _least_periods(periods: tuple[int, ...]) -> Evidence:
 claim(
     "binary-bits-periods",
     "Binary counter: bit $b$ flips with period $2^{b+1}$",
-    Check(
-        _least_periods,
-        true=(2, 4, 8, 16),
-        wrong=(Candidate("periods 2^b", (1, 2, 4, 8)),),
-    ),
+    Check(_least_periods, true=(2, 4, 8, 16), wrong=(Candidate("periods 2^b", (1, 2, 4, 8)),)),
     statement=(
         r"\begin{gathered} \bigl\lfloor p / 2^b \bigr\rfloor \bmod 2 \text{ has least period } 2^{b+1} \\"
         r" 2, 4, 8, 16 \text{ for } b = 0, 1, 2, 3 \end{gathered}"
@@ -721,11 +651,7 @@ def _steps(factor: float) -> Evidence:
 claim(
     "encoding-steps-smooth",
     "Unlike bits, the encoding moves smoothly",
-    Check(
-        by_proof(step_distance),
-        true=chord_squared,
-        wrong=(STEP_IS_OMEGA,),
-    ),
+    Check(by_proof(step_distance), true=chord_squared, wrong=(STEP_IS_OMEGA,)),
     Check(_steps, true=1.0, wrong=(Candidate("|step| <= ω_i / 2", 0.5),)),
     statement=(
         r"\begin{gathered} \lVert v_i(p+1) - v_i(p) \rVert = 2\sin(\omega_i/2) \le \omega_i \le 1 \\"
@@ -834,11 +760,7 @@ def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
 claim(
     "concat-doubles-layer-weights",
     "A concatenated stream doubles every weight matrix of an encoder layer",
-    Check(
-        _stream_matrices,
-        true=("W_Q", "W_K", "W_V", "W_1"),
-        wrong=(QKV_AND_OUTPUT_READ,),
-    ),
+    Check(_stream_matrices, true=("W_Q", "W_K", "W_V", "W_1"), wrong=(QKV_AND_OUTPUT_READ,)),
     statement=(
         r"\begin{gathered}W_Q, W_K, W_V, W_1 \text{ read the stream, } W_O, W_2"
         r" \text{ write it;} \\ \text{width } 2d \implies \text{every matrix of the"
@@ -864,11 +786,7 @@ def _embedding_scale(init_std: float) -> Evidence:
 claim(
     "embedding-scale-needs-init",
     r"Scaled by $\sqrt{d}$, embeddings have entries of size 1 only if drawn with std $1/\sqrt{d}$",
-    Check(
-        _embedding_scale,
-        true=1 / np.sqrt(D),
-        wrong=(UNIT_EMBEDDING_INIT,),
-    ),
+    Check(_embedding_scale, true=1 / np.sqrt(D), wrong=(UNIT_EMBEDDING_INIT,)),
     statement=(
         r"E_{tj} \sim N(0, \sigma^2) \implies \sqrt d\,E_{tj} \sim N(0, d\sigma^2):"
         r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
@@ -971,16 +889,8 @@ def _costs(rhs: Projection) -> Evidence:
 claim(
     "concat-is-two-projections",
     "Concatenating then projecting equals adding two separate projections",
-    Check(
-        by_proof(concat_projection),
-        true=separate_projections,
-        wrong=(TIED_PROJECTION,),
-    ),
-    Check(
-        _costs,
-        true=separate_projections,
-        wrong=(TIED_PROJECTION,),
-    ),
+    Check(by_proof(concat_projection), true=separate_projections, wrong=(TIED_PROJECTION,)),
+    Check(_costs, true=separate_projections, wrong=(TIED_PROJECTION,)),
     statement=(
         r"\begin{gathered} \begin{pmatrix} W_e & W_q \end{pmatrix}\begin{pmatrix} e \\ q \end{pmatrix} = W_e e + W_q q \\"
         r" \text{adding } e + q \text{ is the case } W_e = W_q \text{, at half the weights} \end{gathered}"

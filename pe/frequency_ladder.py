@@ -1,7 +1,9 @@
-r"""The frequency ladder of the sinusoidal table, read as wavelengths.
+r"""The frequency ladder of the sinusoidal table: its pairs, their columns, their wavelengths.
 
-Pair ``i = 0 .. d/2 - 1`` turns at :math:`\omega_i = 10000^{-2i/d}` radians per position,
-so it repeats every :math:`\lambda_i = 2\pi/\omega_i` positions (:func:`wavelengths`): a
+Pair ``i = 0 .. d/2 - 1`` writes the columns ``2i`` and ``2i + 1`` (:func:`pair_columns`;
+:func:`pair_column_census` reads pe's table against a range of pair indices, to tell the
+paper's range from its misreadings) and turns at :math:`\omega_i = 10000^{-2i/d}` radians
+per position, so it repeats every :math:`\lambda_i = 2\pi/\omega_i` positions (:func:`wavelengths`): a
 geometric progression of ratio :math:`10000^{2/d}` from :math:`2\pi` to
 :math:`2\pi \cdot 10000^{(d-2)/d}`, the slowest frequency being :math:`10000^{-(d-2)/d}`
 (:func:`slowest_frequency`), not :math:`10000^{-1}`. Unlike a binary counter's periods
@@ -11,6 +13,8 @@ the ratio is never 2 for the base 10000 (:func:`ratio_equals_two_width`). A comm
 
 Examples
 --------
+>>> pair_columns(4)
+[0, 1, 2, 3]
 >>> wavelengths(4, base=100.0).round(2)
 array([ 6.28, 62.83])
 >>> slowest_frequency(8)
@@ -19,6 +23,7 @@ array([ 6.28, 62.83])
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,13 +33,89 @@ import sympy as sp
 from pe import _validate, numeric
 
 __all__ = [
+    "PairColumns",
     "one_indexed_frequencies",
+    "pair_column_census",
+    "pair_columns",
     "ratio_equals_two_width",
     "slowest_frequency",
     "wavelengths",
 ]
 
 Float64Array = npt.NDArray[np.float64]
+
+
+def pair_columns(d_model: int, n_pairs: int | None = None) -> list[int]:
+    """Columns ``2i`` and ``2i + 1`` written by the pairs ``i = 0 .. n_pairs - 1``, in order.
+
+    By default ``n_pairs = d/2``. Reading "i ranges from 0 to d_model/2" as inclusive
+    gives ``d/2 + 1`` pairs: one too many, writing the columns ``d`` and ``d + 1``.
+
+    Examples
+    --------
+    >>> pair_columns(4, 3)
+    [0, 1, 2, 3, 4, 5]
+    """
+    width = _validate.even_width("d_model", d_model)
+    count = width // 2 if n_pairs is None else _validate.positive_int("n_pairs", n_pairs)
+    return [c for i in range(count) for c in (2 * i, 2 * i + 1)]
+
+
+@dataclass(frozen=True)
+class PairColumns:
+    r"""How a range of pair indices meets the columns of pe's table (:func:`pair_column_census`).
+
+    Attributes
+    ----------
+    columns
+        The width of the table.
+    matched
+        The pairs that are :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``
+        (within 8 machine epsilons for ``p < 8``).
+    missing
+        The pairs with no such columns.
+    each_column_once
+        Whether the pairs write every one of the ``columns`` once.
+    """
+
+    columns: int
+    matched: int
+    missing: int
+    each_column_once: bool
+
+
+def pair_column_census(pairs: range, d_model: int) -> PairColumns:
+    r"""Read pe's table of width ``d_model`` against the pair indices ``pairs``.
+
+    Pair ``i`` should be :math:`\sin, \cos(p\,10000^{-2i/d})` in columns ``2i, 2i+1``.
+    The paper's range is ``range(d // 2)``; reading it as ``1 <= i <= d/2`` (one-indexed)
+    or taking ``i`` for a column index (``0 <= i < d``) fails: a pair with no columns, or a
+    column no pair writes.
+
+    Examples
+    --------
+    >>> pair_column_census(range(4), 8)
+    PairColumns(columns=8, matched=4, missing=0, each_column_once=True)
+    >>> pair_column_census(range(1, 5), 8)
+    PairColumns(columns=8, matched=3, missing=1, each_column_once=False)
+    """
+    positions = np.arange(8)
+    table = numeric.sinusoidal(positions, d_model)
+    width = table.shape[1]
+    eps = float(np.finfo(np.float64).eps)
+    matched, missing, covered = 0, 0, []
+    for i in pairs:
+        if 2 * i + 1 >= width:
+            missing += 1
+            continue
+        covered += [2 * i, 2 * i + 1]
+        angle = positions * 10000.0 ** (-2 * i / d_model)
+        error = max(
+            float(np.abs(table[:, 2 * i] - np.sin(angle)).max()),
+            float(np.abs(table[:, 2 * i + 1] - np.cos(angle)).max()),
+        )
+        matched += error <= 8 * eps
+    return PairColumns(width, matched, missing, sorted(covered) == list(range(width)))
 
 
 def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
