@@ -3,21 +3,17 @@ r"""Position designs: ways to write a position into the vectors a layer reads.
 A design maps the positions of a sentence of ``n`` tokens to rows, ``(positions, n, d) ->
 rows`` (:data:`Design`). The chapter "Designs that fail" sets three of them side by side:
 
-The raw index (:func:`raw_index`)
-    Position ``p`` written into the vector as the number ``p``, as one extra coordinate,
-    :math:`[e; p]`. It is unbounded: its share of the squared norm,
-    :math:`p^2 / (p^2 + \lVert e \rVert^2)`, tends to 1 (:func:`position_share`), so far
-    positions swamp the token embedding ``e``; against the typical size of an embedding
-    entry it grows like ``p`` (:func:`raw_index_ratio`).
-
-The normalised index (:func:`normalised`, :func:`normalised_index`)
-    :math:`p / n` in a sentence of ``n`` tokens. It is bounded, but the gap between
-    neighbours is :math:`1/n`, and the value of a given position changes with the length
-    of its sentence (:func:`offset_distances`).
-
-The sinusoidal encoding (:func:`sinusoidal`)
-    :math:`PE(|p|)`, added to the embedding: bounded, and the distance of two rows depends
-    on their offset only.
+- the raw index (:func:`raw_index`): position ``p`` written into the vector as the number
+  ``p``, as one extra coordinate, :math:`[e; p]`. It is unbounded: its share of the squared
+  norm, :math:`p^2 / (p^2 + \lVert e \rVert^2)`, tends to 1 (:func:`position_share`), so
+  far positions swamp the token embedding ``e``; against the typical size of an embedding
+  entry it grows like ``p`` (:func:`raw_index_ratio`);
+- the normalised index (:func:`normalised`, :func:`normalised_index`): :math:`p / n` in a
+  sentence of ``n`` tokens. It is bounded, but the gap between neighbours is :math:`1/n`,
+  and the value of a given position changes with the length of its sentence
+  (:func:`offset_distances`);
+- the sinusoidal encoding (:func:`sinusoidal`): :math:`PE(|p|)`, added to the embedding;
+  bounded, and the distance of two rows depends on their offset only.
 
 The token embeddings are :func:`pe.embeddings.random_embeddings` with the seed
 :data:`SEED`.
