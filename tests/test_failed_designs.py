@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 from functools import partial
 
 import mpmath
@@ -13,38 +12,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import MAX_BYTES, embeddings, geometry, numeric, position_designs, reference
+from pe import MAX_BYTES, geometry, numeric, position_designs, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
 from tests.helpers import wrong
-
-
-def test_position_share_against_a_direct_computation() -> None:
-    tokens = embeddings.random_embeddings(1000, 64, position_designs.SEED)
-    norms = (tokens**2).sum(axis=1)
-    for p in (3, 40, 500):
-        direct = np.mean([p * p / (p * p + n) for n in norms])
-        share = position_designs.position_share(position_designs.raw_index, [p], 64)[0]
-        assert share == pytest.approx(direct, rel=1e-12)
-
-
-def test_raw_share_rises_to_one_and_sinusoidal_share_is_flat() -> None:
-    raw = position_designs.position_share(
-        position_designs.raw_index, [1, 10, 100, 1000, 10_000], 512
-    )
-    assert np.all(np.diff(raw) > 0)
-    assert raw[-1] > 0.9999
-    flat = position_designs.position_share(
-        wrong.SINUSOIDAL_DESIGN.value, [1, 10, 100, 1000, 10_000], 512
-    )
-    assert np.ptp(flat) < 1e-12
-    assert flat[0] < 0.5
-
-
-def test_raw_index_ratio_grows_linearly() -> None:
-    ratio = position_designs.raw_index_ratio([10, 100, 1000], 512)
-    assert ratio[1] / ratio[0] == pytest.approx(10.0)
-    assert 0.9 * 1000 < ratio[2] < 1.1 * 1000
 
 
 def test_limit_proof_and_its_control() -> None:
@@ -53,13 +24,6 @@ def test_limit_proof_and_its_control() -> None:
     assert not control.holds
     c = sp.Symbol("c", positive=True)
     assert sp.cancel(control.residual[0] + c / (1 + c)) == 0
-
-
-def test_normalised_index_gaps_are_exact_fractions() -> None:
-    for n in (4, 40, 7):
-        gaps = np.diff(position_designs.normalised_index(n))
-        exact = float(Fraction(1, n))
-        np.testing.assert_allclose(gaps, exact, atol=2e-16)
 
 
 def test_neighbour_gap_proof_and_wrong_gaps() -> None:
@@ -103,17 +67,6 @@ def test_a_single_pair_nearly_repeats_at_710() -> None:
     distance = geometry.row_distance_by_offset(np.arange(1, 1000), 2)
     assert int(np.argmin(distance)) + 1 == 710
     assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6)
-
-
-def test_offset_distances_do_not_depend_on_the_start() -> None:
-    measured = position_designs.offset_distances(
-        position_designs.sinusoidal, [1, 9], np.arange(0, 300, 11), 64
-    )
-    assert np.ptp(measured, axis=0).max() < 1e-12
-    normalised = position_designs.offset_distances(
-        wrong.NORMALISED_INDEX.value, [1], [0, 1], 2, n=40
-    )
-    np.testing.assert_allclose(normalised, 0.025)
 
 
 def test_pair_bounded_proof_and_controls() -> None:

@@ -13,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pe import (
-    column_means,
     concatenation,
     embeddings,
     frequency_ladder,
@@ -28,26 +27,6 @@ from pe.claims import Candidate
 from tests.helpers import wrong
 
 
-def test_pair_columns_cover_each_column_once() -> None:
-    for d in (2, 8, 512):
-        assert frequency_ladder.pair_columns(d) == list(range(d))
-        inclusive = frequency_ladder.pair_columns(d, d // 2 + 1)
-        assert inclusive[-2:] == [d, d + 1]
-
-
-def test_wavelengths_against_the_reference_end_points() -> None:
-    lam = frequency_ladder.wavelengths(512)
-    with mpmath.workdps(reference.DPS):
-        first = 2 * mpmath.pi / reference.frequency(0, 512)
-        last = 2 * mpmath.pi / reference.frequency(255, 512)
-        ratio = reference.frequency(0, 512) / reference.frequency(1, 512)
-        two_pi_base = 2 * mpmath.pi * 10000
-    assert lam[0] == pytest.approx(float(first), rel=1e-15)
-    assert lam[-1] == pytest.approx(float(last), rel=1e-14)
-    assert lam[-1] < float(two_pi_base)
-    np.testing.assert_allclose(lam[1:] / lam[:-1], float(ratio), rtol=1e-14)
-
-
 def test_wavelength_proof_and_wrong_candidates() -> None:
     proof = proofs.wavelength_progression()
     assert proof.holds
@@ -56,17 +35,6 @@ def test_wavelength_proof_and_wrong_candidates() -> None:
     assert not last.holds
     assert list(last.residual)[:2] == [0, 0]  # only the stated last wavelength is wrong
     assert not proofs.wavelength_progression(wrong.DOUBLED_EXPONENT_WAVELENGTHS.value).holds
-
-
-def test_one_indexed_frequencies_are_the_paper_shifted_by_one() -> None:
-    d = 64
-    paper, shifted = numeric.frequencies(d), frequency_ladder.one_indexed_frequencies(d)
-    exact = [float(reference.frequency(i, d)) for i in range(1, d // 2 + 1)]
-    np.testing.assert_allclose(shifted, exact, rtol=1e-15)
-    np.testing.assert_allclose(shifted[:-1], paper[1:], rtol=1e-15)
-    assert shifted[0] < 1.0
-    assert paper[0] == 1.0
-    assert shifted[-1] == pytest.approx(1e-4, rel=1e-15)
 
 
 def test_width_refinement() -> None:
@@ -100,16 +68,6 @@ def test_wrong_tables_miss_the_worked_example(
     assert np.abs(candidate.value(4, 512) - exact).max() == pytest.approx(error, abs=0.01)
 
 
-def test_ratio_equals_two_width() -> None:
-    width, even = frequency_ladder.ratio_equals_two_width(10000)
-    assert not even
-    assert float(width) == pytest.approx(2 * math.log2(10000), rel=1e-15)
-    assert 10000 ** (2 / float(width)) == pytest.approx(2.0, rel=1e-14)
-    width, even = frequency_ladder.ratio_equals_two_width(2**13)
-    assert even
-    assert width == 26
-
-
 def test_step_distance_proof() -> None:
     assert proofs.step_distance().holds
     assert not proofs.step_distance(wrong.STEP_IS_OMEGA.value).holds
@@ -125,19 +83,6 @@ def test_period_mean_proof() -> None:
     squares = proofs.period_mean(wrong.SQUARED_MEAN.value)
     assert not squares.holds
     assert list(squares.residual) == [sp.Rational(1, 2), sp.Rational(1, 2)]
-
-
-@pytest.mark.parametrize("n", [1, 4, 37])
-def test_column_means_closed_form_against_the_reference(n: int) -> None:
-    d = 16
-    closed = column_means.column_means_closed_form(n, d)
-    with mpmath.workdps(reference.DPS):
-        exact = [sum(reference.entry(p, column, d) for p in range(n)) / n for column in range(d)]
-    np.testing.assert_allclose(closed, [float(v) for v in exact], atol=1e-13)
-    np.testing.assert_allclose(column_means.column_means(n, d), closed, atol=1e-13)
-    if n > 1:
-        shifted = column_means.column_means_closed_form(n, d, shift=0.0)
-        assert np.abs(shifted - closed).max() > 1e-3
 
 
 @pytest.mark.parametrize("width", [1, 2, 3])
@@ -164,13 +109,6 @@ def test_concat_projection_is_proved_for_independent_entries(width: int) -> None
 def test_projection_text() -> None:
     assert proofs.projection_text(proofs.separate_projections) == "W_e e + W_q q"
     assert proofs.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"
-
-
-def test_projection_cost() -> None:
-    cost = concatenation.projection_cost(512)
-    assert cost["weights_add"] == 512 * 512
-    assert cost["weights_concat"] == 2 * 512 * 512
-    assert concatenation.projection_cost(8, 3)["madds_concat"] == 48
 
 
 @pytest.mark.parametrize("d", [64, 1024])
