@@ -5,8 +5,9 @@ dtypes and error models of :func:`pe.sinusoidal` and :func:`pe.rope`: :func:`sin
 (the paper's table) and :func:`rope` (rotary embeddings, adjacent pairs, positions
 ``0 .. n-1``). The chapters show their source, run them while the site is built, and the
 claims ``from-scratch-table`` and ``from-scratch-rope`` check them equal to the library
-within the rounding of a float64 angle :math:`p\\,\\omega_i` and of its sine and cosine
-(:func:`table_tolerance`, the error model :data:`TABLE_ERROR`).
+within the rounding of a float64 angle :math:`p\\,\\omega_i` and of its sine and cosine.
+The table's error model is kept beside its code: :func:`table_tolerance`, as
+:data:`TABLE_ERROR` (an :class:`~pe.error_models.ErrorModel`).
 
 Examples
 --------
