@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 from functools import partial
 
 import mpmath
@@ -13,34 +12,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import MAX_BYTES, geometry, numeric, reference
+from pe import MAX_BYTES, geometry, numeric, position_designs, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
 from tests.helpers import wrong
-
-
-def test_position_share_against_a_direct_computation() -> None:
-    embeddings = designs.toy_embeddings(1000, 64)
-    norms = (embeddings**2).sum(axis=1)
-    for p in (3, 40, 500):
-        direct = np.mean([p * p / (p * p + n) for n in norms])
-        share = designs.position_share(designs.raw_index, [p], 64)[0]
-        assert share == pytest.approx(direct, rel=1e-12)
-
-
-def test_raw_share_rises_to_one_and_sinusoidal_share_is_flat() -> None:
-    raw = designs.position_share(designs.raw_index, [1, 10, 100, 1000, 10_000], 512)
-    assert np.all(np.diff(raw) > 0)
-    assert raw[-1] > 0.9999
-    flat = designs.position_share(wrong.SINUSOIDAL_DESIGN.value, [1, 10, 100, 1000, 10_000], 512)
-    assert np.ptp(flat) < 1e-12
-    assert flat[0] < 0.5
-
-
-def test_raw_index_ratio_grows_linearly() -> None:
-    ratio = designs.raw_index_ratio([10, 100, 1000], 512)
-    assert ratio[1] / ratio[0] == pytest.approx(10.0)
-    assert 0.9 * 1000 < ratio[2] < 1.1 * 1000
 
 
 def test_limit_proof_and_its_control() -> None:
@@ -49,13 +24,6 @@ def test_limit_proof_and_its_control() -> None:
     assert not control.holds
     c = sp.Symbol("c", positive=True)
     assert sp.cancel(control.residual[0] + c / (1 + c)) == 0
-
-
-def test_normalised_index_gaps_are_exact_fractions() -> None:
-    for n in (4, 40, 7):
-        gaps = np.diff(designs.normalised_index(n))
-        exact = float(Fraction(1, n))
-        np.testing.assert_allclose(gaps, exact, atol=2e-16)
 
 
 def test_neighbour_gap_proof_and_wrong_gaps() -> None:
@@ -101,13 +69,6 @@ def test_a_single_pair_nearly_repeats_at_710() -> None:
     assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6)
 
 
-def test_offset_distances_do_not_depend_on_the_start() -> None:
-    measured = designs.offset_distances(designs.sinusoidal, [1, 9], np.arange(0, 300, 11), 64)
-    assert np.ptp(measured, axis=0).max() < 1e-12
-    normalised = designs.offset_distances(wrong.NORMALISED_INDEX.value, [1], [0, 1], 2, n=40)
-    np.testing.assert_allclose(normalised, 0.025)
-
-
 def test_pair_bounded_proof_and_controls() -> None:
     assert proofs.pair_bounded().holds
     assert not proofs.pair_bounded(lambda p, w: sp.Matrix([sp.sin(w * p), 2 * sp.cos(w * p)])).holds
@@ -117,20 +78,20 @@ def test_pair_bounded_proof_and_controls() -> None:
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
-        designs.position_share(designs.raw_index, [1], 7)
+        position_designs.position_share(position_designs.raw_index, [1], 7)
     with pytest.raises(ValueError, match="d_model must be even"):
         geometry.row_distance_by_offset([1], 7)
     with pytest.raises(TypeError, match="n must be an integer"):
-        designs.normalised_index(4.0)  # type: ignore[arg-type]
+        position_designs.normalised_index(4.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="GiB"):
         geometry.smallest_row_distance(100_000, 8)
 
 
 def test_designs_and_the_wrong_tables() -> None:
     far = np.array([0, 1, 2**53])
-    assert designs.raw_index(far, 3, 8)[-1, 0] == 2.0**53
+    assert position_designs.raw_index(far, 3, 8)[-1, 0] == 2.0**53
     np.testing.assert_array_equal(
-        designs.normalised(np.arange(4), 4, 8)[:, 0], [0, 0.25, 0.5, 0.75]
+        position_designs.normalised(np.arange(4), 4, 8)[:, 0], [0, 0.25, 0.5, 0.75]
     )
     with pytest.raises(IndexError):
         wrong.LEARNED_TABLE.value(far, 3, 8)
@@ -141,17 +102,16 @@ def test_checks_that_could_not_fail_now_reject_near_misses() -> None:
     """encoding-any-position used a tolerance of eps + 4 eps w p, about 8 at p = 2^53 (any
     value in [-1, 1] passed); encoding-rows-distinct asked only for a distance above 1."""
     from pe.chapters import failed_designs as claims
-    from pe.chapters import failed_designs as experiments
 
     eps = float(np.finfo(np.float64).eps)
     assert eps + 4 * eps * 2.0**53 > 2  # the old tolerance at p = 2^53, pair 0
-    assert claims._any_position(experiments.sinusoidal).holds
+    assert claims._any_position(position_designs.sinusoidal).holds
     assert not claims._any_position(wrong.FLOAT64_ANGLES_DESIGN.value).holds
     assert claims._distinct(512).holds
     assert not claims._distinct(wrong.FOUR_PAIRS.value).holds
     # d = 16 passes the new criterion, so the old "> 1" was not what separated them
     assert claims._distinct(16).holds
-    assert claims._deterministic(experiments.sinusoidal).holds
+    assert claims._deterministic(position_designs.sinusoidal).holds
     assert not claims._deterministic(wrong.ROTATED_FROM_FIRST.value).holds
 
 
@@ -167,26 +127,15 @@ def test_determinism_rejects_a_design_that_depends_on_the_length() -> None:
     assert not claims._deterministic(design).holds
 
 
-def test_bits_needed_is_the_ceiling_of_log2() -> None:
-    sizes = range(2, 300)
-    assert all(
-        designs.bits_needed(n) == designs.log2_bits(n) == math.ceil(math.log2(n)) for n in sizes
-    )
-    rounded_down = wrong.LOG2_ROUNDED_DOWN.value
-    assert [n for n in sizes if rounded_down(n) == designs.bits_needed(n)] == [
-        2**b for b in range(1, 9)
-    ]
-
-
 def test_closest_points_of_one_pair_against_mpmath() -> None:
-    p, q, distance = designs.closest_rows(designs.one_pair_points(1000, 1.0))
+    p, q, distance = geometry.closest_rows(geometry.one_pair_points(1000, 1.0))
     with mpmath.workdps(30):
         exact = 2 * abs(mpmath.sin(mpmath.mpf(q - p) / 2))
         # The true closest offset below 1000, by the exact distance of every offset.
         best = min(range(1, 1000), key=lambda k: 2 * abs(mpmath.sin(mpmath.mpf(k) / 2)))
     assert q - p == best == 710
     assert abs(distance - float(exact)) <= 8 * 2**-52
-    assert designs.separation_floor(1000, 1.0) < distance < 1e-4
+    assert geometry.separation_floor(1000, 1.0) < distance < 1e-4
 
 
 def test_the_one_pair_evidence_names_the_closest_points_and_their_offset() -> None:
@@ -202,25 +151,27 @@ def test_the_one_pair_evidence_names_the_closest_points_and_their_offset() -> No
 
 
 def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:
-    _, _, distance = designs.closest_rows(designs.one_pair_points(1000, wrong.RATIONAL_TURN.value))
-    assert distance < designs.separation_floor(1000, wrong.RATIONAL_TURN.value)
+    _, _, distance = geometry.closest_rows(
+        geometry.one_pair_points(1000, wrong.RATIONAL_TURN.value)
+    )
+    assert distance < geometry.separation_floor(1000, wrong.RATIONAL_TURN.value)
 
 
 def test_closest_rows_refuses_more_pairs_than_the_cap_before_allocating() -> None:
     """Every pair's difference is count * count * width float64 numbers: 100,000 points of
     one pair (1.6 MB) would need 160 GB, and 8193 points 8 bytes an entry above 1 GiB."""
     with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
-        designs.closest_rows(designs.one_pair_points(100_000, 1.0))
+        geometry.closest_rows(geometry.one_pair_points(100_000, 1.0))
     count = 8193
     assert count * count * 2 * 8 > MAX_BYTES >= (count - 1) ** 2 * 2 * 8
     with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
-        designs.closest_rows(designs.one_pair_points(count, 1.0))
+        geometry.closest_rows(geometry.one_pair_points(count, 1.0))
 
 
 @pytest.mark.parametrize("rows", [np.zeros(3), np.zeros((1, 2))])
 def test_closest_rows_refuses_fewer_than_two_rows(rows: np.ndarray) -> None:
     with pytest.raises(ValueError, match="at least two rows"):
-        designs.closest_rows(rows)
+        geometry.closest_rows(rows)
 
 
 def test_the_offset_check_refuses_rows_rounded_to_float32() -> None:
@@ -232,7 +183,7 @@ def test_the_offset_check_refuses_rows_rounded_to_float32() -> None:
         table = numeric.sinusoidal(np.abs(positions), d_model, dtype=np.float32)
         return np.asarray(table, dtype=np.float64)
 
-    assert designs._offsets(designs.sinusoidal).holds
+    assert designs._offsets(position_designs.sinusoidal).holds
     rounded = designs._offsets(float32_table)
     assert not rounded.holds
     assert rounded.error is not None

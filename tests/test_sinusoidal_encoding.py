@@ -12,33 +12,19 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pe import numeric, reference
-from pe.chapters import failed_designs
+from pe import (
+    concatenation,
+    embeddings,
+    frequency_ladder,
+    geometry,
+    numeric,
+    reference,
+)
 from pe.chapters import sinusoidal_encoding as chapter_claims
 from pe.chapters import sinusoidal_encoding as facts
 from pe.chapters import sinusoidal_encoding as proofs
 from pe.claims import Candidate
 from tests.helpers import wrong
-
-
-def test_pair_columns_cover_each_column_once() -> None:
-    for d in (2, 8, 512):
-        assert facts.pair_columns(d) == list(range(d))
-        inclusive = facts.pair_columns(d, d // 2 + 1)
-        assert inclusive[-2:] == [d, d + 1]
-
-
-def test_wavelengths_against_the_reference_end_points() -> None:
-    lam = facts.wavelengths(512)
-    with mpmath.workdps(reference.DPS):
-        first = 2 * mpmath.pi / reference.frequency(0, 512)
-        last = 2 * mpmath.pi / reference.frequency(255, 512)
-        ratio = reference.frequency(0, 512) / reference.frequency(1, 512)
-        two_pi_base = 2 * mpmath.pi * 10000
-    assert lam[0] == pytest.approx(float(first), rel=1e-15)
-    assert lam[-1] == pytest.approx(float(last), rel=1e-14)
-    assert lam[-1] < float(two_pi_base)
-    np.testing.assert_allclose(lam[1:] / lam[:-1], float(ratio), rtol=1e-14)
 
 
 def test_wavelength_proof_and_wrong_candidates() -> None:
@@ -49,17 +35,6 @@ def test_wavelength_proof_and_wrong_candidates() -> None:
     assert not last.holds
     assert list(last.residual)[:2] == [0, 0]  # only the stated last wavelength is wrong
     assert not proofs.wavelength_progression(wrong.DOUBLED_EXPONENT_WAVELENGTHS.value).holds
-
-
-def test_one_indexed_frequencies_are_the_paper_shifted_by_one() -> None:
-    d = 64
-    paper, shifted = numeric.frequencies(d), facts.one_indexed_frequencies(d)
-    exact = [float(reference.frequency(i, d)) for i in range(1, d // 2 + 1)]
-    np.testing.assert_allclose(shifted, exact, rtol=1e-15)
-    np.testing.assert_allclose(shifted[:-1], paper[1:], rtol=1e-15)
-    assert shifted[0] < 1.0
-    assert paper[0] == 1.0
-    assert shifted[-1] == pytest.approx(1e-4, rel=1e-15)
 
 
 def test_width_refinement() -> None:
@@ -93,28 +68,6 @@ def test_wrong_tables_miss_the_worked_example(
     assert np.abs(candidate.value(4, 512) - exact).max() == pytest.approx(error, abs=0.01)
 
 
-def test_binary_bits_against_format() -> None:
-    bits = failed_designs.binary_bits(64, 6)
-    for p in range(64):
-        assert [int(c) for c in reversed(f"{p:06b}")] == bits[p].tolist()
-    assert facts.least_periods(bits) == (2, 4, 8, 16, 32, 64)
-
-
-def test_least_periods() -> None:
-    assert facts.least_periods(np.array([[1], [1], [1]])) == (1,)
-    assert facts.least_periods(np.array([[0], [0], [1]])) == (3,)
-
-
-def test_ratio_equals_two_width() -> None:
-    width, even = facts.ratio_equals_two_width(10000)
-    assert not even
-    assert float(width) == pytest.approx(2 * math.log2(10000), rel=1e-15)
-    assert 10000 ** (2 / float(width)) == pytest.approx(2.0, rel=1e-14)
-    width, even = facts.ratio_equals_two_width(2**13)
-    assert even
-    assert width == 26
-
-
 def test_step_distance_proof() -> None:
     assert proofs.step_distance().holds
     assert not proofs.step_distance(wrong.STEP_IS_OMEGA.value).holds
@@ -130,19 +83,6 @@ def test_period_mean_proof() -> None:
     squares = proofs.period_mean(wrong.SQUARED_MEAN.value)
     assert not squares.holds
     assert list(squares.residual) == [sp.Rational(1, 2), sp.Rational(1, 2)]
-
-
-@pytest.mark.parametrize("n", [1, 4, 37])
-def test_column_means_closed_form_against_the_reference(n: int) -> None:
-    d = 16
-    closed = facts.column_means_closed_form(n, d)
-    with mpmath.workdps(reference.DPS):
-        exact = [sum(reference.entry(p, column, d) for p in range(n)) / n for column in range(d)]
-    np.testing.assert_allclose(closed, [float(v) for v in exact], atol=1e-13)
-    np.testing.assert_allclose(facts.column_means(n, d), closed, atol=1e-13)
-    if n > 1:
-        shifted = facts.column_means_closed_form(n, d, shift=0.0)
-        assert np.abs(shifted - closed).max() > 1e-3
 
 
 @pytest.mark.parametrize("width", [1, 2, 3])
@@ -171,37 +111,30 @@ def test_projection_text() -> None:
     assert proofs.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"
 
 
-def test_projection_cost() -> None:
-    cost = facts.projection_cost(512)
-    assert cost["weights_add"] == 512 * 512
-    assert cost["weights_concat"] == 2 * 512 * 512
-    assert facts.projection_cost(8, 3)["madds_concat"] == 48
-
-
 @pytest.mark.parametrize("d", [64, 1024])
 def test_cosines_spread_like_one_over_sqrt_d(d: int) -> None:
-    cosines = facts.cosine_embedding_encoding(facts.random_embeddings(500, d), 50)
+    cosines = embeddings.cosine_embedding_encoding(embeddings.random_embeddings(500, d), 50)
     assert cosines.std() * math.sqrt(d) == pytest.approx(1.0, abs=0.08)
-    aligned = facts.cosine_embedding_encoding(facts.embeddings_plus_pe0(500, d), 50)
+    aligned = embeddings.cosine_embedding_encoding(facts.embeddings_plus_pe0(500, d), 50)
     assert aligned.mean() > 2 * cosines.std()
 
 
 def test_encoding_subspace_share() -> None:
-    rank, share = facts.encoding_subspace_share(100, 128)
+    rank, share = embeddings.encoding_subspace_share(100, 128)
     table = numeric.sinusoidal(100, 128)
     singular = np.linalg.svd(table, compute_uv=False)
     assert rank == int((singular > 1e-3 * singular[0]).sum())
     assert 1 <= rank < 128
     assert share == pytest.approx(rank / 128, rel=0.15)
     inside = facts.encoding_row_embeddings(50, 128, n_positions=100)
-    _, share = facts.encoding_subspace_share(100, 128, embeddings=inside)
+    _, share = embeddings.encoding_subspace_share(100, 128, embeddings=inside)
     assert share == pytest.approx(1.0, abs=1e-3)
 
 
 def test_wrapped_rows_distance() -> None:
-    assert facts.rows_distance_past(64, horizon=2000) > 1.0
+    assert geometry.rows_distance_past(64, horizon=2000) > 1.0
     whole = 2 * np.pi * np.round(numeric.frequencies(64) * 2000 / (2 * np.pi)) / 2000
-    assert facts.rows_distance_past(64, horizon=2000, frequencies=whole) < 1e-6
+    assert geometry.rows_distance_past(64, horizon=2000, frequencies=whole) < 1e-6
     # independent: the distance at offset 2000 of the paper's law, by mpmath
     exact = mpmath.sqrt(
         mpmath.fsum(
@@ -209,18 +142,18 @@ def test_wrapped_rows_distance() -> None:
             for i in range(32)
         )
     )
-    assert facts.rows_distance_past(64, horizon=2000) <= float(exact) + 1e-9
+    assert geometry.rows_distance_past(64, horizon=2000) <= float(exact) + 1e-9
     with pytest.raises(ValueError, match="frequencies must have shape"):
-        facts.rows_distance_past(64, horizon=2000, frequencies=np.ones(3))
+        geometry.rows_distance_past(64, horizon=2000, frequencies=np.ones(3))
 
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="d_model must be even"):
-        facts.pair_columns(7)
+        frequency_ladder.pair_columns(7)
     with pytest.raises(ValueError, match="horizon must be an integer >= 1000"):
-        facts.rows_distance_past(8, horizon=10)
+        geometry.rows_distance_past(8, horizon=10)
     with pytest.raises(TypeError, match="base must be an integer"):
-        facts.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
+        frequency_ladder.ratio_equals_two_width(1.5)  # type: ignore[arg-type]
 
 
 def test_checks_that_were_tautologies_now_read_the_table() -> None:
@@ -233,13 +166,13 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
     for misread in (wrong.ONE_INDEXED_PAIRS, wrong.PAIRS_AS_COLUMNS, wrong.INCLUSIVE_PAIRS):
         assert not claims._columns(misread.value).holds, misread.name
     # the one-indexed range misses by one pair and two columns, nothing more
-    census = facts.pair_column_census(wrong.ONE_INDEXED_PAIRS.value, 512)
+    census = frequency_ladder.pair_column_census(wrong.ONE_INDEXED_PAIRS.value, 512)
     assert (census.matched, census.missing, census.each_column_once) == (255, 1, False)
     assert claims._past_base(numeric.frequencies(512)).holds
     assert not claims._past_base(wrong.WHOLE_TURNS_PER_BASE.value).holds
     assert claims._inserted((255, 1)).holds
     assert not claims._inserted(wrong.ONLY_BETWEEN.value).holds
-    assert facts.neighbour_distance(512) == pytest.approx(
+    assert geometry.neighbour_distance(512) == pytest.approx(
         math.sqrt(sum(2 - 2 * math.cos(10000 ** (-2 * i / 512)) for i in range(256))), rel=1e-13
     )
 
@@ -250,14 +183,14 @@ def test_stream_and_embedding_scale_statements() -> None:
     from pe.chapters import sinusoidal_encoding as claims
     from tests.helpers import wrong
 
-    uses = facts.layer_matrices(512)
+    uses = concatenation.layer_matrices(512)
     assert sum(a * b for a, b in (u.shape for u in uses.values())) == 4 * 512 * 512 + 2 * 512 * 2048
     assert [n for n, u in uses.items() if u.writes_stream] == ["W_O", "W_2"]
-    wide = facts.layer_matrices(1024)
+    wide = concatenation.layer_matrices(1024)
     assert wide["W_O"].shape == (512, 1024)
     assert wide["W_Q"].shape == (1024, 512)
     with pytest.raises(ValueError, match="stream"):
-        facts.layer_matrices(0)
+        concatenation.layer_matrices(0)
     assert claims._stream_matrices(("W_Q", "W_K", "W_V", "W_1")).holds
     assert not claims._stream_matrices(wrong.QKV_AND_OUTPUT_READ.value).holds
     assert claims._embedding_scale(1 / math.sqrt(512)).holds
@@ -267,7 +200,7 @@ def test_stream_and_embedding_scale_statements() -> None:
 def test_the_old_wordings_on_widths_and_wavelengths_are_rejected() -> None:
     """ "Always from 1 down to just above 10000^-1", "just under 2π·10000", "a few dozen"."""
     chapter = chapter_claims
-    assert chapter._slowest(chapter.slowest_frequency).holds
+    assert chapter._slowest(frequency_ladder.slowest_frequency).holds
     assert not chapter._slowest(chapter.SLOWEST_IS_BASE_INVERSE.value).holds
     assert numeric.frequencies(8)[-1] == pytest.approx(1e-3, rel=1e-15)
     assert chapter._shortfall(chapter.SHORTFALL_PERCENT).holds

@@ -1,5 +1,7 @@
 r"""Designs that fail (``docs/failed-designs.py``): the raw and the normalised index, and the requirements they miss.
 
+The designs themselves are in :mod:`pe.position_designs`.
+
 The raw index
     Position ``p`` written into the vector as the number ``p`` (for example one extra
     coordinate, :math:`[e; p]`). It is unbounded: its share of the squared norm,
@@ -34,65 +36,32 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric, reference
+from pe import numeric, reference
 from pe._machine_dependent import measured, on_site
-from pe._tolerance import EPS64, Tolerance, gamma, phase_tolerance
+from pe._tolerance import Tolerance, gamma
+from pe.binary import binary_bits, bits_needed, log2_bits
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
-from pe.geometry import row_distance_by_offset, smallest_row_distance
+from pe.geometry import (
+    closest_rows,
+    one_pair_points,
+    row_distance_by_offset,
+    separation_floor,
+    smallest_row_distance,
+)
+from pe.position_designs import (
+    Design,
+    normalised,
+    normalised_index,
+    offset_distances,
+    position_share,
+    raw_index,
+    sinusoidal,
+)
 from pe.symbolic import Derivation, Proof, pair
 
 chapter = Chapter(__name__, follows="why_order")
 claim = chapter.claim
-
-Float64Array = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-
-#: A way to write positions as numbers: ``(positions, n, d) -> rows``, one row per position
-#: of a sentence of ``n`` tokens, for embeddings of width ``d``.
-Design = Callable[[IntArray, int, int], Float64Array]
-
-#: Seed of the random token embeddings used in this chapter.
-SEED = 4
-
-
-def raw_index(positions: IntArray, _n: int, _d_model: int) -> Float64Array:
-    """Design 1: the position ``p`` itself, as one extra coordinate (``n`` and ``d`` unused)."""
-    return np.asarray(positions, dtype=np.float64)[:, None]
-
-
-def normalised(positions: IntArray, n: int, _d_model: int) -> Float64Array:
-    """Design 2: ``p / n``, as one extra coordinate, in a sentence of ``n`` tokens."""
-    return np.asarray(positions, dtype=np.float64)[:, None] / n
-
-
-def sinusoidal(positions: IntArray, _n: int, d_model: int) -> Float64Array:
-    """The sinusoidal encoding :math:`PE(|p|)` of width ``d_model`` (``n`` unused)."""
-    return np.asarray(numeric.sinusoidal(np.abs(positions), d_model), dtype=np.float64)
-
-
-def toy_embeddings(n_tokens: int, d_model: int, *, seed: int = SEED) -> Float64Array:
-    r"""Random token embeddings with entries :math:`N(0, 1)` (typical scale 1 per entry).
-
-    This is the scale of the paper's embeddings after their multiplication by
-    :math:`\sqrt{d}`; their norm is about :math:`\sqrt{d}`.
-    """
-    count = _validate.positive_int("n_tokens", n_tokens)
-    width = _validate.positive_int("d_model", d_model)
-    _validate.capped_elements("toy_embeddings", count * width, 8)
-    return np.random.default_rng(seed).standard_normal((count, width))
-
-
-def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
-    r"""Ratio of the raw index ``p`` to the typical size of an embedding entry.
-
-    The typical size is the root mean square of the entries of 1000 random embeddings
-    (:func:`toy_embeddings`), about 1; the ratio is then about ``p``.
-    """
-    ps = _validate.integer_positions("positions", positions).astype(np.float64)
-    rms = float(np.sqrt(np.mean(toy_embeddings(1000, d_model) ** 2)))
-    return np.asarray(np.abs(ps) / rms, dtype=np.float64)
-
 
 #: A pair of entries as a function of the position and the frequency, ``(p, w) -> 2-vector``.
 Pair = Callable[[Any, Any], Any]
@@ -102,28 +71,6 @@ NORMALISED_INDEX = Candidate("p/n", normalised)
 
 #: Positions probed far from the start: well past any training length.
 FAR = np.array([0, 1, 10, 1_000, 10_000, 1_000_000, 10**9, 2**53])
-
-
-def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
-    r"""Mean share of the squared norm that the position holds, over 1000 random embeddings.
-
-    The share is :math:`\lVert E(p)\rVert^2 / (\lVert E(p)\rVert^2 + \lVert e\rVert^2)`:
-    for the raw index the vector :math:`[e; p]` (the index as an extra coordinate), for the
-    sinusoidal encoding :math:`e + PE(p)` (the two are nearly orthogonal in high dimension,
-    so the squared norms nearly add).
-
-    Examples
-    --------
-    >>> share = position_share(raw_index, [10, 1000], 64)
-    >>> bool(share[0] < 0.9 < share[1])
-    True
-    """
-    ps = _validate.integer_positions("positions", positions)
-    width = _validate.even_width("d_model", d_model)
-    embedding_sq = (toy_embeddings(1000, width) ** 2).sum(axis=1)
-    position_sq = (design(ps, ps.size, width) ** 2).sum(axis=1)
-    share = position_sq[:, None] / (position_sq[:, None] + embedding_sq[None, :])
-    return np.asarray(share.mean(axis=1), dtype=np.float64)
 
 
 def raw_share(p: Any, c: Any) -> Any:
@@ -204,12 +151,6 @@ def one_over_n(n: Any) -> Any:
     return 1 / n
 
 
-def normalised_index(n: int) -> Float64Array:
-    """The normalised index ``p / n`` for the positions ``0 .. n-1`` of a sentence of ``n``."""
-    length = _validate.positive_int("n", n)
-    return np.arange(length, dtype=np.float64) / length
-
-
 def neighbour_gap(
     gap: Callable[[Any], Any] = one_over_n, lengths: tuple[int, ...] = (4, 40)
 ) -> Proof:
@@ -276,11 +217,7 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
 claim(
     "normalised-index-gap",
     "Under $p/n$ the neighbour gap depends on the length",
-    Check(
-        by_proof(neighbour_gap),
-        true=one_over_n,
-        wrong=(CONSTANT_GAP,),
-    ),
+    Check(by_proof(neighbour_gap), true=one_over_n, wrong=(CONSTANT_GAP,)),
     Check(_gaps, true=one_over_n, wrong=(GAP_ONE_OVER_N_MINUS_ONE,)),
     statement=(
         r"\begin{gathered} \frac{p+1}{n} - \frac{p}{n} = \frac{1}{n} \\"
@@ -357,7 +294,6 @@ claim(
 #: Offsets up to this far are compared by the uniqueness checks (``encoding-rows-distinct``).
 UNIQUE_SPAN = 20_000
 
-
 #: One sine/cosine pair alone (width 2): it comes back near itself.
 SINGLE_PAIR = Candidate("one pair alone", 2)
 
@@ -376,8 +312,7 @@ def _distinct(d_model: int) -> Evidence:
     k = int(offsets[1:][np.argmin(distance[1:])])
     ok = bool(distance[1:].min() > neighbours)
     detail = (
-        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows "
-        f"2..{UNIQUE_SPAN} "
+        f"d={d_model}: neighbours are {neighbours:.6g} apart; the closest rows 2..{UNIQUE_SPAN} "
         f"positions apart are {distance[1:].min():.6g} apart (offset {k})"
     )
     if d_model < 64:
@@ -402,8 +337,7 @@ def _single_pair_repeats(d_model: int) -> Evidence:
     k = int(offsets[np.argmin(distance)])
     return checked(
         distance.min() < 1e-4,
-        f"d={d_model} (pair 0 alone): within {UNIQUE_SPAN} positions it comes back "
-        "within "
+        f"d={d_model} (pair 0 alone): within {UNIQUE_SPAN} positions it comes back within "
         f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
     )
 
@@ -420,96 +354,6 @@ claim(
         r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
     ),
 )
-
-
-def binary_bits(n_positions: int, n_bits: int = 4) -> npt.NDArray[np.int64]:
-    """Bit ``b`` (columns, lowest first) of the integers ``0 .. n-1`` (rows).
-
-    Examples
-    --------
-    >>> binary_bits(4, 2).tolist()
-    [[0, 0], [1, 0], [0, 1], [1, 1]]
-    """
-    count = _validate.positive_int("n_positions", n_positions)
-    bits = _validate.positive_int("n_bits", n_bits)
-    return (np.arange(count)[:, None] >> np.arange(bits)[None, :]) & 1
-
-
-def bits_needed(n_positions: int) -> int:
-    """The fewest bits whose codes tell the positions ``0 .. n-1`` apart, found by trying.
-
-    Examples
-    --------
-    >>> bits_needed(8), bits_needed(9)
-    (3, 4)
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    bits = 1
-    while np.unique(binary_bits(count, bits), axis=0).shape[0] < count:
-        bits += 1
-    return bits
-
-
-def log2_bits(n_positions: int) -> int:
-    r""":math:`\lceil \log_2 n \rceil`, the bits a binary code of ``n`` positions needs."""
-    return (n_positions - 1).bit_length()
-
-
-def separation_floor(n_positions: int, omega: float) -> float:
-    r"""Distances between points of one pair (:func:`one_pair_points`) below this are rounding.
-
-    Each coordinate of a point at :math:`p < n` is within the phase model
-    :math:`4\varepsilon + 4\varepsilon\,\omega p` of its exact value, so two points err by
-    at most :math:`2\sqrt2` times that, and the distance computed between them (a norm of
-    two differences) by :math:`\gamma_4` times the distance (at most 2) more: a distance
-    above the floor separates two distinct points on every machine.
-
-    Examples
-    --------
-    >>> f"{separation_floor(1000, 1.0):.2g}"
-    '2.5e-12'
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    phase = float(phase_tolerance(EPS64, float(omega), count - 1))
-    return float(2 * np.sqrt(2) * phase + 2 * gamma(4))
-
-
-def one_pair_points(n_positions: int, omega: float) -> npt.NDArray[np.float64]:
-    r"""The points :math:`(\sin \omega p, \cos \omega p)` of one pair, ``0 <= p < n``, as rows.
-
-    Examples
-    --------
-    >>> one_pair_points(2, 1.0).round(3).tolist()
-    [[0.0, 1.0], [0.841, 0.54]]
-    """
-    count = _validate.positive_int("n_positions", n_positions, minimum=2)
-    angle = float(omega) * np.arange(count)
-    return np.stack([np.sin(angle), np.cos(angle)], axis=1)
-
-
-def closest_rows(rows: npt.ArrayLike) -> tuple[int, int, float]:
-    r"""The two closest rows (Euclidean distance), every pair compared: ``(p, q, distance)``.
-
-    For the points of one pair the exact distance is :math:`2|\sin(\omega (q - p)/2)|`,
-    which the computed one matches within a few ulps.
-
-    Examples
-    --------
-    >>> p, q, distance = closest_rows(one_pair_points(1000, 1.0))
-    >>> q - p, f"{distance:.2g}"
-    (710, '6e-05')
-    >>> closest_rows(binary_bits(1000, 10))[2]
-    1.0
-    """
-    points = np.asarray(rows, dtype=np.float64)
-    count = points.shape[0]
-    if points.ndim != 2 or count < 2:
-        raise ValueError(f"rows must be a 2-D array of at least two rows, got {points.shape}")
-    _validate.capped_elements("the distances", count * count * points.shape[1], 8)
-    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
-    gaps[np.tril_indices(count)] = np.inf
-    p, q = np.unravel_index(int(np.argmin(gaps)), gaps.shape)
-    return int(p), int(q), float(gaps[p, q])
 
 
 def _log2_rounded_down(n: int) -> int:
@@ -557,33 +401,6 @@ claim(
         r" 10^{-4} \end{gathered}"
     ),
 )
-
-
-def offset_distances(
-    design: Design,
-    offsets: npt.ArrayLike,
-    starts: npt.ArrayLike,
-    d_model: int,
-    n: int = 4,
-) -> Float64Array:
-    r"""Distances :math:`\lVert E(p+k) - E(p)\rVert` for each start ``p`` (rows) and offset ``k`` (columns).
-
-    ``E`` is the ``design``, in a sentence of ``n`` tokens.
-
-    Examples
-    --------
-    >>> offset_distances(normalised, [1], [0, 1], 2, n=4)
-    array([[0.25],
-           [0.25]])
-    """
-    ks = _validate.integer_positions("offsets", offsets)
-    ps = _validate.integer_positions("starts", starts)
-    width = _validate.even_width("d_model", d_model)
-    length = _validate.positive_int("n", n)
-    far = design(np.add.outer(ps, ks).ravel(), length, width)
-    near = design(ps, length, width)
-    diff = far.reshape(ps.size, ks.size, -1) - near[:, None, :]
-    return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)
 
 
 def offset_distance(vector: Pair = pair) -> Proof:
@@ -675,11 +492,7 @@ def _independent_of_length(design: Design) -> Evidence:
 claim(
     "encoding-independent-of-length",
     "A position's vector does not depend on the sentence length",
-    Check(
-        _independent_of_length,
-        true=sinusoidal,
-        wrong=(NORMALISED_INDEX,),
-    ),
+    Check(_independent_of_length, true=sinusoidal, wrong=(NORMALISED_INDEX,)),
     statement=r"PE(p) \text{ is the same row in a sentence of 4 tokens and one of 40}",
 )
 
@@ -719,11 +532,7 @@ def _any_position(design: Design) -> Evidence:
 claim(
     "encoding-any-position",
     "Defined for any position, with no table to run out of",
-    Check(
-        _any_position,
-        true=sinusoidal,
-        wrong=(LEARNED_TABLE, FLOAT64_ANGLES_DESIGN),
-    ),
+    Check(_any_position, true=sinusoidal, wrong=(LEARNED_TABLE, FLOAT64_ANGLES_DESIGN)),
     statement=(
         r"\begin{gathered} PE(p, j) \text{ is computed from } p \text{ for any } p \le 2^{53}"
         r" \text{ within } 4.9 \times 10^{-16} \text{ of the exact value} \\ \text{(the bound"
@@ -771,11 +580,7 @@ def _deterministic(design: Design) -> Evidence:
 claim(
     "encoding-deterministic",
     "Deterministic: a function of the position alone",
-    Check(
-        _deterministic,
-        true=sinusoidal,
-        wrong=(ROTATED_FROM_FIRST, NORMALISED_INDEX),
-    ),
+    Check(_deterministic, true=sinusoidal, wrong=(ROTATED_FROM_FIRST, NORMALISED_INDEX)),
     statement=(
         r"\begin{gathered} PE(p) \text{ depends only on } (p, d, \text{base}) \\"
         r" \text{same bits in any call, any order and any sentence length} \end{gathered}"

@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, claims, geometry, numeric
+from pe import _rotation_table, claims, geometry, numeric, position_designs
 from pe.chapters import failed_designs as experiments
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
@@ -52,8 +52,8 @@ def raw_index_table(positions: tuple[int, ...] = (10, 100, 1_000, 10_000)) -> Ht
     True
     """
     probe = np.array(positions)
-    ratio = experiments.raw_index_ratio(probe, 512)
-    share = experiments.position_share(experiments.raw_index, probe, 512)
+    ratio = position_designs.raw_index_ratio(probe, 512)
+    share = position_designs.position_share(position_designs.raw_index, probe, 512)
     return table(
         [
             "position p",
@@ -67,8 +67,8 @@ def raw_index_table(positions: tuple[int, ...] = (10, 100, 1_000, 10_000)) -> Ht
 def position_share(d_model: int = 512) -> Html:
     """Share of the squared norm held by the position: raw index against the sinusoidal encoding."""
     positions = np.unique(np.logspace(0, 4, 60).astype(np.int64))
-    raw = experiments.position_share(experiments.raw_index, positions, d_model)
-    sinusoidal = experiments.position_share(experiments.sinusoidal, positions, d_model)
+    raw = position_designs.position_share(position_designs.raw_index, positions, d_model)
+    sinusoidal = position_designs.position_share(position_designs.sinusoidal, positions, d_model)
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
@@ -96,7 +96,7 @@ def position_share(d_model: int = 512) -> Html:
 
 def normalised_index_gaps() -> Html:
     """The normalised index p/n for sentences of 4 and 40 tokens on one axis."""
-    short, long = experiments.normalised_index(4), experiments.normalised_index(40)
+    short, long = position_designs.normalised_index(4), position_designs.normalised_index(40)
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
@@ -164,7 +164,7 @@ def exercises() -> Html:
     >>> exercises().count('class="pe-exercise"')
     3
     """
-    far = experiments.position_share(experiments.raw_index, [1_000], 512)[0]
+    far = position_designs.position_share(position_designs.raw_index, [1_000], 512)[0]
     one_step = geometry.row_distance_by_offset([1], 512)[0]
     encoded = numeric.sinusoidal(1001, 512)
     measured = float(np.linalg.norm(encoded[1000] - encoded[999]))
@@ -172,8 +172,8 @@ def exercises() -> Html:
         report.exercise(
             "Under \\(p/n\\), what is the gap between neighbours in a sentence of 4 tokens, "
             "and in one of 40?",
-            f"\\(1/n\\): {experiments.normalised_index(4)[1]:.2f} and "
-            f"{experiments.normalised_index(40)[1]:.3f}, computed from the index itself.",
+            f"\\(1/n\\): {position_designs.normalised_index(4)[1]:.2f} and "
+            f"{position_designs.normalised_index(40)[1]:.3f}, computed from the index itself.",
             claim_id="normalised-index-gap",
         )
         + report.exercise(

@@ -23,8 +23,7 @@ import sympy as sp
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import numeric, reference
-from pe.chapters import failed_designs
+from pe import binary, column_means, concatenation, embeddings, frequency_ladder, numeric, reference
 from pe.chapters import sinusoidal_encoding as facts
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, Slider, colorbar, interactive, label_axes, render
@@ -109,7 +108,7 @@ def table_heatmap(n_positions: int = 100, d_model: int = D, *, base: float = 100
 def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
     """Selected sine columns of the table against the position."""
     table = numeric.sinusoidal(n_positions, d_model)
-    lam = facts.wavelengths(d_model)
+    lam = frequency_ladder.wavelengths(d_model)
     columns = (0, 64, 256)
 
     def draw(fig: Figure, palette: Palette) -> None:
@@ -151,8 +150,8 @@ def column_lines(d_model: int = 512, n_positions: int = 200) -> Html:
 
 def wavelength_ladder(d_model: int = 512) -> Html:
     """Wavelengths of the paper's pairs and of the 1-indexed convention, log scale."""
-    lam = facts.wavelengths(d_model)
-    shifted = facts.one_indexed_frequencies(d_model)
+    lam = frequency_ladder.wavelengths(d_model)
+    shifted = frequency_ladder.one_indexed_frequencies(d_model)
 
     def draw(fig: Figure, palette: Palette) -> None:
         full, zoom = fig.subplots(2, 1)
@@ -196,7 +195,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
 
 def binary_vs_sinusoid(n_positions: int = 17) -> Html:
     """Bits 0-2 of the position (steps) against sine columns of a d = 16 encoding (smooth)."""
-    bits = failed_designs.binary_bits(n_positions, 3)
+    bits = binary.binary_bits(n_positions, 3)
     fine = np.linspace(0, n_positions - 1, 400)
     omega = numeric.frequencies(16)
 
@@ -247,7 +246,8 @@ def binary_vs_sinusoid(n_positions: int = 17) -> Html:
 def cosine_histograms(widths: tuple[int, ...] = (16, 64, 512)) -> Html:
     """Histograms of cos(e, PE(p)) for random embeddings at several widths."""
     data = {
-        d: facts.cosine_embedding_encoding(facts.random_embeddings(1000, d)).ravel() for d in widths
+        d: embeddings.cosine_embedding_encoding(embeddings.random_embeddings(1000, d)).ravel()
+        for d in widths
     }
 
     def draw(fig: Figure, palette: Palette) -> None:
@@ -290,7 +290,7 @@ def wavelength_numbers() -> Html:
     >>> "60611.48" in wavelength_numbers()
     True
     """
-    lam = facts.wavelengths(D)
+    lam = frequency_ladder.wavelengths(D)
     return Html(
         f"<p>For \\(d = 512\\): \\(\\lambda_0 = 2\\pi = {lam[0]:.6f}\\), \\(\\lambda_{{255}} = "
         f"2\\pi\\cdot 10000^{{510/512}} = {lam[-1]:.2f}\\) positions, against "
@@ -313,7 +313,7 @@ def base_table(bases: tuple[float, ...] = (100.0, 10_000.0, 1_000_000.0)) -> Htm
         [
             f"{b:g}",
             f"{numeric.frequencies(D, b)[-1]:.3g}",
-            f"{facts.wavelengths(D, base=b)[-1]:.4g}",
+            f"{frequency_ladder.wavelengths(D, base=b)[-1]:.4g}",
         ]
         for b in bases
     ]
@@ -384,8 +384,8 @@ def column_means_table(
     >>> "<td>0.473</td>" in column_means_table((4,), (0,))
     True
     """
-    lam = facts.wavelengths(D)
-    means = {n: facts.column_means(n, D) for n in lengths}
+    lam = frequency_ladder.wavelengths(D)
+    means = {n: column_means.column_means(n, D) for n in lengths}
     rows: list[list[object]] = [
         [
             f"column {j} ({'sin' if j % 2 == 0 else 'cos'}, λ = {lam[j // 2]:.3g})",
@@ -407,7 +407,7 @@ def column_means_table(
 
 def _stream_sentence() -> str:
     """Which matrices of an encoder layer read and write the stream, and the extra weights."""
-    added, concatenated = facts.layer_matrices(D), facts.layer_matrices(2 * D)
+    added, concatenated = concatenation.layer_matrices(D), concatenation.layer_matrices(2 * D)
     reading = [n for n, use in added.items() if use.reads_stream]
     writing = [n for n, use in added.items() if use.writes_stream]
     extra = sum(
@@ -429,7 +429,7 @@ def projection_cost_table() -> Html:
     >>> "<td>524,288</td>" in projection_cost_table()
     True
     """
-    cost = facts.projection_cost(D)
+    cost = concatenation.projection_cost(D)
     rows = [
         [way, cost[f"width_{key}"], f"{cost[f'weights_{key}']:,}", f"{cost[f'madds_{key}']:,}"]
         for way, key in (("add", "add"), ("concatenate", "concat"))
@@ -451,9 +451,9 @@ def subspace_numbers() -> Html:
     >>> "span 67 directions" in subspace_numbers()
     True
     """
-    rank, share = facts.encoding_subspace_share(200, D)
+    rank, share = embeddings.encoding_subspace_share(200, D)
     norm_pe = float(np.linalg.norm(numeric.sinusoidal(1, D)[0]))
-    fine, _ = facts.encoding_subspace_share(200, D, relative=1e-10)
+    fine, _ = embeddings.encoding_subspace_share(200, D, relative=1e-10)
     return Html(
         f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norm_pe:.4f} = "
         f"\\sqrt{{256}}\\); a random embedding with \\(N(0,1)\\) entries has norm about "
@@ -467,9 +467,9 @@ def subspace_numbers() -> Html:
 
 def exercises() -> Html:
     """The chapter's three exercises, each answered from :mod:`pe` and backed by a claim."""
-    lam128 = facts.wavelengths(128)
+    lam128 = frequency_ladder.wavelengths(128)
     value = numeric.sinusoidal(3, D)[2, 256]
-    width, _ = facts.ratio_equals_two_width(10000)
+    width, _ = frequency_ladder.ratio_equals_two_width(10000)
     return Html(
         report.exercise(
             "For \\(d = 128\\), what are the shortest and the longest wavelength, and how far "

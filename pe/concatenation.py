@@ -1,0 +1,148 @@
+r"""Adding or concatenating the encoding: what a wider residual stream costs.
+
+The paper adds the encoding to the token embedding, :math:`x_p = e + PE(p)`, keeping the
+width ``d``; concatenating, :math:`[e;\ PE(p)]`, makes the residual stream ``2d`` wide.
+Every weight matrix of an encoder layer that reads or writes the stream then has one
+side doubled: :func:`layer_matrices` runs one encoder layer and records which matrices
+read and write the stream and their shapes; :func:`projection_cost` counts the weights
+and multiply-adds of one projection either way.
+
+Examples
+--------
+>>> projection_cost(512)["weights_concat"] // projection_cost(512)["weights_add"]
+2
+>>> [name for name, use in layer_matrices(512).items() if use.writes_stream]
+['W_O', 'W_2']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from pe import _validate
+
+__all__ = ["MatrixUse", "layer_matrices", "projection_cost"]
+
+Float64Array = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class MatrixUse:
+    """How one weight matrix of an encoder layer met the residual stream in a forward pass.
+
+    Attributes
+    ----------
+    shape
+        The matrix's (input, output) widths.
+    reads_stream
+        Whether its operand is a state of the residual stream.
+    writes_stream
+        Whether its product is added to the residual stream.
+    """
+
+    shape: tuple[int, int]
+    reads_stream: bool
+    writes_stream: bool
+
+
+def layer_matrices(stream: int, d_model: int = 512, d_ff: int = 2048) -> dict[str, MatrixUse]:
+    """Run one encoder layer on a ``stream``-wide residual stream and record its matrices.
+
+    The layer (layer normalisations left out: they hold vectors, not matrices) is attention
+    with queries, keys and values of width ``d_model``, its output added back to the stream,
+    then a ReLU feed-forward block of width ``d_ff`` added back too. Each matrix is created
+    when the forward pass first multiplies by it, with as many rows as its operand has
+    columns and as many columns as the code asks for (the stream's width where the product
+    is added to the stream); ``reads_stream`` records whether its operand *is* a state of
+    the stream, ``writes_stream`` whether its product is added to it. Nothing about which
+    matrix touches the stream is typed: it is read off the pass.
+
+    Parameters
+    ----------
+    stream
+        The width of the residual stream: ``d`` when the encoding is added, ``2d`` when it
+        is concatenated.
+    d_model
+        The width of the queries, keys and values (the heads' concatenated width).
+    d_ff
+        The width of the feed-forward block.
+
+    Returns
+    -------
+    dict
+        :class:`MatrixUse` by matrix name (``W_Q``, ``W_K``, ``W_V``, ``W_O``, ``W_1``,
+        ``W_2``), in the order the pass multiplies by them.
+
+    Examples
+    --------
+    >>> uses = layer_matrices(512)
+    >>> uses["W_1"].shape, uses["W_O"].reads_stream, uses["W_O"].writes_stream
+    ((512, 2048), False, True)
+    """
+    width = _validate.positive_int("stream", stream)
+    heads, ffn = _validate.positive_int("d_model", d_model), _validate.positive_int("d_ff", d_ff)
+    return dict(_forward_pass(width, heads, ffn))
+
+
+@cache
+def _forward_pass(width: int, heads: int, ffn: int) -> tuple[tuple[str, MatrixUse], ...]:
+    rng = np.random.default_rng(0)
+    uses: dict[str, MatrixUse] = {}
+    states: list[Float64Array] = [rng.standard_normal((2, width))]
+
+    def multiply(name: str, operand: Float64Array, columns: int, *, adds: bool) -> Float64Array:
+        # the values do not matter, only that the product runs: a constant matrix is cheapest
+        matrix = np.full((operand.shape[-1], columns), 1 / np.sqrt(operand.shape[-1]))
+        reads = any(operand is state for state in states)
+        uses[name] = MatrixUse((matrix.shape[0], matrix.shape[1]), reads, adds)
+        return np.asarray(operand @ matrix)
+
+    x = states[0]
+    q, k, v = (multiply(name, x, heads, adds=False) for name in ("W_Q", "W_K", "W_V"))
+    scores = q @ k.T / np.sqrt(heads)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    mixed = (weights / weights.sum(axis=1, keepdims=True)) @ v
+    states.append(x + multiply("W_O", mixed, x.shape[-1], adds=True))
+    hidden = np.maximum(multiply("W_1", states[-1], ffn, adds=False), 0.0)
+    states.append(states[-1] + multiply("W_2", hidden, states[-1].shape[-1], adds=True))
+    return tuple(uses.items())
+
+
+def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
+    """Weights and multiply-adds per token of one projection reading the input, add vs concatenate.
+
+    Adding keeps the input width ``d``; concatenating makes it ``2d``. One ``(d_in x d_out)``
+    projection has ``d_in * d_out`` weights and as many multiply-adds per token.
+
+    Parameters
+    ----------
+    d_model
+        The width ``d`` of the embedding and of the encoding.
+    d_out
+        The projection's output width (``d`` by default).
+
+    Returns
+    -------
+    dict
+        ``width_add``, ``width_concat``, ``weights_add``, ``weights_concat``, ``madds_add``
+        and ``madds_concat``.
+
+    Examples
+    --------
+    >>> projection_cost(8, 3)["weights_concat"]
+    48
+    """
+    width = _validate.positive_int("d_model", d_model)
+    out = width if d_out is None else _validate.positive_int("d_out", d_out)
+    return {
+        "width_add": width,
+        "width_concat": 2 * width,
+        "weights_add": width * out,
+        "weights_concat": 2 * width * out,
+        "madds_add": width * out,
+        "madds_concat": 2 * width * out,
+    }
