@@ -64,7 +64,7 @@ def _factor(factor: float) -> float:
 def llama3_frequencies(
     d_model: int,
     *,
-    base: float = 500000.0,
+    base: float,
     factor: float = 8.0,
     low_freq_factor: float = 1.0,
     high_freq_factor: float = 4.0,
@@ -82,6 +82,7 @@ def llama3_frequencies(
         (1 - t_i)\,\omega_i / s + t_i\,\omega_i,\ t_i = \frac{L/\lambda_i - l}{h - l}
         & \text{otherwise.} \end{cases}
 
+    ``base`` has no default: Llama 3.1 uses 500000, the paper's encoding 10000.
     Computed in float64 (a few roundings per entry); transformers computes it in float32.
 
     Examples

@@ -113,10 +113,13 @@ def test_rotate_halves_turns_pair_i_and_i_plus_half() -> None:
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: llama3_frequencies(63), "d_model"),
-        (lambda: llama3_frequencies(64, factor=0.5), "factor"),
-        (lambda: llama3_frequencies(64, low_freq_factor=4.0, high_freq_factor=1.0), "low_freq"),
-        (lambda: llama3_frequencies(64, original_positions=0), "original_positions"),
+        (lambda: llama3_frequencies(63, base=5e5), "d_model"),
+        (lambda: llama3_frequencies(64, base=5e5, factor=0.5), "factor"),
+        (
+            lambda: llama3_frequencies(64, base=5e5, low_freq_factor=4.0, high_freq_factor=1.0),
+            "low_freq",
+        ),
+        (lambda: llama3_frequencies(64, base=5e5, original_positions=0), "original_positions"),
         (lambda: yarn_frequencies(64, base=-1.0), "base"),
         (lambda: yarn_frequencies(64, factor=float("nan")), "factor"),
         (lambda: rotate_halves([1.0], gain=float("inf")), "gain"),

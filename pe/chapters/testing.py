@@ -103,7 +103,7 @@ CASES: dict[str, Callable[[], object]] = {
     "NTK-aware base (s = 4)": partial(
         testing.assert_rope_relative, partial(rope, base=ntk_base(1e4, 4.0, 64)), 64, base=None
     ),
-    "Llama 3.1's frequencies": _halves_rope(rope_scaling.llama3_frequencies(64)),
+    "Llama 3.1's frequencies": _halves_rope(rope_scaling.llama3_frequencies(64, base=5e5)),
     "YaRN's frequencies and gain (s = 4)": _halves_rope(
         rope_scaling.yarn_frequencies(64), rope_scaling.yarn_gain(4.0)
     ),
