@@ -165,8 +165,9 @@ report.fold("Show what each bug does, and what identify says", page.bug_table())
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "packt-doubled-exponent", "doubled-exponent-base", "column-index-bug-breaks-identity"
-)
+    "packt-doubled-exponent", "doubled-exponent-base", "camara-column-index",
+    "column-index-bug-breaks-identity",
+)  # fmt: skip
 
 # %% [markdown]
 # ## Identifying any table

@@ -60,6 +60,9 @@ report.how_we_know(
 #
 # ## It does not fall steadily with distance
 #
+# Course notes say that closer positions have closer vectors
+# [checked](claims.py#claim-khapra-closer-positions).
+#
 # Near $k = 0$ all the cosines are close to 1 and $f(k) = \sum_i \cos\omega_i k$ falls as $k$
 # grows. But the fast pairs come back round, the fastest every $2\pi$ positions, so $f$
 # wobbles, and the wobbles eventually win over the slow decline
@@ -82,7 +85,7 @@ page.dot_product_by_offset()
 page.dot_product_explorer()
 
 # %% tags=["hide_input"]
-report.how_we_know("dot-product-symmetric", "dot-product-not-monotone")
+report.how_we_know("dot-product-symmetric", "khapra-closer-positions", "dot-product-not-monotone")
 
 # %% [markdown]
 # ## Every row has the same length

@@ -73,6 +73,8 @@ page.column_lines()
 
 # %% tags=["hide_input"]
 report.how_we_know(
+    "vaswani-wavelength-sentence",
+    "pwc-wavelength-sentence",
     "wavelength-progression",
     proofs=True,
     more=[page.wavelength_numbers(), page.wavelength_ladder()],
@@ -199,8 +201,9 @@ examples.encoding_tabs()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "pair-index-range", "one-indexed-frequencies-shifted", "base-is-not-a-length",
-    "transformer-model-widths", "width-refines-frequencies", "zero-mean-full-period",
+    "vaswani-encoding-formula", "pair-index-range", "write-ups-pair-index",
+    "phuong-one-indexed", "one-indexed-frequencies-shifted", "base-is-not-a-length",
+    "transformer-model-widths", "lecun-zero-mean-inputs", "width-refines-frequencies", "zero-mean-full-period",
     "finite-column-means", more=[page.base_table(), page.column_means_table()],
 )  # fmt: skip
 
