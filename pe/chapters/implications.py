@@ -869,6 +869,41 @@ def _relative_only(projection: Projection) -> Evidence:
     )
 
 
+def _coupling_block_breaks_offset(pairs: tuple[int, int]) -> Evidence:
+    r"""Is a block :math:`B` that couples pair ``pairs[0]`` with pair ``pairs[1]`` relative
+    only when it is zero? Exact, with symbolic entries :math:`b_{11}, \dots, b_{22}` and
+    symbolic positive frequencies (distinct for distinct pairs): the residual
+    :math:`s(p + t, q + t) - s(p, q)` of :math:`s(p, q) = v(\omega_i p)^{\mathsf T} B\,
+    v(\omega_j q)` is rewritten into exponentials and expanded; the exponentials of distinct
+    frequency vectors in :math:`(p, q, t)` are linearly independent, so each coefficient
+    must vanish, and the linear system in the :math:`b`'s is solved."""
+    p, q, t = sp.symbols("p q t", real=True)
+    first, second = sp.symbols("omega_i omega_j", positive=True)
+    omega = {pairs[0]: first, pairs[1]: second if pairs[1] != pairs[0] else first}
+    entries = sp.symbols("b11 b12 b21 b22")
+    block = sp.Matrix(2, 2, entries)
+
+    def score(a: Any, c: Any) -> Any:
+        return (pair(a, omega[pairs[0]]).T * block * pair(c, omega[pairs[1]]))[0]
+
+    residual = sp.expand((score(p + t, q + t) - score(p, q)).rewrite(sp.exp))
+    groups: dict[tuple[Any, ...], Any] = {}
+    for term in sp.Add.make_args(residual):
+        coefficient, wave = term.as_independent(p, q, t)
+        key = tuple(sp.expand(sp.powsimp(sp.diff(wave, x) / wave)) for x in (p, q, t))
+        groups[key] = groups.get(key, 0) + coefficient
+    equations = [e for e in (sp.expand(c) for c in groups.values()) if e != 0]
+    solutions = sp.linsolve(equations, entries)
+    only_zero = solutions == sp.FiniteSet((0, 0, 0, 0))
+    return Evidence(
+        Method.SYMPY,
+        only_zero,
+        f"block between pairs {pairs[0]} and {pairs[1]}: {len(groups)} exponentials in "
+        f"(p, q, t), each coefficient zero; the blocks keeping s a function of q - p: "
+        f"{solutions}",
+    )
+
+
 claim(
     "position-term-relative-condition",
     "Relative only when every block is a scaled rotation and no block couples two pairs",
@@ -877,11 +912,17 @@ claim(
         true=ROTATION,
         wrong=(COUPLED_ROTATION_PROJECTION, RANDOM_PROJECTION),
     ),
+    Check(
+        _coupling_block_breaks_offset,
+        true=(0, 1),
+        wrong=(Candidate("a block of one pair with itself", (0, 0)),),
+    ),
     statement=(
         r"\begin{gathered}W = \operatorname{diag}\bigl(\bigl[\begin{smallmatrix} a_i & b_i"
         r" \\ -b_i & a_i \end{smallmatrix}\bigr]\bigr) \implies e_p^{\mathsf T} W e_q ="
         r" f(q - p); \\ \text{a non-zero block } W_{ij},\ i \ne j, \text{ adds terms in }"
-        r" \omega_i p - \omega_j q \text{: not a function of } q - p\end{gathered}"
+        r" \omega_i p - \omega_j q \text{: not a function of } q - p"
+        r" \\ \text{(proved for any frequencies } \omega_i \ne \omega_j)\end{gathered}"
     ),
 )
 
