@@ -54,7 +54,17 @@ from pe._tolerance import (
     power_rounding,
 )
 from pe.binary import binary_bits, least_periods
-from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
+from pe.claims import (
+    Candidate,
+    Chapter,
+    Check,
+    Evidence,
+    Method,
+    at_most,
+    by_proof,
+    checked,
+    within,
+)
 from pe.column_means import column_means, column_means_exact
 from pe.concatenation import layer_matrices, projection_cost
 from pe.embeddings import cosine_embedding_encoding, encoding_subspace_share, random_embeddings
@@ -443,6 +453,37 @@ def _refinement(d_model: int, factor: int) -> Evidence:
     )
 
 
+def _inserted_at_every_width(index: Callable[[Any], Any]) -> Evidence:
+    r"""Doubling any width ``d``, at any base :math:`b = 1 + c > 1`: the new frequency
+    :math:`\omega = b^{-k/d}` with ``k = index(i)`` lies strictly between the old
+    :math:`\omega_i = b^{-2i/d}` and :math:`\omega_{i+1}`, and the last one (``i = d/2 - 1``)
+    below the old slowest. Exact: the logarithm of each ratio, expanded, has the sign SymPy
+    decides from the assumptions (``c``, ``d`` positive)."""
+    c = sp.Symbol("c", positive=True)
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    d = sp.Symbol("d", integer=True, positive=True)
+    base = 1 + c
+
+    def log_ratio(k_new: Any, i_old: Any) -> Any:
+        ratio = sp.powsimp(base ** (-k_new / d) / base ** (-2 * i_old / d))
+        return sp.expand(sp.expand_log(sp.log(ratio), force=True))
+
+    below, above = log_ratio(index(i), i), log_ratio(index(i), i + 1)
+    last = log_ratio(index(d / 2 - 1), d / 2 - 1)
+    holds = bool(below.is_negative and above.is_positive and last.is_negative)
+    return Evidence(
+        Method.SYMPY,
+        holds,
+        f"any d, any base 1 + c: log(ω_new / ω_i) = {below}, log(ω_new / ω_(i+1)) = {above}, "
+        f"last: log(ω_new / ω_(d/2-1)) = {last}; strictly between and below: "
+        f"{'yes' if holds else 'not decided' if below.is_negative is None else 'no'}",
+    )
+
+
+#: The new frequencies of a doubled width at the old ones' places (``k = 2i``).
+NEW_AT_OLD_PLACES = Candidate("the new frequencies at the old ones' places", lambda i: 2 * i)
+
+
 def _inserted(counts: tuple[int, int]) -> Evidence:
     """Where doubling d = 512 puts the new frequencies: ``counts`` = (between, slower)."""
     small, large = numeric.frequencies(D), numeric.frequencies(2 * D)
@@ -500,6 +541,7 @@ claim(
     Check(partial(_refinement, 256), true=2, wrong=(SAME_INDEX_WIDER,)),
     Check(partial(_refinement, 512), true=2, wrong=(SAME_INDEX_WIDER,)),
     Check(_inserted, true=(D // 2 - 1, 1), wrong=(ONLY_BETWEEN,)),
+    Check(_inserted_at_every_width, true=lambda i: 2 * i + 1, wrong=(NEW_AT_OLD_PLACES,)),
     Check(_slowest, true=slowest_frequency, wrong=(SLOWEST_IS_BASE_INVERSE,)),
     statement=(
         r"\begin{gathered} \omega_i^{(d)} = \mathrm{base}^{-2i/d} = \omega_{2i}^{(2d)};"
