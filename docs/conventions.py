@@ -151,8 +151,8 @@ page.bug_source("doubled-exponent")
 page.bug_heatmaps()
 
 # %% [markdown]
-# Most bugs keep the sine and cosine of each pair at one frequency, so a (different) shift
-# matrix still exists. Using `i` where `i // 2` was meant is worse: the sine of pair $i$
+# A bug that keeps the sine and cosine of each pair at one frequency still has a (different)
+# shift matrix. Using `i` where `i // 2` was meant is worse: the sine of pair $i$
 # turns at $b^{-4i/d}$ and its cosine at $b^{-(4i+2)/d}$, and no fixed matrix maps one row
 # to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
 # contain. A mismatch inside each pair is not enough by itself: swap the cosines of
