@@ -85,7 +85,7 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 # terms: content–content, content–position, position–content and position–position.
 # [Dai et al.](bibliography.md#dai2019) keep the split but replace the key's absolute $U_n$ by a
 # sinusoid of the offset, $R_{m-n}$, with its own projection $W_{k,R}$, and the query's position
-# terms by two learned vectors $u$ and $v$ [checked](claims.py#claim-transformer-xl-four-terms):
+# terms by two learned vectors $u$ and $v$ [checked](claims.py#claim-dai-relative-score):
 #
 # $$A_{mn} = \underbrace{x_m^{\mathsf T} W_q^{\mathsf T} W_{k,E}\, x_n}_{(a)}
 #  + \underbrace{x_m^{\mathsf T} W_q^{\mathsf T} W_{k,R}\, R_{m-n}}_{(b)}
@@ -102,7 +102,9 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 # [checked](claims.py#claim-transformer-xl-reported).
 
 # %% tags=["hide_input"]
-report.how_we_know("transformer-xl-four-terms", "transformer-xl-reported", proofs=True)
+report.how_we_know(
+    "dai-relative-score", "transformer-xl-four-terms", "transformer-xl-reported", proofs=True
+)
 
 # %% [markdown]
 # ## T5's bucketed bias (Raffel et al., 2020)

@@ -947,3 +947,15 @@ claim(
     ),
     source="peng2023",
 )
+
+claim(
+    "dai-relative-score",
+    "Transformer-XL's relative score, as Dai et al. write it",
+    statement=(
+        r"\begin{gathered} A^{\mathrm{rel}}_{i,j} = E_{x_i}^{\mathsf T} W_q^{\mathsf T} W_{k,E}"
+        r" E_{x_j} + E_{x_i}^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{i-j} \\"
+        r" + u^{\mathsf T} W_{k,E} E_{x_j} + v^{\mathsf T} W_{k,R} R_{i-j}"
+        r" \quad \text{(Dai et al. 2019, Section 3.3)} \end{gathered}"
+    ),
+    source="dai2019",
+)
