@@ -141,9 +141,9 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
             "o-",
             color=palette.lines[0],
             ms=4,
-            label="pre-LN residual: h + f(LN(h))",
+            label="with residual",
         )
-        ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain: f(LN(h))")
+        ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain")
         ax.set_ylim(-0.1, 1.05)
         label_axes(ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4)
 
@@ -156,8 +156,9 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
             f"it stays between {min(plain):.2f} and {max(plain):.2f}."
         ),
         caption=(
-            f"d = {d_model}, {n} positions, random sublayers (gain 0.5). The residual path "
-            "keeps PE in the sum; the sublayers' outputs are added to it."
+            f"d = {d_model}, {n} positions, random sublayers (gain 0.5); with residual: "
+            "h + f(LN(h)), plain: f(LN(h)). The residual path keeps PE in the sum; the "
+            "sublayers' outputs are added to it."
         ),
     )
 
