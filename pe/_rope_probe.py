@@ -133,7 +133,7 @@ def _partners(moved: npt.NDArray[np.float64], rotary: int, eps: float) -> npt.ND
         raise AssertionError(
             f"fn does not rotate: column {still[0]} moves into no other column at positions {where}"
         )
-    stray = off[:rotary].copy()
+    stray = off[:rotary, :rotary].copy()
     stray[rows, partner] = 0.0
     j, k = (int(v) for v in np.unravel_index(int(np.argmax(stray)), stray.shape))
     if stray[j, k] > noise:

@@ -409,6 +409,19 @@ def test_partial_rotary_needs_and_takes_rotary_dim() -> None:
         assert_rope_relative(partial_neox, 32, rotary_dim=4)
 
 
+def leaky_neox(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Partial rotary over 8 columns, whose rotated column 0 also leaks a little of the
+    rotation into column 20, beyond the rotated ones."""
+    out = partial_neox(x, positions)
+    out[:, 20] += 1e-3 * np.sin(np.asarray(positions, dtype=np.float64)) * x[:, 0]
+    return out
+
+
+def test_a_rotation_leaking_beyond_rotary_dim_is_named() -> None:
+    with pytest.raises(AssertionError, match="mixes the rotated columns with the columns beyond"):
+        assert_rope_relative(leaky_neox, 32, rotary_dim=8, pairing="halves")
+
+
 def test_a_function_pairing_only_some_columns_adjacently_is_not_adjacent() -> None:
     with pytest.raises(AssertionError, match=r"fn pairs column 16 with column 24: neither"):
         assert_rope_relative(mixed_pairing, 32)
