@@ -105,6 +105,9 @@ def test_sinusoidal_and_shift_in_torch() -> None:
     assert np.max(np.abs(moved.detach().numpy() - pe.sinusoidal(np.arange(5, 15), D))) < 1e-14
     moved.sum().backward()
     assert rows.grad is not None
+    # an offset held as a 0-d tensor (not requiring grad) is read as the number it holds
+    by_tensor: Any = pe.shift(rows.detach(), torch.tensor(5.0))
+    assert np.array_equal(by_tensor.numpy(), moved.detach().numpy())
 
 
 def test_bad_torch_input_is_one_line() -> None:

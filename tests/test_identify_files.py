@@ -388,3 +388,18 @@ def test_an_error_shows_the_first_candidates_and_counts_the_rest(extra: int) -> 
     assert message.count("(64, 32) F32") == shown
     assert ("more (--list shows all)" in message) == (extra > 0)
     assert f"and {extra} more" in message or extra == 0
+
+
+def test_a_tensor_of_an_unknown_dtype_spans_the_bytes_its_offsets_give(tmp_path: Path) -> None:
+    """A dtype pe does not know (a future float format) takes its size from its offsets,
+    wherever in the data it starts: after a float32 tensor here, at byte 24."""
+    first = {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]}
+    later = {"dtype": "F4_FUTURE", "shape": [5], "data_offsets": [24, 27]}
+    path = tmp_path / "unknown.safetensors"
+    write_safetensors(path, json.dumps({"a": first, "b": later}).encode(), bytes(27))
+    tensors, _ = _safetensors.safetensors_tensors(path, "f")
+    assert _tensors.Stored("b", (5,), "F4_FUTURE") in tensors
+    backwards = {"dtype": "F4_FUTURE", "shape": [5], "data_offsets": [24, 20]}
+    write_safetensors(path, json.dumps({"a": first, "b": backwards}).encode(), bytes(27))
+    with pytest.raises(ValueError, match="does not fit its bytes"):
+        _safetensors.safetensors_tensors(path, "f")

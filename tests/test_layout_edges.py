@@ -50,6 +50,27 @@ def test_row_0s_position_is_read_through_whole_turns_of_every_column(start: int)
     assert abs(found.estimate - start) <= 1e-6 * max(1, start)
 
 
+@pytest.mark.parametrize(
+    ("fast", "refines"), [(math.pi / 10 * 0.99, True), (math.pi / 10 * 1.01, False)]
+)
+def test_a_fast_column_refines_the_estimate_only_when_its_turn_is_known(
+    fast: float, refines: bool
+) -> None:
+    """The slow column places row 0 at 105 +- 10 (truth 100). A sharper column whose
+    frequency times that spread stays below pi picks its whole turn and takes over; at or
+    above pi its turn is ambiguous and it is left out, the estimate staying at 105."""
+    w = np.array([1e-3, fast])
+    phi = wrap(np.array([105.0, 100.0]) * w)
+    sigma_phi = np.array([1e-2, 1e-6])
+    found = _layout._offset(w, phi, np.zeros(2), sigma_phi)
+    if refines:
+        assert abs(found.estimate - 100.0) < abs(found.estimate - 105.0)
+        assert found.sigma < 1.0
+    else:
+        assert found.estimate == pytest.approx(105.0, abs=1e-9)
+        assert found.sigma == pytest.approx(10.0, rel=1e-6)
+
+
 @pytest.mark.parametrize("w", [1.0, 1e-3, 1e-8])
 def test_agree_rel_edge(w: float) -> None:
     """With no uncertainty the frequencies agree within AGREE_REL of the larger only."""
