@@ -394,7 +394,7 @@ def _norm(per_dimension: Any) -> Evidence:
     return within(
         worst,
         Tolerance(tol, DOT_PRODUCT.latex + r",\ \mathrm{reach} = 0"),
-        f"d in (64, 512), p < 10^4 and p in (10^6, 10^9, 2^40): max | |PE(p)| - "
+        f"d in (64, 512), p < 10^4 and p in ({', '.join(str(int(p)) for p in NORM_POSITIONS[10_000:])}): max | |PE(p)| - "
         f"sqrt({per_dimension * D}) | = {worst:.2g} (tolerance {tol:.2g})",
     )
 
