@@ -170,3 +170,29 @@ def test_frequencies_are_correctly_rounded(d: int, base: float) -> None:
             assert abs(mpmath.mpf(float(neighbour)) - exact) >= abs(
                 mpmath.mpf(float(got[i])) - exact
             )
+
+
+@pytest.mark.parametrize("k", [5, 10**6])
+def test_fitted_shift_bound_is_its_stated_formula(k: int) -> None:
+    """tau_M = (|E_A|_F + |E_B|_F) / sigma_min(A) + kappa(A) gamma_mn sqrt(d), the rows of B
+    at positions p + k (their angles (p + k) omega_i), and the mapped row's excess on top;
+    written out here from the docstring, entry by entry."""
+    d, fit = 16, np.arange(0, 10**6, 9973)  # far positions: the rows' errors dominate
+    eps, u = 2.0**-52, 2.0**-53
+    omega = numeric.frequencies(d)
+    err_a = [eps * _tolerance.ELEMENTARY_ULPS + u * w * p for p in fit for w in omega for _ in "sc"]
+    err_b = [
+        eps * _tolerance.ELEMENTARY_ULPS + u * w * (p + k) for p in fit for w in omega for _ in "sc"
+    ]
+    a = numeric.sinusoidal_direct(fit, d)
+    sigma = np.linalg.svd(a, compute_uv=False)
+    m, n = a.shape
+    tau = (math.hypot(*err_a) + math.hypot(*err_b)) / sigma.min() + sigma.max() / sigma.min() * (
+        _tolerance.gamma(m * n) * math.sqrt(n)
+    )
+    mapped = (
+        tau * math.sqrt(n / 2)
+        + _tolerance.gamma(n) * math.sqrt(n)
+        + 2 * (_rotation_table.ENTRY_ERROR_BOUND)
+    )
+    assert error_models.fitted_shift_bound(k, d, fit) == pytest.approx(max(tau, mapped), rel=1e-12)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pe import bug_zoo, conventions
+from pe import bug_zoo, conventions, numeric
 from pe.identify import identify
 from pe.identify._result import precision_weights
 from pe.testing import assert_convention, assert_matches_paper
@@ -60,3 +60,21 @@ def test_a_zero_uncertainty_has_a_finite_weight() -> None:
         weights = precision_weights(np.array([0.0, 1e-200, 2.0]))
     assert np.all(np.isfinite(weights))
     assert weights[2] == 0.25
+
+
+def _table_from(start: float, n: int = 200, d: int = 64) -> np.ndarray:
+    """The paper's table with row 0 at position ``start`` (fractional allowed)."""
+    angles = np.outer(np.arange(n) + start, numeric.frequencies(d))
+    table = np.empty((n, d))
+    table[:, 0::2], table[:, 1::2] = np.sin(angles), np.cos(angles)
+    return table
+
+
+@pytest.mark.parametrize(("start", "noted"), [(0.03, False), (0.07, True), (0.3, True)])
+def test_a_fractional_row_0_is_noted_from_five_hundredths_of_a_position(
+    start: float, noted: bool
+) -> None:
+    """Row 0 0.05 or more from the integer it is rounded to is said to be rounded (the
+    offset itself is known within far less here); closer than that it is not."""
+    notes = identify(_table_from(start)).notes
+    assert any("not an integer; rounded to 0" in note for note in notes) is noted

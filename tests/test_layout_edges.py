@@ -71,6 +71,19 @@ def test_a_fast_column_refines_the_estimate_only_when_its_turn_is_known(
         assert found.sigma == pytest.approx(10.0, rel=1e-6)
 
 
+@pytest.mark.parametrize(("scale", "refines"), [(1.0, False), (1 - 2.0**-40, True)])
+def test_an_ambiguous_column_takes_over_only_when_sharper(scale: float, refines: bool) -> None:
+    """Row 0 placed at 105 +- 10 by the slow column (truth 100); a column of frequency 1/8
+    (spread times it below pi, so its turn is known) replaces the estimate only if its
+    uncertainty is smaller than the spread: equal to it, to the last bit, it is left out."""
+    w = np.array([1e-3, 0.125])
+    spread = float(1e-2 / 1e-3) + 1e-9  # as _offset computes it from the slow column
+    sigma_phi = np.array([1e-2, spread * 0.125 * scale])
+    found = _layout._offset(w, wrap(np.array([105.0, 100.0]) * w), np.zeros(2), sigma_phi)
+    assert (abs(found.estimate - 100.0) < 1e-6) is refines
+    assert (found.estimate == pytest.approx(105.0, abs=1e-9)) is not refines
+
+
 @pytest.mark.parametrize("w", [1.0, 1e-3, 1e-8])
 def test_agree_rel_edge(w: float) -> None:
     """With no uncertainty the frequencies agree within AGREE_REL of the larger only."""
