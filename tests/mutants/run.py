@@ -76,7 +76,11 @@ FALLBACK = (
 SLOW_FILES = ("tests/test_wheel.py", "tests/test_release.py", "tests/test_real_code.py")
 #: Modules whose callers are tested through another name, and the tests that reach them.
 REACHED_BY = {
-    "pe/_validate.py": ("tests/test_hostile_inputs.py", "tests/test_numeric.py"),
+    "pe/_validate.py": (
+        "tests/test_hostile_inputs.py",
+        "tests/test_numeric.py",
+        "tests/test_positions.py",
+    ),
     "pe/_arrays.py": ("tests/test_array_api.py", "tests/test_numeric.py"),
     "pe/_extended_precision.py": ("tests/test_numeric.py", "tests/test_precision.py"),
     "pe/_rope_probe.py": ("tests/test_testing.py",),
