@@ -355,3 +355,12 @@ def test_a_list_item_is_indented_by_at_most_three_spaces() -> None:
         page = markdown_cell("Two steps:", f"{indent}1. first $x = y$", "2. then $y = z$")
         numbers = [f for f in scan_one(page) if " (in " in f]
         assert bool(numbers) is marker_counts, (indent, numbers)
+
+
+def test_a_long_sentence_is_shown_around_the_word_up_to_its_end() -> None:
+    """A finding quotes at most 70 characters: a long sentence is cut to the 67 before its
+    end when the word sits near the end (never past the end, never from its start)."""
+    sentence = "A" * 70 + " always " + "b" * 22  # 100 characters, the word near the end
+    assert page_check._sentence(sentence, 71, 77) == "..." + sentence[33:] + "..."
+    # the word further from the end: 30 characters before it are shown
+    assert page_check._sentence(sentence, 40, 46) == "..." + sentence[10:77] + "..."

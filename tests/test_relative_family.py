@@ -4,6 +4,7 @@ written here, and the proofs of pe.chapters.relative_family with their wrong can
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pe import numeric, relative
+from pe import claims, numeric, relative
 from pe.chapters import relative_family as measured
 from pe.chapters import relative_family as proofs
 from pe.claims import Candidate
@@ -439,3 +440,23 @@ def test_the_alibi_oracle_reports_its_worst_error_against_the_bound() -> None:
         return out
 
     assert not measured._alibi_recorded(nudged).holds
+
+
+def test_the_ntk_card_prints_the_first_and_last_factors() -> None:
+    """The card's "factors rise from ... to ..." names pair 0's factor (1) and the slowest
+    pair's, s = 8 exactly by the law s^(2i/(d-2)) at i = d/2 - 1."""
+    detail = claims.verify("ntk-base-scaling").evidence[-1].detail
+    assert re.search(r"factors rise from 1 to 8: yes", detail), detail
+
+
+def test_t5_properties_catch_buckets_that_saturate_too_late() -> None:
+    """A bucketing that reaches its last bucket only at twice max_distance keeps every other
+    property; the far property alone rejects it."""
+
+    def late(rel: Any, **settings: Any) -> Any:
+        return relative.t5_bucket(rel, **{**settings, "max_distance": 2 * settings["max_distance"]})
+
+    ok, detail = measured.t5_bucket_properties(late)
+    assert not ok
+    assert "far: NO" in detail, detail
+    assert detail.count("NO") == 1, detail

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import reference, rotary
+from pe import _validate, reference, rotary
 from pe._tolerance import ToleranceCheck
 from pe.chapters import rope as experiments
 from pe.chapters import rope as proofs
@@ -474,3 +474,17 @@ def test_the_abel_bound_refuses_just_above_its_allocation_cap() -> None:
     limit = MAX_BYTES // (4 * 2 * 16)  # offsets at width 2 that fit the cap exactly
     with pytest.raises(ValueError, match="the bound asks for"):
         rotary.abel_bound(q, k, np.arange(limit + 1))
+
+
+@pytest.mark.parametrize(("positions", "allowed"), [(511, True), (513, False)])
+def test_rope_angles_are_capped_by_positions_times_width(
+    monkeypatch: pytest.MonkeyPatch, positions: int, allowed: bool
+) -> None:
+    """The angles take 16 bytes per position and column (float64, as the caller's array
+    would): with the cap set to 2 MiB, 511 positions of width 256 fit and 513 do not."""
+    monkeypatch.setattr(_validate, "MAX_BYTES", 2 * 2**20)
+    if allowed:
+        assert rotary.rope_angles(positions, 256).shape == (positions, 128)
+    else:
+        with pytest.raises(ValueError, match=r"the angles asks for 0\.0 GiB, above pe's cap"):
+            rotary.rope_angles(positions, 256)
