@@ -261,3 +261,15 @@ def test_only_a_zero_row_is_left_out_as_padding() -> None:
     padded[10], corrupted[10] = 0.0, 0.5
     assert sinusoid_score(padded) == 1.0
     assert sinusoid_score(corrupted) < 1.0
+
+
+@pytest.mark.parametrize("phase", [0.5, 2.0, -2.0, -0.5])
+def test_a_slow_columns_phase_comes_from_its_first_value_and_first_step(phase: float) -> None:
+    """A column that turns less than half a radian over the rows: its phase is read from the
+    first value (arcsin) and the direction of the first step (falling: pi minus arcsin), on
+    both sides of the peak and of the trough."""
+    r = np.arange(100.0)
+    w = np.array([1e-4])
+    x = np.sin(np.multiply.outer(r, w) + phase)
+    found = _fit._phase(x, r, np.ones(100), w)
+    assert found[0] == pytest.approx(phase, abs=1e-9)
