@@ -1,10 +1,15 @@
-r"""Testing your own code (``docs/testing.md``): what :mod:`pe.testing`'s default tolerance admits.
+r"""Testing your own code (``docs/testing.md``): what :mod:`pe.testing` admits and refuses.
 
 :func:`pe.testing.assert_matches_paper` holds a table of ``n`` rows to
 :func:`pe.testing.paper_tolerance`, :math:`\mathrm{atol}(n) = 4\varepsilon + 2\varepsilon(n - 1)`
 of the table's dtype: loose enough for the usual float32 recipe (:mod:`pe.recipes`), whose
 angles lose precision along the rows, and tight enough to catch a wrong frequency (the
 doubled exponent of :mod:`pe.bug_zoo`).
+
+``testing-verdicts`` runs the assertions on the code real models contain (:data:`CASES`):
+16-bit tables, scaled RoPE (:mod:`pe.rope_scaling`), another base, float32 angles in a
+float64 output; and reads Hugging Face's Llama, as recorded from transformers, to show that
+it computes its rotation in float32 (:func:`_computed_in`).
 """
 
 from __future__ import annotations
