@@ -135,7 +135,7 @@ report.how_we_know("rnn-reads-order")
 # %% [markdown]
 # ## What is parallel, and what the encoding is for
 #
-# Some write-ups present the positional encoding as what makes parallel processing
+# A write-up on Medium presents the positional encoding as what makes parallel processing
 # possible [checked](claims.py#claim-parallel-processing-reported).
 #
 # That has it backwards. **Attention is what is parallel**: output $i$ needs only token $i$'s
