@@ -99,10 +99,10 @@ report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-form
 # along the chain: the accuracy check rejects chained rows as a wrong candidate
 # [checked](claims.py#claim-table-accurate-float32).
 #
-# `pe` chains nothing: a float64 entry is one product of two anchors computed directly from accurate angles; for a
-# float32 or float16 table each anchor is itself one product of two accurate anchors, so
-# an entry is at most two products deep at every position
-# [checked](claims.py#claim-entry-error-bound).
+# `pe` chains nothing. A float64 entry is one product of two anchors computed directly from
+# accurate angles; for a float32 or float16 table each anchor is itself one product of two
+# accurate anchors. The error bounds of both cases, one product and a product of products,
+# are derived below [checked](claims.py#claim-entry-error-bound).
 
 # %% tags=["hide_input"]
 page.block_size()

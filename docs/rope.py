@@ -200,8 +200,10 @@ report.how_we_know(
 # %% [markdown]
 # ## The "long-term decay" is a bound
 #
-# RoFormer argues that RoPE makes attention decay with distance. What it proves is a bound.
-# Treat pair $i$ of $q$ and $\kappa$ as complex numbers and let
+# RoFormer argues that RoPE makes attention decay with distance
+# [checked](claims.py#claim-roformer-long-term-decay).
+#
+# What it proves is a bound. Treat pair $i$ of $q$ and $\kappa$ as complex numbers and let
 # $h_i = \overline{\tilde q_i}\,\tilde \kappa_i$; then the score at offset $k$ is
 # $s(k) = \operatorname{Re}\sum_i h_i e^{\mathrm{i}k\omega_i}$. Summation by parts, with the
 # partial sums $S_j(k) = \sum_{i<j} e^{\mathrm{i}k\omega_i}$ and $h_{d/2} = 0$, rewrites the

@@ -593,19 +593,49 @@ def _no_shift_matrix(make: Callable[[int, int], Any]) -> Evidence:
     )
 
 
+def sine_cosine_exponents_apart(cosine_shift: int = 2) -> Proof:
+    r"""Prove that with the column index in the exponent no sine turns at a cosine's frequency.
+
+    The bug fills column :math:`2j` with :math:`\sin(p\,b^{-4j/d})` and column :math:`2j+1`
+    with :math:`\cos(p\,b^{-(4j+c)/d})`, :math:`c = 2`. A sine and a cosine share a
+    frequency only if :math:`4i = 4j + c`; for :math:`c = 2` the difference is 2 modulo 4
+    for all integers :math:`i, j`, so never 0, at every width :math:`d` and base
+    :math:`b > 1`. ``cosine_shift`` is the candidate :math:`c` (0 is the paper's pairing,
+    where every sine has its cosine).
+
+    Examples
+    --------
+    >>> sine_cosine_exponents_apart().holds, sine_cosine_exponents_apart(0).holds
+    (True, False)
+    """
+    i, j = sp.symbols("i j", integer=True)
+    difference = sp.Mod(4 * i - (4 * j + cosine_shift), 4, evaluate=False)
+    return _reduced(
+        "sine and cosine exponents never meet",
+        r"4i - (4j + 2) \equiv 2 \pmod 4 \quad \forall i, j \in \mathbb{Z}",
+        ("Residual: the exponents' difference (times d) modulo 4, minus 2", difference - 2),
+        ("Reduce modulo 4 (4i and 4j vanish)", lambda residual: residual.doit()),
+    )
+
+
+#: The paper's pairing, where the cosine of pair ``j`` has the sine's exponent ``4j/d``.
+COSINE_AT_SINE_EXPONENT = Candidate("the cosine at its sine's exponent", 0)
+
 claim(
     "column-index-bug-breaks-identity",
     r"With $i$ for $\lfloor i/2 \rfloor$, no matrix shifts the encoding",
+    Check(by_proof(sine_cosine_exponents_apart), true=2, wrong=(COSINE_AT_SINE_EXPONENT,)),
     Check(
         _no_shift_matrix,
         true=bug_zoo.column_index_exponent,
         wrong=(PAPER_TABLE, SWAPPED_PARTNERS),
     ),
     statement=(
-        r"\begin{gathered}\text{column-index bug: no sine frequency is a cosine frequency}"
-        r" \implies \nexists M:\ M\,x(p) = x(p+k) \ \forall p; \\ \text{a mismatch"
-        r" within pairs alone is not enough (the cosines may sit in other pairs)}"
-        r"\end{gathered}"
+        r"\begin{gathered}\text{column-index bug, every } d\text{: sine exponents } 4i/d,"
+        r" \text{ cosine exponents } (4j+2)/d,\ 4i - (4j+2) \equiv 2 \pmod 4; \\"
+        r" \text{no sine frequency is a cosine frequency} \implies \nexists M:\ M\,x(p)"
+        r" = x(p+k) \ \forall p \\ \text{(fitted at } d = 16\text{); a mismatch within"
+        r" pairs alone is not enough (the cosines may sit in other pairs)}\end{gathered}"
     ),
 )
 

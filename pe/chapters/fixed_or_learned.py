@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+import mpmath
 import numpy as np
 import numpy.typing as npt
 
@@ -254,6 +255,53 @@ def _unseen_at(position: int) -> Evidence:
     )
 
 
+def arc_counts(d_model: int, n_train: int, position: int) -> tuple[int, int]:
+    r"""The pairs that complete no turn in training, and those of them unseen at ``position``.
+
+    An independent count in mpmath (40 digits), without :func:`unseen_pairs`: pair
+    :math:`i` completes no turn when :math:`(n-1)\,\omega_i < 2\pi`; its training points
+    then cover the arc :math:`[0, (n-1)\omega_i]`, and the point at ``position`` is unseen
+    when its angle lies farther than :math:`\omega_i` from that arc (a pair that turns
+    leaves no gap wider than :math:`\omega_i`, so none of its points is unseen).
+
+    Examples
+    --------
+    >>> arc_counts(16, 32, 10), arc_counts(16, 32, 70)
+    ((6, 0), (6, 5))
+    """
+    mpmath.mp.dps = 40
+    turn = 2 * mpmath.pi
+    slow = unseen = 0
+    for i in range(d_model // 2):
+        omega = mpmath.power(10000, mpmath.mpf(-2 * i) / d_model)
+        arc = (n_train - 1) * omega
+        if arc >= turn:
+            continue
+        slow += 1
+        angle = mpmath.fmod(position * omega, turn)
+        gap = 0 if angle <= arc else min(angle - arc, turn - angle)
+        unseen += gap > omega
+    return slow, unseen
+
+
+#: The page's counts at d = 512, trained on 0 .. 511: pairs without a turn, unseen at 1024.
+UNSEEN_COUNTS = (133, 114)
+
+#: Every pair that completes no turn taken for unseen at position 1024.
+EVERY_SLOW_PAIR_UNSEEN = Candidate("every pair without a turn unseen", (133, 133))
+
+
+def _counts(stated: tuple[int, int]) -> Evidence:
+    slow = int((numeric.frequencies(WIDTH) * (N_MAX - 1) < 2 * np.pi).sum())
+    unseen = int(unseen_pairs(WIDTH, N_MAX, 2 * N_MAX).sum())
+    oracle = arc_counts(WIDTH, N_MAX, 2 * N_MAX)
+    return checked(
+        stated == oracle == (slow, unseen),
+        f"d={WIDTH}, trained on 0..{N_MAX - 1}, position {2 * N_MAX}: pe counts {slow} pairs "
+        f"without a turn and {unseen} unseen; mpmath's arcs {oracle[0]} and {oracle[1]}",
+    )
+
+
 claim(
     "unseen-values-beyond-training",
     "Beyond the training length, the slow pairs take values never seen in training",
@@ -262,9 +310,11 @@ claim(
         true=2 * N_MAX,
         wrong=(INSIDE_TRAINING, LAST_TRAINED_POSITION),
     ),
+    Check(_counts, true=UNSEEN_COUNTS, wrong=(EVERY_SLOW_PAIR_UNSEEN,)),
     statement=(
-        r"\begin{gathered}d = 512,\ \text{trained on } 0 \le p < 512: \text{ at } p = 1024"
-        r" \text{ some pairs } v_i(p) \\ \text{lie farther than one step from every }"
+        r"\begin{gathered}d = 512,\ \text{trained on } 0 \le p < 512: \text{ 133 of 256"
+        r" pairs complete no turn } (511\,\omega_i < 2\pi); \\ \text{at } p = 1024,"
+        r" \text{ 114 pairs } v_i(p) \text{ lie farther than one step from every }"
         r" v_i(p'),\ p' < 512\end{gathered}"
     ),
 )

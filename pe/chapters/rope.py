@@ -1205,3 +1205,14 @@ claim(
     ),
     source="rope-code",
 )
+
+claim(
+    "roformer-long-term-decay",
+    "RoFormer: attention under RoPE decays with the relative distance",
+    statement=(
+        r"\begin{gathered}\text{Su et al. (RoFormer), abstract: RoPE brings ``decaying"
+        r" inter-token dependency with increasing relative distances'';} \\ \text{Section"
+        r" 3.4.3 bounds the score by summation by parts}\end{gathered}"
+    ),
+    source="su2021",
+)
