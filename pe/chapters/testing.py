@@ -224,3 +224,59 @@ claim(
         r" \text{(Hugging Face's Llama computes its rotation in float32)} \end{gathered}"
     ),
 )
+
+
+def _paper_layouts(n: int = 64, d: int = 16) -> dict[str, Any]:
+    """The paper's table in every layout :func:`pe.testing.assert_matches_paper` reads."""
+    table = numeric.sinusoidal(n, d)
+    return {
+        "(n, d) float64": table,
+        "(n, d) float32": table.astype(np.float32),
+        "(n, d) float16": table.astype(np.float16),
+        "(1, n, d)": table[None],
+        "(n, 1, d)": table[:, None],
+        "(3, n, d), equal tables": np.stack([table] * 3),
+        "nested lists": table.tolist(),
+    }
+
+
+def _reads(tables: dict[str, Any]) -> Evidence:
+    """``assert_matches_paper`` on each of ``tables``: every one must pass (a table it
+    fails is ``"fail"``, one it refuses to read ``"refused"``)."""
+    found = {}
+    for name, table in tables.items():
+        try:
+            found[name] = _verdict(partial(testing.assert_matches_paper, table), "")
+        except (TypeError, ValueError):
+            found[name] = "refused"
+    return checked(
+        all(verdict == "pass" for verdict in found.values()),
+        "; ".join(f"{name}: {verdict}" for name, verdict in found.items()),
+    )
+
+
+#: A batch whose second table is the paper's one row later: not ``b`` equal tables.
+UNEQUAL_BATCH = Candidate(
+    "a batch of two different tables",
+    {
+        "(2, n, d), rows shifted": np.stack(
+            [numeric.sinusoidal(64, 16), numeric.sinusoidal(65, 16)[1:]]
+        )
+    },
+)
+
+#: The paper's table with its width odd by one column.
+ODD_WIDTH_TABLE = Candidate("width 15", {"(n, 15)": numeric.sinusoidal(64, 16)[:, :15]})
+
+claim(
+    "testing-reads-tables",
+    "pe.testing reads a table in any of its usual shapes and precisions",
+    Check(_reads, true=_paper_layouts(), wrong=(UNEQUAL_BATCH, ODD_WIDTH_TABLE)),
+    statement=(
+        r"\begin{gathered} \text{the paper's table passes as } (n, d),\ (1, n, d),\ (n, 1, d),"
+        r" \\ (b, n, d) \text{ with } b \text{ equal tables, float16, float32, float64 or lists;}"
+        r" \\ \text{two different tables in a batch, or an odd width, fail} \\"
+        r" \text{(PyTorch and JAX arrays are copied to NumPy first:} \\ \text{the suite runs"
+        r" them with the real libraries, tests/test\_array\_api.py)} \end{gathered}"
+    ),
+)
