@@ -214,7 +214,8 @@ report.fold(
 page.alias_notes()
 
 # %% [markdown]
-# A table that is not a sinusoidal encoding at all gets a refusal, not a forced fit.
+# Each table tried below that is not a sinusoidal encoding at all (noise, a noisy learned-like
+# table, zeros, one NaN) gets a refusal, not a forced fit.
 
 # %% tags=["hide_input"]
 report.fold("Show what identify says about tables that are not encodings", page.refusals())

@@ -93,7 +93,7 @@ report.how_we_know(
 #    its sentence;
 # 5. **deterministic**: a function of the position, the same in each call.
 #
-# "Periodic" is sometimes added to this list. Periodicity belongs to each sine/cosine pair,
+# Should "periodic" be on this list? Periodicity belongs to each sine/cosine pair,
 # which repeats after its wavelength; what makes one fixed rotation move every position by
 # the same offset is the angle-addition formula of sine and cosine
 # ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or

@@ -13,8 +13,8 @@
 # %% [markdown]
 # # Fixed or learned
 #
-# The sinusoidal table is one way to give a Transformer positions. The other common way,
-# already used before the Transformer (for example by the convolutional sequence-to-sequence
+# The sinusoidal table is one way to give a Transformer positions. The other way,
+# published a month before the Transformer (by the convolutional sequence-to-sequence
 # model of [Gehring et al.](bibliography.md#gehring2017)
 # [checked](claims.py#claim-gehring-learned-positions)), is a *learned* table: one
 # trainable vector per position, learned with the rest of the model. This chapter sets out

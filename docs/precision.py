@@ -19,8 +19,9 @@
 # measures how wrong the usual ways of computing the table are, explains why, shows how `pe`
 # computes it with an error that does not grow with the position, and how fast (using the
 # [rotation identity](rotation-identity.py) itself as the algorithm), and what rounding does
-# to the identity. Every error is measured while the page is built, against exact values
-# computed by mpmath with {{ reference_digits }} significant digits.
+# to the identity. The errors are measured while the page is built, against exact values
+# computed by mpmath with at least {{ reference_digits }} significant digits; the timings and
+# the errors of the speed section come from the last saved benchmark run.
 
 # %% tags=["hide_input"]
 from pe.site import precision as page
@@ -133,7 +134,7 @@ page.block_size()
 # turns; the check measures it at six positions, $2^{53}$ among them, and the test suite at
 # random positions over the whole range [checked](claims.py#claim-anchor-angle-accurate). So
 # an anchor is as good as the library's
-# `sin` and `cos` (within about half a unit in the last place) plus one rounding.
+# `sin` and `cos` plus one rounding.
 #
 # One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
 # weights of at most $\sqrt2$, and three roundings of quantities at most 1
@@ -226,7 +227,8 @@ report.how_we_know("float16-positions-collide")
 #   numbers are recomputed below the list.
 # * In Megatron-LM the position sequence was cast to the dtype of the frequencies, float16
 #   under mixed precision: with 32768 positions the later positions lost their low bits and
-#   many of them received the same row of angles, as running the reported code shows
+#   many of them received the same row of angles, as the reported code path, recomputed,
+#   shows
 #   ([megatron535](bibliography.md#megatron535))
 #   [checked](claims.py#claim-megatron-535-float16-positions).
 # * In Hugging Face Transformers, casting a Llama model to float16 or bfloat16 also cast the
@@ -236,7 +238,7 @@ report.how_we_know("float16-positions-collide")
 #   tables were wrong, which the reporter linked to a loss of model quality
 #   ([hf29496](bibliography.md#hf29496)) [checked](claims.py#claim-hf29496-reported).
 # * Another report of RoPE precision lost in reduced precision
-#   ([hf28685](bibliography.md#hf28685)) led to a fix ([hf28760](bibliography.md#hf28760))
+#   ([hf28685](bibliography.md#hf28685))
 #   [checked](claims.py#claim-hf28685-reported).
 # * A later change computed RoPE in float32 for Llama and Gemma after bfloat16 angles were
 #   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285))
@@ -257,8 +259,9 @@ report.how_we_know("float16-positions-collide")
 # [checked](claims.py#claim-gptneox-1003-half-frequencies).
 #
 # Keeping the frequencies, positions and angles in float32 is not enough: as measured
-# above, float32 angles are themselves off. `pe` keeps the angle in extended precision and
-# rounds only the final value
+# above, float32 angles are themselves off. `pe` keeps only the angle in extended precision; the
+# rest is float64 arithmetic on values of size at most 1, within the bound derived above, and
+# one rounding to the output dtype
 # [checked](claims.py#claim-table-accurate-float32).
 
 # %% tags=["hide_input"]

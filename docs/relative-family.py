@@ -14,7 +14,7 @@
 # # The relative-position family
 #
 # The sinusoidal encoding gives every position its own vector
-# [checked](claims.py#claim-rows-distinct) and hopes that attention will read offsets out of it. Its successors differ in *where* position enters the attention score
+# [checked](claims.py#claim-pairs-never-return) and hopes that attention will read offsets out of it. Its successors differ in *where* position enters the attention score
 # $s_{mn}$ between the query at position $m$ and the key at position $n$ (as on the
 # [RoPE page](rope.py); $i$ stays the pair index), and in *what* they let the score depend on:
 # the absolute positions, only the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it
@@ -92,8 +92,7 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 #  + \underbrace{u^{\mathsf T} W_{k,E}\, x_n}_{(c)}
 #  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{m-n}}_{(d)} .$$
 #
-# **Keeps.** The sinusoid, now evaluated at offsets: only offsets reach the score, so a
-# segment of text can attend to the cached previous one without their positions clashing
+# **Keeps.** The sinusoid, now evaluated at offsets: only offsets reach the score
 # [checked](claims.py#claim-transformer-xl-four-terms).
 #
 # **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
@@ -124,9 +123,8 @@ report.how_we_know(
 # per bucket is cheap.
 #
 # **Loses.** Every distance beyond the maximum shares one bucket, and the bias is a scalar: it
-# can shift attention towards or away from an offset but carries no vector information.
-# Measured: in the bidirectional case, one of the 32 buckets is never used (distance 0 looking
-# forward) [checked](claims.py#claim-t5-buckets).
+# can shift attention towards or away from an offset but carries no vector information
+# [checked](claims.py#claim-t5-buckets).
 
 # %% tags=["hide_input"]
 page.t5_buckets()
@@ -231,8 +229,8 @@ report.how_we_know(
 # [checked](claims.py#claim-ntk-base-scaling).
 #
 # It does *not* keep the angles near the trained range: a pair slowed by less than $s$ and
-# run on $s$ times more positions turns further than in training. For the fast pairs that is
-# harmless, since they complete many turns in training; the slow pairs that never complete
+# run on $s$ times more positions turns further than in training. For the fast pairs, which
+# complete at least one turn in training, that matters less; the slow pairs that never complete
 # one meet angles they never saw, the slowest (divided by exactly $s$) by as little as
 # interpolation, the others by much more [checked](claims.py#claim-ntk-unseen-angles).
 #

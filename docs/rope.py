@@ -47,8 +47,8 @@ from pe.site import rope as page
 #
 # The pair is a complex number and the position multiplies it by a unit phase. Write $R_p$
 # for the matrix that turns each pair of a vector this way. `pe.rope(x, positions)` applies
-# it to the last axis of an array of shape $(\dots, n, d)$; a vector that is the same at
-# every position comes out different at each position, with the same length
+# it to the last axis of an array of shape $(\dots, n, d)$; each pair of a vector is turned
+# by the angle of its position, and keeps its length
 # [checked](claims.py#claim-rope-complex-rotation):
 
 # %% tags=["hide_input"]
@@ -107,9 +107,9 @@ report.how_we_know(
 # Meta's Llama rotate neighbours $(x_{2i}, x_{2i+1})$ ("adjacent"); GPT-NeoX and the Hugging
 # Face implementation of Llama rotate $(x_i, x_{i+r/2})$ over the $r$ columns they rotate
 # ("halves", written with a `rotate_half` helper); in its default configuration, Hugging
-# Face's GPT-NeoX rotates only the first quarter of each head. In their default
-# configurations, all use the same frequencies (base 10000), the same positions from 0 and
-# the same sign, as running their code in Hugging Face transformers shows
+# Face's GPT-NeoX rotates the first quarter of each head. Run in Hugging Face transformers
+# with their default configurations, RoFormer, GPT-J, GPT-NeoX and Llama use the same
+# frequencies (base 10000), the same positions from 0 and the same sign
 # [checked](claims.py#claim-rope-pairings-in-public-code).
 
 # %% tags=["hide_input"]
@@ -124,8 +124,8 @@ page.pairings(8)
 # So the two pairings produce different vectors from the same input, and weights trained with
 # one give wrong results under the other. Because $P^{\mathsf T} P = I$, the scores agree
 # once the query and the key are permuted alike; since $q = W_q x$, that means permuting the
-# *rows* of $W_q$, and the same for $W_k$. Permuting only one of the two matrices, or
-# neither, changes the scores [checked](claims.py#claim-rope-converted-weights).
+# *rows* of $W_q$, and the same for $W_k$. Permuting only one of the two matrices
+# changes the scores [checked](claims.py#claim-rope-converted-weights).
 #
 # That is what converting a checkpoint from Meta's Llama layout to Hugging Face's does
 # inside each head: row $r$ of the converted matrix is row $2r$ of the original, row
@@ -235,6 +235,9 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 # [checked](claims.py#claim-rope-complex-rotation).
 #
 # RoPE does not by itself make a model work at positions longer than it was trained on:
-# offsets never seen in training still give angles the model never saw. Position
+# Press et al. measured rotary models degrade beyond their training length
+# [checked](claims.py#claim-press-sinusoidal-degrades).
+#
+# Offsets never seen in training still give angles the model never saw. Position
 # interpolation keeps every pair within one position's step of its trained angles (the
 # [next page](relative-family.py)) [checked](claims.py#claim-position-interpolation-range).

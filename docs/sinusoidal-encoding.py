@@ -39,8 +39,8 @@ from pe.site import sinusoidal_encoding as page
 # Each row is one position, for $d = {{ d }}$, and each column one entry; the sine columns
 # are drawn on the left and the cosine columns on the right, one pair $i$ per column of
 # each half. Row 0 is all zeros on the left and all ones on the right ($\sin 0$ and
-# $\cos 0$). The first pairs change quickly from row to row; the last ones barely move
-# over a hundred positions [checked](claims.py#claim-worked-example-my-name-is-rk). Below
+# $\cos 0$). The first pair turns by one radian from row to row; the last one, by
+# $10000^{-510/512}$, barely moves [checked](claims.py#claim-worked-example-my-name-is-rk). Below
 # it, the same table computed in your browser: point at a cell (or focus the table and use
 # the arrow keys) to read its value and its formula, and move the sliders to change $d$ and
 # the base.
@@ -216,11 +216,11 @@ report.how_we_know(
 #
 # | meaning | this site | the paper | variants in circulation |
 # | --- | --- | --- | --- |
-# | position | $p$, from 0 [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | $t$, $i$, $j$ |
-# | pair index | $i$, up to $d/2 - 1$ | $i$ | to $d_{model}/2$; to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)); from 1 [checked](claims.py#claim-pair-index-range) |
+# | position | $p$, from 0 [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | other letters |
+# | pair index | $i$, up to $d/2 - 1$ | $i$ | to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)); from 1 [checked](claims.py#claim-pair-index-range) |
 # | sine and cosine columns | $2i$ and $2i+1$ | $2i$ and $2i+1$ | $2i - 1$ and $2i$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
 # | frequency | $\omega_i$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
-# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length"; $T$ [checked](claims.py#claim-base-is-not-a-length) |
+# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" [checked](claims.py#claim-base-is-not-a-length) |
 #
 # ## Exercises
 

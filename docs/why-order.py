@@ -159,8 +159,8 @@ report.how_we_know("rnn-reads-order")
 # What the price buys is distance. Every output of an attention layer is one softmax away
 # from every token, so the first word reaches the last in a single layer. In the Elman
 # network token $j$ reaches the state $h_i$ only through the $i - j + 1$ updates between
-# them, and a state never sees the tokens after it; a causal mask, likewise, cuts every
-# path from a later token. SymPy counts the nested `exp` and `tanh` between each input
+# them, and a state never sees the tokens after it. On layers of four tokens written out,
+# SymPy counts the nested `exp` and `tanh` between each input
 # symbol and each output [checked](claims.py#claim-attention-path-length-one).
 #
 # The paper compares layer types by the same three quantities, cost per layer, sequential

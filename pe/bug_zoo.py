@@ -40,7 +40,7 @@ Table = npt.NDArray[np.float64]
 
 
 def doubled_exponent(n: int, d: int) -> Table:
-    """A common bug: ``10000 ** (2 * i / d)`` while ``i`` already steps by 2 (i = 0, 2, 4, ...)."""
+    """A bug found in print: ``10000 ** (2 * i / d)`` while ``i`` already steps by 2 (i = 0, 2, 4, ...)."""
     pos = np.arange(n)[:, None]
     i = np.arange(0, d, 2)
     angle = pos / 10000 ** (2 * i / d)

@@ -425,8 +425,10 @@ claim(
     "gehring-learned-positions",
     "Gehring et al.: learned position embeddings, before the Transformer",
     statement=(
-        r"\text{Gehring et al. (2017), a convolutional sequence-to-sequence model, add a"
-        r" learned embedding of each absolute position to the input embedding of its word}"
+        r"\begin{gathered}\text{Gehring et al. (2017), a convolutional sequence-to-sequence"
+        r" model, add a learned embedding} \\ \text{of each absolute position to the input"
+        r" embedding of its word; arXiv:1705.03122, May 2017,} \\ \text{a month before the"
+        r" Transformer (arXiv:1706.03762, June 2017)}\end{gathered}"
     ),
     source="gehring2017",
 )

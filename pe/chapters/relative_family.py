@@ -610,13 +610,52 @@ def _interpolation(method: relative.Extension) -> Evidence:
 
 #: The largest interpolated position ``(L, s) -> max p/s`` a statement names: the old
 #: wording "inside the trained range" (``L - 1``), and the old check's boundary ``L``.
-INSIDE_TRAINED_RANGE = Candidate("inside the trained range: (L-1) w_i", lambda n, _s: n - 1.0)
-TRAINED_LENGTH_BOUNDARY = Candidate("up to L w_i", lambda n, _s: float(n))
+INSIDE_TRAINED_RANGE = Candidate("inside the trained range: (L-1) w_i", lambda n, _s: n - 1)
+TRAINED_LENGTH_BOUNDARY = Candidate("up to L w_i", lambda n, _s: n)
 
 
-def interpolated_end(trained: int, scale: float) -> float:
-    """The largest interpolated position, :math:`(sL - 1)/s = L - 1/s` (for integer ``sL``)."""
-    return trained - 1.0 / scale
+def interpolated_end(trained: Any, scale: Any) -> Any:
+    """The largest interpolated position, :math:`(sL - 1)/s = L - 1/s` (for integer ``sL``;
+    numbers or SymPy symbols)."""
+    return trained - 1 / scale
+
+
+def interpolation_reach(end: Callable[[Any, Any], Any]) -> Proof:
+    r"""Prove, for every :math:`L`, :math:`s` and pair, where interpolation's largest angle lies.
+
+    Positions :math:`0 \le p \le sL - 1` divided by :math:`s` end at :math:`(sL - 1)/s`,
+    which ``end(L, s)`` must equal, and the angle there passes the largest trained one,
+    :math:`(L-1)\,\omega_i`, by :math:`(1 - 1/s)\,\omega_i`, less than one step.
+
+    Examples
+    --------
+    >>> interpolation_reach(interpolated_end).holds
+    True
+    >>> interpolation_reach(lambda n, _s: n - 1).holds
+    False
+    """
+    trained, scale, omega = sp.symbols("L s omega_i", positive=True)
+    stated = end(trained, scale)
+    derivation = Derivation()
+    residual = sp.Matrix(
+        [
+            (scale * trained - 1) / scale * omega - stated * omega,
+            stated * omega - (trained - 1) * omega - (1 - 1 / scale) * omega,
+        ]
+    )
+    derivation.note(
+        "Residuals: the largest angle against the stated end, and its excess over (L-1) w_i",
+        sp.latex(residual),
+        residual,
+    )
+    residual = derivation.apply("Put over one denominator", residual, sp.together)
+    residual = derivation.apply("Cancel common factors", residual, sp.cancel)
+    return derivation.proof(
+        "interpolation's largest angle",
+        r"\tfrac{sL-1}{s}\,\omega_i = \bigl(L - \tfrac1s\bigr)\,\omega_i"
+        r" = (L-1)\,\omega_i + \bigl(1 - \tfrac1s\bigr)\,\omega_i",
+        residual,
+    )
 
 
 def _interpolated_end(end: Callable[[int, float], float]) -> Evidence:
@@ -646,6 +685,11 @@ claim(
         _interpolation,
         true=relative.position_interpolation,
         wrong=(NO_INTERPOLATION, NTK_IN_RANGE),
+    ),
+    Check(
+        by_proof(interpolation_reach),
+        true=interpolated_end,
+        wrong=(INSIDE_TRAINED_RANGE, TRAINED_LENGTH_BOUNDARY),
     ),
     Check(
         _interpolated_end,

@@ -211,8 +211,9 @@ def bug_table(n: int = BUG_ROWS, d: int = BUG_WIDTH, k: int = BUG_SHIFT) -> Html
         f"paper's shift matrix \\(T_{{{k}}}\\) applied to the bug's table (\\(d = {d}\\), "
         f"{n} rows; {COLUMN_INDEX_ROWS} for the column-index bug), next to that of the best "
         "fixed matrix fitted by least squares on the first half of the rows and applied to "
-        "the second half: a small second number means a rotation identity still holds, "
-        "with other blocks.</p>"
+        "the second half. A large second number shows that no fixed matrix shifts the rows; "
+        "a small one does not show that one exists: the odd width's lone sine turns so "
+        "slowly that a fitted matrix nearly follows it over these rows.</p>"
     )
     return Html(f"{explained}<ul>{''.join(items)}</ul>{numbers}")
 
