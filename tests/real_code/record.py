@@ -34,6 +34,10 @@ build, where transformers is not installed):
 - ``pe/chapters/data/implementations.npz``: the tables of :data:`SURVEYED` (the
   implementations of the survey on the conventions page that run in a recorded library),
   at shape 66 x 32, as ``recorded.npz`` holds them;
+- ``pe/chapters/data/implementations_odd.npz``: what each of :data:`SURVEYED` does when
+  asked for 66 rows of the odd width :data:`ODD_WIDTH` (:func:`odd_width_outcome`): the
+  table it returns, as it computed it, or a 0-d string array ``"ExceptionType: message"``
+  naming what it raised (the conventions page's "odd width" column);
 - ``pe/chapters/data/rope_code.json``: the linear map by which each model's RoPE code in
   transformers (RoFormer, GPT-J, GPT-NeoX, Llama) turns a vector of width
   :data:`ROPE_WIDTH` at each of :data:`ROPE_POSITIONS` (column ``j``: the image of the
@@ -80,13 +84,32 @@ SURVEYED = {
     "fairseq (FSMT port)": "fairseq__fsmt",
 }
 IMPLEMENTATIONS = DATA / "implementations.npz"
+#: The odd width at which each of :data:`SURVEYED` is run (with the 66 rows of ``SHAPES[0]``).
+ODD_WIDTH = 33
+ODD_IMPLEMENTATIONS = DATA / "implementations_odd.npz"
+
+
+def odd_width_outcome(make: Callable[[int, int], Any], n: int, d: int) -> np.ndarray:
+    """What ``make`` does at ``n`` x ``d``: its table as :func:`run` gives it, or, if it
+    raises, a 0-d string array ``"ExceptionType: first line of the message"``."""
+    try:
+        return run(make, n, d)
+    except Exception as error:  # noqa: BLE001 (refusing the width is the outcome recorded)
+        message = str(error).splitlines()[0] if str(error) else ""
+        return np.array(f"{type(error).__name__}: {message}")
 
 
 def save_surveyed(tables: dict[str, np.ndarray]) -> None:
-    """Write :data:`IMPLEMENTATIONS` from the recorded tables (shape 66 x 32)."""
+    """Write :data:`IMPLEMENTATIONS` from the recorded tables (shape 66 x 32), and
+    :data:`ODD_IMPLEMENTATIONS` by running each of :data:`SURVEYED` at 66 x :data:`ODD_WIDTH`."""
     n, d = SHAPES[0]
     chosen = {name: tables[f"{stem}__{n}x{d}"] for name, stem in SURVEYED.items()}
     np.savez(IMPLEMENTATIONS, **chosen)  # type: ignore[arg-type]
+    odd = {}
+    for name, stem in SURVEYED.items():
+        convention, library = stem.split("__")
+        odd[name] = odd_width_outcome(RECORDERS[convention][library][1], n, ODD_WIDTH)
+    np.savez(ODD_IMPLEMENTATIONS, **odd)  # type: ignore[arg-type]
 
 
 #: Width and positions at which the RoPE maps are recorded.
@@ -490,6 +513,8 @@ def main() -> None:
         "shapes": [list(shape) for shape in SHAPES],
         "recordings": described,
         "fairseq_model.bin": f"torch.save of a state dict; FSMT weight {n} x {d}, padding_idx 1",
+        "odd_width": f"pe/chapters/data/implementations_odd.npz: each of SURVEYED run at "
+        f"{SHAPES[0][0]} x {ODD_WIDTH}, its table or the exception it raised",
     }
     (HERE / "recorded.json").write_text(json.dumps(info, indent=2) + "\n")
     print(f"recorded {len(tables)} tables with {versions} (Python {sys.version.split()[0]})")
