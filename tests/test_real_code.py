@@ -3,7 +3,7 @@
 Two kinds of tests. The first kind reads what real libraries computed, recorded by
 ``tests/real_code/record.py`` (its versions and command in ``recorded.json``), and runs
 everywhere. The second kind runs the libraries themselves (PyTorch, transformers,
-positional-encodings): locally they skip without them, in CI (``CI`` set) they must run
+positional-encodings, diffusers): locally they skip without them, in CI (``CI`` set) they must run
 (:func:`tests.frameworks.require`); they also check that the recordings are still what the
 libraries compute.
 """
@@ -193,6 +193,8 @@ def test_the_recordings_are_what_the_libraries_compute(
     require("torch")
     require("transformers")
     require("positional_encodings")
+    if library == "diffusers":
+        require("diffusers")
     _, make = record.RECORDERS[convention][library]
     now = record.run(make, n, d)
     recorded = RECORDED[record.key(convention, library, n, d)]
@@ -268,6 +270,8 @@ def test_the_odd_width_recordings_are_what_the_libraries_do(name: str) -> None:
     require("torch")
     require("transformers")
     convention, library = record.SURVEYED[name].split("__")
+    if library == "diffusers":
+        require("diffusers")
     n, d = record.SHAPES[0][0], record.ODD_WIDTH
     now = record.odd_width_outcome(record.RECORDERS[convention][library][1], n, d)
     recorded = conventions_chapter.surveyed_odd_widths()[name]

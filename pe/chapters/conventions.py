@@ -1107,6 +1107,7 @@ SURVEY: dict[str, Surveyed] = {
     "fairseq (FSMT port)": Surveyed(
         "halves", "sin-first", "tensor2tensor", 2, (1,), OddWidth.ZERO_COLUMN
     ),
+    "diffusers": Surveyed("halves", "sin-first", "tensor2tensor", 0, (), OddWidth.ZERO_COLUMN),
 }
 LAYOUTS_SWAPPED = Candidate(
     "every layout the other one",
@@ -1210,10 +1211,10 @@ claim(
         r" from its linked source file;} \\ \text{recomputed, all four, from what the"
         r" libraries return at } 66 \times 32 \text{ and } 66 \times 33 \text{ (the odd"
         r" width)} \\ \text{for transformers' DistilBERT, Marian, M2M100 and its ports of"
-        r" Whisper and fairseq (FSMT),} \\ \text{and the PyTorch tutorial's recipe run in"
-        r" PyTorch; from the source only: tensor2tensor,} \\ \text{fairseq's own module,"
-        r" The Annotated Transformer, Dive into Deep Learning, the TensorFlow} \\ \text{text"
-        r" tutorial and diffusers}\end{gathered}"
+        r" Whisper and fairseq (FSMT),} \\ \text{diffusers' timestep embedding (its"
+        r" defaults) and the PyTorch tutorial's recipe run in PyTorch;} \\ \text{from the"
+        r" source only: tensor2tensor, fairseq's own module, The Annotated Transformer,} \\"
+        r" \text{Dive into Deep Learning and the TensorFlow text tutorial}\end{gathered}"
     ),
     source="implementation-survey",
 )

@@ -7,7 +7,7 @@ suite checks pe against it even where the libraries are not installed; where the
 
 Regenerate (the versions used are written into ``recorded.json``)::
 
-    .venv/bin/python -m pip install torch==2.13.0 transformers positional-encodings
+    .venv/bin/python -m pip install torch==2.13.0 transformers positional-encodings diffusers
     .venv/bin/python tests/real_code/record.py
 
 It writes, next to itself:
@@ -61,7 +61,7 @@ HERE = Path(__file__).resolve().parent
 #: (rows, width) of every recorded table: a short wide one, a long narrow one.
 SHAPES = ((66, 32), (1026, 8))
 COMMAND = ".venv/bin/python tests/real_code/record.py"
-PACKAGES = ("torch", "transformers", "positional-encodings", "numpy")
+PACKAGES = ("torch", "transformers", "positional-encodings", "diffusers", "numpy")
 #: T5's bucket settings recorded: T5's own (32, 128) both ways, a smaller and a larger one.
 T5_SETTINGS = tuple(
     (bidirectional, buckets, distance)
@@ -82,6 +82,7 @@ SURVEYED = {
     "M2M100": "fairseq__m2m100",
     "Whisper": "tensor2tensor__whisper",
     "fairseq (FSMT port)": "fairseq__fsmt",
+    "diffusers": "tensor2tensor__diffusers",
 }
 IMPLEMENTATIONS = DATA / "implementations.npz"
 #: The odd width at which each of :data:`SURVEYED` is run (with the 66 rows of ``SHAPES[0]``).
@@ -168,6 +169,15 @@ def _whisper(n: int, d: int) -> Any:
     return sinusoids(n, d)
 
 
+def _diffusers(n: int, d: int) -> Any:
+    """diffusers' ``get_timestep_embedding`` of the timesteps 0 .. n - 1, its defaults
+    (``flip_sin_to_cos=False``, ``downscale_freq_shift=1``, ``scale=1``, period 10000)."""
+    import torch
+    from diffusers.models.embeddings import get_timestep_embedding
+
+    return get_timestep_embedding(torch.arange(n), d)
+
+
 def _xglm(n: int, d: int) -> Any:
     from transformers.models.xglm.modeling_xglm import XGLMSinusoidalPositionalEmbedding
 
@@ -231,6 +241,10 @@ RECORDERS: dict[str, dict[str, tuple[str, Callable[[int, int], Any]]]] = {
             _m2m100(None),
         ),
         "whisper": ("transformers whisper sinusoids(n, d)", _whisper),
+        "diffusers": (
+            "diffusers.models.embeddings.get_timestep_embedding(arange(n), d), its defaults",
+            _diffusers,
+        ),
     },
     "fairseq": {
         "m2m100": (
