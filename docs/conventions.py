@@ -78,8 +78,8 @@ report.how_we_know("conventions-as-described", "one-indexed-law-is-wider-paper-l
 # | [OpenAI Whisper `sinusoids`](https://github.com/openai/whisper/blob/main/whisper/model.py) ([Radford et al. 2023](bibliography.md#radford2023)), [diffusers `get_timestep_embedding`](https://github.com/huggingface/diffusers/blob/168e5b7ffa4949fca82ed2fcd17d3451c5804401/src/diffusers/models/embeddings.py) | halves, sin first (diffusers can flip) | t2t-like (`h - shift` in the denominator) | 0 | Whisper: fails; diffusers: zero column [checked](claims.py#claim-implementations-surveyed) |
 #
 # The last column, read from the same sources, shows four ways of handling an odd width: a
-# zero column, a native extra sine, a shape error, or a table one column wider
-# [checked](claims.py#claim-implementations-surveyed). `pe` refuses an odd width
+# zero column, a native extra sine, an error (a shape mismatch or an explicit refusal), or
+# a table one column wider [checked](claims.py#claim-implementations-surveyed). `pe` refuses an odd width
 # (`pe.numeric` needs an even one).
 #
 # ## Converting between layouts, and the sign of the shift matrix
