@@ -92,9 +92,12 @@ ODD_IMPLEMENTATIONS = DATA / "implementations_odd.npz"
 
 def odd_width_outcome(make: Callable[[int, int], Any], n: int, d: int) -> np.ndarray:
     """What ``make`` does at ``n`` x ``d``: its table as :func:`run` gives it, or, if it
-    raises, a 0-d string array ``"ExceptionType: first line of the message"``."""
+    raises, a 0-d string array ``"ExceptionType: first line of the message"`` (a library
+    that cannot be imported is not an outcome: its ImportError propagates)."""
     try:
         return run(make, n, d)
+    except ImportError:
+        raise
     except Exception as error:  # noqa: BLE001 (refusing the width is the outcome recorded)
         message = str(error).splitlines()[0] if str(error) else ""
         return np.array(f"{type(error).__name__}: {message}")
