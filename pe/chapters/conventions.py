@@ -1209,10 +1209,10 @@ claim(
     statement=(
         r"\begin{gathered}\text{layout, law, first position and odd width of each row: read"
         r" from its linked source file;} \\ \text{recomputed, all four, from what the"
-        r" libraries return at } 66 \times 32 \text{ and } 66 \times 33 \text{ (the odd"
+        r" libraries return at } 66 \times 32 \text{ and } 66 \times 33 \text{ (odd"
         r" width)} \\ \text{for transformers' DistilBERT, Marian, M2M100 and its ports of"
-        r" Whisper and fairseq (FSMT),} \\ \text{diffusers' timestep embedding (its"
-        r" defaults) and the PyTorch tutorial's recipe run in PyTorch;} \\ \text{from the"
+        r" Whisper and fairseq (FSMT),} \\ \text{diffusers' timestep embedding (defaults)"
+        r" and the PyTorch tutorial's recipe run in PyTorch;} \\ \text{from the"
         r" source only: tensor2tensor, fairseq's own module, The Annotated Transformer,} \\"
         r" \text{Dive into Deep Learning and the TensorFlow text tutorial}\end{gathered}"
     ),
