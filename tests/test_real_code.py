@@ -3,7 +3,7 @@
 Two kinds of tests. The first kind reads what real libraries computed, recorded by
 ``tests/real_code/record.py`` (its versions and command in ``recorded.json``), and runs
 everywhere. The second kind runs the libraries themselves (PyTorch, transformers,
-positional-encodings): locally they skip without them, in CI (``CI`` set) they must run
+positional-encodings, diffusers): locally they skip without them, in CI (``CI`` set) they must run
 (:func:`tests.frameworks.require`); they also check that the recordings are still what the
 libraries compute.
 """
@@ -193,6 +193,8 @@ def test_the_recordings_are_what_the_libraries_compute(
     require("torch")
     require("transformers")
     require("positional_encodings")
+    if library == "diffusers":
+        require("diffusers")
     _, make = record.RECORDERS[convention][library]
     now = record.run(make, n, d)
     recorded = RECORDED[record.key(convention, library, n, d)]
@@ -259,6 +261,73 @@ def test_the_surveys_tables_are_the_recorded_ones_and_a_wrong_table_fails_the_cl
     swapped = dict(tables, Marian=np.roll(tables["Marian"], d // 2, axis=1))
     monkeypatch.setattr(conventions_chapter, "surveyed_tables", lambda: swapped)
     assert not check(conventions_chapter.SURVEY).holds
+
+
+@pytest.mark.parametrize("name", list(record.SURVEYED))
+def test_the_odd_width_recordings_are_what_the_libraries_do(name: str) -> None:
+    """The oracle of the survey's "odd width" column: each library, run now at 66 x 33,
+    raises the recorded exception or returns the recorded table (within float32's model)."""
+    require("torch")
+    require("transformers")
+    convention, library = record.SURVEYED[name].split("__")
+    if library == "diffusers":
+        require("diffusers")
+    n, d = record.SHAPES[0][0], record.ODD_WIDTH
+    now = record.odd_width_outcome(record.RECORDERS[convention][library][1], n, d)
+    recorded = conventions_chapter.surveyed_odd_widths()[name]
+    if recorded.dtype.kind == "U":
+        assert now.dtype.kind == "U", f"{name} no longer raises: {now.shape}"
+        assert str(now).split(":")[0] == str(recorded).split(":")[0]
+    else:
+        assert now.shape == recorded.shape
+        assert np.max(np.abs(now.astype(np.float64) - recorded)) <= 4 * EPS32 * (1 + n)
+
+
+def test_the_surveys_odd_widths_are_read_and_a_wrong_outcome_fails_the_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each recorded odd-width outcome is read as the survey states it; a library that
+    padded where it added a sine, returned a table where it raised, or returned one column
+    more, fails the survey's check."""
+    chapter = conventions_chapter
+    odd = chapter.surveyed_odd_widths()
+    assert set(odd) == set(record.SURVEYED) == set(chapter.SURVEY)
+    assert chapter.ODD_WIDTH == record.ODD_WIDTH
+    n, d = record.SHAPES[0][0], record.ODD_WIDTH
+    for name, outcome in odd.items():
+        assert chapter.odd_width_outcome(outcome) is chapter.SURVEY[name].odd_width, name
+        assert outcome.shape in {(), (n, d)}, name
+    assert chapter._survey(chapter.SURVEY).holds
+    padded = odd["Marian"].copy()
+    padded[:, -1] = 0
+    wider = np.hstack([odd["M2M100"], odd["M2M100"][:, :1]])
+    for name, outcome in {
+        "Marian": padded,  # a zero column where Marian adds a sine
+        "PyTorch tutorial": odd["DistilBERT"],  # a table where the tutorial raises
+        "M2M100": wider,  # one column more
+        "DistilBERT": np.array("ValueError: odd"),  # refused where DistilBERT adds a sine
+    }.items():
+        monkeypatch.setattr(chapter, "surveyed_odd_widths", lambda o=outcome, k=name: odd | {k: o})
+        assert not chapter._survey(chapter.SURVEY).holds, name
+    monkeypatch.setattr(chapter, "surveyed_odd_widths", dict)
+    assert not chapter._survey(chapter.SURVEY).holds  # nothing recorded: not confirmed
+
+
+def test_odd_width_outcomes_are_told_apart() -> None:
+    """The reader of an odd-width outcome: a wider table, a duplicated sine, a cosine where
+    the zero column should be, a kept (n, 1, d) buffer."""
+    outcome, odd_width = conventions_chapter.odd_width_outcome, conventions_chapter.OddWidth
+    p = np.arange(10.0)[:, None]
+    pairs = np.hstack([np.sin(p), np.sin(p / 50), np.cos(p), np.cos(p / 50)])
+    assert outcome(np.hstack([pairs, np.sin(p / 9), 0 * p]), 5) is odd_width.ONE_WIDER
+    assert outcome(np.hstack([pairs, 0 * p]), 5) is odd_width.ZERO_COLUMN
+    assert outcome(np.hstack([0 * p, pairs]), 5) is odd_width.OTHER  # zero column first
+    assert outcome(np.hstack([pairs, np.cos(p / 9)]), 5) is odd_width.OTHER  # an extra cosine
+    assert outcome(np.hstack([pairs, np.sin(p / 50)]), 5) is odd_width.OTHER  # a repeated sine
+    extra = np.hstack([pairs, np.sin(p / 9)])
+    assert outcome(extra, 5) is odd_width.EXTRA_SINE
+    assert outcome(extra[:, None, :], 5) is odd_width.EXTRA_SINE
+    assert outcome(pairs, 5) is odd_width.OTHER  # the even width it was not asked for
 
 
 def test_megatron_535_path_in_numpy_is_what_torch_computes() -> None:

@@ -31,6 +31,7 @@ What identify recovers from these tables, and how accurately, is measured by
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 from collections.abc import Callable, Mapping
 from importlib import resources
@@ -1053,26 +1054,90 @@ claim(
 )
 
 
+class OddWidth(enum.Enum):
+    """What an implementation does when asked for a table of odd width ``d``."""
+
+    #: ``d - 1`` columns of sines and cosines, then a column of zeros.
+    ZERO_COLUMN = "a zero column"
+    #: ``(d + 1) / 2`` sines (each of its own frequency) and ``(d - 1) / 2`` cosines.
+    EXTRA_SINE = "an extra sine"
+    #: An exception: no table.
+    ERROR = "an error"
+    #: A table of ``d + 1`` columns.
+    ONE_WIDER = "a table one column wider"
+    #: None of the four.
+    OTHER = "something else"
+
+
+#: The odd width at which each implementation of :data:`SURVEY` was run (66 rows).
+ODD_WIDTH = 33
+
+
+def odd_width_outcome(recorded: npt.NDArray[Any], d: int = ODD_WIDTH) -> OddWidth:
+    """Read what an implementation did at odd width ``d`` off its recorded outcome.
+
+    ``recorded`` is the table it returned, of shape ``(n, d)`` (or ``(n, 1, d)``, ``(b, n,
+    d)``), whose row 0 is position 0, or a 0-d string array naming the exception it raised.
+    A column is a sine if it is 0 at position 0 and not zero everywhere, a cosine if it is
+    1 there. Extra sine: no zero column, one sine more than cosines, no two sines equal.
+    Zero column: the last column zero everywhere, as many sines as cosines before it.
+
+    Examples
+    --------
+    >>> p = np.arange(8.0)[:, None]
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), 0 * p]), 3)
+    <OddWidth.ZERO_COLUMN: 'a zero column'>
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p / 100)]), 3)
+    <OddWidth.EXTRA_SINE: 'an extra sine'>
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p)]), 3)
+    <OddWidth.OTHER: 'something else'>
+    >>> odd_width_outcome(np.array("ValueError: odd width"), 3)
+    <OddWidth.ERROR: 'an error'>
+    """
+    if recorded.dtype.kind == "U":
+        return OddWidth.ERROR
+    if recorded.ndim == 3:
+        recorded = recorded[:, 0] if recorded.shape[1] == 1 else recorded[0]
+    if recorded.ndim != 2 or recorded.shape[1] not in (d, d + 1):
+        return OddWidth.OTHER
+    if recorded.shape[1] == d + 1:
+        return OddWidth.ONE_WIDER
+    zero: npt.NDArray[np.bool_] = ~np.any(recorded, axis=0)
+    sines = ~zero & (recorded[0] == 0)
+    cosines = recorded[0] == 1
+    if zero.sum() == 1 and zero[-1] and sines.sum() == cosines.sum() == d // 2:
+        return OddWidth.ZERO_COLUMN
+    distinct = len(np.unique(recorded[:, sines], axis=1).T) == sines.sum()
+    if not zero.any() and sines.sum() == cosines.sum() + 1 and distinct:
+        return OddWidth.EXTRA_SINE
+    return OddWidth.OTHER
+
+
 class Surveyed(NamedTuple):
     """A row of the survey: the layout, order and law of an implementation's table, the row
-    of its first token and its zeroed padding rows."""
+    of its first token, its zeroed padding rows, and what it does at an odd width."""
 
     layout: str
     order: str
     law: str
     first_token_row: int
     padding_rows: tuple[int, ...]
+    odd_width: OddWidth
 
 
 #: The survey's rows for the implementations whose code runs in a library recorded by
-#: ``tests/real_code/record.py`` (``pe/chapters/data/implementations.npz``).
+#: ``tests/real_code/record.py`` (``pe/chapters/data/implementations.npz``, and at the odd
+#: width :data:`ODD_WIDTH` ``implementations_odd.npz``).
 SURVEY: dict[str, Surveyed] = {
-    "DistilBERT": Surveyed("interleaved", "sin-first", "paper", 0, ()),
-    "PyTorch tutorial": Surveyed("interleaved", "sin-first", "paper", 0, ()),
-    "Marian": Surveyed("halves", "sin-first", "paper", 0, ()),
-    "M2M100": Surveyed("halves", "sin-first", "tensor2tensor", 2, (1,)),
-    "Whisper": Surveyed("halves", "sin-first", "tensor2tensor", 0, ()),
-    "fairseq (FSMT port)": Surveyed("halves", "sin-first", "tensor2tensor", 2, (1,)),
+    "DistilBERT": Surveyed("interleaved", "sin-first", "paper", 0, (), OddWidth.EXTRA_SINE),
+    "PyTorch tutorial": Surveyed("interleaved", "sin-first", "paper", 0, (), OddWidth.ERROR),
+    "Marian": Surveyed("halves", "sin-first", "paper", 0, (), OddWidth.EXTRA_SINE),
+    "M2M100": Surveyed("halves", "sin-first", "tensor2tensor", 2, (1,), OddWidth.ZERO_COLUMN),
+    "Whisper": Surveyed("halves", "sin-first", "tensor2tensor", 0, (), OddWidth.ERROR),
+    "fairseq (FSMT port)": Surveyed(
+        "halves", "sin-first", "tensor2tensor", 2, (1,), OddWidth.ZERO_COLUMN
+    ),
+    "diffusers": Surveyed("halves", "sin-first", "tensor2tensor", 0, (), OddWidth.ZERO_COLUMN),
 }
 LAYOUTS_SWAPPED = Candidate(
     "every layout the other one",
@@ -1093,17 +1158,38 @@ ALL_ON_THE_PAPERS_LAW = Candidate(
     "every table on the paper's law",
     {name: row._replace(law="paper") for name, row in SURVEY.items()},
 )
+ODD_WIDTHS_REFUSED = Candidate(
+    "every odd width refused",
+    {name: row._replace(odd_width=OddWidth.ERROR) for name, row in SURVEY.items()},
+)
+ODD_WIDTHS_PADDED = Candidate(
+    "every odd width padded with a zero column",
+    {name: row._replace(odd_width=OddWidth.ZERO_COLUMN) for name, row in SURVEY.items()},
+)
+
+
+def _recorded(file: str) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of ``pe/chapters/data/FILE`` (an ``.npz``), by name."""
+    data = resources.files("pe.chapters").joinpath("data", file)
+    with data.open("rb") as opened, np.load(opened, allow_pickle=False) as archive:
+        return {name: np.asarray(archive[name]) for name in archive.files}
 
 
 def surveyed_tables() -> dict[str, npt.NDArray[np.floating[Any]]]:
     """The recorded tables (66 x 32) of the implementations in :data:`SURVEY`, by name."""
-    data = resources.files("pe.chapters").joinpath("data/implementations.npz")
-    with data.open("rb") as file, np.load(file, allow_pickle=False) as archive:
-        return {name: np.asarray(archive[name]) for name in archive.files}
+    return _recorded("implementations.npz")
+
+
+def surveyed_odd_widths() -> dict[str, npt.NDArray[Any]]:
+    """What each implementation of :data:`SURVEY` did at 66 x :data:`ODD_WIDTH`, as
+    recorded: its table, or a 0-d string array ``"ExceptionType: message"``."""
+    return _recorded("implementations_odd.npz")
 
 
 def _survey(stated: dict[str, Surveyed]) -> Evidence:
-    """The survey's rows against what ``pe identify`` reads off each library's own table."""
+    """The survey's rows against what each library's own tables show: ``pe identify`` reads
+    the 66 x 32 table, :func:`odd_width_outcome` what it did at width :data:`ODD_WIDTH`."""
+    odd = surveyed_odd_widths()
     found = {}
     for name, table in surveyed_tables().items():
         got = identify(table)
@@ -1113,28 +1199,52 @@ def _survey(stated: dict[str, Surveyed]) -> Evidence:
             str(got.law),
             int(got.first_token_row),
             tuple(int(r) for r in got.padding_rows),
+            odd_width_outcome(odd[name]) if name in odd else OddWidth.OTHER,
         )
+
+    def at_odd_width(name: str) -> str:
+        outcome = odd.get(name, np.array("not recorded"))
+        if outcome.dtype.kind == "U":
+            return f"raises {str(outcome).split(':')[0]}"
+        return f"{found[name].odd_width.value} ({' x '.join(map(str, outcome.shape))})"
+
     return checked(
-        found == stated,
+        found == stated and set(odd) == set(found),
         "tables computed by the libraries themselves (recorded, 66 x 32), read by pe identify: "
         + "; ".join(
             f"{name}: {row.layout}, {row.order}, {row.law} law, first token at row "
             f"{row.first_token_row}"
             + (f", padding rows {list(row.padding_rows)}" if row.padding_rows else "")
             for name, row in found.items()
-        ),
+        )
+        + f"; asked for 66 x {ODD_WIDTH}: "
+        + "; ".join(f"{name} {at_odd_width(name)}" for name in found),
     )
 
 
 claim(
     "implementations-surveyed",
     "Who uses which convention, read from each implementation's public source",
-    Check(_survey, true=SURVEY, wrong=(LAYOUTS_SWAPPED, FAIRSEQ_FROM_TWO, ALL_ON_THE_PAPERS_LAW)),
+    Check(
+        _survey,
+        true=SURVEY,
+        wrong=(
+            LAYOUTS_SWAPPED,
+            FAIRSEQ_FROM_TWO,
+            ALL_ON_THE_PAPERS_LAW,
+            ODD_WIDTHS_REFUSED,
+            ODD_WIDTHS_PADDED,
+        ),
+    ),
     statement=(
-        r"\begin{gathered}\text{layout, law, first position and odd-width handling of each"
-        r" implementation listed,} \\ \text{as read from its source file at the linked"
-        r" commit; recomputed from the tables} \\ \text{that DistilBERT, the PyTorch"
-        r" tutorial, Marian, M2M100, Whisper and fairseq's FSMT port compute}\end{gathered}"
+        r"\begin{gathered}\text{layout, law, first position and odd width of each row: read"
+        r" from its linked source file;} \\ \text{recomputed, all four, from what the"
+        r" libraries return at } 66 \times 32 \text{ and } 66 \times 33 \text{ (odd"
+        r" width)} \\ \text{for transformers' DistilBERT, Marian, M2M100 and its ports of"
+        r" Whisper and fairseq (FSMT),} \\ \text{diffusers' timestep embedding (defaults)"
+        r" and the PyTorch tutorial's recipe run in PyTorch;} \\ \text{from the"
+        r" source only: tensor2tensor, fairseq's own module, The Annotated Transformer,} \\"
+        r" \text{Dive into Deep Learning and the TensorFlow text tutorial}\end{gathered}"
     ),
     source="implementation-survey",
 )

@@ -7,7 +7,7 @@ suite checks pe against it even where the libraries are not installed; where the
 
 Regenerate (the versions used are written into ``recorded.json``)::
 
-    .venv/bin/python -m pip install torch==2.13.0 transformers positional-encodings
+    .venv/bin/python -m pip install torch==2.13.0 transformers positional-encodings diffusers
     .venv/bin/python tests/real_code/record.py
 
 It writes, next to itself:
@@ -34,6 +34,10 @@ build, where transformers is not installed):
 - ``pe/chapters/data/implementations.npz``: the tables of :data:`SURVEYED` (the
   implementations of the survey on the conventions page that run in a recorded library),
   at shape 66 x 32, as ``recorded.npz`` holds them;
+- ``pe/chapters/data/implementations_odd.npz``: what each of :data:`SURVEYED` does when
+  asked for 66 rows of the odd width :data:`ODD_WIDTH` (:func:`odd_width_outcome`): the
+  table it returns, as it computed it, or a 0-d string array ``"ExceptionType: message"``
+  naming what it raised (the conventions page's "odd width" column);
 - ``pe/chapters/data/rope_code.json``: the linear map by which each model's RoPE code in
   transformers (RoFormer, GPT-J, GPT-NeoX, Llama) turns a vector of width
   :data:`ROPE_WIDTH` at each of :data:`ROPE_POSITIONS` (column ``j``: the image of the
@@ -57,7 +61,7 @@ HERE = Path(__file__).resolve().parent
 #: (rows, width) of every recorded table: a short wide one, a long narrow one.
 SHAPES = ((66, 32), (1026, 8))
 COMMAND = ".venv/bin/python tests/real_code/record.py"
-PACKAGES = ("torch", "transformers", "positional-encodings", "numpy")
+PACKAGES = ("torch", "transformers", "positional-encodings", "diffusers", "numpy")
 #: T5's bucket settings recorded: T5's own (32, 128) both ways, a smaller and a larger one.
 T5_SETTINGS = tuple(
     (bidirectional, buckets, distance)
@@ -78,15 +82,38 @@ SURVEYED = {
     "M2M100": "fairseq__m2m100",
     "Whisper": "tensor2tensor__whisper",
     "fairseq (FSMT port)": "fairseq__fsmt",
+    "diffusers": "tensor2tensor__diffusers",
 }
 IMPLEMENTATIONS = DATA / "implementations.npz"
+#: The odd width at which each of :data:`SURVEYED` is run (with the 66 rows of ``SHAPES[0]``).
+ODD_WIDTH = 33
+ODD_IMPLEMENTATIONS = DATA / "implementations_odd.npz"
+
+
+def odd_width_outcome(make: Callable[[int, int], Any], n: int, d: int) -> np.ndarray:
+    """What ``make`` does at ``n`` x ``d``: its table as :func:`run` gives it, or, if it
+    raises, a 0-d string array ``"ExceptionType: first line of the message"`` (a library
+    that cannot be imported is not an outcome: its ImportError propagates)."""
+    try:
+        return run(make, n, d)
+    except ImportError:
+        raise
+    except Exception as error:  # noqa: BLE001 (refusing the width is the outcome recorded)
+        message = str(error).splitlines()[0] if str(error) else ""
+        return np.array(f"{type(error).__name__}: {message}")
 
 
 def save_surveyed(tables: dict[str, np.ndarray]) -> None:
-    """Write :data:`IMPLEMENTATIONS` from the recorded tables (shape 66 x 32)."""
+    """Write :data:`IMPLEMENTATIONS` from the recorded tables (shape 66 x 32), and
+    :data:`ODD_IMPLEMENTATIONS` by running each of :data:`SURVEYED` at 66 x :data:`ODD_WIDTH`."""
     n, d = SHAPES[0]
     chosen = {name: tables[f"{stem}__{n}x{d}"] for name, stem in SURVEYED.items()}
     np.savez(IMPLEMENTATIONS, **chosen)  # type: ignore[arg-type]
+    odd = {}
+    for name, stem in SURVEYED.items():
+        convention, library = stem.split("__")
+        odd[name] = odd_width_outcome(RECORDERS[convention][library][1], n, ODD_WIDTH)
+    np.savez(ODD_IMPLEMENTATIONS, **odd)  # type: ignore[arg-type]
 
 
 #: Width and positions at which the RoPE maps are recorded.
@@ -143,6 +170,15 @@ def _whisper(n: int, d: int) -> Any:
     from transformers.models.whisper.modeling_whisper import sinusoids
 
     return sinusoids(n, d)
+
+
+def _diffusers(n: int, d: int) -> Any:
+    """diffusers' ``get_timestep_embedding`` of the timesteps 0 .. n - 1, its defaults
+    (``flip_sin_to_cos=False``, ``downscale_freq_shift=1``, ``scale=1``, period 10000)."""
+    import torch
+    from diffusers.models.embeddings import get_timestep_embedding
+
+    return get_timestep_embedding(torch.arange(n), d)
 
 
 def _xglm(n: int, d: int) -> Any:
@@ -208,6 +244,10 @@ RECORDERS: dict[str, dict[str, tuple[str, Callable[[int, int], Any]]]] = {
             _m2m100(None),
         ),
         "whisper": ("transformers whisper sinusoids(n, d)", _whisper),
+        "diffusers": (
+            "diffusers.models.embeddings.get_timestep_embedding(arange(n), d), its defaults",
+            _diffusers,
+        ),
     },
     "fairseq": {
         "m2m100": (
@@ -490,6 +530,8 @@ def main() -> None:
         "shapes": [list(shape) for shape in SHAPES],
         "recordings": described,
         "fairseq_model.bin": f"torch.save of a state dict; FSMT weight {n} x {d}, padding_idx 1",
+        "odd_width": f"pe/chapters/data/implementations_odd.npz: each of SURVEYED run at "
+        f"{SHAPES[0][0]} x {ODD_WIDTH}, its table or the exception it raised",
     }
     (HERE / "recorded.json").write_text(json.dumps(info, indent=2) + "\n")
     print(f"recorded {len(tables)} tables with {versions} (Python {sys.version.split()[0]})")
