@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from pe import bug_zoo, numeric, recipes, rope_scaling, testing
+from pe import bug_zoo, conventions, numeric, recipes, rope_scaling, testing
 from pe._machine_dependent import measured
 from pe._tolerance import Tolerance
 from pe.chapters import recorded
@@ -278,5 +278,135 @@ claim(
         r" \\ \text{two different tables in a batch, or an odd width, fail} \\"
         r" \text{(PyTorch and JAX arrays are copied to NumPy first:} \\ \text{the suite runs"
         r" them with the real libraries, tests/test\_array\_api.py)} \end{gathered}"
+    ),
+)
+
+
+def _fairseq_table() -> Any:
+    """fairseq's stored table (100 x 16): positions from 0, row ``padding_idx = 1`` zeroed."""
+    return conventions.get("fairseq").table(100, 16)
+
+
+def _adjacent_rope(x: Any, positions: Any) -> Any:
+    return rope(x, positions, pairing="adjacent")
+
+
+def _no_rotation(x: Any, _positions: Any) -> Any:
+    return x
+
+
+#: What a failure must say for each case of :data:`FAILURES` (empty: the case passes).
+#: case -> (thunk, words the failure names).
+FAILURES: dict[str, tuple[Callable[[], object], str]] = {
+    "assert_convention, the paper's table, layout='halves' asked": (
+        partial(testing.assert_convention, numeric.sinusoidal(64, 16), layout="halves"),
+        "layout: interleaved",
+    ),
+    "assert_convention, fairseq's table, offset=0, padding_row=1": (
+        partial(testing.assert_convention, _fairseq_table(), offset=0, padding_row=1),
+        "",
+    ),
+    "assert_convention, fairseq's table, offset=2 asked": (
+        partial(testing.assert_convention, _fairseq_table(), offset=2),
+        "offset: row 0 is position 0, expected 2",
+    ),
+    "assert_rope_relative, a function that returns x": (
+        partial(testing.assert_rope_relative, _no_rotation, 16),
+        "does not rotate",
+    ),
+    "assert_rope_relative, adjacent RoPE, pairing free": (
+        partial(testing.assert_rope_relative, _adjacent_rope, 16),
+        "",
+    ),
+    "assert_rope_relative, adjacent RoPE, pairing='halves' asked": (
+        partial(testing.assert_rope_relative, _adjacent_rope, 16, pairing="halves"),
+        "expected the halves pairing",
+    ),
+    "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": (
+        partial(testing.assert_matches_paper, recipes.float32_recipe(np.arange(2048), 256)),
+        "",
+    ),
+    "assert_matches_paper, the doubled exponent": (
+        partial(testing.assert_matches_paper, bug_zoo.doubled_exponent(64, 16)),
+        "where the paper has",
+    ),
+}
+
+#: The outcomes stated on the testing page (a pass shows what the assertion returned).
+FAILURES_STATED = {
+    "assert_convention, the paper's table, layout='halves' asked": "fail",
+    "assert_convention, fairseq's table, offset=0, padding_row=1": "pass",
+    "assert_convention, fairseq's table, offset=2 asked": "fail",
+    "assert_rope_relative, a function that returns x": "fail",
+    "assert_rope_relative, adjacent RoPE, pairing free": "pass, returns 'adjacent'",
+    "assert_rope_relative, adjacent RoPE, pairing='halves' asked": "fail",
+    "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": "pass",
+    "assert_matches_paper, the doubled exponent": "fail",
+}
+
+
+def _outcome(thunk: Callable[[], object], names: str) -> str:
+    """``"fail"`` when ``thunk()`` fails naming ``names``; ``"pass"`` (with what it returned)."""
+    try:
+        returned = thunk()
+    except AssertionError as failure:
+        return "fail" if names and names in str(failure) else f"fail without {names!r}"
+    return "pass" if returned is None else f"pass, returns {returned!r}"
+
+
+def _failures(stated: dict[str, str]) -> Evidence:
+    """Each case of :data:`FAILURES` run, against ``stated``."""
+    found = {case: _outcome(thunk, names) for case, (thunk, names) in FAILURES.items()}
+    return checked(
+        found == stated,
+        "; ".join(f"{case}: {outcome}" for case, outcome in found.items()),
+    )
+
+
+claim(
+    "testing-failures-name-the-difference",
+    "pe.testing's assertions pass what they should, and a failure names the difference",
+    Check(
+        _failures,
+        true=FAILURES_STATED,
+        wrong=(
+            Candidate(
+                "the layout is not compared",
+                {
+                    **FAILURES_STATED,
+                    "assert_convention, the paper's table, layout='halves' asked": "pass",
+                },
+            ),
+            Candidate(
+                "fairseq's first token read as offset 2",
+                {
+                    **FAILURES_STATED,
+                    "assert_convention, fairseq's table, offset=0, padding_row=1": "fail",
+                    "assert_convention, fairseq's table, offset=2 asked": "pass",
+                },
+            ),
+            Candidate(
+                "any rotation passes whatever pairing is asked",
+                {
+                    **FAILURES_STATED,
+                    "assert_rope_relative, adjacent RoPE, pairing='halves' asked": "pass",
+                },
+            ),
+            Candidate(
+                "the float32 recipe fails (its sine and cosine read apart)",
+                {
+                    **FAILURES_STATED,
+                    "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": "fail",
+                },
+            ),
+        ),
+    ),
+    statement=(
+        r"\begin{gathered}\texttt{assert\_convention}\text{: fails on a layout or offset other"
+        r" than asked, naming it;} \\ \text{passes fairseq's table with offset 0, padding row"
+        r" 1} \\ \texttt{assert\_rope\_relative}\text{: fails on no rotation and on another"
+        r" pairing;} \\ \text{returns the pairing it finds} \\ \texttt{assert\_matches\_paper}"
+        r"\text{: passes the float32 recipe; on the doubled exponent} \\ \text{names the worst"
+        r" entry, the paper's value, the difference and atol}\end{gathered}"
     ),
 )
