@@ -128,7 +128,7 @@ report.how_we_know(
 page.law_equivalence()
 
 # %% tags=["hide_input"]
-report.how_we_know("t2t-law-is-paper-law")
+report.how_we_know("t2t-law-is-paper-law", "identify-rounder-base")
 
 # %% [markdown]
 # ## The bug zoo

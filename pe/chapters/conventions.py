@@ -722,6 +722,55 @@ claim(
 )
 
 
+#: The tables read by :func:`_rounder_base`: (convention, width) -> (law reported, whether
+#: identify notes that both laws have a round base).
+ROUNDER_BASE = {
+    ("paper", 8): ("paper", True),
+    ("tensor2tensor", 8): ("tensor2tensor", False),
+    ("paper", 512): ("paper", False),
+    ("tensor2tensor", 512): ("tensor2tensor", False),
+}
+
+
+def _rounder_base(stated: Mapping[tuple[str, int], tuple[str, bool]]) -> Evidence:
+    """What ``identify`` reports for tables that both laws can write, against ``stated``."""
+    found = {}
+    for name, width in stated:
+        result = identify(conventions.get(name).table(200, width))
+        both = any("also the tensor2tensor law" in note for note in result.notes)
+        found[name, width] = (str(result.law), both)
+    return checked(
+        found == dict(stated),
+        "; ".join(
+            f"{name} table, d={width}: {law} law reported"
+            + (", both bases round noted" if both else "")
+            for (name, width), (law, both) in found.items()
+        ),
+    )
+
+
+claim(
+    "identify-rounder-base",
+    "pe identify reports the law whose base is rounder, the paper's on a tie",
+    Check(
+        _rounder_base,
+        true=ROUNDER_BASE,
+        wrong=(
+            Candidate(
+                "always the paper's law",
+                {key: ("paper", both) for key, (_law, both) in ROUNDER_BASE.items()},
+            ),
+            Candidate("a tie not noted", {**ROUNDER_BASE, ("paper", 8): ("paper", False)}),
+        ),
+    ),
+    statement=(
+        r"\begin{gathered}d = 8\text{: the paper's law with base 10000 is tensor2tensor's with"
+        r" base 1000:} \\ \text{the paper's reported, the tie noted;} \\ \text{otherwise the law"
+        r" whose base is round (10000), as at } d = 512\end{gathered}"
+    ),
+)
+
+
 class Description(NamedTuple):
     """The conventions as the page describes them, one rule per choice."""
 
