@@ -32,11 +32,12 @@ from typing import Any
 import mpmath
 import numpy as np
 import numpy.typing as npt
+import sympy as sp
 
 from pe import _validate, numeric
 from pe._machine_dependent import measured, worst_case_text
 from pe._tolerance import EPS64, Tolerance
-from pe.claims import Candidate, Chapter, Check, Evidence, checked, within
+from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT
 from pe.residual_stream import (
     CANCELLING,
@@ -48,6 +49,7 @@ from pe.residual_stream import (
     position_signal,
     run_stack,
 )
+from pe.symbolic import Derivation, Proof
 
 chapter = Chapter(__name__, follows="implications")
 claim = chapter.claim
@@ -404,9 +406,40 @@ def _signal(connection: Connection) -> Evidence:
     )
 
 
+def stream_sum(connection: Connection) -> Proof:
+    r"""Prove by induction on :math:`L` that the stream's top is its input plus the sublayers'
+    outputs, :math:`h_L = x + PE + \sum_{l<L} f_l(\mathrm{LN}(h_l))`, for ``connection``.
+
+    For :math:`L = 0` the sum is empty and :math:`h_0 = x + PE`. Step: if
+    :math:`h_L = h_0 + S` with :math:`S` the sum of the first :math:`L` outputs, the layer
+    joins :math:`h_L` and :math:`F = f_L(\mathrm{LN}(h_L))` (symbols: any sublayer, any
+    width) into :math:`h_{L+1}`, which must be :math:`h_0 + S + F`.
+
+    Examples
+    --------
+    >>> stream_sum(RESIDUAL).holds, stream_sum(PLAIN).holds
+    (True, False)
+    """
+    start, before, output = sp.symbols("h_0 S F")
+    counted, after = connection.join(0, start + before, output)
+    derivation = Derivation()
+    derivation.note(
+        "Induction hypothesis h_L = h_0 + S; the layer joins h_L and F = f_L(LN(h_L))",
+        rf"h_{{L+1}} = {sp.latex(after)}",
+    )
+    residual = sp.Matrix([after - (start + before + counted)])
+    residual = derivation.apply("Residual h_{L+1} - (h_0 + S + F), expanded", residual, sp.expand)
+    return derivation.proof(
+        f"{connection.name}: the top is the input plus the outputs",
+        r"h_L = h_0 + S \implies h_{L+1} = h_0 + S + F",
+        residual,
+    )
+
+
 claim(
     "residual-stream-carries-position",
     "With LayerNorm before each sublayer, the residual stream keeps the encoding in its sum",
+    Check(by_proof(stream_sum), true=RESIDUAL, wrong=(PLAIN_STACK,)),
     Check(_stack_sum, true=RESIDUAL, wrong=(PLAIN_STACK, POST_LN_STACK)),
     Check(_exercise_sum, true=_added_sum, wrong=(RAW_STATES_SUM,)),
     Check(
