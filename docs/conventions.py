@@ -28,8 +28,8 @@
 #   [checked](claims.py#claim-conventions-as-described).
 #
 # None of these changes what the encoding can do (the rotation identity holds in each layout
-# and order [checked](claims.py#claim-layout-shift-matrix)), but mixing two silently breaks a model,
-# and tutorials carry outright bugs. Below: the conventions side by side, who uses which, how
+# and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention
+# computes without an error on a table of another, and tutorials carry outright bugs. Below: the conventions side by side, who uses which, how
 # to convert, each known bug, and `pe identify`, which names the convention of any table.
 # Everything is computed by `pe` while the page is built.
 

@@ -53,7 +53,7 @@ report.how_we_know("learned-table-trade")
 #
 # ## Defined is not the same as seen
 #
-# Several write-ups turn the hypothesis into a property: the sinusoidal encoding "works for
+# Write-ups turn the hypothesis into a property: the sinusoidal encoding "works for
 # any sequence length without retraining" and "can handle positions not seen during
 # training" ([thanh-viz](bibliography.md#thanh-viz))
 # [checked](claims.py#claim-thanh-viz-any-length).

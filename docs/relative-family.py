@@ -92,7 +92,8 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 #  + \underbrace{u^{\mathsf T} W_{k,E}\, x_n}_{(c)}
 #  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{m-n}}_{(d)} .$$
 #
-# **Keeps.** The sinusoid, now evaluated at offsets: only offsets reach the score
+# **Keeps.** The sinusoid, now evaluated at offsets: positions reach the score only through
+# $R_{m-n}$
 # [checked](claims.py#claim-transformer-xl-four-terms).
 #
 # **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
@@ -182,7 +183,8 @@ report.how_we_know("alibi-slopes", "alibi-reported")
 #
 # **Keeps.** Whatever the model can infer from counting; nothing to tune.
 #
-# **Loses.** Explicit offsets, and all positional information in a bidirectional encoder.
+# **Loses.** Explicit offsets; without a causal mask, the order itself (attention is then
+# permutation-equivariant, as on [the first page](why-order.py)).
 # [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
 # encodings competitive with those that have them, and probes that recover absolute position
 # from their hidden states [checked](claims.py#claim-nope-reported).
@@ -261,6 +263,6 @@ report.how_we_know(
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ | offsets beyond $K$ merge |
 # | Transformer-XL | four score terms | $m - n$ through a sinusoid | defined |
 # | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them; base scaling keeps the fast pairs inside, and the slow ones go past by 0.037 % (the slowest) to 62 % [checked](claims.py#claim-ntk-unseen-angles) |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them; base scaling keeps the fastest pair's frequency, and the slow pairs go past by 0.037 % (the slowest) to 62 % [checked](claims.py#claim-ntk-unseen-angles) |
 # | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |

@@ -135,7 +135,7 @@ page.worked_example()
 # projections that are added, $W[e;\,q] = W_e e + W_q q$: adding first is the special case
 # where the two are the same matrix [checked](claims.py#claim-concat-is-two-projections).
 #
-# And the two barely interfere: in high dimension an encoding row is nearly orthogonal to a
+# And the two barely interfere: at $d = 512$ an encoding row is nearly orthogonal to a
 # random embedding [checked](claims.py#claim-embedding-encoding-nearly-orthogonal); the fold
 # below also measures how few directions the rows of a sentence span.
 

@@ -973,9 +973,9 @@ claim(
     "In high dimension, embeddings and encodings are nearly orthogonal",
     Check(_orthogonal, true=random_embeddings, wrong=(SHARES_PE0,)),
     statement=(
-        r"\begin{gathered} \cos\angle(e, PE(p)) \text{ has mean } 0 \\"
-        r" \text{and standard deviation } 1/\sqrt d \\"
-        r" \text{for isotropic } e:\ \approx 0.044 \text{ at } d = 512 \end{gathered}"
+        r"\begin{gathered} d = 512,\ \text{isotropic } e: \cos\angle(e, PE(p))"
+        r" \text{ has mean} \approx 0 \\ \text{and standard deviation} \approx 1/\sqrt d"
+        r" \approx 0.044 \text{ (measured)} \end{gathered}"
     ),
 )
 
@@ -1172,7 +1172,7 @@ claim(
 
 claim(
     "write-ups-pair-index",
-    "Two write-ups give the pair index a range one too long",
+    "Two write-ups let the pair index run past d/2 - 1",
     statement=(
         r"\begin{gathered} \text{Applied Generative AI for Beginners (Apress), chapter 3:"
         r" the index ``ranging from 0 to } d_{\text{model}} - 1\text{''}; \\"

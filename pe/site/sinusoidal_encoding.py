@@ -452,15 +452,17 @@ def subspace_numbers() -> Html:
     True
     """
     rank, share = embeddings.encoding_subspace_share(200, D)
-    norm_pe = float(np.linalg.norm(numeric.sinusoidal(1, D)[0]))
+    norms = np.linalg.norm(numeric.sinusoidal(200, D), axis=1)
     fine, _ = embeddings.encoding_subspace_share(200, D, relative=1e-10)
     return Html(
-        f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norm_pe:.4f} = "
-        f"\\sqrt{{256}}\\); a random embedding with \\(N(0,1)\\) entries has norm about "
+        f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norms.max():.4f}\\) "
+        f"at every \\(p < 200\\) (\\(\\sqrt{{256}}\\) at every \\(p\\) "
+        f"{report.mark('norm-constant')}); a random embedding with \\(N(0,1)\\) entries has "
+        "norm about "
         f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 span "
         f"{rank} directions with a singular value above \\(10^{{-3}}\\) of the largest "
-        f"({fine} above \\(10^{{-10}}\\): the singular values fall off steadily, so the count "
-        f"is the cut-off's). An isotropic embedding keeps \\(r/d = {100 * rank / D:.1f}\\%\\) of its "
+        f"({fine} above \\(10^{{-10}}\\): the count depends on the cut-off). An isotropic "
+        f"embedding keeps \\(r/d = {100 * rank / D:.1f}\\%\\) of its "
         f"squared norm in that span on average; 1000 seeded ones keep {100 * share:.1f}%.</p>"
     )
 
