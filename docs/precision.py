@@ -116,8 +116,8 @@ page.block_size()
 # with $f_i$ the frequency in turns per position, and
 # [checked](claims.py#claim-anchor-angle-accurate):
 #
-# * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic and keeps it
-#   as an unevaluated sum of three doubles, which match the exact frequency to
+# * computes $f_i$ once per $(d, \text{base})$, for widths up to {{ decimal_width }}, in extended decimal
+#   arithmetic and keeps it as an unevaluated sum of three doubles, which match the exact frequency to
 #   {{ turn_bits:.0f }} bits (measured against mpmath, the worst pair of a width of
 #   {{ turn_width }});
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
@@ -129,8 +129,8 @@ page.block_size()
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
 #   reduced angle, $x_{hi} + x_{lo}$ in $[-\pi, \pi]$.
 #
-# The angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$ radians, at every
-# position up to $2^{53}$: the low word takes at most seven roundings, each below $2^{-83}$
+# For those widths the angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$
+# radians, at every position up to $2^{53}$: the low word takes at most seven roundings, each below $2^{-83}$
 # turns; the check measures it at six positions, $2^{53}$ among them, and the test suite at
 # random positions over the whole range [checked](claims.py#claim-anchor-angle-accurate). So
 # an anchor is as good as the library's

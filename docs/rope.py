@@ -238,6 +238,5 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 # Press et al. measured rotary models degrade beyond their training length
 # [checked](claims.py#claim-press-sinusoidal-degrades).
 #
-# Offsets never seen in training still give angles the model never saw. Position
-# interpolation keeps every pair within one position's step of its trained angles (the
+# Position interpolation keeps every pair within one position's step of its trained angles (the
 # [next page](relative-family.py)) [checked](claims.py#claim-position-interpolation-range).

@@ -26,7 +26,15 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from pe import _rotation_table, accuracy, error_models, numeric, recipes, reference
+from pe import (
+    _extended_precision,
+    _rotation_table,
+    accuracy,
+    error_models,
+    numeric,
+    recipes,
+    reference,
+)
 from pe.chapters import rotation_identity
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, error_plot, label_axes, render
@@ -340,6 +348,7 @@ VALUES: dict[str, Callable[[], object]] = {
     "direct64_at_1e6": lambda: _drift_at("direct float64", 10**6),
     "turn_bits": lambda: accuracy.turn_bits(TURN_WIDTH),
     "turn_width": lambda: TURN_WIDTH,
+    "decimal_width": lambda: 2 * _extended_precision._DECIMAL_PAIRS,
     "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
     "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
     "neox_d": lambda: recipes.NEOX_1003[0],
