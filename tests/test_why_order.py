@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pe import attention as attn
 from pe import numeric, symbolic_attention
@@ -324,3 +326,18 @@ def test_the_attention_bound_in_a_case_computable_by_hand(n: int, d: int) -> Non
         for i in range(n):
             assert abs(Fraction(float(bound[i, c])) - expected) <= expected * Fraction(8, 2**53)
             assert abs(Fraction(float(out[i, c])) - exact_mean) <= expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(min_value=2, max_value=48),
+    half_width=st.integers(min_value=1, max_value=32),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+)
+def test_equivariance_holds_at_any_length_width_and_order(
+    n: int, half_width: int, seed: int
+) -> None:
+    """The claim's statement is for every n, d and permutation: random ones, within the
+    error model of the check (each entry within the rounding bound of its two sides)."""
+    found = proofs.check_equivariance(n=n, d_model=2 * half_width, seed=seed)
+    assert found.passed, found.summary()
