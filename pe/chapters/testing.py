@@ -330,6 +330,25 @@ FAILURES: dict[str, tuple[Callable[[], object], str]] = {
         partial(testing.assert_matches_paper, bug_zoo.doubled_exponent(64, 16)),
         "where the paper has",
     ),
+    **{
+        f"assert_matches_paper, {what}": (partial(testing.assert_matches_paper, table), names)
+        for what, table, names in (
+            ("the halves layout", conventions.get("halves").table(64, 16), "layout: halves"),
+            (
+                "cosine first",
+                conventions.get("interleaved-cos-first").table(64, 16),
+                "order: cosine first",
+            ),
+            (
+                "tensor2tensor's law",
+                conventions.get("tensor2tensor").table(64, 16),
+                "law: tensor2tensor",
+            ),
+            ("rows from position 1", numeric.sinusoidal(65, 16)[1:], "offset: row 0 is position 1"),
+            ("an odd width", numeric.sinusoidal(64, 18)[:, :17], "d = 17 is odd"),
+            ("a transposed table", numeric.sinusoidal(32, 64).T, "transposed"),
+        )
+    },
 }
 
 #: The outcomes stated on the testing page (a pass shows what the assertion returned).
@@ -342,6 +361,12 @@ FAILURES_STATED = {
     "assert_rope_relative, adjacent RoPE, pairing='halves' asked": "fail",
     "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": "pass",
     "assert_matches_paper, the doubled exponent": "fail",
+    "assert_matches_paper, the halves layout": "fail",
+    "assert_matches_paper, cosine first": "fail",
+    "assert_matches_paper, tensor2tensor's law": "fail",
+    "assert_matches_paper, rows from position 1": "fail",
+    "assert_matches_paper, an odd width": "fail",
+    "assert_matches_paper, a transposed table": "fail",
 }
 
 
@@ -407,6 +432,7 @@ claim(
         r" 1} \\ \texttt{assert\_rope\_relative}\text{: fails on no rotation and on another"
         r" pairing;} \\ \text{returns the pairing it finds} \\ \texttt{assert\_matches\_paper}"
         r"\text{: passes the float32 recipe; on the doubled exponent} \\ \text{names the worst"
-        r" entry, the paper's value, the difference and atol}\end{gathered}"
+        r" entry, the paper's value, the difference and atol; it names} \\ \text{the layout,"
+        r" order, law, offset, odd width or transposition that differs}\end{gathered}"
     ),
 )
