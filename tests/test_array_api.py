@@ -119,6 +119,13 @@ def test_bad_torch_input_is_one_line() -> None:
         (lambda: pe.shift(torch.ones(3, 5), 1), ValueError, "must be even"),
         (lambda: pe.sinusoidal(torch.tensor([0.5, 1.0]), 8), ValueError, "whole numbers"),
         (lambda: pe.sinusoidal(8, 8, dtype=torch.int32), TypeError, "float"),
+        (lambda: pe.rope(torch.ones(4, 8), 4, scale=0.0), ValueError, "scale must be > 0"),
+        (lambda: pe.rope(torch.ones(4, 8), 4, scale=-1.0), ValueError, "scale must be > 0"),
+        (
+            lambda: pe.rope(torch.ones(4, 8), torch.arange(4.0).requires_grad_(), scale=0.0),
+            ValueError,
+            "scale must be > 0",
+        ),
     )
     for call, error, words in cases:
         with pytest.raises(error, match=words) as raised:

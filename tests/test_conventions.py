@@ -379,3 +379,12 @@ def test_linear_shift_error_needs_4d_plus_k_rows(d: int, k: int) -> None:
         ValueError, match=f"at least 4 d \\+ k = {4 * d + k} rows, got {4 * d + k - 1}"
     ):
         conventions.linear_shift_error(table[:-1], k)
+
+
+def test_the_description_check_names_its_worst_convention() -> None:
+    """The evidence reports the largest ratio found and the convention it was found in, not
+    a starting value: every ratio is below 1, and the name is one of the conventions."""
+    evidence = claims._described(claims.DESCRIPTION)
+    assert evidence.error is not None
+    assert 0 < evidence.error < 1
+    assert any(evidence.detail.endswith(f"({name})") for name in conventions.CONVENTIONS)

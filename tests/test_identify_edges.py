@@ -273,3 +273,12 @@ def test_a_slow_columns_phase_comes_from_its_first_value_and_first_step(phase: f
     x = np.sin(np.multiply.outer(r, w) + phase)
     found = _fit._phase(x, r, np.ones(100), w)
     assert found[0] == pytest.approx(phase, abs=1e-9)
+
+
+def test_a_column_zero_on_every_middle_row_scores_without_a_division_by_zero() -> None:
+    """A live column that is zero wherever it would be the middle of a triple has no power to
+    divide by: it scores as no sinusoid, quietly (warnings are errors in the suite)."""
+    rows = np.sin(np.outer(np.arange(64), [1.0, 0.1, 0.01]))
+    edge = np.zeros((64, 1))
+    edge[0, 0] = edge[-1, 0] = 0.5
+    assert _tensors.sinusoid_score(np.hstack([rows, edge])) == 0.75

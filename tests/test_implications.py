@@ -324,3 +324,8 @@ def test_the_decay_check_fails_when_mpmath_disagrees_at_either_place(
     refused = measured._not_monotone((43, 3284))
     assert not refused.holds
     assert "confirmed with mpmath: no" in refused.detail
+
+
+def test_frequencies_of_the_wrong_shape_are_named_with_the_shape_expected() -> None:
+    with pytest.raises(ValueError, match=r"frequencies must have shape \(4,\), got \(3,\)"):
+        geometry.rows_distance_past(8, horizon=1000, frequencies=np.ones(3))

@@ -166,3 +166,11 @@ def test_a_noun_after_an_article_is_not_an_attribution() -> None:
     assert _findings(_page("The report of the bug shows it.")) == []
     assert _findings(_page("This use of the table is common.")) == []
     assert len(_findings(_page("Fairseq uses the halves layout."))) == 1
+
+
+def test_a_quantifier_before_an_attribution_is_reported_beside_it() -> None:
+    """Only a quantifier inside an attribution ("most code uses") is folded into it; one
+    that comes before it in the sentence is reported on its own."""
+    text = "Every model here is wrong, as Smith says."
+    found = [word for _, word in page_check._words(text, text)]
+    assert [word.split('"')[1] for word in found] == ["Every", "as Smith says"]

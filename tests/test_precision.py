@@ -533,3 +533,16 @@ def test_the_drift_rows_start_at_every_decade_the_evidence_names() -> None:
     evidence = precision._drift_bound(2.0**-24)(recipes.float32_recipe)
     assert "32 rows from each of p = 10^3..10^6" in evidence.detail
     assert sorted(precision.DRIFT_STARTS.tolist()) == [10**e for e in range(3, 7)]
+
+
+@pytest.mark.parametrize("direction", [-np.inf, np.inf])
+def test_the_census_counts_entries_rounded_either_way(direction: float) -> None:
+    """A table one float32 step off the correctly rounded entries, below or above: every
+    entry is misrounded."""
+
+    def off(positions: Any, d_model: int) -> npt.NDArray[np.float32]:
+        table = numeric.sinusoidal(positions, d_model, dtype=np.float32)
+        return np.nextafter(table, np.float32(direction))
+
+    census = accuracy.rounding_census(off, np.float32, 4)
+    assert census.misrounded == census.entries

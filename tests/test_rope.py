@@ -488,3 +488,12 @@ def test_rope_angles_are_capped_by_positions_times_width(
     else:
         with pytest.raises(ValueError, match=r"the angles asks for 0\.0 GiB, above pe's cap"):
             rotary.rope_angles(positions, 256)
+
+
+def test_rope_scores_refuse_more_than_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scores' cap counts both rotated sides, 2 n d float64 values: 100 positions of
+    width 4 take 6400 bytes, refused under a cap of 4096 before either side is rotated."""
+    monkeypatch.setattr(_validate, "MAX_BYTES", 4096)
+    q = np.ones(4)
+    with pytest.raises(ValueError, match="the scores asks for"):
+        rotary.rope_scores(q, q, np.arange(100), np.arange(100))

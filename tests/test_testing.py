@@ -482,3 +482,18 @@ def test_default_atol_admits_the_recipe_and_not_a_flat_tolerance() -> None:
     pe.testing.assert_matches_paper(float32_recipe(2048))
     with pytest.raises(AssertionError):
         pe.testing.assert_matches_paper(bug_zoo.doubled_exponent(512, 64))
+
+
+def _pairs_two_apart(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """RoPE that pairs column 4b with 4b + 2 and 4b + 1 with 4b + 3 (neither convention)."""
+    order = np.arange(x.shape[-1]).reshape(-1, 4)[:, [0, 2, 1, 3]].ravel()
+    return np.asarray(rotary.rope(np.asarray(x)[..., order], positions))[..., order]
+
+
+def test_a_pairing_of_neither_kind_names_both_partners_it_should_have_had() -> None:
+    with pytest.raises(
+        AssertionError,
+        match=r"pairs column 0 with column 2: neither the adjacent pairing \(column 1\) nor the "
+        r"halves pairing \(column 16\)",
+    ):
+        assert_rope_relative(_pairs_two_apart, 32)

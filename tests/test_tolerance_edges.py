@@ -76,3 +76,14 @@ def test_a_candidate_is_loose_up_to_margin_rounding_bounds(rounding: float, stat
     near = claims.run(claim_of(claims.Check(check, 2.0, (Candidate("inside", inside),))))
     assert near.controls_rejected
     assert near.loose
+
+
+def test_power_rounding_is_one_rounding_exactly_at_powers_of_two() -> None:
+    """b^(-2i/d) is exact in its exponent only when d is a power of two: every other even
+    width carries the ln(b) u of a rounded exponent (10, 18, 34 included, whose bits are
+    alternate)."""
+    from pe._tolerance import exponential_rounding, power_rounding
+
+    for d in range(2, 4097, 2):
+        expected = exponential_rounding(math.log(10000.0), 0 if d.bit_count() == 1 else 1)
+        assert power_rounding(d) == expected, d
