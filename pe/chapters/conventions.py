@@ -45,7 +45,17 @@ from pe import _rotation_table, bug_zoo, conventions, numeric, symbolic
 from pe._machine_dependent import below, measured, on_site
 from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance, exponential_rounding
 from pe.chapters.rotation_identity import PAPER_BLOCK
-from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
+from pe.claims import (
+    Candidate,
+    Chapter,
+    Check,
+    Evidence,
+    Method,
+    by_proof,
+    checked,
+    every_row,
+    within,
+)
 from pe.conventions import LAYOUTS, Convention, Layout, Order
 from pe.identify import identify
 from pe.identify_accuracy import WIDTHS, non_encodings, recovery, uncertainty_slopes
@@ -1190,10 +1200,7 @@ SURVEY: dict[str, Surveyed] = {
 }
 LAYOUTS_SWAPPED = Candidate(
     "every layout the other one",
-    {
-        name: row._replace(layout="halves" if row.layout == "interleaved" else "interleaved")
-        for name, row in SURVEY.items()
-    },
+    every_row(SURVEY, layout={"halves": "interleaved", "interleaved": "halves"}.__getitem__),
 )
 FAIRSEQ_FROM_TWO = Candidate(
     "fairseq's table starts at position 2, no padding row",
@@ -1205,15 +1212,15 @@ FAIRSEQ_FROM_TWO = Candidate(
 )
 ALL_ON_THE_PAPERS_LAW = Candidate(
     "every table on the paper's law",
-    {name: row._replace(law="paper") for name, row in SURVEY.items()},
+    every_row(SURVEY, law="paper"),
 )
 ODD_WIDTHS_REFUSED = Candidate(
     "every odd width refused",
-    {name: row._replace(odd_width=OddWidth.ERROR) for name, row in SURVEY.items()},
+    every_row(SURVEY, odd_width=OddWidth.ERROR),
 )
 ODD_WIDTHS_PADDED = Candidate(
     "every odd width padded with a zero column",
-    {name: row._replace(odd_width=OddWidth.ZERO_COLUMN) for name, row in SURVEY.items()},
+    every_row(SURVEY, odd_width=OddWidth.ZERO_COLUMN),
 )
 
 

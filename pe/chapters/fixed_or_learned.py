@@ -307,12 +307,12 @@ def _counts(stated: tuple[int, int]) -> Evidence:
 claim(
     "unseen-values-beyond-training",
     "Beyond the training length, the slow pairs take values never seen in training",
+    Check(_counts, true=UNSEEN_COUNTS, wrong=(EVERY_SLOW_PAIR_UNSEEN,)),
     Check(
         _unseen_at,
         true=2 * N_MAX,
         wrong=(INSIDE_TRAINING, LAST_TRAINED_POSITION),
     ),
-    Check(_counts, true=UNSEEN_COUNTS, wrong=(EVERY_SLOW_PAIR_UNSEEN,)),
     statement=(
         r"\begin{gathered}d = 512,\ \text{trained on } 0 \le p < 512: \text{ 133 of 256"
         r" pairs complete no turn } (511\,\omega_i < 2\pi); \\ \text{at } p = 1024,"

@@ -56,7 +56,17 @@ from pe import _validate, from_scratch, numeric, rotary, symbolic
 from pe._machine_dependent import measured, on_site, worst_case_text
 from pe._tolerance import Tolerance, gamma
 from pe.chapters import recorded
-from pe.claims import Candidate, Chapter, Check, Evidence, at_most, by_proof, checked, within
+from pe.claims import (
+    Candidate,
+    Chapter,
+    Check,
+    Evidence,
+    at_most,
+    by_proof,
+    checked,
+    every_row,
+    within,
+)
 from pe.relative import alibi_bias, signed_sinusoid
 from pe.rotary import pairing_permutation
 from pe.symbolic import (
@@ -1106,18 +1116,17 @@ ROPE_IN_PUBLIC_CODE: dict[str, RopeCode] = {
 }
 PAIRINGS_SWAPPED = Candidate(
     "GPT-NeoX and Llama adjacent, RoFormer and GPT-J halves",
-    {
-        name: code._replace(pairing="halves" if code.pairing == "adjacent" else "adjacent")
-        for name, code in ROPE_IN_PUBLIC_CODE.items()
-    },
+    every_row(
+        ROPE_IN_PUBLIC_CODE, pairing={"halves": "adjacent", "adjacent": "halves"}.__getitem__
+    ),
 )
 OPPOSITE_SIGN = Candidate(
     "the opposite sign (a pair turns clockwise)",
-    {name: code._replace(sign=-1) for name, code in ROPE_IN_PUBLIC_CODE.items()},
+    every_row(ROPE_IN_PUBLIC_CODE, sign=-1),
 )
 POSITIONS_FROM_ONE = Candidate(
     "positions from 1",
-    {name: code._replace(first=1) for name, code in ROPE_IN_PUBLIC_CODE.items()},
+    every_row(ROPE_IN_PUBLIC_CODE, first=1),
 )
 NEOX_WHOLE_HEAD = Candidate(
     "GPT-NeoX rotates the whole head",

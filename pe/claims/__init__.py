@@ -70,7 +70,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -107,6 +107,7 @@ __all__ = [
     "candidates",
     "chapters",
     "checked",
+    "every_row",
     "exactly",
     "get",
     "measured",
@@ -145,6 +146,31 @@ class Candidate(Generic[T_co]):
 
     name: str
     value: T_co
+
+
+def every_row(rows: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+    """``rows`` (named tuples by name) with the same fields of every row changed, to make a
+    wrong candidate of a stated table: each change is a value, or a function of the field's
+    old value.
+
+    Examples
+    --------
+    >>> from typing import NamedTuple
+    >>> class Row(NamedTuple):
+    ...     layout: str
+    ...     first: int
+    >>> every_row({"a": Row("halves", 0)}, layout=str.upper, first=1)
+    {'a': Row(layout='HALVES', first=1)}
+    """
+    return {
+        name: row._replace(
+            **{
+                field: change(getattr(row, field)) if callable(change) else change
+                for field, change in changes.items()
+            }
+        )
+        for name, row in rows.items()
+    }
 
 
 @dataclass(frozen=True)
