@@ -94,7 +94,8 @@ def ntk_unseen() -> Html:
     first, last = int(unseen[0]), int(unseen[-1])
     return Html(
         f"<p>$d = {d}$, $L = {trained}$, $s = {s:g}$: pairs 0 to {turning} complete at least "
-        f"one turn in training, so their trained angles go all the way round the circle. Of the slower pairs, "
+        "one turn in training, so their trained angles go all the way round the circle. Of "
+        f"the slower pairs, "
         f"{first} to {last} reach past $(L-1)\\,\\omega_i$ on the {int(s * trained)} "
         f"positions, by {100 * reach.excess[first]:.1f} % (pair {first}) down to "
         f"{100 * reach.excess[last]:.3f} % (pair {last}, divided by exactly $s$, as with "

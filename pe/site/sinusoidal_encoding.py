@@ -453,9 +453,11 @@ def subspace_numbers() -> Html:
     """
     rank, share = embeddings.encoding_subspace_share(200, D)
     norms = np.linalg.norm(numeric.sinusoidal(200, D), axis=1)
+    low, high = f"{norms.min():.4f}", f"{norms.max():.4f}"
+    norm = low if low == high else f"{low} \\text{{ to }} {high}"
     fine, _ = embeddings.encoding_subspace_share(200, D, relative=1e-10)
     return Html(
-        f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norms.max():.4f}\\) "
+        f"<p>Measured for \\(d = 512\\): \\(\\lVert PE(p)\\rVert = {norm}\\) "
         f"at every \\(p < 200\\) (\\(\\sqrt{{256}}\\) at every \\(p\\) "
         f"{report.mark('norm-constant')}); a random embedding with \\(N(0,1)\\) entries has "
         "norm about "
