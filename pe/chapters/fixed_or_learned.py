@@ -193,9 +193,10 @@ claim(
     "vaswani-learned-nearly-identical",
     "Vaswani et al.: learned and sinusoidal positions gave nearly identical results",
     statement=(
-        r"\text{Vaswani et al. (2017), Table 3, row (E): learned positional embeddings"
-        r" instead of sinusoids give nearly identical results to the base model (English-German"
-        r" development set); the sinusoids were kept in the hope that they extrapolate}"
+        r"\begin{gathered}\text{Vaswani et al. (2017), Table 3, row (E): learned positional"
+        r" embeddings instead of sinusoids} \\ \text{give nearly identical results to the base"
+        r" model } (d_{\text{model}} = 512\text{, English-German development set);} \\"
+        r" \text{the sinusoids were kept in the hope that they extrapolate}\end{gathered}"
     ),
     source="vaswani2017",
 )
