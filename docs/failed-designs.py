@@ -67,7 +67,7 @@ page.position_share()
 # $$\frac{p+1}{n} - \frac{p}{n} = \frac1n :$$
 #
 # a quarter in a 4-token sentence, a fortieth in a 40-token one. "The next word" is a
-# different number in every sentence, so a model cannot learn one pattern for it.
+# different number in sentences of different lengths.
 #
 # And one value names different positions: 0.25 is position 1 in the short sentence but
 # position 10 in the long one [checked](claims.py#claim-normalised-index-ambiguous).

@@ -181,8 +181,9 @@ examples.encoding_tabs()
 # added, a different encoding [checked](claims.py#claim-one-indexed-frequencies-shifted).
 #
 # **10000 is a timescale, not a maximum length.** Nothing in the formula stops at position
-# 10000: the constant only sets how slowly the last pairs turn, and positions past 10000 get
-# new, distinct vectors like any other [checked](claims.py#claim-base-is-not-a-length).
+# 10000: the constant sets how fast each pair after the first turns (the last ones most
+# slowly), and at $d = 512$ positions 10000 to 19999 get new vectors, none closer to an
+# earlier one than neighbours are [checked](claims.py#claim-base-is-not-a-length).
 #
 # **512 is a choice.** Any even width works: the frequencies run from 1 down to
 # $10000^{-(d-2)/d}$, which is $10000^{-1}$ times $10000^{2/d}$ and so close to it only for a
