@@ -112,7 +112,8 @@ page.block_size()
 # ### Accurate anchors
 #
 # An anchor is no more accurate than its angle, and a float64 angle is not good enough at
-# large positions. `pe` never forms $\omega_i p$ in float64. It works in *turns*, $p f_i$
+# large positions. For its anchors, `pe.sinusoidal` never forms $\omega_i p$ in float64. It
+# works in *turns*, $p f_i$
 # with $f_i$ the frequency in turns per position, and
 # [checked](claims.py#claim-anchor-angle-accurate):
 #

@@ -62,7 +62,7 @@ page.rotated_example()
 # `model.half()` cannot round them (see [in floating point](#in-floating-point) below); the
 # JAX function keeps JAX's float32. The project's tests check the PyTorch and JAX files
 # (`docs/examples/` in the repository) with `pe.testing.assert_rope_relative`, and the NumPy
-# one is checked equal to `pe.rope` while this page is built
+# one is checked to agree with `pe.rope` within their rounding bounds while this page is built
 # [checked](claims.py#claim-from-scratch-rope).
 
 # %% tags=["hide_input"]
