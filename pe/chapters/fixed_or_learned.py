@@ -272,18 +272,18 @@ def arc_counts(d_model: int, n_train: int, position: int) -> tuple[int, int]:
     >>> arc_counts(16, 32, 10), arc_counts(16, 32, 70)
     ((6, 0), (6, 5))
     """
-    mpmath.mp.dps = 40
-    turn = 2 * mpmath.pi
     slow = unseen = 0
-    for i in range(d_model // 2):
-        omega = mpmath.power(10000, mpmath.mpf(-2 * i) / d_model)
-        arc = (n_train - 1) * omega
-        if arc >= turn:
-            continue
-        slow += 1
-        angle = mpmath.fmod(position * omega, turn)
-        gap = 0 if angle <= arc else min(angle - arc, turn - angle)
-        unseen += gap > omega
+    with mpmath.workdps(40):
+        turn = 2 * mpmath.pi
+        for i in range(d_model // 2):
+            omega = mpmath.power(10000, mpmath.mpf(-2 * i) / d_model)
+            arc = (n_train - 1) * omega
+            if arc >= turn:
+                continue
+            slow += 1
+            angle = mpmath.fmod(position * omega, turn)
+            gap = 0 if angle <= arc else min(angle - arc, turn - angle)
+            unseen += gap > omega
     return slow, unseen
 
 
