@@ -61,3 +61,12 @@ def test_a_bug_whose_sign_is_not_in_the_notes_is_not_named() -> None:
         "holds",
     )
     assert not identify_accuracy.bug_named(paper)
+
+
+def test_the_pinned_cosines_are_within_their_dtype_target() -> None:
+    """The cosine error reported for each case is a relative error, below the dtype's target
+    wherever the cosine is not flagged (a sign slip would make it about 2)."""
+    for row in identify_accuracy.identify_accuracy(32, widths=(8, 64)):
+        target = identify_accuracy.ACCURACY[np.dtype(row.dtype).type]
+        assert row.cosine_error <= target, row
+        assert row.sine_error <= target, row

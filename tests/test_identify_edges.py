@@ -282,3 +282,13 @@ def test_a_column_zero_on_every_middle_row_scores_without_a_division_by_zero() -
     edge = np.zeros((64, 1))
     edge[0, 0] = edge[-1, 0] = 0.5
     assert _tensors.sinusoid_score(np.hstack([rows, edge])) == 0.75
+
+
+def test_a_zero_row_in_the_first_half_moves_the_first_token_after_it() -> None:
+    """Padding rows count as leading anywhere in the first half of the rows (row 5 of 16
+    included), not only in its first quarter; one in the second half does not."""
+    from pe.identify._explain import first_token_row
+    from pe.identify._inputs import Padding
+
+    assert first_token_row(Padding(np.ones(16), 4, (5,), []), 16) == 6
+    assert first_token_row(Padding(np.ones(16), 4, (9,), []), 16) == 0

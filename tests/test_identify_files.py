@@ -403,3 +403,13 @@ def test_a_tensor_of_an_unknown_dtype_spans_the_bytes_its_offsets_give(tmp_path:
     write_safetensors(path, json.dumps({"a": first, "b": backwards}).encode(), bytes(27))
     with pytest.raises(ValueError, match="does not fit its bytes"):
         _safetensors.safetensors_tensors(path, "f")
+
+
+@pytest.mark.parametrize("overrun", [1, 4, 8])
+def test_a_header_length_past_the_end_of_the_file_is_refused(tmp_path: Path, overrun: int) -> None:
+    """A file of 32 bytes (8 of them the length) whose header claims 24 + ``overrun``
+    bytes: more than the file holds, refused before any byte of it is read."""
+    path = tmp_path / "short.safetensors"
+    path.write_bytes((24 + overrun).to_bytes(8, "little") + b"{}" + b" " * 22)
+    with pytest.raises(ValueError, match=r"the header length \d+ exceeds the file \(32 bytes\)"):
+        _safetensors.safetensors_tensors(path, "short")

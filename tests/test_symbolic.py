@@ -425,3 +425,11 @@ def test_exact_width_is_even_and_bounded() -> None:
         symbolic.exact_width(66, 64)
     with pytest.raises(ValueError, match="must be even"):
         symbolic.exact_width(7, 64)
+
+
+def test_a_logarithm_of_a_rational_below_one_is_a_nonzero_factor() -> None:
+    """log(2/3) is negative, not zero: a product with it is decided non-zero, like one with
+    log(3/2); log(1) is 0 and SymPy writes it so."""
+    assert symbolic._nonzero_product(sp.log(sp.Rational(2, 3)) * sp.pi)
+    assert symbolic._nonzero_product(sp.log(sp.Rational(3, 2)))
+    assert not symbolic._nonzero_product(sp.log(sp.Rational(2, 3)) + 1)
