@@ -105,6 +105,7 @@ def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
     f = geometry.dot_by_offset(d_model, ks)
     rise = measured.first_rise(f)
     low = int(np.argmin(f))
+    sign = "dips below zero" if f[low] < 0 else "stays above zero"
 
     def draw(fig: Figure, palette: Palette) -> None:
         left, right = fig.subplots(2, 1)
@@ -132,7 +133,7 @@ def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
             f"Two line plots of the dot product between rows k apart, d = {d_model}. Top, "
             f"k from 0 to 200: it falls from {f[0]:.0f} with small wiggles; the first "
             f"increase is marked after k = {rise}. Bottom, k up to {k_max}: it keeps "
-            f"oscillating, dips below zero, with its lowest value {f[low]:.1f} at k = {low}."
+            f"oscillating, {sign}, with its lowest value {f[low]:.1f} at k = {low}."
         ),
         caption=(
             f"f(k) = Σ cos(ω_i k), d = {d_model}: large for nearby positions, but it does not "
