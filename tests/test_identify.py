@@ -359,3 +359,21 @@ def test_only_a_layout_other_than_the_papers_gets_the_conversion_note(
     table = conventions.get(source).table(64, 32)
     notes = identify(table).notes
     assert any("not the paper's interleaved" in note for note in notes) == noted, notes
+
+
+def test_summary_gives_split_pairs_both_frequencies() -> None:
+    # The column-index bug written directly: column j turns at 10000^(-2j/d), so the sine
+    # and cosine of pair i turn at 10000^(-4i/d) and 10000^(-(4i+2)/d).
+    n, d = 200, 16
+    p = np.arange(n, dtype=np.float64)[:, None]
+    w = 10000.0 ** (-2.0 * np.arange(d) / d)
+    table = np.where(np.arange(d) % 2 == 0, np.sin(p * w), np.cos(p * w))
+    split = identify(table)
+    assert split.split_pairs == tuple(range(d // 2))
+    line = next(x for x in split.summary().splitlines() if x.startswith("frequencies"))
+    assert "sines from 1 to" in line
+    assert f"cosines from {w[1]:.6g}" in line
+    assert split.to_json()["split_pairs"] == list(range(d // 2))
+    paper = identify(numeric.sinusoidal(n, d))
+    assert paper.split_pairs == ()
+    assert "frequencies: 8 pairs, from 1 to" in paper.summary()

@@ -245,4 +245,5 @@ def _identify(array: npt.NDArray[Any], dtype: str) -> Identification:
         unpaired_column=found.pairing.unpaired,
         padding_rows=padded.zero_rows,
         first_token_row=_explain.first_token_row(padded, n),
+        split_pairs=tuple(int(i) for i in np.flatnonzero(found.disagree)),
     )

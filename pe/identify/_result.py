@@ -85,6 +85,9 @@ class Identification:
         Plain-language deviations from the paper and caveats.
     unpaired_column
         For odd widths, the column without a partner (None otherwise).
+    split_pairs
+        Pairs (by index) whose sine and cosine columns have different frequencies, beyond
+        the table's precision (and not by aliasing): one frequency per pair means nothing there.
     padding_rows
         Rows that are all zeros: a padding row, such as row 1 of fairseq's stored tables.
     first_token_row
@@ -118,10 +121,12 @@ class Identification:
     unpaired_column: int | None = None
     padding_rows: tuple[int, ...] = ()
     first_token_row: int = 0
+    split_pairs: tuple[int, ...] = ()
 
     @property
     def frequencies(self) -> Float64Array:
-        """One frequency per pair: the sine's and cosine's, weighted by their precision."""
+        """One frequency per pair: the sine's and cosine's, weighted by their precision
+        (a compromise with no meaning in :attr:`split_pairs`)."""
         ws, wc = precision_weights(self.sin_uncertainty), precision_weights(self.cos_uncertainty)
         return np.asarray(
             (ws * self.sin_frequencies + wc * self.cos_frequencies) / (ws + wc), dtype=np.float64
@@ -149,6 +154,7 @@ class Identification:
             "unpaired_column": self.unpaired_column,
             "padding_rows": list(self.padding_rows),
             "first_token_row": self.first_token_row,
+            "split_pairs": list(self.split_pairs),
             "sin_frequencies": floats(self.sin_frequencies),
             "cos_frequencies": floats(self.cos_frequencies),
             "sin_uncertainty": floats(self.sin_uncertainty),
@@ -173,16 +179,24 @@ class Identification:
                     f"{offset + self.first_token_row}); padding row "
                     f"{', '.join(map(str, self.padding_rows))} is zeros"
                 )
-            freq = self.frequencies
-            lines.append(
-                f"frequencies: {freq.size} pairs, from {freq[0]:.6g} to {freq[-1]:.6g}"
-                if freq.size
-                else "frequencies: none"
-            )
+            lines.append(self._frequency_line())
         if self.notes:
             lines.append("notes:")
             lines.extend(f"  - {note}" for note in self.notes)
         return "\n".join(lines)
+
+    def _frequency_line(self) -> str:
+        freq = self.frequencies
+        if not freq.size:
+            return "frequencies: none"
+        if not self.split_pairs:
+            return f"frequencies: {freq.size} pairs, from {freq[0]:.6g} to {freq[-1]:.6g}"
+        sines, cosines = self.sin_frequencies, self.cos_frequencies
+        return (
+            f"frequencies: {freq.size} pairs, sine and cosine apart in {len(self.split_pairs)}: "
+            f"sines from {sines[0]:.6g} to {sines[-1]:.6g}, cosines from {cosines[0]:.6g} "
+            f"to {cosines[-1]:.6g}"
+        )
 
 
 def _show_base(result: Identification) -> str:
