@@ -269,7 +269,7 @@ def check_table(results: Iterable[RotationCheck]) -> Html:
             "max |error|",
             "where",
             "tolerance there",
-            "worst error / tolerance",
+            "worst error / its tolerance, any entry",
             "verdict",
         ],
         (
