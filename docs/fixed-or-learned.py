@@ -59,8 +59,8 @@ report.how_we_know("learned-table-trade")
 # [checked](claims.py#claim-thanh-viz-any-length).
 #
 # What is true is narrower: the formula gives a row of the same norm at every position, as
-# proved on [the previous page](implications.py), and the claim's evidence measures it at
-# positions as far as $2^{40}$ [checked](claims.py#claim-learned-table-trade). But the layers above the
+# proved on [the previous page](implications.py) and measured there at positions as far as
+# $2^{40}$ [checked](claims.py#claim-norm-constant). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn
 # during training, so beyond the training length they move to angles that no training
 # position produced:

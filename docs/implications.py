@@ -51,12 +51,15 @@ report.how_we_know(
 # ## It is symmetric: the raw encoding has no direction
 #
 # Cosine is even, so $PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)$: a word $k$ places ahead and a
-# word $k$ places behind look exactly alike to the dot product of the raw encodings. Direction
-# is not lost from the vectors themselves ($PE(p+k) \neq PE(p-k)$ for $k \neq 0$), only from this
-# similarity. A matrix between the two rows can bring it back: $PE(p)^{\mathsf T} T_1 PE(q)$,
-# with $T_1$ between them, is no longer even in $k$ (the claim's wrong candidate), and learned
+# word $k$ places behind look exactly alike to the dot product of the raw encodings. A matrix
+# between the two rows can bring direction back: $PE(p)^{\mathsf T} T_1 PE(q)$, with $T_1$
+# between them, is no longer even in $k$ (the claim's wrong candidate), and learned
 # projections $W_q^{\mathsf T} W_k$ play that role in attention (the last section)
 # [checked](claims.py#claim-dot-product-symmetric).
+#
+# Direction is lost only from this similarity, not from the vectors themselves: no two
+# positions share a row (a section below), so $PE(p+k) \neq PE(p-k)$ for every integer
+# $k \neq 0$ [checked](claims.py#claim-rows-distinct).
 #
 # ## It does not fall steadily with distance
 #
