@@ -15,8 +15,8 @@ import pytest
 from pe import _validate, error_models, numeric
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import EPS64, gamma, phase_tolerance
-from pe.chapters.fixed_or_learned import LearnedPositions
 from pe.identify import _law
+from pe.position_designs import LearnedPositions
 
 
 @pytest.mark.parametrize("d", [8, 64, 512])
