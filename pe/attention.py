@@ -10,7 +10,19 @@ Self-attention of a sequence :math:`X \in \mathbb{R}^{n \times d}` (one token pe
 the softmax taken along each row (:func:`attention`; :func:`attention_row` computes one
 output alone, which is why attention runs in parallel). An Elman cell reads the tokens one
 by one, :math:`h_t = \tanh(W_x x_t + W_h h_{t-1} + b)`, :math:`h_0 = 0` (:func:`rnn_states`).
-The chapter "Why order must be injected" compares the two.
+
+The chapter "Why order must be injected" compares the two on toy objects seeded with
+:data:`SEED` (:func:`toy_vocabulary`, :func:`toy_attention`, :func:`toy_rnn`):
+
+- for every permutation matrix ``P``, :math:`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)`
+  (permutation equivariance), measured for random ``X``, weights and ``P`` by
+  :func:`check_equivariance`, which takes the statement as a value (:data:`Sides`);
+- so the same words in another order, :data:`SENTENCE` and :data:`SWAPPED`, give the same
+  multiset of outputs, unless an :class:`Encoding` that carries the order is added to the
+  words (:func:`sentence_pair`); an Elman cell's final state tells them apart
+  (:func:`rnn_final_gap`);
+- each output of attention computed alone equals the outputs computed together; an Elman
+  step computed without its previous state does not (:func:`row_independence_gap`).
 
 Error model of the numeric checks
 ---------------------------------
@@ -50,22 +62,50 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pe import _validate
-from pe._tolerance import ELEMENTARY_ULPS, EPS64, gamma
+from pe import _validate, numeric
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, ToleranceCheck, gamma, worst_case
 
 __all__ = [
+    "CONSTANT_PE0",
+    "NO_ENCODING",
+    "SEED",
+    "SENTENCE",
+    "SINUSOIDAL",
+    "SWAPPED",
+    "Attend",
     "AttentionWeights",
+    "Encoding",
+    "EquivarianceCheck",
+    "Layer",
     "RnnWeights",
+    "SentencePair",
+    "Sides",
+    "Summary",
     "attention",
     "attention_error_bound",
+    "attention_layer",
     "attention_row",
+    "check_equivariance",
+    "elman_layer",
+    "equivariant",
+    "final_state",
     "permutation_matrix",
+    "rnn_final_gap",
     "rnn_states",
+    "row_independence_gap",
+    "row_independence_tolerance",
+    "sentence_matrix",
+    "sentence_pair",
+    "toy_attention",
+    "toy_rnn",
+    "toy_vocabulary",
 ]
 
 Float64Array = npt.NDArray[np.float64]
@@ -247,3 +287,349 @@ def permutation_matrix(order: npt.ArrayLike) -> Float64Array:
     matrix = np.zeros((perm.size, perm.size))
     matrix[np.arange(perm.size), perm] = 1.0
     return matrix
+
+
+#: The two sentences of the chapter: same words, opposite meanings.
+SENTENCE: tuple[str, ...] = ("dog", "bites", "man")
+
+SWAPPED: tuple[str, ...] = ("man", "bites", "dog")
+
+#: Seed of every toy object (embeddings, weights): the pages are deterministic.
+SEED = 20170612
+
+
+def toy_vocabulary(d_model: int = 64, words: tuple[str, ...] = SENTENCE) -> dict[str, Float64Array]:
+    r"""Deterministic token embeddings: entries drawn from :math:`N(0, 1)` with a fixed seed.
+
+    The scale matches the paper's, whose embeddings are multiplied by :math:`\sqrt{d}`
+    (learned entries of size about :math:`1/\sqrt{d}`, scaled to about 1).
+
+    Examples
+    --------
+    >>> sorted(toy_vocabulary(4))
+    ['bites', 'dog', 'man']
+    """
+    width = _validate.positive_int("d_model", d_model)
+    rng = np.random.default_rng(SEED)
+    return {word: rng.standard_normal(width) for word in sorted(set(words))}
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """Vectors added to the words' embeddings before attention (``rows(n, d)``), described.
+
+    ``label`` says what is added, as the checks describe it; ``rows(n, d)`` broadcasts to
+    ``(n, d)``: the vectors for ``n`` words of width ``d``.
+    """
+
+    label: str
+    rows: Callable[[int, int], npt.NDArray[np.floating[Any]]]
+
+
+#: No position information: the embeddings alone.
+NO_ENCODING = Encoding("embeddings alone", lambda n, d: np.zeros((n, d)))
+
+#: The sinusoidal encoding :math:`PE(p)` of each word's position.
+SINUSOIDAL = Encoding("with the sinusoidal encoding added", numeric.sinusoidal)
+
+#: The same vector :math:`PE(0)` added to every word (it carries no order).
+CONSTANT_PE0 = Encoding(
+    "with the same vector PE(0) added to every word", lambda _, d: numeric.sinusoidal(1, d)
+)
+
+
+def sentence_matrix(
+    words: tuple[str, ...], vocabulary: dict[str, Float64Array], encoding: Encoding | None = None
+) -> Float64Array:
+    """Stack the embeddings of ``words`` and add the ``encoding``'s rows (none by default).
+
+    Examples
+    --------
+    >>> vocabulary = toy_vocabulary(4)
+    >>> sentence_matrix(SENTENCE, vocabulary, SINUSOIDAL).shape
+    (3, 4)
+    """
+    unknown = [w for w in words if w not in vocabulary]
+    if unknown:
+        raise ValueError(f"words not in the vocabulary: {', '.join(unknown)}")
+    rows = np.stack([vocabulary[w] for w in words])
+    if encoding is not None:
+        rows = rows + encoding.rows(len(words), rows.shape[1])
+    return np.asarray(rows, dtype=np.float64)
+
+
+def toy_attention(d_model: int = 64) -> AttentionWeights:
+    r"""Deterministic random projections, entries :math:`N(0, 1/d)`.
+
+    Examples
+    --------
+    >>> toy_attention(4).w_q.shape
+    (4, 4)
+    """
+    width = _validate.positive_int("d_model", d_model)
+    return AttentionWeights.gaussian(np.random.default_rng(SEED + 1), width)
+
+
+def toy_rnn(d_model: int = 64, hidden: int = 16) -> RnnWeights:
+    r"""A deterministic Elman cell with inputs of width ``d_model`` and ``hidden`` state units.
+
+    Examples
+    --------
+    >>> toy_rnn(4, hidden=3).w_h.shape
+    (3, 3)
+    """
+    width = _validate.positive_int("d_model", d_model)
+    size = _validate.positive_int("hidden", hidden)
+    return RnnWeights.gaussian(np.random.default_rng(SEED + 2), width, size)
+
+
+@dataclass(frozen=True)
+class SentencePair:
+    """Attention outputs for :data:`SENTENCE` and :data:`SWAPPED` (same toy weights).
+
+    Attributes
+    ----------
+    first, second
+        Outputs, shape ``(3, d)``, rows in each sentence's word order.
+    word_gap
+        Largest difference between the output of the same word in the two sentences
+        (``dog`` against ``dog`` ...): 0 up to rounding exactly when the two sentences give
+        the same multiset of outputs (their words are distinct).
+    scale
+        Largest :math:`|(X W_v)_{jc}|` over both sentences.
+    tolerance
+        The error model's bound on ``word_gap``: the largest :func:`attention_error_bound`
+        of the first sentence plus that of the second.
+    """
+
+    first: Float64Array
+    second: Float64Array
+    word_gap: float
+    scale: float
+    tolerance: float
+
+
+def sentence_pair(encoding: Encoding = NO_ENCODING, d_model: int = 64) -> SentencePair:
+    """Run the toy attention head on "dog bites man" and "man bites dog".
+
+    Parameters
+    ----------
+    encoding
+        What is added to each word's embedding before attention: nothing, the sinusoidal
+        encoding, or the same vector :math:`PE(0)` on every row (a wrong "encoding" that
+        carries no order).
+    d_model
+        Even width of the toy embeddings.
+
+    Examples
+    --------
+    >>> pair = sentence_pair(d_model=8)
+    >>> pair.word_gap <= pair.tolerance
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    vocabulary = toy_vocabulary(width)
+    weights = toy_attention(width)
+    first = sentence_matrix(SENTENCE, vocabulary, encoding)
+    second = sentence_matrix(SWAPPED, vocabulary, encoding)
+    out1, out2 = attention(first, weights), attention(second, weights)
+    gap = max(
+        float(np.abs(out1[SENTENCE.index(w)] - out2[SWAPPED.index(w)]).max()) for w in SENTENCE
+    )
+    scale = float(max(np.abs(first @ weights.w_v).max(), np.abs(second @ weights.w_v).max()))
+    bound = sum(float(attention_error_bound(x, weights).max()) for x in (first, second))
+    return SentencePair(out1, out2, gap, scale, bound)
+
+
+#: Attention over the rows of a matrix, NumPy or SymPy: ``(x, causal) -> Attn(x)``.
+Attend = Callable[[Any, bool], Any]
+
+#: A statement about attention: ``(attend, x, P, E) -> (left, right)``, the two sides that
+#: must agree for every permutation matrix ``P``; ``E`` holds position vectors (one per row)
+#: that a statement may add to the tokens.
+Sides = Callable[[Attend, Any, Any, Any], tuple[Any, Any]]
+
+
+def equivariant(attend: Attend, x: Any, perm: Any, _positions: Any) -> tuple[Any, Any]:
+    r"""The true statement's two sides: :math:`\mathrm{Attn}(PX)` and :math:`P\,\mathrm{Attn}(X)`.
+
+    The position vectors are not used. The same function serves the NumPy check
+    (:func:`check_equivariance`) and the SymPy proof of the chapter.
+
+    Examples
+    --------
+    >>> x = np.arange(6.0).reshape(3, 2)
+    >>> left, right = equivariant(lambda m, causal: 2 * m, x, permutation_matrix([2, 0, 1]), 0)
+    >>> bool(np.array_equal(left, right))
+    True
+    """
+    return attend(perm @ x, False), perm @ attend(x, False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EquivarianceCheck(ToleranceCheck):
+    """Outcome of :func:`check_equivariance` (sequence length ``n``, width ``d``)."""
+
+    n: int
+    d: int
+
+    def summary(self) -> str:
+        """One line: what was compared, the error, the tolerance, the verdict."""
+        return (
+            f"n={self.n}, d={self.d}: max error {self.max_abs_error:.3g} "
+            f"(tolerance there B(PX) + P B(X) = {self.tolerance:.3g}): {self.verdict}"
+        )
+
+
+def check_equivariance(
+    sides: Sides = equivariant, n: int = 32, d_model: int = 64, *, seed: int = SEED
+) -> EquivarianceCheck:
+    r"""Compare the two sides of a statement for random ``X``, ``W`` and ``P``, in float64.
+
+    Each side is within :func:`attention_error_bound` of its exact value, entry by entry, so
+    the tolerance at each entry is :math:`B(PX) + P\,B(X)`.
+
+    Parameters
+    ----------
+    sides
+        The statement: :func:`equivariant` (true), or a wrong one that must fail (the
+        chapter's candidates: invariance, a causal mask, position vectors added). ``E`` is
+        the sinusoidal encoding of the ``n`` positions.
+    n, d_model
+        Sequence length and width.
+    seed
+        Seed of the random embeddings, weights and permutation.
+
+    Examples
+    --------
+    >>> check_equivariance(n=4, d_model=8).passed
+    True
+    """
+    length = _validate.positive_int("n", n, minimum=2)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((length, width))
+    weights = AttentionWeights.gaussian(rng, width)
+    perm = permutation_matrix(rng.permutation(length))
+
+    def attend(rows: Any, causal: bool) -> Float64Array:
+        return attention(rows, weights, causal=causal)
+
+    left, right = sides(attend, x, perm, numeric.sinusoidal(length, width))
+    tolerance = attention_error_bound(perm @ x, weights) + perm @ attention_error_bound(x, weights)
+    worst = worst_case(np.asarray(left) - np.asarray(right), tolerance)
+    return EquivarianceCheck(
+        max_abs_error=worst.max_abs_error,
+        tolerance=worst.tolerance,
+        worst_ratio=worst.worst_ratio,
+        n=length,
+        d=width,
+    )
+
+
+#: What a recurrent reader reports after reading a sentence: ``(x, weights) -> vector``.
+Summary = Callable[[Float64Array, RnnWeights], Float64Array]
+
+
+def final_state(x: Float64Array, weights: RnnWeights) -> Float64Array:
+    """The Elman cell's final state :math:`h_n` after reading the rows of ``x`` in order.
+
+    Examples
+    --------
+    >>> final_state(np.zeros((2, 4)), toy_rnn(4, hidden=3)).tolist()
+    [0.0, 0.0, 0.0]
+    """
+    return np.asarray(rnn_states(x, weights)[-1], dtype=np.float64)
+
+
+def rnn_final_gap(summary: Summary = final_state, d_model: int = 64) -> float:
+    """Largest difference between the ``summary`` of the two sentences by the toy Elman cell.
+
+    Examples
+    --------
+    >>> rnn_final_gap(d_model=8) > 1e-3
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    vocabulary = toy_vocabulary(width)
+    weights = toy_rnn(width)
+    first, second = (summary(sentence_matrix(s, vocabulary), weights) for s in (SENTENCE, SWAPPED))
+    return float(np.abs(first - second).max())
+
+
+#: A sequence layer ``x -> (outputs computed together, each output computed alone)``.
+Layer = Callable[[Float64Array], tuple[Float64Array, Float64Array]]
+
+
+def attention_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """The toy attention head on ``x``: all rows at once, and each row by :func:`attention_row`.
+
+    Examples
+    --------
+    >>> together, alone = attention_layer(np.eye(3, 4))
+    >>> together.shape == alone.shape == (3, 4)
+    True
+    """
+    weights = toy_attention(x.shape[1])
+    alone = np.stack([attention_row(x, weights, i) for i in range(x.shape[0])])
+    return attention(x, weights), alone
+
+
+def elman_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """The toy Elman cell on ``x``: its states, and each step computed with :math:`h_{t-1} = 0`.
+
+    Examples
+    --------
+    >>> states, alone = elman_layer(np.eye(3, 4))
+    >>> bool(np.array_equal(states[0], alone[0])), bool(np.array_equal(states[1], alone[1]))
+    (True, False)
+    """
+    weights = toy_rnn(x.shape[1])
+    alone = np.tanh(x @ weights.w_x.T + weights.b)
+    return rnn_states(x, weights), np.asarray(alone, dtype=np.float64)
+
+
+def _layer_input(n: int, d_model: int, encoding: Encoding) -> Float64Array:
+    length = _validate.positive_int("n", n, minimum=1)
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(SEED + 3)
+    return np.asarray(rng.standard_normal((length, width)) + encoding.rows(length, width))
+
+
+def row_independence_gap(
+    layer: Layer = attention_layer,
+    n: int = 32,
+    d_model: int = 64,
+    encoding: Encoding = NO_ENCODING,
+) -> float:
+    """Largest difference between each output computed alone and all outputs computed together.
+
+    Within :func:`row_independence_tolerance` for attention, with or without an encoding;
+    not for an Elman cell.
+
+    Examples
+    --------
+    >>> row_independence_gap(n=4, d_model=8) <= row_independence_tolerance(4, 8)
+    True
+    >>> row_independence_gap(elman_layer, n=4, d_model=8) > 1e-3
+    True
+    """
+    together, alone = layer(_layer_input(n, d_model, encoding))
+    return float(np.abs(together - alone).max())
+
+
+def row_independence_tolerance(
+    n: int = 32, d_model: int = 64, encoding: Encoding = NO_ENCODING
+) -> float:
+    """The error model's bound on :func:`row_independence_gap` for attention.
+
+    Both ways compute the same outputs, each within :func:`attention_error_bound` of the
+    exact ones: twice its largest entry.
+
+    Examples
+    --------
+    >>> 0 < row_independence_tolerance(4, 8) < 1e-13
+    True
+    """
+    x = _layer_input(n, d_model, encoding)
+    return 2 * float(attention_error_bound(x, toy_attention(x.shape[1])).max())

@@ -15,6 +15,13 @@ rows`` (:data:`Design`). The chapter "Designs that fail" sets three of them side
 - the sinusoidal encoding (:func:`sinusoidal`): :math:`PE(|p|)`, added to the embedding;
   bounded, and the distance of two rows depends on their offset only.
 
+The chapter "Fixed or learned" sets a learned table beside the sinusoidal one: a trainable
+``(n_max, d)`` array (:class:`LearnedPositions`), :math:`n_{\max} d` parameters and no row
+beyond the trained length. The sinusoidal table has a row everywhere, but beyond the
+training length its slow pairs, those that complete no turn over the training positions
+(:func:`turnless_pairs`), reach values no training position came close to
+(:func:`unseen_pairs`; :func:`arc_counts` counts them independently, in mpmath).
+
 The token embeddings are :func:`pe.embeddings.random_embeddings` with the seed
 :data:`SEED`.
 
@@ -29,7 +36,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
+import mpmath
 import numpy as np
 import numpy.typing as npt
 
@@ -39,6 +49,8 @@ from pe.embeddings import random_embeddings
 __all__ = [
     "SEED",
     "Design",
+    "LearnedPositions",
+    "arc_counts",
     "normalised",
     "normalised_index",
     "offset_distances",
@@ -46,6 +58,8 @@ __all__ = [
     "raw_index",
     "raw_index_ratio",
     "sinusoidal",
+    "turnless_pairs",
+    "unseen_pairs",
 ]
 
 Float64Array = npt.NDArray[np.float64]
@@ -172,3 +186,134 @@ def offset_distances(
     near = design(ps, length, width)
     diff = far.reshape(ps.size, ks.size, -1) - near[:, None, :]
     return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float64)
+
+
+@dataclass
+class LearnedPositions:
+    """A learned absolute position table (initialised at random, as before training).
+
+    Parameters
+    ----------
+    n_max
+        The trained length: positions ``0 .. n_max - 1`` have a row.
+    d_model
+        The width.
+    seed
+        Seed of the random initialisation.
+
+    Examples
+    --------
+    >>> LearnedPositions(8, 2).lookup([0, 7]).shape
+    (2, 2)
+    >>> LearnedPositions(16, 4).parameters
+    64
+    """
+
+    n_max: int
+    d_model: int
+    seed: int = 0
+    table: Float64Array = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.n_max = _validate.positive_int("n_max", self.n_max)
+        self.d_model = _validate.positive_int("d_model", self.d_model)
+        _validate.capped_elements("the learned table", self.n_max * self.d_model, 8)
+        rng = np.random.default_rng(self.seed)
+        self.table = 0.02 * rng.standard_normal((self.n_max, self.d_model))
+
+    @property
+    def parameters(self) -> int:
+        """Number of trainable numbers: the size of the table, ``n_max * d_model``."""
+        return int(self.table.size)
+
+    def lookup(self, positions: Any) -> Float64Array:
+        """Rows for ``positions``; a position ``>= n_max`` has no row and is refused.
+
+        Raises
+        ------
+        ValueError
+            If a position is negative or ``>= n_max``.
+        """
+        ps = _validate.integer_positions("positions", positions)
+        if ps.min() < 0 or ps.max() >= self.n_max:
+            raise ValueError(
+                f"positions must be in [0, {self.n_max - 1}]: a learned table has no row "
+                f"for position {int(ps.max())}"
+            )
+        return self.table[ps]
+
+
+def turnless_pairs(d_model: int, n_train: int) -> npt.NDArray[np.bool_]:
+    r"""Which pairs complete no turn over the training positions ``0 .. n_train - 1``.
+
+    Pair ``i`` turns through :math:`(n - 1)\,\omega_i` radians from the first training
+    position to the last; it completes no turn when that is below :math:`2\pi`.
+
+    Examples
+    --------
+    >>> turnless_pairs(16, 32).tolist()
+    [False, False, True, True, True, True, True, True]
+    """
+    n = _validate.positive_int("n_train", n_train)
+    return np.asarray(numeric.frequencies(d_model) * (n - 1) < 2 * np.pi)
+
+
+def unseen_pairs(
+    d_model: int, n_train: int, position: int, *, base: float = 10000.0
+) -> npt.NDArray[np.bool_]:
+    r"""Which pairs take at ``position`` a value no training position came close to.
+
+    Pair ``i`` at training positions ``0 .. n_train - 1`` visits the points
+    :math:`v_i(p)` on its circle, consecutive points :math:`2\sin(\omega_i/2)` apart. The
+    pair is *unseen* at ``position`` when its point is farther than that step from every
+    training point: it lies outside the arc the training covered.
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean array of length ``d/2``.
+
+    Examples
+    --------
+    >>> bool(unseen_pairs(16, 32, 10).any())
+    False
+    >>> int(unseen_pairs(64, 128, 1000).sum()) > 0
+    True
+    """
+    omega = numeric.frequencies(d_model, base)
+    n = _validate.positive_int("n_train", n_train)
+    target = _validate.positive_int("position", position, minimum=0)
+    _validate.capped_elements("unseen_pairs", n * omega.size, 16)
+    offsets = target - np.arange(n, dtype=np.float64)
+    nearest = (2.0 * np.abs(np.sin(np.multiply.outer(offsets, omega) / 2.0))).min(axis=0)
+    step = 2.0 * np.sin(omega / 2.0)
+    return np.asarray(nearest > step * (1.0 + 1e-9))
+
+
+def arc_counts(d_model: int, n_train: int, position: int) -> tuple[int, int]:
+    r"""The pairs that complete no turn in training, and those of them unseen at ``position``.
+
+    An independent count in mpmath (40 digits), without :func:`unseen_pairs`: pair
+    :math:`i` completes no turn when :math:`(n-1)\,\omega_i < 2\pi`; its training points
+    then cover the arc :math:`[0, (n-1)\omega_i]`, and the point at ``position`` is unseen
+    when its angle lies farther than :math:`\omega_i` from that arc (a pair that turns
+    leaves no gap wider than :math:`\omega_i`, so none of its points is unseen).
+
+    Examples
+    --------
+    >>> arc_counts(16, 32, 10), arc_counts(16, 32, 70)
+    ((6, 0), (6, 5))
+    """
+    slow = unseen = 0
+    with mpmath.workdps(40):
+        turn = 2 * mpmath.pi
+        for i in range(d_model // 2):
+            omega = mpmath.power(10000, mpmath.mpf(-2 * i) / d_model)
+            arc = (n_train - 1) * omega
+            if arc >= turn:
+                continue
+            slow += 1
+            angle = mpmath.fmod(position * omega, turn)
+            gap = 0 if angle <= arc else min(angle - arc, turn - angle)
+            unseen += gap > omega
+    return slow, unseen

@@ -95,20 +95,19 @@ def kernel_gap(layer: Any = None) -> float:
     """A number the kernels decide: :func:`sine_gap` (NumPy's dispatch) plus the largest
     difference between attention rows computed alone and all at once (OpenBLAS's kernel;
     ``layer``, attention by default)."""
-    from pe.chapters import why_order
+    from pe import attention
 
-    chosen = why_order.attention_layer if layer is None else layer
-    return sine_gap() + why_order.row_independence_gap(chosen, 32, 64)
+    chosen = attention.attention_layer if layer is None else layer
+    return sine_gap() + attention.row_independence_gap(chosen, 32, 64)
 
 
 def kernel_dependent_claim(threshold: float) -> dict[str, list[str]]:
     """The claim "rows alone and all at once differ by at most ``threshold``" (a flaky check)."""
-    from pe import claims
+    from pe import attention, claims
     from pe._tolerance import Tolerance
-    from pe.chapters import why_order
     from pe.claims import Candidate
 
-    def check(layer: why_order.Layer) -> claims.Evidence:
+    def check(layer: attention.Layer) -> claims.Evidence:
         gap = kernel_gap(layer)
         tolerance = Tolerance(threshold, "a threshold between two kernels' roundings")
         return claims.within(gap, tolerance, f"float32 sine and rows alone vs at once: {gap:.3g}")
@@ -121,8 +120,8 @@ def kernel_dependent_claim(threshold: float) -> dict[str, list[str]]:
         checks=(
             claims.Check(
                 check,
-                true=why_order.attention_layer,
-                wrong=(Candidate("an Elman cell", why_order.elman_layer),),
+                true=attention.attention_layer,
+                wrong=(Candidate("an Elman cell", attention.elman_layer),),
             ),
         ),
     )

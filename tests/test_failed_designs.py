@@ -93,7 +93,7 @@ def test_designs_and_the_wrong_tables() -> None:
     np.testing.assert_array_equal(
         position_designs.normalised(np.arange(4), 4, 8)[:, 0], [0, 0.25, 0.5, 0.75]
     )
-    with pytest.raises(IndexError):
+    with pytest.raises(ValueError, match="no row for position 9007199254740992"):
         wrong.LEARNED_TABLE.value(far, 3, 8)
     assert designs.one_over_n(4) == 0.25
 

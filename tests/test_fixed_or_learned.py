@@ -7,8 +7,8 @@ import numpy.typing as npt
 import pytest
 
 from pe import numeric, reference
+from pe import position_designs as learned
 from pe import residual_stream as stream
-from pe.chapters import fixed_or_learned as learned
 from tests.helpers import wrong
 
 

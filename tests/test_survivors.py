@@ -15,8 +15,8 @@ import pytest
 from pe import _validate, error_models, numeric
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import EPS64, gamma, phase_tolerance
-from pe.chapters.fixed_or_learned import LearnedPositions
 from pe.identify import _law
+from pe.position_designs import LearnedPositions
 
 
 @pytest.mark.parametrize("d", [8, 64, 512])
@@ -134,13 +134,12 @@ def test_a_storage_key_of_64_characters_is_read_and_65_is_refused() -> None:
 def test_row_independence_is_held_to_twice_the_attention_bound() -> None:
     """Fault caught: the tolerance's factor 2 changed (``2 % bound``, a tighter or looser
     tolerance than the error model's): it is twice the largest bound, for any width."""
-    from pe.attention import attention_error_bound
-    from pe.chapters import why_order
+    from pe import attention
 
     for n, d in ((8, 16), (32, 64)):
-        x = why_order._layer_input(n, d, why_order.NO_ENCODING)
-        bound = float(attention_error_bound(x, why_order.toy_attention(d)).max())
-        assert why_order.row_independence_tolerance(n, d) == 2 * bound
+        x = attention._layer_input(n, d, attention.NO_ENCODING)
+        bound = float(attention.attention_error_bound(x, attention.toy_attention(d)).max())
+        assert attention.row_independence_tolerance(n, d) == 2 * bound
 
 
 def test_identify_accuracy_measures_even_widths_from_8_to_4096() -> None:

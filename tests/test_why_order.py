@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from pe import attention as attn
 from pe import numeric, symbolic_attention
 from pe._tolerance import ELEMENTARY_ULPS
-from pe.chapters import why_order as attention
 from pe.chapters import why_order as proofs
 from pe.claims import Candidate
 from tests.helpers import wrong
@@ -70,7 +69,7 @@ def test_attention_matches_a_loop_implementation(causal: bool) -> None:
 def test_causal_first_output_is_the_first_value() -> None:
     rng = np.random.default_rng(1)
     x = rng.standard_normal((5, 4))
-    w = attention.toy_attention(4)
+    w = attn.toy_attention(4)
     out = attn.attention(x, w, causal=True)
     np.testing.assert_allclose(out[0], x[0] @ w.w_v, atol=1e-14)
 
@@ -78,7 +77,7 @@ def test_causal_first_output_is_the_first_value() -> None:
 def test_each_row_alone_equals_the_batched_output() -> None:
     rng = np.random.default_rng(2)
     x = rng.standard_normal((9, 8))
-    w = attention.toy_attention(8)
+    w = attn.toy_attention(8)
     batched = attn.attention(x, w)
     for i in range(9):
         np.testing.assert_allclose(attn.attention_row(x, w, i), batched[i], atol=1e-13)
@@ -108,7 +107,7 @@ def test_symbolic_equivariance_for_two_tokens() -> None:
 
 
 @pytest.mark.parametrize("candidate", WRONG_SIDES, ids=lambda c: c.name)
-def test_symbolic_proof_rejects_wrong_candidates(candidate: Candidate[attention.Sides]) -> None:
+def test_symbolic_proof_rejects_wrong_candidates(candidate: Candidate[attn.Sides]) -> None:
     proof = proofs.equivariance(candidate.value, n=3, d_model=1)
     assert not proof.holds
     assert any(entry != 0 for entry in proof.residual)
@@ -129,7 +128,7 @@ def test_symbolic_proof_refuses_large_sizes() -> None:
 
 @pytest.mark.parametrize(("n", "d", "seed"), [(32, 64, 0), (8, 16, 1), (50, 128, 2)])
 def test_numeric_equivariance(n: int, d: int, seed: int) -> None:
-    result = attention.check_equivariance(n=n, d_model=d, seed=seed)
+    result = attn.check_equivariance(n=n, d_model=d, seed=seed)
     assert result.passed, result.summary()
     assert result.max_abs_error <= result.tolerance
     assert result.summary().endswith("holds")
@@ -137,9 +136,9 @@ def test_numeric_equivariance(n: int, d: int, seed: int) -> None:
 
 @pytest.mark.parametrize("candidate", WRONG_SIDES, ids=lambda c: c.name)
 def test_numeric_equivariance_rejects_wrong_candidates(
-    candidate: Candidate[attention.Sides],
+    candidate: Candidate[attn.Sides],
 ) -> None:
-    result = attention.check_equivariance(candidate.value, 32, 64)
+    result = attn.check_equivariance(candidate.value, 32, 64)
     assert not result.passed
     assert result.max_abs_error > 1e6 * result.tolerance
     assert result.summary().endswith("does not hold")
@@ -148,14 +147,14 @@ def test_numeric_equivariance_rejects_wrong_candidates(
 def test_equivariance_against_every_permutation_of_four_tokens() -> None:
     rng = np.random.default_rng(3)
     x = rng.standard_normal((4, 6))
-    w = attention.toy_attention(6)
+    w = attn.toy_attention(6)
     base = loop_attention(x, w)
     for order in itertools.permutations(range(4)):
         np.testing.assert_allclose(attn.attention(x[list(order)], w), base[list(order)], atol=1e-13)
 
 
 def test_dog_bites_man_same_outputs_without_positions() -> None:
-    pair = attention.sentence_pair(d_model=64)
+    pair = attn.sentence_pair(d_model=64)
     assert pair.word_gap <= pair.tolerance
     # the multiset: sort the rows of both outputs and compare
     first = pair.first[np.lexsort(pair.first.T[::-1])]
@@ -164,13 +163,13 @@ def test_dog_bites_man_same_outputs_without_positions() -> None:
 
 
 def test_the_encoding_changes_the_output_of_dog() -> None:
-    vocab = attention.toy_vocabulary(64)
-    w = attention.toy_attention(64)
+    vocab = attn.toy_vocabulary(64)
+    w = attn.toy_attention(64)
     pe_rows = numeric.sinusoidal(3, 64)
-    one = np.stack([vocab[t] for t in attention.SENTENCE]) + pe_rows
-    two = np.stack([vocab[t] for t in attention.SWAPPED]) + pe_rows
+    one = np.stack([vocab[t] for t in attn.SENTENCE]) + pe_rows
+    two = np.stack([vocab[t] for t in attn.SWAPPED]) + pe_rows
     out_one, out_two = loop_attention(one, w), loop_attention(two, w)
-    pair = attention.sentence_pair(attention.SINUSOIDAL, 64)
+    pair = attn.sentence_pair(attn.SINUSOIDAL, 64)
     np.testing.assert_allclose(pair.first, out_one, atol=1e-12)
     # word r of the first sentence stands at position 2 - r in the second
     gaps = [np.abs(out_one[r] - out_two[2 - r]).max() for r in range(3)]
@@ -179,40 +178,40 @@ def test_the_encoding_changes_the_output_of_dog() -> None:
 
 
 def test_a_constant_encoding_does_not_break_the_symmetry() -> None:
-    pair = attention.sentence_pair(wrong.CONSTANT_ENCODING.value, 64)
+    pair = attn.sentence_pair(wrong.CONSTANT_ENCODING.value, 64)
     assert pair.word_gap <= pair.tolerance
-    assert attention.sentence_pair(wrong.SINUSOIDAL_ENCODING.value, 64).word_gap > 0.1
+    assert attn.sentence_pair(wrong.SINUSOIDAL_ENCODING.value, 64).word_gap > 0.1
 
 
 def test_rnn_matches_a_loop_implementation_and_reads_order() -> None:
-    vocab = attention.toy_vocabulary(16)
-    w = attention.toy_rnn(16, hidden=5)
-    x = attention.sentence_matrix(attention.SENTENCE, vocab)
+    vocab = attn.toy_vocabulary(16)
+    w = attn.toy_rnn(16, hidden=5)
+    x = attn.sentence_matrix(attn.SENTENCE, vocab)
     np.testing.assert_allclose(attn.rnn_states(x, w)[-1], loop_rnn(x, w), atol=1e-14)
-    swapped = attention.sentence_matrix(attention.SWAPPED, vocab)
+    swapped = attn.sentence_matrix(attn.SWAPPED, vocab)
     assert np.abs(loop_rnn(x, w) - loop_rnn(swapped, w)).max() > 1e-3
 
 
 def test_rnn_without_recurrence_forgets_the_order() -> None:
-    assert attention.rnn_final_gap(wrong.FORGETFUL_READER.value, 64) <= 1e-14
-    assert attention.rnn_final_gap(d_model=64) > 0.1
+    assert attn.rnn_final_gap(wrong.FORGETFUL_READER.value, 64) <= 1e-14
+    assert attn.rnn_final_gap(d_model=64) > 0.1
 
 
 def test_rnn_steps_need_the_previous_state() -> None:
-    assert attention.row_independence_gap(wrong.RECURRENT_STEPS.value, 8, 16) > 1e-3
-    assert attention.row_independence_gap(n=8, d_model=16) <= 1e-13
-    encoded = attention.row_independence_gap(n=8, d_model=16, encoding=attention.SINUSOIDAL)
+    assert attn.row_independence_gap(wrong.RECURRENT_STEPS.value, 8, 16) > 1e-3
+    assert attn.row_independence_gap(n=8, d_model=16) <= 1e-13
+    encoded = attn.row_independence_gap(n=8, d_model=16, encoding=attn.SINUSOIDAL)
     assert encoded <= 1e-13
 
 
 def test_toy_objects_are_deterministic() -> None:
-    a, b = attention.toy_vocabulary(8), attention.toy_vocabulary(8)
+    a, b = attn.toy_vocabulary(8), attn.toy_vocabulary(8)
     assert all(np.array_equal(a[k], b[k]) for k in a)
-    assert np.array_equal(attention.toy_attention(8).w_q, attention.toy_attention(8).w_q)
+    assert np.array_equal(attn.toy_attention(8).w_q, attn.toy_attention(8).w_q)
 
 
 def test_bad_input_is_refused_with_a_clear_message() -> None:
-    w = attention.toy_attention(4)
+    w = attn.toy_attention(4)
     with pytest.raises(ValueError, match="x must be a non-empty real 2-D array"):
         attn.attention(np.zeros(4), w)
     with pytest.raises(ValueError, match="weights must be"):
@@ -222,9 +221,9 @@ def test_bad_input_is_refused_with_a_clear_message() -> None:
     with pytest.raises(ValueError, match="i must be < n"):
         attn.attention_row(np.zeros((3, 4)), w, 3)
     with pytest.raises(ValueError, match="not in the vocabulary"):
-        attention.sentence_matrix(("cat",), attention.toy_vocabulary(4))
+        attn.sentence_matrix(("cat",), attn.toy_vocabulary(4))
     with pytest.raises(ValueError, match="d_model must be even"):
-        attention.check_equivariance(n=4, d_model=5)
+        attn.check_equivariance(n=4, d_model=5)
 
 
 def test_attention_cost_is_counted_not_assumed() -> None:
@@ -272,14 +271,14 @@ def test_path_lengths_refuses_sizes_it_cannot_expand(n: int, d_model: int) -> No
         proofs.path_lengths(n=n, d_model=d_model)
 
 
-@pytest.mark.parametrize("encoding", [attention.SINUSOIDAL, wrong.CONSTANT_ENCODING.value])
+@pytest.mark.parametrize("encoding", [attn.SINUSOIDAL, wrong.CONSTANT_ENCODING.value])
 def test_the_symmetry_card_prints_the_gap_relative_to_the_scale(encoding: Any) -> None:
     """The encoding-breaks-symmetry card prints the word gap, then that gap as a share of the
     output scale. As measured, the share is gap / scale; on the site, where the gap is
     within the rounding bound B (the constant vector), it reads "below" B / scale rounded up
     to two digits: a bound the share is under, the same on every machine."""
-    pair = attention.sentence_pair(encoding, 64)
-    evidence = attention._symmetry_broken(encoding)
+    pair = attn.sentence_pair(encoding, 64)
+    evidence = proofs._symmetry_broken(encoding)
     pattern = r"differ by (below )?(\S+), (below )?(\S+) of the output scale (\S+) "
     measured_line = re.search(pattern, evidence.text)
     assert measured_line is not None, evidence.text
@@ -339,7 +338,7 @@ def test_equivariance_holds_at_any_length_width_and_order(
 ) -> None:
     """The claim's statement is for every n, d and permutation: random ones, within the
     error model of the check (each entry within the rounding bound of its two sides)."""
-    found = proofs.check_equivariance(n=n, d_model=2 * half_width, seed=seed)
+    found = attn.check_equivariance(n=n, d_model=2 * half_width, seed=seed)
     assert found.passed, found.summary()
 
 

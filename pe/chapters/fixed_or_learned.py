@@ -1,10 +1,11 @@
 r"""Fixed or learned (``docs/fixed-or-learned.py``): a learned position table against the sinusoidal one, and a residual stack.
 
 A learned table is a trainable ``(n_max, d)`` array: :math:`n_{\max} d` parameters, one row
-per position seen in training and no row beyond (:class:`LearnedPositions`). The sinusoidal
-table has no parameters and a value at every position, but being *defined* at a position is
-not the same as the model having *seen* it: beyond the training length the low-frequency
-pairs reach angles no training position produced (:func:`unseen_pairs`).
+per position seen in training and no row beyond (:class:`pe.position_designs.LearnedPositions`).
+The sinusoidal table has no parameters and a value at every position, but being *defined* at
+a position is not the same as the model having *seen* it: beyond the training length the
+low-frequency pairs reach angles no training position produced
+(:func:`pe.position_designs.unseen_pairs`).
 
 Once in, the encoding travels up a tiny residual stack (:mod:`pe.residual_stream`): with
 layer normalisation before each sublayer (pre-LN), the top is the input plus the sum of the
@@ -25,20 +26,18 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
 
-import mpmath
 import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric
+from pe import numeric
 from pe._machine_dependent import measured, worst_case_text
 from pe._tolerance import EPS64, Tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT
+from pe.position_designs import LearnedPositions, arc_counts, turnless_pairs, unseen_pairs
 from pe.residual_stream import (
     CANCELLING,
     PLAIN,
@@ -62,60 +61,6 @@ LAST_TRAINED_POSITION = Candidate("position 511, the last trained", 511)
 #: The base model's trained length and width used on the page.
 N_MAX = 512
 WIDTH = 512
-
-
-@dataclass
-class LearnedPositions:
-    """A learned absolute position table (initialised at random, as before training).
-
-    Parameters
-    ----------
-    n_max
-        The trained length: positions ``0 .. n_max - 1`` have a row.
-    d_model
-        The width.
-    seed
-        Seed of the random initialisation.
-
-    Examples
-    --------
-    >>> LearnedPositions(8, 2).lookup([0, 7]).shape
-    (2, 2)
-    """
-
-    n_max: int
-    d_model: int
-    seed: int = 0
-    table: Array = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.n_max = _validate.positive_int("n_max", self.n_max)
-        self.d_model = _validate.positive_int("d_model", self.d_model)
-        _validate.capped_elements("the learned table", self.n_max * self.d_model, 8)
-        rng = np.random.default_rng(self.seed)
-        self.table = 0.02 * rng.standard_normal((self.n_max, self.d_model))
-
-    @property
-    def parameters(self) -> int:
-        """Number of trainable numbers: the size of the table, ``n_max * d_model``."""
-        return int(self.table.size)
-
-    def lookup(self, positions: Any) -> Array:
-        """Rows for ``positions``; a position ``>= n_max`` has no row and is refused.
-
-        Raises
-        ------
-        ValueError
-            If a position is negative or ``>= n_max``.
-        """
-        ps = _validate.integer_positions("positions", positions)
-        if ps.min() < 0 or ps.max() >= self.n_max:
-            raise ValueError(
-                f"positions must be in [0, {self.n_max - 1}]: a learned table has no row "
-                f"for position {int(ps.max())}"
-            )
-        return self.table[ps]
-
 
 #: Parameters :math:`(n_{\max} + 1) d`: a row for every position 0 to :math:`n_{\max}` inclusive.
 ROW_FOR_N_MAX = Candidate("(n_max + 1) d, rows for 0 .. n_max", lambda n_max, d: (n_max + 1) * d)
@@ -213,78 +158,19 @@ claim(
 )
 
 
-def unseen_pairs(
-    d_model: int, n_train: int, position: int, *, base: float = 10000.0
-) -> npt.NDArray[np.bool_]:
-    r"""Which pairs take at ``position`` a value no training position came close to.
-
-    Pair ``i`` at training positions ``0 .. n_train - 1`` visits the points
-    :math:`v_i(p)` on its circle, consecutive points :math:`2\sin(\omega_i/2)` apart. The
-    pair is *unseen* at ``position`` when its point is farther than that step from every
-    training point: it lies outside the arc the training covered.
-
-    Returns
-    -------
-    numpy.ndarray
-        Boolean array of length ``d/2``.
-
-    Examples
-    --------
-    >>> bool(unseen_pairs(16, 32, 10).any())
-    False
-    """
-    omega = numeric.frequencies(d_model, base)
-    n = _validate.positive_int("n_train", n_train)
-    target = _validate.positive_int("position", position, minimum=0)
-    _validate.capped_elements("unseen_pairs", n * omega.size, 16)
-    offsets = target - np.arange(n, dtype=np.float64)
-    nearest = (2.0 * np.abs(np.sin(np.multiply.outer(offsets, omega) / 2.0))).min(axis=0)
-    step = 2.0 * np.sin(omega / 2.0)
-    return np.asarray(nearest > step * (1.0 + 1e-9))
-
-
 #: Position 256, inside a training range 0 .. 511.
 INSIDE_TRAINING = Candidate("position 256, inside training", 256)
 
 
 def _unseen_at(position: int) -> Evidence:
     unseen = unseen_pairs(WIDTH, N_MAX, position)
-    slow = numeric.frequencies(WIDTH) * (N_MAX - 1) < 2 * np.pi
+    slow = turnless_pairs(WIDTH, N_MAX)
     return checked(
         bool(unseen.any()),
         f"d={WIDTH}, trained on 0..{N_MAX - 1}: at position {position}, {int(unseen.sum())} "
         f"of {WIDTH // 2} pairs lie outside every trained value (pairs that do not complete "
         f"a turn in training: {int(slow.sum())})",
     )
-
-
-def arc_counts(d_model: int, n_train: int, position: int) -> tuple[int, int]:
-    r"""The pairs that complete no turn in training, and those of them unseen at ``position``.
-
-    An independent count in mpmath (40 digits), without :func:`unseen_pairs`: pair
-    :math:`i` completes no turn when :math:`(n-1)\,\omega_i < 2\pi`; its training points
-    then cover the arc :math:`[0, (n-1)\omega_i]`, and the point at ``position`` is unseen
-    when its angle lies farther than :math:`\omega_i` from that arc (a pair that turns
-    leaves no gap wider than :math:`\omega_i`, so none of its points is unseen).
-
-    Examples
-    --------
-    >>> arc_counts(16, 32, 10), arc_counts(16, 32, 70)
-    ((6, 0), (6, 5))
-    """
-    slow = unseen = 0
-    with mpmath.workdps(40):
-        turn = 2 * mpmath.pi
-        for i in range(d_model // 2):
-            omega = mpmath.power(10000, mpmath.mpf(-2 * i) / d_model)
-            arc = (n_train - 1) * omega
-            if arc >= turn:
-                continue
-            slow += 1
-            angle = mpmath.fmod(position * omega, turn)
-            gap = 0 if angle <= arc else min(angle - arc, turn - angle)
-            unseen += gap > omega
-    return slow, unseen
 
 
 #: The page's counts at d = 512, trained on 0 .. 511: pairs without a turn, unseen at 1024.
@@ -295,7 +181,7 @@ EVERY_SLOW_PAIR_UNSEEN = Candidate("every pair without a turn unseen", (133, 133
 
 
 def _counts(stated: tuple[int, int]) -> Evidence:
-    slow = int((numeric.frequencies(WIDTH) * (N_MAX - 1) < 2 * np.pi).sum())
+    slow = int(turnless_pairs(WIDTH, N_MAX).sum())
     unseen = int(unseen_pairs(WIDTH, N_MAX, 2 * N_MAX).sum())
     oracle = arc_counts(WIDTH, N_MAX, 2 * N_MAX)
     return checked(

@@ -14,9 +14,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from pe import numeric
+from pe import position_designs as learned
 from pe import residual_stream as stream
 from pe.chapters import fixed_or_learned as facts
-from pe.chapters import fixed_or_learned as learned
 from pe.site import report
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, table

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from pe.chapters import why_order as experiments
+from pe import attention as experiments
+from pe.attention import Sides
 from pe.chapters import why_order as proofs
 from pe.chapters import why_order as wrong
-from pe.chapters.why_order import Sides
 from pe.site import report
 from pe.site.figures import Palette, render
 from pe.site.html import Html, escape, table
