@@ -14,18 +14,12 @@ The proofs, in SymPy:
 * The one-indexed law :math:`b^{-2(i+1)/d}` is pair :math:`i + 1` of the paper's law of
   width :math:`d + 2` with the base :math:`b^{(d+2)/d}` (:func:`one_indexed_is_wider_paper`).
 
-Each takes its candidate (the matrix rule, the block, the exponent, the power) as an
-argument, with the true one as default; a wrong candidate gives ``holds=False``. The
-measurements, in NumPy:
-
-* :func:`layout_shift_errors`: a rule for the shift matrix of other layouts, applied to
-  the paper's table permuted into each layout (``d = 512``, positions 200 to 1223).
-* every convention's table against its definitions written out column by column
-  (:func:`pe.conventions.described_table`), tensor2tensor's own formula among them
-  (:func:`t2t_formula_error`).
-
-What identify recovers from these tables, and how accurately, is measured by
-:mod:`pe.identify_accuracy`.
+Each takes its candidate as an argument, the true one by default. The measurements, in
+NumPy: a rule for the shift matrix of other layouts applied to the paper's table permuted
+into each layout (:func:`layout_shift_errors`); every convention's table against its
+definitions written out column by column (:func:`pe.conventions.described_table`),
+tensor2tensor's own formula among them (:func:`t2t_formula_error`); and what identify
+recovers from these tables, and how accurately (:mod:`pe.identify_accuracy`).
 """
 
 from __future__ import annotations
@@ -66,6 +60,7 @@ from pe.conventions import (
     described_table,
     odd_width_outcome,
 )
+from pe.error_models import SHIFT
 from pe.identify import identify
 from pe.identify_accuracy import WIDTHS, non_encodings, recovery, uncertainty_slopes
 from pe.symbolic import (
@@ -107,11 +102,7 @@ def _reduced(
 
 
 def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) -> Proof:
-    """Two positive sides are equal: the difference of their logarithms, reduced.
-
-    The residual is ``log_left - log_right``; ``together`` puts it over one denominator and
-    ``cancel`` removes the common factors (rational functions of ``d``).
-    """
+    """Two positive sides are equal: the difference of their logarithms, reduced."""
     return _reduced(
         name,
         statement,
@@ -121,12 +112,19 @@ def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) 
     )
 
 
-def _law_tolerance(frequency_error: float, reach: float) -> float:
-    """pe's table (within its entry bound) against a float64 formula whose frequencies err
-    by ``frequency_error`` (relative, both laws together): the formula's sine or cosine, and
-    its angles up to ``reach`` with one more rounding."""
-    angle = (frequency_error + EPS64 / 2) * reach
-    return _rotation_table.ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + angle
+def _formula_agrees(error: float, frequency_error: float, rounding: str, compared: str) -> Evidence:
+    r"""``error`` of a float64 formula (1000 rows) against pe's table, held to pe's entry
+    bound :math:`\delta`, the formula's sine or cosine (:math:`\varepsilon`) and its angles up
+    to 999: their frequencies err by ``frequency_error`` (relative, both laws together, the
+    LaTeX ``rounding``), and each angle is rounded once more (:math:`u`)."""
+    angle = (frequency_error + EPS64 / 2) * 999.0
+    tolerance = _rotation_table.ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + angle
+    return within(
+        error,
+        Tolerance(tolerance, rf"\delta + \varepsilon + ({rounding} + u)\,p\,\omega"),
+        f"{compared}, 1000 rows: max difference {measured(error, tolerance, '.2g')} "
+        f"(tolerance {tolerance:.2g})",
+    )
 
 
 #: Offsets ``k`` of the layout check.
@@ -309,10 +307,7 @@ def _layouts_numeric(rule: ShiftInLayout) -> Evidence:
     worst, ratio = layout_shift_errors(rule)
     return within(
         ratio,
-        Tolerance(
-            1.0,
-            r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per entry}",
-        ),
+        SHIFT.per_entry(),
         f"d=512, positions 200..1223, k in {OFFSETS}, {len(rule.layouts)} "
         f"layout(s), {rule.formula}: "
         + on_site(
@@ -407,10 +402,9 @@ t2t_exponent = D / (D - 2)
 def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
     r"""Prove :math:`e^{-i \ln b/(d/2 - 1)} = \bigl(b^{d/(d-2)}\bigr)^{-2i/d}`.
 
-    Both sides are positive, so the proof compares their logarithms,
-    :math:`-i\ln b/(d/2-1)` and :math:`-(2i/d)\cdot(d/(d-2))\ln b`, and reduces the
-    difference with ``together`` then ``cancel`` (rational functions of ``d``).
-    ``exponent`` is the candidate for :math:`d/(d-2)`.
+    Both sides are positive: the proof reduces the difference of their logarithms,
+    :math:`-i\ln b/(d/2-1)` and :math:`-(2i/d)\cdot(d/(d-2))\ln b` (rational functions of
+    ``d``). ``exponent`` is the candidate for :math:`d/(d-2)`.
 
     Examples
     --------
@@ -442,13 +436,11 @@ def _t2t_numeric(convention: conventions.Convention) -> Evidence:
     # the base 10000^(512/510): its exponent rounded once; tensor2tensor's frequencies
     # exp(-i ln(10000) / (h - 1)): the logarithm, the product and the quotient rounded
     frequency = exponential_rounding(ln_base, 1) + exponential_rounding(ln_base, 3)
-    tolerance = _law_tolerance(frequency, 999.0)
-    return within(
+    return _formula_agrees(
         error,
-        Tolerance(tolerance, r"\delta + \varepsilon + (r_b + r_{t2t} + u)\,p\,\omega"),
-        f"tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own "
-        f"formula, d=512, 1000 rows: max difference {measured(error, tolerance, '.2g')} "
-        f"(tolerance {tolerance:.2g})",
+        frequency,
+        r"r_b + r_{t2t}",
+        "tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own formula, d=512",
     )
 
 
@@ -495,9 +487,8 @@ def one_indexed_is_wider_paper(exponent: Any = one_indexed_exponent) -> Proof:
     :math:`d + 2`: the one-indexed table is that wider table without its first pair, *with
     the base changed* to :math:`b^{(d+2)/d}`. ``exponent`` is the candidate for
     :math:`(d+2)/d`; with the base unchanged (``exponent = 1``) the wider table's pairs are
-    :math:`b^{-2(i+1)/(d+2)}`, slower than the one-indexed ones. Both sides are positive, so
-    the proof compares their logarithms and reduces the difference with ``together`` then
-    ``cancel``.
+    :math:`b^{-2(i+1)/(d+2)}`, slower than the one-indexed ones. The proof reduces the
+    difference of the logarithms of the two (positive) sides.
 
     Examples
     --------
@@ -529,14 +520,12 @@ def _one_indexed_numeric(exponent: Any) -> Evidence:
     error = one_indexed_error(value, d)
     # the base 10000^(66/64) (a dyadic exponent: one power) and the one-indexed frequencies
     # 10000^(-2(k+1)/64) (dyadic too): two powers
-    tolerance = _law_tolerance(2 * exponential_rounding(0.0, 0), 999.0)
-    return within(
+    return _formula_agrees(
         error,
-        Tolerance(tolerance, r"\delta + \varepsilon + (2\varepsilon + u)\,p\,\omega"),
+        2 * exponential_rounding(0.0, 0),
+        r"2\varepsilon",
         f"one-indexed law vs columns 2..{d + 1} of the paper's table of width {d + 2} with "
-        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference "
-        f"{measured(error, tolerance, '.2g')} (tolerance "
-        f"{tolerance:.2g})",
+        f"base 10000^{value:.6g}, d={d}",
     )
 
 
