@@ -26,6 +26,14 @@ paper's law with the base :math:`b^{d/(d-2)}`, and the one-indexed law is column
 ``2 .. d+1`` of the paper's table of width ``d + 2`` with the base :math:`b^{(d+2)/d}`;
 then the columns are permuted into the layout.
 
+Public code also differs where the encoding is undefined, at an odd width ``d``: it pads a
+zero column, adds a sine, refuses, or returns one column more (:class:`OddWidth`, read off a
+table by :func:`odd_width_outcome`).
+
+Each convention's table is written out directly from these definitions, column by column
+in plain float64, by :func:`described_table` (the rules in :data:`DESCRIPTION`), with the
+bound on its difference from :meth:`Convention.table`.
+
 Converting layouts is a column permutation. With ``perm = permutation(d, source, target)``,
 ``target_table = source_table[:, perm]``; as matrices, ``x_target = P x_source`` with
 ``P[j, perm[j]] = 1``, and the shift matrix in the target layout is
@@ -35,9 +43,11 @@ Converting layouts is a column permutation. With ``perm = permutation(d, source,
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -46,15 +56,20 @@ from pe import _validate, numeric
 
 __all__ = [
     "CONVENTIONS",
+    "DESCRIPTION",
     "LAYOUTS",
     "Convention",
+    "Description",
     "Law",
     "Layout",
+    "OddWidth",
     "Order",
     "column_roles",
     "convert",
+    "described_table",
     "get",
     "linear_shift_error",
+    "odd_width_outcome",
     "permutation",
     "permutation_matrix",
     "shift_matrix",
@@ -373,6 +388,106 @@ def get(name: str) -> Convention:
         raise KeyError(f"no convention {name!r}; known: {', '.join(CONVENTIONS)}") from None
 
 
+class Description(NamedTuple):
+    """The conventions as their definitions state them, one rule per choice.
+
+    Attributes
+    ----------
+    columns
+        Per layout: pair ``k`` of width ``d`` -> its (first, second) columns.
+    laws
+        Per law: pairs ``k`` (an array), width ``d``, base ``b`` -> their frequencies.
+    first_position
+        The first position, per convention name (0 when not listed).
+    padding_row
+        The row of zeros (fairseq's padding row), per convention name (none when not
+        listed).
+    """
+
+    columns: Mapping[str, Callable[[int, int], tuple[int, int]]]
+    laws: Mapping[str, Callable[[npt.NDArray[np.int64], int, float], npt.NDArray[np.float64]]]
+    first_position: Mapping[str, int]
+    padding_row: Mapping[str, int] = {}
+
+
+#: The definitions: pair k in columns 2k, 2k+1 (interleaved) or k, k + d/2 (halves);
+#: b^(-2k/d), exp(-k ln b / (d/2 - 1)), b^(-2(k+1)/d); fairseq's stored table from position
+#: 0 with its padding row 1 zeroed, the rows its tokens read from position 2.
+DESCRIPTION = Description(
+    columns={
+        "interleaved": lambda k, _d: (2 * k, 2 * k + 1),
+        "halves": lambda k, d: (k, k + d // 2),
+    },
+    laws={
+        "paper": lambda k, d, b: b ** (-2.0 * k / d),
+        "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2 - 1)),
+        "one-indexed": lambda k, d, b: b ** (-2.0 * (k + 1) / d),
+    },
+    first_position={"fairseq-tokens": 2},
+    padding_row={"fairseq": 1},
+)
+
+
+def described_table(
+    convention: Convention, n: int, d: int, description: Description = DESCRIPTION
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    r"""The table of ``convention`` written out from ``description``, and a per-entry bound.
+
+    Plain float64, column by column: the sine and cosine of :math:`p\,\omega_k`, with
+    :math:`\omega_k` from the described law and ``p`` from the described first position,
+    placed in the described columns, the padding row zeroed. Unlike
+    :meth:`Convention.table`, no law is rewritten as the paper's with another base.
+
+    Parameters
+    ----------
+    convention
+        The convention (its name, layout, order, law and base are read).
+    n, d
+        Rows and even width.
+    description
+        The rules the table is written from.
+
+    Returns
+    -------
+    (table, bound)
+        The ``(n, d)`` table, and for each entry the bound
+        :math:`6\varepsilon(1 + p\,\omega_k)(1 + |\ln \omega_k|)` on its difference from
+        :meth:`Convention.table`: in each of the two tables, a sine or cosine within one
+        ulp, a frequency formed by an exponential whose exponent (of size
+        :math:`|\ln \omega_k|`) is rounded twice (:func:`pe._tolerance.exponential_rounding`:
+        :math:`\varepsilon + \varepsilon|\ln \omega_k|` relative) and the angle rounded
+        once: twice :math:`\varepsilon + (1.5\varepsilon + \varepsilon|\ln \omega_k|)\,p\,\omega_k`
+        is within it.
+
+    Examples
+    --------
+    >>> t2t = get("tensor2tensor")
+    >>> table, bound = described_table(t2t, 100, 16)
+    >>> bool(np.all(np.abs(table - t2t.table(100, 16)) <= bound))
+    True
+    """
+    k = np.arange(d // 2)
+    omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
+    first = description.first_position.get(convention.name, 0)
+    angles = np.outer(np.arange(first, first + n), omega)
+    roles = (np.sin(angles), np.cos(angles))
+    if convention.order == "cos-first":
+        roles = roles[::-1]
+    out = np.empty((n, d))
+    tolerance = np.empty((n, d))
+    bound = 6 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
+    for index in k:
+        for column, values in zip(
+            description.columns[convention.layout](int(index), d), roles, strict=True
+        ):
+            out[:, column] = values[:, index]
+            tolerance[:, column] = bound[:, index]
+    padding = description.padding_row.get(convention.name)
+    if padding is not None:
+        out[padding] = 0.0
+    return out, tolerance
+
+
 def linear_shift_error(
     table: npt.ArrayLike, k: int, *, matrix: npt.ArrayLike | None = None
 ) -> float:
@@ -417,3 +532,69 @@ def linear_shift_error(
         raise ValueError(f"table needs at least 4 d + k = {4 * d + offset} rows, got {n}")
     solution, *_ = np.linalg.lstsq(sources[:half], targets[:half], rcond=None)
     return float(np.max(np.abs(sources[half:] @ solution - targets[half:])))
+
+
+class OddWidth(enum.Enum):
+    """What an implementation does when asked for a table of odd width ``d``."""
+
+    #: ``d - 1`` columns of sines and cosines, then a column of zeros.
+    ZERO_COLUMN = "a zero column"
+    #: ``(d + 1) / 2`` sines (each of its own frequency) and ``(d - 1) / 2`` cosines.
+    EXTRA_SINE = "an extra sine"
+    #: An exception: no table.
+    ERROR = "an error"
+    #: A table of ``d + 1`` columns.
+    ONE_WIDER = "a table one column wider"
+    #: None of the four.
+    OTHER = "something else"
+
+
+def odd_width_outcome(outcome: npt.NDArray[Any], d: int) -> OddWidth:
+    """Read what an implementation did when asked for odd width ``d`` off what it returned.
+
+    A column is a sine if it is 0 at position 0 and not zero everywhere, a cosine if it is
+    1 there. Extra sine: no zero column, one sine more than cosines, no two sines equal.
+    Zero column: the last column zero everywhere, as many sines as cosines before it.
+
+    Parameters
+    ----------
+    outcome
+        The table it returned, of shape ``(n, d)`` (or ``(n, 1, d)``, ``(b, n, d)``), whose
+        row 0 is position 0; or a 0-d string array naming the exception it raised.
+    d
+        The odd width asked for.
+
+    Returns
+    -------
+    OddWidth
+        Which of the known behaviours it is (:attr:`OddWidth.OTHER` for none).
+
+    Examples
+    --------
+    >>> p = np.arange(8.0)[:, None]
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), 0 * p]), 3)
+    <OddWidth.ZERO_COLUMN: 'a zero column'>
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p / 100)]), 3)
+    <OddWidth.EXTRA_SINE: 'an extra sine'>
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p)]), 3)
+    <OddWidth.OTHER: 'something else'>
+    >>> odd_width_outcome(np.array("ValueError: odd width"), 3)
+    <OddWidth.ERROR: 'an error'>
+    """
+    if outcome.dtype.kind == "U":
+        return OddWidth.ERROR
+    if outcome.ndim == 3:
+        outcome = outcome[:, 0] if outcome.shape[1] == 1 else outcome[0]
+    if outcome.ndim != 2 or outcome.shape[1] not in (d, d + 1):
+        return OddWidth.OTHER
+    if outcome.shape[1] == d + 1:
+        return OddWidth.ONE_WIDER
+    zero: npt.NDArray[np.bool_] = ~np.any(outcome, axis=0)
+    sines = ~zero & (outcome[0] == 0)
+    cosines = outcome[0] == 1
+    if zero.sum() == 1 and zero[-1] and sines.sum() == cosines.sum() == d // 2:
+        return OddWidth.ZERO_COLUMN
+    distinct = len(np.unique(outcome[:, sines], axis=1).T) == sines.sum()
+    if not zero.any() and sines.sum() == cosines.sum() + 1 and distinct:
+        return OddWidth.EXTRA_SINE
+    return OddWidth.OTHER

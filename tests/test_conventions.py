@@ -306,20 +306,20 @@ def test_described_table_entry_by_entry_in_plain_math() -> None:
     """The description's table, one entry at a time with ``math`` (the rows fairseq's tokens
     read: halves, t2t, from 2; its stored table: from 0, row 1 zeroed)."""
     fairseq = conventions.get("fairseq-tokens")
-    table, tolerance = experiments.described_table(fairseq, 20, 8)
+    table, tolerance = conventions.described_table(fairseq, 20, 8)
     for p in range(20):
         for k in range(4):
             w = math.exp(-k * math.log(10000.0) / 3)
             assert table[p, k] == pytest.approx(math.sin((p + 2) * w), abs=1e-14)
             assert table[p, k + 4] == pytest.approx(math.cos((p + 2) * w), abs=1e-14)
     assert np.all(tolerance > 0)
-    stored, _ = experiments.described_table(conventions.get("fairseq"), 20, 8)
+    stored, _ = conventions.described_table(conventions.get("fairseq"), 20, 8)
     assert not stored[1].any()
     assert stored[2, 0] == pytest.approx(math.sin(2.0), abs=1e-14)
     one = conventions.get("one-indexed")
-    table, _ = experiments.described_table(one, 5, 8)
+    table, _ = conventions.described_table(one, 5, 8)
     assert table[3, 2] == pytest.approx(math.sin(3 * 10000.0 ** (-2 * 2 / 8)), abs=1e-15)
-    assert claims._described(experiments.DESCRIPTION).holds
+    assert claims._described(conventions.DESCRIPTION).holds
     for candidate in (wrong.T2T_DESCRIBED_WITH_HALF_WIDTH, wrong.FAIRSEQ_FROM_ONE):
         assert not claims._described(candidate.value).holds
 
@@ -384,7 +384,7 @@ def test_linear_shift_error_needs_4d_plus_k_rows(d: int, k: int) -> None:
 def test_the_description_check_names_its_worst_convention() -> None:
     """The evidence reports the largest ratio found and the convention it was found in, not
     a starting value: every ratio is below 1, and the name is one of the conventions."""
-    evidence = claims._described(claims.DESCRIPTION)
+    evidence = claims._described(conventions.DESCRIPTION)
     assert evidence.error is not None
     assert 0 < evidence.error < 1
     assert any(evidence.detail.endswith(f"({name})") for name in conventions.CONVENTIONS)

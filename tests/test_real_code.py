@@ -295,7 +295,7 @@ def test_the_surveys_odd_widths_are_read_and_a_wrong_outcome_fails_the_claim(
     assert chapter.ODD_WIDTH == record.ODD_WIDTH
     n, d = record.SHAPES[0][0], record.ODD_WIDTH
     for name, outcome in odd.items():
-        assert chapter.odd_width_outcome(outcome) is chapter.SURVEY[name].odd_width, name
+        assert conventions.odd_width_outcome(outcome, d) is chapter.SURVEY[name].odd_width, name
         assert outcome.shape in {(), (n, d)}, name
     assert chapter._survey(chapter.SURVEY).holds
     padded = odd["Marian"].copy()
@@ -316,7 +316,7 @@ def test_the_surveys_odd_widths_are_read_and_a_wrong_outcome_fails_the_claim(
 def test_odd_width_outcomes_are_told_apart() -> None:
     """The reader of an odd-width outcome: a wider table, a duplicated sine, a cosine where
     the zero column should be, a kept (n, 1, d) buffer."""
-    outcome, odd_width = conventions_chapter.odd_width_outcome, conventions_chapter.OddWidth
+    outcome, odd_width = conventions.odd_width_outcome, conventions.OddWidth
     p = np.arange(10.0)[:, None]
     pairs = np.hstack([np.sin(p), np.sin(p / 50), np.cos(p), np.cos(p / 50)])
     assert outcome(np.hstack([pairs, np.sin(p / 9), 0 * p]), 5) is odd_width.ONE_WIDER

@@ -14,24 +14,17 @@ The proofs, in SymPy:
 * The one-indexed law :math:`b^{-2(i+1)/d}` is pair :math:`i + 1` of the paper's law of
   width :math:`d + 2` with the base :math:`b^{(d+2)/d}` (:func:`one_indexed_is_wider_paper`).
 
-Each takes its candidate (the matrix rule, the block, the exponent, the power) as an
-argument, with the true one as default; a wrong candidate gives ``holds=False``. The
-measurements, in NumPy:
-
-* :func:`layout_shift_errors`: a rule for the shift matrix of other layouts, applied to
-  the paper's table permuted into each layout (``d = 512``, positions 200 to 1223).
-* :func:`t2t_formula_error`: a convention's table against tensor2tensor's own formula.
-* :func:`described_table`: a convention's table written out from the page's description
-  of its layout, order, law and first position, column by column.
-
-What identify recovers from these tables, and how accurately, is measured by
-:mod:`pe.identify_accuracy`.
+Each takes its candidate as an argument, the true one by default. The measurements, in
+NumPy: a rule for the shift matrix of other layouts applied to the paper's table permuted
+into each layout (:func:`layout_shift_errors`); every convention's table against its
+definitions written out column by column (:func:`pe.conventions.described_table`),
+tensor2tensor's own formula among them (:func:`t2t_formula_error`); and what identify
+recovers from these tables, and how accurately (:mod:`pe.identify_accuracy`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import math
 from collections.abc import Callable, Mapping
 from importlib import resources
@@ -56,7 +49,18 @@ from pe.claims import (
     every_row,
     within,
 )
-from pe.conventions import LAYOUTS, Convention, Layout, Order
+from pe.conventions import (
+    DESCRIPTION,
+    LAYOUTS,
+    Convention,
+    Description,
+    Layout,
+    OddWidth,
+    Order,
+    described_table,
+    odd_width_outcome,
+)
+from pe.error_models import SHIFT
 from pe.identify import identify
 from pe.identify_accuracy import WIDTHS, non_encodings, recovery, uncertainty_slopes
 from pe.symbolic import (
@@ -98,11 +102,7 @@ def _reduced(
 
 
 def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) -> Proof:
-    """Two positive sides are equal: the difference of their logarithms, reduced.
-
-    The residual is ``log_left - log_right``; ``together`` puts it over one denominator and
-    ``cancel`` removes the common factors (rational functions of ``d``).
-    """
+    """Two positive sides are equal: the difference of their logarithms, reduced."""
     return _reduced(
         name,
         statement,
@@ -112,12 +112,19 @@ def _logarithms_agree(name: str, statement: str, log_left: Any, log_right: Any) 
     )
 
 
-def _law_tolerance(frequency_error: float, reach: float) -> float:
-    """pe's table (within its entry bound) against a float64 formula whose frequencies err
-    by ``frequency_error`` (relative, both laws together): the formula's sine or cosine, and
-    its angles up to ``reach`` with one more rounding."""
-    angle = (frequency_error + EPS64 / 2) * reach
-    return _rotation_table.ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + angle
+def _formula_agrees(error: float, frequency_error: float, rounding: str, compared: str) -> Evidence:
+    r"""``error`` of a float64 formula (1000 rows) against pe's table, held to pe's entry
+    bound :math:`\delta`, the formula's sine or cosine (:math:`\varepsilon`) and its angles up
+    to 999: their frequencies err by ``frequency_error`` (relative, both laws together, the
+    LaTeX ``rounding``), and each angle is rounded once more (:math:`u`)."""
+    angle = (frequency_error + EPS64 / 2) * 999.0
+    tolerance = _rotation_table.ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + angle
+    return within(
+        error,
+        Tolerance(tolerance, rf"\delta + \varepsilon + ({rounding} + u)\,p\,\omega"),
+        f"{compared}, 1000 rows: max difference {measured(error, tolerance, '.2g')} "
+        f"(tolerance {tolerance:.2g})",
+    )
 
 
 #: Offsets ``k`` of the layout check.
@@ -300,10 +307,7 @@ def _layouts_numeric(rule: ShiftInLayout) -> Evidence:
     worst, ratio = layout_shift_errors(rule)
     return within(
         ratio,
-        Tolerance(
-            1.0,
-            r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per entry}",
-        ),
+        SHIFT.per_entry(),
         f"d=512, positions 200..1223, k in {OFFSETS}, {len(rule.layouts)} "
         f"layout(s), {rule.formula}: "
         + on_site(
@@ -380,7 +384,7 @@ def t2t_formula_error(convention: Convention, d: int = 512, n: int = 1000) -> fl
     r"""Largest difference between a convention's table and tensor2tensor's own formula.
 
     The formula, :math:`\sin, \cos(p\,\exp(-k \ln 10000 / (d/2 - 1)))` in halves, is
-    written out in float64 by :func:`described_table` from the page's description.
+    written out in float64 by :func:`pe.conventions.described_table`.
 
     Examples
     --------
@@ -398,10 +402,9 @@ t2t_exponent = D / (D - 2)
 def t2t_equals_paper(exponent: Any = t2t_exponent) -> Proof:
     r"""Prove :math:`e^{-i \ln b/(d/2 - 1)} = \bigl(b^{d/(d-2)}\bigr)^{-2i/d}`.
 
-    Both sides are positive, so the proof compares their logarithms,
-    :math:`-i\ln b/(d/2-1)` and :math:`-(2i/d)\cdot(d/(d-2))\ln b`, and reduces the
-    difference with ``together`` then ``cancel`` (rational functions of ``d``).
-    ``exponent`` is the candidate for :math:`d/(d-2)`.
+    Both sides are positive: the proof reduces the difference of their logarithms,
+    :math:`-i\ln b/(d/2-1)` and :math:`-(2i/d)\cdot(d/(d-2))\ln b` (rational functions of
+    ``d``). ``exponent`` is the candidate for :math:`d/(d-2)`.
 
     Examples
     --------
@@ -433,13 +436,11 @@ def _t2t_numeric(convention: conventions.Convention) -> Evidence:
     # the base 10000^(512/510): its exponent rounded once; tensor2tensor's frequencies
     # exp(-i ln(10000) / (h - 1)): the logarithm, the product and the quotient rounded
     frequency = exponential_rounding(ln_base, 1) + exponential_rounding(ln_base, 3)
-    tolerance = _law_tolerance(frequency, 999.0)
-    return within(
+    return _formula_agrees(
         error,
-        Tolerance(tolerance, r"\delta + \varepsilon + (r_b + r_{t2t} + u)\,p\,\omega"),
-        f"tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own "
-        f"formula, d=512, 1000 rows: max difference {measured(error, tolerance, '.2g')} "
-        f"(tolerance {tolerance:.2g})",
+        frequency,
+        r"r_b + r_{t2t}",
+        "tensor2tensor table (via the paper's law, base 10000^(512/510)) vs its own formula, d=512",
     )
 
 
@@ -461,7 +462,7 @@ def one_indexed_error(exponent: float, d: int = 64, n: int = 1000) -> float:
     The one-indexed table :math:`\sin, \cos(p\,b^{-2(k+1)/d})` (``b = 10000``) against
     columns ``2 .. d+1`` of the paper's table of width ``d + 2`` with the base
     :math:`b^{\text{exponent}}`, positions ``0 .. n-1`` (the one-indexed table written out by
-    :func:`described_table`). Both in float64: with the right
+    :func:`pe.conventions.described_table`). Both in float64: with the right
     base (``exponent = (d+2)/d``) they agree to about :math:`10^{-13}` (angles up to
     :math:`10^3`, rounded frequencies); with the base unchanged they differ by order one.
 
@@ -486,9 +487,8 @@ def one_indexed_is_wider_paper(exponent: Any = one_indexed_exponent) -> Proof:
     :math:`d + 2`: the one-indexed table is that wider table without its first pair, *with
     the base changed* to :math:`b^{(d+2)/d}`. ``exponent`` is the candidate for
     :math:`(d+2)/d`; with the base unchanged (``exponent = 1``) the wider table's pairs are
-    :math:`b^{-2(i+1)/(d+2)}`, slower than the one-indexed ones. Both sides are positive, so
-    the proof compares their logarithms and reduces the difference with ``together`` then
-    ``cancel``.
+    :math:`b^{-2(i+1)/(d+2)}`, slower than the one-indexed ones. The proof reduces the
+    difference of the logarithms of the two (positive) sides.
 
     Examples
     --------
@@ -520,14 +520,12 @@ def _one_indexed_numeric(exponent: Any) -> Evidence:
     error = one_indexed_error(value, d)
     # the base 10000^(66/64) (a dyadic exponent: one power) and the one-indexed frequencies
     # 10000^(-2(k+1)/64) (dyadic too): two powers
-    tolerance = _law_tolerance(2 * exponential_rounding(0.0, 0), 999.0)
-    return within(
+    return _formula_agrees(
         error,
-        Tolerance(tolerance, r"\delta + \varepsilon + (2\varepsilon + u)\,p\,\omega"),
+        2 * exponential_rounding(0.0, 0),
+        r"2\varepsilon",
         f"one-indexed law vs columns 2..{d + 1} of the paper's table of width {d + 2} with "
-        f"base 10000^{value:.6g}, d={d}, 1000 rows: max difference "
-        f"{measured(error, tolerance, '.2g')} (tolerance "
-        f"{tolerance:.2g})",
+        f"base 10000^{value:.6g}, d={d}",
     )
 
 
@@ -779,71 +777,6 @@ claim(
         r" whose base is round (10000), as at } d = 512\end{gathered}"
     ),
 )
-
-
-class Description(NamedTuple):
-    """The conventions as the page describes them, one rule per choice."""
-
-    #: pair ``k`` of width ``d`` -> its (first, second) columns, per layout
-    columns: Mapping[str, Callable[[int, int], tuple[int, int]]]
-    #: pairs ``k`` (array), width ``d``, base ``b`` -> frequencies, per law
-    laws: Mapping[str, Callable[[npt.NDArray[np.int64], int, float], npt.NDArray[np.float64]]]
-    #: the first position, per convention name (0 when not listed)
-    first_position: Mapping[str, int]
-    #: the row of zeros (fairseq's padding row), per convention name (none when not listed)
-    padding_row: Mapping[str, int] = {}
-
-
-#: The page's description: pair k in columns 2k, 2k+1 (interleaved) or k, k + d/2 (halves);
-#: b^(-2k/d), exp(-k ln b / (d/2 - 1)), b^(-2(k+1)/d); fairseq's stored table from position
-#: 0 with its padding row 1 zeroed, the rows its tokens read from position 2.
-DESCRIPTION = Description(
-    columns={
-        "interleaved": lambda k, _d: (2 * k, 2 * k + 1),
-        "halves": lambda k, d: (k, k + d // 2),
-    },
-    laws={
-        "paper": lambda k, d, b: b ** (-2.0 * k / d),
-        "tensor2tensor": lambda k, d, b: np.exp(-k * np.log(b) / (d / 2 - 1)),
-        "one-indexed": lambda k, d, b: b ** (-2.0 * (k + 1) / d),
-    },
-    first_position={"fairseq-tokens": 2},
-    padding_row={"fairseq": 1},
-)
-
-
-def described_table(
-    convention: Convention, n: int, d: int, description: Description = DESCRIPTION
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The table of ``convention`` written from ``description``, and a per-entry tolerance.
-
-    Plain float64: ``sin``/``cos`` of ``p * w_k`` with ``w_k`` from the described law. The
-    tolerance of an entry is ``6 eps (1 + p w_k)(1 + |ln w_k|)``: in each of this table and
-    pe's, a sine or cosine within one ulp, a frequency formed by an exponential whose
-    exponent (of size ``|ln w_k|``) is rounded twice (:func:`pe._tolerance.exponential_rounding`:
-    ``eps + eps |ln w_k|`` relative) and the angle rounded once: twice
-    ``eps + (1.5 eps + eps |ln w_k|) p w_k`` is within it.
-    """
-    k = np.arange(d // 2)
-    omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
-    first = description.first_position.get(convention.name, 0)
-    angles = np.outer(np.arange(first, first + n), omega)
-    roles = (np.sin(angles), np.cos(angles))
-    if convention.order == "cos-first":
-        roles = roles[::-1]
-    out = np.empty((n, d))
-    tolerance = np.empty((n, d))
-    bound = 6 * np.finfo(np.float64).eps * (1 + angles) * (1 + np.abs(np.log(omega)))
-    for index in k:
-        for column, values in zip(
-            description.columns[convention.layout](int(index), d), roles, strict=True
-        ):
-            out[:, column] = values[:, index]
-            tolerance[:, column] = bound[:, index]
-    padding = description.padding_row.get(convention.name)
-    if padding is not None:
-        out[padding] = 0.0
-    return out, tolerance
 
 
 #: The page's description with tensor2tensor dividing by d/2 (the paper's divisor).
@@ -1113,63 +1046,8 @@ claim(
 )
 
 
-class OddWidth(enum.Enum):
-    """What an implementation does when asked for a table of odd width ``d``."""
-
-    #: ``d - 1`` columns of sines and cosines, then a column of zeros.
-    ZERO_COLUMN = "a zero column"
-    #: ``(d + 1) / 2`` sines (each of its own frequency) and ``(d - 1) / 2`` cosines.
-    EXTRA_SINE = "an extra sine"
-    #: An exception: no table.
-    ERROR = "an error"
-    #: A table of ``d + 1`` columns.
-    ONE_WIDER = "a table one column wider"
-    #: None of the four.
-    OTHER = "something else"
-
-
 #: The odd width at which each implementation of :data:`SURVEY` was run (66 rows).
 ODD_WIDTH = 33
-
-
-def odd_width_outcome(recorded: npt.NDArray[Any], d: int = ODD_WIDTH) -> OddWidth:
-    """Read what an implementation did at odd width ``d`` off its recorded outcome.
-
-    ``recorded`` is the table it returned, of shape ``(n, d)`` (or ``(n, 1, d)``, ``(b, n,
-    d)``), whose row 0 is position 0, or a 0-d string array naming the exception it raised.
-    A column is a sine if it is 0 at position 0 and not zero everywhere, a cosine if it is
-    1 there. Extra sine: no zero column, one sine more than cosines, no two sines equal.
-    Zero column: the last column zero everywhere, as many sines as cosines before it.
-
-    Examples
-    --------
-    >>> p = np.arange(8.0)[:, None]
-    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), 0 * p]), 3)
-    <OddWidth.ZERO_COLUMN: 'a zero column'>
-    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p / 100)]), 3)
-    <OddWidth.EXTRA_SINE: 'an extra sine'>
-    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p)]), 3)
-    <OddWidth.OTHER: 'something else'>
-    >>> odd_width_outcome(np.array("ValueError: odd width"), 3)
-    <OddWidth.ERROR: 'an error'>
-    """
-    if recorded.dtype.kind == "U":
-        return OddWidth.ERROR
-    if recorded.ndim == 3:
-        recorded = recorded[:, 0] if recorded.shape[1] == 1 else recorded[0]
-    if recorded.ndim != 2 or recorded.shape[1] not in (d, d + 1):
-        return OddWidth.OTHER
-    if recorded.shape[1] == d + 1:
-        return OddWidth.ONE_WIDER
-    zero: npt.NDArray[np.bool_] = ~np.any(recorded, axis=0)
-    sines = ~zero & (recorded[0] == 0)
-    cosines = recorded[0] == 1
-    if zero.sum() == 1 and zero[-1] and sines.sum() == cosines.sum() == d // 2:
-        return OddWidth.ZERO_COLUMN
-    distinct = len(np.unique(recorded[:, sines], axis=1).T) == sines.sum()
-    if not zero.any() and sines.sum() == cosines.sum() + 1 and distinct:
-        return OddWidth.EXTRA_SINE
-    return OddWidth.OTHER
 
 
 class Surveyed(NamedTuple):
@@ -1255,7 +1133,7 @@ def _survey(stated: dict[str, Surveyed]) -> Evidence:
             str(got.law),
             int(got.first_token_row),
             tuple(int(r) for r in got.padding_rows),
-            odd_width_outcome(odd[name]) if name in odd else OddWidth.OTHER,
+            odd_width_outcome(odd[name], ODD_WIDTH) if name in odd else OddWidth.OTHER,
         )
 
     def at_odd_width(name: str) -> str:

@@ -79,13 +79,14 @@ claim(
 )
 
 
-def _verdict(assertion: Callable[[], object], asks: str) -> str:
-    """``"pass"`` or ``"fail"``: what ``assertion()`` does; a failure must say ``asks``."""
+def _outcome(thunk: Callable[[], object], names: str = "", *, returns: bool = False) -> str:
+    """``"pass"`` (with what ``thunk()`` returned, if ``returns`` and not None) or
+    ``"fail"``: what ``thunk()`` does; a failure must name ``names``."""
     try:
-        assertion()
+        returned = thunk()
     except AssertionError as failure:
-        return "fail" if asks in str(failure) else f"fail without {asks!r}"
-    return "pass"
+        return "fail" if names in str(failure) else f"fail without {names!r}"
+    return f"pass, returns {returned!r}" if returns and returned is not None else "pass"
 
 
 def _halves_rope(frequencies: Any, gain: float = 1.0) -> Callable[[], object]:
@@ -141,7 +142,7 @@ STATED = {
 
 def _verdicts(stated: dict[str, str]) -> Evidence:
     """Each case of :data:`CASES` run through :mod:`pe.testing`, against ``stated``."""
-    found = {case: _verdict(run, ASKS.get(case, "")) for case, run in CASES.items()}
+    found = {case: _outcome(run, ASKS.get(case, "")) for case, run in CASES.items()}
     return checked(
         found == stated,
         "; ".join(f"{case}: {verdict}" for case, verdict in found.items()),
@@ -246,7 +247,7 @@ def _reads(tables: dict[str, Any]) -> Evidence:
     found = {}
     for name, table in tables.items():
         try:
-            found[name] = _verdict(partial(testing.assert_matches_paper, table), "")
+            found[name] = _outcome(partial(testing.assert_matches_paper, table))
         except (TypeError, ValueError):
             found[name] = "refused"
     return checked(
@@ -295,43 +296,55 @@ def _no_rotation(x: Any, _positions: Any) -> Any:
     return x
 
 
-#: What a failure must say for each case of :data:`FAILURES` (empty: the case passes).
-#: case -> (thunk, words the failure names).
-FAILURES: dict[str, tuple[Callable[[], object], str]] = {
+#: What :mod:`pe.testing` does with each case: case -> (thunk, the words its failure must
+#: name, the outcome the testing page states; a pass shows what the assertion returned).
+FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
     "assert_convention, the paper's table, layout='halves' asked": (
         partial(testing.assert_convention, numeric.sinusoidal(64, 16), layout="halves"),
         "layout: interleaved",
+        "fail",
     ),
     "assert_convention, fairseq's table, offset=0, padding_row=1": (
         partial(testing.assert_convention, _fairseq_table(), offset=0, padding_row=1),
         "",
+        "pass",
     ),
     "assert_convention, fairseq's table, offset=2 asked": (
         partial(testing.assert_convention, _fairseq_table(), offset=2),
         "offset: row 0 is position 0, expected 2",
+        "fail",
     ),
     "assert_rope_relative, a function that returns x": (
         partial(testing.assert_rope_relative, _no_rotation, 16),
         "does not rotate",
+        "fail",
     ),
     "assert_rope_relative, adjacent RoPE, pairing free": (
         partial(testing.assert_rope_relative, _adjacent_rope, 16),
         "",
+        "pass, returns 'adjacent'",
     ),
     "assert_rope_relative, adjacent RoPE, pairing='halves' asked": (
         partial(testing.assert_rope_relative, _adjacent_rope, 16, pairing="halves"),
         "expected the halves pairing",
+        "fail",
     ),
     "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": (
         partial(testing.assert_matches_paper, recipes.float32_recipe(np.arange(2048), 256)),
         "",
+        "pass",
     ),
     "assert_matches_paper, the doubled exponent": (
         partial(testing.assert_matches_paper, bug_zoo.doubled_exponent(64, 16)),
         "where the paper has",
+        "fail",
     ),
     **{
-        f"assert_matches_paper, {what}": (partial(testing.assert_matches_paper, table), names)
+        f"assert_matches_paper, {what}": (
+            partial(testing.assert_matches_paper, table),
+            names,
+            "fail",
+        )
         for what, table, names in (
             ("the halves layout", conventions.get("halves").table(64, 16), "layout: halves"),
             (
@@ -350,38 +363,14 @@ FAILURES: dict[str, tuple[Callable[[], object], str]] = {
         )
     },
 }
-
-#: The outcomes stated on the testing page (a pass shows what the assertion returned).
-FAILURES_STATED = {
-    "assert_convention, the paper's table, layout='halves' asked": "fail",
-    "assert_convention, fairseq's table, offset=0, padding_row=1": "pass",
-    "assert_convention, fairseq's table, offset=2 asked": "fail",
-    "assert_rope_relative, a function that returns x": "fail",
-    "assert_rope_relative, adjacent RoPE, pairing free": "pass, returns 'adjacent'",
-    "assert_rope_relative, adjacent RoPE, pairing='halves' asked": "fail",
-    "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": "pass",
-    "assert_matches_paper, the doubled exponent": "fail",
-    "assert_matches_paper, the halves layout": "fail",
-    "assert_matches_paper, cosine first": "fail",
-    "assert_matches_paper, tensor2tensor's law": "fail",
-    "assert_matches_paper, rows from position 1": "fail",
-    "assert_matches_paper, an odd width": "fail",
-    "assert_matches_paper, a transposed table": "fail",
-}
-
-
-def _outcome(thunk: Callable[[], object], names: str) -> str:
-    """``"fail"`` when ``thunk()`` fails naming ``names``; ``"pass"`` (with what it returned)."""
-    try:
-        returned = thunk()
-    except AssertionError as failure:
-        return "fail" if names and names in str(failure) else f"fail without {names!r}"
-    return "pass" if returned is None else f"pass, returns {returned!r}"
+FAILURES_STATED = {case: stated for case, (_thunk, _names, stated) in FAILURES.items()}
 
 
 def _failures(stated: dict[str, str]) -> Evidence:
     """Each case of :data:`FAILURES` run, against ``stated``."""
-    found = {case: _outcome(thunk, names) for case, (thunk, names) in FAILURES.items()}
+    found = {
+        case: _outcome(thunk, names, returns=True) for case, (thunk, names, _) in FAILURES.items()
+    }
     return checked(
         found == stated,
         "; ".join(f"{case}: {outcome}" for case, outcome in found.items()),
