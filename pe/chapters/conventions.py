@@ -1184,6 +1184,17 @@ claim(
 )
 
 claim(
+    "tensor2tensor-is-the-authors-code",
+    "tensor2tensor is the paper authors' own code",
+    statement=(
+        r"\begin{gathered}\text{Vaswani et al. (2017), the contributions footnote of page 1:"
+        r" two of the} \\ \text{authors designed and implemented tensor2tensor, which"
+        r" replaced their earlier codebase}\end{gathered}"
+    ),
+    source="vaswani2017",
+)
+
+claim(
     "packt-doubled-exponent",
     "A book's Python for the formula doubles the exponent",
     statement=(
