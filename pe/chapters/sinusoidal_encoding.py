@@ -66,26 +66,35 @@ from pe.claims import (
     within,
 )
 from pe.column_means import column_means, column_means_exact
-from pe.concatenation import layer_matrices, projection_cost
-from pe.embeddings import cosine_embedding_encoding, encoding_subspace_share, random_embeddings
+from pe.concatenation import (
+    Projection,
+    layer_matrices,
+    projection_cost,
+    projection_text,
+    separate_projections,
+)
+from pe.embeddings import (
+    Embeddings,
+    cosine_embedding_encoding,
+    embeddings_plus_pe0,
+    encoding_row_embeddings,
+    encoding_subspace_share,
+    random_embeddings,
+)
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.frequency_ladder import (
     one_indexed_frequencies,
     pair_column_census,
+    paper_wavelength,
     ratio_equals_two_width,
     slowest_frequency,
     wavelengths,
 )
-from pe.geometry import neighbour_distance, rows_distance_past
-from pe.symbolic import Derivation, Proof
+from pe.geometry import chord_squared, neighbour_distance, rows_distance_past
+from pe.symbolic import BASE, Derivation, Proof
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
-
-Float64Array = npt.NDArray[np.float64]
-
-#: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
-Embeddings = Callable[[int, int, int], Float64Array]
 
 
 _I = sp.Symbol("i", integer=True, nonnegative=True)
@@ -173,17 +182,6 @@ class WavelengthLaw(NamedTuple):
     wavelength: Callable[[Any, Any], Any]
     last: Callable[[Any], Any]
     last_text: str
-
-
-def paper_wavelength(i: Any, d: Any) -> Any:
-    r"""The paper's :math:`\lambda_i = 2\pi \cdot 10000^{2i/d}`.
-
-    Examples
-    --------
-    >>> paper_wavelength(sp.Integer(1), sp.Integer(4))
-    200*pi
-    """
-    return 2 * sp.pi * _BASE ** (2 * i / d)
 
 
 def _paper_last(d: Any) -> Any:
@@ -410,10 +408,9 @@ def width_refinement(index_factor: int = 2) -> Proof:
     >>> width_refinement().holds, width_refinement(1).holds
     (True, False)
     """
-    b = sp.Symbol("base", positive=True)
 
     def omega(index: Any, width: Any) -> Any:
-        return b ** (-2 * index / width)
+        return BASE ** (-2 * index / width)
 
     derivation = Derivation()
     residual = sp.Matrix([omega(_I, _D) - omega(index_factor * _I, 2 * _D)])
@@ -627,17 +624,6 @@ claim(
 )
 
 
-def chord_squared(w: Any) -> Any:
-    r"""The squared step of a pair turning by :math:`\omega`: :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`.
-
-    Examples
-    --------
-    >>> chord_squared(sp.pi)
-    4
-    """
-    return 2 - 2 * sp.cos(w)
-
-
 def step_distance(squared_step: Callable[[Any], Any] = chord_squared) -> Proof:
     r"""Prove :math:`\lVert v(p+1) - v(p) \rVert = 2\sin(\omega/2)` for one pair (a smooth step).
 
@@ -835,35 +821,6 @@ claim(
 )
 
 
-#: The right-hand side of :math:`W[e; q] = \dots` as a function ``(W_e, W_q, e, q)``.
-Projection = Callable[[Any, Any, Any, Any], Any]
-
-
-def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
-    r""":math:`W_e e + W_q q`: two separate projections, added.
-
-    Examples
-    --------
-    >>> separate_projections(sp.eye(1), 2 * sp.eye(1), sp.eye(1), sp.eye(1))
-    Matrix([[3]])
-    """
-    return w_e @ e + w_q @ q
-
-
-def projection_text(rhs: Projection) -> str:
-    r"""The right-hand side ``rhs`` written out, as plain LaTeX ("W_e e + W_q q").
-
-    Examples
-    --------
-    >>> projection_text(separate_projections)
-    'W_e e + W_q q'
-    """
-    w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_q", 2, 2)
-    e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("q", 2, 1)
-    text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_q"})
-    return str(text).replace(r"\left(", "(").replace(r"\right)", ")")
-
-
 def concat_projection(rhs: Projection = separate_projections, *, width: int = 2) -> Proof:
     r"""Prove :math:`W [e; q] = W_e e + W_q q` with ``W = [W_e | W_q]``: concatenating then projecting.
 
@@ -939,17 +896,6 @@ claim(
 )
 
 
-def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
-    r"""Embeddings that share a direction with the encoding: :func:`random_embeddings` plus :math:`PE(0)`.
-
-    Examples
-    --------
-    >>> np.allclose(embeddings_plus_pe0(2, 4) - random_embeddings(2, 4), [0.0, 1.0, 0.0, 1.0])
-    True
-    """
-    return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
-
-
 #: Embeddings that share a direction with every encoding row (wrong: not isotropic).
 SHARES_PE0 = Candidate("embeddings sharing PE(0)'s direction", embeddings_plus_pe0)
 
@@ -978,22 +924,6 @@ claim(
         r" \approx 0.044 \text{ (measured)} \end{gathered}"
     ),
 )
-
-
-def encoding_row_embeddings(
-    n_tokens: int, d_model: int, seed: int = 5, *, n_positions: int = 200
-) -> Float64Array:
-    r"""Embeddings made of encoding rows: random combinations of :math:`PE(0), \dots, PE(n-1)`.
-
-    Examples
-    --------
-    >>> encoding_row_embeddings(3, 8, n_positions=2).shape
-    (3, 8)
-    """
-    tokens = _validate.positive_int("n_tokens", n_tokens)
-    count = _validate.positive_int("n_positions", n_positions)
-    weights = np.random.default_rng(seed).standard_normal((tokens, count))
-    return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
 
 
 #: Embeddings inside the span of the encoding rows (wrong: not isotropic).
