@@ -4,24 +4,21 @@ Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, 
 ``p``, :math:`\omega_i = 10000^{-2i/d}`, :math:`PE(p, 2i) = \sin \omega_i p`,
 :math:`PE(p, 2i+1) = \cos \omega_i p`, wavelength :math:`\lambda_i = 2\pi/\omega_i`.
 
-- :func:`wavelength_progression`: the wavelengths form a geometric progression of ratio
-  :math:`10000^{2/d}` from :math:`2\pi` to :math:`2\pi \cdot 10000^{(d-2)/d}`;
-- a 1-indexed convention with :math:`\sin(t / 10000^{2i/d})`, :math:`0 < i \le d/2`
-  (a common variant) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
-  paper's shifted by one step; its highest is :math:`10000^{-2/d}`, not 1;
-- :func:`width_refinement`: doubling the width keeps every frequency,
-  :math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}`;
-- :func:`step_distance`: one step moves a pair by :math:`2\sin(\omega/2)`;
-- :func:`period_mean`: sine and cosine average to 0 over a full period;
-- :func:`concat_projection`: concatenating then projecting is adding two projections;
-- token embeddings are modelled as i.i.d. :math:`N(0, 1)` vectors (seeded); their
-  cosines with the encoding rows and their share inside the span of the rows are measured.
+The proofs, each of the candidate it is given (the true one by default; a wrong one leaves
+a non-zero residual): the wavelengths form a geometric progression of ratio
+:math:`10000^{2/d}` from :math:`2\pi` to :math:`2\pi \cdot 10000^{(d-2)/d}`
+(:func:`wavelength_progression`); doubling the width keeps every frequency,
+:math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}` (:func:`width_refinement`); one step moves a
+pair by :math:`2\sin(\omega/2)` (:func:`step_distance`); sine and cosine average to 0 over
+a full period (:func:`period_mean`); concatenating then projecting is adding two
+projections (:func:`concat_projection`). The 1-indexed convention,
+:math:`\sin(t / 10000^{2i/d})` with :math:`0 < i \le d/2`, shifts the paper's frequencies
+by one step: its highest is :math:`10000^{-2/d}`, not 1.
 
-Each proof takes the candidate it proves (a law, an index factor, a step length, a power,
-a right-hand side), the true one by default; the wrong ones leave a non-zero residual.
-Exact values come from :mod:`pe.reference`; what the checks measure with is in the library
-(:mod:`pe.frequency_ladder`, :mod:`pe.column_means`, :mod:`pe.embeddings`,
-:mod:`pe.concatenation`, :mod:`pe.binary`, :mod:`pe.geometry`).
+The measurements hold the library (:mod:`pe.frequency_ladder`, :mod:`pe.column_means`,
+:mod:`pe.embeddings`, :mod:`pe.concatenation`, :mod:`pe.binary`, :mod:`pe.geometry`) to
+exact values from :mod:`pe.reference`; token embeddings are i.i.d. :math:`N(0, 1)`
+vectors, seeded.
 
 Examples
 --------
@@ -114,9 +111,6 @@ ONE_INDEXED_TABLE = Candidate("the 1-indexed frequencies", _one_indexed_table)
 #: The width of every check (the paper's base model).
 D = 512
 U = EPS64 / 2
-
-#: Relative error of pe.numeric.frequencies (correctly rounded).
-R_OMEGA = FREQUENCY_ROUNDING
 
 #: pe's bound :math:`\delta` on every entry of its float64 table.
 DELTA = ENTRY()
@@ -259,15 +253,14 @@ DOUBLED_EXPONENT_WAVELENGTHS = Candidate(
 def _wavelengths(law: WavelengthLaw) -> Evidence:
     lam = wavelengths(D)
     ratios = lam[1:] / lam[:-1]
-    d = sp.Symbol("d", integer=True, positive=True)
-    expected_last = float(sp.lambdify(d, law.last(d), "numpy")(D))
+    expected_last = float(sp.lambdify(_D, law.last(_D), "numpy")(D))
     ratio_error = float(np.abs(ratios / 10000.0 ** (2 / D) - 1).max())
     last_error = abs(lam[-1] / expected_last - 1)
     first_error = abs(lam[0] / (2 * np.pi) - 1)
-    # each wavelength: a frequency and 2 pi / omega, so R_OMEGA + 2u; a ratio of two, a
+    # each wavelength: a frequency and 2 pi / omega, so r_omega + 2u; a ratio of two, a
     # power and a quotient: at most three such errors
     rounding = Tolerance(
-        3 * (R_OMEGA + 2 * U), r"3(r_\omega + 2u),\ r_\omega = u \text{ (relative)}"
+        3 * (FREQUENCY_ROUNDING + 2 * U), r"3(r_\omega + 2u),\ r_\omega = u \text{ (relative)}"
     )
     return within(
         max(ratio_error, last_error, first_error),
@@ -332,11 +325,12 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
     error = float(np.abs(frequencies[:-1] / paper[1:] - 1).max())
     extra = abs(frequencies[-1] / 1e-4 - 1)
     exponent = round(float(np.log(frequencies[0]) / np.log(10000.0)) * D)
+    rounding = FREQUENCY_ROUNDING + power_rounding(D) + U
     return within(
         max(error, extra),
-        Tolerance(R_OMEGA + power_rounding(D) + U, r"u + r_{\text{pow}} + u \text{ (relative)}"),
+        Tolerance(rounding, r"u + r_{\text{pow}} + u \text{ (relative)}"),
         f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max relative difference "
-        f"{measured(error, R_OMEGA + power_rounding(D) + U)}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
+        f"{measured(error, rounding)}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
         f"its lowest {frequencies[-1]:.3g}",
     )
 
@@ -456,17 +450,14 @@ def _inserted_at_every_width(index: Callable[[Any], Any]) -> Evidence:
     :math:`\omega_i = b^{-2i/d}` and :math:`\omega_{i+1}`, and the last one (``i = d/2 - 1``)
     below the old slowest. Exact: the logarithm of each ratio, expanded, has the sign SymPy
     decides from the assumptions (``c``, ``d`` positive)."""
-    c = sp.Symbol("c", positive=True)
-    i = sp.Symbol("i", integer=True, nonnegative=True)
-    d = sp.Symbol("d", integer=True, positive=True)
-    base = 1 + c
+    base = 1 + sp.Symbol("c", positive=True)
 
     def log_ratio(k_new: Any, i_old: Any) -> Any:
-        ratio = sp.powsimp(base ** (-k_new / d) / base ** (-2 * i_old / d))
+        ratio = sp.powsimp(base ** (-k_new / _D) / base ** (-2 * i_old / _D))
         return sp.expand(sp.expand_log(sp.log(ratio), force=True))
 
-    below, above = log_ratio(index(i), i), log_ratio(index(i), i + 1)
-    last = log_ratio(index(d / 2 - 1), d / 2 - 1)
+    below, above = log_ratio(index(_I), _I), log_ratio(index(_I), _I + 1)
+    last = log_ratio(index(_D / 2 - 1), _D / 2 - 1)
     holds = bool(below.is_negative and above.is_positive and last.is_negative)
     return Evidence(
         Method.SYMPY,
@@ -491,8 +482,7 @@ def _inserted(counts: tuple[int, int]) -> Evidence:
     in_range = all(
         top == 1.0
         and bottom > 1e-4
-        and abs(bottom / 10000.0 ** (-(w - 2) / w) - 1)
-        <= FREQUENCY_ROUNDING + power_rounding(w) + EPS64
+        and abs(bottom / slowest_frequency(w) - 1) <= FREQUENCY_ROUNDING + power_rounding(w) + EPS64
         for (top, bottom), w in zip(spans, (D, 2 * D), strict=True)
     )
     return checked(
@@ -664,7 +654,7 @@ def _steps(factor: float) -> Evidence:
     steps = np.abs(np.diff(table, axis=0))
     label = "ω_i" if factor == 1.0 else f"{factor:g} ω_i"
     # two entries within DELTA, their difference rounded (at most 2), the bound's frequency
-    rounding = Tolerance(2 * DELTA + 2 * U + R_OMEGA, r"2\delta + 2u + r_\omega")
+    rounding = Tolerance(2 * DELTA + 2 * U + FREQUENCY_ROUNDING, r"2\delta + 2u + r_\omega")
     return at_most(
         float((steps - factor * omega).max()),
         0.0,
