@@ -88,7 +88,7 @@ from pe.frequency_ladder import (
     wavelengths,
 )
 from pe.geometry import chord_squared, neighbour_distance, rows_distance_past
-from pe.symbolic import BASE, Derivation, Proof
+from pe.symbolic import BASE, Derivation, P, Proof, pair
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
@@ -625,9 +625,8 @@ def step_distance(squared_step: Callable[[Any], Any] = chord_squared) -> Proof:
     >>> step_distance().holds, step_distance(lambda w: w**2).holds
     (True, False)
     """
-    p = sp.Symbol("p", real=True)
     w = sp.Symbol("omega", positive=True)
-    step = sp.Matrix([sp.sin(w * (p + 1)) - sp.sin(w * p), sp.cos(w * (p + 1)) - sp.cos(w * p)])
+    step = pair(P + 1, w) - pair(P, w)
     target = squared_step(w)
     derivation = Derivation()
     derivation.note(
