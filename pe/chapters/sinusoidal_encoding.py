@@ -89,6 +89,7 @@ from pe.frequency_ladder import (
 )
 from pe.geometry import chord_squared, neighbour_distance, rows_distance_past
 from pe.symbolic import BASE, Derivation, P, Proof, pair
+from pe.symbolic_attention import symbolic_matrix
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
@@ -234,7 +235,7 @@ def wavelength_progression(law: WavelengthLaw = PAPER_WAVELENGTHS) -> Proof:
 
 
 def _doubled_exponent_wavelength(i: Any, d: Any) -> Any:
-    return 2 * sp.pi * sp.Integer(10000) ** (4 * i / d)
+    return 2 * sp.pi * _BASE ** (4 * i / d)
 
 
 #: The stated last wavelength :math:`2\pi \cdot 10000` (the paper's sentence), one step too far.
@@ -825,8 +826,7 @@ def concat_projection(rhs: Projection = separate_projections, *, width: int = 2)
     size = _validate.positive_int("width", width)
     e = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"e_{r + 1}", real=True))
     q = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"q_{r + 1}", real=True))
-    w_e = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"a_{{{r + 1}{c + 1}}}", real=True))
-    w_q = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"b_{{{r + 1}{c + 1}}}", real=True))
+    w_e, w_q = symbolic_matrix("a", size, size), symbolic_matrix("b", size, size)
     whole = sp.Matrix.hstack(w_e, w_q)
     stacked = sp.Matrix.vstack(e, q)
     derivation = Derivation()
