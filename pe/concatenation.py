@@ -7,6 +7,11 @@ side doubled: :func:`layer_matrices` runs one encoder layer and records which ma
 read and write the stream and their shapes; :func:`projection_cost` counts the weights
 and multiply-adds of one projection either way.
 
+A layer reading the concatenation is two projections added,
+:math:`\begin{pmatrix} W_e & W_q \end{pmatrix} [e; q] = W_e e + W_q q`
+(:func:`separate_projections`, written out by :func:`projection_text`); adding
+:math:`e + q` first is the case :math:`W_e = W_q`.
+
 Examples
 --------
 >>> projection_cost(512)["weights_concat"] // projection_cost(512)["weights_add"]
@@ -17,17 +22,30 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import sympy as sp
 
 from pe import _validate
 
-__all__ = ["MatrixUse", "layer_matrices", "projection_cost"]
+__all__ = [
+    "MatrixUse",
+    "Projection",
+    "layer_matrices",
+    "projection_cost",
+    "projection_text",
+    "separate_projections",
+]
 
 Float64Array = npt.NDArray[np.float64]
+
+#: The right-hand side of :math:`W[e; q] = \dots` as a function ``(W_e, W_q, e, q)``.
+Projection = Callable[[Any, Any, Any, Any], Any]
 
 
 @dataclass(frozen=True)
@@ -146,3 +164,28 @@ def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
         "madds_add": width * out,
         "madds_concat": 2 * width * out,
     }
+
+
+def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
+    r""":math:`W_e e + W_q q`: two separate projections, added.
+
+    Examples
+    --------
+    >>> separate_projections(sp.eye(1), 2 * sp.eye(1), sp.eye(1), sp.eye(1))
+    Matrix([[3]])
+    """
+    return w_e @ e + w_q @ q
+
+
+def projection_text(rhs: Projection) -> str:
+    r"""The right-hand side ``rhs`` written out, as plain LaTeX ("W_e e + W_q q").
+
+    Examples
+    --------
+    >>> projection_text(separate_projections)
+    'W_e e + W_q q'
+    """
+    w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_q", 2, 2)
+    e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("q", 2, 1)
+    text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_q"})
+    return str(text).replace(r"\left(", "(").replace(r"\right)", ")")

@@ -6,7 +6,9 @@ every encoding row: the cosine with a fixed unit vector has mean 0 and variance 
 :math:`1/d` (:func:`cosine_embedding_encoding`). The rows :math:`PE(0), \dots, PE(n-1)`
 span only a few dozen directions numerically, and an isotropic embedding puts about
 :math:`r/d` of its squared norm there (:func:`encoding_subspace_share`). The chapters "The
-sinusoidal encoding" and "Designs that fail" measure with them.
+sinusoidal encoding" and "Designs that fail" measure with them. Two families are not
+isotropic: :func:`embeddings_plus_pe0` shares a direction with every encoding row, and
+:func:`encoding_row_embeddings` lies inside the span of the rows.
 
 Examples
 --------
@@ -18,14 +20,26 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
 from pe import _validate, numeric
 
-__all__ = ["cosine_embedding_encoding", "encoding_subspace_share", "random_embeddings"]
+__all__ = [
+    "Embeddings",
+    "cosine_embedding_encoding",
+    "embeddings_plus_pe0",
+    "encoding_row_embeddings",
+    "encoding_subspace_share",
+    "random_embeddings",
+]
 
 Float64Array = npt.NDArray[np.float64]
+
+#: A family of token embeddings: ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
+Embeddings = Callable[[int, int, int], Float64Array]
 
 
 def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
@@ -57,6 +71,33 @@ def random_embeddings(n_tokens: int, d_model: int, seed: int = 7) -> Float64Arra
     width = _validate.positive_int("d_model", d_model)
     _validate.capped_elements("random_embeddings", tokens * width, 8)
     return np.random.default_rng(seed).standard_normal((tokens, width))
+
+
+def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
+    r"""Embeddings that share a direction with the encoding: :func:`random_embeddings` plus :math:`PE(0)`.
+
+    Examples
+    --------
+    >>> np.allclose(embeddings_plus_pe0(2, 4) - random_embeddings(2, 4), [0.0, 1.0, 0.0, 1.0])
+    True
+    """
+    return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
+
+
+def encoding_row_embeddings(
+    n_tokens: int, d_model: int, seed: int = 5, *, n_positions: int = 200
+) -> Float64Array:
+    r"""Embeddings made of encoding rows: random combinations of :math:`PE(0), \dots, PE(n-1)`.
+
+    Examples
+    --------
+    >>> encoding_row_embeddings(3, 8, n_positions=2).shape
+    (3, 8)
+    """
+    tokens = _validate.positive_int("n_tokens", n_tokens)
+    count = _validate.positive_int("n_positions", n_positions)
+    weights = np.random.default_rng(seed).standard_normal((tokens, count))
+    return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
 
 
 def cosine_embedding_encoding(embeddings: Float64Array, n_positions: int = 200) -> Float64Array:

@@ -13,8 +13,9 @@ and captions state the model from this one object: ``MODEL(...)`` is the bound,
 The models shared by the library and the chapters are here: the shift of a pair
 (:data:`SHIFT`, the model of :func:`pe.numeric.check_rotation_identity`), the rotation of a
 pair by a float64 angle (:data:`ROTATION`), pe's bound on an entry of its table
-(:data:`ENTRY`), a dot product of two rows (:data:`DOT_PRODUCT`), a distance between two
-rows from their Gram matrix (:data:`GRAM_DISTANCE`) and from the rows ``k`` apart against
+(:data:`ENTRY`; :data:`ENTRY_FLOAT32` in float32), a dot product of two rows
+(:data:`DOT_PRODUCT`), a distance between two rows from their Gram matrix
+(:data:`GRAM_DISTANCE`) and from the rows ``k`` apart against
 :math:`\sqrt{\sum_i (2 - 2\cos\omega_i k)}` (:data:`OFFSET_DISTANCE`). So are the models
 of what one computes with the shift matrices :math:`T_k` of :func:`pe.numeric.shift_matrix`:
 a product of them (:data:`SHIFT_PRODUCT`), an inverse (:data:`SHIFT_INVERSE`),
@@ -50,6 +51,7 @@ from pe.numeric import frequencies, sinusoidal_direct
 __all__ = [
     "DOT_PRODUCT",
     "ENTRY",
+    "ENTRY_FLOAT32",
     "FITTED_SHIFT",
     "GRAM_DISTANCE",
     "OFFSET_DISTANCE",
@@ -129,6 +131,12 @@ ROTATION = ErrorModel(
 #: pe's bound :math:`\delta` on every entry of its float64 table (:mod:`pe._rotation_table`).
 ENTRY = ErrorModel(
     lambda: ENTRY_ERROR_BOUND, r"\delta = 2\sqrt2\,\delta_{\text{anchor}} + 3 \cdot 2^{-54}"
+)
+
+#: pe's bound on every entry of its float32 table: half a unit in the last place below 1,
+#: plus the float64 value's error before its rounding (:mod:`pe._rotation_table`).
+ENTRY_FLOAT32 = ErrorModel(
+    lambda: 2.0**-25 + 1.6e-15, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
 )
 
 

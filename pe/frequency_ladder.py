@@ -3,7 +3,8 @@ r"""The frequency ladder of the sinusoidal table: its pairs, their columns, thei
 Pair ``i = 0 .. d/2 - 1`` writes the columns ``2i`` and ``2i + 1`` (:func:`pair_columns`;
 :func:`pair_column_census` reads pe's table against a range of pair indices, to tell the
 paper's range from its misreadings) and turns at :math:`\omega_i = 10000^{-2i/d}` radians
-per position, so it repeats every :math:`\lambda_i = 2\pi/\omega_i` positions (:func:`wavelengths`): a
+per position, so it repeats every :math:`\lambda_i = 2\pi/\omega_i` positions (:func:`wavelengths`;
+exactly, :func:`paper_wavelength`): a
 geometric progression of ratio :math:`10000^{2/d}` from :math:`2\pi` to
 :math:`2\pi \cdot 10000^{(d-2)/d}`, the slowest frequency being :math:`10000^{-(d-2)/d}`
 (:func:`slowest_frequency`), not :math:`10000^{-1}`. Unlike a binary counter's periods
@@ -37,6 +38,7 @@ __all__ = [
     "one_indexed_frequencies",
     "pair_column_census",
     "pair_columns",
+    "paper_wavelength",
     "ratio_equals_two_width",
     "slowest_frequency",
     "wavelengths",
@@ -130,6 +132,17 @@ def wavelengths(d_model: int, *, base: float = 10000.0) -> Float64Array:
     array([ 6.28, 62.83])
     """
     return np.asarray(2.0 * np.pi / numeric.frequencies(d_model, base), dtype=np.float64)
+
+
+def paper_wavelength(i: Any, d: Any) -> Any:
+    r"""The paper's :math:`\lambda_i = 2\pi \cdot 10000^{2i/d}`, exact (SymPy).
+
+    Examples
+    --------
+    >>> paper_wavelength(sp.Integer(1), sp.Integer(4))
+    200*pi
+    """
+    return 2 * sp.pi * sp.Integer(10000) ** (2 * i / d)
 
 
 def one_indexed_frequencies(d_model: int) -> Float64Array:

@@ -14,7 +14,9 @@ two rows depend on their offset :math:`k = q - p` only (the chapters "Designs th
 So a property of all pairs of rows is a property of the offsets: :func:`dot_by_offset`,
 :func:`row_distance_by_offset`, :func:`nearest_rows` compute it in :math:`O(nd)` work
 instead of :math:`O(n^2 d)`; :func:`smallest_row_distance` checks it by brute force on the
-table, and :func:`pair_min_distance` looks at each pair alone.
+table, and :func:`pair_min_distance` looks at each pair alone. One step (``k = 1``) moves
+pair ``i`` by the chord :math:`2\sin(\omega_i/2)`, whose square :func:`chord_squared` writes
+exactly.
 
 The distance of neighbours, :func:`neighbour_distance`, is the yardstick: past any horizon
 the rows keep their distance from the earlier ones (:func:`rows_distance_past`). One pair
@@ -33,15 +35,18 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import sympy as sp
 
 from pe import _validate, numeric, reference
 from pe._tolerance import EPS64, gamma, phase_tolerance
 
 __all__ = [
     "chord_lengths",
+    "chord_squared",
     "closest_rows",
     "dot_by_offset",
     "nearest_rows",
@@ -105,6 +110,19 @@ def chord_lengths(omega: npt.ArrayLike, offsets: npt.ArrayLike) -> Float64Array:
     _validate.capped_elements("row_distance_by_offset", ks.size * w.size, 16)
     half = np.sin(np.multiply.outer(ks, w) / 2.0)
     return np.asarray(np.sqrt((4.0 * half**2).sum(axis=1)), dtype=np.float64)
+
+
+def chord_squared(w: Any) -> Any:
+    r"""The squared step of a pair turning by :math:`\omega`: :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`.
+
+    Exact (SymPy): the form the proofs compare a pair's squared step with.
+
+    Examples
+    --------
+    >>> chord_squared(sp.pi)
+    4
+    """
+    return 2 - 2 * sp.cos(w)
 
 
 def row_distance_by_offset(

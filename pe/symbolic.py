@@ -8,8 +8,9 @@ Symbols: ``p`` (position) and ``k`` (offset) are real; the frequency of pair ``i
 
 with ``i`` a non-negative integer, ``d`` a positive integer and ``base > 0`` all symbolic.
 Pair ``i`` of the encoding is :math:`v(p) = (\sin \omega_i p, \cos \omega_i p)^T`
-(:func:`pair`); the paper's shift block is :func:`shift_block` and the textbook rotation
-:math:`R(\theta)` is :func:`rotation`, the one definition of both.
+(:func:`pair`); the paper's shift block is :func:`shift_block` (:func:`shift_factor` in
+complex form) and the textbook rotation :math:`R(\theta)` is :func:`rotation`, the one
+definition of both.
 
 A proof reduces a residual (left side minus right side) to exactly zero by a deliberate
 chain of rewrites, each kept as a :class:`Step`; :class:`Derivation` records them and
@@ -83,6 +84,7 @@ __all__ = [
     "pythagorean_reduce",
     "rotation",
     "shift_block",
+    "shift_factor",
     "to_latex",
 ]
 
@@ -319,6 +321,22 @@ def shift_block(k: Any, w: Any) -> Any:
     """
     c, s = sp.cos(k * w), sp.sin(k * w)
     return sp.Matrix([[c, s], [-s, c]])
+
+
+def shift_factor(q: Any, w: Any) -> Any:
+    r"""The complex form of :func:`shift_block`: :math:`\cos \omega q - \mathrm{i}\sin \omega q`.
+
+    With a pair stored as :math:`z(p) = \sin \omega p + \mathrm{i}\cos \omega p` (sine
+    real, cosine imaginary), :math:`z(p + q) = z(p)\,(\cos \omega q - \mathrm{i}\sin \omega q)`:
+    one complex multiplication shifts it by ``q`` positions.
+
+    Examples
+    --------
+    >>> q, w = sp.symbols("q w")
+    >>> shift_factor(q, w)
+    -I*sin(q*w) + cos(q*w)
+    """
+    return sp.cos(w * q) - sp.I * sp.sin(w * q)
 
 
 def pair(position: Any, w: Any) -> Any:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pe import _tolerance, numeric, reference
 from pe.claims import Candidate
 from tests.helpers import wrong
+from tests.one_place import shift_wrong_at_entry
 
 
 def test_frequencies_follow_the_paper_law() -> None:
@@ -116,7 +117,11 @@ def test_tolerance_is_not_loose() -> None:
 
 @pytest.mark.parametrize(
     "candidate",
-    [wrong.TRANSPOSED_SHIFT_MATRIX, wrong.OTHER_BASE_SHIFT_MATRIX, wrong.NUDGED_SHIFT_MATRIX],
+    [
+        wrong.TRANSPOSED_SHIFT_MATRIX,
+        wrong.OTHER_BASE_SHIFT_MATRIX,
+        Candidate("T_k with one entry off by 1e-9", shift_wrong_at_entry(4, 4, 1e-9)),
+    ],
     ids=lambda c: c.name,
 )
 def test_check_rejects_wrong_candidates(candidate: Candidate[Any]) -> None:

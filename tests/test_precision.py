@@ -18,6 +18,8 @@ from pe.chapters import precision
 from pe.chapters import precision as claims
 from pe.chapters import precision as proofs
 from pe.claims import Candidate, run
+from pe.error_models import ENTRY_FLOAT32
+from pe.symbolic import shift_factor
 from tests.helpers import wrong
 
 EPS64 = float(np.finfo(np.float64).eps)
@@ -108,7 +110,7 @@ def test_float32_tables_are_within_2_pow_minus_25_below_2_pow_20(d: int) -> None
     positions, columns = sampled(2**20, d, 1200, seed=d + 1)
     table = numeric.sinusoidal(positions, d, dtype=np.float32)
     found = errors(table, np.arange(positions.size), positions, columns, d)
-    assert found.max() <= claims.FLOAT32_BOUND
+    assert found.max() <= ENTRY_FLOAT32()
 
 
 def test_float16_tables_are_rounded_once() -> None:
@@ -265,7 +267,7 @@ def test_float64_wrong_methods_miss_the_bound(candidate: Candidate[Any]) -> None
 
 
 def test_complex_shift_proof_and_its_wrong_factors() -> None:
-    assert proofs.complex_shift(proofs.shift_factor).holds
+    assert proofs.complex_shift(shift_factor).holds
     for candidate in (wrong.CONJUGATE_FACTOR, wrong.SWAPPED_FACTOR):
         proof = proofs.complex_shift(candidate.value)
         assert not proof.holds, candidate.name

@@ -21,7 +21,6 @@ from pe import (
     reference,
 )
 from pe.chapters import sinusoidal_encoding as chapter_claims
-from pe.chapters import sinusoidal_encoding as facts
 from pe.chapters import sinusoidal_encoding as proofs
 from pe.claims import Candidate
 from tests.helpers import wrong
@@ -107,15 +106,15 @@ def test_concat_projection_is_proved_for_independent_entries(width: int) -> None
 
 
 def test_projection_text() -> None:
-    assert proofs.projection_text(proofs.separate_projections) == "W_e e + W_q q"
-    assert proofs.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"
+    assert concatenation.projection_text(concatenation.separate_projections) == "W_e e + W_q q"
+    assert concatenation.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"
 
 
 @pytest.mark.parametrize("d", [64, 1024])
 def test_cosines_spread_like_one_over_sqrt_d(d: int) -> None:
     cosines = embeddings.cosine_embedding_encoding(embeddings.random_embeddings(500, d), 50)
     assert cosines.std() * math.sqrt(d) == pytest.approx(1.0, abs=0.08)
-    aligned = embeddings.cosine_embedding_encoding(facts.embeddings_plus_pe0(500, d), 50)
+    aligned = embeddings.cosine_embedding_encoding(embeddings.embeddings_plus_pe0(500, d), 50)
     assert aligned.mean() > 2 * cosines.std()
 
 
@@ -126,7 +125,7 @@ def test_encoding_subspace_share() -> None:
     assert rank == int((singular > 1e-3 * singular[0]).sum())
     assert 1 <= rank < 128
     assert share == pytest.approx(rank / 128, rel=0.15)
-    inside = facts.encoding_row_embeddings(50, 128, n_positions=100)
+    inside = embeddings.encoding_row_embeddings(50, 128, n_positions=100)
     _, share = embeddings.encoding_subspace_share(100, 128, embeddings=inside)
     assert share == pytest.approx(1.0, abs=1e-3)
 

@@ -1,25 +1,19 @@
 r"""Precision and speed (``docs/precision.py``): how accurate a computed table is, against 50-digit mpmath.
 
 The rotation algorithm of :func:`pe.numeric.sinusoidal` stores each (sine, cosine) pair
-as one complex number, :math:`z(p) = \sin \omega p + \mathrm{i}\cos \omega p` (sine
-real, cosine imaginary), and moves it by ``q`` positions with one multiplication:
+as one complex number, :math:`z(p) = \sin \omega p + \mathrm{i}\cos \omega p`, and moves it
+by ``q`` positions with one multiplication (:func:`complex_shift` proves it for a candidate
+factor, the true one :func:`pe.symbolic.shift_factor`):
 
 .. math::
 
     z(p + q) = z(p)\,(\cos \omega q - \mathrm{i}\sin \omega q).
 
-:func:`complex_shift` proves it in SymPy for a candidate factor (:func:`shift_factor` is
-the true one), with the angle-addition strategy of :class:`pe.symbolic.Derivation`
-(expand, expand_trig, expand; :math:`\mathrm{i}^2 = -1` is applied by ``expand``).
-
-The measurements: the recipes of :mod:`pe.recipes` (angles formed in float32, a rotation
-chained step by step without re-anchoring, the rotation algorithm with float64 angles) and
-pe's tables, measured by :mod:`pe.accuracy` on sampled entries
-(:func:`~pe.accuracy.max_sampled_error`), on whole rows (:func:`~pe.accuracy.row_errors`),
-by rounding census (:func:`~pe.accuracy.rounding_census`) and by how close distinct rows
-come (:func:`~pe.accuracy.row_separation`). All errors are absolute errors of table entries
-(every entry lies in ``[-1, 1]``), measured by :func:`pe.reference.errors` at 50 digits, so
-that the reference's own rounding does not enter the measurement.
+The measurements hold pe's tables and the recipes of :mod:`pe.recipes` to their error
+models (:data:`~pe.error_models.ENTRY`, :data:`~pe.error_models.ENTRY_FLOAT32`,
+:func:`pe.recipes.drift_bound`) with :mod:`pe.accuracy`: absolute errors of table entries
+(every entry lies in ``[-1, 1]``) against :func:`pe.reference.errors` at 50 digits, so that
+the reference's own rounding does not enter the measurement.
 
 Examples
 --------
@@ -51,34 +45,16 @@ from pe.accuracy import (
 )
 from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, shift_matrix
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
-from pe.error_models import ENTRY, SHIFT, ErrorModel
-from pe.symbolic import Derivation, Proof
+from pe.error_models import ENTRY, ENTRY_FLOAT32, SHIFT, ErrorModel
+from pe.symbolic import Derivation, Proof, shift_factor
 
 chapter = Chapter(__name__, follows="conventions")
 claim = chapter.claim
 
 
-def _nudged_shift_matrix(k: int, d: int, base: float) -> npt.NDArray[np.float64]:
-    matrix = numeric.shift_matrix(k, d, base=base)
-    matrix[4, 4] += 1e-9  # far below any plotting precision, far above float64's
-    return matrix
-
-
-#: :math:`T_k` with one entry off by ``1e-9``.
-NUDGED_SHIFT_MATRIX = Candidate("T_k with one entry off by 1e-9", _nudged_shift_matrix)
-
 #: The accuracy claims cover positions below 2**20 and these widths.
 WIDTHS = (64, 4096)
 LIMIT = 2**20
-
-#: Float32 entries: half a unit in the last place below 1, plus the float64 value's error
-#: before its rounding (:mod:`pe._rotation_table`).
-FLOAT32_BOUND = 2.0**-25 + 1.6e-15
-
-#: The error model of pe's float32 table (that of float64 is :data:`pe.error_models.ENTRY`).
-FLOAT32 = ErrorModel(
-    lambda: FLOAT32_BOUND, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
-)
 
 #: Positions of the angle-reduction check (its bound: :data:`pe._extended_precision.ANGLE_BOUND`).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
@@ -190,18 +166,6 @@ def _drift_slope(table: Table) -> Evidence:
         + f"; log-log slope {on_site(f'{slope:.3f}', _slope_in_words(slope))} (linear: within "
         "0.1 of 1)",
     )
-
-
-def shift_factor(q: Any, w: Any) -> Any:
-    r"""The true factor :math:`\cos \omega q - \mathrm{i}\sin \omega q` of a shift by ``q``.
-
-    Examples
-    --------
-    >>> q, w = sp.symbols("q w")
-    >>> shift_factor(q, w)
-    -I*sin(q*w) + cos(q*w)
-    """
-    return sp.cos(w * q) - sp.I * sp.sin(w * q)
 
 
 def complex_shift(factor: Callable[[Any, Any], Any]) -> Proof:
@@ -321,7 +285,7 @@ CHAINED_COMPLEX64 = Candidate(
 
 def _correctly_rounded_32(table: Table) -> Evidence:
     census = rounding_census(table, np.float32)
-    return checked(census.misrounded == 0, _census_detail(census, "float32", FLOAT32()))
+    return checked(census.misrounded == 0, _census_detail(census, "float32", ENTRY_FLOAT32()))
 
 
 claim(
@@ -332,9 +296,9 @@ claim(
         true=_float32,
         wrong=(FLOAT32_RECIPE, DIRECT_FLOAT32_TABLE),
     ),
-    Check(_within(FLOAT32), true=_float32, wrong=(FLOAT32_RECIPE,)),
+    Check(_within(ENTRY_FLOAT32), true=_float32, wrong=(FLOAT32_RECIPE,)),
     Check(
-        _rows_within((4095,), 16, FLOAT32),
+        _rows_within((4095,), 16, ENTRY_FLOAT32),
         true=_float32,
         wrong=(CHAINED_COMPLEX64,),
     ),

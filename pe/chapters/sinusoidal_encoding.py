@@ -4,24 +4,21 @@ Notation (the paper's): width ``d`` (even), pair index ``i = 0, ..., d/2 - 1``, 
 ``p``, :math:`\omega_i = 10000^{-2i/d}`, :math:`PE(p, 2i) = \sin \omega_i p`,
 :math:`PE(p, 2i+1) = \cos \omega_i p`, wavelength :math:`\lambda_i = 2\pi/\omega_i`.
 
-- :func:`wavelength_progression`: the wavelengths form a geometric progression of ratio
-  :math:`10000^{2/d}` from :math:`2\pi` to :math:`2\pi \cdot 10000^{(d-2)/d}`;
-- a 1-indexed convention with :math:`\sin(t / 10000^{2i/d})`, :math:`0 < i \le d/2`
-  (a common variant) uses the frequencies :math:`10000^{-2i/d}` for ``i = 1 .. d/2``: the
-  paper's shifted by one step; its highest is :math:`10000^{-2/d}`, not 1;
-- :func:`width_refinement`: doubling the width keeps every frequency,
-  :math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}`;
-- :func:`step_distance`: one step moves a pair by :math:`2\sin(\omega/2)`;
-- :func:`period_mean`: sine and cosine average to 0 over a full period;
-- :func:`concat_projection`: concatenating then projecting is adding two projections;
-- token embeddings are modelled as i.i.d. :math:`N(0, 1)` vectors (seeded); their
-  cosines with the encoding rows and their share inside the span of the rows are measured.
+The proofs, each of the candidate it is given (the true one by default; a wrong one leaves
+a non-zero residual): the wavelengths form a geometric progression of ratio
+:math:`10000^{2/d}` from :math:`2\pi` to :math:`2\pi \cdot 10000^{(d-2)/d}`
+(:func:`wavelength_progression`); doubling the width keeps every frequency,
+:math:`\omega_i^{(d)} = \omega_{2i}^{(2d)}` (:func:`width_refinement`); one step moves a
+pair by :math:`2\sin(\omega/2)` (:func:`step_distance`); sine and cosine average to 0 over
+a full period (:func:`period_mean`); concatenating then projecting is adding two
+projections (:func:`concat_projection`). The 1-indexed convention,
+:math:`\sin(t / 10000^{2i/d})` with :math:`0 < i \le d/2`, shifts the paper's frequencies
+by one step: its highest is :math:`10000^{-2/d}`, not 1.
 
-Each proof takes the candidate it proves (a law, an index factor, a step length, a power,
-a right-hand side), the true one by default; the wrong ones leave a non-zero residual.
-Exact values come from :mod:`pe.reference`; what the checks measure with is in the library
-(:mod:`pe.frequency_ladder`, :mod:`pe.column_means`, :mod:`pe.embeddings`,
-:mod:`pe.concatenation`, :mod:`pe.binary`, :mod:`pe.geometry`).
+The measurements hold the library (:mod:`pe.frequency_ladder`, :mod:`pe.column_means`,
+:mod:`pe.embeddings`, :mod:`pe.concatenation`, :mod:`pe.binary`, :mod:`pe.geometry`) to
+exact values from :mod:`pe.reference`; token embeddings are i.i.d. :math:`N(0, 1)`
+vectors, seeded.
 
 Examples
 --------
@@ -66,26 +63,36 @@ from pe.claims import (
     within,
 )
 from pe.column_means import column_means, column_means_exact
-from pe.concatenation import layer_matrices, projection_cost
-from pe.embeddings import cosine_embedding_encoding, encoding_subspace_share, random_embeddings
+from pe.concatenation import (
+    Projection,
+    layer_matrices,
+    projection_cost,
+    projection_text,
+    separate_projections,
+)
+from pe.embeddings import (
+    Embeddings,
+    cosine_embedding_encoding,
+    embeddings_plus_pe0,
+    encoding_row_embeddings,
+    encoding_subspace_share,
+    random_embeddings,
+)
 from pe.error_models import ENTRY, GRAM_DISTANCE, OFFSET_DISTANCE
 from pe.frequency_ladder import (
     one_indexed_frequencies,
     pair_column_census,
+    paper_wavelength,
     ratio_equals_two_width,
     slowest_frequency,
     wavelengths,
 )
-from pe.geometry import neighbour_distance, rows_distance_past
-from pe.symbolic import Derivation, Proof
+from pe.geometry import chord_squared, neighbour_distance, rows_distance_past
+from pe.symbolic import BASE, Derivation, P, Proof, pair
+from pe.symbolic_attention import symbolic_matrix
 
 chapter = Chapter(__name__, follows="failed_designs")
 claim = chapter.claim
-
-Float64Array = npt.NDArray[np.float64]
-
-#: Token embeddings ``(n_tokens, d_model, seed) -> (n_tokens, d_model)`` array.
-Embeddings = Callable[[int, int, int], Float64Array]
 
 
 _I = sp.Symbol("i", integer=True, nonnegative=True)
@@ -105,9 +112,6 @@ ONE_INDEXED_TABLE = Candidate("the 1-indexed frequencies", _one_indexed_table)
 #: The width of every check (the paper's base model).
 D = 512
 U = EPS64 / 2
-
-#: Relative error of pe.numeric.frequencies (correctly rounded).
-R_OMEGA = FREQUENCY_ROUNDING
 
 #: pe's bound :math:`\delta` on every entry of its float64 table.
 DELTA = ENTRY()
@@ -175,17 +179,6 @@ class WavelengthLaw(NamedTuple):
     last_text: str
 
 
-def paper_wavelength(i: Any, d: Any) -> Any:
-    r"""The paper's :math:`\lambda_i = 2\pi \cdot 10000^{2i/d}`.
-
-    Examples
-    --------
-    >>> paper_wavelength(sp.Integer(1), sp.Integer(4))
-    200*pi
-    """
-    return 2 * sp.pi * _BASE ** (2 * i / d)
-
-
 def _paper_last(d: Any) -> Any:
     return 2 * sp.pi * _BASE ** ((d - 2) / d)
 
@@ -242,7 +235,7 @@ def wavelength_progression(law: WavelengthLaw = PAPER_WAVELENGTHS) -> Proof:
 
 
 def _doubled_exponent_wavelength(i: Any, d: Any) -> Any:
-    return 2 * sp.pi * sp.Integer(10000) ** (4 * i / d)
+    return 2 * sp.pi * _BASE ** (4 * i / d)
 
 
 #: The stated last wavelength :math:`2\pi \cdot 10000` (the paper's sentence), one step too far.
@@ -261,15 +254,14 @@ DOUBLED_EXPONENT_WAVELENGTHS = Candidate(
 def _wavelengths(law: WavelengthLaw) -> Evidence:
     lam = wavelengths(D)
     ratios = lam[1:] / lam[:-1]
-    d = sp.Symbol("d", integer=True, positive=True)
-    expected_last = float(sp.lambdify(d, law.last(d), "numpy")(D))
+    expected_last = float(sp.lambdify(_D, law.last(_D), "numpy")(D))
     ratio_error = float(np.abs(ratios / 10000.0 ** (2 / D) - 1).max())
     last_error = abs(lam[-1] / expected_last - 1)
     first_error = abs(lam[0] / (2 * np.pi) - 1)
-    # each wavelength: a frequency and 2 pi / omega, so R_OMEGA + 2u; a ratio of two, a
+    # each wavelength: a frequency and 2 pi / omega, so r_omega + 2u; a ratio of two, a
     # power and a quotient: at most three such errors
     rounding = Tolerance(
-        3 * (R_OMEGA + 2 * U), r"3(r_\omega + 2u),\ r_\omega = u \text{ (relative)}"
+        3 * (FREQUENCY_ROUNDING + 2 * U), r"3(r_\omega + 2u),\ r_\omega = u \text{ (relative)}"
     )
     return within(
         max(ratio_error, last_error, first_error),
@@ -334,11 +326,12 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
     error = float(np.abs(frequencies[:-1] / paper[1:] - 1).max())
     extra = abs(frequencies[-1] / 1e-4 - 1)
     exponent = round(float(np.log(frequencies[0]) / np.log(10000.0)) * D)
+    rounding = FREQUENCY_ROUNDING + power_rounding(D) + U
     return within(
         max(error, extra),
-        Tolerance(R_OMEGA + power_rounding(D) + U, r"u + r_{\text{pow}} + u \text{ (relative)}"),
+        Tolerance(rounding, r"u + r_{\text{pow}} + u \text{ (relative)}"),
         f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max relative difference "
-        f"{measured(error, R_OMEGA + power_rounding(D) + U)}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
+        f"{measured(error, rounding)}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
         f"its lowest {frequencies[-1]:.3g}",
     )
 
@@ -410,10 +403,9 @@ def width_refinement(index_factor: int = 2) -> Proof:
     >>> width_refinement().holds, width_refinement(1).holds
     (True, False)
     """
-    b = sp.Symbol("base", positive=True)
 
     def omega(index: Any, width: Any) -> Any:
-        return b ** (-2 * index / width)
+        return BASE ** (-2 * index / width)
 
     derivation = Derivation()
     residual = sp.Matrix([omega(_I, _D) - omega(index_factor * _I, 2 * _D)])
@@ -459,17 +451,14 @@ def _inserted_at_every_width(index: Callable[[Any], Any]) -> Evidence:
     :math:`\omega_i = b^{-2i/d}` and :math:`\omega_{i+1}`, and the last one (``i = d/2 - 1``)
     below the old slowest. Exact: the logarithm of each ratio, expanded, has the sign SymPy
     decides from the assumptions (``c``, ``d`` positive)."""
-    c = sp.Symbol("c", positive=True)
-    i = sp.Symbol("i", integer=True, nonnegative=True)
-    d = sp.Symbol("d", integer=True, positive=True)
-    base = 1 + c
+    base = 1 + sp.Symbol("c", positive=True)
 
     def log_ratio(k_new: Any, i_old: Any) -> Any:
-        ratio = sp.powsimp(base ** (-k_new / d) / base ** (-2 * i_old / d))
+        ratio = sp.powsimp(base ** (-k_new / _D) / base ** (-2 * i_old / _D))
         return sp.expand(sp.expand_log(sp.log(ratio), force=True))
 
-    below, above = log_ratio(index(i), i), log_ratio(index(i), i + 1)
-    last = log_ratio(index(d / 2 - 1), d / 2 - 1)
+    below, above = log_ratio(index(_I), _I), log_ratio(index(_I), _I + 1)
+    last = log_ratio(index(_D / 2 - 1), _D / 2 - 1)
     holds = bool(below.is_negative and above.is_positive and last.is_negative)
     return Evidence(
         Method.SYMPY,
@@ -494,8 +483,7 @@ def _inserted(counts: tuple[int, int]) -> Evidence:
     in_range = all(
         top == 1.0
         and bottom > 1e-4
-        and abs(bottom / 10000.0 ** (-(w - 2) / w) - 1)
-        <= FREQUENCY_ROUNDING + power_rounding(w) + EPS64
+        and abs(bottom / slowest_frequency(w) - 1) <= FREQUENCY_ROUNDING + power_rounding(w) + EPS64
         for (top, bottom), w in zip(spans, (D, 2 * D), strict=True)
     )
     return checked(
@@ -627,17 +615,6 @@ claim(
 )
 
 
-def chord_squared(w: Any) -> Any:
-    r"""The squared step of a pair turning by :math:`\omega`: :math:`4\sin^2(\omega/2) = 2 - 2\cos\omega`.
-
-    Examples
-    --------
-    >>> chord_squared(sp.pi)
-    4
-    """
-    return 2 - 2 * sp.cos(w)
-
-
 def step_distance(squared_step: Callable[[Any], Any] = chord_squared) -> Proof:
     r"""Prove :math:`\lVert v(p+1) - v(p) \rVert = 2\sin(\omega/2)` for one pair (a smooth step).
 
@@ -649,9 +626,8 @@ def step_distance(squared_step: Callable[[Any], Any] = chord_squared) -> Proof:
     >>> step_distance().holds, step_distance(lambda w: w**2).holds
     (True, False)
     """
-    p = sp.Symbol("p", real=True)
     w = sp.Symbol("omega", positive=True)
-    step = sp.Matrix([sp.sin(w * (p + 1)) - sp.sin(w * p), sp.cos(w * (p + 1)) - sp.cos(w * p)])
+    step = pair(P + 1, w) - pair(P, w)
     target = squared_step(w)
     derivation = Derivation()
     derivation.note(
@@ -678,7 +654,7 @@ def _steps(factor: float) -> Evidence:
     steps = np.abs(np.diff(table, axis=0))
     label = "ω_i" if factor == 1.0 else f"{factor:g} ω_i"
     # two entries within DELTA, their difference rounded (at most 2), the bound's frequency
-    rounding = Tolerance(2 * DELTA + 2 * U + R_OMEGA, r"2\delta + 2u + r_\omega")
+    rounding = Tolerance(2 * DELTA + 2 * U + FREQUENCY_ROUNDING, r"2\delta + 2u + r_\omega")
     return at_most(
         float((steps - factor * omega).max()),
         0.0,
@@ -835,35 +811,6 @@ claim(
 )
 
 
-#: The right-hand side of :math:`W[e; q] = \dots` as a function ``(W_e, W_q, e, q)``.
-Projection = Callable[[Any, Any, Any, Any], Any]
-
-
-def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
-    r""":math:`W_e e + W_q q`: two separate projections, added.
-
-    Examples
-    --------
-    >>> separate_projections(sp.eye(1), 2 * sp.eye(1), sp.eye(1), sp.eye(1))
-    Matrix([[3]])
-    """
-    return w_e @ e + w_q @ q
-
-
-def projection_text(rhs: Projection) -> str:
-    r"""The right-hand side ``rhs`` written out, as plain LaTeX ("W_e e + W_q q").
-
-    Examples
-    --------
-    >>> projection_text(separate_projections)
-    'W_e e + W_q q'
-    """
-    w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_q", 2, 2)
-    e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("q", 2, 1)
-    text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_q"})
-    return str(text).replace(r"\left(", "(").replace(r"\right)", ")")
-
-
 def concat_projection(rhs: Projection = separate_projections, *, width: int = 2) -> Proof:
     r"""Prove :math:`W [e; q] = W_e e + W_q q` with ``W = [W_e | W_q]``: concatenating then projecting.
 
@@ -879,8 +826,7 @@ def concat_projection(rhs: Projection = separate_projections, *, width: int = 2)
     size = _validate.positive_int("width", width)
     e = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"e_{r + 1}", real=True))
     q = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"q_{r + 1}", real=True))
-    w_e = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"a_{{{r + 1}{c + 1}}}", real=True))
-    w_q = sp.Matrix(size, size, lambda r, c: sp.Symbol(f"b_{{{r + 1}{c + 1}}}", real=True))
+    w_e, w_q = symbolic_matrix("a", size, size), symbolic_matrix("b", size, size)
     whole = sp.Matrix.hstack(w_e, w_q)
     stacked = sp.Matrix.vstack(e, q)
     derivation = Derivation()
@@ -939,17 +885,6 @@ claim(
 )
 
 
-def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Array:
-    r"""Embeddings that share a direction with the encoding: :func:`random_embeddings` plus :math:`PE(0)`.
-
-    Examples
-    --------
-    >>> np.allclose(embeddings_plus_pe0(2, 4) - random_embeddings(2, 4), [0.0, 1.0, 0.0, 1.0])
-    True
-    """
-    return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
-
-
 #: Embeddings that share a direction with every encoding row (wrong: not isotropic).
 SHARES_PE0 = Candidate("embeddings sharing PE(0)'s direction", embeddings_plus_pe0)
 
@@ -978,22 +913,6 @@ claim(
         r" \approx 0.044 \text{ (measured)} \end{gathered}"
     ),
 )
-
-
-def encoding_row_embeddings(
-    n_tokens: int, d_model: int, seed: int = 5, *, n_positions: int = 200
-) -> Float64Array:
-    r"""Embeddings made of encoding rows: random combinations of :math:`PE(0), \dots, PE(n-1)`.
-
-    Examples
-    --------
-    >>> encoding_row_embeddings(3, 8, n_positions=2).shape
-    (3, 8)
-    """
-    tokens = _validate.positive_int("n_tokens", n_tokens)
-    count = _validate.positive_int("n_positions", n_positions)
-    weights = np.random.default_rng(seed).standard_normal((tokens, count))
-    return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
 
 
 #: Embeddings inside the span of the encoding rows (wrong: not isotropic).
