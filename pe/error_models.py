@@ -13,7 +13,7 @@ and captions state the model from this one object: ``MODEL(...)`` is the bound,
 The models shared by the library and the chapters are here: the shift of a pair
 (:data:`SHIFT`, the model of :func:`pe.numeric.check_rotation_identity`), the rotation of a
 pair by a float64 angle (:data:`ROTATION`), pe's bound on an entry of its table
-(:data:`ENTRY`; :data:`ENTRY_FLOAT32` in float32), a dot product of two rows
+(:data:`ENTRY`; :data:`ENTRY_FLOAT32` and :data:`ENTRY_FLOAT16` in float32 and float16), a dot product of two rows
 (:data:`DOT_PRODUCT`), a distance between two rows from their Gram matrix
 (:data:`GRAM_DISTANCE`) and from the rows ``k`` apart against
 :math:`\sqrt{\sum_i (2 - 2\cos\omega_i k)}` (:data:`OFFSET_DISTANCE`). So are the models
@@ -51,6 +51,7 @@ from pe.numeric import frequencies, sinusoidal_direct
 __all__ = [
     "DOT_PRODUCT",
     "ENTRY",
+    "ENTRY_FLOAT16",
     "ENTRY_FLOAT32",
     "FITTED_SHIFT",
     "GRAM_DISTANCE",
@@ -137,6 +138,11 @@ ENTRY = ErrorModel(
 #: plus the float64 value's error before its rounding (:mod:`pe._rotation_table`).
 ENTRY_FLOAT32 = ErrorModel(
     lambda: 2.0**-25 + 1.6e-15, r"2^{-25} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
+)
+
+#: The same for its float16 table: half a unit in the last place below 1 is :math:`2^{-12}`.
+ENTRY_FLOAT16 = ErrorModel(
+    lambda: 2.0**-12 + 1.6e-15, r"2^{-12} + 2\sqrt2 \cdot 4.9 \times 10^{-16} + 3 \cdot 2^{-54}"
 )
 
 

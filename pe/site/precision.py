@@ -65,9 +65,9 @@ _CURVES = (
     ("direct float64", "o", None),
     ("pe float64", "s", _rotation_table.ENTRY_ERROR_BOUND),
     ("float32 recipe", "^", None),
-    ("pe float32", "D", 2.0**-25 + _rotation_table.ENTRY_ERROR_BOUND),
+    ("pe float32", "D", error_models.ENTRY_FLOAT32()),
     ("float16 recipe", "v", None),
-    ("pe float16", "P", 2.0**-12 + _rotation_table.ENTRY_ERROR_BOUND),
+    ("pe float16", "P", error_models.ENTRY_FLOAT16()),
 )
 
 
