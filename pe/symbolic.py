@@ -75,6 +75,7 @@ __all__ = [
     "Step",
     "Verdict",
     "decide",
+    "encoding",
     "exact_frequencies",
     "exact_width",
     "exponential_form",
@@ -389,6 +390,20 @@ def exact_frequencies(width: int, base: object) -> list[Any]:
     if value <= 1:
         raise ValueError(f"base must be > 1, got {value}")
     return [value ** sp.Rational(-2 * i, size) for i in range(size // 2)]
+
+
+def encoding(position: Any, omegas: Sequence[Any]) -> Any:
+    r"""The whole encoding :math:`PE(p) = (v_0(p), \dots, v_{d/2-1}(p))^T` at the frequencies ``omegas``.
+
+    Pair ``i`` is :func:`pair` at :math:`\omega_i`; a concrete width takes its exact
+    frequencies from :func:`exact_frequencies`.
+
+    Examples
+    --------
+    >>> encoding(P, exact_frequencies(4, 100)).T
+    Matrix([[sin(p), cos(p), sin(p/10), cos(p/10)]])
+    """
+    return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
 
 
 def pythagorean_reduce(expr: Any, angle: Any) -> Any:

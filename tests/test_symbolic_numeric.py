@@ -16,7 +16,6 @@ import sympy as sp
 
 from pe import _rotation_table, numeric, rotary, symbolic, symbolic_rope
 from pe.chapters import conventions as convention_proofs
-from pe.chapters import implications as implication_proofs
 from pe.chapters import rotation_identity as identity_proofs
 
 WIDTHS = [2, 8, 64]
@@ -48,7 +47,6 @@ def test_symbolic_omega_is_numeric_frequencies(d: int, base: int) -> None:
 def test_the_proofs_exact_frequencies_are_numeric_frequencies(d: int) -> None:
     expected = numeric.frequencies(d)
     np.testing.assert_allclose(_floats(symbolic.exact_frequencies(d, 10000)), expected, rtol=REL)
-    np.testing.assert_allclose(_floats(implication_proofs._exact_omegas(d)), expected, rtol=REL)
     seen: list[Any] = []
 
     def spy(k: Any, w: Any) -> Any:

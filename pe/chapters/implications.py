@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import _validate, numeric
+from pe import numeric, symbolic
 from pe._machine_dependent import measured
 from pe._tolerance import (
     EPS64,
@@ -107,17 +107,6 @@ def _closed(derivation: Derivation, residual: Any) -> Any:
     return derivation.pythagoras(residual)
 
 
-def _exact_omegas(d_model: int, power: int = 1) -> list[Any]:
-    width = _validate.even_width("d_model", d_model)
-    if width > 64:
-        raise ValueError(f"d_model must be <= 64 for an exact proof, got {width}")
-    return [sp.Integer(10000) ** sp.Rational(-2 * i * power, width) for i in range(width // 2)]
-
-
-def _pe(position: Any, omegas: list[Any]) -> Any:
-    return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
-
-
 def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
     r"""Largest :math:`|PE(p) \cdot PE(q) - \sum_i \cos(\omega_i^{\mathrm{power}} (q - p))|`, all rows.
 
@@ -164,9 +153,10 @@ def dot_product_concrete(power: int = 1, d_model: int = 8) -> Proof:
     :math:`\omega_i^{\mathrm{power}}`: 1 is the truth, 2 the doubled exponent
     :math:`10000^{-4i/d}` (``10000 ** (2 * i / d)`` with ``i`` stepping by 2).
     """
-    omegas = _exact_omegas(d_model)
-    left = _pe(P, omegas).dot(_pe(P + K, omegas))
-    right = sum((sp.cos(w * K) for w in _exact_omegas(d_model, power)), sp.Integer(0))
+    omegas = symbolic.exact_frequencies(symbolic.exact_width(d_model, 64), 10000)
+    left = symbolic.encoding(P, omegas).dot(symbolic.encoding(P + K, omegas))
+    exponent_law = symbolic.exact_frequencies(d_model, 10000**power)
+    right = sum((sp.cos(w * K) for w in exponent_law), sp.Integer(0))
     statement = rf"PE(p) \cdot PE(p+k) = {sp.latex(right)} \quad (d = {d_model})"
     derivation = Derivation()
     derivation.note(f"Residual: {d_model // 2} pair products minus the sum of cosines", "")
@@ -364,8 +354,8 @@ def norm_per_pair(vector: Callable[[Any, Any], Any] = pair) -> Proof:
 
 def norm_concrete(per_dimension: Any = HALF, d_model: int = 8) -> Proof:
     r"""Prove :math:`\lVert PE(p) \rVert^2 = c\,d` for a concrete width; :math:`c = 1/2` is true."""
-    omegas = _exact_omegas(d_model)
-    vector = _pe(P, omegas)
+    omegas = symbolic.exact_frequencies(symbolic.exact_width(d_model, 64), 10000)
+    vector = symbolic.encoding(P, omegas)
     target = sp.sympify(per_dimension) * d_model
     statement = rf"\lVert PE(p) \rVert^2 = {sp.latex(target)} \quad (d = {d_model})"
     derivation = Derivation()

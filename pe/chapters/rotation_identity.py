@@ -258,10 +258,6 @@ claim(
 )
 
 
-def _pe_vector(position: Any, omegas: list[Any]) -> Any:
-    return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
-
-
 def block_diagonal_identity(
     d_model: int, *, base: int | Any = 10000, block: Block | None = None
 ) -> Proof:
@@ -289,7 +285,7 @@ def block_diagonal_identity(
     omegas = symbolic.exact_frequencies(width, base)
     blocks = [_block(block, K, w) for w in omegas]
     matrix = sp.diag(*blocks)
-    before, after = _pe_vector(P, omegas), _pe_vector(P + K, omegas)
+    before, after = symbolic.encoding(P, omegas), symbolic.encoding(P + K, omegas)
     statement = (
         rf"T_k\,PE(p) = PE(p+k) \text{{ for }} d = {width},\ \mathrm{{base}} = {sp.latex(sp.Rational(base))}:"
         rf" T_k = \operatorname{{diag}}\left(B(k,\omega_0), \dots, B(k,\omega_{{{width // 2 - 1}}})\right)"
