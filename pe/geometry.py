@@ -24,6 +24,12 @@ alone (:func:`one_pair_points`) gives each position its own point on the unit ci
 two of them can come very close: :func:`closest_rows` finds them by brute force, and
 :func:`separation_floor` says which distances are above rounding.
 
+On the table itself, :func:`dot_product_error`, :func:`symmetry_gap` (the dot product is even
+in :math:`k`) and :func:`norm_error` (:math:`\lVert PE(p) \rVert^2 = d/2`) measure these
+facts against :data:`pe.error_models.DOT_PRODUCT`; :func:`pair_distances` gives the chords
+of each pair alone for every offset, and :func:`pair_shift_ratio` how well each pair's own
+block shifts it.
+
 Examples
 --------
 >>> float(dot_by_offset(4, [0])[0])
@@ -35,6 +41,7 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -45,22 +52,31 @@ from pe import _validate, numeric, reference
 from pe._tolerance import EPS64, gamma, phase_tolerance
 
 __all__ = [
+    "FrequencyLaw",
     "chord_lengths",
     "chord_squared",
     "closest_rows",
     "dot_by_offset",
+    "dot_product_error",
     "nearest_rows",
     "neighbour_distance",
+    "norm_error",
     "one_pair_points",
+    "pair_distances",
     "pair_min_distance",
+    "pair_shift_ratio",
     "reference_dot_by_offset",
     "row_distance_by_offset",
     "rows_distance_past",
     "separation_floor",
     "smallest_row_distance",
+    "symmetry_gap",
 ]
 
 Float64Array = npt.NDArray[np.float64]
+
+#: A frequency law ``d -> (d/2,) array`` of angular frequencies, like :func:`pe.numeric.frequencies`.
+FrequencyLaw = Callable[[int], Float64Array]
 
 
 def dot_by_offset(d_model: int, offsets: npt.ArrayLike, *, base: float = 10000.0) -> Float64Array:
@@ -92,6 +108,66 @@ def reference_dot_by_offset(d_model: int, offsets: npt.ArrayLike) -> Float64Arra
     ks = [int(k) for k in _validate.integer_positions("offsets", offsets).ravel()]
     cosines = reference.table(ks, d_model)[:, 1::2]
     return np.array([math.fsum(row) for row in cosines], dtype=np.float64)
+
+
+def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
+    r"""Largest :math:`|PE(p) \cdot PE(q) - \sum_i \cos(\omega_i^{\mathrm{power}} (q - p))|` over every two rows.
+
+    The dot products of all ``n x n`` pairs of rows of :func:`pe.numeric.sinusoidal` (one
+    matrix product) against the sum of cosines of their offset. ``power = 1`` is the identity
+    above; 2 is the doubled exponent :math:`10000^{-4i/d}`. For ``power = 1`` each dot
+    product is within :data:`pe.error_models.DOT_PRODUCT` at reach :math:`2n`.
+
+    Examples
+    --------
+    >>> dot_product_error(8, 20) < 1e-12
+    True
+    """
+    table = numeric.sinusoidal(n_positions, d_model)
+    offsets = np.arange(-(n_positions - 1), n_positions, dtype=np.float64)
+    omega = numeric.frequencies(d_model) ** power
+    f = np.cos(np.multiply.outer(offsets, omega)).sum(axis=1)
+    q_minus_p = np.subtract.outer(np.arange(n_positions), np.arange(n_positions)).T
+    return float(np.abs(table @ table.T - f[q_minus_p + n_positions - 1]).max())
+
+
+def symmetry_gap(d_model: int, position: int, max_offset: int, between: int = 0) -> float:
+    r"""Largest :math:`|PE(p)^{\mathsf T} T_j PE(p+k) - PE(p)^{\mathsf T} T_j PE(p-k)|`, ``0 < k < max_offset``.
+
+    ``between`` is :math:`j`: 0 places nothing between the rows (the dot product, even in
+    :math:`k`: the gap is the rounding of two dot products, each within
+    :data:`pe.error_models.DOT_PRODUCT`), another offset the shift matrix :math:`T_j`
+    (:func:`pe.numeric.shift_matrix`), which tells ``k`` ahead from ``k`` behind.
+
+    Examples
+    --------
+    >>> symmetry_gap(16, 100, 50) < 1e-12, symmetry_gap(16, 100, 50, between=1) > 0.1
+    (True, True)
+    """
+    ks = np.arange(1, max_offset)
+    table = numeric.sinusoidal(np.concatenate([[position], position + ks, position - ks]), d_model)
+    row = numeric.shift_matrix(between, d_model).T @ table[0]
+    ahead, behind = table[1 : 1 + ks.size], table[1 + ks.size :]
+    return float(np.abs(ahead @ row - behind @ row).max())
+
+
+def norm_error(d_models: tuple[int, ...], positions: npt.ArrayLike, per_dimension: float) -> float:
+    r"""Largest :math:`|\lVert PE(p) \rVert - \sqrt{c\,d}|` over the widths and positions, :math:`c` = ``per_dimension``.
+
+    Every pair has norm 1, so :math:`c = 1/2` is the truth. The squared norm is a dot product
+    of a row with itself, within :data:`pe.error_models.DOT_PRODUCT` at reach 0, and its
+    square root (at least 1) halves that error.
+
+    Examples
+    --------
+    >>> norm_error((8,), [0, 10**9], 0.5) < 1e-14
+    True
+    """
+    worst = 0.0
+    for d in d_models:
+        norms = np.linalg.norm(numeric.sinusoidal(positions, d), axis=1)
+        worst = max(worst, float(np.abs(norms - np.sqrt(per_dimension * d)).max()))
+    return worst
 
 
 def chord_lengths(omega: npt.ArrayLike, offsets: npt.ArrayLike) -> Float64Array:
@@ -151,22 +227,34 @@ def row_distance_by_offset(
     return np.asarray(np.sqrt(np.maximum(squared, 0.0)), dtype=np.float64)
 
 
-def nearest_rows(n_positions: int, d_model: int, *, base: float = 10000.0) -> tuple[int, float]:
+def nearest_rows(
+    n_positions: int,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    frequencies: npt.ArrayLike | None = None,
+) -> tuple[int, float]:
     """Among positions ``0 .. n-1``: the offset of the closest two rows and their distance.
 
     The distance between rows ``p`` and ``q`` depends only on ``|p - q|``, so the minimum
     over all pairs of rows is the minimum of :func:`row_distance_by_offset` (chord form)
-    over ``k = 1 .. n - 1``: :math:`O(n d)` work instead of :math:`O(n^2 d)`.
+    over ``k = 1 .. n - 1``: :math:`O(n d)` work instead of :math:`O(n^2 d)`. The rows have
+    the paper's frequencies, or the ``d_model / 2`` given ``frequencies`` (a candidate law).
 
     Examples
     --------
     >>> nearest_rows(100, 16)[0]
     1
+    >>> nearest_rows(1000, 4, frequencies=[np.pi / 2, np.pi / 4])[1] < 1e-12  # period 8
+    True
     """
     n = _validate.positive_int("n_positions", n_positions)
     if n < 2:
         raise ValueError("n_positions must be >= 2")
-    distances = row_distance_by_offset(np.arange(1, n), d_model, base=base, chord=True)
+    if frequencies is None:
+        distances = row_distance_by_offset(np.arange(1, n), d_model, base=base, chord=True)
+    else:
+        distances = chord_lengths(frequencies, np.arange(1, n))
     index = int(np.argmin(distances))
     return index + 1, float(distances[index])
 
@@ -207,13 +295,60 @@ def pair_min_distance(
     >>> pair_min_distance([2 * np.pi / 8], 20)[1].tolist()
     [8]
     """
+    distance = pair_distances(omega, n_positions)
+    where = np.argmin(distance, axis=0)
+    return distance[where, np.arange(distance.shape[1])], (where + 1).astype(np.int64)
+
+
+def pair_distances(omega: npt.ArrayLike, n_positions: int) -> Float64Array:
+    r"""Per offset ``0 < k < n`` (rows) and frequency (columns): :math:`\lVert v(p+k) - v(p) \rVert = 2|\sin(\omega k/2)|`.
+
+    The chord of one pair's circle, the same for every ``p``; the sine of the half angle,
+    formed in float64, errs by about :math:`\varepsilon + u\,\omega k`.
+
+    Examples
+    --------
+    >>> pair_distances([np.pi], 3).round(12).tolist()
+    [[2.0], [0.0]]
+    """
     w = np.asarray(omega, dtype=np.float64)
     n = _validate.positive_int("n_positions", n_positions)
-    _validate.capped_elements("pair_min_distance", n * w.size, 16)
+    _validate.capped_elements("pair_distances", n * w.size, 16)
     ks = np.arange(1, n, dtype=np.float64)
-    distance = 2.0 * np.abs(np.sin(np.multiply.outer(ks, w) / 2.0))
-    where = np.argmin(distance, axis=0)
-    return distance[where, np.arange(w.size)], (where + 1).astype(np.int64)
+    return np.asarray(2.0 * np.abs(np.sin(np.multiply.outer(ks, w) / 2.0)), dtype=np.float64)
+
+
+def pair_shift_ratio(
+    d_model: int, n_positions: int, offsets: tuple[int, ...], blocks: FrequencyLaw
+) -> float:
+    r"""Worst error/tolerance of :math:`B(k\omega'_i)\,v_i(p)` against :math:`v_i(p+k)`, every pair.
+
+    Each pair alone obeys the rotation identity: its block turns it by :math:`k\omega_i`.
+    The table has the true frequencies; the blocks turn pair ``i`` by :math:`k\omega'_i`
+    with :math:`\omega' =` ``blocks(d)`` (:func:`pe.numeric.frequencies` is the truth). Each
+    entry is held to the shift model :func:`pe.numeric.rotation_tolerance` of its pair,
+    :math:`4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|)` at
+    the largest position: the truth stays at or below 1.
+
+    Examples
+    --------
+    >>> pair_shift_ratio(16, 100, (1, 7), numeric.frequencies) <= 1.0
+    True
+    """
+    omega, used = numeric.frequencies(d_model), blocks(d_model)
+    table = numeric.sinusoidal(n_positions, d_model)
+    worst = 0.0
+    for k in offsets:
+        shifted = numeric.shift(table[: n_positions - k], k)
+        for i in np.flatnonzero(used != omega):
+            angle = k * used[i]
+            a, b = table[: n_positions - k, 2 * i], table[: n_positions - k, 2 * i + 1]
+            shifted[:, 2 * i] = np.cos(angle) * a + np.sin(angle) * b
+            shifted[:, 2 * i + 1] = np.cos(angle) * b - np.sin(angle) * a
+        error = np.abs(shifted - table[k:]).reshape(n_positions - k, d_model // 2, 2)
+        tol = numeric.rotation_tolerance(omega, n_positions, k, np.float64)
+        worst = max(worst, float((error.max(axis=(0, 2)) / tol).max()))
+    return worst
 
 
 def neighbour_distance(d_model: int = 512) -> float:

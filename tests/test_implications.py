@@ -66,19 +66,19 @@ def test_dot_product_statements_of_the_same_check() -> None:
 
 
 def test_dot_product_error_and_the_doubled_exponent() -> None:
-    assert measured.dot_product_error(64, 300) < DOT_PRODUCT(64, 600)
-    assert measured.dot_product_error(64, 300, wrong.DOUBLED_EXPONENT.value) > 1.0
+    assert geometry.dot_product_error(64, 300) < DOT_PRODUCT(64, 600)
+    assert geometry.dot_product_error(64, 300, wrong.DOUBLED_EXPONENT.value) > 1.0
 
 
 def test_symmetry_gap_and_a_shift_between_the_rows() -> None:
-    assert measured.symmetry_gap(64, 500, 200) < DOT_PRODUCT(64, 700)
-    assert measured.symmetry_gap(64, 500, 200, wrong.SHIFT_BETWEEN_ROWS.value) > 1.0
+    assert geometry.symmetry_gap(64, 500, 200) < DOT_PRODUCT(64, 700)
+    assert geometry.symmetry_gap(64, 500, 200, wrong.SHIFT_BETWEEN_ROWS.value) > 1.0
 
 
 def test_norm_error_and_the_wrong_norm() -> None:
     positions = [0, 17, 10**6, 2**40]
-    assert measured.norm_error((8, 64), positions, 0.5) < DOT_PRODUCT(64, 0.0)
-    assert measured.norm_error((8, 64), positions, float(wrong.NORM_SQUARED_D.value)) > 1.0
+    assert geometry.norm_error((8, 64), positions, 0.5) < DOT_PRODUCT(64, 0.0)
+    assert geometry.norm_error((8, 64), positions, float(wrong.NORM_SQUARED_D.value)) > 1.0
 
 
 def test_nearest_rows_against_brute_force() -> None:
@@ -124,10 +124,10 @@ def test_pair_min_distance_against_brute_force() -> None:
 
 @pytest.mark.parametrize("candidate", [wrong.PAIR0_SLOWEST_ANGLE, wrong.RATIONAL_PERIOD])
 def test_pair_shift_ratio_rejects_wrong_blocks(
-    candidate: Candidate[measured.FrequencyLaw],
+    candidate: Candidate[geometry.FrequencyLaw],
 ) -> None:
-    assert measured.pair_shift_ratio(64, 2000, (1, 7), numeric.frequencies) <= 1.0
-    assert measured.pair_shift_ratio(64, 2000, (1, 7), candidate.value) > 1e6
+    assert geometry.pair_shift_ratio(64, 2000, (1, 7), numeric.frequencies) <= 1.0
+    assert geometry.pair_shift_ratio(64, 2000, (1, 7), candidate.value) > 1e6
 
 
 def test_offset_spread() -> None:

@@ -70,11 +70,17 @@ from pe.chapters.rotation_identity import TRANSPOSED_BLOCK, rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
 from pe.geometry import (
-    chord_lengths,
+    FrequencyLaw,
     dot_by_offset,
+    dot_product_error,
+    nearest_rows,
+    norm_error,
+    pair_distances,
     pair_min_distance,
+    pair_shift_ratio,
     reference_dot_by_offset,
     smallest_row_distance,
+    symmetry_gap,
 )
 from pe.position_scores import (
     IDENTITY,
@@ -95,34 +101,12 @@ claim = chapter.claim
 
 Float64Array = npt.NDArray[np.float64]
 
-#: A frequency law ``d -> (d/2,) array`` of angular frequencies, like :func:`pe.numeric.frequencies`.
-FrequencyLaw = Callable[[int], Float64Array]
-
-
 _W = sp.Matrix(2, 2, sp.symbols("w_11 w_12 w_21 w_22", real=True))
 
 
 def _closed(derivation: Derivation, residual: Any) -> Any:
     residual = derivation.angle_addition(sp.Matrix([residual]))
     return derivation.pythagoras(residual)
-
-
-def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
-    r"""Largest :math:`|PE(p) \cdot PE(q) - \sum_i \cos(\omega_i^{\mathrm{power}} (q - p))|`, all rows.
-
-    ``power = 1`` is the true law; 2 is the doubled exponent :math:`10000^{-4i/d}`.
-
-    Examples
-    --------
-    >>> dot_product_error(8, 20) < 1e-12
-    True
-    """
-    table = numeric.sinusoidal(n_positions, d_model)
-    offsets = np.arange(-(n_positions - 1), n_positions, dtype=np.float64)
-    omega = numeric.frequencies(d_model) ** power
-    f = np.cos(np.multiply.outer(offsets, omega)).sum(axis=1)
-    q_minus_p = np.subtract.outer(np.arange(n_positions), np.arange(n_positions)).T
-    return float(np.abs(table @ table.T - f[q_minus_p + n_positions - 1]).max())
 
 
 def offset_cosine(k: Any, w: Any) -> Any:
@@ -196,23 +180,6 @@ claim(
     Check(_dot_products, true=1, wrong=(DOUBLED_EXPONENT,)),
     statement=r"PE(p) \cdot PE(p+k) = \sum_{i=0}^{d/2-1} \cos \omega_i k",
 )
-
-
-def symmetry_gap(d_model: int, position: int, max_offset: int, between: int = 0) -> float:
-    r"""Largest :math:`|PE(p)^{\mathsf T} T_j PE(p+k) - PE(p)^{\mathsf T} T_j PE(p-k)|`, ``0 < k < max_offset``.
-
-    ``between`` is :math:`j`: 0 (no matrix, the raw dot product) or the shift placed between.
-
-    Examples
-    --------
-    >>> symmetry_gap(16, 100, 50) < 1e-12, symmetry_gap(16, 100, 50, between=1) > 0.1
-    (True, True)
-    """
-    ks = np.arange(1, max_offset)
-    table = numeric.sinusoidal(np.concatenate([[position], position + ks, position - ks]), d_model)
-    row = numeric.shift_matrix(between, d_model).T @ table[0]
-    ahead, behind = table[1 : 1 + ks.size], table[1 + ks.size :]
-    return float(np.abs(ahead @ row - behind @ row).max())
 
 
 def offset_symmetry(between: int = 0) -> Proof:
@@ -315,21 +282,6 @@ claim(
         r"\ f(3284) < 0\end{gathered}"
     ),
 )
-
-
-def norm_error(d_models: tuple[int, ...], positions: npt.ArrayLike, per_dimension: float) -> float:
-    r"""Largest :math:`|\lVert PE(p) \rVert - \sqrt{c\,d}|` over the widths and positions, :math:`c` = ``per_dimension``.
-
-    Examples
-    --------
-    >>> norm_error((8,), [0, 10**9], 0.5) < 1e-14
-    True
-    """
-    worst = 0.0
-    for d in d_models:
-        norms = np.linalg.norm(numeric.sinusoidal(positions, d), axis=1)
-        worst = max(worst, float(np.abs(norms - np.sqrt(per_dimension * d)).max()))
-    return worst
 
 
 #: The true squared norm per dimension: :math:`\lVert PE(p) \rVert^2 = d/2`.
@@ -435,15 +387,10 @@ BINARY_COUNTER = Candidate(
 ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
 
 
-def _nearest(law: FrequencyLaw, n: int, d: int) -> tuple[int, float]:
-    distances = chord_lengths(law(d), np.arange(1, n))
-    return int(np.argmin(distances)) + 1, float(distances.min())
-
-
 def _rows_distinct(law: FrequencyLaw) -> Evidence:
-    nearest = [(n, d, *_nearest(law, n, d)) for n, d in ROW_SETTINGS]
+    nearest = [(n, d, *nearest_rows(n, d, frequencies=law(d))) for n, d in ROW_SETTINGS]
     brute = smallest_row_distance(2000, 64)[0]
-    shortcut = _nearest(law, 2000, 64)[1]
+    shortcut = nearest_rows(2000, 64, frequencies=law(64))[1]
     # the Gram matrix's rounding (the chord formula keeps full relative precision: a few eps)
     rounding = GRAM_DISTANCE(64, shortcut) + 8 * EPS64 * shortcut
     return checked(
@@ -459,7 +406,7 @@ def _rows_distinct(law: FrequencyLaw) -> Evidence:
 
 def _rows_repeat_never(law: FrequencyLaw) -> Evidence:
     d, n = 16, 1000
-    k, distance = _nearest(law, n, d)
+    k, distance = nearest_rows(n, d, frequencies=law(d))
     return checked(
         distance > 1e-6,
         f"d={d}, n={n}: smallest distance between two rows {distance:.3g} at offset {k}",
@@ -525,35 +472,6 @@ claim(
 )
 
 
-def pair_shift_ratio(
-    d_model: int, n_positions: int, offsets: tuple[int, ...], blocks: FrequencyLaw
-) -> float:
-    r"""Worst error/tolerance of :math:`B(k\omega'_i)\,v_i(p)` against :math:`v_i(p+k)`, every pair.
-
-    The table has the true frequencies; the blocks turn pair ``i`` by :math:`k\omega'_i`
-    with :math:`\omega' =` ``blocks(d)`` (:func:`pe.numeric.frequencies` is the truth).
-
-    Examples
-    --------
-    >>> pair_shift_ratio(16, 100, (1, 7), numeric.frequencies) <= 1.0
-    True
-    """
-    omega, used = numeric.frequencies(d_model), blocks(d_model)
-    table = numeric.sinusoidal(n_positions, d_model)
-    worst = 0.0
-    for k in offsets:
-        shifted = numeric.shift(table[: n_positions - k], k)
-        for i in np.flatnonzero(used != omega):
-            angle = k * used[i]
-            a, b = table[: n_positions - k, 2 * i], table[: n_positions - k, 2 * i + 1]
-            shifted[:, 2 * i] = np.cos(angle) * a + np.sin(angle) * b
-            shifted[:, 2 * i + 1] = np.cos(angle) * b - np.sin(angle) * a
-        error = np.abs(shifted - table[k:]).reshape(n_positions - k, d_model // 2, 2)
-        tol = numeric.rotation_tolerance(omega, n_positions, k, np.float64)
-        worst = max(worst, float((error.max(axis=(0, 2)) / tol).max()))
-    return worst
-
-
 def _pair0_at(frequency: Callable[[Float64Array], float]) -> FrequencyLaw:
     """The true frequencies, pair 0's replaced by ``frequency(true frequencies)``."""
 
@@ -615,9 +533,7 @@ def _margins(stated: tuple[int, int]) -> Evidence:
     far beyond the rounding of a sine (:math:`\varepsilon` plus the angle's :math:`u\,k\omega`).
     """
     d, n = 512, 10_000
-    omega = numeric.frequencies(d)[[0, -1]]
-    ks = np.arange(1, n, dtype=np.float64)
-    distance = 2.0 * np.abs(np.sin(np.multiply.outer(ks, omega) / 2.0))
+    distance = pair_distances(numeric.frequencies(d)[[0, -1]], n)
     order = np.sort(distance, axis=0)
     clear = bool(np.all(order[1] > 1.5 * order[0]))
     found = tuple(int(k) for k in np.argmin(distance, axis=0) + 1)
