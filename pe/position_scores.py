@@ -25,7 +25,8 @@ block :math:`W` the position-position term is, exactly (:func:`sum_and_differenc
       + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q),
 
 a function of :math:`p - q` alone (:func:`difference_terms`) only when :math:`W` is a scaled
-rotation.
+rotation; a block between two pairs keeps it so only when it is zero (:func:`relative_blocks`),
+and content breaks even the raw dot product (:func:`content_gap`).
 
 Error model
 -----------
@@ -58,17 +59,19 @@ from pe import numeric
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import gamma
 from pe.geometry import dot_by_offset
-from pe.symbolic import OMEGA, P, Q
+from pe.symbolic import OMEGA, P, Q, pair
 
 __all__ = [
     "IDENTITY",
     "RANDOM",
     "ROTATION",
     "Projection",
+    "content_gap",
     "decay_facts",
     "difference_terms",
     "first_rise",
     "offset_spread",
+    "relative_blocks",
     "score_rounding",
     "scores",
     "sum_and_difference",
@@ -264,3 +267,68 @@ def sum_and_difference(w: Any) -> Any:
         + half * (w[1, 1] - w[0, 0]) * sp.cos(OMEGA * (P + Q))
         + half * (w[0, 1] + w[1, 0]) * sp.sin(OMEGA * (P + Q))
     )
+
+
+def relative_blocks(*, same_frequency: bool = False) -> tuple[int, Any]:
+    r"""The blocks :math:`B` between two pairs that keep their score a function of :math:`q - p`.
+
+    Exact, with symbolic entries :math:`b_{11}, \dots, b_{22}` and symbolic positive
+    frequencies :math:`\omega_i \ne \omega_j` (one :math:`\omega_i` for both pairs with
+    ``same_frequency``): the residual :math:`s(p + t, q + t) - s(p, q)` of
+    :math:`s(p, q) = v(\omega_i p)^{\mathsf T} B\,v(\omega_j q)` is rewritten into
+    exponentials and expanded; the exponentials of distinct frequency vectors in
+    :math:`(p, q, t)` are linearly independent, so each coefficient must vanish, and the
+    linear system in the :math:`b`'s is solved.
+
+    Returns
+    -------
+    tuple
+        The number of distinct exponentials, and the solutions as a SymPy set: only the zero
+        block couples two frequencies, and one pair keeps exactly the scaled rotations.
+
+    Examples
+    --------
+    >>> relative_blocks()
+    (8, {(0, 0, 0, 0)})
+    >>> relative_blocks(same_frequency=True)
+    (4, {(b22, -b21, b21, b22)})
+    """
+    p, q, t = sp.symbols("p q t", real=True)
+    first, second = sp.symbols("omega_i omega_j", positive=True)
+    other = first if same_frequency else second
+    entries = sp.symbols("b11 b12 b21 b22")
+    block = sp.Matrix(2, 2, entries)
+
+    def score(a: Any, c: Any) -> Any:
+        return (pair(a, first).T * block * pair(c, other))[0]
+
+    residual = sp.expand((score(p + t, q + t) - score(p, q)).rewrite(sp.exp))
+    groups: dict[tuple[Any, ...], Any] = {}
+    for term in sp.Add.make_args(residual):
+        coefficient, wave = term.as_independent(p, q, t)
+        key = tuple(sp.expand(sp.powsimp(sp.diff(wave, x) / wave)) for x in (p, q, t))
+        groups[key] = groups.get(key, 0) + coefficient
+    equations = [e for e in (sp.expand(c) for c in groups.values()) if e != 0]
+    return len(groups), sp.linsolve(equations, entries)
+
+
+def content_gap(content: tuple[int, int]) -> Any:
+    r"""The raw score with content, :math:`s(p, q) = (x + e_p)^{\mathsf T} (y + e_q)`, at
+    :math:`(1, 1)` minus at :math:`(0, 0)` (the same offset), exactly.
+
+    One pair (:math:`\omega = 1`), :math:`W = I` and ``x = y = content``; :math:`\cos^2 1` is
+    replaced by :math:`1 - \sin^2 1` and the difference expanded. With content it is a
+    non-zero multiple of :math:`\sin 1` (1 is not a multiple of :math:`\pi`): the score is
+    not a function of the offset.
+
+    Examples
+    --------
+    >>> content_gap((1, 0)), content_gap((0, 0))
+    (2*sin(1), 0)
+    """
+    x = sp.Matrix(content)
+
+    def score(p: int, q: int) -> Any:
+        return sp.expand(((x + pair(p, 1)).T * (x + pair(q, 1)))[0])
+
+    return sp.expand((score(1, 1) - score(0, 0)).subs(sp.cos(1) ** 2, 1 - sp.sin(1) ** 2))

@@ -87,9 +87,11 @@ from pe.position_scores import (
     RANDOM,
     ROTATION,
     Projection,
+    content_gap,
     difference_terms,
     first_rise,
     offset_spread,
+    relative_blocks,
     score_rounding,
     scores,
     sum_and_difference,
@@ -776,35 +778,13 @@ def _relative_only(projection: Projection) -> Evidence:
 
 
 def _coupling_block_breaks_offset(pairs: tuple[int, int]) -> Evidence:
-    r"""Is a block :math:`B` that couples pair ``pairs[0]`` with pair ``pairs[1]`` relative
-    only when it is zero? Exact, with symbolic entries :math:`b_{11}, \dots, b_{22}` and
-    symbolic positive frequencies (distinct for distinct pairs): the residual
-    :math:`s(p + t, q + t) - s(p, q)` of :math:`s(p, q) = v(\omega_i p)^{\mathsf T} B\,
-    v(\omega_j q)` is rewritten into exponentials and expanded; the exponentials of distinct
-    frequency vectors in :math:`(p, q, t)` are linearly independent, so each coefficient
-    must vanish, and the linear system in the :math:`b`'s is solved."""
-    p, q, t = sp.symbols("p q t", real=True)
-    first, second = sp.symbols("omega_i omega_j", positive=True)
-    omega = {pairs[0]: first, pairs[1]: second if pairs[1] != pairs[0] else first}
-    entries = sp.symbols("b11 b12 b21 b22")
-    block = sp.Matrix(2, 2, entries)
-
-    def score(a: Any, c: Any) -> Any:
-        return (pair(a, omega[pairs[0]]).T * block * pair(c, omega[pairs[1]]))[0]
-
-    residual = sp.expand((score(p + t, q + t) - score(p, q)).rewrite(sp.exp))
-    groups: dict[tuple[Any, ...], Any] = {}
-    for term in sp.Add.make_args(residual):
-        coefficient, wave = term.as_independent(p, q, t)
-        key = tuple(sp.expand(sp.powsimp(sp.diff(wave, x) / wave)) for x in (p, q, t))
-        groups[key] = groups.get(key, 0) + coefficient
-    equations = [e for e in (sp.expand(c) for c in groups.values()) if e != 0]
-    solutions = sp.linsolve(equations, entries)
-    only_zero = solutions == sp.FiniteSet((0, 0, 0, 0))
+    """Is a block that couples pair ``pairs[0]`` with pair ``pairs[1]`` relative only when it
+    is zero (:func:`pe.position_scores.relative_blocks`, exact)?"""
+    groups, solutions = relative_blocks(same_frequency=pairs[0] == pairs[1])
     return Evidence(
         Method.SYMPY,
-        only_zero,
-        f"block between pairs {pairs[0]} and {pairs[1]}: {len(groups)} exponentials in "
+        solutions == sp.FiniteSet((0, 0, 0, 0)),
+        f"block between pairs {pairs[0]} and {pairs[1]}: {groups} exponentials in "
         f"(p, q, t), each coefficient zero; the blocks keeping s a function of q - p: "
         f"{solutions}",
     )
@@ -834,16 +814,9 @@ claim(
 
 
 def _content_breaks_the_offset(content: tuple[int, int]) -> Evidence:
-    r"""With :math:`W = I`, one pair (:math:`\omega = 1`) and the content ``x = y = content``:
-    is :math:`s(p, q) = (x + e_p)^{\mathsf T} (y + e_q)` different at ``(1, 1)`` and ``(0, 0)``,
-    the same offset? Exact: :math:`\cos^2 1` is replaced by :math:`1 - \sin^2 1`, and the
-    residual expanded; ``sin 1`` is not zero (1 is not a multiple of :math:`\pi`)."""
-    x = sp.Matrix(content)
-
-    def score(p: int, q: int) -> sp.Expr:
-        return sp.expand(((x + pair(p, 1)).T * (x + pair(q, 1)))[0])
-
-    gap = sp.expand((score(1, 1) - score(0, 0)).subs(sp.cos(1) ** 2, 1 - sp.sin(1) ** 2))
+    """With ``x = y = content``, is the raw score different at ``(1, 1)`` and ``(0, 0)``, the
+    same offset (:func:`pe.position_scores.content_gap`, exact)?"""
+    gap = content_gap(content)
     moved = gap.is_zero is False
     return Evidence(
         Method.SYMPY,
