@@ -14,18 +14,12 @@ Each proof reduces a residual to exactly zero (no ``simplify``, no floats):
 
     \lVert v_i(p) - v_i(q) \rVert^2 = 2 - 2\cos\omega_i (p - q),
 
-and for a general :math:`2 \times 2` block :math:`W` between two pairs
-
-.. math::
-
-    v(p)^{\mathsf T} W v(q) = \tfrac{w_{11}+w_{22}}{2}\cos\omega(p-q)
-      + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q)
-      + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q)
-      + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q),
-
-so the score depends on :math:`p + q` unless :math:`W` is a scaled rotation. Every proof
-is a function of one candidate (the right side, the pair, the matrix between the rows, the
-terms kept), the true one by default; the wrong candidates make it fail.
+and for a general :math:`2 \times 2` block :math:`W` between two pairs the score
+:math:`v(p)^{\mathsf T} W v(q)` has terms in :math:`p - q` and in :math:`p + q`
+(:func:`pe.position_scores.sum_and_difference`): it depends on :math:`p + q` unless
+:math:`W` is a scaled rotation. Every proof is a function of one candidate (the right side,
+the pair, the matrix between the rows, the terms kept), the true one by default; the wrong
+candidates make it fail.
 
 The measurements: every angle :math:`\omega_i k` is formed in float64 with absolute error
 about :math:`\varepsilon_{64}\,\omega_i |k|`; a sum over the :math:`d/2` pairs
@@ -38,8 +32,6 @@ Examples
 True
 >>> dot_product_concrete(2).holds  # frequencies squared on the right side
 False
->>> float(dot_by_offset(4, [0])[0]), first_rise([3.0, 2.0, 2.5])
-(2.0, 1)
 """
 
 from __future__ import annotations
@@ -68,7 +60,7 @@ from pe.chapters.rope import (
 )
 from pe.chapters.rotation_identity import TRANSPOSED_BLOCK, rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
-from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE
+from pe.error_models import DOT_PRODUCT, GRAM_DISTANCE, SHIFT
 from pe.geometry import (
     FrequencyLaw,
     dot_by_offset,
@@ -509,10 +501,7 @@ def _every_pair(blocks: FrequencyLaw) -> Evidence:
         f"pair 0's closest two positions are {where[0]} apart at distance {distances[0]:.3g}, "
         f"pair {d // 2 - 1}'s {where[-1]} apart at {distances[-1]:.3g}",
         error=ratio,
-        tolerance=Tolerance(
-            1.0,
-            r"4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\,\omega_i(|p| + |k|) \text{ per pair}",
-        ),
+        tolerance=SHIFT.per_entry("per pair"),
     )
 
 

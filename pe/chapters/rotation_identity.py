@@ -27,11 +27,10 @@ with :math:`R(\theta)` the textbook (counter-clockwise) rotation
 
 Each proof reduces a residual to exactly zero with the strategies of
 :class:`pe.symbolic.Derivation` (angle addition, Pythagoras) or, where multiple angles
-appear, :func:`pe.symbolic.pythagorean_reduce` (polynomial division by :math:`s^2 + c^2 - 1`).
-No ``simplify``, no floats. Every proof takes an optional wrong candidate and then returns
-``holds=False`` with the non-zero residual. The measurements check :mod:`pe.numeric`
-against a candidate too: a shift matrix ``(k, d, base) -> (d, d) array``
-(:func:`shift_matrix`, or a wrong one), a SymPy block, a law on offsets, an offset.
+appear, :func:`pe.symbolic.pythagorean_reduce` (polynomial division by :math:`s^2 + c^2 - 1`),
+and leaves a non-zero residual for a wrong candidate. The measurements take a candidate too:
+a shift matrix ``(k, d, base) -> (d, d) array`` (:func:`shift_matrix` is the truth), a SymPy
+block, a law on offsets, an offset.
 
 The group laws are held to the error model of a product of shift matrices,
 :data:`pe.error_models.SHIFT_PRODUCT`, :math:`\tau(x) = 12\varepsilon_{64} +
@@ -161,14 +160,12 @@ TRANSPOSED_SHIFT_MATRIX = Candidate(
 
 
 def _proved(theorem: Callable[[Block], Proof], *wrong_blocks: Candidate[Block]) -> Check[Block]:
-    """The proof ``theorem`` for the paper's block, rejecting ``wrong_blocks``."""
     return Check(by_proof(theorem), true=symbolic.shift_block, wrong=wrong_blocks)
 
 
 def _measured(
     run: Callable[[ShiftMatrix], Evidence], *wrong_matrices: Candidate[ShiftMatrix]
 ) -> Check[ShiftMatrix]:
-    """The measurement ``run`` of :math:`T_k`, rejecting ``wrong_matrices``."""
     return Check(run, true=shift_matrix, wrong=wrong_matrices)
 
 
@@ -474,11 +471,9 @@ claim(
 
 
 def _ordered_pair(position: Any, w: Any, order: Order) -> Any:
-    if order == "sin-cos":
-        return pair(position, w)
-    if order == "cos-sin":
-        return sp.Matrix([sp.cos(w * position), sp.sin(w * position)])
-    raise ValueError(f"order must be 'sin-cos' or 'cos-sin', got {order!r}")
+    if order not in ("sin-cos", "cos-sin"):
+        raise ValueError(f"order must be 'sin-cos' or 'cos-sin', got {order!r}")
+    return pair(position, w) if order == "sin-cos" else pair(position, w)[::-1, :]
 
 
 def block_in_order(block: Block, order: Order) -> Proof:
