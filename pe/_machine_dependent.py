@@ -33,7 +33,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pe._tolerance import ToleranceCheck
 
-__all__ = ["below", "measured", "on_site", "site_text", "verify_text", "worst_case_text"]
+__all__ = [
+    "below",
+    "measured",
+    "measured_within",
+    "on_site",
+    "site_text",
+    "verify_text",
+    "worst_case_text",
+]
 
 #: A marked part of a detail: ``⟦as measured‖as the site prints it⟧``.
 _MARK = re.compile(r"⟦([^‖⟧]*)‖([^‖⟧]*)⟧")
@@ -87,6 +95,20 @@ def measured(value: float, bound: float, spec: str = ".3g", *, stable: bool = Tr
     """``value`` as this machine measured it for ``pe verify``, :func:`below` ``bound`` on
     the site (``bound`` must hold on every IEEE 754 machine: the error model's)."""
     return on_site(f"{value:{spec}}", below(value, bound, spec, stable=stable))
+
+
+def measured_within(value: float, tolerance: float, spec: str = ".2g") -> str:
+    """:func:`measured` against ``tolerance``, followed by the tolerance rounded up as the
+    site rounds the bound: "below 2e-10 (tolerance 2e-10)", never a "below" figure above the
+    tolerance printed beside it ("below 2e-10 (tolerance 1.9e-10)").
+
+    Examples
+    --------
+    >>> line = measured_within(1.8e-15, 1.94e-10)
+    >>> verify_text(line), site_text(line)
+    ('1.8e-15 (tolerance 2e-10)', 'below 2e-10 (tolerance 2e-10)')
+    """
+    return f"{measured(value, tolerance, spec)} (tolerance {_round_up(tolerance)})"
 
 
 def worst_case_text(check: ToleranceCheck, text: str) -> str:

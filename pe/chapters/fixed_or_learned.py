@@ -33,7 +33,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric
-from pe._machine_dependent import measured, worst_case_text
+from pe._machine_dependent import measured, measured_within, worst_case_text
 from pe._tolerance import EPS64, Tolerance
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT
@@ -247,8 +247,8 @@ def _stack_sum(connection: Connection) -> Evidence:
         gap,
         tolerance,
         f"{connection.name} stack, d={d}, {layers} sublayers: "
-        f"max |h_L - (x + PE) - Σ f_l(LN(h_l))| = {measured(gap, tolerance.value, '.2g')} "
-        f"(tolerance {tolerance.value:.2g})",
+        f"max |h_L - (x + PE) - Σ f_l(LN(h_l))| = "
+        f"{measured_within(gap, tolerance.value)}",
     )
 
 
@@ -277,8 +277,7 @@ def _exercise_sum(summed: Callable[[StackRun], Array]) -> Evidence:
         gap,
         tolerance,
         f"pre-LN stack, d={d}, {layers} sublayers: max |h_L - Σ - (x + PE)| = "
-        f"{measured(gap, tolerance.value, '.2g')} "
-        f"(tolerance {tolerance.value:.2g})",
+        f"{measured_within(gap, tolerance.value)}",
     )
 
 

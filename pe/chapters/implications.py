@@ -44,7 +44,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric, symbolic
-from pe._machine_dependent import measured
+from pe._machine_dependent import measured, measured_within
 from pe._tolerance import (
     EPS64,
     Tolerance,
@@ -158,7 +158,7 @@ def _dot_products(power: int) -> Evidence:
         error,
         tol,
         f"d={d}, all {n}x{n} dot products of rows against sum_i cos({law} (q - p)): "
-        f"max error {measured(error, tol.value, '.2g')} (tolerance {tol.value:.2g})",
+        f"max error {measured_within(error, tol.value)}",
     )
 
 
@@ -212,8 +212,7 @@ def _symmetric(between: int) -> Evidence:
         gap,
         Tolerance(tol, f"2({DOT_PRODUCT.latex})"),
         f"d={d}, p={p}, k=1..{reach - 1}: max |{label} ahead - behind| = "
-        f"{measured(gap, tol, '.2g')} "
-        f"(tolerance {tol:.2g})",
+        f"{measured_within(gap, tol)}",
     )
 
 

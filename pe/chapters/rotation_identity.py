@@ -59,7 +59,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric, symbolic
-from pe._machine_dependent import measured, worst_case_text
+from pe._machine_dependent import measured, measured_within, worst_case_text
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import (
     FITTED_SHIFT,
@@ -121,8 +121,7 @@ def _law(
     return within(
         worst,
         tolerance,
-        f"{text}, d={LAW_WIDTH}, {shown}: max error {measured(worst, tolerance.value, '.2g')} "
-        f"(tolerance {tolerance.value:.2g})",
+        f"{text}, d={LAW_WIDTH}, {shown}: max error {measured_within(worst, tolerance.value)}",
     )
 
 
@@ -389,7 +388,7 @@ def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64
             f"d={d_model}: M fitted by least squares from 1031 positions; "
             f"max|M - T_{k}| = {measured(gap, tolerance, '.2g')}; M maps {2 * k} to {3 * k} "
             f"within {measured(first, tolerance, '.2g')} and {3 * k} to {4 * k} within "
-            f"{measured(second, tolerance, '.2g')} (tolerance {tolerance:.2g})"
+            f"{measured_within(second, tolerance)}"
         )
     return within(worst, FITTED_SHIFT.per_entry("per width"), "; ".join(texts))
 

@@ -40,7 +40,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, bug_zoo, conventions, from_scratch, numeric, reference
-from pe._machine_dependent import measured
+from pe._machine_dependent import measured, measured_within
 from pe._tolerance import (
     EPS64,
     FREQUENCY_ROUNDING,
@@ -737,8 +737,8 @@ def _finite_means(shift: float) -> Evidence:
         worst,
         rounding,
         f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
-        f"{label} (40-digit mpmath): max difference {measured(worst, rounding.value, '.2g')} "
-        f"(tolerance {rounding.value:.2g})",
+        f"{label} (40-digit mpmath): max difference "
+        f"{measured_within(worst, rounding.value)}",
     )
 
 

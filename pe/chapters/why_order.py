@@ -51,7 +51,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate
-from pe._machine_dependent import measured, worst_case_text
+from pe._machine_dependent import measured, measured_within, worst_case_text
 from pe._tolerance import Tolerance
 from pe.attention import (
     CONSTANT_PE0,
@@ -271,7 +271,7 @@ def _sentences(encoding: Encoding) -> Evidence:
         pair.word_gap,
         Tolerance(pair.tolerance, r"\max B(X_1) + \max B(X_2)"),
         f"d=64, {encoding.label}: largest difference between a word's outputs in the two "
-        f"sentences {measured(pair.word_gap, pair.tolerance)} (tolerance {pair.tolerance:.3g})",
+        f"sentences {measured_within(pair.word_gap, pair.tolerance, '.3g')}",
     )
 
 
@@ -352,7 +352,7 @@ def _rows_alone(layer: Layer, encoding: Encoding) -> Evidence:
         gap,
         Tolerance(bound, r"2 \max B(X)"),
         f"n=32, d=64, {encoding.label}: each row computed alone vs all at once, "
-        f"max difference {measured(gap, bound)} (tolerance {bound:.3g})",
+        f"max difference {measured_within(gap, bound, '.3g')}",
     )
 
 
