@@ -10,6 +10,7 @@ from functools import partial
 import pytest
 
 from pe import claims
+from pe._machine_dependent import site_text
 from pe._tolerance import Tolerance, exact
 from pe.claims import Candidate
 from pe.site import report
@@ -36,6 +37,32 @@ def test_claim_rejects_every_wrong_candidate(claim: claims.Claim) -> None:
     assert result.controls, "every claim with checks needs at least one wrong candidate"
     accepted = [e.detail for e in result.controls if e.holds]
     assert accepted == []
+
+
+#: A figure printed "below" a bound, and a tolerance printed after it in the same detail.
+BELOW_THEN_TOLERANCE = re.compile(r"below ([0-9.e+-]+)[^()]*?\(tolerance ([0-9.e+-]+)\)")
+
+
+def below_above_tolerance(line: str) -> list[str]:
+    """The parts of a site line that print a figure "below A" with a tolerance B < A after it."""
+    return [
+        m.group(0)
+        for m in BELOW_THEN_TOLERANCE.finditer(line)
+        if float(m.group(1).rstrip(".")) > float(m.group(2).rstrip("."))
+    ]
+
+
+def test_below_above_tolerance_finds_the_contradiction() -> None:
+    assert below_above_tolerance("max error below 2e-10 (tolerance 1.9e-10)") != []
+    assert below_above_tolerance("max error below 2e-10 (tolerance 2e-10)") == []
+    assert below_above_tolerance("gap 0.25 (tolerance 1e-3), below 1 elsewhere") == []
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_no_card_prints_a_bound_above_its_tolerance(claim: claims.Claim) -> None:
+    result = claims.verify(claim.id)
+    lines = [site_text(e.detail) for e in (*result.evidence, *result.controls)]
+    assert [part for line in lines for part in below_above_tolerance(line)] == []
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])

@@ -554,8 +554,8 @@ def _worked_example(table: Table) -> Evidence:
         error,
         ENTRY.tolerance(),
         f"'My name is RK', d={D}, all 4 x 512 entries of {table.__module__}.{table.__qualname__} "
-        f"against 50-digit mpmath: max error {measured(error, DELTA, '.2g')} (tolerance "
-        f"{DELTA:.2g}); "
+        f"against 50-digit mpmath: max error "
+        f"{measured_within(error, DELTA)}; "
         f"PE(1,256) = {values[1, 256]:.6f}",
     )
 
@@ -866,8 +866,8 @@ def _costs(rhs: Projection) -> Evidence:
         ratio == 2,
         f"d={D}: a 512-output projection has {cost['weights_add']} weights after adding and "
         f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; q] − "
-        f"({projection_text(rhs)}) = {measured(error, rounding.value, '.2g')} (tolerance "
-        f"{rounding.value:.2g})",
+        f"({projection_text(rhs)}) = "
+        f"{measured_within(error, rounding.value)}",
         error=error,
         tolerance=rounding,
     )
