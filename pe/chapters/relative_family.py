@@ -61,7 +61,7 @@ from pe.relative import (
     t5_bucket,
     toeplitz_deviation,
 )
-from pe.symbolic import Derivation, Proof
+from pe.symbolic import Derivation, Proof, symbolic_vector
 
 chapter = Chapter(__name__, follows="rope")
 claim = chapter.claim
@@ -139,10 +139,6 @@ claim(
 FOUR_TERMS = ("a", "b", "c", "d")
 
 
-def _vector(name: str, size: int) -> Any:
-    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
-
-
 def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     r"""Prove :math:`(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d)`.
 
@@ -156,7 +152,7 @@ def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     """
     wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
     wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
-    e_i, e_j, u_i, u_j = (_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
+    e_i, e_j, u_i, u_j = (symbolic_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
     terms = {
         "a": e_i.T * wq.T * wk * e_j,
         "b": e_i.T * wq.T * wk * u_j,
