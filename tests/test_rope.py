@@ -164,8 +164,8 @@ def test_converted_weights_give_the_same_scores() -> None:
         @ rotary.rope(x @ w_k.T, ps, pairing="halves").T
     )
     assert not np.allclose(unconverted, meta, atol=1e-3)
-    assert experiments.converted_weights(proofs.permute_both).gap < 1e-12
-    assert experiments.converted_weights(wrong.ONLY_QUERY_PERMUTED.value).gap > 0.1
+    assert rotary.conversion_gap(rotary.permute_both).gap < 1e-12
+    assert rotary.conversion_gap(wrong.ONLY_QUERY_PERMUTED.value).gap > 0.1
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])
@@ -430,7 +430,7 @@ def test_read_rope_code_counts_every_column_a_scaled_rotation_moves(gain: float)
             m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
         maps.append(m)
     assert positions[0] == 0  # the map at 0 is gain * I: every diagonal entry is gain, not 1
-    code = experiments.read_rope_code(maps, positions)
+    code = rotary.read_rope_code(maps, positions)
     assert code.rotated == width
     assert code.pairing == "neither"
 

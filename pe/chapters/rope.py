@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -54,7 +54,7 @@ import sympy as sp
 
 from pe import _validate, from_scratch, numeric, rotary, symbolic
 from pe._machine_dependent import measured, on_site, worst_case_text
-from pe._tolerance import Tolerance, gamma
+from pe._tolerance import Tolerance
 from pe.chapters import recorded
 from pe.claims import (
     Candidate,
@@ -68,7 +68,7 @@ from pe.claims import (
     within,
 )
 from pe.relative import alibi_bias, signed_sinusoid
-from pe.rotary import pairing_permutation
+from pe.rotary import Conversion, RopeCode, pairing_permutation, permute_both, read_rope_code
 from pe.symbolic import (
     OMEGA,
     Derivation,
@@ -270,35 +270,9 @@ def _offsets(
 Rope = Callable[..., Any]
 
 
-def complex_reference(
-    x: Float64Array, positions: npt.NDArray[np.int64], pairing: str
-) -> Float64Array:
-    """Rotate by multiplying complex pairs by :math:`e^{ip\\omega}` (NumPy complex arithmetic).
-
-    Examples
-    --------
-    >>> complex_reference(np.array([[1.0, 0.0]]), np.array([0]), "adjacent")
-    array([[1., 0.]])
-    """
-    d = x.shape[-1]
-    angles = np.multiply.outer(
-        positions.astype(np.float64), rotary.rope_angles(np.array([1]), d)[0]
-    )
-    if pairing == "adjacent":
-        z = (x[..., 0::2] + 1j * x[..., 1::2]) * np.exp(1j * angles)
-        out = np.empty_like(x)
-        out[..., 0::2], out[..., 1::2] = z.real, z.imag
-        return out
-    z = (x[..., : d // 2] + 1j * x[..., d // 2 :]) * np.exp(1j * angles)
-    return np.concatenate([z.real, z.imag], axis=-1)
-
-
 def complex_product(candidate: Rope) -> Evidence:
-    """``candidate`` against :func:`complex_reference`, both pairings, each entry held to
-    twice the rotation's rounding bound.
-
-    Both rotate the same pairs by float64 angles, each within :data:`pe.error_models.ROTATION`
-    of the exact rotation, so their gap is within twice that. 50 random vectors, ``d = 64``,
+    """``candidate`` against :func:`pe.rotary.rope_complex`, both pairings, each entry held to
+    twice the rotation's rounding bound (its error model); 50 random vectors, ``d = 64``,
     positions ``0, 100, .., 4900``.
 
     Examples
@@ -310,7 +284,8 @@ def complex_product(candidate: Rope) -> Evidence:
     ps = np.arange(0, 5000, 100)
     gaps, ratio = [], 0.0
     for pairing in ("adjacent", "halves"):
-        gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
+        reference = rotary.rope_complex(x, ps, pairing=pairing)
+        gap = np.abs(candidate(x, ps, pairing=pairing) - reference)
         bound = 2 * rotary.rope_error_bound(x, ps, pairing=pairing)
         gaps.append(float(gap.max()))
         ratio = max(ratio, float((gap / bound).max()))
@@ -433,26 +408,18 @@ def relative_property_block_diagonal(
     pairing, and pairs ``(i, i + d/2)`` for the halves pairing.
     """
     width = exact_width(d_model, 32)
-    if pairing not in ("adjacent", "halves"):
-        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
-    mode = pairing
     omegas = exact_frequencies(width, base)
     q, k = symbolic_vector("q", width), symbolic_vector("k", width)
-    rm = rotation_matrix(M, omegas, mode, candidate)
-    rn = rotation_matrix(N, omegas, mode, candidate)
-    rd = rotation_matrix(N - M, omegas, mode, candidate)
+    rm = rotation_matrix(M, omegas, pairing, candidate)
+    rn = rotation_matrix(N, omegas, pairing, candidate)
+    rd = rotation_matrix(N - M, omegas, pairing, candidate)
     derivation = Derivation()
-    pairs = (
-        [(2 * i, 2 * i + 1) for i in range(width // 2)]
-        if mode == "adjacent"
-        else [(i, i + width // 2) for i in range(width // 2)]
-    )
     blocks = r", \\ ".join(
         rf"\text{{coordinates }} ({a}, {b}):\ R\left({to_latex(M * w)}\right)"
-        for (a, b), w in zip(pairs, omegas, strict=True)
+        for (a, b), w in zip(rotary.pair_columns(width, pairing), omegas, strict=True)
     )
     derivation.note(
-        f"R_m for d = {width}, {mode} pairing: each pair of coordinates turns by R(m ω_i)",
+        f"R_m for d = {width}, {pairing} pairing: each pair of coordinates turns by R(m ω_i)",
         rf"\begin{{gathered}}{blocks}\end{{gathered}}",
     )
     residual = (rm * q).T * (rn * k) - q.T * (rd * k)
@@ -470,9 +437,9 @@ def relative_property_block_diagonal(
     )
     statement = (
         rf"\langle R_m q, R_n k\rangle = \langle q, R_{{n-m}} k\rangle \text{{ for }} d = {width},"
-        rf" \text{{ {mode} pairing}},\ \omega_i = {sp.latex(sp.Rational(base))}^{{-2i/{width}}}"
+        rf" \text{{ {pairing} pairing}},\ \omega_i = {sp.latex(sp.Rational(base))}^{{-2i/{width}}}"
     )
-    return derivation.proof(f"RoPE relative property, d = {width}, {mode}", statement, residual)
+    return derivation.proof(f"RoPE relative property, d = {width}, {pairing}", statement, residual)
 
 
 _ADJACENT = by_proof(partial(relative_property_block_diagonal, pairing="adjacent"))
@@ -589,68 +556,6 @@ claim(
 )
 
 
-class ConvertedWeights(NamedTuple):
-    """The relative gap between the two pairings' scores, and its bound for a correct conversion."""
-
-    gap: float
-    tolerance: float
-
-
-def converted_weights(
-    candidate: Callable[..., tuple[Any, Any]], d_model: int = 64
-) -> ConvertedWeights:
-    r"""Relative gap between adjacent scores and halves scores of converted weights.
-
-    ``candidate(permute, W_q, W_k)`` converts the weights (``permute(W)`` permutes the rows
-    by :func:`pe.rotary.pairing_permutation`); 32 random tokens at positions ``37 j``.
-
-    The tolerance bounds the gap of weights converted correctly. Both score matrices compute
-    the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with sums in another order:
-    projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`, rotations adding
-    :func:`pe.rotary.rope_error_bound` (and carrying :math:`B_q` of both coordinates of a
-    pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} +
-    |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest score.
-    """
-    rng = np.random.default_rng(5)
-    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
-    x = rng.standard_normal((32, d_model))
-    perm = rotary.pairing_permutation(d_model)
-    ps = np.arange(32) * 37
-    adjacent = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
-    wq2, wk2 = candidate(lambda w: w[perm], w_q, w_k)
-    q2, k2 = x @ wq2.T, x @ wk2.T
-    halves = rotary.rope(q2, ps, pairing="halves") @ rotary.rope(k2, ps, pairing="halves").T
-    g = gamma(d_model)
-    rotated, bounds = [], []
-    for w in (w_q, w_k):
-        projected = x @ w.T
-        carried = g * (np.abs(x) @ np.abs(w).T)
-        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
-        rotated.append(np.abs(rotary.rope(projected, ps)))
-        bounds.append(carried + rotary.rope_error_bound(projected, ps))
-    (q, k), (b_q, b_k) = rotated, bounds
-    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
-    largest = np.abs(adjacent).max()
-    return ConvertedWeights(
-        float(np.abs(adjacent - halves).max() / largest), float(2 * score_bound.max() / largest)
-    )
-
-
-#: A candidate conversion between pairings: ``(permute, q, k) -> (q', k')``.
-Conversion = Callable[[Callable[[Any], Any], Any, Any], tuple[Any, Any]]
-
-
-def permute_both(permute: Callable[[Any], Any], q: Any, k: Any) -> tuple[Any, Any]:
-    """Converting weights between pairings: permute the query and the key alike.
-
-    Examples
-    --------
-    >>> permute_both(lambda v: v[::-1], [1, 2], [3, 4])
-    ([2, 1], [4, 3])
-    """
-    return permute(q), permute(k)
-
-
 def permuted_scores_agree(
     candidate: Conversion = permute_both, d_model: int = 8, *, base: int | Any = 10000
 ) -> Proof:
@@ -690,7 +595,7 @@ ONLY_QUERY_PERMUTED = Candidate("only q permuted (rows of W_q)", lambda f, q, k:
 
 
 def _converted(candidate: Conversion) -> Evidence:
-    gap, bound = converted_weights(candidate)
+    gap, bound = rotary.conversion_gap(candidate)
     return within(
         gap,
         Tolerance(
@@ -915,10 +820,7 @@ def _decay(candidate: Bound) -> Evidence:
     for q, k in decay_pairs():
         bound, scores = candidate(q, k, offsets)
         excess = max(excess, float((np.abs(scores) - bound).max()))
-        # |s(r)| and the bound are sums of d/2 terms of size |h_i| (and of a few roundings
-        # each): near the bound both are within gamma_(d+4) sum|h_i|
-        h = np.abs((q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]))
-        rounding = max(rounding, 2 * gamma(q.size + 4) * float(h.sum()))
+        rounding = max(rounding, rotary.abel_rounding(q, k))
     return at_most(
         excess,
         0.0,
@@ -1050,62 +952,6 @@ def rope_recorded() -> dict[str, Any]:
     ``maps`` (at each position, the matrix whose column ``j`` is the image of unit vector
     ``j``)."""
     return recorded(ROPE_RECORDING)
-
-
-class RopeCode(NamedTuple):
-    r"""What a model's RoPE code does, read off its maps (or what a statement says it does).
-
-    ``pairing`` is ``"adjacent"`` or ``"halves"``, over the first ``rotated`` columns;
-    ``sign`` is ``+1`` where a pair :math:`(a, b)` turns to :math:`(a\cos\theta - b\sin\theta,
-    a\sin\theta + b\cos\theta)`; ``first`` is the position whose map is the identity.
-    """
-
-    pairing: str
-    rotated: int
-    sign: int
-    first: int
-
-    @property
-    def pairs(self) -> list[tuple[int, int]]:
-        """The columns ``(a, b)`` of each rotated pair."""
-        r = self.rotated
-        if self.pairing == "adjacent":
-            return [(a, a + 1) for a in range(0, r, 2)]
-        return [(a, a + r // 2) for a in range(r // 2)]
-
-
-def _partners(moved: npt.NDArray[np.float64]) -> list[int]:
-    """The partner of each moved column: the row, other than its own, where it lands."""
-    off = np.abs(moved - np.diag(np.diag(moved)))
-    return [int(np.argmax(off[:, j])) for j in range(moved.shape[1])]
-
-
-def read_rope_code(maps: Sequence[npt.NDArray[np.float64]], positions: Sequence[int]) -> RopeCode:
-    """A model's pairing, rotated width, sign and first position, from its recorded maps.
-
-    Examples
-    --------
-    >>> found = rope_recorded()["models"]["GPT-J"]
-    >>> read_rope_code([np.array(m) for m in found["maps"]], rope_recorded()["positions"])
-    RopeCode(pairing='adjacent', rotated=16, sign=1, first=0)
-    """
-    width = maps[0].shape[0]
-    identity = np.eye(width)
-    first = next(
-        (p for p, m in zip(positions, maps, strict=True) if np.array_equal(m, identity)), -1
-    )
-    one = maps[list(positions).index(first + 1)] if first + 1 in positions else maps[1]
-    moved = [j for j in range(width) if any(m[j, j] != 1.0 for m in maps)]
-    rotated = len(moved)
-    partner = _partners(one[:rotated, :rotated])
-    if all(partner[j] == j ^ 1 for j in range(rotated)):
-        code = RopeCode("adjacent", rotated, 0, first)
-    elif all(partner[j] == (j + rotated // 2) % rotated for j in range(rotated)):
-        code = RopeCode("halves", rotated, 0, first)
-    else:
-        return RopeCode("neither", rotated, 0, first)
-    signs = {int(np.sign(one[b, a])) for a, b in code.pairs}
-    return code._replace(sign=signs.pop() if len(signs) == 1 else 0)
 
 
 #: The statement below: what each model's code does, by name.
