@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import _validate, reference, rotary
+from pe import _validate, position_scores, reference, rotary
 from pe._tolerance import ToleranceCheck
 from pe.chapters import rope as experiments
 from pe.chapters import rope as proofs
@@ -235,16 +235,16 @@ def test_the_complex_product_matches_and_a_flipped_sign_does_not() -> None:
 
 
 def test_additive_scores_move_with_the_position_and_rope_scores_do_not() -> None:
-    assert min(experiments.offset_spreads(experiments.additive_scores)) > 1.0
-    assert max(experiments.offset_spreads(wrong.ROPE_AFTER_PROJECTION.value)) < 1e-10
+    assert min(position_scores.offset_spreads(position_scores.additive_scores)) > 1.0
+    assert max(position_scores.offset_spreads(wrong.ROPE_AFTER_PROJECTION.value)) < 1e-10
 
 
 def test_rope_scores_rise_again_and_alibi_does_not() -> None:
     offsets = np.arange(0, 2001)
     for scores in experiments.rope_score_sequences(offsets).values():
-        assert experiments.largest_rise(scores) > 0.1 * np.abs(scores).max()
+        assert position_scores.largest_rise(scores) > 0.1 * np.abs(scores).max()
     for scores in wrong.ALIBI_SEQUENCE.value(offsets).values():
-        assert experiments.largest_rise(scores) <= 0
+        assert position_scores.largest_rise(scores) <= 0
     first, second, third = experiments.bound_windows(offsets)
     assert first > second > third
 

@@ -67,7 +67,8 @@ from pe.claims import (
     every_row,
     within,
 )
-from pe.relative import alibi_bias, signed_sinusoid
+from pe.position_scores import largest_rise, rope_after_projection
+from pe.relative import alibi_bias
 from pe.rotary import Conversion, RopeCode, pairing_permutation, permute_both, read_rope_code
 from pe.symbolic import (
     OMEGA,
@@ -94,9 +95,6 @@ claim = chapter.claim
 
 Float64Array = npt.NDArray[np.float64]
 
-#: A way to score query positions ``ms`` against key positions ``ns`` after ``W_q, W_k``.
-Scores = Callable[[Float64Array, Float64Array, Any, Any, np.random.Generator], Float64Array]
-
 #: Positions of the numeric offset checks: the first 64 and far ones (below float16's max).
 POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_001]])
 
@@ -109,43 +107,6 @@ FLOAT16_POSITIONS = POSITIONS[POSITIONS < 10_000]
 
 #: Width of the decay measurements.
 DECAY_WIDTH = 128
-
-
-def additive_scores(
-    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
-) -> Float64Array:
-    """Position-position scores of the additive encoding, ``<W_q PE(m), W_k PE(n)>``."""
-    del rng  # the additive encoding draws nothing
-    table = signed_sinusoid(np.concatenate([ms, ns]), w_q.shape[0])
-    pm, pn = table[: len(ms)], table[len(ms) :]
-    return np.asarray(np.einsum("jd,jd->j", pm @ w_q.T, pn @ w_k.T), dtype=np.float64)
-
-
-def rope_after_projection(
-    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
-) -> Float64Array:
-    """Scores ``<R_m W_q x, R_n W_k x>`` of one random token ``x`` (RoPE after the projections)."""
-    x = rng.standard_normal(w_q.shape[0])
-    q = np.tile(w_q @ x, (len(ms), 1))
-    k = np.tile(w_k @ x, (len(ns), 1))
-    return np.asarray(np.einsum("jd,jd->j", rotary.rope(q, ms), rotary.rope(k, ns)))
-
-
-def offset_spreads(candidate: Scores) -> list[float]:
-    """Spread over ``m`` of ``s(m, m + r)`` for ``r = 0, 1, 10``: 0 for a relative score.
-
-    Random ``W_q, W_k`` (``d = 64``), integer ``m < 2000`` in steps of 7.
-    """
-    rng = np.random.default_rng(6)
-    d = 64
-    w_q = rng.standard_normal((d, d)) / 8
-    w_k = rng.standard_normal((d, d)) / 8
-    ms = np.arange(0, 2000, 7)
-    spreads = []
-    for r in (0, 1, 10):
-        s = candidate(w_q, w_k, ms, ms + r, rng)
-        spreads.append(float(s.max() - s.min()))
-    return spreads
 
 
 def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
@@ -844,18 +805,6 @@ claim(
         r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0\end{gathered}"
     ),
 )
-
-
-def largest_rise(values: npt.ArrayLike) -> float:
-    """Largest ``values[j] - values[i]`` over ``i < j``: 0 for a non-increasing sequence.
-
-    Examples
-    --------
-    >>> largest_rise([3.0, 2.0, 1.0])
-    -1.0
-    """
-    v = np.asarray(values, dtype=np.float64)
-    return float(np.max(v[1:] - np.minimum.accumulate(v)[:-1]))
 
 
 def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
