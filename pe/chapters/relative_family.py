@@ -11,13 +11,11 @@ The proofs, in SymPy, each reducing its residual to exactly zero with named rewr
 - :func:`ntk_frequencies`: NTK-aware base scaling keeps the highest frequency and divides the
   lowest by the scale factor.
 
-The measurements: :func:`pe.relative.identical_token_scores` computes the score matrix of a
-sequence repeating one token under each scheme and :func:`pe.relative.toeplitz_deviation` how
-far it is from depending only on :math:`i - j`; :func:`t5_bucket_properties` checks the properties T5's bucketing
-is designed to have, and :func:`t5_recorded` holds the buckets transformers' own T5 code
-computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.relative.t5_bucket`;
-:func:`alibi_recorded` holds the ALiBi slopes of transformers' BLOOM code, the oracle of
-:func:`pe.relative.alibi_slopes`.
+The measurements run each scheme of :mod:`pe.relative` (the repeated-token test of
+relativity, T5's buckets against the properties they are designed to have, the slopes,
+the context extensions); the claims about other code read what transformers' T5 and BLOOM
+compute, recorded by ``tests/real_code/record.py`` (:func:`t5_recorded`,
+:func:`alibi_recorded`).
 """
 
 from __future__ import annotations

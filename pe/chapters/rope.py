@@ -7,38 +7,19 @@ RoPE rotates pair ``i`` of a query or key at position ``p`` by the angle :math:`
     R(\theta) = \begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{pmatrix},
     \qquad (a, b) \mapsto (a\cos\theta - b\sin\theta,\ b\cos\theta + a\sin\theta).
 
-The proofs, each recorded step by step with :class:`pe.symbolic.Derivation` (expand,
-expand_trig and expand; no ``simplify``, no floats):
+The proofs, recorded step by step with :class:`pe.symbolic.Derivation` (expand, expand_trig,
+expand; no ``simplify``, no floats): the pair rotation is multiplication by
+:math:`e^{\mathrm{i}\theta}` (:func:`complex_form`);
+:math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for one symbolic pair and for
+a concrete width in either pairing; the two pairings differ by a fixed permutation, and
+scores agree when ``q`` and ``k`` are permuted alike; RoPE after :math:`W_q, W_k` keeps the
+property for every :math:`W_q, W_k`, while rotating before projecting, and the additive
+encoding, lose it; summation by parts, behind RoFormer's decay bound.
 
-- :func:`complex_form`: the pair rotation is multiplication by :math:`e^{\mathrm{i}\theta}`;
-- :func:`relative_property`: :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle`
-  for one pair with symbolic ``q``, ``k``, ``m``, ``n`` and frequency;
-- :func:`relative_property_block_diagonal`: the same for a concrete width, either pairing;
-- :func:`pairings_differ_by_permutation` and :func:`permuted_scores_agree`: the two pairings
-  differ by a fixed permutation, and scores agree when ``q`` and ``k`` are permuted alike;
-- :func:`offset_only_after_projection`: RoPE applied after :math:`W_q, W_k` keeps the
-  property for every :math:`W_q, W_k`; rotating before projecting loses it;
-- :func:`additive_counterexample`: the additive encoding loses it after the projections;
-- :func:`summation_by_parts`: the identity behind RoFormer's decay bound.
-
-The measurements feed :func:`pe.rotary.rope` and its helpers a candidate (the rotation
-itself, a permutation, a way to convert weights, a way to score, a bound), the true one and
-the wrong ones alike: :func:`complex_product` (RoPE against the complex product
-:math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_error` and
-:func:`converted_weights` (the two pairings), :func:`offset_spreads` (scores after
-:math:`W_q, W_k` at a fixed offset), :func:`pe.rotary.check_offset_dependence` (at
-:data:`POSITIONS` and :data:`OFFSETS`), :func:`decay_ratio`, :func:`largest_rise`,
-:func:`rope_score_sequences`, :func:`alibi_score_sequence` and :func:`bound_windows`
-(RoFormer's decay bound and the scores). A wrong candidate gives ``holds=False`` or a
+The measurements run :mod:`pe.rotary` and :mod:`pe.position_scores` on each candidate (the
+rotation, a permutation, a conversion of weights, a way to score, a bound), each held to
+the rounding bound of its computation; a wrong candidate gives ``holds=False`` or a
 measurement outside its bound.
-
-Examples
---------
->>> from pe import rotary
->>> complex_product(rotary.rope).holds
-True
->>> largest_rise([3.0, 1.0, 2.0])
-1.0
 """
 
 from __future__ import annotations
