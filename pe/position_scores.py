@@ -12,7 +12,9 @@ With the sinusoidal rows :math:`PE(p)` (:func:`pe.numeric.sinusoidal`), a conten
 :math:`f(q - p) = \sum_i \cos\omega_i (q - p)`, a function of the offset alone that does not
 fall steadily (:func:`first_rise`, :func:`decay_facts`). Whether a score matrix is a function
 of the offset is measured by :func:`offset_spread`: the largest range along one diagonal
-:math:`q - p = k`, at rounding level for a relative score.
+:math:`q - p = k`, at rounding level for a relative score; :func:`offset_spreads` measures
+it for scores after random :math:`W_q, W_k` (:func:`additive_scores`,
+:func:`rope_after_projection`).
 
 For one pair :math:`e_p = v(p) = (\sin\omega p, \cos\omega p)` and a general :math:`2 \times 2`
 block :math:`W` the position-position term is, exactly (:func:`sum_and_difference`),
@@ -59,19 +61,26 @@ from pe import numeric
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import gamma
 from pe.geometry import dot_by_offset
+from pe.relative import signed_sinusoid
+from pe.rotary import rope
 from pe.symbolic import OMEGA, P, Q, pair
 
 __all__ = [
     "IDENTITY",
     "RANDOM",
     "ROTATION",
+    "ProjectedScores",
     "Projection",
+    "additive_scores",
     "content_gap",
     "decay_facts",
     "difference_terms",
     "first_rise",
+    "largest_rise",
     "offset_spread",
+    "offset_spreads",
     "relative_blocks",
+    "rope_after_projection",
     "score_rounding",
     "scores",
     "sum_and_difference",
@@ -91,6 +100,18 @@ def first_rise(values: npt.ArrayLike) -> int | None:
     array = np.asarray(values, dtype=np.float64)
     rises = np.flatnonzero(np.diff(array) > 0)
     return int(rises[0]) if rises.size else None
+
+
+def largest_rise(values: npt.ArrayLike) -> float:
+    """Largest ``values[j] - values[i]`` over ``i < j``: 0 or less for a non-increasing sequence.
+
+    Examples
+    --------
+    >>> largest_rise([3.0, 2.0, 1.0]), largest_rise([3.0, 1.0, 2.0])
+    (-1.0, 1.0)
+    """
+    v = np.asarray(values, dtype=np.float64)
+    return float(np.max(v[1:] - np.minimum.accumulate(v)[:-1]))
 
 
 def decay_facts(d_model: int = 512, k_max: int = 20_000) -> tuple[int, int, float]:
@@ -208,6 +229,79 @@ def offset_spread(matrix: npt.ArrayLike) -> tuple[float, float]:
     n = s.shape[0]
     spread = max(float(np.ptp(np.diagonal(s, offset=k))) for k in range(-(n - 2), n - 1))
     return spread, float(s.std())
+
+
+#: Scores of query positions ``ms`` against key positions ``ns`` after the projections
+#: ``W_q, W_k``: ``(W_q, W_k, ms, ns, rng) -> one score per pair (m_j, n_j)``.
+ProjectedScores = Callable[
+    [Float64Array, Float64Array, Any, Any, np.random.Generator], Float64Array
+]
+
+
+def additive_scores(
+    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
+) -> Float64Array:
+    r"""Position-position scores of the additive encoding, :math:`\langle W_q PE(m_j), W_k PE(n_j)\rangle`.
+
+    :math:`PE` is the sinusoid of :func:`pe.relative.signed_sinusoid` (any integer position);
+    ``rng`` is not used (the additive encoding draws nothing).
+
+    Examples
+    --------
+    >>> w = np.eye(2)
+    >>> additive_scores(w, w, np.array([0, 5]), np.array([3, 8]), np.random.default_rng()).round(6)
+    array([-0.989992, -0.989992])
+    """
+    del rng
+    table = signed_sinusoid(np.concatenate([ms, ns]), w_q.shape[0])
+    pm, pn = table[: len(ms)], table[len(ms) :]
+    return np.asarray(np.einsum("jd,jd->j", pm @ w_q.T, pn @ w_k.T), dtype=np.float64)
+
+
+def rope_after_projection(
+    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
+) -> Float64Array:
+    r"""Scores :math:`\langle R_{m_j} W_q x, R_{n_j} W_k x\rangle` of one token ``x`` drawn from ``rng``.
+
+    RoPE (:func:`pe.rotary.rope`) applied after the projections: a function of
+    :math:`n_j - m_j` alone, up to rounding.
+
+    Examples
+    --------
+    >>> w, rng = np.eye(4), np.random.default_rng(0)
+    >>> s = rope_after_projection(w, w, np.array([0, 7]), np.array([2, 9]), rng)
+    >>> bool(abs(s[0] - s[1]) < 1e-12)
+    True
+    """
+    x = rng.standard_normal(w_q.shape[0])
+    q = np.tile(w_q @ x, (len(ms), 1))
+    k = np.tile(w_k @ x, (len(ns), 1))
+    return np.asarray(np.einsum("jd,jd->j", rope(q, ms), rope(k, ns)))
+
+
+def offset_spreads(candidate: ProjectedScores, d_model: int = 64, *, seed: int = 6) -> list[float]:
+    """Spread (max - min) over ``m`` of the scores ``s(m, m + r)`` for ``r = 0, 1, 10``.
+
+    Random ``W_q, W_k`` (``d x d``, entries of standard deviation 1/8) drawn from
+    ``numpy.random.default_rng(seed)``, then ``candidate`` is called with the same generator;
+    integer ``m < 2000`` in steps of 7. A relative score has spreads at rounding level.
+
+    Examples
+    --------
+    >>> max(offset_spreads(rope_after_projection)) < 1e-10
+    True
+    >>> min(offset_spreads(additive_scores)) > 1.0
+    True
+    """
+    rng = np.random.default_rng(seed)
+    w_q = rng.standard_normal((d_model, d_model)) / 8
+    w_k = rng.standard_normal((d_model, d_model)) / 8
+    ms = np.arange(0, 2000, 7)
+    spreads = []
+    for r in (0, 1, 10):
+        s = candidate(w_q, w_k, ms, ms + r, rng)
+        spreads.append(float(s.max() - s.min()))
+    return spreads
 
 
 def score_rounding(

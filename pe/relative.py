@@ -12,12 +12,12 @@ are small and exact, to compute examples with:
   four terms, two of them through the sinusoid of :math:`i - j` (:func:`signed_sinusoid`) and
   two learned global vectors ``u``, ``v``;
 - T5 (:func:`t5_bucket`, :func:`t5_bias`): a learned scalar per bucket of :math:`j - i`,
-  exact buckets near 0 and logarithmic ones further out;
+  exact buckets near 0 and logarithmic ones further out (:func:`t5_bucket_properties`);
 - ALiBi (:func:`alibi_slopes`, :func:`alibi_bias`): :math:`-m_h (i - j)` for :math:`j \le i`,
-  with the paper's slopes for any head count;
+  with the paper's slopes for any head count (exactly: :func:`alibi_slope_exponents`);
 - NoPE (:func:`causal_mean_attention`): no encoding; the causal mask alone;
 - RoPE's context extensions (:func:`position_interpolation`, :func:`base_scaling` with
-  :func:`ntk_base`): the angles a model trained on :math:`L` positions is run with on
+  :func:`ntk_base`, :func:`ntk_scaled_base`): the angles a model trained on :math:`L` positions is run with on
   :math:`sL`, and how far past the trained angles they reach (:func:`extension_reach`);
 - the repeated-token test of relativity (:func:`identical_token_scores`,
   :func:`toeplitz_deviation`, with its rounding bound :func:`identical_token_rounding`): on a
@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -49,23 +50,28 @@ from pe.rotary import rope, rope_angles
 __all__ = [
     "EXTENSION",
     "SCHEMES",
+    "BucketFunction",
     "Extension",
     "ExtensionReach",
     "alibi_bias",
+    "alibi_slope_exponents",
     "alibi_slopes",
     "base_scaling",
     "causal_mean_attention",
     "extension_reach",
     "identical_token_rounding",
     "identical_token_scores",
+    "interpolated_end",
     "learned_lookup",
     "ntk_base",
+    "ntk_scaled_base",
     "position_interpolation",
     "shaw_offsets",
     "shaw_scores",
     "signed_sinusoid",
     "t5_bias",
     "t5_bucket",
+    "t5_bucket_properties",
     "toeplitz_deviation",
     "transformer_xl_scores",
     "transformer_xl_terms",
@@ -268,6 +274,70 @@ def t5_bucket(
     return np.asarray(out + np.where(n < exact, n, large), dtype=np.int64)
 
 
+#: A T5 bucketing like :func:`t5_bucket`: ``(rel, *, bidirectional, num_buckets, max_distance)``.
+BucketFunction = Callable[..., IntArray]
+
+
+def t5_bucket_properties(
+    bucket: BucketFunction = t5_bucket,
+    *,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> tuple[bool, str]:
+    """Check the properties T5's bucketing is designed to have, for a bucketing function.
+
+    Over every relative position ``r`` with ``|r| <= 4 max_distance``:
+
+    1. buckets lie in ``0 .. num_buckets - 1`` and every bucket is used, except (bidirectional)
+       bucket ``num_buckets // 2``, distance 0 looking forward, which ``r = 0`` never reaches;
+    2. the first ``E`` distances of each direction get one bucket each (exact);
+    3. buckets never decrease with the distance within a direction;
+    4. every distance ``>= max_distance`` falls in the last bucket of its direction;
+    5. (bidirectional) the two directions use disjoint buckets.
+
+    Returns
+    -------
+    tuple
+        ``(all hold, one line per property)``.
+
+    Examples
+    --------
+    >>> t5_bucket_properties()[0]
+    True
+    >>> t5_bucket_properties(lambda rel, **kw: t5_bucket(-np.abs(rel), **kw))[0]
+    False
+    """
+    span = 4 * max_distance
+    rel = np.arange(-span, span + 1)
+    b = np.asarray(
+        bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    )
+    half = num_buckets // 2 if bidirectional else num_buckets
+    exact = half // 2
+    directions = [rel <= 0, rel > 0] if bidirectional else [rel <= 0]
+    results: list[tuple[str, bool]] = []
+    expected = set(range(num_buckets)) - ({half} if bidirectional else set())
+    results.append(("range", set(np.unique(b).tolist()) == expected))
+    exact_ok, monotone_ok, far_ok = True, True, True
+    sets = []
+    for side in directions:
+        distance = np.abs(rel[side])
+        order = np.argsort(distance)
+        distance, values = distance[order], b[side][order]
+        sets.append(set(values.tolist()))
+        small = values[distance < exact]
+        exact_ok &= np.unique(small).size == np.unique(distance[distance < exact]).size
+        monotone_ok &= bool(np.all(np.diff(values) >= 0))
+        far_ok &= bool(np.all(values[distance >= max_distance] == values.max()))
+    results += [("exact near 0", bool(exact_ok)), ("monotone", monotone_ok), ("far", far_ok)]
+    if bidirectional:
+        results.append(("directions disjoint", not (sets[0] & sets[1])))
+    ok = all(flag for _, flag in results)
+    detail = ", ".join(f"{name}: {'yes' if flag else 'NO'}" for name, flag in results)
+    return ok, f"B={num_buckets}, D={max_distance}, bidirectional={bidirectional}: {detail}"
+
+
 def t5_bias(
     n: int, table: npt.ArrayLike, *, bidirectional: bool = True, max_distance: int = 128
 ) -> Float64Array:
@@ -312,6 +382,27 @@ def alibi_slopes(n_heads: int) -> Float64Array:
     return np.asarray(np.exp2(-np.concatenate([first, extra])), dtype=np.float64)
 
 
+def alibi_slope_exponents(n_heads: int) -> list[Fraction]:
+    r"""The exponents :math:`e_h` of ALiBi's slopes :math:`m_h = 2^{-e_h}`, as exact fractions.
+
+    The rule as Press et al. state it in words (paper, section 3: the geometric sequence
+    starting at :math:`2^{-8/H}` with that ratio, for ``H`` a power of two) and as their
+    reference code extends it (``get_slopes``): for other ``H``, the slopes of the closest
+    power of two below, then every other slope of twice that count, as many as are missing.
+    Written as a recursion on exponents, independently of :func:`alibi_slopes`, to check it.
+
+    Examples
+    --------
+    >>> [str(e) for e in alibi_slope_exponents(3)]
+    ['4', '8', '2']
+    """
+    heads = _validate.positive_int("n_heads", n_heads)
+    if heads & (heads - 1) == 0:
+        return [Fraction(8 * h, heads) for h in range(1, heads + 1)]
+    power = 1 << (heads.bit_length() - 1)
+    return alibi_slope_exponents(power) + alibi_slope_exponents(2 * power)[::2][: heads - power]
+
+
 def alibi_bias(n: int, slope: float) -> Float64Array:
     r"""The causal ALiBi bias :math:`-m (i - j)` for :math:`j \le i`, ``-inf`` above the diagonal."""
     size = _validate.positive_int("n", n)
@@ -335,6 +426,19 @@ def causal_mean_attention(values: npt.ArrayLike, *, causal: bool = True) -> Floa
     return np.full(v.size, float(v.mean()))
 
 
+def ntk_scaled_base(b: Any, s: Any, d: Any) -> Any:
+    r"""NTK-aware scaling of the base, :math:`b' = b\,s^{d/(d-2)}`, of numbers or SymPy symbols.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> b, s, d = sp.symbols("b s d", positive=True)
+    >>> ntk_scaled_base(b, s, d)
+    b*s**(d/(d - 2))
+    """
+    return b * s ** (d / (d - 2))
+
+
 def ntk_base(base: float, scale: float, d_model: int) -> float:
     r"""NTK-aware base :math:`b' = b\,s^{d/(d-2)}`: keeps :math:`\omega_0` and divides :math:`\omega_{d/2-1}` by ``s``."""
     b = _validate.base_value("base", base)
@@ -344,7 +448,7 @@ def ntk_base(base: float, scale: float, d_model: int) -> float:
     width = _validate.even_width("d_model", d_model)
     if width < 4:
         raise ValueError(f"d_model must be >= 4 for NTK scaling, got {width}")
-    return float(b * s ** (width / (width - 2)))
+    return float(ntk_scaled_base(b, s, width))
 
 
 #: A context extension ``(n_positions, d_model, scale) -> angles (n, d/2)``: the RoPE angles
@@ -355,6 +459,18 @@ Extension = Callable[[int, int, float], Float64Array]
 def position_interpolation(n_positions: int, d_model: int, scale: float) -> Float64Array:
     r"""Position interpolation: the angles :math:`(p/s)\,\omega_i`, :math:`0 \le p < n`."""
     return rope_angles(n_positions, d_model, scale=scale)
+
+
+def interpolated_end(trained: Any, scale: Any) -> Any:
+    """The largest interpolated position, :math:`(sL - 1)/s = L - 1/s` (for integer ``sL``;
+    numbers or SymPy symbols).
+
+    Examples
+    --------
+    >>> interpolated_end(2048, 4.0)
+    2047.75
+    """
+    return trained - 1 / scale
 
 
 def base_scaling(n_positions: int, d_model: int, scale: float) -> Float64Array:

@@ -17,7 +17,10 @@ used by public code). Two pairings are in use:
 - ``"halves"``: pair ``i`` is ``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face's Llama).
 
 They differ by the fixed permutation of :func:`pairing_permutation`:
-``rope_halves(x) = P rope_adjacent(P^T x)`` with ``(P y)[j] = y[perm[j]]``.
+``rope_halves(x) = P rope_adjacent(P^T x)`` with ``(P y)[j] = y[perm[j]]``; weights
+trained with one pairing serve the other once the rows of :math:`W_q, W_k` are permuted
+alike (:func:`permute_both`, checked by :func:`conversion_gap`). :func:`read_rope_code` reads
+which pairing, rotated width, sign and first position an implementation uses from its maps.
 
 Because rotations compose, :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle`:
 the score depends on the positions only through ``n - m``.
@@ -45,27 +48,37 @@ position 2048, where float16 stops holding every integer.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from pe import _arrays, _validate
-from pe._tolerance import ToleranceCheck, rotation_rounding, worst_case
+from pe._tolerance import ToleranceCheck, gamma, rotation_rounding, worst_case
 from pe.numeric import frequencies
 
 __all__ = [
     "PAIRINGS",
+    "Conversion",
+    "ConversionGap",
     "OffsetCheck",
+    "RopeCode",
     "abel_bound",
+    "abel_rounding",
     "check_offset_dependence",
+    "conversion_gap",
     "offset_error",
     "offset_tolerance",
+    "pair_columns",
     "pairing_permutation",
+    "permute_both",
+    "read_rope_code",
     "rope",
     "rope_angles",
+    "rope_complex",
     "rope_error_bound",
     "rope_scores",
 ]
@@ -120,6 +133,19 @@ def pairing_permutation(d_model: int) -> npt.NDArray[np.int64]:
     width = _validate.even_width("d_model", d_model)
     _validate.capped_elements("pairing_permutation", width, 8)
     return np.concatenate([np.arange(0, width, 2), np.arange(1, width, 2)]).astype(np.int64)
+
+
+def pair_columns(d_model: int, pairing: str) -> list[tuple[int, int]]:
+    """The columns ``(a, b)`` of each pair: ``(2i, 2i+1)`` adjacent, ``(i, i + d/2)`` halves.
+
+    Examples
+    --------
+    >>> pair_columns(4, "adjacent"), pair_columns(4, "halves")
+    ([(0, 1), (2, 3)], [(0, 2), (1, 3)])
+    """
+    if _pairing(pairing) == "adjacent":
+        return [(a, a + 1) for a in range(0, d_model, 2)]
+    return [(a, a + d_model // 2) for a in range(d_model // 2)]
 
 
 def rope_angles(
@@ -338,6 +364,52 @@ def rope_error_bound(
     return np.concatenate([bound, bound], axis=-1)
 
 
+def rope_complex(
+    x: npt.ArrayLike, positions: int | npt.ArrayLike, *, pairing: Pairing = "adjacent"
+) -> Float64Array:
+    r"""RoPE as complex arithmetic: pair :math:`(a, b)` becomes :math:`(a + \mathrm{i}b)\,e^{\mathrm{i}p\omega_i}`.
+
+    A second computation of :func:`rope`, by NumPy's complex exponential and product: the
+    real and imaginary parts of the product are the rotated pair. Error model: both rotate
+    the same pairs by the same float64 angles, each within :data:`pe.error_models.ROTATION`
+    of the exact rotation, so the two differ entry by entry by at most twice
+    :func:`rope_error_bound`.
+
+    Parameters
+    ----------
+    x
+        Real array of shape ``(n, d)``, ``d`` even, one row per position.
+    positions
+        A count ``n`` or ``n`` real positions.
+    pairing
+        ``"adjacent"`` or ``"halves"``, as in :func:`rope`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 array of the shape of ``x``.
+
+    Examples
+    --------
+    >>> rope_complex(np.array([[1.0, 0.0]]), [0])
+    array([[1., 0.]])
+    >>> x = np.ones((3, 4))
+    >>> bool(np.all(np.abs(rope_complex(x, 3) - rope(x, 3)) <= 2 * rope_error_bound(x, 3)))
+    True
+    """
+    v = _as_float_array("x", x).astype(np.float64)
+    mode = _pairing(pairing)
+    width = _validate.even_width("x.shape[-1]", v.shape[-1])
+    angles = np.multiply.outer(_real_positions("positions", positions), frequencies(width))
+    if mode == "adjacent":
+        z = (v[..., 0::2] + 1j * v[..., 1::2]) * np.exp(1j * angles)
+        out = np.empty_like(v)
+        out[..., 0::2], out[..., 1::2] = z.real, z.imag
+        return out
+    z = (v[..., : width // 2] + 1j * v[..., width // 2 :]) * np.exp(1j * angles)
+    return np.concatenate([z.real, z.imag], axis=-1)
+
+
 def _pair_norms(v: Float64Array, pairing: str) -> Float64Array:
     half = v.size // 2
     if pairing == "adjacent":
@@ -534,3 +606,169 @@ def abel_bound(
     bound = float(steps.max()) * np.abs(partial).sum(axis=1)
     scores = np.real(phases @ h)
     return np.asarray(bound, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+
+
+def abel_rounding(q: npt.ArrayLike, k: npt.ArrayLike) -> float:
+    r"""A bound on the rounding of :func:`abel_bound` near the bound: :math:`2\gamma_{d+4} \sum_i |h_i|`.
+
+    :math:`|s(r)|` and the bound are sums of :math:`d/2` terms of size :math:`|h_i|` (and of
+    a few roundings each): near the bound both are within :math:`\gamma_{d+4} \sum_i |h_i|`
+    of their exact values, so ``|s(r)| - bound`` is at most twice that above 0.
+
+    Examples
+    --------
+    >>> ones = np.ones(4)
+    >>> bound, scores = abel_bound(ones, ones, np.arange(100))
+    >>> bool(np.max(np.abs(scores) - bound) <= abel_rounding(ones, ones))
+    True
+    """
+    qv = _as_float_array("q", q).astype(np.float64)
+    kv = _as_float_array("k", k).astype(np.float64)
+    h = np.abs((qv[0::2] + 1j * qv[1::2]) * (kv[0::2] + 1j * kv[1::2]))
+    return 2 * gamma(qv.size + 4) * float(h.sum())
+
+
+class RopeCode(NamedTuple):
+    r"""What a RoPE implementation does, read off its maps by :func:`read_rope_code`.
+
+    ``pairing`` is ``"adjacent"`` or ``"halves"`` (``"neither"`` when the maps pair the
+    columns otherwise), over the first ``rotated`` columns; ``sign`` is ``+1`` where a pair
+    :math:`(a, b)` turns to :math:`(a\cos\theta - b\sin\theta, a\sin\theta + b\cos\theta)`,
+    ``-1`` the other way (0: unread); ``first`` is the position whose map is the identity.
+    """
+
+    pairing: str
+    rotated: int
+    sign: int
+    first: int
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The columns ``(a, b)`` of each rotated pair (:func:`pair_columns`)."""
+        return pair_columns(self.rotated, self.pairing)
+
+
+def _partners(moved: Float64Array) -> list[int]:
+    """The partner of each moved column: the row, other than its own, where it lands."""
+    off = np.abs(moved - np.diag(np.diag(moved)))
+    return [int(np.argmax(off[:, j])) for j in range(moved.shape[1])]
+
+
+def read_rope_code(maps: Sequence[Float64Array], positions: Sequence[int]) -> RopeCode:
+    """A RoPE implementation's pairing, rotated width, sign and first position, from its maps.
+
+    Parameters
+    ----------
+    maps
+        At each position, the ``d x d`` matrix whose column ``j`` is the image of the unit
+        vector ``j`` (the map of a linear RoPE function, read exactly).
+    positions
+        The positions of ``maps``, in the same order.
+
+    Returns
+    -------
+    RopeCode
+        ``first`` is the first position whose map is exactly the identity (-1 if none); the
+        rotated columns are those whose diagonal entry differs from 1 at some position; the
+        pairing and the sign are read from the map one position after ``first`` (else the
+        second map): a column's partner is the row it moves into most.
+
+    Examples
+    --------
+    >>> maps = [rope(np.eye(4), np.full(4, p)).T for p in (0, 1, 2)]
+    >>> read_rope_code(maps, [0, 1, 2])
+    RopeCode(pairing='adjacent', rotated=4, sign=1, first=0)
+    """
+    width = maps[0].shape[0]
+    identity = np.eye(width)
+    first = next(
+        (p for p, m in zip(positions, maps, strict=True) if np.array_equal(m, identity)), -1
+    )
+    one = maps[list(positions).index(first + 1)] if first + 1 in positions else maps[1]
+    moved = [j for j in range(width) if any(m[j, j] != 1.0 for m in maps)]
+    rotated = len(moved)
+    partner = _partners(one[:rotated, :rotated])
+    if all(partner[j] == j ^ 1 for j in range(rotated)):
+        code = RopeCode("adjacent", rotated, 0, first)
+    elif all(partner[j] == (j + rotated // 2) % rotated for j in range(rotated)):
+        code = RopeCode("halves", rotated, 0, first)
+    else:
+        return RopeCode("neither", rotated, 0, first)
+    signs = {int(np.sign(one[b, a])) for a, b in code.pairs}
+    return code._replace(sign=signs.pop() if len(signs) == 1 else 0)
+
+
+#: A conversion of weights between the pairings: ``(permute, W_q, W_k) -> (W_q', W_k')``,
+#: ``permute(W)`` permuting the rows of ``W`` by ``P`` (:func:`pairing_permutation`).
+Conversion = Callable[[Callable[[Any], Any], Any, Any], tuple[Any, Any]]
+
+
+def permute_both(permute: Callable[[Any], Any], q: Any, k: Any) -> tuple[Any, Any]:
+    """Converting weights between pairings: permute the query and the key alike.
+
+    Examples
+    --------
+    >>> permute_both(lambda v: v[::-1], [1, 2], [3, 4])
+    ([2, 1], [4, 3])
+    """
+    return permute(q), permute(k)
+
+
+class ConversionGap(NamedTuple):
+    """The relative gap between the two pairings' scores, and its bound for a correct conversion."""
+
+    gap: float
+    tolerance: float
+
+
+def conversion_gap(convert: Conversion, d_model: int = 64, *, seed: int = 5) -> ConversionGap:
+    r"""Scores of weights trained with the adjacent pairing against the halves pairing's of converted ones.
+
+    Draws :math:`W_q, W_k` (``d x d``) and 32 tokens ``x`` from a standard normal
+    distribution (``numpy.random.default_rng(seed)``), converts the weights by
+    ``convert(permute, W_q, W_k)`` (:func:`permute_both` converts them correctly) and compares
+    the scores :math:`\langle R_m W_q x, R_n W_k x\rangle` at positions ``37 j`` under the
+    adjacent pairing with those of the converted weights under the halves pairing.
+
+    Error model: for weights converted correctly both score matrices compute the same
+    :math:`\langle R_m W_q x, R_n W_k x\rangle` with sums in another order: projections
+    within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`, rotations adding
+    :func:`rope_error_bound` (and carrying :math:`B_q` of both coordinates of a pair),
+    scores within :math:`\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} +
+    |q'| B_{k'}^{\mathsf T}`; the tolerance is twice the largest, over the largest score.
+
+    Returns
+    -------
+    ConversionGap
+        The largest score difference over the largest score, and that tolerance.
+
+    Examples
+    --------
+    >>> found = conversion_gap(permute_both, 8)
+    >>> bool(found.gap <= found.tolerance)
+    True
+    """
+    width = _validate.even_width("d_model", d_model)
+    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
+    w_q, w_k = rng.standard_normal((width, width)), rng.standard_normal((width, width))
+    x = rng.standard_normal((32, width))
+    perm = pairing_permutation(width)
+    ps = np.arange(32) * 37
+    adjacent = rope(x @ w_q.T, ps) @ rope(x @ w_k.T, ps).T
+    wq2, wk2 = convert(lambda w: w[perm], w_q, w_k)
+    q2, k2 = x @ wq2.T, x @ wk2.T
+    halves = rope(q2, ps, pairing="halves") @ rope(k2, ps, pairing="halves").T
+    g = gamma(width)
+    rotated, bounds = [], []
+    for w in (w_q, w_k):
+        projected = x @ w.T
+        carried = g * (np.abs(x) @ np.abs(w).T)
+        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
+        rotated.append(np.abs(rope(projected, ps)))
+        bounds.append(carried + rope_error_bound(projected, ps))
+    (q, k), (b_q, b_k) = rotated, bounds
+    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
+    largest = np.abs(adjacent).max()
+    return ConversionGap(
+        float(np.abs(adjacent - halves).max() / largest), float(2 * score_bound.max() / largest)
+    )

@@ -86,6 +86,7 @@ __all__ = [
     "rotation",
     "shift_block",
     "shift_factor",
+    "symbolic_vector",
     "to_latex",
 ]
 
@@ -351,6 +352,17 @@ def pair(position: Any, w: Any) -> Any:
     return sp.Matrix([sp.sin(w * position), sp.cos(w * position)])
 
 
+def symbolic_vector(name: str, size: int) -> Any:
+    """A column of ``size`` independent real symbols ``name_0 .. name_(size-1)``.
+
+    Examples
+    --------
+    >>> symbolic_vector("q", 2).T
+    Matrix([[q_0, q_1]])
+    """
+    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
+
+
 def exact_width(d_model: int, limit: int) -> int:
     """An even width ``d_model``, at most ``limit``: the size of a proof at a concrete width.
 
@@ -482,11 +494,11 @@ class Derivation:
         self.note("Multiply out the product", to_latex(residual), residual)
         return residual
 
-    def angle_addition(self, residual: Any) -> Any:
-        """The standard strategy: expand arguments, expand_trig, expand."""
-        residual = self.apply(
-            "Expand the arguments, ω(p + k) → ωp + ωk", residual, sp.expand, calls=("expand",)
-        )
+    def angle_addition(
+        self, residual: Any, *, first: str = "Expand the arguments, ω(p + k) → ωp + ωk"
+    ) -> Any:
+        """The standard strategy: expand arguments (the step titled ``first``), expand_trig, expand."""
+        residual = self.apply(first, residual, sp.expand, calls=("expand",))
         residual = self.apply(
             "Apply the angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
         )

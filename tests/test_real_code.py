@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import pe
-from pe import conventions, recipes, relative
+from pe import conventions, recipes, relative, rotary
 from pe.chapters import conventions as conventions_chapter
 from pe.chapters import relative_family, rope
 from pe.identify import load_table
@@ -239,12 +239,12 @@ def test_the_rope_claim_reads_a_flipped_sign_and_a_moved_origin_in_the_maps() ->
     recording = rope.rope_recorded()
     maps = [np.array(m) for m in recording["models"]["GPT-J"]["maps"]]
     positions = recording["positions"]
-    assert rope.read_rope_code(maps, positions) == rope.RopeCode("adjacent", 16, 1, 0)
+    assert rotary.read_rope_code(maps, positions) == rotary.RopeCode("adjacent", 16, 1, 0)
     flipped = [m.T for m in maps]  # the inverse turn: clockwise
-    assert rope.read_rope_code(flipped, positions).sign == -1
+    assert rotary.read_rope_code(flipped, positions).sign == -1
     # code counting from 1: position 0 turns back one step, position 1 does not turn
     shifted = [maps[1].T, maps[0], maps[1], maps[3]]
-    assert rope.read_rope_code(shifted, positions) == rope.RopeCode("adjacent", 16, 1, 1)
+    assert rotary.read_rope_code(shifted, positions) == rotary.RopeCode("adjacent", 16, 1, 1)
 
 
 def test_the_surveys_tables_are_the_recorded_ones_and_a_wrong_table_fails_the_claim(

@@ -66,7 +66,7 @@ def test_t5_bucket_matches_the_reference(
         for r in rel
     ]
     assert got.tolist() == expected
-    ok, detail = measured.t5_bucket_properties(
+    ok, detail = relative.t5_bucket_properties(
         bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
     )
     assert ok, detail
@@ -85,7 +85,7 @@ def test_t5_reference_by_hand() -> None:
 
 @pytest.mark.parametrize("candidate", [wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN], ids=str)
 def test_t5_properties_reject_wrong_bucketings(candidate: Candidate[Any]) -> None:
-    assert not measured.t5_bucket_properties(candidate.value)[0]
+    assert not relative.t5_bucket_properties(candidate.value)[0]
 
 
 def test_t5_bias_depends_only_on_the_offset() -> None:
@@ -203,7 +203,7 @@ def test_ntk_base_keeps_the_first_frequency_and_divides_the_last() -> None:
     assert np.all(new <= old)
     plain = numeric.frequencies(d, wrong.PLAIN_BASE_SCALING.value(10000.0, s, d))
     assert plain[-1] != pytest.approx(old[-1] / s, rel=1e-3)
-    assert proofs.ntk_scaled_base(10000.0, s, d) == relative.ntk_base(10000.0, s, d)
+    assert relative.ntk_scaled_base(10000.0, s, d) == relative.ntk_base(10000.0, s, d)
 
 
 @pytest.mark.parametrize("scheme", ["rope", "shaw", "transformer-xl", "t5", "alibi", "nope"])
@@ -292,7 +292,7 @@ def test_the_old_statements_are_rejected() -> None:
 
     assert claims._interpolation(relative.position_interpolation).holds
     assert not claims._interpolation(wrong.NTK_IN_RANGE.value).holds
-    assert claims._interpolated_end(claims.interpolated_end).holds
+    assert claims._interpolated_end(relative.interpolated_end).holds
     assert not claims._interpolated_end(wrong.INSIDE_TRAINED_RANGE.value).holds
     assert not claims._interpolated_end(wrong.TRAINED_LENGTH_BOUNDARY.value).holds
     assert claims._ntk_unseen(claims.NTK_UNSEEN).holds
@@ -456,7 +456,7 @@ def test_t5_properties_catch_buckets_that_saturate_too_late() -> None:
     def late(rel: Any, **settings: Any) -> Any:
         return relative.t5_bucket(rel, **{**settings, "max_distance": 2 * settings["max_distance"]})
 
-    ok, detail = measured.t5_bucket_properties(late)
+    ok, detail = relative.t5_bucket_properties(late)
     assert not ok
     assert "far: NO" in detail, detail
     assert detail.count("NO") == 1, detail

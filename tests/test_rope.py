@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from pe import _validate, reference, rotary
+from pe import _validate, position_scores, reference, rotary
 from pe._tolerance import ToleranceCheck
 from pe.chapters import rope as experiments
 from pe.chapters import rope as proofs
@@ -164,8 +164,8 @@ def test_converted_weights_give_the_same_scores() -> None:
         @ rotary.rope(x @ w_k.T, ps, pairing="halves").T
     )
     assert not np.allclose(unconverted, meta, atol=1e-3)
-    assert experiments.converted_weights(proofs.permute_both).gap < 1e-12
-    assert experiments.converted_weights(wrong.ONLY_QUERY_PERMUTED.value).gap > 0.1
+    assert rotary.conversion_gap(rotary.permute_both).gap < 1e-12
+    assert rotary.conversion_gap(wrong.ONLY_QUERY_PERMUTED.value).gap > 0.1
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])
@@ -235,16 +235,16 @@ def test_the_complex_product_matches_and_a_flipped_sign_does_not() -> None:
 
 
 def test_additive_scores_move_with_the_position_and_rope_scores_do_not() -> None:
-    assert min(experiments.offset_spreads(experiments.additive_scores)) > 1.0
-    assert max(experiments.offset_spreads(wrong.ROPE_AFTER_PROJECTION.value)) < 1e-10
+    assert min(position_scores.offset_spreads(position_scores.additive_scores)) > 1.0
+    assert max(position_scores.offset_spreads(wrong.ROPE_AFTER_PROJECTION.value)) < 1e-10
 
 
 def test_rope_scores_rise_again_and_alibi_does_not() -> None:
     offsets = np.arange(0, 2001)
     for scores in experiments.rope_score_sequences(offsets).values():
-        assert experiments.largest_rise(scores) > 0.1 * np.abs(scores).max()
+        assert position_scores.largest_rise(scores) > 0.1 * np.abs(scores).max()
     for scores in wrong.ALIBI_SEQUENCE.value(offsets).values():
-        assert experiments.largest_rise(scores) <= 0
+        assert position_scores.largest_rise(scores) <= 0
     first, second, third = experiments.bound_windows(offsets)
     assert first > second > third
 
@@ -430,7 +430,7 @@ def test_read_rope_code_counts_every_column_a_scaled_rotation_moves(gain: float)
             m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
         maps.append(m)
     assert positions[0] == 0  # the map at 0 is gain * I: every diagonal entry is gain, not 1
-    code = experiments.read_rope_code(maps, positions)
+    code = rotary.read_rope_code(maps, positions)
     assert code.rotated == width
     assert code.pairing == "neither"
 

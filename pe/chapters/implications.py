@@ -53,10 +53,7 @@ from pe._tolerance import (
 from pe.chapters.rope import (
     IDENTITY_PROJECTIONS,
     ROPE_AFTER_PROJECTION,
-    Scores,
     additive_counterexample,
-    additive_scores,
-    offset_spreads,
 )
 from pe.chapters.rotation_identity import TRANSPOSED_BLOCK, rotation_identity
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
@@ -79,15 +76,18 @@ from pe.position_scores import (
     RANDOM,
     ROTATION,
     Projection,
+    additive_scores,
     content_gap,
     difference_terms,
     first_rise,
     offset_spread,
+    offset_spreads,
     relative_blocks,
     score_rounding,
     scores,
     sum_and_difference,
 )
+from pe.position_scores import ProjectedScores as Scores
 from pe.symbolic import OMEGA, D, Derivation, K, P, Proof, Q, pair, shift_block, to_latex
 
 chapter = Chapter(__name__, follows="rotation_identity")

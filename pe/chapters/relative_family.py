@@ -11,13 +11,11 @@ The proofs, in SymPy, each reducing its residual to exactly zero with named rewr
 - :func:`ntk_frequencies`: NTK-aware base scaling keeps the highest frequency and divides the
   lowest by the scale factor.
 
-The measurements: :func:`pe.relative.identical_token_scores` computes the score matrix of a
-sequence repeating one token under each scheme and :func:`pe.relative.toeplitz_deviation` how
-far it is from depending only on :math:`i - j`; :func:`t5_bucket_properties` checks the properties T5's bucketing
-is designed to have, and :func:`t5_recorded` holds the buckets transformers' own T5 code
-computes (recorded by ``tests/real_code/record.py``), the oracle of :func:`pe.relative.t5_bucket`;
-:func:`alibi_recorded` holds the ALiBi slopes of transformers' BLOOM code, the oracle of
-:func:`pe.relative.alibi_slopes`.
+The measurements run each scheme of :mod:`pe.relative` (the repeated-token test of
+relativity, T5's buckets against the properties they are designed to have, the slopes,
+the context extensions); the claims about other code read what transformers' T5 and BLOOM
+compute, recorded by ``tests/real_code/record.py`` (:func:`t5_recorded`,
+:func:`alibi_recorded`).
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -55,13 +52,17 @@ from pe.claims import (
 )
 from pe.relative import (
     EXTENSION,
+    BucketFunction,
+    alibi_slope_exponents,
     extension_reach,
     identical_token_rounding,
     identical_token_scores,
-    t5_bucket,
+    interpolated_end,
+    ntk_scaled_base,
+    t5_bucket_properties,
     toeplitz_deviation,
 )
-from pe.symbolic import Derivation, Proof
+from pe.symbolic import Derivation, Proof, symbolic_vector
 
 chapter = Chapter(__name__, follows="rope")
 claim = chapter.claim
@@ -139,10 +140,6 @@ claim(
 FOUR_TERMS = ("a", "b", "c", "d")
 
 
-def _vector(name: str, size: int) -> Any:
-    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
-
-
 def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     r"""Prove :math:`(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d)`.
 
@@ -156,7 +153,7 @@ def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     """
     wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
     wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
-    e_i, e_j, u_i, u_j = (_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
+    e_i, e_j, u_i, u_j = (symbolic_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
     terms = {
         "a": e_i.T * wq.T * wk * e_j,
         "b": e_i.T * wq.T * wk * u_j,
@@ -226,63 +223,6 @@ claim(
         r" + v^{\mathsf T} W_{k,R} R_{i-j}\end{gathered}"
     ),
 )
-
-IntArray = npt.NDArray[np.int64]
-BucketFunction = Callable[..., IntArray]
-
-
-def t5_bucket_properties(
-    bucket: BucketFunction = t5_bucket,
-    *,
-    bidirectional: bool = True,
-    num_buckets: int = 32,
-    max_distance: int = 128,
-) -> tuple[bool, str]:
-    """Check the properties T5's bucketing is designed to have, for a bucketing function.
-
-    1. buckets lie in ``0 .. num_buckets - 1`` and every bucket is used, except (bidirectional)
-       bucket ``num_buckets // 2``, distance 0 looking forward, which ``r = 0`` never reaches;
-    2. the first ``E`` distances of each direction get one bucket each (exact);
-    3. buckets never decrease with the distance within a direction;
-    4. every distance ``>= max_distance`` falls in the last bucket of its direction;
-    5. (bidirectional) the two directions use disjoint buckets.
-
-    Returns
-    -------
-    tuple
-        ``(all hold, one line per property)``.
-    """
-    span = 4 * max_distance
-    rel = np.arange(-span, span + 1)
-    b = np.asarray(
-        bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
-    )
-    half = num_buckets // 2 if bidirectional else num_buckets
-    exact = half // 2
-    directions = [rel <= 0, rel > 0] if bidirectional else [rel <= 0]
-    results: list[tuple[str, bool]] = []
-    # Bidirectional: bucket num_buckets // 2 would be distance 0 looking forward, which
-    # r = 0 never reaches (it is counted backward), so exactly that bucket stays unused.
-    expected = set(range(num_buckets)) - ({half} if bidirectional else set())
-    results.append(("range", set(np.unique(b).tolist()) == expected))
-    exact_ok, monotone_ok, far_ok = True, True, True
-    sets = []
-    for side in directions:
-        distance = np.abs(rel[side])
-        order = np.argsort(distance)
-        distance, values = distance[order], b[side][order]
-        sets.append(set(values.tolist()))
-        small = values[distance < exact]
-        exact_ok &= np.unique(small).size == np.unique(distance[distance < exact]).size
-        monotone_ok &= bool(np.all(np.diff(values) >= 0))
-        far_ok &= bool(np.all(values[distance >= max_distance] == values.max()))
-    results += [("exact near 0", bool(exact_ok)), ("monotone", monotone_ok), ("far", far_ok)]
-    if bidirectional:
-        results.append(("directions disjoint", not (sets[0] & sets[1])))
-    ok = all(flag for _, flag in results)
-    detail = ", ".join(f"{name}: {'yes' if flag else 'NO'}" for name, flag in results)
-    return ok, f"B={num_buckets}, D={max_distance}, bidirectional={bidirectional}: {detail}"
-
 
 #: T5 bucketings ``(rel, *, bidirectional, num_buckets, max_distance) -> buckets``.
 UNCAPPED_BUCKETS = Candidate(
@@ -367,26 +307,6 @@ GEOMETRIC_SLOPES = Candidate(
 ALIBI_HEADS = range(1, 65)
 
 
-def paper_slope_exponents(heads: int) -> list[Fraction]:
-    r"""The exponents :math:`e_h` of ALiBi's slopes :math:`m_h = 2^{-e_h}`, as exact fractions.
-
-    The rule as Press et al. state it in words (paper, section 3: the geometric sequence
-    starting at :math:`2^{-8/H}` with that ratio, for ``H`` a power of two) and as their
-    reference code extends it (``get_slopes``): for other ``H``, the slopes of the closest
-    power of two below, then every other slope of twice that count, as many as are missing.
-    Written as a recursion on exponents, independently of :func:`pe.relative.alibi_slopes`.
-
-    Examples
-    --------
-    >>> [str(e) for e in paper_slope_exponents(3)]
-    ['4', '8', '2']
-    """
-    if heads & (heads - 1) == 0:
-        return [Fraction(8 * h, heads) for h in range(1, heads + 1)]
-    power = 1 << (heads.bit_length() - 1)
-    return paper_slope_exponents(power) + paper_slope_exponents(2 * power)[::2][: heads - power]
-
-
 def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
     r"""Slopes for every ``H`` of :data:`ALIBI_HEADS` against the paper's rule, and the bias.
 
@@ -399,7 +319,7 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
     worst, where = 0.0, ALIBI_HEADS[0]
     for heads in ALIBI_HEADS:
         got = np.asarray(slopes(heads), dtype=np.float64)
-        want = np.array([2.0 ** -float(e) for e in paper_slope_exponents(heads)])
+        want = np.array([2.0 ** -float(e) for e in alibi_slope_exponents(heads)])
         if got.shape != want.shape:
             return checked(False, f"H={heads}: {got.size} slopes for {heads} heads")
         gap = float(np.abs(got / want - 1.0).max())
@@ -413,7 +333,7 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
     geometric = [
         h
         for h in ALIBI_HEADS
-        if len({b - a for a, b in itertools.pairwise(paper_slope_exponents(h))}) <= 1
+        if len({b - a for a, b in itertools.pairwise(alibi_slope_exponents(h))}) <= 1
     ]
     powers = [h for h in ALIBI_HEADS if h & (h - 1) == 0]
     rounding = exponential_rounding(0.0, 0) + EPS64 / 2
@@ -614,12 +534,6 @@ INSIDE_TRAINED_RANGE = Candidate("inside the trained range: (L-1) w_i", lambda n
 TRAINED_LENGTH_BOUNDARY = Candidate("up to L w_i", lambda n, _s: n)
 
 
-def interpolated_end(trained: Any, scale: Any) -> Any:
-    """The largest interpolated position, :math:`(sL - 1)/s = L - 1/s` (for integer ``sL``;
-    numbers or SymPy symbols)."""
-    return trained - 1 / scale
-
-
 def interpolation_reach(end: Callable[[Any, Any], Any]) -> Proof:
     r"""Prove, for every :math:`L`, :math:`s` and pair, where interpolation's largest angle lies.
 
@@ -703,19 +617,6 @@ claim(
         r" less than one step } \omega_i\end{gathered}"
     ),
 )
-
-
-def ntk_scaled_base(b: Any, s: Any, d: Any) -> Any:
-    r"""NTK-aware scaling of the base, :math:`b' = b\,s^{d/(d-2)}` (symbolic or numeric).
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> b, s, d = sp.symbols("b s d", positive=True)
-    >>> ntk_scaled_base(b, s, d)
-    b*s**(d/(d - 2))
-    """
-    return b * s ** (d / (d - 2))
 
 
 def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base) -> Proof:

@@ -7,38 +7,19 @@ RoPE rotates pair ``i`` of a query or key at position ``p`` by the angle :math:`
     R(\theta) = \begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{pmatrix},
     \qquad (a, b) \mapsto (a\cos\theta - b\sin\theta,\ b\cos\theta + a\sin\theta).
 
-The proofs, each recorded step by step with :class:`pe.symbolic.Derivation` (expand,
-expand_trig and expand; no ``simplify``, no floats):
+The proofs, recorded step by step with :class:`pe.symbolic.Derivation` (expand, expand_trig,
+expand; no ``simplify``, no floats): the pair rotation is multiplication by
+:math:`e^{\mathrm{i}\theta}` (:func:`complex_form`);
+:math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for one symbolic pair and for
+a concrete width in either pairing; the two pairings differ by a fixed permutation, and
+scores agree when ``q`` and ``k`` are permuted alike; RoPE after :math:`W_q, W_k` keeps the
+property for every :math:`W_q, W_k`, while rotating before projecting, and the additive
+encoding, lose it; summation by parts, behind RoFormer's decay bound.
 
-- :func:`complex_form`: the pair rotation is multiplication by :math:`e^{\mathrm{i}\theta}`;
-- :func:`relative_property`: :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle`
-  for one pair with symbolic ``q``, ``k``, ``m``, ``n`` and frequency;
-- :func:`relative_property_block_diagonal`: the same for a concrete width, either pairing;
-- :func:`pairings_differ_by_permutation` and :func:`permuted_scores_agree`: the two pairings
-  differ by a fixed permutation, and scores agree when ``q`` and ``k`` are permuted alike;
-- :func:`offset_only_after_projection`: RoPE applied after :math:`W_q, W_k` keeps the
-  property for every :math:`W_q, W_k`; rotating before projecting loses it;
-- :func:`additive_counterexample`: the additive encoding loses it after the projections;
-- :func:`summation_by_parts`: the identity behind RoFormer's decay bound.
-
-The measurements feed :func:`pe.rotary.rope` and its helpers a candidate (the rotation
-itself, a permutation, a way to convert weights, a way to score, a bound), the true one and
-the wrong ones alike: :func:`complex_product` (RoPE against the complex product
-:math:`(a + ib)\,e^{ip\omega_i}`), :func:`permutation_error` and
-:func:`converted_weights` (the two pairings), :func:`offset_spreads` (scores after
-:math:`W_q, W_k` at a fixed offset), :func:`pe.rotary.check_offset_dependence` (at
-:data:`POSITIONS` and :data:`OFFSETS`), :func:`decay_ratio`, :func:`largest_rise`,
-:func:`rope_score_sequences`, :func:`alibi_score_sequence` and :func:`bound_windows`
-(RoFormer's decay bound and the scores). A wrong candidate gives ``holds=False`` or a
+The measurements run :mod:`pe.rotary` and :mod:`pe.position_scores` on each candidate (the
+rotation, a permutation, a conversion of weights, a way to score, a bound), each held to
+the rounding bound of its computation; a wrong candidate gives ``holds=False`` or a
 measurement outside its bound.
-
-Examples
---------
->>> from pe import rotary
->>> complex_product(rotary.rope).holds
-True
->>> largest_rise([3.0, 1.0, 2.0])
-1.0
 """
 
 from __future__ import annotations
@@ -46,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -54,7 +35,7 @@ import sympy as sp
 
 from pe import _validate, from_scratch, numeric, rotary, symbolic
 from pe._machine_dependent import measured, on_site, worst_case_text
-from pe._tolerance import Tolerance, gamma
+from pe._tolerance import Tolerance
 from pe.chapters import recorded
 from pe.claims import (
     Candidate,
@@ -67,8 +48,9 @@ from pe.claims import (
     every_row,
     within,
 )
-from pe.relative import alibi_bias, signed_sinusoid
-from pe.rotary import pairing_permutation
+from pe.position_scores import largest_rise, rope_after_projection
+from pe.relative import alibi_bias
+from pe.rotary import Conversion, RopeCode, pairing_permutation, permute_both, read_rope_code
 from pe.symbolic import (
     OMEGA,
     Derivation,
@@ -76,6 +58,7 @@ from pe.symbolic import (
     exact_frequencies,
     exact_width,
     rotation,
+    symbolic_vector,
     to_latex,
 )
 from pe.symbolic_rope import (
@@ -93,9 +76,6 @@ claim = chapter.claim
 
 Float64Array = npt.NDArray[np.float64]
 
-#: A way to score query positions ``ms`` against key positions ``ns`` after ``W_q, W_k``.
-Scores = Callable[[Float64Array, Float64Array, Any, Any, np.random.Generator], Float64Array]
-
 #: Positions of the numeric offset checks: the first 64 and far ones (below float16's max).
 POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_001]])
 
@@ -108,43 +88,6 @@ FLOAT16_POSITIONS = POSITIONS[POSITIONS < 10_000]
 
 #: Width of the decay measurements.
 DECAY_WIDTH = 128
-
-
-def additive_scores(
-    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
-) -> Float64Array:
-    """Position-position scores of the additive encoding, ``<W_q PE(m), W_k PE(n)>``."""
-    del rng  # the additive encoding draws nothing
-    table = signed_sinusoid(np.concatenate([ms, ns]), w_q.shape[0])
-    pm, pn = table[: len(ms)], table[len(ms) :]
-    return np.asarray(np.einsum("jd,jd->j", pm @ w_q.T, pn @ w_k.T), dtype=np.float64)
-
-
-def rope_after_projection(
-    w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
-) -> Float64Array:
-    """Scores ``<R_m W_q x, R_n W_k x>`` of one random token ``x`` (RoPE after the projections)."""
-    x = rng.standard_normal(w_q.shape[0])
-    q = np.tile(w_q @ x, (len(ms), 1))
-    k = np.tile(w_k @ x, (len(ns), 1))
-    return np.asarray(np.einsum("jd,jd->j", rotary.rope(q, ms), rotary.rope(k, ns)))
-
-
-def offset_spreads(candidate: Scores) -> list[float]:
-    """Spread over ``m`` of ``s(m, m + r)`` for ``r = 0, 1, 10``: 0 for a relative score.
-
-    Random ``W_q, W_k`` (``d = 64``), integer ``m < 2000`` in steps of 7.
-    """
-    rng = np.random.default_rng(6)
-    d = 64
-    w_q = rng.standard_normal((d, d)) / 8
-    w_k = rng.standard_normal((d, d)) / 8
-    ms = np.arange(0, 2000, 7)
-    spreads = []
-    for r in (0, 1, 10):
-        s = candidate(w_q, w_k, ms, ms + r, rng)
-        spreads.append(float(s.max() - s.min()))
-    return spreads
 
 
 def decay_pairs() -> tuple[tuple[Float64Array, Float64Array], ...]:
@@ -161,18 +104,6 @@ M, N = sp.symbols("m n", real=True)
 def _shown(expr: Any, joiner: str = "") -> str:
     """A product of non-commuting symbols as written: ``R_m*W_q*x`` -> ``R_m W_q x``."""
     return str(expr).replace("*", joiner)
-
-
-def _vector(name: str, size: int) -> Any:
-    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
-
-
-def _reduce(derivation: Derivation, residual: Any) -> Any:
-    residual = derivation.apply("Multiply out", residual, sp.expand, calls=("expand",))
-    residual = derivation.apply(
-        "Apply the angle-addition formulas", residual, sp.expand_trig, calls=("expand_trig",)
-    )
-    return derivation.apply("Collect terms", residual, sp.expand, calls=("expand",))
 
 
 def additive_counterexample(
@@ -216,7 +147,7 @@ def additive_counterexample(
         rf" W_q = {to_latex(wq)},\ W_k = {to_latex(wk)},\ W_q^{{\mathsf T}} W_k = {to_latex(wq.T * wk)}"
         r"\end{gathered}",
     )
-    residual = _reduce(derivation, score(M, N) - score(0, N - M))
+    residual = derivation.angle_addition(score(M, N) - score(0, N - M), first="Multiply out")
     quarter = sp.pi / (2 * OMEGA)
     value = sp.expand(residual[0].subs({M: quarter, N: quarter}))
     derivation.note(
@@ -281,35 +212,9 @@ def _offsets(
 Rope = Callable[..., Any]
 
 
-def complex_reference(
-    x: Float64Array, positions: npt.NDArray[np.int64], pairing: str
-) -> Float64Array:
-    """Rotate by multiplying complex pairs by :math:`e^{ip\\omega}` (NumPy complex arithmetic).
-
-    Examples
-    --------
-    >>> complex_reference(np.array([[1.0, 0.0]]), np.array([0]), "adjacent")
-    array([[1., 0.]])
-    """
-    d = x.shape[-1]
-    angles = np.multiply.outer(
-        positions.astype(np.float64), rotary.rope_angles(np.array([1]), d)[0]
-    )
-    if pairing == "adjacent":
-        z = (x[..., 0::2] + 1j * x[..., 1::2]) * np.exp(1j * angles)
-        out = np.empty_like(x)
-        out[..., 0::2], out[..., 1::2] = z.real, z.imag
-        return out
-    z = (x[..., : d // 2] + 1j * x[..., d // 2 :]) * np.exp(1j * angles)
-    return np.concatenate([z.real, z.imag], axis=-1)
-
-
 def complex_product(candidate: Rope) -> Evidence:
-    """``candidate`` against :func:`complex_reference`, both pairings, each entry held to
-    twice the rotation's rounding bound.
-
-    Both rotate the same pairs by float64 angles, each within :data:`pe.error_models.ROTATION`
-    of the exact rotation, so their gap is within twice that. 50 random vectors, ``d = 64``,
+    """``candidate`` against :func:`pe.rotary.rope_complex`, both pairings, each entry held to
+    twice the rotation's rounding bound (its error model); 50 random vectors, ``d = 64``,
     positions ``0, 100, .., 4900``.
 
     Examples
@@ -321,7 +226,8 @@ def complex_product(candidate: Rope) -> Evidence:
     ps = np.arange(0, 5000, 100)
     gaps, ratio = [], 0.0
     for pairing in ("adjacent", "halves"):
-        gap = np.abs(candidate(x, ps, pairing=pairing) - complex_reference(x, ps, pairing))
+        reference = rotary.rope_complex(x, ps, pairing=pairing)
+        gap = np.abs(candidate(x, ps, pairing=pairing) - reference)
         bound = 2 * rotary.rope_error_bound(x, ps, pairing=pairing)
         gaps.append(float(gap.max()))
         ratio = max(ratio, float((gap / bound).max()))
@@ -394,7 +300,7 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p` is
     ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
     """
-    q, k = _vector("q", 2), _vector("k", 2)
+    q, k = symbolic_vector("q", 2), symbolic_vector("k", 2)
     rm, rn = rotation_block(candidate, M, OMEGA), rotation_block(candidate, N, OMEGA)
     rd = rotation_block(candidate, N - M, OMEGA)
     left = (rm * q).T * (rn * k)
@@ -409,7 +315,7 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
         to_latex(left - right),
         left - right,
     )
-    residual = _reduce(derivation, left - right)
+    residual = derivation.angle_addition(left - right, first="Multiply out")
     statement = (
         r"\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad "
         rf"R_p = {to_latex(rotation(sp.Symbol('p') * OMEGA))}"
@@ -444,26 +350,18 @@ def relative_property_block_diagonal(
     pairing, and pairs ``(i, i + d/2)`` for the halves pairing.
     """
     width = exact_width(d_model, 32)
-    if pairing not in ("adjacent", "halves"):
-        raise ValueError(f"pairing must be 'adjacent' or 'halves', got {pairing!r:.40}")
-    mode = pairing
     omegas = exact_frequencies(width, base)
-    q, k = _vector("q", width), _vector("k", width)
-    rm = rotation_matrix(M, omegas, mode, candidate)
-    rn = rotation_matrix(N, omegas, mode, candidate)
-    rd = rotation_matrix(N - M, omegas, mode, candidate)
+    q, k = symbolic_vector("q", width), symbolic_vector("k", width)
+    rm = rotation_matrix(M, omegas, pairing, candidate)
+    rn = rotation_matrix(N, omegas, pairing, candidate)
+    rd = rotation_matrix(N - M, omegas, pairing, candidate)
     derivation = Derivation()
-    pairs = (
-        [(2 * i, 2 * i + 1) for i in range(width // 2)]
-        if mode == "adjacent"
-        else [(i, i + width // 2) for i in range(width // 2)]
-    )
     blocks = r", \\ ".join(
         rf"\text{{coordinates }} ({a}, {b}):\ R\left({to_latex(M * w)}\right)"
-        for (a, b), w in zip(pairs, omegas, strict=True)
+        for (a, b), w in zip(rotary.pair_columns(width, pairing), omegas, strict=True)
     )
     derivation.note(
-        f"R_m for d = {width}, {mode} pairing: each pair of coordinates turns by R(m ω_i)",
+        f"R_m for d = {width}, {pairing} pairing: each pair of coordinates turns by R(m ω_i)",
         rf"\begin{{gathered}}{blocks}\end{{gathered}}",
     )
     residual = (rm * q).T * (rn * k) - q.T * (rd * k)
@@ -481,9 +379,9 @@ def relative_property_block_diagonal(
     )
     statement = (
         rf"\langle R_m q, R_n k\rangle = \langle q, R_{{n-m}} k\rangle \text{{ for }} d = {width},"
-        rf" \text{{ {mode} pairing}},\ \omega_i = {sp.latex(sp.Rational(base))}^{{-2i/{width}}}"
+        rf" \text{{ {pairing} pairing}},\ \omega_i = {sp.latex(sp.Rational(base))}^{{-2i/{width}}}"
     )
-    return derivation.proof(f"RoPE relative property, d = {width}, {mode}", statement, residual)
+    return derivation.proof(f"RoPE relative property, d = {width}, {pairing}", statement, residual)
 
 
 _ADJACENT = by_proof(partial(relative_property_block_diagonal, pairing="adjacent"))
@@ -551,7 +449,7 @@ def pairings_differ_by_permutation(
     if matrix.shape != (width, width):
         raise ValueError(f"permutation must have {width} entries, got {len(perm)}")
     angles = [M * w for w in exact_frequencies(width, base)]
-    x = _vector("x", width)
+    x = symbolic_vector("x", width)
     halves = rope_halves(x, angles)
     adjacent = matrix * rope_adjacent(matrix.T * x, angles)
     derivation = Derivation()
@@ -600,68 +498,6 @@ claim(
 )
 
 
-class ConvertedWeights(NamedTuple):
-    """The relative gap between the two pairings' scores, and its bound for a correct conversion."""
-
-    gap: float
-    tolerance: float
-
-
-def converted_weights(
-    candidate: Callable[..., tuple[Any, Any]], d_model: int = 64
-) -> ConvertedWeights:
-    r"""Relative gap between adjacent scores and halves scores of converted weights.
-
-    ``candidate(permute, W_q, W_k)`` converts the weights (``permute(W)`` permutes the rows
-    by :func:`pe.rotary.pairing_permutation`); 32 random tokens at positions ``37 j``.
-
-    The tolerance bounds the gap of weights converted correctly. Both score matrices compute
-    the same :math:`\langle R_m W_q x, R_n W_k x\rangle` with sums in another order:
-    projections within :math:`B_q = \gamma_d |x||W_q|^{\mathsf T}`, rotations adding
-    :func:`pe.rotary.rope_error_bound` (and carrying :math:`B_q` of both coordinates of a
-    pair), scores within :math:`\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} +
-    |q'| B_{k'}^{\mathsf T}`; twice the largest, over the largest score.
-    """
-    rng = np.random.default_rng(5)
-    w_q, w_k = rng.standard_normal((d_model, d_model)), rng.standard_normal((d_model, d_model))
-    x = rng.standard_normal((32, d_model))
-    perm = rotary.pairing_permutation(d_model)
-    ps = np.arange(32) * 37
-    adjacent = rotary.rope(x @ w_q.T, ps) @ rotary.rope(x @ w_k.T, ps).T
-    wq2, wk2 = candidate(lambda w: w[perm], w_q, w_k)
-    q2, k2 = x @ wq2.T, x @ wk2.T
-    halves = rotary.rope(q2, ps, pairing="halves") @ rotary.rope(k2, ps, pairing="halves").T
-    g = gamma(d_model)
-    rotated, bounds = [], []
-    for w in (w_q, w_k):
-        projected = x @ w.T
-        carried = g * (np.abs(x) @ np.abs(w).T)
-        carried = np.repeat(carried[:, 0::2] + carried[:, 1::2], 2, axis=-1)
-        rotated.append(np.abs(rotary.rope(projected, ps)))
-        bounds.append(carried + rotary.rope_error_bound(projected, ps))
-    (q, k), (b_q, b_k) = rotated, bounds
-    score_bound = g * q @ k.T + b_q @ k.T + q @ b_k.T
-    largest = np.abs(adjacent).max()
-    return ConvertedWeights(
-        float(np.abs(adjacent - halves).max() / largest), float(2 * score_bound.max() / largest)
-    )
-
-
-#: A candidate conversion between pairings: ``(permute, q, k) -> (q', k')``.
-Conversion = Callable[[Callable[[Any], Any], Any, Any], tuple[Any, Any]]
-
-
-def permute_both(permute: Callable[[Any], Any], q: Any, k: Any) -> tuple[Any, Any]:
-    """Converting weights between pairings: permute the query and the key alike.
-
-    Examples
-    --------
-    >>> permute_both(lambda v: v[::-1], [1, 2], [3, 4])
-    ([2, 1], [4, 3])
-    """
-    return permute(q), permute(k)
-
-
 def permuted_scores_agree(
     candidate: Conversion = permute_both, d_model: int = 8, *, base: int | Any = 10000
 ) -> Proof:
@@ -675,7 +511,7 @@ def permuted_scores_agree(
     width = exact_width(d_model, 64)
     matrix = permutation_matrix([int(i) for i in pairing_permutation(width)])
     omegas = exact_frequencies(width, base)
-    q, k = _vector("q", width), _vector("k", width)
+    q, k = symbolic_vector("q", width), symbolic_vector("k", width)
     query, key = candidate(lambda v: matrix * v, q, k)
     left = rope_halves(query, [M * w for w in omegas]).T * rope_halves(key, [N * w for w in omegas])
     p, q_, k_ = sp.symbols("P q k", commutative=False)
@@ -701,7 +537,7 @@ ONLY_QUERY_PERMUTED = Candidate("only q permuted (rows of W_q)", lambda f, q, k:
 
 
 def _converted(candidate: Conversion) -> Evidence:
-    gap, bound = converted_weights(candidate)
+    gap, bound = rotary.conversion_gap(candidate)
     return within(
         gap,
         Tolerance(
@@ -758,7 +594,7 @@ def offset_only_after_projection(
     omegas = [OMEGA] if width == 2 else exact_frequencies(width, 10000)
     wq = sp.Matrix(width, width, sp.symbols(f"a_0:{width * width}", real=True))
     wk = sp.Matrix(width, width, sp.symbols(f"b_0:{width * width}", real=True))
-    x, y = _vector("x", width), _vector("y", width)
+    x, y = symbolic_vector("x", width), symbolic_vector("y", width)
 
     def score(m: Any, n: Any) -> Any:
         rm = rotation_matrix(m, omegas, "adjacent", rope_rotation)
@@ -772,7 +608,7 @@ def offset_only_after_projection(
         "Score with generic projections; residual s(m, n) − s(0, n − m)",
         rf"s(m, n) = \langle {order}\rangle,\quad W_q = {to_latex(wq)},\ W_k = {to_latex(wk)}",
     )
-    residual = _reduce(derivation, score(M, N) - score(0, N - M))
+    residual = derivation.angle_addition(score(M, N) - score(0, N - M), first="Multiply out")
     statement = (
         rf"\langle {order}\rangle = s(0, n - m) \text{{ for all }} W_q, W_k, x, y,\ d = {width}"
     )
@@ -789,16 +625,15 @@ _PROJECTED = by_proof(offset_only_after_projection)
 ADD_ROTATED_INPUT = Candidate("add the rotated input to the input", lambda _w, r, v: r * v + v)
 
 _PROJECTED_4 = by_proof(partial(offset_only_after_projection, d_model=4))
-_AFTER = rotate_after_projecting
 
 claim(
     "rope-relative-after-any-projection",
     "RoPE after the projections is relative for every $W_q$, $W_k$",
-    Check(_PROJECTED, true=_AFTER, wrong=(ROTATE_BEFORE_PROJECTING,)),
+    Check(_PROJECTED, true=rotate_after_projecting, wrong=(ROTATE_BEFORE_PROJECTING,)),
     # at d = 4 the search for a point where rotating first differs runs past its budget
     # (19 s, not decided), so this check has a candidate disproved fast; rotating first is
     # disproved at d = 2, above
-    Check(_PROJECTED_4, true=_AFTER, wrong=(ADD_ROTATED_INPUT,)),
+    Check(_PROJECTED_4, true=rotate_after_projecting, wrong=(ADD_ROTATED_INPUT,)),
     statement=(
         r"\langle R_m W_q x, R_n W_k y\rangle = \langle W_q x, R_{n-m} W_k y\rangle"
         r" \text{ for all } W_q, W_k, x, y"
@@ -927,10 +762,7 @@ def _decay(candidate: Bound) -> Evidence:
     for q, k in decay_pairs():
         bound, scores = candidate(q, k, offsets)
         excess = max(excess, float((np.abs(scores) - bound).max()))
-        # |s(r)| and the bound are sums of d/2 terms of size |h_i| (and of a few roundings
-        # each): near the bound both are within gamma_(d+4) sum|h_i|
-        h = np.abs((q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]))
-        rounding = max(rounding, 2 * gamma(q.size + 4) * float(h.sum()))
+        rounding = max(rounding, rotary.abel_rounding(q, k))
     return at_most(
         excess,
         0.0,
@@ -954,18 +786,6 @@ claim(
         r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0\end{gathered}"
     ),
 )
-
-
-def largest_rise(values: npt.ArrayLike) -> float:
-    """Largest ``values[j] - values[i]`` over ``i < j``: 0 for a non-increasing sequence.
-
-    Examples
-    --------
-    >>> largest_rise([3.0, 2.0, 1.0])
-    -1.0
-    """
-    v = np.asarray(values, dtype=np.float64)
-    return float(np.max(v[1:] - np.minimum.accumulate(v)[:-1]))
 
 
 def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
@@ -1062,62 +882,6 @@ def rope_recorded() -> dict[str, Any]:
     ``maps`` (at each position, the matrix whose column ``j`` is the image of unit vector
     ``j``)."""
     return recorded(ROPE_RECORDING)
-
-
-class RopeCode(NamedTuple):
-    r"""What a model's RoPE code does, read off its maps (or what a statement says it does).
-
-    ``pairing`` is ``"adjacent"`` or ``"halves"``, over the first ``rotated`` columns;
-    ``sign`` is ``+1`` where a pair :math:`(a, b)` turns to :math:`(a\cos\theta - b\sin\theta,
-    a\sin\theta + b\cos\theta)`; ``first`` is the position whose map is the identity.
-    """
-
-    pairing: str
-    rotated: int
-    sign: int
-    first: int
-
-    @property
-    def pairs(self) -> list[tuple[int, int]]:
-        """The columns ``(a, b)`` of each rotated pair."""
-        r = self.rotated
-        if self.pairing == "adjacent":
-            return [(a, a + 1) for a in range(0, r, 2)]
-        return [(a, a + r // 2) for a in range(r // 2)]
-
-
-def _partners(moved: npt.NDArray[np.float64]) -> list[int]:
-    """The partner of each moved column: the row, other than its own, where it lands."""
-    off = np.abs(moved - np.diag(np.diag(moved)))
-    return [int(np.argmax(off[:, j])) for j in range(moved.shape[1])]
-
-
-def read_rope_code(maps: Sequence[npt.NDArray[np.float64]], positions: Sequence[int]) -> RopeCode:
-    """A model's pairing, rotated width, sign and first position, from its recorded maps.
-
-    Examples
-    --------
-    >>> found = rope_recorded()["models"]["GPT-J"]
-    >>> read_rope_code([np.array(m) for m in found["maps"]], rope_recorded()["positions"])
-    RopeCode(pairing='adjacent', rotated=16, sign=1, first=0)
-    """
-    width = maps[0].shape[0]
-    identity = np.eye(width)
-    first = next(
-        (p for p, m in zip(positions, maps, strict=True) if np.array_equal(m, identity)), -1
-    )
-    one = maps[list(positions).index(first + 1)] if first + 1 in positions else maps[1]
-    moved = [j for j in range(width) if any(m[j, j] != 1.0 for m in maps)]
-    rotated = len(moved)
-    partner = _partners(one[:rotated, :rotated])
-    if all(partner[j] == j ^ 1 for j in range(rotated)):
-        code = RopeCode("adjacent", rotated, 0, first)
-    elif all(partner[j] == (j + rotated // 2) % rotated for j in range(rotated)):
-        code = RopeCode("halves", rotated, 0, first)
-    else:
-        return RopeCode("neither", rotated, 0, first)
-    signs = {int(np.sign(one[b, a])) for a, b in code.pairs}
-    return code._replace(sign=signs.pop() if len(signs) == 1 else 0)
 
 
 #: The statement below: what each model's code does, by name.
