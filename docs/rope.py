@@ -86,8 +86,8 @@ report.how_we_know("rope-complex-rotation", "from-scratch-rope", proofs=True)
 # applies the angle-addition formulas and collects terms, leaving exactly zero. A rotation
 # scaled by 2 leaves a residual that does not reduce to zero, and an angle growing like
 # $p^2\omega_i$ leaves terms in $m$ and $n$ separately; a rotation the *other* way
-# ($R^{\mathsf T}$) is still relative, with the offset's sign reversed, simply not the
-# convention public code uses [checked](claims.py#claim-rope-relative-property).
+# ($R^{\mathsf T}$) is still relative, with the offset's sign reversed
+# [checked](claims.py#claim-rope-relative-property).
 #
 # For the whole vector, $R_p$ holds one rotation per frequency; SymPy checks the statement
 # exactly at $d = 8$ with the true frequencies $10000^{-2i/8}$, for both pairings of the

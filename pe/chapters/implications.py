@@ -75,6 +75,7 @@ from pe.position_scores import (
     IDENTITY,
     RANDOM,
     ROTATION,
+    ProjectedScores,
     Projection,
     additive_scores,
     content_gap,
@@ -87,7 +88,6 @@ from pe.position_scores import (
     scores,
     sum_and_difference,
 )
-from pe.position_scores import ProjectedScores as Scores
 from pe.symbolic import OMEGA, D, Derivation, K, P, Proof, Q, pair, shift_block, to_latex
 
 chapter = Chapter(__name__, follows="rotation_identity")
@@ -687,7 +687,7 @@ def _counterexample(projections: tuple[Any, Any]) -> Evidence:
     )
 
 
-def _spread(candidate: Scores) -> Evidence:
+def _spread(candidate: ProjectedScores) -> Evidence:
     spreads = offset_spreads(candidate)
     return checked(
         min(spreads) > 1e-3,

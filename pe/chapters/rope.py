@@ -34,7 +34,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, from_scratch, numeric, rotary, symbolic
-from pe._machine_dependent import measured, on_site, worst_case_text
+from pe._machine_dependent import measured, measured_within, on_site, worst_case_text
 from pe._tolerance import Tolerance
 from pe.chapters import recorded
 from pe.claims import (
@@ -333,6 +333,13 @@ claim(
     Check(_RELATIVE, true=rope_rotation, wrong=(SCALED_ROTATION, SQUARED_ANGLE)),
     # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
     Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
+    statement=(
+        r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad"
+        r" R_p = \begin{pmatrix} \cos \omega_i p & -\sin \omega_i p \\ \sin \omega_i p &"
+        r" \cos \omega_i p \end{pmatrix} \\ \text{and the turn the other way: }"
+        r" \langle R_m^{\mathsf T} q, R_n^{\mathsf T} k\rangle = \langle q, R_{m-n} k\rangle"
+        r"\end{gathered}"
+    ),
 )
 
 
@@ -544,8 +551,7 @@ def _converted(candidate: Conversion) -> Evidence:
             bound,
             r"2\max(\gamma_d |q'||k'|^{\mathsf T} + B_{q'}|k'|^{\mathsf T} + |q'|B_{k'}^{\mathsf T}) / \max|s|",
         ),
-        f"d=64, 32 tokens: relative score gap {measured(gap, bound, '.2g')} (tolerance "
-        f"{bound:.2g})",
+        f"d=64, 32 tokens: relative score gap {measured_within(gap, bound)}",
     )
 
 
