@@ -624,6 +624,9 @@ def abel_rounding(q: npt.ArrayLike, k: npt.ArrayLike) -> float:
     """
     qv = _as_float_array("q", q).astype(np.float64)
     kv = _as_float_array("k", k).astype(np.float64)
+    if qv.ndim != 1 or qv.shape != kv.shape:
+        raise ValueError(f"q and k must be vectors of one length, got {qv.shape}, {kv.shape}")
+    _validate.even_width("q.shape[-1]", qv.size)
     h = np.abs((qv[0::2] + 1j * qv[1::2]) * (kv[0::2] + 1j * kv[1::2]))
     return 2 * gamma(qv.size + 4) * float(h.sum())
 

@@ -497,3 +497,18 @@ def test_rope_scores_refuse_more_than_the_cap(monkeypatch: pytest.MonkeyPatch) -
     q = np.ones(4)
     with pytest.raises(ValueError, match="the scores asks for"):
         rotary.rope_scores(q, q, np.arange(100), np.arange(100))
+
+
+def test_abel_rounding_is_twice_gamma_d_plus_4_times_the_sum_of_h() -> None:
+    """2 gamma_(d+4) sum_i |q~_i k~_i|, gamma_n = n u / (1 - n u), written out here."""
+    q, k = np.array([1.0, -2.0, 0.5, 3.0]), np.array([2.0, 1.0, -1.0, 0.25])
+    total = abs(complex(1.0, -2.0) * complex(2.0, 1.0)) + abs(complex(0.5, 3.0) * complex(-1, 0.25))
+    n, u = 4 + 4, 2.0**-53
+    expected = 2 * (n * u / (1 - n * u)) * total
+    assert rotary.abel_rounding(q, k) == pytest.approx(expected, rel=1e-12, abs=0)
+    wrong = 2 * ((n + 1) * u / (1 - (n + 1) * u)) * total  # gamma_(d+5)
+    assert rotary.abel_rounding(q, k) != pytest.approx(wrong, rel=1e-12, abs=0)
+    with pytest.raises(ValueError, match="vectors of one length"):
+        rotary.abel_rounding(q, k[:2])
+    with pytest.raises(ValueError, match="even"):
+        rotary.abel_rounding(q[:3], k[:3])
