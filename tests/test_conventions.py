@@ -197,7 +197,7 @@ def test_order_and_law_proofs() -> None:
     assert not proofs.cos_first_block(wrong.PAPER_BLOCK.value).holds
     assert proofs.t2t_equals_paper().holds
     assert not proofs.t2t_equals_paper(wrong.T2T_EXPONENT_D_MINUS_1.value).holds
-    assert not proofs.t2t_equals_paper(wrong.T2T_SAME_BASE.value).holds
+    assert not proofs.t2t_equals_paper(wrong.SAME_BASE.value).holds
     assert proofs.doubled_exponent().holds
     assert not proofs.doubled_exponent(wrong.BASE_CUBED.value).holds
 
@@ -284,8 +284,8 @@ def test_one_indexed_law_needs_the_changed_base() -> None:
     assert np.abs(conventions.get("one-indexed").table(n, d) - expected).max() < 1e-12
     assert experiments.one_indexed_error(1.0, d, n) > 0.1  # the base left unchanged
     assert proofs.one_indexed_is_wider_paper().holds
-    assert not proofs.one_indexed_is_wider_paper(wrong.ONE_INDEXED_SAME_BASE.value).holds
-    assert not claims._one_indexed_numeric(wrong.ONE_INDEXED_SAME_BASE.value).holds
+    assert not proofs.one_indexed_is_wider_paper(wrong.SAME_BASE.value).holds
+    assert not claims._one_indexed_numeric(wrong.SAME_BASE.value).holds
 
 
 def test_column_index_claim_is_not_broader_than_true() -> None:
