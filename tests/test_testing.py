@@ -497,3 +497,18 @@ def test_a_pairing_of_neither_kind_names_both_partners_it_should_have_had() -> N
         r"halves pairing \(column 16\)",
     ):
         assert_rope_relative(_pairs_two_apart, 32)
+
+
+def test_the_reads_check_counts_a_refused_table_of_either_kind_as_refused() -> None:
+    """What the testing-reads-tables claim records for a table pe.testing refuses to read:
+    a shape it cannot read (ValueError) and a value that is no array of floats (TypeError)
+    each show as "refused", and the check fails; the paper's table passes."""
+    from pe.chapters import testing as chapter
+
+    table = pe.sinusoidal(64, 16)
+    passed = chapter._reads({"paper": table})
+    assert passed.holds
+    assert passed.detail == "paper: pass"
+    refused = chapter._reads({"paper": table, "1-D": np.zeros(5), "text": "abc"})
+    assert not refused.holds
+    assert refused.detail == "paper: pass; 1-D: refused; text: refused"

@@ -650,11 +650,12 @@ ROTATION_PROJECTION = Candidate("W of scaled rotations", ROTATION)
 
 
 def _not_relative(projection: Projection, content: float = 0.0) -> Evidence:
-    spread, scale = offset_spread(scores(300, 64, projection=projection, content=content))
+    n, d = 300, 64
+    spread, scale = offset_spread(scores(n, d, projection=projection, content=content))
     ratio = spread / scale
     return checked(
         ratio > 0.1,
-        f"d=64, n=300, W = {projection.name}, content scale {content}: largest spread along "
+        f"d={d}, n={n}, W = {projection.name}, content scale {content}: largest spread along "
         f"one diagonal q - p = const is {measured(ratio, 0.1)} times the scores' std",
     )
 
