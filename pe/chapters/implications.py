@@ -37,6 +37,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -426,21 +427,19 @@ claim(
 
 #: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
 #: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
-BINARY_TURNS = Candidate("omega_b = pi / 2^b (a binary counter)", lambda i, _d: sp.pi / 2**i)
+BINARY_TURNS = Candidate(
+    "omega_b = pi / 2^b (a binary counter)", lambda d: [sp.pi / 2**b for b in range(d // 2)]
+)
 
-#: A frequency law as SymPy sees it: ``(i, d) -> omega_i``, exact.
-FrequencyExpr = Callable[[int, int], sp.Expr]
-
-
-def _paper_frequency(i: int, d: int) -> sp.Expr:
-    return sp.Integer(10000) ** sp.Rational(-2 * i, d)
+#: A frequency law as SymPy sees it: ``d -> [omega_0, ..., omega_(d/2-1)]``, exact.
+FrequencyExpr = Callable[[int], list[Any]]
 
 
 def _no_whole_turns(law: FrequencyExpr) -> Evidence:
     """Every pair's frequency is algebraic while pi is transcendental (Lindemann), so no
     integer offset ``p - q != 0`` is a whole number of turns of any pair."""
     d = 512
-    frequencies = [law(i, d) for i in range(d // 2)]
+    frequencies = law(d)
     algebraic = sum(bool(omega.is_algebraic) for omega in frequencies)
     pi_transcendental = bool(sp.pi.is_transcendental)
     return Evidence(
@@ -455,7 +454,11 @@ def _no_whole_turns(law: FrequencyExpr) -> Evidence:
 claim(
     "pairs-never-return",
     "No pair ever returns exactly to a former value",
-    Check(_no_whole_turns, true=_paper_frequency, wrong=(BINARY_TURNS,)),
+    Check(
+        _no_whole_turns,
+        true=partial(symbolic.exact_frequencies, base=10000),
+        wrong=(BINARY_TURNS,),
+    ),
     statement=(
         r"\begin{gathered} \omega_i = 10000^{-2i/d} \text{ algebraic},\ \pi \text{ transcendental}"
         r" \\ \implies \omega_i (p - q) \ne 2\pi m \text{ for integers } p \ne q,\ m"
