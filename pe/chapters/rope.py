@@ -335,8 +335,8 @@ claim(
     Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
     statement=(
         r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle \\"
-        r" \text{for } R_p = \begin{pmatrix} \cos \omega_i p & -\sin \omega_i p \\"
-        r" \sin \omega_i p & \cos \omega_i p \end{pmatrix}; \text{ turned the other way:} \\"
+        r" R_p = \begin{pmatrix} \cos \omega_i p & -\sin \omega_i p \\"
+        r" \sin \omega_i p & \cos \omega_i p \end{pmatrix} \\ \text{turned the other way:} \\"
         r" \langle R_m^{\mathsf T} q, R_n^{\mathsf T} k\rangle = \langle q, R_{m-n} k\rangle"
         r"\end{gathered}"
     ),
