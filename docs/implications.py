@@ -50,7 +50,11 @@ report.how_we_know(
 # %% [markdown]
 # ## It is symmetric: the raw encoding has no direction
 #
-# Cosine is even, so $PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k)$: a word $k$ places ahead and a
+# Cosine is even, so
+#
+# $$PE(p) \cdot PE(p+k) = PE(p) \cdot PE(p-k):$$
+#
+# a word $k$ places ahead and a
 # word $k$ places behind look exactly alike to the dot product of the raw encodings. A matrix
 # between the two rows can bring direction back: $PE(p)^{\mathsf T} T_1 PE(q)$, with $T_1$
 # between them, is no longer even in $k$ (the claim's wrong candidate), and learned
