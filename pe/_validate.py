@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import sys
 from typing import Any, cast
 
 import numpy as np
@@ -267,3 +268,104 @@ def _gibibytes(size: int) -> str:
     if whole < 10**6:
         return f"{size / 2**30:.1f} GiB"
     return f"about 1e{len(str(whole)) - 1} GiB"
+
+
+def function(name: str, value: object) -> Any:
+    """Return ``value`` if it can be called (a candidate, a law, a layer), else a ``TypeError``.
+
+    Examples
+    --------
+    >>> function("law", len) is len
+    True
+    """
+    if not callable(value):
+        raise TypeError(f"{name} must be callable, got {_describe(value)}")
+    return value
+
+
+def instance(name: str, value: object, kind: type[Any]) -> Any:
+    """Return ``value`` if it is a ``kind`` (an :class:`pe.attention.Encoding`, ...), else a ``TypeError``."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be a {kind.__name__}, got {_describe(value)}")
+    return value
+
+
+def exact_scalar(name: str, value: Any) -> Any:
+    """Return ``value`` unchanged if it is a real number or a SymPy expression (a symbol).
+
+    For the functions of numbers or symbols (a formula written once, evaluated at a point or
+    kept symbolic): booleans, strings, ``None``, complex numbers and containers raise
+    :class:`TypeError`; NaN, infinities (float or SymPy) raise :class:`ValueError`. Integers
+    of any size pass, as exact arithmetic takes them.
+
+    Examples
+    --------
+    >>> exact_scalar("w", 2**100) == 2**100
+    True
+    >>> exact_scalar("w", float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: w must be finite, got nan
+    """
+    sympy = sys.modules.get("sympy")  # a SymPy object exists only once SymPy is imported
+    if sympy is not None and isinstance(value, sympy.Basic):
+        if not isinstance(value, sympy.Expr) or isinstance(value, sympy.MatrixExpr):
+            raise TypeError(
+                f"{name} must be a number or a SymPy expression, got {_describe(value)}"
+            )
+        if value.is_finite is False or value is sympy.nan:
+            raise ValueError(f"{name} must be finite, got {value}")
+        return value
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{name} must be a real number or a SymPy expression, got {_describe(value)}"
+        )
+    if not _is_integer(value):
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # a fraction beyond float64's range is still finite
+            finite = True
+        if not finite:
+            raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def not_positive(value: object) -> bool:
+    """Whether ``value`` (checked by :func:`exact_scalar`) is a number known to be ``<= 0``.
+
+    A symbol is not known to be (unless declared so): the formula holds for it.
+
+    Examples
+    --------
+    >>> not_positive(0), not_positive(-0.5), not_positive(3)
+    (True, True, False)
+    """
+    sympy = sys.modules.get("sympy")
+    if sympy is not None and isinstance(value, sympy.Basic):
+        return bool(value.is_positive is False and value.is_real)
+    return bool(cast(float, value) <= 0)
+
+
+def sequence(
+    name: str,
+    value: object,
+    what: str,
+    *,
+    kinds: type[Any] | tuple[type[Any], ...] = (tuple, list),
+) -> Any:
+    """Return ``value`` if it is a non-empty sequence (a tuple or a list, never a string).
+
+    Examples
+    --------
+    >>> sequence("offsets", (1, 7), "offsets")
+    (1, 7)
+    >>> sequence("offsets", (), "offsets")
+    Traceback (most recent call last):
+    ...
+    ValueError: offsets must hold at least one of its offsets, got none
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, kinds):
+        raise TypeError(f"{name} must be a sequence of {what}, got {_describe(value)}")
+    if len(cast(Any, value)) == 0:
+        raise ValueError(f"{name} must hold at least one of its {what}, got none")
+    return value
