@@ -62,7 +62,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,7 +247,7 @@ def rnn_states(x: npt.ArrayLike, weights: RnnWeights) -> Float64Array:
     ``h_0 = 0``; shape ``(n, hidden)``. Step ``t`` needs :math:`h_{t-1}`: the reading is
     sequential.
     """
-    rows = _matrix("x", x)
+    rows = _rnn_input(x, weights)
     hidden = weights.w_h.shape[0]
     state = np.zeros(hidden)
     states = np.empty((rows.shape[0], hidden))
@@ -255,6 +255,23 @@ def rnn_states(x: npt.ArrayLike, weights: RnnWeights) -> Float64Array:
         state = np.tanh(weights.w_x @ token + weights.w_h @ state + weights.b)
         states[t] = state
     return states
+
+
+def _rnn_input(x: npt.ArrayLike, weights: object) -> Float64Array:
+    """``x`` checked against an Elman cell ``weights``: one row per token, of its input width."""
+    rows = _matrix("x", x)
+    cell = _validate.instance("weights", weights, RnnWeights)
+    hidden = np.shape(cell.w_h)[:1]
+    if len(hidden) != 1 or np.shape(cell.w_h) != hidden * 2 or np.shape(cell.b) != hidden:
+        raise ValueError(
+            f"weights must hold a square W_h and a bias of its size, got {np.shape(cell.w_h)}"
+        )
+    if np.shape(cell.w_x) != (*hidden, rows.shape[1]):
+        raise ValueError(
+            f"weights must be an Elman cell of input width {rows.shape[1]} (x's), got W_x "
+            f"{np.shape(cell.w_x)} and W_h {np.shape(cell.w_h)}"
+        )
+    return rows
 
 
 def attention_row(x: npt.ArrayLike, weights: AttentionWeights, i: int) -> Float64Array:
@@ -310,8 +327,19 @@ def toy_vocabulary(d_model: int = 64, words: tuple[str, ...] = SENTENCE) -> dict
     ['bites', 'dog', 'man']
     """
     width = _validate.positive_int("d_model", d_model)
+    distinct = sorted(set(_words(words)))
+    _validate.capped_elements("toy_vocabulary", len(distinct) * width, 8)
     rng = np.random.default_rng(SEED)
-    return {word: rng.standard_normal(width) for word in sorted(set(words))}
+    return {word: rng.standard_normal(width) for word in distinct}
+
+
+def _words(words: object) -> tuple[str, ...]:
+    """``words`` as a non-empty tuple of strings (a sentence), else a one-line error."""
+    sentence = tuple(_validate.sequence("words", words, "strings"))
+    for word in sentence:
+        if not isinstance(word, str):
+            raise TypeError(f"words must hold strings, got {word!r:.40}")
+    return sentence
 
 
 @dataclass(frozen=True)
@@ -324,6 +352,28 @@ class Encoding:
 
     label: str
     rows: Callable[[int, int], npt.NDArray[np.floating[Any]]]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.label, str):
+            raise TypeError(f"label must be a string, got {self.label!r:.40}")
+        _validate.function("rows", self.rows)
+
+
+def _encoding_rows(name: str, encoding: object, n: int, d: int) -> npt.NDArray[Any]:
+    """``encoding.rows(n, d)`` checked: ``encoding`` an :class:`Encoding`, its rows real,
+    finite and broadcasting to ``(n, d)``."""
+    vectors = np.asarray(_validate.instance(name, encoding, Encoding).rows(n, d))
+    if vectors.dtype.kind not in "fiu":
+        raise TypeError(f"{name}.rows must return real numbers, got dtype {vectors.dtype}")
+    try:
+        shape = np.broadcast_shapes(vectors.shape, (n, d))
+    except ValueError:
+        shape = ()
+    if shape != (n, d):
+        raise ValueError(f"{name}.rows must broadcast to ({n}, {d}), got {vectors.shape}")
+    if not np.all(np.isfinite(vectors)):
+        raise ValueError(f"{name}.rows must be finite")
+    return vectors
 
 
 #: No position information: the embeddings alone.
@@ -349,12 +399,31 @@ def sentence_matrix(
     >>> sentence_matrix(SENTENCE, vocabulary, SINUSOIDAL).shape
     (3, 4)
     """
-    unknown = [w for w in words if w not in vocabulary]
+    sentence = _words(words)
+    if not isinstance(vocabulary, Mapping):
+        raise TypeError(f"vocabulary must map words to vectors, got {vocabulary!r:.40}")
+    unknown = [w for w in sentence if w not in vocabulary]
     if unknown:
-        raise ValueError(f"words not in the vocabulary: {', '.join(unknown)}")
-    rows = np.stack([vocabulary[w] for w in words])
-    if encoding is not None:
-        rows = rows + encoding.rows(len(words), rows.shape[1])
+        raise ValueError(f"words not in the vocabulary: {', '.join(unknown)[:80]}")
+    vectors = [np.asarray(vocabulary[w]) for w in sentence]
+    width = vectors[0].shape
+    for word, vector in zip(sentence, vectors, strict=True):
+        if vector.dtype.kind not in "fiu":
+            raise TypeError(f"vocabulary must hold real vectors, got dtype {vector.dtype}")
+        if vector.ndim != 1 or vector.size == 0 or vector.shape != width:
+            raise ValueError(
+                f"vocabulary must hold non-empty vectors of one width, got {vector.shape} "
+                f"for {word!r:.20} and {width}"
+            )
+        if not np.all(np.isfinite(vector)):
+            raise ValueError(f"vocabulary must hold finite vectors, not for {word!r:.20}")
+    _validate.capped_elements("sentence_matrix", len(sentence) * width[0], 8)
+    added = (
+        None if encoding is None else _encoding_rows("encoding", encoding, len(sentence), width[0])
+    )
+    rows = np.stack(vectors)
+    if added is not None:
+        rows = rows + added
     return np.asarray(rows, dtype=np.float64)
 
 
@@ -367,6 +436,7 @@ def toy_attention(d_model: int = 64) -> AttentionWeights:
     (4, 4)
     """
     width = _validate.positive_int("d_model", d_model)
+    _validate.capped_elements("toy_attention", 3 * width * width, 8)
     return AttentionWeights.gaussian(np.random.default_rng(SEED + 1), width)
 
 
@@ -380,6 +450,7 @@ def toy_rnn(d_model: int = 64, hidden: int = 16) -> RnnWeights:
     """
     width = _validate.positive_int("d_model", d_model)
     size = _validate.positive_int("hidden", hidden)
+    _validate.capped_elements("toy_rnn", size * (width + size + 1), 8)
     return RnnWeights.gaussian(np.random.default_rng(SEED + 2), width, size)
 
 
@@ -428,6 +499,8 @@ def sentence_pair(encoding: Encoding = NO_ENCODING, d_model: int = 64) -> Senten
     True
     """
     width = _validate.even_width("d_model", d_model)
+    _validate.instance("encoding", encoding, Encoding)
+    _validate.capped_elements("sentence_pair", 3 * width * width, 8)
     vocabulary = toy_vocabulary(width)
     weights = toy_attention(width)
     first = sentence_matrix(SENTENCE, vocabulary, encoding)
@@ -463,6 +536,12 @@ def equivariant(attend: Attend, x: Any, perm: Any, _positions: Any) -> tuple[Any
     >>> bool(np.array_equal(left, right))
     True
     """
+    _validate.function("attend", attend)
+    for name, value in (("x", x), ("perm", perm)):
+        if not isinstance(getattr(value, "shape", None), tuple):
+            raise TypeError(f"{name} must be a matrix (NumPy or SymPy), got {value!r:.40}")
+    if len(x.shape) != 2 or perm.shape != (x.shape[0], x.shape[0]):
+        raise ValueError(f"x must be n x d and perm n x n, got shapes {x.shape} and {perm.shape}")
     return attend(perm @ x, False), perm @ attend(x, False)
 
 
@@ -505,8 +584,11 @@ def check_equivariance(
     >>> check_equivariance(n=4, d_model=8).passed
     True
     """
+    _validate.function("sides", sides)
     length = _validate.positive_int("n", n, minimum=2)
     width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("check_equivariance", 4 * (length + width) ** 2, 8)
+    seed = _validate.positive_int("seed", seed, minimum=0)
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((length, width))
     weights = AttentionWeights.gaussian(rng, width)
@@ -515,7 +597,14 @@ def check_equivariance(
     def attend(rows: Any, causal: bool) -> Float64Array:
         return attention(rows, weights, causal=causal)
 
-    left, right = sides(attend, x, perm, numeric.sinusoidal(length, width))
+    both = sides(attend, x, perm, numeric.sinusoidal(length, width))
+    if not isinstance(both, tuple) or len(both) != 2:
+        raise TypeError(f"sides must return the two sides, a pair, got {both!r:.40}")
+    left, right = both
+    if np.shape(left) != x.shape or np.shape(right) != x.shape:
+        raise ValueError(
+            f"sides must return two {x.shape} arrays, got {np.shape(left)}, {np.shape(right)}"
+        )
     tolerance = attention_error_bound(perm @ x, weights) + perm @ attention_error_bound(x, weights)
     worst = worst_case(np.asarray(left) - np.asarray(right), tolerance)
     return EquivarianceCheck(
@@ -550,10 +639,17 @@ def rnn_final_gap(summary: Summary = final_state, d_model: int = 64) -> float:
     >>> rnn_final_gap(d_model=8) > 1e-3
     True
     """
+    _validate.function("summary", summary)
     width = _validate.even_width("d_model", d_model)
     vocabulary = toy_vocabulary(width)
     weights = toy_rnn(width)
-    first, second = (summary(sentence_matrix(s, vocabulary), weights) for s in (SENTENCE, SWAPPED))
+    first, second = (
+        np.asarray(summary(sentence_matrix(s, vocabulary), weights)) for s in (SENTENCE, SWAPPED)
+    )
+    if first.dtype.kind not in "fiu" or first.shape != second.shape or first.size == 0:
+        raise ValueError(
+            f"summary must return one real vector per sentence, got {first.shape} and {second.shape}"
+        )
     return float(np.abs(first - second).max())
 
 
@@ -570,9 +666,11 @@ def attention_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
     >>> together.shape == alone.shape == (3, 4)
     True
     """
-    weights = toy_attention(x.shape[1])
-    alone = np.stack([attention_row(x, weights, i) for i in range(x.shape[0])])
-    return attention(x, weights), alone
+    rows = _matrix("x", x)
+    _validate.capped_elements("attention_layer", 3 * rows.shape[0] ** 2, 8)
+    weights = toy_attention(rows.shape[1])
+    alone = np.stack([attention_row(rows, weights, i) for i in range(rows.shape[0])])
+    return attention(rows, weights), alone
 
 
 def elman_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
@@ -584,16 +682,23 @@ def elman_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
     >>> bool(np.array_equal(states[0], alone[0])), bool(np.array_equal(states[1], alone[1]))
     (True, False)
     """
-    weights = toy_rnn(x.shape[1])
-    alone = np.tanh(x @ weights.w_x.T + weights.b)
-    return rnn_states(x, weights), np.asarray(alone, dtype=np.float64)
+    rows = _matrix("x", x)
+    weights = toy_rnn(rows.shape[1])
+    alone = np.tanh(rows @ weights.w_x.T + weights.b)
+    return rnn_states(rows, weights), np.asarray(alone, dtype=np.float64)
 
 
-def _layer_input(n: int, d_model: int, encoding: Encoding) -> Float64Array:
+def _layer_input(
+    n: int, d_model: int, encoding: Encoding, *, name: str = "the layer's input"
+) -> Float64Array:
     length = _validate.positive_int("n", n, minimum=1)
     width = _validate.even_width("d_model", d_model)
+    _validate.instance("encoding", encoding, Encoding)
+    # the toy head forms n x n scores and weights (and their bounds) beside the n x d input
+    _validate.capped_elements(name, 4 * length * (length + width), 8)
+    added = _encoding_rows("encoding", encoding, length, width)
     rng = np.random.default_rng(SEED + 3)
-    return np.asarray(rng.standard_normal((length, width)) + encoding.rows(length, width))
+    return np.asarray(rng.standard_normal((length, width)) + added)
 
 
 def row_independence_gap(
@@ -614,7 +719,16 @@ def row_independence_gap(
     >>> row_independence_gap(elman_layer, n=4, d_model=8) > 1e-3
     True
     """
-    together, alone = layer(_layer_input(n, d_model, encoding))
+    _validate.function("layer", layer)
+    x = _layer_input(n, d_model, encoding, name="row_independence_gap")
+    both = layer(x)
+    if not isinstance(both, tuple) or len(both) != 2:
+        raise TypeError(f"layer must return two arrays (together, alone), got {both!r:.40}")
+    together, alone = (np.asarray(side) for side in both)
+    if together.shape != alone.shape or together.dtype.kind not in "fiu":
+        raise ValueError(
+            f"layer must return two real arrays of one shape, got {together.shape}, {alone.shape}"
+        )
     return float(np.abs(together - alone).max())
 
 
@@ -631,5 +745,5 @@ def row_independence_tolerance(
     >>> 0 < row_independence_tolerance(4, 8) < 1e-13
     True
     """
-    x = _layer_input(n, d_model, encoding)
+    x = _layer_input(n, d_model, encoding, name="row_independence_tolerance")
     return 2 * float(attention_error_bound(x, toy_attention(x.shape[1])).max())
