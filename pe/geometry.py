@@ -123,12 +123,16 @@ def dot_product_error(d_model: int, n_positions: int, power: int = 1) -> float:
     >>> dot_product_error(8, 20) < 1e-12
     True
     """
-    table = numeric.sinusoidal(n_positions, d_model)
-    offsets = np.arange(-(n_positions - 1), n_positions, dtype=np.float64)
-    omega = numeric.frequencies(d_model) ** power
+    width = _validate.even_width("d_model", d_model)
+    count = _validate.positive_int("n_positions", n_positions)
+    exponent = _validate.positive_int("power", power)
+    _validate.capped_elements("dot_product_error", 3 * count * (count + width), 8)
+    table = numeric.sinusoidal(count, width)
+    offsets = np.arange(-(count - 1), count, dtype=np.float64)
+    omega = numeric.frequencies(width) ** exponent
     f = np.cos(np.multiply.outer(offsets, omega)).sum(axis=1)
-    q_minus_p = np.subtract.outer(np.arange(n_positions), np.arange(n_positions)).T
-    return float(np.abs(table @ table.T - f[q_minus_p + n_positions - 1]).max())
+    q_minus_p = np.subtract.outer(np.arange(count), np.arange(count)).T
+    return float(np.abs(table @ table.T - f[q_minus_p + count - 1]).max())
 
 
 def symmetry_gap(d_model: int, position: int, max_offset: int, between: int = 0) -> float:
@@ -144,9 +148,16 @@ def symmetry_gap(d_model: int, position: int, max_offset: int, between: int = 0)
     >>> symmetry_gap(16, 100, 50) < 1e-12, symmetry_gap(16, 100, 50, between=1) > 0.1
     (True, True)
     """
-    ks = np.arange(1, max_offset)
-    table = numeric.sinusoidal(np.concatenate([[position], position + ks, position - ks]), d_model)
-    row = numeric.shift_matrix(between, d_model).T @ table[0]
+    width = _validate.even_width("d_model", d_model)
+    p = _validate.positive_int("position", position, minimum=0)
+    reach = _validate.positive_int("max_offset", max_offset, minimum=2)
+    if reach > p + 1:
+        raise ValueError(f"max_offset must be <= position + 1 (rows p - k must exist), got {reach}")
+    _validate.real_scalar("between", between)
+    _validate.capped_elements("symmetry_gap", 2 * reach * (width + 2) + width * width, 8)
+    ks = np.arange(1, reach)
+    table = numeric.sinusoidal(np.concatenate([[p], p + ks, p - ks]), width)
+    row = numeric.shift_matrix(between, width).T @ table[0]
     ahead, behind = table[1 : 1 + ks.size], table[1 + ks.size :]
     return float(np.abs(ahead @ row - behind @ row).max())
 
@@ -163,6 +174,10 @@ def norm_error(d_models: tuple[int, ...], positions: npt.ArrayLike, per_dimensio
     >>> norm_error((8,), [0, 10**9], 0.5) < 1e-14
     True
     """
+    for index, width in enumerate(_validate.sequence("d_models", d_models, "widths")):
+        _validate.even_width(f"d_models[{index}]", width)
+    if _validate.real_scalar("per_dimension", per_dimension) < 0:
+        raise ValueError(f"per_dimension must be >= 0, got {per_dimension}")
     worst = 0.0
     for d in d_models:
         norms = np.linalg.norm(numeric.sinusoidal(positions, d), axis=1)
@@ -198,7 +213,7 @@ def chord_squared(w: Any) -> Any:
     >>> chord_squared(sp.pi)
     4
     """
-    return 2 - 2 * sp.cos(w)
+    return 2 - 2 * sp.cos(_validate.exact_scalar("w", w))
 
 
 def row_distance_by_offset(
@@ -311,11 +326,23 @@ def pair_distances(omega: npt.ArrayLike, n_positions: int) -> Float64Array:
     >>> pair_distances([np.pi], 3).round(12).tolist()
     [[2.0], [0.0]]
     """
-    w = np.asarray(omega, dtype=np.float64)
+    w = _frequency_values("omega", omega)
     n = _validate.positive_int("n_positions", n_positions)
     _validate.capped_elements("pair_distances", n * w.size, 16)
     ks = np.arange(1, n, dtype=np.float64)
     return np.asarray(2.0 * np.abs(np.sin(np.multiply.outer(ks, w) / 2.0)), dtype=np.float64)
+
+
+def _frequency_values(name: str, value: object) -> Float64Array:
+    """``value`` as a non-empty 1-D float64 array of finite frequencies, else a one-line error."""
+    w = _validate.float_array(name, value, "(m,)").astype(np.float64)
+    if w.ndim != 1 or w.size == 0:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of frequencies, got shape {w.shape}"
+        )
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"{name} must be finite")
+    return w
 
 
 def pair_shift_ratio(
@@ -335,8 +362,18 @@ def pair_shift_ratio(
     >>> pair_shift_ratio(16, 100, (1, 7), numeric.frequencies) <= 1.0
     True
     """
-    omega, used = numeric.frequencies(d_model), blocks(d_model)
-    table = numeric.sinusoidal(n_positions, d_model)
+    width = _validate.even_width("d_model", d_model)
+    count = _validate.positive_int("n_positions", n_positions, minimum=2)
+    for index, k in enumerate(_validate.sequence("offsets", offsets, "offsets")):
+        if _validate.positive_int(f"offsets[{index}]", k) >= count:
+            raise ValueError(f"offsets[{index}] must be < n_positions = {count}, got {k}")
+    _validate.function("blocks", blocks)
+    _validate.capped_elements("pair_shift_ratio", 3 * count * width, 8)
+    omega = numeric.frequencies(width)
+    used = _frequency_values("blocks(d_model)", blocks(width))
+    if used.shape != omega.shape:
+        raise ValueError(f"blocks(d_model) must give d_model / 2 frequencies, got {used.shape}")
+    table = numeric.sinusoidal(count, width)
     worst = 0.0
     for k in offsets:
         shifted = numeric.shift(table[: n_positions - k], k)
