@@ -218,6 +218,7 @@ class LearnedPositions:
         self.n_max = _validate.positive_int("n_max", self.n_max)
         self.d_model = _validate.positive_int("d_model", self.d_model)
         _validate.capped_elements("the learned table", self.n_max * self.d_model, 8)
+        self.seed = _validate.positive_int("seed", self.seed, minimum=0)
         rng = np.random.default_rng(self.seed)
         self.table = 0.02 * rng.standard_normal((self.n_max, self.d_model))
 
@@ -235,6 +236,7 @@ class LearnedPositions:
             If a position is negative or ``>= n_max``.
         """
         ps = _validate.integer_positions("positions", positions)
+        _validate.capped_elements("lookup", ps.size * self.d_model, 8)
         if ps.min() < 0 or ps.max() >= self.n_max:
             raise ValueError(
                 f"positions must be in [0, {self.n_max - 1}]: a learned table has no row "
@@ -304,16 +306,20 @@ def arc_counts(d_model: int, n_train: int, position: int) -> tuple[int, int]:
     >>> arc_counts(16, 32, 10), arc_counts(16, 32, 70)
     ((6, 0), (6, 5))
     """
+    width = _validate.even_width("d_model", d_model)
+    n = _validate.positive_int("n_train", n_train)
+    target = _validate.positive_int("position", position, minimum=0)
+    _validate.capped_elements("arc_counts", width // 2, 16)
     slow = unseen = 0
     with mpmath.workdps(40):
         turn = 2 * mpmath.pi
-        for i in range(d_model // 2):
-            omega = mpmath.power(10000, mpmath.mpf(-2 * i) / d_model)
-            arc = (n_train - 1) * omega
+        for i in range(width // 2):
+            omega = mpmath.power(10000, mpmath.mpf(-2 * i) / width)
+            arc = (n - 1) * omega
             if arc >= turn:
                 continue
             slow += 1
-            angle = mpmath.fmod(position * omega, turn)
+            angle = mpmath.fmod(target * omega, turn)
             gap = 0 if angle <= arc else min(angle - arc, turn - angle)
             unseen += gap > omega
     return slow, unseen

@@ -51,13 +51,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from pe import numeric
+from pe import _validate, numeric
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import gamma
 from pe.geometry import dot_by_offset
@@ -110,7 +110,11 @@ def largest_rise(values: npt.ArrayLike) -> float:
     >>> largest_rise([3.0, 2.0, 1.0]), largest_rise([3.0, 1.0, 2.0])
     (-1.0, 1.0)
     """
-    v = np.asarray(values, dtype=np.float64)
+    v = _validate.float_array("values", values, "(n,)").astype(np.float64)
+    if v.ndim != 1 or v.size < 2:
+        raise ValueError(f"values must be a 1-D array of at least two values, got shape {v.shape}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError("values must be finite")
     return float(np.max(v[1:] - np.minimum.accumulate(v)[:-1]))
 
 
@@ -238,6 +242,37 @@ ProjectedScores = Callable[
 ]
 
 
+def _projected(
+    w_q: object, w_k: object, ms: object, ns: object, rng: object, *, name: str, real: bool
+) -> tuple[Float64Array, Float64Array, npt.NDArray[Any], npt.NDArray[Any]]:
+    """The arguments of a :data:`ProjectedScores` checked: ``W_q`` and ``W_k`` square, finite,
+    of one even width; positions (integers unless ``real``) paired one to one; a generator."""
+    q = _validate.float_array("w_q", w_q, "(d, d)")
+    k = _validate.float_array("w_k", w_k, "(d, d)")
+    if q.ndim != 2 or q.shape[0] != q.shape[1]:
+        raise ValueError(f"w_q must be a square matrix (d, d), got shape {q.shape}")
+    _validate.even_width("w_q.shape[0]", q.shape[0])
+    if k.shape != q.shape:
+        raise ValueError(f"w_k must have the shape of w_q, {q.shape}, got {k.shape}")
+    for label, w in (("w_q", q), ("w_k", k)):
+        if not np.all(np.isfinite(w)):
+            raise ValueError(f"{label} must be finite")
+    m: npt.NDArray[Any]
+    n: npt.NDArray[Any]
+    if real:
+        m = _validate.real_positions("ms", ms, limit=2**53)
+        n = _validate.real_positions("ns", ns, limit=2**53)
+    else:
+        m = _validate.integer_positions("ms", ms, limit=2**53)
+        n = _validate.integer_positions("ns", ns, limit=2**53)
+    if m.size != n.size:
+        raise ValueError(f"ms and ns must pair up, got {m.size} and {n.size} positions")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {rng!r:.40}")
+    _validate.capped_elements(name, 4 * m.size * q.shape[0], 8)
+    return cast(Float64Array, q), cast(Float64Array, k), m, n
+
+
 def additive_scores(
     w_q: Float64Array, w_k: Float64Array, ms: Any, ns: Any, rng: np.random.Generator
 ) -> Float64Array:
@@ -252,7 +287,7 @@ def additive_scores(
     >>> additive_scores(w, w, np.array([0, 5]), np.array([3, 8]), np.random.default_rng()).round(6)
     array([-0.989992, -0.989992])
     """
-    del rng
+    w_q, w_k, ms, ns = _projected(w_q, w_k, ms, ns, rng, name="additive_scores", real=False)
     table = signed_sinusoid(np.concatenate([ms, ns]), w_q.shape[0])
     pm, pn = table[: len(ms)], table[len(ms) :]
     return np.asarray(np.einsum("jd,jd->j", pm @ w_q.T, pn @ w_k.T), dtype=np.float64)
@@ -273,6 +308,7 @@ def rope_after_projection(
     >>> bool(abs(s[0] - s[1]) < 1e-12)
     True
     """
+    w_q, w_k, ms, ns = _projected(w_q, w_k, ms, ns, rng, name="rope_after_projection", real=True)
     x = rng.standard_normal(w_q.shape[0])
     q = np.tile(w_q @ x, (len(ms), 1))
     k = np.tile(w_k @ x, (len(ns), 1))
@@ -293,13 +329,18 @@ def offset_spreads(candidate: ProjectedScores, d_model: int = 64, *, seed: int =
     >>> min(offset_spreads(additive_scores)) > 1.0
     True
     """
-    rng = np.random.default_rng(seed)
-    w_q = rng.standard_normal((d_model, d_model)) / 8
-    w_k = rng.standard_normal((d_model, d_model)) / 8
+    _validate.function("candidate", candidate)
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("offset_spreads", 3 * width * width, 8)
+    rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
+    w_q = rng.standard_normal((width, width)) / 8
+    w_k = rng.standard_normal((width, width)) / 8
     ms = np.arange(0, 2000, 7)
     spreads = []
     for r in (0, 1, 10):
-        s = candidate(w_q, w_k, ms, ms + r, rng)
+        s = np.asarray(candidate(w_q, w_k, ms, ms + r, rng))
+        if s.shape != ms.shape or s.dtype.kind not in "fiu":
+            raise ValueError(f"candidate must return one real score per pair, got shape {s.shape}")
         spreads.append(float(s.max() - s.min()))
     return spreads
 
@@ -387,6 +428,8 @@ def relative_blocks(*, same_frequency: bool = False) -> tuple[int, Any]:
     >>> relative_blocks(same_frequency=True)
     (4, {(b22, -b21, b21, b22)})
     """
+    if not isinstance(same_frequency, bool):
+        raise TypeError(f"same_frequency must be a bool, got {same_frequency!r:.40}")
     p, q, t = sp.symbols("p q t", real=True)
     first, second = sp.symbols("omega_i omega_j", positive=True)
     other = first if same_frequency else second
@@ -420,7 +463,13 @@ def content_gap(content: tuple[int, int]) -> Any:
     >>> content_gap((1, 0)), content_gap((0, 0))
     (2*sin(1), 0)
     """
-    x = sp.Matrix(content)
+    if isinstance(content, str | bytes) or not isinstance(content, tuple | list):
+        raise TypeError(f"content must be a pair of numbers, got {content!r:.40}")
+    if len(content) != 2:
+        raise ValueError(
+            f"content must be a pair of numbers (one pair of the encoding), got {len(content)}"
+        )
+    x = sp.Matrix([_validate.exact_scalar(f"content[{i}]", c) for i, c in enumerate(content)])
 
     def score(p: int, q: int) -> Any:
         return sp.expand(((x + pair(p, 1)).T * (x + pair(q, 1)))[0])
