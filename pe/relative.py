@@ -308,11 +308,22 @@ def t5_bucket_properties(
     >>> t5_bucket_properties(lambda rel, **kw: t5_bucket(-np.abs(rel), **kw))[0]
     False
     """
+    _validate.function("bucket", bucket)
+    if not isinstance(bidirectional, bool):
+        raise TypeError(f"bidirectional must be a bool, got {bidirectional!r:.40}")
+    num_buckets = _validate.positive_int("num_buckets", num_buckets, minimum=4)
+    max_distance = _validate.positive_int("max_distance", max_distance, minimum=2)
     span = 4 * max_distance
+    # the relative positions, their buckets and a few masks and sorted copies of them
+    _validate.capped_elements("t5_bucket_properties", 16 * (2 * span + 1), 8)
     rel = np.arange(-span, span + 1)
     b = np.asarray(
         bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     )
+    if b.shape != rel.shape or b.dtype.kind not in "iu":
+        raise ValueError(
+            f"bucket must return one integer bucket per relative position, got {b.shape}"
+        )
     half = num_buckets // 2 if bidirectional else num_buckets
     exact = half // 2
     directions = [rel <= 0, rel > 0] if bidirectional else [rel <= 0]
@@ -397,6 +408,7 @@ def alibi_slope_exponents(n_heads: int) -> list[Fraction]:
     ['4', '8', '2']
     """
     heads = _validate.positive_int("n_heads", n_heads)
+    _validate.capped_elements("alibi_slope_exponents", 2 * heads, 128)  # a list of Fractions
     if heads & (heads - 1) == 0:
         return [Fraction(8 * h, heads) for h in range(1, heads + 1)]
     power = 1 << (heads.bit_length() - 1)
@@ -436,6 +448,11 @@ def ntk_scaled_base(b: Any, s: Any, d: Any) -> Any:
     >>> ntk_scaled_base(b, s, d)
     b*s**(d/(d - 2))
     """
+    for name, value in (("b", b), ("s", s), ("d", d)):
+        if _validate.not_positive(_validate.exact_scalar(name, value)):
+            raise ValueError(f"{name} must be > 0, got {value}")
+    if d == 2:
+        raise ValueError("d must not be 2 (the exponent d / (d - 2) needs d > 2), got 2")
     return b * s ** (d / (d - 2))
 
 
@@ -470,6 +487,9 @@ def interpolated_end(trained: Any, scale: Any) -> Any:
     >>> interpolated_end(2048, 4.0)
     2047.75
     """
+    _validate.exact_scalar("trained", trained)
+    if _validate.not_positive(_validate.exact_scalar("scale", scale)):
+        raise ValueError(f"scale must be > 0, got {scale}")
     return trained - 1 / scale
 
 

@@ -143,9 +143,12 @@ def pair_columns(d_model: int, pairing: str) -> list[tuple[int, int]]:
     >>> pair_columns(4, "adjacent"), pair_columns(4, "halves")
     ([(0, 1), (2, 3)], [(0, 2), (1, 3)])
     """
-    if _pairing(pairing) == "adjacent":
-        return [(a, a + 1) for a in range(0, d_model, 2)]
-    return [(a, a + d_model // 2) for a in range(d_model // 2)]
+    width = _validate.even_width("d_model", d_model)
+    mode = _pairing(pairing)
+    _validate.capped_elements("pair_columns", width // 2, 128)  # a list of tuples
+    if mode == "adjacent":
+        return [(a, a + 1) for a in range(0, width, 2)]
+    return [(a, a + width // 2) for a in range(width // 2)]
 
 
 def rope_angles(
@@ -400,7 +403,13 @@ def rope_complex(
     v = _as_float_array("x", x).astype(np.float64)
     mode = _pairing(pairing)
     width = _validate.even_width("x.shape[-1]", v.shape[-1])
-    angles = np.multiply.outer(_real_positions("positions", positions), frequencies(width))
+    ps = _real_positions("positions", positions)
+    if v.ndim < 2 or ps.size != v.shape[-2]:
+        raise ValueError(
+            f"positions must give one position per row of x: {ps.size} positions, x of shape {v.shape}"
+        )
+    _validate.capped_elements("rope_complex", 3 * v.size, 16)
+    angles = np.multiply.outer(ps, frequencies(width))
     if mode == "adjacent":
         z = (v[..., 0::2] + 1j * v[..., 1::2]) * np.exp(1j * angles)
         out = np.empty_like(v)
@@ -627,6 +636,8 @@ def abel_rounding(q: npt.ArrayLike, k: npt.ArrayLike) -> float:
     if qv.ndim != 1 or qv.shape != kv.shape:
         raise ValueError(f"q and k must be vectors of one length, got {qv.shape}, {kv.shape}")
     _validate.even_width("q.shape[-1]", qv.size)
+    if not (np.all(np.isfinite(qv)) and np.all(np.isfinite(kv))):
+        raise ValueError("q and k must be finite")
     h = np.abs((qv[0::2] + 1j * qv[1::2]) * (kv[0::2] + 1j * kv[1::2]))
     return 2 * gamma(qv.size + 4) * float(h.sum())
 
@@ -682,13 +693,29 @@ def read_rope_code(maps: Sequence[Float64Array], positions: Sequence[int]) -> Ro
     >>> read_rope_code(maps, [0, 1, 2])
     RopeCode(pairing='adjacent', rotated=4, sign=1, first=0)
     """
-    width = maps[0].shape[0]
+    _validate.sequence("maps", maps, "d x d matrices", kinds=(Sequence, np.ndarray))
+    if len(maps) < 2:
+        raise ValueError(f"maps must hold the maps of at least two positions, got {len(maps)}")
+    matrices = [
+        _validate.float_array(f"maps[{i}]", m, "(d, d)").astype(np.float64)
+        for i, m in enumerate(maps)
+    ]
+    width = matrices[0].shape[0] if matrices[0].ndim == 2 else 0
+    for i, m in enumerate(matrices):
+        if m.shape != (width, width) or width == 0:
+            raise ValueError(
+                f"maps[{i}] must be a square matrix of the width of maps[0], got {m.shape}"
+            )
+        if not np.all(np.isfinite(m)):
+            raise ValueError(f"maps[{i}] must be finite")
+    _validate.sequence("positions", positions, "integers", kinds=(Sequence, np.ndarray))
+    ps: list[int] = _signed_positions("positions", positions).tolist()
+    if len(ps) != len(matrices):
+        raise ValueError(f"positions must give one position per map: {len(ps)} for {len(matrices)}")
     identity = np.eye(width)
-    first = next(
-        (p for p, m in zip(positions, maps, strict=True) if np.array_equal(m, identity)), -1
-    )
-    one = maps[list(positions).index(first + 1)] if first + 1 in positions else maps[1]
-    moved = [j for j in range(width) if any(m[j, j] != 1.0 for m in maps)]
+    first = next((p for p, m in zip(ps, matrices, strict=True) if np.array_equal(m, identity)), -1)
+    one = matrices[ps.index(first + 1)] if first + 1 in ps else matrices[1]
+    moved = [j for j in range(width) if any(m[j, j] != 1.0 for m in matrices)]
     rotated = len(moved)
     partner = _partners(one[:rotated, :rotated])
     if all(partner[j] == j ^ 1 for j in range(rotated)):
@@ -697,7 +724,10 @@ def read_rope_code(maps: Sequence[Float64Array], positions: Sequence[int]) -> Ro
         code = RopeCode("halves", rotated, 0, first)
     else:
         return RopeCode("neither", rotated, 0, first)
-    signs = {int(np.sign(one[b, a])) for a, b in code.pairs}
+    # no pair to read a sign from when no column turns (or an odd count of them does)
+    signs = (
+        {int(np.sign(one[b, a])) for a, b in code.pairs} if rotated % 2 == 0 < rotated else set()
+    )
     return code._replace(sign=signs.pop() if len(signs) == 1 else 0)
 
 
@@ -714,6 +744,7 @@ def permute_both(permute: Callable[[Any], Any], q: Any, k: Any) -> tuple[Any, An
     >>> permute_both(lambda v: v[::-1], [1, 2], [3, 4])
     ([2, 1], [4, 3])
     """
+    _validate.function("permute", permute)
     return permute(q), permute(k)
 
 
@@ -751,14 +782,28 @@ def conversion_gap(convert: Conversion, d_model: int = 64, *, seed: int = 5) -> 
     >>> bool(found.gap <= found.tolerance)
     True
     """
+    _validate.function("convert", convert)
     width = _validate.even_width("d_model", d_model)
     rng = np.random.default_rng(_validate.positive_int("seed", seed, minimum=0))
+    _validate.capped_elements("conversion_gap", 6 * width * width, 8)
     w_q, w_k = rng.standard_normal((width, width)), rng.standard_normal((width, width))
     x = rng.standard_normal((32, width))
     perm = pairing_permutation(width)
     ps = np.arange(32) * 37
     adjacent = rope(x @ w_q.T, ps) @ rope(x @ w_k.T, ps).T
-    wq2, wk2 = convert(lambda w: w[perm], w_q, w_k)
+    converted = convert(lambda w: w[perm], w_q, w_k)
+    if not isinstance(converted, tuple) or len(converted) != 2:
+        raise TypeError(f"convert must return the two converted matrices, got {converted!r:.40}")
+    wq2, wk2 = (np.asarray(w) for w in converted)
+    if (
+        wq2.shape != w_q.shape
+        or wk2.shape != w_k.shape
+        or wq2.dtype.kind != "f"
+        or wk2.dtype.kind != "f"
+    ):
+        raise ValueError(
+            f"convert must return two real ({width}, {width}) matrices, got {wq2.shape}, {wk2.shape}"
+        )
     q2, k2 = x @ wq2.T, x @ wk2.T
     halves = rope(q2, ps, pairing="halves") @ rope(k2, ps, pairing="halves").T
     g = gamma(width)
