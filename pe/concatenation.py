@@ -174,6 +174,30 @@ def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
     >>> separate_projections(sp.eye(1), 2 * sp.eye(1), sp.eye(1), sp.eye(1))
     Matrix([[3]])
     """
+    shapes: dict[str, tuple[Any, ...]] = {}
+    for name, value, dims in (
+        ("w_e", w_e, (2,)),
+        ("w_q", w_q, (2,)),
+        ("e", e, (1, 2)),
+        ("q", q, (1, 2)),
+    ):
+        shape = getattr(value, "shape", None)
+        if not isinstance(shape, tuple):
+            raise TypeError(f"{name} must be a NumPy or SymPy matrix, got {value!r:.40}")
+        if len(shape) not in dims:
+            raise ValueError(
+                f"{name} must have {' or '.join(map(str, dims))} dimensions, got {shape}"
+            )
+        shapes[name] = shape
+    for weights, vector in (("w_e", "e"), ("w_q", "q")):
+        if shapes[weights][1] != shapes[vector][0]:
+            raise ValueError(
+                f"{vector} must have as many rows as {weights} has columns, got {shapes[vector]}"
+            )
+    if shapes["w_q"][0] != shapes["w_e"][0] or shapes["q"][1:] != shapes["e"][1:]:
+        raise ValueError(
+            f"w_q q must have the shape of w_e e, got {shapes['w_q']} and {shapes['q']}"
+        )
     return w_e @ e + w_q @ q
 
 
@@ -185,6 +209,7 @@ def projection_text(rhs: Projection) -> str:
     >>> projection_text(separate_projections)
     'W_e e + W_q q'
     """
+    _validate.function("rhs", rhs)
     w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_q", 2, 2)
     e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("q", 2, 1)
     text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_q"})

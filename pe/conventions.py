@@ -466,10 +466,23 @@ def described_table(
     >>> bool(np.all(np.abs(table - t2t.table(100, 16)) <= bound))
     True
     """
-    k = np.arange(d // 2)
-    omega = np.asarray(description.laws[convention.law](k, d, convention.base), dtype=np.float64)
+    _validate.instance("convention", convention, Convention)
+    count = _validate.positive_int("n", n)
+    width = _validate.even_width("d", d)
+    _validate.instance("description", description, Description)
+    if convention.law not in description.laws or convention.layout not in description.columns:
+        raise ValueError(
+            f"description must describe the law {convention.law!r} and the layout {convention.layout!r}"
+        )
+    _validate.capped_elements("described_table", 6 * count * width, 8)
+    k = np.arange(width // 2)
+    omega = np.asarray(
+        description.laws[convention.law](k, width, convention.base), dtype=np.float64
+    )
+    if omega.shape != k.shape or not np.all(np.isfinite(omega)):
+        raise ValueError(f"description.laws[{convention.law!r}] must give d / 2 finite frequencies")
     first = description.first_position.get(convention.name, 0)
-    angles = np.outer(np.arange(first, first + n), omega)
+    angles = np.outer(np.arange(first, first + count), omega)
     roles = (np.sin(angles), np.cos(angles))
     if convention.order == "cos-first":
         roles = roles[::-1]
@@ -581,8 +594,19 @@ def odd_width_outcome(outcome: npt.NDArray[Any], d: int) -> OddWidth:
     >>> odd_width_outcome(np.array("ValueError: odd width"), 3)
     <OddWidth.ERROR: 'an error'>
     """
+    width = _validate.positive_int("d", d)
+    if width % 2 == 0:
+        raise ValueError(f"d must be the odd width asked for, got {width}")
+    if not isinstance(outcome, np.ndarray):
+        raise TypeError(
+            f"outcome must be a NumPy array (a table or an error's name), got {outcome!r:.40}"
+        )
     if outcome.dtype.kind == "U":
         return OddWidth.ERROR
+    if outcome.dtype.kind not in "fiu":
+        raise TypeError(
+            f"outcome must hold real numbers or an error's name, got dtype {outcome.dtype}"
+        )
     if outcome.ndim == 3:
         outcome = outcome[:, 0] if outcome.shape[1] == 1 else outcome[0]
     if outcome.ndim != 2 or outcome.shape[1] not in (d, d + 1):

@@ -81,6 +81,10 @@ def embeddings_plus_pe0(n_tokens: int, d_model: int, seed: int = 7) -> Float64Ar
     >>> np.allclose(embeddings_plus_pe0(2, 4) - random_embeddings(2, 4), [0.0, 1.0, 0.0, 1.0])
     True
     """
+    tokens = _validate.positive_int("n_tokens", n_tokens)
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements("embeddings_plus_pe0", 2 * tokens * width, 8)
+    _validate.positive_int("seed", seed, minimum=0)
     return random_embeddings(n_tokens, d_model, seed) + numeric.sinusoidal(1, d_model)
 
 
@@ -96,6 +100,11 @@ def encoding_row_embeddings(
     """
     tokens = _validate.positive_int("n_tokens", n_tokens)
     count = _validate.positive_int("n_positions", n_positions)
+    width = _validate.even_width("d_model", d_model)
+    _validate.capped_elements(
+        "encoding_row_embeddings", tokens * count + (tokens + count) * width, 8
+    )
+    _validate.positive_int("seed", seed, minimum=0)
     weights = np.random.default_rng(seed).standard_normal((tokens, count))
     return np.asarray(weights @ numeric.sinusoidal(count, d_model), dtype=np.float64)
 

@@ -142,6 +142,9 @@ def paper_wavelength(i: Any, d: Any) -> Any:
     >>> paper_wavelength(sp.Integer(1), sp.Integer(4))
     200*pi
     """
+    _validate.exact_scalar("i", i)
+    if _validate.not_positive(_validate.exact_scalar("d", d)):
+        raise ValueError(f"d must be > 0 (a width), got {d}")
     return 2 * sp.pi * sp.Integer(10000) ** (2 * i / d)
 
 

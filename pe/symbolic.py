@@ -338,6 +338,8 @@ def shift_factor(q: Any, w: Any) -> Any:
     >>> shift_factor(q, w)
     -I*sin(q*w) + cos(q*w)
     """
+    _validate.exact_scalar("q", q)
+    _validate.exact_scalar("w", w)
     return sp.cos(w * q) - sp.I * sp.sin(w * q)
 
 
@@ -360,7 +362,13 @@ def symbolic_vector(name: str, size: int) -> Any:
     >>> symbolic_vector("q", 2).T
     Matrix([[q_0, q_1]])
     """
-    return sp.Matrix(sp.symbols(f"{name}_0:{size}", real=True))
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {name!r:.40}")
+    if not name.isidentifier():
+        raise ValueError(f"name must be a symbol's name (letters, digits, _), got {name!r:.40}")
+    count = _validate.positive_int("size", size)
+    _validate.capped_elements("symbolic_vector", count, 1024)  # a SymPy symbol each
+    return sp.Matrix(sp.symbols(f"{name}_0:{count}", real=True))
 
 
 def exact_width(d_model: int, limit: int) -> int:
@@ -415,6 +423,11 @@ def encoding(position: Any, omegas: Sequence[Any]) -> Any:
     >>> encoding(P, exact_frequencies(4, 100)).T
     Matrix([[sin(p), cos(p), sin(p/10), cos(p/10)]])
     """
+    _validate.exact_scalar("position", position)
+    for index, omega in enumerate(
+        _validate.sequence("omegas", omegas, "frequencies", kinds=Sequence)
+    ):
+        _validate.exact_scalar(f"omegas[{index}]", omega)
     return sp.Matrix([f(w * position) for w in omegas for f in (sp.sin, sp.cos)])
 
 
