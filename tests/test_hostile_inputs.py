@@ -29,11 +29,27 @@ from typing import Any, cast
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pe
-from pe import _validate, cli, numeric
+from pe import (
+    _validate,
+    attention,
+    cli,
+    concatenation,
+    conventions,
+    embeddings,
+    frequency_ladder,
+    geometry,
+    numeric,
+    position_designs,
+    position_scores,
+    relative,
+    rotary,
+    symbolic,
+)
 from pe.chapters import rotation_identity as theorems
 from pe.identify import load_table
 
@@ -224,6 +240,634 @@ if hasattr(numeric, "sinusoidal_direct"):  # the plain formula, next to the fast
         "base": (lambda v: numeric.sinusoidal_direct(4, 8, base=v), BAD_BASES),
         "dtype": (lambda v: numeric.sinusoidal_direct(4, 8, dtype=v), BAD_DTYPES),
     }
+
+
+# The library modules: the domain code the chapters read, each function with its bad values.
+BAD_EXACT: Bad = [  # a number or a SymPy expression (formulas evaluated or kept symbolic)
+    ("3", TypeError, "string"),
+    (None, TypeError, "None"),
+    (True, TypeError, "bool"),
+    (1 + 2j, TypeError, "complex"),
+    ([1, 2], TypeError, "list"),
+    (NAN, ValueError, "NaN"),
+    (INF, ValueError, "infinite"),
+    (sp.oo, ValueError, "SymPy infinity"),
+    (sp.nan, ValueError, "SymPy NaN"),
+]
+BAD_SEEDS: Bad = [
+    (-1, ValueError, "negative"),
+    (2.5, TypeError, "float"),
+    (True, TypeError, "bool"),
+    ("0", TypeError, "string"),
+    (None, TypeError, "None"),
+]
+BAD_POSITION: Bad = [  # one position >= 0
+    (-1, ValueError, "negative"),
+    (2.5, TypeError, "float"),
+    (True, TypeError, "bool"),
+    (None, TypeError, "None"),
+]
+BAD_FLAGS: Bad = [(1, TypeError, "int"), ("yes", TypeError, "string"), (None, TypeError, "None")]
+NOT_CALLABLE: Bad = [(None, TypeError, "None"), ("f", TypeError, "string")]
+OVER_THE_CAP: Bad = [(HUGE, ValueError, "huge (over the cap)")]
+BAD_COUNTS: Bad = [*BAD_SIZES, *OVER_THE_CAP]
+BAD_MATRICES: Bad = [  # x, one token per row
+    ("x", ValueError, "string"),
+    (np.zeros((3, 0)), ValueError, "no columns"),
+    (np.zeros(4), ValueError, "1-D"),
+    (np.full((2, 4), INF), ValueError, "infinite"),
+    (np.zeros((8192, 1)), ValueError, "8192 tokens (over the cap)"),
+]
+
+
+def _attend(m: Any, _causal: bool) -> Any:
+    return m
+
+
+ATTEND = _attend
+VOCABULARY = attention.toy_vocabulary(4)
+WIDER = attention.Encoding("one column too many", lambda n, d: np.zeros((n, d + 1)))
+NOT_FINITE = attention.Encoding("NaN", lambda n, d: np.full((n, d), NAN))
+BAD_ENCODINGS: Bad = [
+    (None, TypeError, "None"),
+    ("sinusoidal", TypeError, "string"),
+    (WIDER, ValueError, "rows of the wrong shape"),
+    (NOT_FINITE, ValueError, "NaN rows"),
+]
+RNN = attention.toy_rnn(4, hidden=3)
+W2, RNG = np.eye(2), np.random.default_rng(0)
+MS, NS = np.array([0, 5]), np.array([3, 8])
+MAPS = [rotary.rope(np.eye(4), np.full(4, p)).T.astype(np.float64) for p in (0, 1)]
+PAPER = conventions.get("paper")
+VECTOR = np.ones(2)
+
+
+def _projected(call: Callable[..., Any]) -> dict[str, tuple[Call, Bad]]:
+    """The arguments of a :data:`pe.position_scores.ProjectedScores`, one bad at a time."""
+    return {
+        "w_q": (
+            lambda v: call(v, W2, MS, NS, RNG),
+            [
+                ("w", TypeError, "string"),
+                (np.eye(3), ValueError, "odd width"),
+                (np.ones((2, 4)), ValueError, "not square"),
+                (np.full((2, 2), NAN), ValueError, "NaN"),
+            ],
+        ),
+        "w_k": (lambda v: call(W2, v, MS, NS, RNG), [(np.eye(4), ValueError, "not w_q's shape")]),
+        "ms": (
+            lambda v: call(W2, W2, v, NS, RNG),
+            [
+                ("0", TypeError, "string"),
+                ([0, 1, 2], ValueError, "unpaired"),
+                ([NAN, 1], ValueError, "NaN"),
+            ],
+        ),
+        "ns": (
+            lambda v: call(W2, W2, MS, v, RNG),
+            [([], ValueError, "empty"), ([INF, 1], ValueError, "infinite")],
+        ),
+        "rng": (
+            lambda v: call(W2, W2, MS, NS, v),
+            [(None, TypeError, "None"), (0, TypeError, "a seed")],
+        ),
+    }
+
+
+LIBRARY_TARGETS: dict[str, dict[str, tuple[Call, Bad]]] = {
+    "attention.toy_vocabulary": {
+        "d_model": (attention.toy_vocabulary, BAD_COUNTS),
+        "words": (
+            lambda v: attention.toy_vocabulary(4, v),
+            [
+                ("dog", TypeError, "a string"),
+                ((), ValueError, "empty"),
+                ((1, 2), TypeError, "numbers"),
+                (None, TypeError, "None"),
+            ],
+        ),
+    },
+    "attention.toy_attention": {
+        "d_model": (
+            attention.toy_attention,
+            [*BAD_COUNTS, (2**14, ValueError, "wide (over the cap)")],
+        ),
+    },
+    "attention.toy_rnn": {
+        "d_model": (lambda v: attention.toy_rnn(v, 3), BAD_COUNTS),
+        "hidden": (
+            lambda v: attention.toy_rnn(4, v),
+            [*BAD_COUNTS, (2**15, ValueError, "wide (over the cap)")],
+        ),
+    },
+    "attention.sentence_matrix": {
+        "words": (
+            lambda v: attention.sentence_matrix(v, VOCABULARY),
+            [
+                ("dog", TypeError, "a string"),
+                ((), ValueError, "empty"),
+                (("cat",), ValueError, "unknown word"),
+            ],
+        ),
+        "vocabulary": (
+            lambda v: attention.sentence_matrix(attention.SENTENCE, v),
+            [
+                (None, TypeError, "None"),
+                ({**VOCABULARY, "dog": np.zeros(3)}, ValueError, "two widths"),
+                ({**VOCABULARY, "dog": np.full(4, NAN)}, ValueError, "NaN"),
+                ({**VOCABULARY, "dog": np.array(["a"] * 4)}, TypeError, "strings"),
+            ],
+        ),
+        "encoding": (
+            lambda v: attention.sentence_matrix(attention.SENTENCE, VOCABULARY, v),
+            BAD_ENCODINGS[1:],  # None: no encoding
+        ),
+    },
+    "attention.Encoding": {
+        "label": (
+            lambda v: attention.Encoding(v, numeric.sinusoidal),
+            [(None, TypeError, "None"), (3, TypeError, "int")],
+        ),
+        "rows": (lambda v: attention.Encoding("rows", v), NOT_CALLABLE),
+    },
+    "attention.sentence_pair": {
+        "encoding": (lambda v: attention.sentence_pair(v, 8), BAD_ENCODINGS),
+        "d_model": (lambda v: attention.sentence_pair(attention.NO_ENCODING, v), BAD_WIDTHS),
+    },
+    "attention.check_equivariance": {
+        "sides": (
+            lambda v: attention.check_equivariance(v, 4, 8),
+            [
+                *NOT_CALLABLE,
+                (lambda *_: None, TypeError, "returns None"),
+                (lambda _a, x, _p, _e: (x, x[:1]), ValueError, "sides of two shapes"),
+            ],
+        ),
+        "n": (
+            lambda v: attention.check_equivariance(attention.equivariant, v, 8),
+            [*BAD_COUNTS, (1, ValueError, "one")],
+        ),
+        "d_model": (
+            lambda v: attention.check_equivariance(attention.equivariant, 4, v),
+            BAD_WIDTHS,
+        ),
+        "seed": (
+            lambda v: attention.check_equivariance(attention.equivariant, 4, 8, seed=v),
+            BAD_SEEDS,
+        ),
+    },
+    "attention.equivariant": {
+        "attend": (lambda v: attention.equivariant(v, np.eye(3), np.eye(3), 0), NOT_CALLABLE),
+        "x": (
+            lambda v: attention.equivariant(ATTEND, v, np.eye(3), 0),
+            [("x", TypeError, "string"), (np.zeros(3), ValueError, "1-D")],
+        ),
+        "perm": (
+            lambda v: attention.equivariant(ATTEND, np.eye(3), v, 0),
+            [([[1]], TypeError, "list"), (np.eye(2), ValueError, "too small")],
+        ),
+    },
+    "attention.final_state": {
+        "x": (
+            lambda v: attention.final_state(v, RNN),
+            [*BAD_MATRICES[:4], (np.zeros((2, 3)), ValueError, "not the cell's width")],
+        ),
+        "weights": (
+            lambda v: attention.final_state(np.zeros((2, 4)), v),
+            [
+                (None, TypeError, "None"),
+                (attention.toy_attention(4), TypeError, "attention weights"),
+            ],
+        ),
+    },
+    "attention.rnn_final_gap": {
+        "summary": (
+            lambda v: attention.rnn_final_gap(v, 8),
+            [*NOT_CALLABLE, (lambda x, w: "s", ValueError, "a string summary")],
+        ),
+        "d_model": (lambda v: attention.rnn_final_gap(attention.final_state, v), BAD_WIDTHS),
+    },
+    "attention.attention_layer": {"x": (attention.attention_layer, BAD_MATRICES)},
+    "attention.elman_layer": {"x": (attention.elman_layer, BAD_MATRICES[:4])},
+    "attention.row_independence_gap": {
+        "layer": (
+            lambda v: attention.row_independence_gap(v, 4, 8),
+            [
+                *NOT_CALLABLE,
+                (lambda x: x, TypeError, "one array"),
+                (lambda x: (x, x[:1]), ValueError, "two shapes"),
+            ],
+        ),
+        "n": (
+            lambda v: attention.row_independence_gap(attention.attention_layer, v, 8),
+            BAD_COUNTS,
+        ),
+        "d_model": (
+            lambda v: attention.row_independence_gap(attention.attention_layer, 4, v),
+            BAD_WIDTHS,
+        ),
+        "encoding": (
+            lambda v: attention.row_independence_gap(attention.attention_layer, 4, 8, v),
+            BAD_ENCODINGS,
+        ),
+    },
+    "attention.row_independence_tolerance": {
+        "n": (lambda v: attention.row_independence_tolerance(v, 8), BAD_COUNTS),
+        "d_model": (lambda v: attention.row_independence_tolerance(4, v), BAD_WIDTHS),
+        "encoding": (lambda v: attention.row_independence_tolerance(4, 8, v), BAD_ENCODINGS),
+    },
+    "geometry.chord_squared": {"w": (geometry.chord_squared, BAD_EXACT)},
+    "geometry.dot_product_error": {
+        "d_model": (lambda v: geometry.dot_product_error(v, 4), BAD_WIDTHS),
+        "n_positions": (
+            lambda v: geometry.dot_product_error(8, v),
+            [*BAD_COUNTS, (2**14, ValueError, "2**14 rows (over the cap)")],
+        ),
+        "power": (
+            lambda v: geometry.dot_product_error(8, 4, v),
+            [
+                (0, ValueError, "zero"),
+                (-1, ValueError, "negative"),
+                (2.5, TypeError, "float"),
+                (True, TypeError, "bool"),
+            ],
+        ),
+    },
+    "geometry.symmetry_gap": {
+        "d_model": (lambda v: geometry.symmetry_gap(v, 10, 5), BAD_WIDTHS),
+        "position": (
+            lambda v: geometry.symmetry_gap(8, v, 5),
+            [*BAD_POSITION, (2, ValueError, "rows p - k before 0")],
+        ),
+        "max_offset": (
+            lambda v: geometry.symmetry_gap(8, 10, v),
+            [*BAD_SIZES, (1, ValueError, "one"), (12, ValueError, "past position")],
+        ),
+        "between": (lambda v: geometry.symmetry_gap(8, 10, 5, v), BAD_SCALARS),
+    },
+    "geometry.norm_error": {
+        "d_models": (
+            lambda v: geometry.norm_error(v, 4, 0.5),
+            [
+                (8, TypeError, "an int"),
+                ("8", TypeError, "string"),
+                ((), ValueError, "empty"),
+                ((8, 7), ValueError, "odd width"),
+                ((8, True), TypeError, "bool"),
+                ((HUGE,), ValueError, "huge (over the cap)"),
+            ],
+        ),
+        "positions": (lambda v: geometry.norm_error((8,), v, 0.5), BAD_POSITIONS),
+        "per_dimension": (
+            lambda v: geometry.norm_error((8,), 4, v),
+            [*BAD_SCALARS, (-0.5, ValueError, "negative")],
+        ),
+    },
+    "geometry.pair_distances": {
+        "omega": (
+            lambda v: geometry.pair_distances(v, 4),
+            [
+                ("w", TypeError, "string"),
+                (None, TypeError, "None"),
+                ([], ValueError, "empty"),
+                ([[1.0]], ValueError, "2-D"),
+                ([NAN], ValueError, "NaN"),
+                ([True], TypeError, "bools"),
+            ],
+        ),
+        "n_positions": (lambda v: geometry.pair_distances([1.0], v), BAD_COUNTS),
+    },
+    "geometry.pair_shift_ratio": {
+        "d_model": (
+            lambda v: geometry.pair_shift_ratio(v, 20, (1,), numeric.frequencies),
+            BAD_WIDTHS,
+        ),
+        "n_positions": (
+            lambda v: geometry.pair_shift_ratio(8, v, (1,), numeric.frequencies),
+            [*BAD_COUNTS, (1, ValueError, "one")],
+        ),
+        "offsets": (
+            lambda v: geometry.pair_shift_ratio(8, 20, v, numeric.frequencies),
+            [
+                (1, TypeError, "an int"),
+                ((), ValueError, "empty"),
+                ((0,), ValueError, "zero"),
+                ((20,), ValueError, "past the table"),
+                ((1.5,), TypeError, "float"),
+                ((True,), TypeError, "bool"),
+            ],
+        ),
+        "blocks": (
+            lambda v: geometry.pair_shift_ratio(8, 20, (1,), v),
+            [
+                *NOT_CALLABLE,
+                (lambda d: np.ones(3), ValueError, "three frequencies"),
+                (lambda d: "w", TypeError, "a string"),
+            ],
+        ),
+    },
+    "position_designs.LearnedPositions": {
+        "n_max": (lambda v: position_designs.LearnedPositions(v, 2), BAD_COUNTS),
+        "d_model": (lambda v: position_designs.LearnedPositions(2, v), BAD_COUNTS),
+        "seed": (lambda v: position_designs.LearnedPositions(2, 2, v), BAD_SEEDS),
+    },
+    "position_designs.LearnedPositions.lookup": {
+        "positions": (
+            lambda v: position_designs.LearnedPositions(8, 2**10).lookup(v),
+            [
+                *BAD_POSITIONS,
+                (np.zeros(2**18, dtype=np.int64), ValueError, "2**18 rows (over the cap)"),
+            ],
+        ),
+    },
+    "position_designs.turnless_pairs": {
+        "d_model": (lambda v: position_designs.turnless_pairs(v, 32), BAD_WIDTHS),
+        "n_train": (lambda v: position_designs.turnless_pairs(16, v), BAD_SIZES),
+    },
+    "position_designs.unseen_pairs": {
+        "d_model": (lambda v: position_designs.unseen_pairs(v, 32, 10), BAD_WIDTHS),
+        "n_train": (lambda v: position_designs.unseen_pairs(16, v, 10), BAD_COUNTS),
+        "position": (lambda v: position_designs.unseen_pairs(16, 32, v), BAD_POSITION),
+        "base": (lambda v: position_designs.unseen_pairs(16, 32, 10, base=v), BAD_BASES),
+    },
+    "position_designs.arc_counts": {
+        "d_model": (lambda v: position_designs.arc_counts(v, 32, 10), BAD_WIDTHS),
+        "n_train": (lambda v: position_designs.arc_counts(16, v, 10), BAD_SIZES),
+        "position": (lambda v: position_designs.arc_counts(16, 32, v), BAD_POSITION),
+    },
+    "position_scores.largest_rise": {
+        "values": (
+            position_scores.largest_rise,
+            [
+                ("abc", TypeError, "string"),
+                (None, TypeError, "None"),
+                ([1.0], ValueError, "one value"),
+                ([], ValueError, "empty"),
+                ([[1.0, 2.0]], ValueError, "2-D"),
+                ([1.0, NAN], ValueError, "NaN"),
+                ([True, False], TypeError, "bools"),
+            ],
+        ),
+    },
+    "position_scores.additive_scores": _projected(position_scores.additive_scores),
+    "position_scores.rope_after_projection": _projected(position_scores.rope_after_projection),
+    "position_scores.offset_spreads": {
+        "candidate": (
+            lambda v: position_scores.offset_spreads(v, 8),
+            [*NOT_CALLABLE, (lambda *_: np.zeros(2), ValueError, "two scores")],
+        ),
+        "d_model": (
+            lambda v: position_scores.offset_spreads(position_scores.additive_scores, v),
+            BAD_WIDTHS,
+        ),
+        "seed": (
+            lambda v: position_scores.offset_spreads(position_scores.additive_scores, 8, seed=v),
+            BAD_SEEDS,
+        ),
+    },
+    "position_scores.relative_blocks": {
+        "same_frequency": (lambda v: position_scores.relative_blocks(same_frequency=v), BAD_FLAGS),
+    },
+    "position_scores.content_gap": {
+        "content": (
+            position_scores.content_gap,
+            [
+                ("10", TypeError, "string"),
+                (None, TypeError, "None"),
+                ((1,), ValueError, "one value"),
+                ((1, 2, 3), ValueError, "three values"),
+                ((NAN, 0), ValueError, "NaN"),
+                (("1", 0), TypeError, "a string in it"),
+                ((True, 0), TypeError, "a bool in it"),
+            ],
+        ),
+    },
+    "relative.alibi_slope_exponents": {"n_heads": (relative.alibi_slope_exponents, BAD_COUNTS)},
+    "relative.ntk_scaled_base": {
+        "b": (lambda v: relative.ntk_scaled_base(v, 2.0, 8), [*BAD_EXACT, (0, ValueError, "zero")]),
+        "s": (
+            lambda v: relative.ntk_scaled_base(10000, v, 8),
+            [*BAD_EXACT, (-2.0, ValueError, "negative")],
+        ),
+        "d": (
+            lambda v: relative.ntk_scaled_base(10000, 2.0, v),
+            [*BAD_EXACT, (2, ValueError, "two")],
+        ),
+    },
+    "relative.interpolated_end": {
+        "trained": (lambda v: relative.interpolated_end(v, 4.0), BAD_EXACT),
+        "scale": (
+            lambda v: relative.interpolated_end(2048, v),
+            [*BAD_EXACT, (0, ValueError, "zero")],
+        ),
+    },
+    "relative.t5_bucket_properties": {
+        "bucket": (
+            relative.t5_bucket_properties,
+            [*NOT_CALLABLE, (lambda rel, **_: rel[:1], ValueError, "one bucket")],
+        ),
+        "bidirectional": (lambda v: relative.t5_bucket_properties(bidirectional=v), BAD_FLAGS),
+        "num_buckets": (
+            lambda v: relative.t5_bucket_properties(num_buckets=v),
+            [*BAD_SIZES, (3, ValueError, "three")],
+        ),
+        "max_distance": (
+            lambda v: relative.t5_bucket_properties(max_distance=v),
+            [*BAD_COUNTS, (1, ValueError, "one")],
+        ),
+    },
+    "rotary.abel_rounding": {
+        "q": (
+            lambda v: rotary.abel_rounding(v, np.ones(4)),
+            [
+                ("q", TypeError, "string"),
+                (np.ones(3), ValueError, "three entries"),
+                (np.ones((2, 4)), ValueError, "2-D"),
+                ([NAN, 1, 1, 1], ValueError, "NaN"),
+            ],
+        ),
+        "k": (
+            lambda v: rotary.abel_rounding(np.ones(4), v),
+            [(None, TypeError, "None"), ([1, 1, 1, INF], ValueError, "infinite")],
+        ),
+    },
+    "rotary.conversion_gap": {
+        "convert": (
+            lambda v: rotary.conversion_gap(v, 8),
+            [
+                *NOT_CALLABLE,
+                (lambda f, q, k: f(q), TypeError, "one matrix"),
+                (lambda f, q, k: (q[:2], k), ValueError, "a cut matrix"),
+            ],
+        ),
+        "d_model": (lambda v: rotary.conversion_gap(rotary.permute_both, v), BAD_WIDTHS),
+        "seed": (lambda v: rotary.conversion_gap(rotary.permute_both, 8, seed=v), BAD_SEEDS),
+    },
+    "rotary.pair_columns": {
+        "d_model": (lambda v: rotary.pair_columns(v, "adjacent"), BAD_WIDTHS),
+        "pairing": (
+            lambda v: rotary.pair_columns(4, v),
+            [("diagonal", ValueError, "unknown"), (None, TypeError, "None")],
+        ),
+    },
+    "rotary.permute_both": {"permute": (lambda v: rotary.permute_both(v, [1], [2]), NOT_CALLABLE)},
+    "rotary.read_rope_code": {
+        "maps": (
+            lambda v: rotary.read_rope_code(v, [0, 1]),
+            [
+                ("maps", TypeError, "string"),
+                ([np.eye(4)], ValueError, "one map"),
+                ([np.eye(4), np.eye(3)], ValueError, "two widths"),
+                ([np.eye(4), np.full((4, 4), NAN)], ValueError, "NaN"),
+                ([np.eye(4), np.zeros((4, 4), dtype=bool)], TypeError, "bools"),
+            ],
+        ),
+        "positions": (
+            lambda v: rotary.read_rope_code(MAPS, v),
+            [
+                ([0], ValueError, "one position"),
+                ("01", TypeError, "string"),
+                ([0, 0.5], ValueError, "fractional"),
+                (None, TypeError, "None"),
+            ],
+        ),
+    },
+    "rotary.rope_complex": {
+        "x": (
+            lambda v: rotary.rope_complex(v, 2),
+            [
+                ("x", TypeError, "string"),
+                (np.ones((2, 3)), ValueError, "odd width"),
+                (np.ones((3, 4)), ValueError, "three rows"),
+            ],
+        ),
+        "positions": (
+            lambda v: rotary.rope_complex(np.ones((2, 4)), v),
+            [
+                ([0, NAN], ValueError, "NaN"),
+                (3, ValueError, "three positions"),
+                ("2", TypeError, "string"),
+                ([2**60, 0], ValueError, "beyond 2**53"),
+            ],
+        ),
+        "pairing": (
+            lambda v: rotary.rope_complex(np.ones((2, 4)), 2, pairing=v),
+            [("diagonal", ValueError, "unknown"), (None, TypeError, "None")],
+        ),
+    },
+    "conventions.described_table": {
+        "convention": (
+            lambda v: conventions.described_table(v, 10, 8),
+            [("paper", TypeError, "a name"), (None, TypeError, "None")],
+        ),
+        "n": (lambda v: conventions.described_table(PAPER, v, 8), BAD_COUNTS),
+        "d": (lambda v: conventions.described_table(PAPER, 10, v), BAD_WIDTHS),
+        "description": (
+            lambda v: conventions.described_table(PAPER, 10, 8, v),
+            [
+                (None, TypeError, "None"),
+                (conventions.DESCRIPTION._replace(laws={}), ValueError, "no law"),
+            ],
+        ),
+    },
+    "conventions.odd_width_outcome": {
+        "outcome": (
+            lambda v: conventions.odd_width_outcome(v, 3),
+            [
+                ([[0.0, 1.0, 0.0]], TypeError, "a list"),
+                (np.zeros((2, 3), dtype=complex), TypeError, "complex"),
+                (None, TypeError, "None"),
+            ],
+        ),
+        "d": (
+            lambda v: conventions.odd_width_outcome(np.zeros((2, 3)), v),
+            [
+                (4, ValueError, "even"),
+                (0, ValueError, "zero"),
+                (-3, ValueError, "negative"),
+                (3.0, TypeError, "float"),
+                (True, TypeError, "bool"),
+            ],
+        ),
+    },
+    "concatenation.separate_projections": {
+        "w_e": (
+            lambda v: concatenation.separate_projections(v, W2, VECTOR, VECTOR),
+            [
+                ("W", TypeError, "string"),
+                (np.eye(3), ValueError, "wrong width"),
+                (np.ones(2), ValueError, "1-D"),
+            ],
+        ),
+        "w_q": (
+            lambda v: concatenation.separate_projections(W2, v, VECTOR, VECTOR),
+            [(None, TypeError, "None"), (np.ones((3, 2)), ValueError, "three outputs")],
+        ),
+        "e": (
+            lambda v: concatenation.separate_projections(W2, W2, v, VECTOR),
+            [([1, 2], TypeError, "list"), (np.ones(3), ValueError, "three entries")],
+        ),
+        "q": (
+            lambda v: concatenation.separate_projections(W2, W2, VECTOR, v),
+            [
+                (np.ones((2, 1)), ValueError, "a column"),
+                (sp.ones(3, 1), ValueError, "SymPy, three rows"),
+            ],
+        ),
+    },
+    "concatenation.projection_text": {"rhs": (concatenation.projection_text, NOT_CALLABLE)},
+    "embeddings.embeddings_plus_pe0": {
+        "n_tokens": (lambda v: embeddings.embeddings_plus_pe0(v, 4), BAD_COUNTS),
+        "d_model": (lambda v: embeddings.embeddings_plus_pe0(2, v), BAD_WIDTHS),
+        "seed": (lambda v: embeddings.embeddings_plus_pe0(2, 4, v), BAD_SEEDS),
+    },
+    "embeddings.encoding_row_embeddings": {
+        "n_tokens": (lambda v: embeddings.encoding_row_embeddings(v, 4, n_positions=2), BAD_COUNTS),
+        "d_model": (lambda v: embeddings.encoding_row_embeddings(2, v, n_positions=2), BAD_WIDTHS),
+        "seed": (lambda v: embeddings.encoding_row_embeddings(2, 4, v, n_positions=2), BAD_SEEDS),
+        "n_positions": (
+            lambda v: embeddings.encoding_row_embeddings(2, 4, n_positions=v),
+            BAD_COUNTS,
+        ),
+    },
+    "frequency_ladder.paper_wavelength": {
+        "i": (lambda v: frequency_ladder.paper_wavelength(v, 4), BAD_EXACT),
+        "d": (
+            lambda v: frequency_ladder.paper_wavelength(1, v),
+            [*BAD_EXACT, (0, ValueError, "zero"), (-4, ValueError, "negative")],
+        ),
+    },
+    "symbolic.encoding": {
+        "position": (lambda v: symbolic.encoding(v, [1]), BAD_EXACT),
+        "omegas": (
+            lambda v: symbolic.encoding(symbolic.P, v),
+            [
+                ([], ValueError, "empty"),
+                ("w", TypeError, "string"),
+                (None, TypeError, "None"),
+                ([NAN], ValueError, "NaN"),
+                (["1"], TypeError, "a string in it"),
+            ],
+        ),
+    },
+    "symbolic.shift_factor": {
+        "q": (lambda v: symbolic.shift_factor(v, 1), BAD_EXACT),
+        "w": (lambda v: symbolic.shift_factor(1, v), BAD_EXACT),
+    },
+    "symbolic.symbolic_vector": {
+        "name": (
+            lambda v: symbolic.symbolic_vector(v, 2),
+            [
+                (None, TypeError, "None"),
+                (3, TypeError, "int"),
+                ("a b", ValueError, "a space"),
+                ("", ValueError, "empty"),
+            ],
+        ),
+        "size": (lambda v: symbolic.symbolic_vector("q", v), BAD_COUNTS),
+    },
+}
+TARGETS.update(LIBRARY_TARGETS)
 
 API_CASES = [
     pytest.param(
