@@ -456,10 +456,16 @@ def _wrap(text: str) -> str:
     --------
     >>> print(_wrap('by "$x$". Then $y$ is'))
     by <span class="pe-nowrap">"<span class="pe-tex-inline" style="--pe-math-w: 0.57">$x$</span>".</span> Then <span class="pe-tex-inline" style="--pe-math-w: 0.49">$y$</span> is
+    >>> _wrap(r"\\(0 \\le i &lt; d\\)").startswith('<span class="pe-tex-inline"')  # "<" escaped
+    True
     """
-    spans = _formulas(html.unescape(text)) if "&" in text else _formulas(text)
-    if not spans or ("&" in text and _formulas(text) != spans):
-        return text  # entities that change where formulas are: left as they are
+    spans = _formulas(text)
+    if not spans:
+        return text
+    if "&" in text:  # an entity that is a delimiter (&#36;) would change what MathJax finds
+        unescaped = _formulas(html.unescape(text))
+        if unescaped is None or [s[2] for s in unescaped] != [s[2] for s in spans]:
+            return text
     out, at = [], 0
     for start, end, inline in spans:
         if not inline:
