@@ -17,7 +17,7 @@
 # model's width $d$ (an even number), built from sines and cosines
 # [checked](claims.py#claim-vaswani-encoding-formula):
 #
-# $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \qquad PE(p, 2i+1) = \cos(\omega_i\, p), \\
+# $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \\ PE(p, 2i+1) = \cos(\omega_i\, p), \\
 # \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .\end{gathered}$$
 #
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
