@@ -10,22 +10,36 @@
     });
   }
 
-  function focusableScrollers() {
-    const blocks = Array.from(document.querySelectorAll("article pre, article .md-typeset__scrollwrap"));
-    const scrolls = blocks.map((pre) => pre.scrollWidth > pre.clientWidth + 1);
-    blocks.forEach((pre, index) => {
-      if (pre.querySelector("[tabindex], a, button")) return;
-      if (scrolls[index]) pre.setAttribute("tabindex", "0");
-      else if (pre.getAttribute("tabindex") === "0") pre.removeAttribute("tabindex");
+  // Each scroller is measured when it or its content changes size: when the page is first
+  // laid out, when the window is resized, when a fold around it opens, when the formulas
+  // of a table are typeset. A ResizeObserver answers after the browser's own layout, so
+  // that reading the sizes costs no layout of its own (a pass over every block of a long
+  // page, measured one by one, kept a phone's processor busy for a third of a second).
+  const SCROLLERS = "article pre, article .md-typeset__scrollwrap";
+  // All the sizes are read first, then the attributes written: a write between two reads
+  // would make the second lay the page out again.
+  function focusable(boxes) {
+    const free = boxes.filter((box) => !box.querySelector("[tabindex], a, button"));
+    const scrolls = free.map((box) => box.scrollWidth > box.clientWidth + 1);
+    free.forEach((box, index) => {
+      if (scrolls[index]) box.setAttribute("tabindex", "0");
+      else if (box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
     });
   }
+  let watcher = null;
+  function watchScrollers() {
+    if (watcher) watcher.disconnect();
+    watcher = new ResizeObserver((entries) => {
+      const boxes = new Set(entries.map((entry) => entry.target.closest(SCROLLERS)));
+      focusable(Array.from(boxes).filter(Boolean));
+    });
+    for (const box of document.querySelectorAll(SCROLLERS)) {
+      watcher.observe(box);
+      if (box.firstElementChild) watcher.observe(box.firstElementChild); // its content
+    }
+  }
 
-  // When the browser is idle: measuring the code blocks needs the page laid out.
-  const idle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
-  const run = () => setTimeout(() => { nameCodeBars(); idle(focusableScrollers, { timeout: 3000 }); }, 0);
+  const run = () => setTimeout(() => { nameCodeBars(); watchScrollers(); }, 0);
   if (window.document$) window.document$.subscribe(run);
   else document.addEventListener("DOMContentLoaded", run);
-  window.addEventListener("resize", focusableScrollers);
-  // A fold opened shows code blocks that could not be measured closed.
-  document.addEventListener("toggle", focusableScrollers, true);
 })();
