@@ -18,11 +18,11 @@
 # fact taken from a published work, its source in the [bibliography](bibliography.md)
 # (marked "cited" when nothing in it can be recomputed). A number or a formula in the prose
 # between the cards was either computed by `pe` while the page was built or carries a
-# "checked" mark linking to the entry of this table that backs it: `make check-pages`
-# fails on any other. Words without numbers or formulas (explanations, pictures of what a
-# claim says) rest on the claims near them. The table below was computed while this page
-# was built: `pe verify` prints the same table and `pe verify --json` the same data. If any
-# claim failed, this page, and so the whole build, would have failed.
+# "checked" mark linking to the entry below that backs it: `make check-pages` fails on any
+# other. Words without numbers or formulas (explanations, pictures of what a claim says)
+# rest on the claims near them. The tables below, one per page of the site, were computed
+# while this page was built: `pe verify` prints the same claims and `pe verify --json` the
+# same data. If any claim failed, this page, and so the whole build, would have failed.
 
 # %% tags=["hide_input"]
 from pe.site import report

@@ -87,7 +87,7 @@ def table(
     header: Sequence[object],
     rows: Iterable[Sequence[object] | Row],
     *,
-    caption: str | None = None,
+    caption: str | Html | None = None,
     css_class: str = "pe-table",
 ) -> Html:
     """A table: one header row, then one row per sequence of cells.

@@ -17,6 +17,7 @@ column; :mod:`pe.site.latex_fit` says how.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -306,10 +307,13 @@ def _source_cell(result: claims.ClaimResult) -> Html | str:
 
 def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     """Every claim: its id, status and source on one line, its statement below, linking to
-    its page (the source to its bibliography entry).
+    its page (the source to its bibliography entry); one table per page, in site order.
 
     Without ``results``, every registered claim is verified now. Each entry has the id
-    ``claim-<id>``, the target of the marks on the chapter pages.
+    ``claim-<id>``, the target of the marks on the chapter pages. Each page's table is in a
+    block of its own (``pe-claims-part``), which the browser lays out only when it comes
+    near the screen (the stylesheet's ``content-visibility``): one table of every claim was
+    the longest layout of the site.
 
     Raises
     ------
@@ -320,9 +324,9 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     failed = [r.id for r in results if not r.ok]
     if failed:
         raise claims.ClaimFailedError(f"claims that do not verify: {', '.join(failed)}")
-    return table(
-        ["claim", "status", "method", "wrong candidates", "source"],
-        (
+    parts = []
+    for page, shown in itertools.groupby(results, key=lambda r: r.page):
+        rows = (
             Row(
                 [
                     Html(f'<a href="../{r.page}/#claim-{r.id}">{code(r.id)}</a>'),
@@ -336,10 +340,13 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
                 below=Html(f"{title(r.title)}{statement(r.statement)}"),
                 id=f"claim-{r.id}",
             )
-            for r in results
-        ),
-        css_class="pe-table pe-claims",
-    )
+            for r in shown
+        )
+        header = ["claim", "status", "method", "wrong candidates", "source"]
+        caption = Html(f'Shown on <a href="../{page}/">{escape(page)}</a>')
+        part = table(header, rows, caption=caption, css_class="pe-table pe-claims")
+        parts.append(f'<div class="pe-claims-part">{part}</div>')
+    return Html("".join(parts))
 
 
 def fold(summary: str, *content: Html) -> Html:
