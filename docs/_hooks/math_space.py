@@ -1,6 +1,7 @@
-"""MkDocs hook: a formula holds, before MathJax typesets it, the room it will take.
+"""MkDocs hook: a formula holds, until it is put in place, the room it will take.
 
-MathJax typesets the page after it is first painted (``docs/javascripts/mathjax-config.js``):
+Formulas are typeset at build, and each is put in place of its source by the page's script
+when it comes near the screen (``docs/_hooks/typeset_math.py``, ``docs/javascripts/math.js``):
 until then a display formula shows its TeX source, usually a few lines of text, and the
 formula that replaces it is shorter or taller, so that everything below it jumped (the
 largest layout shift of the chapters, measured by Lighthouse). Each display formula that
@@ -8,7 +9,7 @@ stands alone in its paragraph (``<p>$$...$$</p>`` in the notebooks, ``<div
 class="arithmatex">`` in Markdown pages) gets the class ``pe-tex-display`` and the height it
 will take as ``--pe-tex-h``, estimated from its TeX: a line of text, a row more per ``\\\\``
 of its tallest array, a fraction, a large operator with limits, a labelled brace. The stylesheet holds that
-height (and hides the source) until the formula is typeset, where scripts run.
+height (and hides the source) until the formula is in place, where scripts run.
 
 An inline formula's source (``$\\omega_i p$``) is wider than the formula, often by half: a
 paragraph of the first screen was a line longer until MathJax came, then the text below it
@@ -19,7 +20,7 @@ spacing rules (within a tenth of an em for nine formulas in ten); a tall one (a 
 fraction) gets its height as ``--pe-math-h``. Both are in ems of MathJax's font, which
 MathJax scales to the x-height of the text around it: the stylesheet converts them with
 the ``ex`` unit, so that the room is right whatever font the reader's system has. It holds
-that box (and hides the source) until the formula is typeset.
+that box (and hides the source) until the formula is in place.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import html
 import itertools
 import re
 from typing import Any
+
+from typeset_math import SKIPPED, TAG, formulas
 
 #: Height in ems: one line, each further row of an array, a fraction, an operator with
 #: limits, a brace with a label under or over it; at most :data:`TALLEST` (measured at
@@ -397,47 +400,8 @@ def inline_height(tex: str) -> float | None:
 
 
 # Where MathJax looks for inline formulas: the text of the article, outside the elements it
-# skips; its delimiters and escapes (docs/javascripts/mathjax-config.js).
+# skips; its delimiters and escapes (one definition, in docs/_hooks/typeset_math.py).
 ARTICLE = re.compile(r"(<article\b.*?>)(.*)(</article>)", re.DOTALL)
-TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w-]*)(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.DOTALL)
-SKIPPED = {"script", "noscript", "style", "textarea", "pre", "code", "annotation",
-           "annotation-xml", "svg", "math"}  # fmt: skip
-START = re.compile(r"\$\$|\$|\\\(|\\\[|\\begin\s*\{([^}]*)\}|\\\$")
-CLOSE = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
-INSIDE = re.compile(r"\\[a-zA-Z@]+|\\.|[{}]|\$\$|\$|\\\)|\\\]", re.DOTALL)
-
-
-def _formulas(text: str) -> list[tuple[int, int, bool]] | None:
-    """Where MathJax finds formulas in ``text`` (one text node): (start, end, inline) of
-    each; None when a delimiter opens a formula that does not close here (MathJax could
-    join it with text beyond, across a ``<br>``): then nothing here is reserved."""
-    found = []
-    at = 0
-    while (start := START.search(text, at)) is not None:
-        opening = start.group(0)
-        if opening == "\\$":  # an escaped dollar, not a delimiter
-            at = start.end()
-            continue
-        close = f"\\end{{{start.group(1)}}}" if start.group(1) is not None else CLOSE[opening]
-        braces, end = 0, None
-        for token in INSIDE.finditer(text, start.end()):
-            piece = token.group(0)
-            if piece == "{":
-                braces += 1
-            elif piece == "}" and braces:
-                braces -= 1
-            elif braces == 0 and (
-                piece == close or (piece == "\\end" and close.startswith("\\end"))
-            ):
-                if piece == "\\end" and not text.startswith(close, token.start()):
-                    continue
-                end = token.start() + len(close)
-                break
-        if end is None:
-            return None
-        found.append((start.start(), end, opening in ("$", "\\(")))
-        at = end
-    return found
 
 
 #: Punctuation written against a formula (``"$x$".``, ``($x$)``): kept on its line.
@@ -459,11 +423,11 @@ def _wrap(text: str) -> str:
     >>> _wrap(r"\\(0 \\le i &lt; d\\)").startswith('<span class="pe-tex-inline"')  # "<" escaped
     True
     """
-    spans = _formulas(text)
+    spans = formulas(text)
     if not spans:
         return text
     if "&" in text:  # an entity that is a delimiter (&#36;) would change what MathJax finds
-        unescaped = _formulas(html.unescape(text))
+        unescaped = formulas(html.unescape(text))
         if unescaped is None or [s[2] for s in unescaped] != [s[2] for s in spans]:
             return text
     out, at = [], 0

@@ -1,10 +1,9 @@
-"""MkDocs hook: serve MathJax from the pinned PyPI package, never from a CDN.
+"""MkDocs hook: serve MathJax's fonts from the pinned PyPI package, never from a CDN.
 
-The wheel ``django-static-mathjax`` (pinned in the lock file) holds MathJax 3.2.2. This hook
-adds the files the site needs to the build under ``assets/mathjax/``: the startup component
-and the TeX-input, CHTML-output and assistive-MathML components it loads, the TeX
-extensions they may autoload, and the woff-v2 fonts. Nothing is placed in
-``docs/`` and nothing is downloaded.
+The wheel ``django-static-mathjax`` (pinned in the lock file) holds MathJax 3.2.2, which
+typesets every formula when the site is built (``docs/_hooks/typeset_math.py``). The pages
+then need only its woff-v2 fonts: this hook adds them to the build under
+``assets/mathjax/``. Nothing is placed in ``docs/`` and nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -16,22 +15,11 @@ import mathjax  # the django-static-mathjax package
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
-WANTED = (
-    # The components the site loads (startup.js loads the others, see mathjax-config.js).
-    "startup.js",
-    "core.js",
-    "input/tex.js",
-    "output/chtml.js",
-    "output/chtml/fonts/tex.js",
-    "a11y/assistive-mml.js",
-    # TeX extensions that input/tex autoloads, and the fonts.
-    "input/tex/extensions",
-    "output/chtml/fonts/woff-v2",
-)
+WANTED = ("output/chtml/fonts/woff-v2",)  # typeset_math.FONTS
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Add the MathJax files to the build."""
+    """Add MathJax's fonts to the build."""
     for wanted in WANTED:
         source = ROOT / wanted
         paths = (

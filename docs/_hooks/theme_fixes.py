@@ -7,10 +7,7 @@
   inline script: one request less before the page can paint).
 - The theme's script is deferred, as the site's own are (``mkdocs.yml``): fetched with the
   page but run once it is parsed, in order, so that neither its download nor its work holds
-  back the first paint of the text. (MathJax's components are fetched from
-  ``docs/javascripts/mathjax-config.js`` once the page is parsed, all at once; preloaded
-  from the head, they took the bandwidth of the stylesheets and the text, and Lighthouse
-  counted their 160 KB before the first paint.)
+  back the first paint of the text.
 - Without ``PE_SITE_URL`` the site does not know its address (``site_url`` is then the
   address ``make serve`` serves, for the downloadable notebooks' links): no page gets a
   canonical link and the sitemap lists no page, rather than naming 127.0.0.1.

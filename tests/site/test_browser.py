@@ -2,8 +2,8 @@
 
 Every page of the built site (found by walking the build, not listed here) is opened in the
 light and in the dark palette, with every request to a host other than the local test
-server aborted and recorded. On each page: every formula is typeset by MathJax (no error
-node, no raw TeX left in the text), every image has loaded and has alt text, each figure
+server aborted and recorded. On each page: every formula (typeset by MathJax at build) is
+put in place as the reader comes to it (no error node, no raw TeX left in the text), every image has loaded and has alt text, each figure
 shows the image drawn for the palette and its ink contrasts with the page, the console
 stays clean and no request fails. A full-page screenshot of each page in each palette is
 saved under ``test-artifacts/browser/`` (ignored by git).
@@ -170,9 +170,8 @@ def has_math_source(html_file: Path) -> bool:
 PAGE_STATE_JS = """
 async () => {
   const settle = async () => {
-    for (let last = null; window.MathJax && MathJax.startup && MathJax.startup.promise
-         && last !== MathJax.startup.promise;) {
-      last = MathJax.startup.promise;
+    for (let last = null; window.peMath && last !== window.peMath;) {
+      last = window.peMath;
       await last;
       await new Promise((done) => setTimeout(done, 50));  // a fold's toggle event, if any
     }
@@ -240,9 +239,8 @@ SCROLL_THROUGH_JS = """
 async () => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const settle = async () => {
-    for (let last = null; window.MathJax && MathJax.startup && MathJax.startup.promise
-         && last !== MathJax.startup.promise;) {
-      last = MathJax.startup.promise;
+    for (let last = null; window.peMath && last !== window.peMath;) {
+      last = window.peMath;
       await last;
       await frame();
     }
@@ -268,9 +266,8 @@ async () => {
     for (const fold of closed) fold.open = true;
     await new Promise((done) => setTimeout(done, 50));
   }
-  for (let last = null; window.MathJax && MathJax.startup && MathJax.startup.promise
-       && last !== MathJax.startup.promise;) {
-    last = MathJax.startup.promise;
+  for (let last = null; window.peMath && last !== window.peMath;) {
+    last = window.peMath;
     await last;
     await new Promise((done) => setTimeout(done, 50));
   }
@@ -347,12 +344,10 @@ INKS = {p.name: _rgb(p.ink) for p in (figures.LIGHT, figures.DARK)}
 
 
 def wait_for_typesetting(page: Page) -> None:
-    """Wait until Material has mounted and the page's MathJax typeset (if any) has finished."""
+    """Wait until Material has mounted and the page's formulas in view are in place."""
     page.wait_for_function("() => document.body.hasAttribute('data-md-color-scheme')")
-    page.wait_for_function(
-        "() => !document.querySelector('script[src*=\"mathjax\"]') || "
-        "(window.MathJax && MathJax.startup && MathJax.startup.promise)"
-    )
+    page.wait_for_function("() => !document.querySelector('span.pe-tex') || window.peMath")
+    page.evaluate("async () => { if (window.peMath) await window.peMath; }")
 
 
 def check_page(
@@ -364,8 +359,7 @@ def check_page(
     open. ``shot``: where to save a full-page screenshot, scrolled through, folds closed.
 
     The page weight is the sum of the decoded bodies of the page and of everything it
-    fetched (Resource Timing): stylesheets, scripts, MathJax's components and the fonts it
-    actually used, and every figure shown once all folds are open.
+    fetched (Resource Timing): stylesheets, scripts, the MathJax fonts its formulas use, and every figure shown once all folds are open.
     """
     page.goto(url, wait_until="load")
     wait_for_typesetting(page)
@@ -383,7 +377,7 @@ def check_page(
     if state["scheme"] != PALETTES[palette]:
         problems.append(f"palette is {state['scheme']!r}, expected {PALETTES[palette]!r}")
     if has_math_source(html_file) and state["math"] == 0:
-        problems.append("the page has TeX but MathJax typeset no formula")
+        problems.append("the page has TeX but no formula was put in place")
     problems += [f"MathJax error: {e}" for e in state["errors"]]
     problems += [f"raw TeX left in the text: {m!r}" for m in _raw_tex(state["text"])]
     problems += [
@@ -681,6 +675,8 @@ def test_the_checks_can_fail(browser: Browser, server: str, built_site: Path) ->
     html = (built_site / "rotation-identity" / "index.html").read_text(encoding="utf-8")
     injected = (
         '<p class="arithmatex">\\(\\frac{1}\\)</p>'
+        '<p><mjx-container class="MathJax"><mjx-merror>Missing argument</mjx-merror>'
+        "</mjx-container></p>"
         '<p class="tex2jax_ignore">left raw: $x^2$</p>'
         "<p><code>$kept in code$</code></p>"
         '<img src="data:image/png;base64,AAAA" alt="">'
@@ -700,7 +696,7 @@ def test_the_checks_can_fail(browser: Browser, server: str, built_site: Path) ->
         context.close()
         shutil.rmtree(broken.parent)
     joined = "\n".join(problems)
-    assert "MathJax error" in joined
+    assert "MathJax error: Missing argument" in joined
     assert "image without alt text" in joined
     assert "image did not load" in joined
     assert "request to another host (blocked): https://example.org/pixel.png" in joined
@@ -852,9 +848,9 @@ DISPLAY_HEIGHTS_JS = """() => Array.from(document.querySelectorAll('.pe-tex-disp
 def test_display_formulas_hold_their_height_until_typeset(
     browser: Browser, server: str, chapter: str, width: int
 ) -> None:
-    """Before MathJax runs, each display formula holds the height it takes once typeset
+    """Before the formulas are put in place, each display formula holds the height it takes
     (docs/_hooks/math_space.py), within a line: the page does not jump when the
-    formulas come (MathJax held back, then let run). A formula wider than a phone's column
+    formulas come (the page's script held back, then let run). A formula wider than a phone's column
     is the exception: once typeset it scrolls, with a cue line below it that the build,
     not knowing the width, cannot reserve."""
     before, after = before_and_after_typesetting(
@@ -886,14 +882,14 @@ UNRESERVED_CSS = (
 def before_and_after_typesetting(
     browser: Browser, server: str, chapter: str, width: int, *, script: str, css: str = ""
 ) -> tuple[list[Any], list[Any]]:
-    """What ``script`` measures on ``chapter`` before MathJax typesets it (MathJax held
-    back) and after (every formula typeset, folds' included); ``css`` added to both."""
+    """What ``script`` measures on ``chapter`` before its formulas are put in place (the
+    page's script held back) and after (every formula typeset, folds' included); ``css`` added to both."""
     found = []
     for typeset in (False, True):
         context, _ = open_context(browser, server, "light", width)
         try:
             if not typeset:
-                context.route("**/assets/mathjax/**", lambda route: route.abort())
+                context.route("**/javascripts/math.js", lambda route: route.abort())
             page = context.new_page()
             page.goto(server + chapter + "/", wait_until="load")
             if css:
@@ -901,7 +897,7 @@ def before_and_after_typesetting(
             if typeset:
                 wait_for_typesetting(page)
                 page.evaluate("() => window.peTypesetAll()")
-                page.evaluate("() => MathJax.startup.promise")
+                page.evaluate("() => window.peMath")
             found.append(page.evaluate(script))
         finally:
             context.close()
@@ -933,14 +929,14 @@ def reflowed(held: list[Any], took: list[Any]) -> list[tuple[str, float, float]]
 def test_paragraphs_keep_their_lines_when_inline_formulas_are_typeset(
     browser: Browser, server: str, chapter: str, width: int
 ) -> None:
-    """Before MathJax runs, each inline formula holds the width it takes once typeset
+    """Before the formulas are put in place, each inline formula holds the width it takes
     (docs/_hooks/math_space.py), so no paragraph gains or loses a line when the formulas
     come: the text below does not move (Lighthouse's layout shift)."""
     assert reflowed(*paragraph_lines(browser, server, chapter, width)) == []
 
 
 def test_a_paragraph_reflowed_by_its_formulas_is_found(browser: Browser, server: str) -> None:
-    """The check's control: with the widths not reserved (the raw TeX shown until MathJax
-    comes, as before the hook), paragraphs of the encoding chapter change by a line."""
+    """The check's control: with the widths not reserved (the raw TeX shown until the
+    formulas come, as before the hook), paragraphs of the encoding chapter change by a line."""
     held, took = paragraph_lines(browser, server, "sinusoidal-encoding", 390, UNRESERVED_CSS)
     assert len(reflowed(held, took)) >= 2

@@ -58,9 +58,7 @@ MIN_PIXELS_PER_PIXEL = 1.5  # a figure image has this many pixels per displayed 
 # Every fold opened, the formulas re-measured (the page's own script does it on toggle).
 OPEN_FOLDS_JS = """
 async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-    await MathJax.startup.promise;
-  }
+  if (window.peMath) await window.peMath;
   for (const fold of document.querySelectorAll("article details")) fold.open = true;
   await new Promise((done) => setTimeout(done, 100));
   // The page typesets as the reader scrolls and loads its figures lazily: all of it, now.
@@ -362,7 +360,7 @@ def opened(browser: Browser, server: str, path: str) -> Iterator[Page]:
         page = context.new_page()
         page.goto(server + path, wait_until="load")
         wait_for_typesetting(page)
-        page.evaluate("async () => { if (window.MathJax) await MathJax.startup.promise; }")
+        page.evaluate("async () => { if (window.peMath) await window.peMath; }")
         yield page
         assert traffic.problems() == []
     finally:

@@ -19,8 +19,23 @@ EXTERNAL = re.compile(
 def test_strict_build_has_the_pages(built_site: Path) -> None:
     for page in ("index.html", "rotation-identity/index.html", "claims/index.html"):
         assert (built_site / page).is_file(), page
-    assert (built_site / "assets/mathjax/startup.js").is_file()
+    # Formulas are typeset at build: MathJax's fonts are served, none of its scripts.
+    assert not list((built_site / "assets/mathjax").rglob("*.js"))
     assert any((built_site / "assets/mathjax/output/chtml/fonts/woff-v2").glob("*.woff"))
+
+
+def test_every_formula_is_typeset_at_build(built_site: Path) -> None:
+    """Each formula's source in a page has its typeset form beside it (docs/_hooks/
+    typeset_math.py), none is a MathJax error, and no page loads MathJax's code."""
+    pages = sorted(built_site.rglob("*.html"))
+    sources = 0
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert html.count('<span class="pe-tex">') == html.count("<template><mjx-container"), page
+        assert "<mjx-merror" not in html, page
+        assert "mathjax/startup.js" not in html, page
+        sources += html.count('<span class="pe-tex">')
+    assert sources >= 1000  # the chapters hold over a thousand formulas
 
 
 def test_rotation_page_shows_what_was_computed(built_site: Path) -> None:

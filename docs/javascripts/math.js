@@ -1,54 +1,39 @@
-// MathJax 3 configuration for plain pages (arithmatex) and executed notebooks (jupyter-wrapper).
-// MathJax itself is served from this site (assets/mathjax/), never from a CDN.
-//
-// What a reader sees is typeset first, in small steps, and nothing else:
-// - a closed fold (<details>) is skipped until it opens: its summary is typeset with the
-//   page, its contents when the reader opens it (the `toggle` event);
-// - the page is typeset block by block (a notebook cell, a paragraph), top first, with the
-//   browser free to paint and answer input between blocks (no task of a second).
-// `MathJax.startup.promise` settles when everything shown so far is typeset (the tests
-// wait on it, after opening folds too).
-window.MathJax = {
-  // Components instead of the combined tex-chtml.js: the same TeX input, CHTML output and
-  // screen-reader MathML, without the 426 KB context menu.
-  loader: { load: ["input/tex", "output/chtml", "a11y/assistive-mml"] },
-  tex: {
-    inlineMath: [["\\(", "\\)"], ["$", "$"]],
-    displayMath: [["\\[", "\\]"], ["$$", "$$"]],
-    processEscapes: true,
-    processEnvironments: true,
-  },
-  options: {
-    ignoreHtmlClass: "tex2jax_ignore",
-    processHtmlClass: "arithmatex|jupyter-wrapper",
-    // MathJax's own list, and <details>: folds are typeset by the script below.
-    skipHtmlTags: ["script", "noscript", "style", "textarea", "pre", "code", "annotation",
-      "annotation-xml", "details"],
-  },
-  startup: { typeset: false },
-};
+// Formulas are typeset when the site is built (docs/_hooks/typeset_math.py): each stands in
+// the page as its TeX source (hidden, holding the room the formula takes:
+// docs/_hooks/math_space.py) wrapped in <span class="pe-tex">, with the typeset formula in a
+// <template> beside it. This script puts formulas in place, and nothing else:
+// - the page's blocks (a notebook cell, a paragraph), top first, as they come within a screen
+//   of the viewport, with the browser free to paint and answer input between blocks: only
+//   what the reader sees is laid out (a long chapter holds hundreds of formulas);
+// - a closed fold (<details>) is skipped until it opens: its summary is done with the page,
+//   its contents when the reader opens it (the `toggle` event).
+// `window.peMath` is a promise that settles when everything shown so far is in place (the
+// tests wait on it, after opening folds too); `window.peTypesetAll()` puts in place the whole
+// page (print, and scripts that need it).
 
-// MathJax's components, fetched all at once as soon as the page is parsed (this script is
-// deferred, as startup.js after it): startup.js alone would fetch core.js, then the input and
-// output, then the font data, three round trips one after the other. Not from the page's
-// head: there they took the bandwidth of the stylesheets and the text before the first paint.
 (() => {
-  const startup = document.querySelector('script[src$="assets/mathjax/startup.js"]');
-  if (!startup) return;
-  const base = startup.src.slice(0, -"startup.js".length);
-  for (const name of ["core", "input/tex", "output/chtml", "output/chtml/fonts/tex", "a11y/assistive-mml"]) {
-    const link = document.createElement("link");
-    link.rel = "preload";
-    link.as = "script";
-    link.href = `${base}${name}.js`;
-    document.head.append(link);
+  const done = new WeakSet(); // containers already done
+
+  // Each formula under `container` put in place, but those in a closed fold (its summary
+  // aside) within it or that it is.
+  function hidden(source, container) {
+    for (let up = source.parentElement; up; up = up.parentElement) {
+      if (up.tagName === "DETAILS" && !up.open) {
+        const summary = source.closest("summary");
+        if (!summary || summary.parentElement !== up) return true;
+      }
+      if (up === container) break;
+    }
+    return false;
   }
-})();
+  function reveal(container) {
+    for (const source of container.querySelectorAll("span.pe-tex")) {
+      const typeset = source.querySelector(":scope > template");
+      if (typeset && !hidden(source, container)) source.replaceWith(typeset.content);
+    }
+  }
 
-(() => {
-  const done = new WeakSet(); // containers already handed to MathJax
-
-  // A block small enough to typeset in one step (a few milliseconds): a large one (the
+  // A block small enough to put in place in one step (a few milliseconds): a large one (the
   // Claims page's table, a long list) is split into its children, down to rows and items.
   // (Decided from the markup alone: reading styles here would make the browser lay out the
   // page before it is ready to.)
@@ -63,14 +48,14 @@ window.MathJax = {
     return Array.from(block.children).flatMap(steps);
   }
 
-  // The blocks of the article, each typeset when it comes near the screen.
+  // The blocks of the article, each put in place when it comes near the screen.
   function articleBlocks() {
     const article = document.querySelector("article") || document.body;
     return Array.from(article.children).flatMap(steps);
   }
 
   // Text written straight into a fold (not in a paragraph of its own) is wrapped in a span:
-  // MathJax skips the fold element itself (see skipHtmlTags), and typesets its children.
+  // the fold's children are what is put in place, one by one.
   const INLINE = new Set(["A", "ABBR", "B", "BR", "CODE", "EM", "I", "KBD", "SMALL", "SPAN",
     "STRONG", "SUB", "SUP"]);
   function wrapLooseText(fold) {
@@ -94,7 +79,7 @@ window.MathJax = {
     flush();
   }
 
-  // What a fold shows and has not been typeset: the summary of every fold whose folds
+  // What a fold shows and has not been put in place: the summary of every fold whose folds
   // around it are open, and the contents of every open one (closed ones are skipped).
   function shownInFolds(root) {
     const parts = [];
@@ -115,18 +100,18 @@ window.MathJax = {
     return parts;
   }
 
-  // Typeset `containers` one after the other, giving the browser its turn every few ms
+  // Put `containers` in place one after the other, giving the browser its turn every few ms
   // (a phone's processor is several times slower than a desktop's). Before each turn the
-  // formulas just typeset are measured and marked (markScrollingMath): one layout serves
-  // the measure and the paint that follows, and no formula is painted before it fits (a
-  // wide one shrunk after it was painted made the text below it jump).
+  // formulas just put in place are measured and marked (markScrollingMath): one layout
+  // serves the measure and the paint that follows, and no formula is painted before it fits
+  // (a wide one shrunk after it was painted made the text below it jump).
   async function typesetInSteps(containers) {
     let since = performance.now();
     let typeset = [];
     for (const container of containers) {
       if (done.has(container) || !container.isConnected) continue;
       done.add(container);
-      await MathJax.typesetPromise([container]);
+      reveal(container);
       typeset.push(container);
       if (performance.now() - since > 5) {
         markScrollingMath(typeset);
@@ -138,14 +123,15 @@ window.MathJax = {
     markScrollingMath(typeset);
   }
 
+  window.peMath = Promise.resolve();
   function queue(step) {
-    MathJax.startup.promise = MathJax.startup.promise.then(step).catch((error) => {
+    window.peMath = window.peMath.then(step).catch((error) => {
       console.error(error);
     });
-    return MathJax.startup.promise;
+    return window.peMath;
   }
 
-  // A block (with what its folds show) typeset, its formulas measured.
+  // A block (with what its folds show) put in place, its formulas measured.
   function typesetBlocks(blocks) {
     return queue(async () => {
       const fresh = blocks.filter((block) => !done.has(block));
@@ -158,10 +144,6 @@ window.MathJax = {
   let watcher = null;
   document$.subscribe(() => {
     if (watcher) watcher.disconnect();
-    queue(() => {
-      MathJax.typesetClear();
-      MathJax.texReset();
-    });
     typesetBlocks(Array.from(document.querySelectorAll(".md-header, .md-sidebar, .md-footer")));
     let near = [];
     watcher = new IntersectionObserver((entries) => {
@@ -177,21 +159,19 @@ window.MathJax = {
     }, { rootMargin: "50% 0px 50% 0px" });
     for (const block of articleBlocks()) watcher.observe(block);
   });
-  // Print shows the whole page: typeset what was not yet. (Also for scripts that need the
-  // whole page typeset at once; the promise settles when it is.)
+  // Print shows the whole page: put in place what was not yet. (Also for scripts that need
+  // the whole page at once; the promise settles when it is.)
   window.peTypesetAll = () => typesetBlocks(articleBlocks());
   window.addEventListener("beforeprint", window.peTypesetAll);
 
-  // A fold opened: typeset what it shows now, then lay out its formulas.
+  // A fold opened: put in place what it shows now, then lay out its formulas.
   document.addEventListener("toggle", (event) => {
     const fold = event.target;
-    if (!(fold instanceof HTMLDetailsElement) || !fold.open || !window.MathJax?.startup?.promise) {
-      return;
-    }
+    if (!(fold instanceof HTMLDetailsElement) || !fold.open) return;
     queue(async () => {
       wrapLooseText(fold);
       await typesetInSteps([...fold.children, ...shownInFolds(fold)]);
-      markScrollingMath([fold]); // what was typeset before it closed, too
+      markScrollingMath([fold]); // what was put in place before it closed, too
     });
   }, true);
   window.addEventListener("resize", () => markScrollingMath([document]));
