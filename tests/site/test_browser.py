@@ -874,7 +874,7 @@ PARAGRAPH_LINES_JS = """() => Array.from(document.querySelectorAll('article p, a
                  p.matches('.pe-tex-display') || !!p.querySelector('.pe-tex-display')])"""
 #: The inline formulas as they would be without their reserved width (the check's control).
 UNRESERVED_CSS = (
-    ".md-typeset .pe-tex-inline { display: inline !important; width: auto !important;"
+    ".md-typeset .pe-tex-inline > .pe-tex { display: inline !important; width: auto !important;"
     " height: auto !important; color: inherit !important; white-space: normal !important }"
 )
 
