@@ -311,9 +311,7 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
 
     Without ``results``, every registered claim is verified now. Each entry has the id
     ``claim-<id>``, the target of the marks on the chapter pages. Each page's table is in a
-    block of its own (``pe-claims-part``), which the browser lays out only when it comes
-    near the screen (the stylesheet's ``content-visibility``): one table of every claim was
-    the longest layout of the site.
+    block of its own (``pe-claims-part``), its caption naming the page.
 
     Raises
     ------
@@ -343,8 +341,9 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
             for r in shown
         )
         header = ["claim", "status", "method", "wrong candidates", "source"]
-        caption = Html(f'Shown on <a href="../{page}/">{escape(page)}</a>')
-        part = table(header, rows, caption=caption, css_class="pe-table pe-claims")
+        # (The caption names the page without linking to it: each row's id links there, and a
+        # link alone on a short line next to them was a touch target too small for a phone.)
+        part = table(header, rows, caption=f"Shown on {page}", css_class="pe-table pe-claims")
         parts.append(f'<div class="pe-claims-part">{part}</div>')
     return Html("".join(parts))
 
