@@ -30,7 +30,7 @@ import itertools
 import re
 from typing import Any
 
-from typeset_math import SKIPPED, TAG, formulas
+from typeset_math import formulas, text_runs
 
 #: Height in ems: one line, each further row of an array, a fraction, an operator with
 #: limits, a brace with a label under or over it; at most :data:`TALLEST` (measured at
@@ -469,21 +469,7 @@ def reserve_inline(page: str) -> str:
     if found is None:
         return page
     body = found.group(2)
-    out: list[str] = []
-    skipping: list[str] = []
-    at = 0
-    for tag in TAG.finditer(body):
-        text = body[at : tag.start()]
-        out += [text if skipping else _wrap(text), tag.group(0)]
-        at = tag.end()
-        closing, name = tag.group(1), (tag.group(2) or "").lower()
-        if name in SKIPPED and not tag.group(0).endswith("/>"):
-            if not closing:
-                skipping.append(name)
-            elif skipping and skipping[-1] == name:
-                skipping.pop()
-    tail = body[at:]
-    out.append(tail if skipping else _wrap(tail))
+    out = [_wrap(chunk) if read else chunk for chunk, read in text_runs(body)]
     return page[: found.start(2)] + "".join(out) + page[found.end(2) :]
 
 

@@ -25,6 +25,7 @@ import html
 import json
 import posixpath
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,30 @@ def formulas(text: str) -> list[tuple[int, int, bool]] | None:
     return found
 
 
+def text_runs(body: str) -> Iterator[tuple[str, bool]]:
+    """``body`` (HTML) cut in order into its tags and the text between them, each with
+    whether MathJax reads it: text outside the elements it skips.
+
+    Examples
+    --------
+    >>> list(text_runs("a<code>$x$</code>b"))
+    [('a', True), ('<code>', False), ('$x$', False), ('</code>', False), ('b', True)]
+    """
+    skipping: list[str] = []
+    at = 0
+    for tag in TAG.finditer(body):
+        yield body[at : tag.start()], not skipping
+        yield tag.group(0), False
+        at = tag.end()
+        closing, name = tag.group(1), (tag.group(2) or "").lower()
+        if name in SKIPPED and not tag.group(0).endswith("/>"):
+            if not closing:
+                skipping.append(name)
+            elif skipping and skipping[-1] == name:
+                skipping.pop()
+    yield body[at:], not skipping
+
+
 def _tex(source: str) -> str:
     """The TeX of a formula as written in HTML, without its delimiters."""
     for opening, closing in CLOSE.items():
@@ -200,20 +225,8 @@ def typeset_page(page: str, fonts: str) -> str:
         return page
     body = found.group(2)
     pieces: list[str | tuple[str, str, bool]] = []
-    skipping: list[str] = []
-    at = 0
-    for tag in TAG.finditer(body):
-        text = body[at : tag.start()]
-        pieces += [text] if skipping else _pieces(text)
-        pieces.append(tag.group(0))
-        at = tag.end()
-        closing, name = tag.group(1), (tag.group(2) or "").lower()
-        if name in SKIPPED and not tag.group(0).endswith("/>"):
-            if not closing:
-                skipping.append(name)
-            elif skipping and skipping[-1] == name:
-                skipping.pop()
-    pieces += [body[at:]] if skipping else _pieces(body[at:])
+    for chunk, read in text_runs(body):
+        pieces += _pieces(chunk) if read else [chunk]
     asked = [piece[1:] for piece in pieces if isinstance(piece, tuple)]
     if not asked:
         return page
