@@ -131,7 +131,8 @@
   // the keyboard cursor) is read out.
   const column = (j, d) => (j % 2 ? d / 2 : 0) + Math.floor(j / 2);
   const mix = (a, b, t) => a.map((x, c) => Math.round(x + (b[c] - x) * t));
-  const colour = (v) => `rgb(${mix([247, 247, 247], v > 0 ? [178, 24, 43] : [33, 102, 172], Math.abs(v))})`;
+  const shade = (v) => mix([247, 247, 247], v > 0 ? [178, 24, 43] : [33, 102, 172], Math.abs(v));
+  const colour = (v) => `rgb(${shade(v)})`;
   function table(block, svg) {
     const { d, base } = values(block);
     const n = Number(block.dataset.positions);
@@ -149,13 +150,23 @@
       el(svg, "text", { x: left, y: 25, class: "pe-label pe-left" }, "sin(p ωᵢ) columns");
       el(svg, "text", { x: left + d * cell, y: 25, class: "pe-label pe-right" }, "cos(p ωᵢ) columns");
       const map = el(svg, "g", { transform: `translate(${left} ${top})` });
+      // The cells are the pixels of one picture (a canvas, one pixel per cell, drawn
+      // enlarged without smoothing): n·d SVG rectangles would each be styled and laid out
+      // by the browser, about 3,000 at d = 64, a third of a second on a phone.
+      const canvas = document.createElement("canvas");
+      canvas.width = d;
+      canvas.height = n;
+      const context = canvas.getContext("2d");
+      const pixels = context.createImageData(d, n);
       for (let p = 0; p < n; p++) {
-        const row = encode(p, d, base);
-        row.forEach((v, j) => {
-          el(map, "rect", { x: column(j, d) * cell, y: p * cell, width: cell, height: cell,
-            fill: colour(v), "data-p": p, "data-j": j });
+        encode(p, d, base).forEach((v, j) => {
+          const at = 4 * (p * d + column(j, d));
+          pixels.data.set([...shade(v), 255], at);
         });
       }
+      context.putImageData(pixels, 0, 0);
+      el(map, "image", { class: "pe-map", href: canvas.toDataURL(), width: d * cell, height: n * cell,
+        preserveAspectRatio: "none" });
       el(map, "line", { x1: (d / 2) * cell, x2: (d / 2) * cell, y1: 0, y2: n * cell, class: "pe-split" });
       el(map, "rect", { class: "pe-cursor", width: cell, height: cell });
       // The position axis: ticks every 10 positions.
@@ -224,11 +235,17 @@
     const redraw = () => draw(block, svg);
     block.querySelectorAll("input[type=range]").forEach((input) => input.addEventListener("input", redraw));
     if (block.dataset.peWidget === "table") {
+      // The cell under the pointer, from its place on the picture.
       const pick = (event) => {
-        const target = event.target.closest("rect[data-p]");
-        if (!target) return;
-        block.dataset.p = target.dataset.p;
-        block.dataset.j = target.dataset.j;
+        const image = svg.querySelector("image.pe-map");
+        if (!image) return;
+        const box = image.getBoundingClientRect();
+        const n = Number(block.dataset.positions), d = Number(values(block).d);
+        const p = Math.floor(((event.clientY - box.top) / box.height) * n);
+        const c = Math.floor(((event.clientX - box.left) / box.width) * d);
+        if (p < 0 || p >= n || c < 0 || c >= d) return;
+        block.dataset.p = p;
+        block.dataset.j = c < d / 2 ? 2 * c : 2 * (c - d / 2) + 1;
         redraw();
       };
       svg.addEventListener("mousemove", pick);
