@@ -20,9 +20,10 @@
 # between the cards was either computed by `pe` while the page was built or carries a
 # "checked" mark linking to the entry below that backs it: `make check-pages` fails on any
 # other. Words without numbers or formulas (explanations, pictures of what a claim says)
-# rest on the claims near them. The tables below, one per page of the site, were computed
-# while this page was built: `pe verify` prints the same claims and `pe verify --json` the
-# same data. If any claim failed, this page, and so the whole build, would have failed.
+# rest on the claims near them. The tables below, one per page of the site (open a page's
+# fold to see its claims; a "checked" mark opens the fold of its claim), were computed while
+# this page was built: `pe verify` prints the same claims and `pe verify --json` the same
+# data. If any claim failed, this page, and so the whole build, would have failed.
 
 # %% tags=["hide_input"]
 from pe.site import report

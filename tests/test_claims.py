@@ -502,6 +502,20 @@ def test_a_cited_claim_shows_its_source_and_says_cited(monkeypatch: pytest.Monke
     assert "<td>cited</td>" in listed
 
 
+def test_the_claims_table_folds_each_page_and_counts_its_claims() -> None:
+    """One closed fold per page, in the order of the results, its summary counting the
+    page's claims of each kind (a count that took every claim as verified, or one fold for
+    all, would not read so)."""
+    cited, verified = claims.run(source_claim()), claims.run(true_claim())
+    elsewhere = claims.run(true_claim(page="rotation-identity"))
+    listed = report.claims_table([cited, verified, elsewhere])
+    summaries = re.findall(r'<details class="pe-fold"><summary>([^<]*)</summary>', listed)
+    assert summaries == [
+        "Shown on claims: 2 claims, 1 verified and 1 cited",
+        "Shown on rotation-identity: 1 claim, 1 verified",
+    ]
+
+
 def test_pe_verify_prints_the_sources(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

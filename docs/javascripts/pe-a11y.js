@@ -2,7 +2,9 @@
 // - each code block's button bar (a <nav> the theme adds) gets a name of its own, "Code
 //   block N": landmarks of one kind must be told apart;
 // - a code block or a wide table that scrolls sideways can take the keyboard's focus (tabindex 0), so
-//   that a keyboard user can scroll it; one that fits takes none (no useless tab stop).
+//   that a keyboard user can scroll it; one that fits takes none (no useless tab stop);
+// - a link to an element inside a closed fold (a claim on the Claims page) opens the fold
+//   and shows the element, in the browsers that do not do it themselves.
 (() => {
   function nameCodeBars() {
     document.querySelectorAll("nav.md-code__nav").forEach((nav, index) => {
@@ -39,7 +41,26 @@
     }
   }
 
-  const run = () => setTimeout(() => { nameCodeBars(); watchScrollers(); }, 0);
+  function openTarget() {
+    let target = null;
+    try {
+      target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    } catch (error) {
+      return; // a fragment that is not valid percent-encoding names nothing
+    }
+    if (!target) return;
+    let closed = false;
+    for (let fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+      if (!fold.open) {
+        fold.open = true;
+        closed = true;
+      }
+    }
+    if (closed) target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", openTarget);
+
+  const run = () => setTimeout(() => { nameCodeBars(); watchScrollers(); openTarget(); }, 0);
   if (window.document$) window.document$.subscribe(run);
   else document.addEventListener("DOMContentLoaded", run);
 })();

@@ -307,11 +307,14 @@ def _source_cell(result: claims.ClaimResult) -> Html | str:
 
 def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     """Every claim: its id, status and source on one line, its statement below, linking to
-    its page (the source to its bibliography entry); one table per page, in site order.
+    its page (the source to its bibliography entry); one table per page, in site order,
+    each in a closed fold that names the page and counts its claims.
 
     Without ``results``, every registered claim is verified now. Each entry has the id
-    ``claim-<id>``, the target of the marks on the chapter pages. Each page's table is in a
-    block of its own (``pe-claims-part``), its caption naming the page.
+    ``claim-<id>``, the target of the marks on the chapter pages (the browser, and
+    ``pe-a11y.js`` where it does not, opens the fold of the entry a link points to). The
+    folds keep the page light: about 150 statements, with their formulas, laid out at once
+    kept a phone busy for a second.
 
     Raises
     ------
@@ -323,7 +326,8 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     if failed:
         raise claims.ClaimFailedError(f"claims that do not verify: {', '.join(failed)}")
     parts = []
-    for page, shown in itertools.groupby(results, key=lambda r: r.page):
+    for page, grouped in itertools.groupby(results, key=lambda r: r.page):
+        shown = tuple(grouped)
         rows = (
             Row(
                 [
@@ -341,10 +345,14 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
             for r in shown
         )
         header = ["claim", "status", "method", "wrong candidates", "source"]
-        # (The caption names the page without linking to it: each row's id links there, and a
-        # link alone on a short line next to them was a touch target too small for a phone.)
-        part = table(header, rows, caption=f"Shown on {page}", css_class="pe-table pe-claims")
-        parts.append(f'<div class="pe-claims-part">{part}</div>')
+        cited = sum(r.method == "source" for r in shown)
+        kinds = [
+            f"{n} {kind}" for n, kind in ((len(shown) - cited, "verified"), (cited, "cited")) if n
+        ]
+        summary = (
+            f"Shown on {page}: {len(shown)} claim{'s' * (len(shown) > 1)}, {' and '.join(kinds)}"
+        )
+        parts.append(fold(summary, table(header, rows, css_class="pe-table pe-claims")))
     return Html("".join(parts))
 
 

@@ -641,6 +641,51 @@ def test_search_finds_the_rotation_identity_page(browser: Browser, server: str) 
         context.close()
 
 
+IN_VIEW_JS = """
+(id) => {
+  const row = document.getElementById(id);
+  const box = row.getBoundingClientRect();
+  return { open: row.closest("details").open, top: box.top, height: box.height,
+           screen: window.innerHeight };
+}
+"""
+
+
+def test_a_link_to_a_claim_opens_its_fold(browser: Browser, server: str) -> None:
+    """The Claims page shows its tables in closed folds; a link to a claim (the marks of the
+    chapters) opens the claim's fold and brings its row on screen: when the page is loaded
+    with the claim's fragment (the browser may do this itself), and when the fragment
+    changes on the page (which pe-a11y.js does, whatever the browser)."""
+    from pe import claims
+
+    first, last = claims.all_claims()[0].id, claims.all_claims()[-1].id
+    context, traffic = open_context(browser, server, "light", 390)
+    try:
+        page = context.new_page()
+        page.goto(server + "claims/", wait_until="load")
+        wait_for_typesetting(page)
+        folded = page.evaluate(IN_VIEW_JS, f"claim-{last}")
+        assert not folded["open"]  # the wrong candidate: not shown
+        assert folded["height"] == 0
+        page.goto(server + f"claims/#claim-{last}", wait_until="load")
+        wait_for_typesetting(page)
+        for claim_id in (last, first):
+            if claim_id == first:  # the fragment changed on the page: only the script answers
+                page.evaluate(
+                    """(id) => { history.replaceState(null, "", "#" + id);
+                       window.dispatchEvent(new HashChangeEvent("hashchange")); }""",
+                    f"claim-{claim_id}",
+                )
+            page.wait_for_timeout(300)
+            shown = page.evaluate(IN_VIEW_JS, f"claim-{claim_id}")
+            assert shown["open"], (claim_id, shown)
+            assert shown["height"] > 0, (claim_id, shown)
+            assert 0 <= shown["top"] < shown["screen"] - shown["height"], (claim_id, shown)
+        assert traffic.problems() == []
+    finally:
+        context.close()
+
+
 def test_the_palette_toggle_switches_and_figures_follow(browser: Browser, server: str) -> None:
     context, traffic = open_context(browser, server, "light")
     try:
