@@ -3,10 +3,11 @@
 mkdocs-jupyter inlines JupyterLab's whole stylesheet (about 570 KB) in every notebook page,
 which alone would eat a quarter of the 2.5 MB page-weight budget. This hook
 
-1. moves each large inline ``<style>`` block of a page into a shared file
-   ``assets/stylesheets/notebook-<hash>.css`` (named after the block's content, so pages
-   with the same block share one file), linked from where the block was, so the cascade
-   order is unchanged;
+1. moves each large inline ``<style>`` block of a page, and JupyterLab's theme (about 200
+   custom properties set on ``.jupyter-wrapper``, of which the site reads a tenth), into a
+   shared file ``assets/stylesheets/notebook-<hash>.css`` (named after the block's content,
+   so pages with the same block share one file), linked from where the block was, so the
+   cascade order is unchanged;
 2. after the build, removes from that file the rules whose selectors name a class that no
    page of the site uses (``:not(...)`` arguments aside), keeping every at-rule and element
    rule. JupyterLab's widget, editor and toolbar styles go; the rules for rendered cells and
@@ -16,8 +17,11 @@ which alone would eat a quarter of the 2.5 MB page-weight budget. This hook
    custom properties (``--jp-...``) that nothing of the site reads with ``var()``.
 
 The file is render-blocking (the browser paints nothing before it has it): every byte of
-it delays the first paint on a slow connection. All steps are deterministic, so two builds
-still give identical files.
+it delays the first paint on a slow connection. And every custom property set on the
+notebook's wrapper is carried by each element inside it: with the theme's 200, each time
+the theme's script made the browser restyle a page, a phone spent a quarter longer on it.
+
+All steps are deterministic, so two builds still give identical files.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 LARGE = 20_000  # characters: only the JupyterLab stylesheet is this large
+THEME = re.compile(r"\s*\.jupyter-wrapper\s*\{\s*--jp-")  # JupyterLab's theme variables
 STYLE = re.compile(r"<style(?: type=\"text/css\")?>(.*?)</style>", re.DOTALL)
 CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
 CLASS_TOKEN = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
@@ -47,7 +52,7 @@ def on_pre_build(**_: Any) -> None:
 
 def _link(match: re.Match[str], prefix: str) -> str:
     css = match.group(1)
-    if len(css) < LARGE:
+    if len(css) < LARGE and not THEME.match(css):
         return match.group(0)
     name = f"notebook-{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
     _sheets[name] = css
@@ -227,6 +232,20 @@ def on_post_build(config: Any, **_: Any) -> None:
     folder = site / OUTPUT_DIR
     folder.mkdir(parents=True, exist_ok=True)
     elsewhere = variables_read(site, skip=set(_sheets))
-    for name, css in sorted(_sheets.items()):
-        pruned = prune_variables(prune(css, _classes), elsewhere)
-        (folder / name).write_text(pruned + "\n", encoding="utf-8")
+    pruned = {name: prune(css, _classes) for name, css in _sheets.items()}
+    # What the other shared sheets read counts as read (the theme's properties are read by
+    # JupyterLab's stylesheet, which reads fewer once pruned): pruned again until it holds.
+    sheets: dict[str, str] = {}
+    while True:
+        reads = {name: set(VARIABLE_USE.findall(css)) for name, css in (sheets or pruned).items()}
+        pruned_again = {
+            name: prune_variables(
+                css, elsewhere.union(*(read for other, read in reads.items() if other != name))
+            )
+            for name, css in pruned.items()
+        }
+        if pruned_again == sheets:
+            break
+        sheets = pruned_again
+    for name, css in sorted(sheets.items()):
+        (folder / name).write_text(css + "\n", encoding="utf-8")
