@@ -26,23 +26,36 @@
     }
     return false;
   }
+  // Returns how many elements it put in the page.
   function reveal(container) {
+    let added = 0;
     for (const source of container.querySelectorAll("span.pe-tex")) {
       const typeset = source.querySelector(":scope > template");
-      if (typeset && !hidden(source, container)) source.replaceWith(typeset.content);
+      if (typeset && !hidden(source, container)) {
+        added += typeset.content.querySelectorAll("*").length;
+        source.replaceWith(typeset.content);
+      }
     }
+    return added;
   }
 
-  // A block small enough to put in place in one step (a few milliseconds): a large one (the
-  // Claims page's table, a long list) is split into its children, down to rows and items.
-  // (Decided from the markup alone: reading styles here would make the browser lay out the
-  // page before it is ready to.)
+  // A block small enough to put in place in one step (a few milliseconds): a large one (a
+  // notebook cell of several paragraphs, a long list) is split into its children, down to
+  // paragraphs, rows and items. Its size counts the elements of its formulas (in their
+  // templates), which are most of what a step puts in the page. (Decided from the markup
+  // alone: reading styles here would make the browser lay out the page before it is ready.)
   const LARGE = 250; // elements
   const WHOLE = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "A", "SPAN", "EM", "STRONG",
     "CODE", "LABEL", "SUMMARY", "TH", "TD", "DT", "DD", "CAPTION", "FIGCAPTION", "DETAILS"]);
+  function size(block) {
+    let elements = block.getElementsByTagName("*").length;
+    for (const typeset of block.getElementsByTagName("template")) {
+      elements += typeset.content.querySelectorAll("*").length;
+    }
+    return elements;
+  }
   function steps(block) {
-    if (block.getElementsByTagName("*").length <= LARGE || !block.children.length
-        || WHOLE.has(block.tagName)) {
+    if (WHOLE.has(block.tagName) || !block.children.length || size(block) <= LARGE) {
       return [block];
     }
     return Array.from(block.children).flatMap(steps);
@@ -101,23 +114,29 @@
   }
 
   // Put `containers` in place one after the other, giving the browser its turn every few ms
-  // (a phone's processor is several times slower than a desktop's). Before each turn the
-  // formulas just put in place are measured and marked (markScrollingMath): one layout
-  // serves the measure and the paint that follows, and no formula is painted before it fits
-  // (a wide one shrunk after it was painted made the text below it jump).
+  // (a phone's processor is several times slower than a desktop's) or every few hundred
+  // elements of formulas, whichever comes first. Before each turn the formulas just put in
+  // place are measured and marked (markScrollingMath): one layout serves the measure and the
+  // paint that follows, and no formula is painted before it fits (a wide one shrunk after it
+  // was painted made the text below it jump). That layout is most of a step's time, and it
+  // grows with the elements put in place (MathJax draws each symbol as one): 2,000 of them,
+  // the formulas of a chapter's first screens, kept a phone's processor busy for 0.2 s.
+  const STEP_ELEMENTS = 300;
   async function typesetInSteps(containers) {
     let since = performance.now();
+    let added = 0;
     let typeset = [];
     for (const container of containers) {
       if (done.has(container) || !container.isConnected) continue;
       done.add(container);
-      reveal(container);
+      added += reveal(container);
       typeset.push(container);
-      if (performance.now() - since > 5) {
+      if (added > STEP_ELEMENTS || performance.now() - since > 5) {
         markScrollingMath(typeset);
         typeset = [];
         await new Promise((resume) => setTimeout(resume, 0));
         since = performance.now();
+        added = 0;
       }
     }
     markScrollingMath(typeset);
