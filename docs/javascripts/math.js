@@ -26,10 +26,13 @@
     }
     return false;
   }
-  // Returns how many elements it put in the page.
+  // Returns how many elements it put in the page. A container may be a formula's source
+  // itself (a block of the API reference holds them loose, beside its text).
+  const SOURCE = "span.pe-tex";
   function reveal(container) {
     let added = 0;
-    for (const source of container.querySelectorAll("span.pe-tex")) {
+    const sources = container.matches(SOURCE) ? [container] : container.querySelectorAll(SOURCE);
+    for (const source of sources) {
       const typeset = source.querySelector(":scope > template");
       if (typeset && !hidden(source, container)) {
         added += typeset.content.querySelectorAll("*").length;
@@ -129,8 +132,9 @@
     for (const container of containers) {
       if (done.has(container) || !container.isConnected) continue;
       done.add(container);
+      // (A source replaced by its formula: the formula is measured in its parent.)
+      typeset.push(container.matches(SOURCE) ? container.parentElement : container);
       added += reveal(container);
-      typeset.push(container);
       if (added > STEP_ELEMENTS || performance.now() - since > 5) {
         markScrollingMath(typeset);
         typeset = [];
