@@ -2,9 +2,7 @@
 // - each code block's button bar (a <nav> the theme adds) gets a name of its own, "Code
 //   block N": landmarks of one kind must be told apart;
 // - a code block or a wide table that scrolls sideways can take the keyboard's focus (tabindex 0), so
-//   that a keyboard user can scroll it; one that fits takes none (no useless tab stop);
-// - a link to an element inside a closed fold (a claim on the Claims page) opens the fold
-//   and shows the element, in the browsers that do not do it themselves.
+//   that a keyboard user can scroll it; one that fits takes none (no useless tab stop).
 (() => {
   function nameCodeBars() {
     document.querySelectorAll("nav.md-code__nav").forEach((nav, index) => {
@@ -41,26 +39,7 @@
     }
   }
 
-  function openTarget() {
-    let target = null;
-    try {
-      target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    } catch (error) {
-      return; // a fragment that is not valid percent-encoding names nothing
-    }
-    if (!target) return;
-    let closed = false;
-    for (let fold = target.closest("details"); fold; fold = fold.parentElement.closest("details")) {
-      if (!fold.open) {
-        fold.open = true;
-        closed = true;
-      }
-    }
-    if (closed) target.scrollIntoView();
-  }
-  window.addEventListener("hashchange", openTarget);
-
-  const run = () => setTimeout(() => { nameCodeBars(); watchScrollers(); openTarget(); }, 0);
+  const run = () => setTimeout(() => { nameCodeBars(); watchScrollers(); }, 0);
   if (window.document$) window.document$.subscribe(run);
   else document.addEventListener("DOMContentLoaded", run);
 })();

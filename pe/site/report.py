@@ -311,8 +311,8 @@ def claims_table(results: Iterable[claims.ClaimResult] | None = None) -> Html:
     each in a closed fold that names the page and counts its claims.
 
     Without ``results``, every registered claim is verified now. Each entry has the id
-    ``claim-<id>``, the target of the marks on the chapter pages (the browser, and
-    ``pe-a11y.js`` where it does not, opens the fold of the entry a link points to). The
+    ``claim-<id>``, the target of the marks on the chapter pages (the theme's script opens
+    the fold of the entry a link points to, on load and when the fragment changes). The
     folds keep the page light: about 150 statements, with their formulas, laid out at once
     kept a phone busy for a second.
 

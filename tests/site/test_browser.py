@@ -654,9 +654,9 @@ IN_VIEW_JS = """
 
 def test_a_link_to_a_claim_opens_its_fold(browser: Browser, server: str) -> None:
     """The Claims page shows its tables in closed folds; a link to a claim (the marks of the
-    chapters) opens the claim's fold and brings its row on screen: when the page is loaded
-    with the claim's fragment (the browser may do this itself), and when the fragment
-    changes on the page (which pe-a11y.js does, whatever the browser)."""
+    chapters) opens the claim's fold and brings its row on screen (Material's script does,
+    for a fold of the page's content): when the page is loaded with the claim's fragment,
+    and when the fragment changes on the page."""
     from pe import claims
 
     first, last = claims.all_claims()[0].id, claims.all_claims()[-1].id
@@ -668,20 +668,24 @@ def test_a_link_to_a_claim_opens_its_fold(browser: Browser, server: str) -> None
         folded = page.evaluate(IN_VIEW_JS, f"claim-{last}")
         assert not folded["open"]  # the wrong candidate: not shown
         assert not folded["shown"]
-        page.goto(server + f"claims/#claim-{last}", wait_until="load")
-        wait_for_typesetting(page)
-        for claim_id in (last, first):
-            if claim_id == first:  # the fragment changed on the page: only the script answers
-                page.evaluate(
-                    """(id) => { history.replaceState(null, "", "#" + id);
-                       window.dispatchEvent(new HashChangeEvent("hashchange")); }""",
-                    f"claim-{claim_id}",
-                )
+
+        def assert_on_screen(claim_id: str) -> None:
             page.wait_for_timeout(300)
             shown = page.evaluate(IN_VIEW_JS, f"claim-{claim_id}")
             assert shown["open"], (claim_id, shown)
             assert shown["shown"], (claim_id, shown)
             assert 0 <= shown["top"] < shown["screen"] - shown["height"], (claim_id, shown)
+
+        page.goto(server + f"claims/#claim-{last}", wait_until="load")
+        wait_for_typesetting(page)
+        assert_on_screen(last)
+        # The fragment changed on the page (no navigation: the browser itself opens nothing).
+        page.evaluate(
+            """(id) => { history.replaceState(null, "", "#" + id);
+               window.dispatchEvent(new HashChangeEvent("hashchange")); }""",
+            f"claim-{first}",
+        )
+        assert_on_screen(first)
         assert traffic.problems() == []
     finally:
         context.close()
