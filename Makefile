@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export MPLBACKEND := Agg
 
-.PHONY: install browser-tools docs serve test test-fast lint typecheck check-pages pytest bench dist mutants lock clean
+.PHONY: install browser-tools docs serve test test-fast lint typecheck check-pages pytest bench dist frameworks mutants lock clean
 
 install: $(STAMP) ## create .venv and install the pinned dependencies and pe (idempotent)
 
@@ -61,7 +61,15 @@ bench: install ## speed and memory benchmarks, as ratios against baselines in th
 dist: install ## the sdist and the wheel of the distribution pe-sinusoidal, into dist/
 	$(BIN)/python -m build --no-isolation --outdir dist .
 
-mutants: install ## a random sample of Cosmic Ray's mutants of pe, each run against its tests in a copy; fails below 90 % killed
+FRAMEWORKS_STAMP := $(VENV)/.frameworks-stamp
+
+frameworks: $(FRAMEWORKS_STAMP) ## the third-party code the real-code tests run (PyTorch, JAX, transformers, ...; pinned in .ci/real-code-requirements.txt)
+
+$(FRAMEWORKS_STAMP): .ci/real-code-requirements.txt $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r .ci/real-code-requirements.txt
+	@touch $@
+
+mutants: install frameworks ## a random sample of Cosmic Ray's mutants of pe, each run against its tests in a copy; fails below 90 % killed
 	@# PE_MUTANTS_SEED=N repeats a sample, PE_MUTANTS_SAMPLE=N sets its size;
 	@# MUTANTS_ARGS="--since COMMIT" draws from the lines changed since COMMIT only
 	$(BIN)/python tests/mutants/run.py $(MUTANTS_ARGS)

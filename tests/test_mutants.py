@@ -215,3 +215,46 @@ def test_changed_lines_are_read_from_git(tmp_path: Path) -> None:
     small = root / "pe" / "small.py"
     small.write_text(SOURCE.replace("if b > a:", "if b >= a:"), encoding="utf-8")
     assert run.changed_lines("HEAD", root) == {"pe/small.py": {10}}
+
+
+CANDIDATES = '''"""A chapter."""
+
+from pe.claims import Candidate
+
+
+def truth(x: int) -> int:
+    return x + 1
+
+
+def _off_by_two(x: int) -> int:
+    return x + 2
+
+
+OFF_BY_TWO = Candidate("off by two", _off_by_two)
+DOUBLED = Candidate(
+    "doubled",
+    lambda x: 2 * x,
+)
+USED = Candidate("the truth, shifted", truth)
+ONE = truth(0)
+'''
+
+
+def test_wrong_candidates_are_never_drawn_and_the_rest_is(tmp_path: Path) -> None:
+    """Lines that only build a wrong candidate (the ``Candidate`` call, a function used only
+    there) are left out; a function also used elsewhere (``truth``) is still mutated."""
+    lines = CANDIDATES.splitlines()
+    left_out = run.wrong_candidate_lines(CANDIDATES)
+    assert {lines[n - 1].strip() for n in left_out} >= {
+        "def _off_by_two(x: int) -> int:",
+        "return x + 2",
+        'OFF_BY_TWO = Candidate("off by two", _off_by_two)',
+        "lambda x: 2 * x,",
+        'USED = Candidate("the truth, shifted", truth)',
+    }
+    assert "return x + 1" not in {lines[n - 1].strip() for n in left_out}
+    (tmp_path / "pe").mkdir()
+    (tmp_path / "pe" / "chapter.py").write_text(CANDIDATES, encoding="utf-8")
+    drawn = {lines[m.line - 1].strip() for m in run.mutants_of("pe/chapter.py", tmp_path)}
+    assert "return x + 1" in drawn
+    assert drawn.isdisjoint({"return x + 2", "lambda x: 2 * x,"})

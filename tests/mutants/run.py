@@ -3,11 +3,14 @@
 ``make mutants`` (or ``.venv/bin/python tests/mutants/run.py``) lists every mutant that
 Cosmic Ray's core operators make in :data:`SCOPE` (an arithmetic, comparison, boolean or
 unary operator swapped, a number moved by one, ``break`` for ``continue``, an exception
-type replaced, a decorator removed, a loop made to run zero times), draws a fresh random
+type replaced, a decorator removed, a loop made to run zero times) outside the wrong
+candidates (test inputs: :func:`wrong_candidate_lines`), draws a fresh random
 sample of them (:data:`SAMPLE` by default; the seed is printed and can be set with
 ``--seed`` or ``PE_MUTANTS_SEED``), and runs each one in a copy of the tree: the tests that
 import the mutated module (:func:`selection_for`) and its own doctests, stopping at the first
-failure. The working tree is never modified.
+failure. The working tree is never modified. The tests run as in CI (``CI`` set): one that
+needs PyTorch or JAX fails without it rather than passing as skipped, so ``make mutants``
+installs them first (``make frameworks``).
 
 A mutant is
 
@@ -40,9 +43,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -142,17 +147,54 @@ def _nodes(node: Any) -> Iterator[Any]:
         yield from _nodes(child)
 
 
+def wrong_candidate_lines(source: str) -> set[int]:
+    """The lines of ``source`` that only build wrong candidates: each ``Candidate(...)`` call,
+    and each module-level function used nowhere else.
+
+    A wrong candidate is a test's input, not pe's behaviour: a mutant of one either leaves it
+    wrong (nothing to catch) or makes it right, and then its claim fails whatever the tests
+    do. Such lines are never drawn.
+    """
+    tree = ast.parse(source)
+    spans = [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "Candidate"
+    ]
+
+    def inside(line: int) -> bool:
+        return any(first <= line <= last for first, last in spans)
+
+    uses: dict[str, list[int]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            uses.setdefault(node.id, []).append(node.lineno)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            used = uses.get(node.name, [])
+            if used and all(inside(line) for line in used):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                spans.append((first, node.end_lineno or node.lineno))
+    return {line for first, last in spans for line in range(first, last + 1)}
+
+
 def mutants_of(path: str, root: Path = ROOT) -> list[Mutant]:
-    """Every mutant of ``path``: each operator's places, numbered as Cosmic Ray numbers them."""
+    """Every mutant of ``path`` outside its wrong candidates (:func:`wrong_candidate_lines`):
+    each operator's places, numbered as Cosmic Ray numbers them."""
     from cosmic_ray.ast import get_ast
 
-    tree = get_ast((root / path).read_text(encoding="utf-8"))
+    source = (root / path).read_text(encoding="utf-8")
+    tree = get_ast(source)
+    left_out = wrong_candidate_lines(source)
     counts = dict.fromkeys(operators(), 0)
     found: list[Mutant] = []
     for node in _nodes(tree):
         for name, operator in operators().items():
             for _ in operator.mutation_positions(node):
-                found.append(Mutant(path, node.start_pos[0], name, counts[name]))
+                if node.start_pos[0] not in left_out:
+                    found.append(Mutant(path, node.start_pos[0], name, counts[name]))
                 counts[name] += 1
     return found
 
@@ -340,17 +382,28 @@ class Outcome:
     shown: str = ""
 
 
+#: Held while a baseline is measured: the copies of a run wait for it rather than measure
+#: it again (and a baseline measured beside another run would be slower than it is).
+_BASELINE = threading.Lock()
+
+
 class Copy:
     """A copy of the tree in which one file at a time is mutated, and its tests are run."""
 
-    def __init__(self, where: Path, root: Path = ROOT) -> None:
+    def __init__(
+        self,
+        where: Path,
+        root: Path = ROOT,
+        baselines: dict[tuple[str, ...], float | None] | None = None,
+    ) -> None:
         self.path = where
         for part in ("pe", "tests", "docs"):
             shutil.copytree(root / part, where / part, ignore=shutil.ignore_patterns("__pycache__"))
         for name in ("pyproject.toml", "mkdocs.yml", "README.md", "CONTRIBUTING.md"):
             if (root / name).exists():
                 shutil.copy(root / name, where / name)
-        self.baselines: dict[tuple[str, ...], float | None] = {}
+        #: Timeouts by set of tests, shared by the copies of one run.
+        self.baselines = {} if baselines is None else baselines
 
     def run(self, tests: Sequence[str], timeout: float | None) -> tuple[str, float]:
         """Run ``tests`` in the copy: ``passed``, ``failed`` or ``timeout``, and the seconds."""
@@ -359,6 +412,9 @@ class Copy:
             "PYTHONPATH": str(self.path),
             "PYTHONDONTWRITEBYTECODE": "1",  # a mutant's bytecode must never outlive it
             "MPLBACKEND": "Agg",
+            # a test that needs a framework fails without it instead of passing as skipped
+            # (``make mutants`` installs them: ``make frameworks``)
+            "CI": "1",
         }
         args = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
         args += ["-m", "not slow", *tests]
@@ -374,12 +430,14 @@ class Copy:
 
     def timeout(self, tests: tuple[str, ...]) -> float | None:
         """The timeout for ``tests``, from their baseline run (``None``: the baseline fails)."""
-        if tests not in self.baselines:
+        with _BASELINE:  # one baseline per set of tests, measured by one copy
+            if tests in self.baselines:
+                return self.baselines[tests]
             verdict, seconds = self.run(tests, None)
             self.baselines[tests] = SLOWER * seconds + GRACE if verdict == "passed" else None
             if verdict != "passed":
                 print(f"  baseline FAILS for {' '.join(tests)}", flush=True)
-        return self.baselines[tests]
+            return self.baselines[tests]
 
     def try_mutant(self, mutant: Mutant, mutated: str) -> Outcome:
         target = self.path / mutant.path
@@ -445,6 +503,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--since", help="only the mutants of lines changed since this commit")
     parser.add_argument("--only", nargs="*", default=(), help="only files whose path holds one")
     parser.add_argument("--list", action="store_true", help="count the mutants and stop")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=int(os.environ.get("PE_MUTANTS_JOBS", os.cpu_count() or 1)),
+        help="mutants run side by side, each in its own copy (default: one per core)",
+    )
     options = parser.parse_args(argv)
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(10**6)
     files = [f for f in modules() if not options.only or any(o in f for o in options.only)]
@@ -462,20 +526,33 @@ def main(argv: list[str] | None = None) -> int:
     reviewed = equivalents()
     sources = {f: (ROOT / f).read_text(encoding="utf-8") for f in files}
     start = time.perf_counter()
-    outcomes: list[Outcome] = []
+    drawn = list(enumerate(draw(candidates, options.sample, seed), 1))
     with tempfile.TemporaryDirectory(prefix="pe-mutants-") as tmp:
-        copy = Copy(Path(tmp))
-        for number, (mutant, mutated) in enumerate(draw(candidates, options.sample, seed), 1):
+        baselines: dict[tuple[str, ...], float | None] = {}
+        copies = [Copy(Path(tmp) / str(n), baselines=baselines) for n in range(options.jobs)]
+        idle = list(copies)
+        lock = threading.Lock()
+
+        def one(number: int, mutant: Mutant, mutated: str) -> Outcome:
             if any(e.matches(mutant, sources[mutant.path], mutated) for e in reviewed):
                 outcome = Outcome(mutant, "equivalent", 0.0)
             else:
-                outcome = copy.try_mutant(mutant, mutated)
-            outcomes.append(outcome)
+                with lock:
+                    copy = idle.pop()
+                try:
+                    outcome = copy.try_mutant(mutant, mutated)
+                finally:
+                    with lock:
+                        idle.append(copy)
             print(
                 f"{number:3d} {outcome.verdict:<10} {outcome.seconds:5.0f} s  {mutant}  "
                 f"{outcome.shown}",
                 flush=True,
             )
+            return outcome
+
+        with ThreadPoolExecutor(options.jobs) as pool:
+            outcomes = list(pool.map(lambda item: one(item[0], *item[1]), drawn))
     survivors = [o for o in outcomes if o.verdict == "survived"]
     if survivors:
         print("\nsurvivors (file:line operator #occurrence  original -> mutated):")
