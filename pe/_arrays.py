@@ -106,7 +106,8 @@ def host_copy(value: object) -> tuple[npt.NDArray[Any], str | None]:
     Raises
     ------
     TypeError
-        When the value cannot be read as an array of numbers.
+        When the value cannot be read as an array of numbers (the message quotes the first
+        120 characters of the reason NumPy gives).
 
     Examples
     --------

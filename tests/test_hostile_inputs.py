@@ -1471,3 +1471,37 @@ def test_an_absurd_size_is_refused_with_its_order_of_magnitude(elements: int) ->
         _validate.capped_elements("x", elements, 8)
     assert 10 ** (len(str(gib)) - 1) <= gib < 10 ** len(str(gib))  # the exponent's meaning
     assert f"1e{math.floor(math.log10(elements * 8 / 2**30))} GiB" in str(refused.value)
+
+
+@pytest.mark.parametrize(("dtype", "itemsize", "widened"), [("F32", 4, 0), ("BF16", 2, 4)])
+def test_a_safetensors_tensor_is_capped_at_what_reading_it_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dtype: str, itemsize: int, widened: int
+) -> None:
+    """A float32 tensor costs its 4 bytes an element; a bfloat16 one its 2 bytes plus the 4
+    of the float32 it is widened to. Read with pe.MAX_BYTES at exactly that, refused one
+    byte under it."""
+    table = pe.sinusoidal(64, 8, dtype=np.float32)
+    bits = table.view(np.uint32)
+    data = table.tobytes() if dtype == "F32" else (bits >> 16).astype("<u2").tobytes()
+    header = {"t": {"dtype": dtype, "shape": [64, 8], "data_offsets": [0, len(data)]}}
+    path = tmp_path / "table.safetensors"
+    path.write_bytes(_safetensors_bytes(header, data))
+    needed = 64 * 8 * (itemsize + widened)
+    monkeypatch.setattr(pe._validate, "MAX_BYTES", needed)
+    assert load_table(str(path)).array.shape == (64, 8)
+    monkeypatch.setattr(pe._validate, "MAX_BYTES", needed - 1)
+    with pytest.raises(ValueError, match=r"pe\.MAX_BYTES"):
+        load_table(str(path))
+
+
+def test_an_unreadable_table_is_named_with_numpy_s_reason_cut_to_120_characters() -> None:
+    """The reason NumPy gives is quoted on one line and cut, so that the message stays short
+    whatever the input: its first 120 characters, no more and no fewer."""
+    ragged = [[1.0], [1.0, 2.0]]
+    with pytest.raises(ValueError, match="inhomogeneous") as refused:
+        np.asarray(ragged)
+    reason = " ".join(str(refused.value).split())
+    assert len(reason) > 121
+    with pytest.raises(TypeError) as error:
+        pe.identify(ragged)
+    assert str(error.value).endswith(f"not readable as an array of numbers: {reason[:120]}")

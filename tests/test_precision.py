@@ -368,6 +368,24 @@ def test_gptneox_1003_by_hand() -> None:
     assert not claims._neox(wrong.ROUNDED_ANGLES.value).holds
 
 
+def test_gptneox_1003_largest_change_is_where_the_page_says() -> None:
+    """The page names the position and pair of the largest change: recomputed there by hand
+    (float16 position times float16 frequency, its cosine in float16, against the float32
+    angle), it is the largest change, and a neighbouring entry's change is not."""
+    found = recipes.neox_reproducer()
+    row, pair = found.where
+
+    def change(p: int, i: int) -> float:
+        inv = np.float32(1.0) / np.float32(10000.0) ** (np.float32(2 * i) / np.float32(32))
+        angle16 = np.float16(np.float16(p) * np.float16(inv))
+        angle32 = np.float32(np.float32(p) * inv)
+        return float(abs(np.float32(np.cos(angle16)) - np.cos(angle32)))  # cos in float16
+
+    assert change(row, pair) == found.largest_change
+    assert change(pair, pair) != found.largest_change  # the row read as the pair
+    assert change(row, pair + 1) != found.largest_change
+
+
 def test_recipe_drift_is_checked_at_four_decades() -> None:
     """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
     assert claims._drift_slope(recipes.float32_recipe).holds

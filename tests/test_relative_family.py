@@ -365,6 +365,26 @@ def test_the_repeated_token_bound_of_nope_by_hand(seed: int) -> None:
     assert spread <= bound
 
 
+@pytest.mark.parametrize("scheme", ["learned absolute", "sinusoidal (added)"])
+def test_the_repeated_token_bound_of_an_absolute_encoding_by_hand(scheme: str) -> None:
+    """An absolute encoding's score is one dot product of encoded rows, (W_q x_i).(W_k x_j)
+    with x_i = t + P_i: each within gamma_(3d) max|x_i|^2 |W_q|_F |W_k|_F, twice that over
+    the largest score. P is drawn after W_q, W_k (learned) or is the paper's table."""
+    d, n = 16, 12
+    rng, token, w_q, w_k = _drawn(d, 0)
+    if scheme == "learned absolute":
+        table = rng.standard_normal((n, d))
+    else:
+        p, i = np.arange(n)[:, None], np.arange(d // 2)[None, :]
+        angle = p / 10000.0 ** (2 * i / d)
+        table = np.stack([np.sin(angle), np.cos(angle)], axis=-1).reshape(n, d)
+    rows = float(np.linalg.norm(token + table, axis=1).max())
+    norms = rows**2 * float(np.linalg.norm(w_q)) * float(np.linalg.norm(w_k))
+    scale = float(np.abs(relative.identical_token_scores(scheme, n, d)).max())
+    bound = relative.identical_token_rounding(scheme, n, d)
+    assert abs(bound - 2 * _gamma(3 * d) * norms / scale) <= 1e-13 * bound
+
+
 def test_the_repeated_token_bound_of_transformer_xl_by_hand() -> None:
     """Transformer-XL's score is four dot products, q.k + q.(W_kr R) + u.k + v.(W_kr R), R a
     sinusoidal row (norm sqrt(d/2)): each within gamma_(3d) |a| |b| (Cauchy-Schwarz, |Wx| <=
