@@ -13,10 +13,10 @@
 # %% [markdown]
 # # Fixed or learned
 #
-# The sinusoidal table is one way to give a Transformer positions. The other way,
-# published a month before the Transformer (by the convolutional sequence-to-sequence
-# model of [Gehring et al.](bibliography.md#gehring2017)
-# [checked](claims.py#claim-gehring-learned-positions)), is a *learned* table: one
+# The sinusoidal table is one way to give a Transformer positions. The other way, taken by
+# the convolutional sequence-to-sequence model of [Gehring et al.](bibliography.md#gehring2017),
+# published a month before the Transformer
+# [checked](claims.py#claim-gehring-learned-positions), is a *learned* table: one
 # trainable vector per position, learned with the rest of the model. This chapter sets out
 # what each choice costs, what the original authors found, what the claim "it works for longer
 # sequences" amounts to, and what residual connections do with the position once it is in.

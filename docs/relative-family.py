@@ -184,7 +184,8 @@ report.how_we_know("alibi-slopes", "alibi-reported")
 # **Keeps.** Whatever the model can infer from counting; nothing to tune.
 #
 # **Loses.** Explicit offsets; without a causal mask, the order itself (attention is then
-# permutation-equivariant, as on [the first page](why-order.py)).
+# permutation-equivariant, as on [the first page](why-order.py)
+# [checked](claims.py#claim-attention-permutation-equivariant)).
 # [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
 # encodings competitive with those that have them, and probes that recover absolute position
 # from their hidden states [checked](claims.py#claim-nope-reported).
@@ -265,4 +266,4 @@ report.how_we_know(
 # | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
 # | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them; base scaling keeps the fastest pair's frequency, and the slow pairs go past by 0.037 % (the slowest) to 62 % [checked](claims.py#claim-ntk-unseen-angles) |
 # | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
-# | NoPE (causal) | nowhere | counts through the mask | nothing position-specific to break |
+# | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_i = (v_0 + i\,v)/(i + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |

@@ -19,7 +19,8 @@
 # that structure. Rotary position embeddings (RoPE, [Su et al.](bibliography.md#su2021)) use
 # the rotation itself: they turn every pair of a query or key at position $p$ by
 # $p\,\omega_i$, after the projections $W_q$ and $W_k$, and then the attention score depends
-# on the two positions only through their offset, for any weights. GPT-J, GPT-NeoX and
+# on the two positions only through their offset, for any weights
+# [checked](claims.py#claim-rope-relative-after-any-projection). GPT-J, GPT-NeoX and
 # Llama, among other models, use this scheme
 # [checked](claims.py#claim-rope-pairings-in-public-code).
 #

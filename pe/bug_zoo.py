@@ -152,7 +152,7 @@ BUGS: tuple[Bug, ...] = (
         "integer-division",
         "integer division in the exponent",
         integer_division,
-        "the left half repeats one fast column, the right half one slow column",
+        "the left half repeats one fast pair (its sine and cosine), the right half one slow pair",
         "holds with only two distinct blocks, one per half",
     ),
     Bug(

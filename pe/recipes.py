@@ -83,32 +83,38 @@ def float32_recipe(
     return out
 
 
-def drift_bound(positions: npt.ArrayLike, d_model: int, unit: float) -> npt.NDArray[np.float64]:
+def drift_bound(
+    positions: npt.ArrayLike, d_model: int, unit: float, exponent_roundings: int = 1
+) -> npt.NDArray[np.float64]:
     r"""Error bound of a table whose angles are formed in a precision of unit roundoff ``unit``.
 
     .. math::
 
-        |\widehat{PE}_{p, j} - PE_{p, j}| \le (3 + |\ln\omega_i|)\,u\,\omega_i p + u,
+        |\widehat{PE}_{p, j} - PE_{p, j}| \le (3 + r\,|\ln\omega_i|)\,u\,\omega_i p + u,
         \qquad j \in \{2i, 2i + 1\},
 
-    for :func:`float32_recipe` (``u = 2^-24`` in float32) and the direct float64 evaluation
-    :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``): the angle's error grows like
-    :math:`u\,\omega_i p`, with a factor growing with :math:`|\ln\omega_i|` because the
-    frequency is an exponential of a rounded exponent; the sine or cosine adds about ``u``.
-    The page "Precision and speed" checks both tables within it. Returns one bound per
-    entry, shape ``(positions.size, d_model)`` (interleaved columns).
+    with :math:`r` the roundings of the exponent :math:`\ln\omega_i` before the
+    exponential amplifies them by :math:`|\ln\omega_i|` (``exponent_roundings``): one for
+    the direct float64 evaluation :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``, the
+    exponent :math:`-2i/d` rounded once), two for :func:`float32_recipe` (``u = 2^-24``: the
+    scale :math:`-\ln b / d` rounded to float32, then its product with :math:`2i`). The
+    exponential within one ulp (:math:`2u`) and the product :math:`\hat\omega_i p` (:math:`u`)
+    make the 3; the sine or cosine adds about ``u``. The page "Precision and speed" checks
+    both tables within it. Returns one bound per entry, shape ``(positions.size, d_model)``
+    (interleaved columns).
 
     Examples
     --------
     >>> bound = drift_bound(np.array([0, 1000]), 4, 2.0**-24)
     >>> bool(bound[0, 0] == 2.0**-24), bool(1.7e-4 < bound[1, 0] < 1.8e-4)
     (True, True)
+    >>> bool(drift_bound(np.array([1000]), 4, 2.0**-24, 2)[0, 2] > bound[1, 2])
+    True
     """
     omega = np.repeat(frequencies(d_model), 2)
     ps = np.asarray(positions)
-    return np.asarray(
-        (3 + np.abs(np.log(omega))) * unit * np.outer(ps, omega) + unit, dtype=np.float64
-    )
+    factor = 3 + exponent_roundings * np.abs(np.log(omega))
+    return np.asarray(factor * unit * np.outer(ps, omega) + unit, dtype=np.float64)
 
 
 def chained_rotation(

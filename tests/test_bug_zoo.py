@@ -187,6 +187,11 @@ def test_what_each_bug_does_to_the_rotation_identity() -> None:
     # integer division: two distinct blocks
     table = integer_division(n, d)
     assert error(table, k, matrix=blocks(np.where(i < d // 4, 1.0, 1e-4), k)) < 1e-12
+    # ... the zoo's picture: each half of pe's table is one pair (sine, cosine) repeated
+    zoo = bug_zoo.integer_division(n, d)
+    for half in (zoo[:, : d // 2], zoo[:, d // 2 :]):
+        assert np.array_equal(half, np.tile(half[:, :2], d // 4))
+        assert not np.array_equal(half[:, 0], half[:, 1])  # not one column repeated
     # column index: no matrix at all
     assert error(column_index(4000, d), k) > 0.1
     # halves: P T_k P^T, not T_k

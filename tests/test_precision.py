@@ -3,6 +3,7 @@ method against its own error model, the chapter's proof, measurements, claims an
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import Any
 
@@ -390,13 +391,34 @@ def test_recipe_drift_is_checked_at_four_decades() -> None:
     """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
     assert claims._drift_slope(recipes.float32_recipe).holds
     assert not claims._drift_slope(claims._float32).holds  # flat: slope 0
-    assert claims._drift_bound(2.0**-24)(recipes.float32_recipe).holds
+    assert claims._drift_bound(2.0**-24, 2)(recipes.float32_recipe).holds
+
+
+def test_the_float32_recipe_rounds_its_exponent_twice_by_hand() -> None:
+    """At d = 560, p = 527275, pair 249 (|ln w| = 8.2), the recipe written out in float32
+    errs past (3 + |ln w|) u w p + u (one rounding of the exponent) and within
+    (3 + 2 |ln w|) u w p + u: its scale -ln(b)/d is rounded to float32, then 2i times it."""
+    d, p, i = 560, 527275, 249
+    scale = np.float32(-np.log(10000.0) / d)
+    exponent = np.float32(np.float32(2 * i) * scale)
+    angle = np.float32(np.float32(p) * np.exp(exponent))
+    exact = mpmath.mpf(p) * mpmath.power(10000, mpmath.mpf(-2 * i) / d)
+    u, w = 2.0**-24, float(mpmath.power(10000, mpmath.mpf(-2 * i) / d))
+    error = max(
+        abs(float(np.sin(angle)) - float(mpmath.sin(exact))),
+        abs(float(np.cos(angle)) - float(mpmath.cos(exact))),
+    )
+    once = (3 + abs(math.log(w))) * u * w * p + u
+    twice = (3 + 2 * abs(math.log(w))) * u * w * p + u
+    assert once < error <= twice
+    assert not claims._recipe_roundings(1).holds
+    assert claims._recipe_roundings(2).holds
 
 
 def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
     assert claims._drift_slope(numeric.sinusoidal_direct).holds
     assert not claims._drift_slope(numeric.sinusoidal).holds
-    bound = claims._drift_bound(2.0**-53)
+    bound = claims._drift_bound(2.0**-53, 1)
     assert bound(numeric.sinusoidal_direct).holds
     assert not bound(recipes.float32_recipe).holds  # above the float64 model
 
@@ -550,7 +572,7 @@ def test_the_census_sample_is_what_its_docstring_says(d: int) -> None:
 def test_the_drift_rows_start_at_every_decade_the_evidence_names() -> None:
     """The drift checks say "32 rows from each of p = 10^3..10^6": their starts are those
     four powers of ten, each once (a start moved onto another decade would drop one)."""
-    evidence = precision._drift_bound(2.0**-24)(recipes.float32_recipe)
+    evidence = precision._drift_bound(2.0**-24, 2)(recipes.float32_recipe)
     assert "32 rows from each of p = 10^3..10^6" in evidence.detail
     assert sorted(precision.DRIFT_STARTS.tolist()) == [10**e for e in range(3, 7)]
 

@@ -124,27 +124,45 @@ def _drift_errors(table: Table) -> list[npt.NDArray[np.float64]]:
     return [row_errors(table, start + np.arange(32), 64) for start in DRIFT_STARTS]
 
 
-def _drift_bound(unit: float) -> Callable[[Table], Evidence]:
-    """Every entry of 32 rows from each of p = 10^3 .. 10^6 within :func:`pe.recipes.drift_bound`."""
+#: Widths of the drift bound's check: the page's, and one where the exponent's roundings
+#: reach far enough (pairs with :math:`|\ln\omega_i|` near 8) to tell one from two.
+DRIFT_WIDTHS = (64, 560)
+
+
+def _drift_bound(unit: float, roundings: int) -> Callable[[Table], Evidence]:
+    """Every entry of 32 rows from each of p = 10^3 .. 10^6, at each of :data:`DRIFT_WIDTHS`,
+    within :func:`pe.recipes.drift_bound` with the exponent rounded ``roundings`` times."""
 
     def run(table: Table) -> Evidence:
         ratio = 0.0
-        for start, errors in zip(DRIFT_STARTS, _drift_errors(table), strict=True):
-            bound = recipes.drift_bound(start + np.arange(32), 64, unit)
-            ratio = max(ratio, float((errors / bound).max()))
+        for d in DRIFT_WIDTHS:
+            for start in DRIFT_STARTS:
+                rows = start + np.arange(32)
+                bound = recipes.drift_bound(rows, d, unit, roundings)
+                ratio = max(ratio, float((row_errors(table, rows, d) / bound).max()))
         exponent = round(np.log2(unit))
+        factor = "|ln ω|" if roundings == 1 else f"{roundings}|ln ω|"
         return within(
             ratio,
             Tolerance(
                 1.0,
-                rf"(3 + |\ln\omega_i|)\,2^{{{exponent}}}\,\omega_i p + 2^{{{exponent}}}"
-                r" \text{ per entry}",
+                rf"(3 + {roundings if roundings > 1 else ''}|\ln\omega_i|)\,2^{{{exponent}}}"
+                rf"\,\omega_i p + 2^{{{exponent}}} \text{{ per entry}}",
             ),
-            f"d=64, 32 rows from each of p = 10^3..10^6: worst entry / ((3 + |ln ω|)·"
-            f"2^{exponent}·ω p + 2^{exponent}) = {ratio:.3g}",
+            f"d in {DRIFT_WIDTHS}, 32 rows from each of p = 10^3..10^6: worst entry / ((3 + "
+            f"{factor})·2^{exponent}·ω p + 2^{exponent}) = {ratio:.3g}",
         )
 
     return run
+
+
+#: The float32 recipe's bound read with the exponent rounded once, as for float64 (true: twice).
+EXPONENT_ROUNDED_ONCE = Candidate("(3 + |ln ω_i|): the exponent rounded once", 1)
+
+
+def _recipe_roundings(roundings: int) -> Evidence:
+    """The float32 recipe within the drift bound with ``roundings`` roundings of its exponent."""
+    return _drift_bound(2.0**-24, roundings)(recipes.float32_recipe)
 
 
 def _slope_in_words(slope: float) -> str:
@@ -318,14 +336,17 @@ claim(
         wrong=(Candidate("pe float32 (no drift)", _float32),),
     ),
     Check(
-        _drift_bound(2.0**-24),
+        _drift_bound(2.0**-24, 2),
         true=recipes.float32_recipe,
         wrong=(Candidate("the float16 recipe", _recipe16),),
     ),
+    Check(_recipe_roundings, true=2, wrong=(EXPONENT_ROUNDED_ONCE,)),
     statement=(
-        r"\begin{gathered}|\widehat{PE}_{\text{recipe}} - PE| \le (3 + |\ln\omega_i|)"
-        r"\,2^{-24}\,\omega_i p + 2^{-24}, \\ \text{and its largest error grows like } p"
-        r" \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
+        r"\begin{gathered}|\widehat{PE}_{\text{recipe}} - PE| \le (3 + 2|\ln\omega_i|)"
+        r"\,2^{-24}\,\omega_i p + 2^{-24} \text{ (its exponent rounded twice; derived,"
+        r" measured at } d = 64, 560), \\"
+        r" \text{and its largest error grows like } p \text{ from } 10^3 \text{ to } 10^6"
+        r"\end{gathered}"
     ),
 )
 
@@ -349,12 +370,14 @@ def _rows(repeat: bool) -> Callable[[Table], Evidence]:
 
 claim(
     "float16-positions-collide",
-    "Positions formed in float16 collide above 2048",
+    "Positions formed in float16 collide above 2048; values rounded to float16 stay apart",
     Check(_rows(repeat=True), true=_recipe16, wrong=(Candidate("pe float16 table", _float16),)),
     Check(_rows(repeat=False), true=_float16, wrong=(Candidate("the float16 recipe", _recipe16),)),
     statement=(
-        r"\mathrm{fl}_{16}(2049) = \mathrm{fl}_{16}(2048) \implies "
-        r"PE(\mathrm{fl}_{16}(2049)) = PE(\mathrm{fl}_{16}(2048))"
+        r"\begin{gathered}\mathrm{fl}_{16}(2049) = \mathrm{fl}_{16}(2048) \implies "
+        r"PE(\mathrm{fl}_{16}(2049)) = PE(\mathrm{fl}_{16}(2048)); \\ "
+        r"\mathrm{fl}_{16}(PE(p)),\ 0 \le p < 4096,\ d = 16: \text{ no two rows closer"
+        r" than } 0.01\end{gathered}"
     ),
 )
 
@@ -409,7 +432,7 @@ claim(
         true=numeric.sinusoidal_direct,
         wrong=(Candidate("pe float64 (no drift)", numeric.sinusoidal),),
     ),
-    Check(_drift_bound(2.0**-53), true=numeric.sinusoidal_direct, wrong=(FLOAT32_RECIPE,)),
+    Check(_drift_bound(2.0**-53, 1), true=numeric.sinusoidal_direct, wrong=(FLOAT32_RECIPE,)),
     statement=(
         r"\begin{gathered}|\widehat{PE}_{\text{direct}} - PE| \le (3 + |\ln\omega_i|)"
         r"\,2^{-53}\,\omega_i p + 2^{-53}, \\ \text{and its largest error grows like } p"

@@ -277,8 +277,10 @@ claim(
         r"\begin{gathered} \text{the paper's table passes as } (n, d),\ (1, n, d),\ (n, 1, d),"
         r" \\ (b, n, d) \text{ with } b \text{ equal tables, float16, float32, float64 or lists;}"
         r" \\ \text{two different tables in a batch, or an odd width, fail} \\"
-        r" \text{(PyTorch and JAX arrays are copied to NumPy first:} \\ \text{the suite runs"
-        r" them with the real libraries, tests/test\_array\_api.py)} \end{gathered}"
+        r" \text{(PyTorch tensors, also ones that require grad or hold bfloat16, and JAX"
+        r" arrays} \\ \text{are copied to NumPy first: the suite runs them with the real"
+        r" libraries,} \\ \text{tests/test\_array\_api.py and tests/test\_real\_code.py)}"
+        r" \end{gathered}"
     ),
 )
 

@@ -155,7 +155,7 @@ def bug_heatmaps() -> Html:
         alt=(
             "Eight heat maps: the paper's table, then each bug of the zoo. The doubled "
             "exponent flattens the right half; multiplying gives noise-like stripes; integer "
-            "division gives two blocks of identical columns; using i for i // 2 looks almost "
+            "division gives two blocks, each one pair repeated; using i for i // 2 looks almost "
             "right; halves shows two fans; the odd width adds a lone column; the fairseq "
             "offset starts two rows late."
         ),
