@@ -143,7 +143,8 @@ def namespace_of(*values: object) -> ModuleType:
     Raises
     ------
     TypeError
-        When ``array-api-compat`` does not know the arrays, or they mix libraries.
+        When ``array-api-compat`` does not know the arrays, or they mix libraries (the
+        message quotes the first 160 characters of the reason it gives).
     """
     from array_api_compat import array_namespace
 

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import pe
+from pe import _arrays
 
 from .frameworks import require
 
@@ -182,3 +183,20 @@ def test_numpy_in_numpy_out() -> None:
     assert isinstance(pe.rope(np.ones((4, 8)), 4), np.ndarray)
     assert isinstance(pe.sinusoidal(4, 8), np.ndarray)
     assert isinstance(pe.shift(np.ones((4, 8)), 1), np.ndarray)
+
+
+def test_arrays_of_two_libraries_are_refused_with_the_reason_cut_to_160_characters() -> None:
+    """A PyTorch tensor beside a JAX array has no one namespace: the reason
+    array-api-compat gives is quoted on one line, its first 160 characters."""
+    torch = require("torch")
+    jnp = require("jax.numpy")
+    from array_api_compat import array_namespace
+
+    mixed = (torch.ones(2), jnp.ones(2))
+    with pytest.raises(TypeError, match="namespaces") as refused:
+        array_namespace(*mixed)
+    reason = " ".join(str(refused.value).split())
+    assert len(reason) > 161
+    with pytest.raises(TypeError) as error:
+        _arrays.namespace_of(*mixed)
+    assert str(error.value) == f"no Array API namespace for these arrays: {reason[:160]}"

@@ -465,6 +465,11 @@ def test_angle_reduction_against_mpmath() -> None:
     far, _ = accuracy.angle_reduction_error(turns[:2], [2**53 - 1], 64)
     assert far > 1e-20  # two doubles are not enough at 2^53
     assert accuracy.turn_bits(8) > 150
+    # in radians: with no turns at all each reduced angle is 0, so the error is the angle
+    # itself, w_0 p = p radians for pair 0 (w_0 = 1) while p < pi
+    nothing = (np.zeros(4),)
+    for p in (1, 3):
+        assert accuracy.angle_reduction_error(nothing, [p], 8) == (float(p), 0.0)
 
 
 def test_entry_bounds_and_their_wrong_numbers() -> None:
