@@ -627,6 +627,18 @@ def test_card_lines_print_no_marker_and_hide_what_rounding_decides() -> None:
     assert sum("below" in e.shown for e in marked) > 20
 
 
+def test_a_card_lists_a_wrong_candidate_rejected_the_same_way_twice_once() -> None:
+    """dog-bites-man-same-outputs runs one wrong candidate through two checks with the same
+    result: its card shows that line once, and every other line it has."""
+    result = claims.verify("dog-bites-man-same-outputs")
+    shown = [e.shown for e in result.controls]
+    assert len(shown) > len(set(shown))  # the registry keeps both runs
+    card = report.claim("dog-bites-man-same-outputs")
+    items = re.findall(r"<li>.*?</li>", card)
+    assert len(items) == len(set(items))
+    assert len(items) == len({e.shown for e in (*result.evidence, *result.controls)})
+
+
 def test_a_marked_figure_past_its_bound_is_printed_and_marks_do_not_nest() -> None:
     inside = claims.checked(True, f"gap {claims.measured(3e-16, 1e-12)}")
     past = claims.checked(False, f"gap {claims.measured(0.5, 1e-12)}")

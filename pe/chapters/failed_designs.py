@@ -99,8 +99,9 @@ def share_limit(share: Callable[[Any, Any], Any] = raw_share) -> Proof:
     derivation.note("Share of the squared norm held by the position", sp.latex(expr))
     flat = sp.expand(sp.together(expr.subs(sp.sin(p) ** 2, 1 - sp.cos(p) ** 2)))
     limit = sp.limit(flat, p, sp.oo)
+    pythagoras = "Substitute sin²p = 1 − cos²p (Pythagoras), then" if expr.has(sp.sin) else ""
     derivation.note(
-        "Substitute sin²p = 1 − cos²p (Pythagoras), then the limit as p → ∞",
+        f"{pythagoras or 'Put over one denominator, then'} the limit as p → ∞",
         sp.latex(limit),
         calls=("together", "limit"),
     )

@@ -183,12 +183,13 @@ def title(text: str) -> Html:
 
 
 def _evidence_list(items: Iterable[claims.Evidence], mark: str) -> Html:
-    return Html(
-        "".join(
-            f'<li><span class="pe-tag">{mark}</span> {code(e.method)} {escape(e.shown)}</li>'
-            for e in items
-        )
+    """One item per piece of evidence; two that read the same (one wrong candidate rejected
+    the same way by two checks) are shown once."""
+    lines = (
+        f'<li><span class="pe-tag">{mark}</span> {code(e.method)} {escape(e.shown)}</li>'
+        for e in items
     )
+    return Html("".join(dict.fromkeys(lines)))
 
 
 def claim(claim_id: str, *, proofs: bool | Sequence[int] = False) -> Html:
