@@ -144,6 +144,12 @@ def test_odd_widths() -> None:
     assert (result.layout, result.unpaired_column, result.law) == ("halves", 16, "paper")
     assert result.base is not None
     assert abs(result.base / 1e4 - 1) < 1e-9
+    # interleaved with the last cosine trimmed: 16 pairs, then a lone sine in column 32
+    table = np.empty((100, d))
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle[:, :16])
+    result = identify(table)
+    assert (result.layout, result.unpaired_column, result.law) == ("interleaved", 32, "paper")
+    assert np.allclose(result.cos_frequencies, omega[:16], rtol=1e-9)
 
 
 def test_odd_width_halves_with_a_wrong_cosine_column() -> None:
