@@ -124,7 +124,7 @@ page.block_size()
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
 #   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
 #   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed)
-#   [checked](claims.py#claim-anchor-angle-accurate);
+#   [checked](claims.py#claim-veltkamp-split-exact);
 # * drops the whole turns of each exact partial product and adds the fractional parts with
 #   error-free two-sums: the angle modulo a full turn comes out as a double-double;
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
