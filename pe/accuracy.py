@@ -291,6 +291,7 @@ def drift(
 ) -> dict[str, npt.NDArray[np.float64]]:
     """Largest error over all columns at each position, for each method of :data:`METHODS`.
 
+    ``positions`` are by default the four decades :math:`10^3 .. 10^6`, at ``d_model = 64``.
     A position whose row holds a NaN (a float16 position that overflowed) gets NaN.
 
     Examples

@@ -1505,3 +1505,15 @@ def test_an_unreadable_table_is_named_with_numpy_s_reason_cut_to_120_characters(
     with pytest.raises(TypeError) as error:
         pe.identify(ragged)
     assert str(error.value).endswith(f"not readable as an array of numbers: {reason[:120]}")
+
+
+@pytest.mark.parametrize("missing", [1, 8, 2048 - 64])
+def test_a_safetensors_file_short_by_any_number_of_bytes_is_truncated(
+    tmp_path: Path, missing: int
+) -> None:
+    """The data after the 8-byte length and the header must hold the whole tensor: one byte
+    short is as truncated as most of it gone, and the message says how much is there."""
+    path = tmp_path / "short.safetensors"
+    path.write_bytes(_safetensors_bytes({"t": TENSOR}, bytes(2048 - missing)))
+    with pytest.raises(ValueError, match=rf"truncated: .* which holds {2048 - missing}$"):
+        load_table(str(path))

@@ -291,6 +291,10 @@ def test_drift_marks_overflowed_float16_positions() -> None:
     assert np.isnan(found["float16 recipe"][1])
     assert found["pe float64"].max() <= BOUND
     assert found["float32 recipe"][1] > found["float32 recipe"][0]
+    # by default the four decades 10^3..10^6: float16 positions overflow past 65504 only
+    default = accuracy.drift()
+    assert np.isnan(default["float16 recipe"]).tolist() == [False, False, True, True]
+    assert np.all(np.diff(np.log10(default["float32 recipe"])) > 0.5)  # a decade apart
 
 
 def test_separations_cover_both_tables_in_three_dtypes() -> None:
