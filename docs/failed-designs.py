@@ -96,7 +96,7 @@ report.how_we_know(
 # Should "periodic" be on this list? Periodicity belongs to each sine/cosine pair,
 # which repeats after its wavelength; what makes one fixed rotation move every position by
 # the same offset is the angle-addition formula of sine and cosine
-# ([chapter 4](rotation-identity.py) [checked](claims.py#claim-rotation-identity)). The vector as a whole must *not* repeat, or
+# ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or
 # uniqueness fails: together, the pairs' wavelengths never bring it back to a previous state
 # [checked](claims.py#claim-pairs-never-return).
 #
@@ -137,9 +137,7 @@ page.single_pair_note()
 # the first thousand).
 # What it gives up is margin. Two different binary codes differ in at least one bit, so
 # they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
-# $2|\sin(k/2)|$ apart (the distance of two rows below, for one pair of frequency 1:
-# $2 - 2\cos k = 4\sin^2(k/2)$) [checked](claims.py#claim-offset-distance-position-free),
-# which is tiny whenever $k$ is close to a multiple of $2\pi$, and a
+# $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a
 # little noise or rounding would then confuse the two positions. Many pairs of different
 # frequencies buy the margin back [checked](claims.py#claim-continuous-fewer-numbers).
 #

@@ -186,6 +186,7 @@ report.how_we_know("alibi-slopes", "alibi-reported")
 # **Loses.** Explicit offsets; without a causal mask, the order itself (attention is then
 # permutation-equivariant, as on [the first page](why-order.py)
 # [checked](claims.py#claim-attention-permutation-equivariant)).
+#
 # [Haviv et al.](bibliography.md#haviv2022) reported causal language models without positional
 # encodings competitive with those that have them, and probes that recover absolute position
 # from their hidden states [checked](claims.py#claim-nope-reported).

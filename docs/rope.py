@@ -20,8 +20,9 @@
 # the rotation itself: they turn every pair of a query or key at position $p$ by
 # $p\,\omega_i$, after the projections $W_q$ and $W_k$, and then the attention score depends
 # on the two positions only through their offset, for any weights
-# [checked](claims.py#claim-rope-relative-after-any-projection). GPT-J, GPT-NeoX and
-# Llama, among other models, use this scheme
+# [checked](claims.py#claim-rope-relative-after-any-projection).
+#
+# GPT-J, GPT-NeoX and Llama, among other models, use this scheme
 # [checked](claims.py#claim-rope-pairings-in-public-code).
 #
 # On this page $q$ is a query vector and $\kappa$ a key vector (not $k$, which stays the

@@ -22,8 +22,8 @@
 #
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
-# position grows [checked](claims.py#claim-pair-index-range), fast for the first pairs and
-# slowly for the last [checked](claims.py#claim-wavelength-progression).
+# position grows, fast for the first pairs and slowly for the last
+# [checked](claims.py#claim-pair-index-range).
 #
 # Below: the table drawn, its columns, one sentence worked by hand, the code to copy, then
 # common misreadings. The letters are the same on every page ([notation](index.md#notation)),
