@@ -31,6 +31,8 @@ def test_check_prints_the_table_and_exits_zero() -> None:
     assert result.returncode == 0, result.stderr
     assert "all entries within tolerance" in result.stdout
     assert result.stdout.count(" ok") == 5  # offset groups 0, 1, 2..3, 4..7, 8
+    first = result.stdout.splitlines()[0]
+    assert first == "T_k PE(p) = PE(p+k): d_model=64, positions 0..299, base=10000, float32"
 
 
 def test_verify_prints_the_table() -> None:

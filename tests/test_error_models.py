@@ -56,14 +56,16 @@ def test_law_and_dot_tolerances() -> None:
             + d / 2 * (EPS64 + (u + u) * reach)
             + (d / 2) * u / (1 - (d / 2) * u) * d / 2
         )
-        assert error_models.dot_product_bound(d, reach) == pytest.approx(stated, rel=1e-12)
+        assert error_models.dot_product_bound(d, reach) == pytest.approx(stated, rel=1e-12, abs=0)
 
 
 def test_gamma_is_n_u_over_1_minus_n_u() -> None:
     u = EPS64 / 2
     for n in (0, 1, 2, 64, 10**6):
-        assert _tolerance.gamma(n) == pytest.approx(n * u / (1 - n * u), rel=1e-15)
-    assert _tolerance.gamma(3, 2.0**-23) == pytest.approx(3 * 2.0**-24 / (1 - 3 * 2.0**-24))
+        assert _tolerance.gamma(n) == pytest.approx(n * u / (1 - n * u), rel=1e-15, abs=0)
+    assert _tolerance.gamma(3, 2.0**-23) == pytest.approx(
+        3 * 2.0**-24 / (1 - 3 * 2.0**-24), rel=1e-15, abs=0
+    )
     for bad in (-1, 2**60):
         with pytest.raises(ValueError, match="gamma needs"):
             _tolerance.gamma(bad)
@@ -72,7 +74,7 @@ def test_gamma_is_n_u_over_1_minus_n_u() -> None:
 def test_power_rounding_has_exact_exponents_for_powers_of_two() -> None:
     assert _tolerance.power_rounding(512) == _tolerance.ELEMENTARY_ULPS * EPS64
     assert _tolerance.power_rounding(768) == pytest.approx(
-        _tolerance.ELEMENTARY_ULPS * EPS64 + math.log(10000.0) * EPS64 / 2
+        _tolerance.ELEMENTARY_ULPS * EPS64 + math.log(10000.0) * EPS64 / 2, rel=1e-14, abs=0
     )
 
 
@@ -144,13 +146,13 @@ def test_offset_tolerance_term_by_term(pairing: Any, dtype: Any) -> None:
                 * (2 * eps_a * w * (abs(m) + abs(m + r)) + 2 * eps_a * w * abs(r) + (d + 8) * EPS64)
                 for (x, y), w in zip(pairs, omega, strict=True)
             )
-            assert got[a, b] == pytest.approx(stated, rel=1e-12)
+            assert got[a, b] == pytest.approx(stated, rel=1e-12, abs=0)
 
 
 def test_entry_error_bound_is_the_stated_4_9e_16() -> None:
     """2 sqrt2 delta + 3 * 2^-54 with delta = 1.02 * 2^-53: about 4.9e-16."""
     stated = 2 * math.sqrt(2) * 1.02 * 2.0**-53 + 3 * 2.0**-54
-    assert pytest.approx(stated, rel=1e-15) == _rotation_table.ENTRY_ERROR_BOUND
+    assert pytest.approx(stated, rel=1e-15, abs=0) == _rotation_table.ENTRY_ERROR_BOUND
     assert 4.8e-16 < _rotation_table.ENTRY_ERROR_BOUND < 4.9e-16
 
 
@@ -195,4 +197,6 @@ def test_fitted_shift_bound_is_its_stated_formula(k: int) -> None:
         + _tolerance.gamma(n) * math.sqrt(n)
         + 2 * (_rotation_table.ENTRY_ERROR_BOUND)
     )
-    assert error_models.fitted_shift_bound(k, d, fit) == pytest.approx(max(tau, mapped), rel=1e-12)
+    assert error_models.fitted_shift_bound(k, d, fit) == pytest.approx(
+        max(tau, mapped), rel=1e-12, abs=0
+    )

@@ -52,7 +52,7 @@ def test_row_distance_by_offset_against_mpmath() -> None:
     for k in (1, 7, 710, 12_345):
         exact = mpmath.sqrt(sum(2 - 2 * mpmath.cos(k * w) for w in omegas))
         got = geometry.row_distance_by_offset([k], d)[0]
-        assert got == pytest.approx(float(exact), rel=1e-9)
+        assert got == pytest.approx(float(exact), rel=1e-9, abs=0)
 
 
 def test_smallest_row_distance_against_loops() -> None:
@@ -66,7 +66,7 @@ def test_smallest_row_distance_against_loops() -> None:
 def test_a_single_pair_nearly_repeats_at_710() -> None:
     distance = geometry.row_distance_by_offset(np.arange(1, 1000), 2)
     assert int(np.argmin(distance)) + 1 == 710
-    assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6)
+    assert distance.min() == pytest.approx(2 * abs(math.sin(710 / 2)), rel=1e-6, abs=0)
 
 
 def test_pair_bounded_proof_and_controls() -> None:

@@ -46,7 +46,7 @@ def test_frequencies_a_few_floors_too_fast_or_slow(dtype: type, sign: float) -> 
         assert found.is_encoding, found.reason
         assert found.law == law, (factor, found.law, found.base)
         if law == "paper":
-            assert found.base == pytest.approx(1e4, rel=1e-3)
+            assert found.base == pytest.approx(1e4, rel=1e-3, abs=0)
 
 
 def _line(slope: float, *, intercept: float = 0.0, sigma: float = 1e-15) -> _Line:
@@ -87,7 +87,7 @@ def _paper_line(base: float, width: int = D) -> _Line:
 def test_base_match_edge(base: float, noted: bool) -> None:
     found = _paper_or_t2t(_paper_line(base), D // 2, D, [])
     assert found.law == "paper"
-    assert found.base == pytest.approx(base, rel=1e-12)
+    assert found.base == pytest.approx(base, rel=1e-12, abs=0)
     assert any("not the paper's 10000" in n for n in found.notes) is noted, found.notes
 
 

@@ -17,7 +17,7 @@ def test_position_share_against_a_direct_computation() -> None:
     for p in (3, 40, 500):
         direct = np.mean([p * p / (p * p + n) for n in norms])
         share = position_designs.position_share(position_designs.raw_index, [p], 64)[0]
-        assert share == pytest.approx(direct, rel=1e-12)
+        assert share == pytest.approx(direct, rel=1e-12, abs=0)
 
 
 def test_raw_share_rises_to_one_and_sinusoidal_share_is_flat() -> None:

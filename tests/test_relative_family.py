@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pe import claims, numeric, relative
+from pe._tolerance import rotation_rounding
 from pe.chapters import relative_family as measured
 from pe.chapters import relative_family as proofs
 from pe.claims import Candidate
@@ -136,19 +137,21 @@ def test_alibi_slopes_are_geometric_for_powers_of_two() -> None:
     for heads in (1, 2, 8, 16, 64):
         slopes = relative.alibi_slopes(heads)
         for h, m in enumerate(slopes, start=1):
-            assert m == pytest.approx(2.0 ** (-8.0 * h / heads), rel=1e-15)
+            assert m == pytest.approx(2.0 ** (-8.0 * h / heads), rel=1e-15, abs=0)
     # the paper's section 3: 8 heads take 2^-1 .. 2^-8; 16 heads start at 2^-0.5, ratio 2^-0.5
     assert [Fraction(m) for m in relative.alibi_slopes(8)] == [
         Fraction(1, 2**h) for h in range(1, 9)
     ]
-    assert relative.alibi_slopes(16) == pytest.approx(2.0 ** (-np.arange(1, 17) / 2), rel=1e-15)
+    assert relative.alibi_slopes(16) == pytest.approx(
+        2.0 ** (-np.arange(1, 17) / 2), rel=1e-15, abs=0
+    )
     assert wrong.HALVING_SLOPES.value(16)[-1] != relative.alibi_slopes(16)[-1]
 
 
 def test_alibi_slopes_for_twelve_heads_interleave() -> None:
     """H = 12: the 8 slopes of 8 heads, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5 (every other of 16)."""
     want = [2.0**-h for h in range(1, 9)] + [2.0 ** -(h + 0.5) for h in range(4)]
-    assert relative.alibi_slopes(12) == pytest.approx(want, rel=1e-15)
+    assert relative.alibi_slopes(12) == pytest.approx(want, rel=1e-15, abs=0)
     old = wrong.GEOMETRIC_SLOPES.value(12)
     assert float(np.abs(old / relative.alibi_slopes(12) - 1).max()) > 1.5  # up to 152 %
     assert not proofs._alibi(wrong.GEOMETRIC_SLOPES.value).holds
@@ -162,7 +165,7 @@ def test_alibi_slopes_follow_the_rule_for_every_head_count(heads: int) -> None:
     assert slopes.shape == (heads,)
     exponents = [8 * h / power for h in range(1, power + 1)]
     exponents += [4 * (2 * j - 1) / power for j in range(1, heads - power + 1)]
-    assert slopes == pytest.approx([2.0**-e for e in exponents], rel=4e-16)
+    assert slopes == pytest.approx([2.0**-e for e in exponents], rel=4e-16, abs=0)
     assert set(slopes[power:]).isdisjoint(slopes[:power]) or heads == power
     assert bool(np.all((slopes > 0) & (slopes < 1)))
 
@@ -199,10 +202,10 @@ def test_ntk_base_keeps_the_first_frequency_and_divides_the_last() -> None:
     new = numeric.frequencies(d, relative.ntk_base(10000.0, s, d))
     old = numeric.frequencies(d)
     assert new[0] == old[0] == 1.0
-    assert new[-1] == pytest.approx(old[-1] / s, rel=1e-13)
+    assert new[-1] == pytest.approx(old[-1] / s, rel=1e-13, abs=0)
     assert np.all(new <= old)
     plain = numeric.frequencies(d, wrong.PLAIN_BASE_SCALING.value(10000.0, s, d))
-    assert plain[-1] != pytest.approx(old[-1] / s, rel=1e-3)
+    assert plain[-1] != pytest.approx(old[-1] / s, rel=1e-3, abs=0)
     assert relative.ntk_scaled_base(10000.0, s, d) == relative.ntk_base(10000.0, s, d)
 
 
@@ -312,7 +315,7 @@ def test_interpolation_passes_the_trained_angles_by_less_than_a_step(
     angles = relative.position_interpolation(scale * trained, width, float(scale))
     omega = numeric.frequencies(width)
     top = angles.max(axis=0) / omega
-    assert top == pytest.approx(trained - 1 / scale, rel=1e-15)
+    assert top == pytest.approx(trained - 1 / scale, rel=1e-15, abs=0)
     assert bool(np.all(top < trained))
 
 
@@ -383,6 +386,22 @@ def test_the_repeated_token_bound_of_an_absolute_encoding_by_hand(scheme: str) -
     scale = float(np.abs(relative.identical_token_scores(scheme, n, d)).max())
     bound = relative.identical_token_rounding(scheme, n, d)
     assert abs(bound - 2 * _gamma(3 * d) * norms / scale) <= 1e-13 * bound
+
+
+def test_the_repeated_token_bound_of_rope_by_hand() -> None:
+    """RoPE's score is one dot product of rotated vectors: gamma_(3d) |q| |k| for the product,
+    plus the rotations' rounding at the largest position, n - 1 (rotation_rounding of a
+    pair of norm sqrt 2 at reach n - 1), twice over the largest score."""
+    d, n = 16, 12
+    _, token, w_q, w_k = _drawn(d, 0)
+    t = float(np.linalg.norm(token))
+    q, k = t * float(np.linalg.norm(w_q)), t * float(np.linalg.norm(w_k))
+    rounding = float(rotation_rounding(math.sqrt(2), n - 1, d))
+    absolute = _gamma(3 * d) * q * k + 2 * q * k * rounding
+    scale = float(np.abs(relative.identical_token_scores("rope", n, d)).max())
+    bound = relative.identical_token_rounding("rope", n, d)
+    assert abs(bound - 2 * absolute / scale) <= 1e-13 * bound
+    assert float(rotation_rounding(math.sqrt(2), n, d)) > rounding  # the reach matters
 
 
 def test_the_repeated_token_bound_of_transformer_xl_by_hand() -> None:

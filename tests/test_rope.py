@@ -106,9 +106,9 @@ def test_rope_error_bound_holds_against_mpmath_and_follows_each_pairing() -> Non
             assert abs(out[j] - float(exact[j - 2 * i])) <= bound[j]
         # the pair's size |a| + |b| times the model at |p| w_i
         model = ROTATION(abs(x[0, 2 * i]) + abs(x[0, 2 * i + 1]), p * 10000.0 ** (-i / 2), 4)
-        assert bound[2 * i] == bound[2 * i + 1] == pytest.approx(float(model), rel=1e-12)
+        assert bound[2 * i] == bound[2 * i + 1] == pytest.approx(float(model), rel=1e-12, abs=0)
     halves = rotary.rope_error_bound(x, [p], pairing="halves")[0]
-    assert halves[0] == halves[2] == pytest.approx(float(ROTATION(2.3, p, 4)), rel=1e-12)
+    assert halves[0] == halves[2] == pytest.approx(float(ROTATION(2.3, p, 4)), rel=1e-12, abs=0)
     assert halves[0] != bound[0]
 
 

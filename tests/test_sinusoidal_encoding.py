@@ -124,7 +124,7 @@ def test_encoding_subspace_share() -> None:
     singular = np.linalg.svd(table, compute_uv=False)
     assert rank == int((singular > 1e-3 * singular[0]).sum())
     assert 1 <= rank < 128
-    assert share == pytest.approx(rank / 128, rel=0.15)
+    assert share == pytest.approx(rank / 128, rel=0.15, abs=0)
     inside = embeddings.encoding_row_embeddings(50, 128, n_positions=100)
     _, share = embeddings.encoding_subspace_share(100, 128, embeddings=inside)
     assert share == pytest.approx(1.0, abs=1e-3)
@@ -172,7 +172,9 @@ def test_checks_that_were_tautologies_now_read_the_table() -> None:
     assert claims._inserted((255, 1)).holds
     assert not claims._inserted(wrong.ONLY_BETWEEN.value).holds
     assert geometry.neighbour_distance(512) == pytest.approx(
-        math.sqrt(sum(2 - 2 * math.cos(10000 ** (-2 * i / 512)) for i in range(256))), rel=1e-13
+        math.sqrt(sum(2 - 2 * math.cos(10000 ** (-2 * i / 512)) for i in range(256))),
+        rel=1e-13,
+        abs=0,
     )
 
 
@@ -201,7 +203,7 @@ def test_the_old_wordings_on_widths_and_wavelengths_are_rejected() -> None:
     chapter = chapter_claims
     assert chapter._slowest(frequency_ladder.slowest_frequency).holds
     assert not chapter._slowest(chapter.SLOWEST_IS_BASE_INVERSE.value).holds
-    assert numeric.frequencies(8)[-1] == pytest.approx(1e-3, rel=1e-15)
+    assert numeric.frequencies(8)[-1] == pytest.approx(1e-3, rel=1e-15, abs=0)
     assert chapter._shortfall(chapter.SHORTFALL_PERCENT).holds
     assert not chapter._shortfall(chapter.JUST_UNDER_EVERYWHERE.value).holds
     assert chapter._subspace_rank(chapter.SUBSPACE_RANKS).holds
@@ -210,11 +212,14 @@ def test_the_old_wordings_on_widths_and_wavelengths_are_rejected() -> None:
 
 @given(st.integers(min_value=1, max_value=4096))
 def test_slowest_frequency_of_every_width_by_mpmath(half: int) -> None:
-    """Every even width: the last frequency is 10000^(-(d-2)/d), above 10000^-1 by 10000^(2/d)."""
+    """Every even width: the last frequency is 10000^(-(d-2)/d), the float64 nearest to it
+    (40-digit mpmath, rounded once), above 10000^-1 by 10000^(2/d)."""
     d = 2 * half
-    exact = mpmath.power(10000, mpmath.mpf(-(d - 2)) / d)
-    assert float(numeric.frequencies(d)[-1]) == pytest.approx(float(exact), rel=4e-16)
-    assert float(exact * 10000) == pytest.approx(float(mpmath.power(10000, mpmath.mpf(2) / d)))
+    with mpmath.workdps(40):
+        exact = mpmath.power(10000, mpmath.mpf(-(d - 2)) / d)
+        assert float(numeric.frequencies(d)[-1]) == float(exact)
+        above = mpmath.power(10000, mpmath.mpf(2) / d)
+        assert float(exact * 10000) == pytest.approx(float(above), rel=1e-15, abs=0)
 
 
 @pytest.mark.parametrize("factor", [1, 2])

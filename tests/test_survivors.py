@@ -223,3 +223,24 @@ def test_a_table_filled_by_threads_has_every_row() -> None:
     rows = np.unique(np.concatenate([np.arange(0, n, 997), np.arange(n - 8, n)]))
     alone = numeric.sinusoidal(rows, d)
     assert np.abs(big[rows] - alone).max() <= 2 * ENTRY_ERROR_BOUND
+
+
+@pytest.mark.parametrize("d", [8, 64, 512])
+def test_shift_orthogonality_bounds_are_their_documented_formulas(d: int) -> None:
+    """Fault caught: a term of the determinant's bound dropped or turned into another
+    operation. 4 sqrt2 eps + gamma_2, and d/2 (4 sqrt2 + 4) eps + gamma_d, eps = 2^-53."""
+    eps = 2.0**-53
+    gram, det = error_models.shift_orthogonality_bounds(d)
+    assert gram == pytest.approx(4 * math.sqrt(2) * eps + gamma(2), rel=1e-14, abs=0)
+    assert det == pytest.approx(d / 2 * (4 * math.sqrt(2) + 4) * eps + gamma(d), rel=1e-14, abs=0)
+
+
+def test_a_table_s_dimensions_are_read_from_any_batch_of_one_row() -> None:
+    """Fault caught: a batch of tables one row long read as one table of a single row.
+    (b, 1, d) holds b positions of width d for every b > 1; (1, 1, d) one position."""
+    from pe.identify._tensors import table_dims
+
+    for b in (2, 3, 5000):
+        assert table_dims((b, 1, 64)) == (b, 64)
+    assert table_dims((1, 1, 64)) == (1, 64)
+    assert table_dims((1, 7, 64)) == (7, 64)

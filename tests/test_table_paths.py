@@ -130,7 +130,7 @@ def test_row_errors_see_one_wrong_entry() -> None:
     errors = accuracy.row_errors(wrong, np.array([3, 700, 4096]), D)
     where = np.unravel_index(np.argmax(errors), errors.shape)
     assert tuple(int(i) for i in where) == (1, D - 1)
-    assert errors.max() == pytest.approx(1e-9, rel=1e-6)
+    assert errors.max() == pytest.approx(1e-9, rel=1e-6, abs=0)
 
 
 @pytest.mark.parametrize("d", [64, 4096])

@@ -85,7 +85,7 @@ def test_a_difference_reported_is_one_printed() -> None:
         note,
     )[0]
     assert sine != cosine
-    assert abs(float(sine) - float(cosine)) == pytest.approx(float(apart), rel=0.05)
+    assert abs(float(sine) - float(cosine)) == pytest.approx(float(apart), rel=0.05, abs=0)
     assert float(apart) > float(allowed)
     assert found.reason.startswith(
         "a sinusoidal encoding, not the paper's: law other; sine and cosine frequencies differ"
