@@ -288,3 +288,31 @@ def test_pages_hold_little_code() -> None:
         if line.strip() and not line.lstrip().startswith(("#", "%"))
     )
     assert lines <= MAX_PAGE_CODE_LINES
+
+
+def _approx_without_abs(source: str) -> list[int]:
+    """Lines of ``pytest.approx(...)`` calls that do not state their absolute tolerance."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "approx"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "pytest"
+        and not any(k.arg == "abs" for k in node.keywords)
+    ]
+
+
+def test_every_approximate_comparison_states_its_absolute_tolerance() -> None:
+    """pytest.approx adds an absolute 1e-12 to any relative tolerance unless told otherwise:
+    on an error bound near 1e-15 it accepts anything. Every call says ``abs=`` (0 for a
+    purely relative comparison)."""
+    found = {
+        str(p.relative_to(ROOT)): lines
+        for p in sorted((ROOT / "tests").rglob("*.py"))
+        if (lines := _approx_without_abs(p.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+    assert _approx_without_abs("x == pytest.approx(1e-15, rel=1e-3)\n") == [1]
+    assert _approx_without_abs("x == pytest.approx(1e-15, rel=1e-3, abs=0)\n") == []
