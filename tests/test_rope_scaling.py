@@ -77,6 +77,25 @@ def test_yarn_is_what_transformers_computes(d: int, factor: float, original: int
     assert np.abs(theirs / paper - 1).max() > 0.5
 
 
+@pytest.mark.parametrize("beta_slow", [1e-6, 1e-9])
+def test_yarn_clamps_its_slow_correction_as_transformers_does(beta_slow: float) -> None:
+    """A slow correction beyond the last dimension (a small beta_slow) is clamped to d - 1,
+    as transformers clamps it: the ramp then ends past the last pair."""
+    d, original = 64, 2048
+    params = {
+        "rope_type": "yarn",
+        "rope_theta": 10000.0,
+        "factor": 4.0,
+        "original_max_position_embeddings": original,
+        "beta_fast": 32.0,
+        "beta_slow": beta_slow,
+    }
+    theirs, _ = transformers_frequencies(params, d)
+    mine = yarn_frequencies(d, factor=4.0, original_positions=original, beta_slow=beta_slow)
+    assert np.abs(theirs / mine - 1).max() <= 8 * EPS32
+    assert theirs[-1] > PAPER[d][-1] / 4 * (1 + 1e-3)  # the last pair is not fully divided
+
+
 def test_llama3_keeps_fast_pairs_divides_slow_ones_and_blends_between() -> None:
     w = llama3_frequencies(64, base=1e4, factor=8.0, original_positions=8192)
     wavelength = 2 * np.pi / PAPER[64]
