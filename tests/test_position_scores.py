@@ -7,7 +7,8 @@ import mpmath
 import numpy as np
 import pytest
 
-from pe import position_scores, reference
+from pe import numeric, position_scores, reference
+from pe._rotation_table import ENTRY_ERROR_BOUND
 
 
 @pytest.mark.parametrize(
@@ -48,3 +49,28 @@ def test_a_random_projection_is_far_from_relative_and_rotations_are_not() -> Non
 def test_decay_facts_refuses_a_range_without_a_rise() -> None:
     with pytest.raises(ValueError, match="never rises"):
         position_scores.decay_facts(512, 10)
+
+
+@pytest.mark.parametrize(
+    "projection", [position_scores.RANDOM, position_scores.ROTATION, position_scores.IDENTITY]
+)
+def test_score_rounding_is_its_documented_formula(projection: position_scores.Projection) -> None:
+    """2 gamma_d |R||W||R|^T + delta (1^T |W| |R|^T + |R| |W| 1), its largest entry: both
+    terms of the rows' error add (a fault that subtracts one makes the bound too small)."""
+    n, d = 12, 8
+    rng = np.random.default_rng(0)
+    rng.standard_normal(d)  # the content vector scores() draws first
+    w = np.abs(projection.build(rng, d))
+    rows = np.abs(numeric.sinusoidal(n, d))
+    u = 2.0**-53
+    gamma_d = d * u / (1 - d * u)
+    by_entry = [
+        [
+            2 * gamma_d * float(rows[p] @ w @ rows[q])
+            + ENTRY_ERROR_BOUND * float(np.ones(d) @ w @ rows[q] + rows[p] @ w @ np.ones(d))
+            for q in range(n)
+        ]
+        for p in range(n)
+    ]
+    bound = position_scores.score_rounding(n, d, projection=projection)
+    assert bound == pytest.approx(max(map(max, by_entry)), rel=1e-12, abs=0)
