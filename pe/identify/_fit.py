@@ -56,8 +56,6 @@ class ColumnFit:
         any error bounded by the residual (:func:`systematic_bound`).
     residual
         Largest :math:`|x - \\text{model}|` over the rows.
-    angle_reach
-        ``w`` times the rows fitted.
     """
 
     w: Float64Array
@@ -66,7 +64,6 @@ class ColumnFit:
     sigma_psi: Float64Array
     bias_w: Float64Array
     residual: Float64Array
-    angle_reach: Float64Array
 
 
 class _Refined(NamedTuple):
@@ -313,7 +310,7 @@ def _fit_chunk(x: Float64Array, rows: Float64Array, eps: float) -> ColumnFit:
         bias_w[rough] = spread.bias_w
         rough = rough[_unsettled(polished, spread.sigma_w, eps, m)]
     residual = np.max(np.abs(e), axis=0)
-    return ColumnFit(w, wrap(psi), sigma_w, sigma_psi, bias_w, residual, w * m)
+    return ColumnFit(w, wrap(psi), sigma_w, sigma_psi, bias_w, residual)
 
 
 def fit_columns(x: Float64Array, rows: Float64Array, eps: float) -> ColumnFit:
@@ -426,7 +423,6 @@ def refit_strided(
         strided.sigma_psi,
         strided.bias_w / stride,
         strided.residual,
-        strided.w / stride * n,
     )
     missed = check_rest(array, 0, trial, slow)
     keep = missed < fit.residual[slow]
@@ -438,7 +434,6 @@ def refit_strided(
         ("sigma_psi", trial.sigma_psi),
         ("bias_w", trial.bias_w),
         ("residual", missed),
-        ("angle_reach", trial.angle_reach),
     ):
         new[name][slow[keep]] = values[keep]
     return ColumnFit(**new)
