@@ -616,7 +616,7 @@ def _split_with(splitter: float) -> Split:
     return split
 
 
-#: Splitters one bit off: halves of 27 and 25 bits, or 28 and 24.
+#: Splitters one bit off: a high half of 27 bits (2^26 + 1), or a low half of 28 (2^28 + 1).
 SPLIT_27_BITS = Candidate("splitter 2^26 + 1 (a 27-bit high half)", _split_with(2.0**26 + 1))
 SPLIT_24_BITS = Candidate("splitter 2^28 + 1 (a 28-bit low half)", _split_with(2.0**28 + 1))
 
