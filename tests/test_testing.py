@@ -517,8 +517,8 @@ def test_the_reads_check_counts_a_refused_table_of_either_kind_as_refused() -> N
 def test_a_rope_code_whose_pairs_turn_both_ways_has_no_sign() -> None:
     """read_rope_code reads +1 or -1 only when every pair turns the same way: pair 0 turned
     forwards and pair 1 backwards read as sign 0 (unread), not as either way."""
-    forwards = [pe.rope(np.eye(4), np.full(4, p)).T for p in (0, 1, 2)]
-    backwards = [pe.rope(np.eye(4), np.full(4, -p)).T for p in (0, 1, 2)]
+    forwards = [np.asarray(pe.rope(np.eye(4), np.full(4, p)).T, np.float64) for p in (0, 1, 2)]
+    backwards = [np.asarray(pe.rope(np.eye(4), np.full(4, -p)).T, np.float64) for p in (0, 1, 2)]
     assert rotary.read_rope_code(forwards, [0, 1, 2]).sign == 1
     assert rotary.read_rope_code(backwards, [0, 1, 2]).sign == -1
     mixed = [f.copy() for f in forwards]
