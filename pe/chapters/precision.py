@@ -34,7 +34,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _extended_precision, _rotation_table, numeric, recipes
-from pe._machine_dependent import measured, on_site, worst_case_text
+from pe._machine_dependent import below, measured, on_site, worst_case_text
 from pe._tolerance import Tolerance
 from pe.accuracy import (
     RoundingCensus,
@@ -152,7 +152,8 @@ def _drift_bound(unit: float, roundings: int) -> Callable[[Table], Evidence]:
                 rf"\,\omega_i p + 2^{{{exponent}}} \text{{ per entry}}",
             ),
             f"d in {DRIFT_WIDTHS}, 32 rows from each of p = 10^3..10^6: worst entry / ((3 + "
-            f"{factor})·2^{exponent}·ω p + 2^{exponent}) = {ratio:.3g}",
+            f"{factor})·2^{exponent}·ω p + 2^{exponent}) "
+            f"{on_site(f'= {ratio:.3g}', below(ratio, 1.0, '.3g', stable=False))}",
         )
 
     return run
