@@ -382,8 +382,9 @@ class Outcome:
     shown: str = ""
 
 
-#: Held while a baseline is measured: the copies of a run wait for it rather than measure
-#: it again (and a baseline measured beside another run would be slower than it is).
+#: Held while a baseline is measured, so that each set of tests is measured once by one
+#: copy; the others wait (a baseline measured beside a running mutant is slower, which only
+#: makes its timeout more generous).
 _BASELINE = threading.Lock()
 
 
@@ -529,7 +530,8 @@ def main(argv: list[str] | None = None) -> int:
     drawn = list(enumerate(draw(candidates, options.sample, seed), 1))
     with tempfile.TemporaryDirectory(prefix="pe-mutants-") as tmp:
         baselines: dict[tuple[str, ...], float | None] = {}
-        copies = [Copy(Path(tmp) / str(n), baselines=baselines) for n in range(options.jobs)]
+        jobs = max(1, options.jobs)
+        copies = [Copy(Path(tmp) / str(n), baselines=baselines) for n in range(jobs)]
         idle = list(copies)
         lock = threading.Lock()
 
@@ -551,7 +553,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             return outcome
 
-        with ThreadPoolExecutor(options.jobs) as pool:
+        with ThreadPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(lambda item: one(item[0], *item[1]), drawn))
     survivors = [o for o in outcomes if o.verdict == "survived"]
     if survivors:
