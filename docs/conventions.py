@@ -151,14 +151,18 @@ page.bug_source("doubled-exponent")
 page.bug_heatmaps()
 
 # %% [markdown]
-# A bug that keeps the sine and cosine of each pair at one frequency still has a (different)
-# shift matrix. Using `i` where `i // 2` was meant is worse: the sine of pair $i$
+# A bug that keeps the sine and cosine of each pair at one frequency still has a shift
+# matrix, with the bug's frequencies in its blocks: the rotation identity holds pair by pair,
+# whatever the pair's frequency [checked](claims.py#claim-rotation-identity).
+#
+# Using `i` where `i // 2` was meant is worse: the sine of pair $i$
 # turns at $b^{-4i/d}$ and its cosine at $b^{-(4i+2)/d}$, and no fixed matrix maps one row
 # to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
 # contain. A mismatch inside each pair is not enough by itself: swap the cosines of
 # neighbouring pairs and every pair mismatches, yet each sine still finds its cosine in another
-# column and a (permuted) shift matrix exists. The odd width has the same defect in one
-# column: its lone sine has no cosine [checked](claims.py#claim-column-index-bug-breaks-identity).
+# column and a (permuted) shift matrix exists [checked](claims.py#claim-column-index-bug-breaks-identity).
+#
+# The odd width, "fixed" by trimming the cosines, leaves its last sine without a cosine.
 
 # %% tags=["hide_input"]
 report.fold("Show what each bug does, and what identify says", page.bug_table())

@@ -94,10 +94,13 @@ report.how_we_know(
 # 5. **deterministic**: a function of the position, the same in each call.
 #
 # Should "periodic" be on this list? Periodicity belongs to each sine/cosine pair,
-# which repeats after its wavelength; what makes one fixed rotation move every position by
-# the same offset is the angle-addition formula of sine and cosine
-# ([chapter 4](rotation-identity.py)). The vector as a whole must *not* repeat, or
-# uniqueness fails: together, the pairs' wavelengths never bring it back to a previous state
+# which repeats after its wavelength. What moves every position by the same offset is
+# something else: one fixed rotation per offset, which the angle-addition formula of sine
+# and cosine gives ([chapter 4](rotation-identity.py))
+# [checked](claims.py#claim-rotation-identity).
+#
+# The vector as a whole must *not* repeat, or uniqueness fails: together, the pairs'
+# wavelengths never bring it back to a previous state
 # [checked](claims.py#claim-pairs-never-return).
 #
 # The sinusoidal encoding of [chapter 3](sinusoidal-encoding.py),
@@ -136,10 +139,10 @@ page.single_pair_note()
 # (proved for every nonzero integer offset in [chapter 5](implications.py); measured here on
 # the first thousand).
 # What it gives up is margin. Two different binary codes differ in at least one bit, so
-# they lie at least 1 apart; the points of one pair, positions $k$ apart, lie
-# $2|\sin(k/2)|$ apart, which is tiny whenever $k$ is close to a multiple of $2\pi$, and a
-# little noise or rounding would then confuse the two positions. Many pairs of different
-# frequencies buy the margin back [checked](claims.py#claim-continuous-fewer-numbers).
+# they lie at least 1 apart; the single pair has no such floor: two of its first thousand
+# points lie within $10^{-4}$ of each other, and a little noise or rounding would then
+# confuse the two positions. Many pairs of different frequencies buy the margin back
+# [checked](claims.py#claim-continuous-fewer-numbers).
 #
 # ### 3. The same offset looks the same everywhere
 #

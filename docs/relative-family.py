@@ -261,10 +261,10 @@ report.how_we_know(
 # | scheme | where position enters | depends on | beyond the training length |
 # | --- | --- | --- | --- |
 # | learned absolute | added to the input | absolute $p$ | no row to look up |
-# | sinusoidal (added) | added to the input | absolute $p$ (relative only before $W_q, W_k$) | defined, reported to degrade [checked](claims.py#claim-press-sinusoidal-degrades) |
+# | sinusoidal (added) | added to the input | absolute $p$ | defined, reported to degrade [checked](claims.py#claim-press-sinusoidal-degrades) |
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ | offsets beyond $K$ merge |
 # | Transformer-XL | four score terms | $m - n$ through a sinusoid | defined |
 # | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ exactly, any $W_q, W_k$ | unseen angles; interpolation stays within one step of them; base scaling keeps the fastest pair's frequency, and the slow pairs go past by 0.037 % (the slowest) to 62 % [checked](claims.py#claim-ntk-unseen-angles) |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ | unseen angles; interpolation stays within one step of them; base scaling keeps the fastest pair's frequency, and the slow pairs go past by 0.037 % (the slowest) to 62 % [checked](claims.py#claim-ntk-unseen-angles) |
 # | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_i = (v_0 + i\,v)/(i + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |

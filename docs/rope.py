@@ -61,11 +61,14 @@ page.rotated_example()
 #
 # A PyTorch module, the same rotation in plain NumPy, and in JAX, each on adjacent pairs
 # $(x_{2i}, x_{2i+1})$. The PyTorch module forms its angles in float64 on every call, so
-# `model.half()` cannot round them (see [in floating point](#in-floating-point) below); the
-# JAX function keeps JAX's float32. The project's tests check the PyTorch and JAX files
-# (`docs/examples/` in the repository) with `pe.testing.assert_rope_relative`, and the NumPy
-# one is checked to agree with `pe.rope` within their rounding bounds while this page is built
-# [checked](claims.py#claim-from-scratch-rope).
+# `model.half()` cannot round them; the JAX function keeps JAX's float32. Formed in float32
+# or float16, the angles move the score by more than float64's tolerance
+# ([in floating point](#in-floating-point) below)
+# [checked](claims.py#claim-rope-offset-only-float64). Both files, in the
+# repository's `docs/examples/`, are checked by the tests named under the tabs.
+#
+# The NumPy one is checked to agree with `pe.rope` within their rounding bounds while this
+# page is built [checked](claims.py#claim-from-scratch-rope).
 
 # %% tags=["hide_input"]
 examples.rope_tabs()

@@ -19,8 +19,8 @@
 # $$v_i(p) = \begin{pmatrix} \sin \omega_i p \\ \cos \omega_i p \end{pmatrix},
 # \qquad \omega_i = 10000^{-2i/d},$$
 #
-# a point on the unit circle, turned by the angle $\omega_i p$ from where it starts at
-# $p = 0$ [checked](claims.py#claim-pair-index-range).
+# a point on the unit circle at the angle $\omega_i p$
+# [checked](claims.py#claim-encoding-bounded).
 #
 # Moving from position $p$ to position $p + k$ adds $\omega_i k$ to that angle, and adding a
 # fixed angle is a rotation. So for every offset $k$ there is one matrix $T_k$, **the same

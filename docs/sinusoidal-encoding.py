@@ -23,7 +23,7 @@
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
 # position grows, fast for the first pairs and slowly for the last
-# [checked](claims.py#claim-pair-index-range).
+# [checked](claims.py#claim-wavelength-progression).
 #
 # Below: the table drawn, its columns, one sentence worked by hand, the code to copy, then
 # common misreadings. The letters are the same on every page ([notation](index.md#notation)),
@@ -155,9 +155,9 @@ report.how_we_know(
 # only the table to the model's dtype: an angle formed in float32 drifts linearly with the
 # position ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts).
 #
-# The PyTorch and JAX files are in the repository's `docs/examples/`, and the project's tests
-# check them with `pe.testing.assert_matches_paper`; the NumPy one is checked against `pe`
-# while this page is built [checked](claims.py#claim-from-scratch-table).
+# The NumPy one is checked against `pe` while this page is built
+# [checked](claims.py#claim-from-scratch-table); the PyTorch and JAX files, in the
+# repository's `docs/examples/`, are checked by the tests named under the tabs.
 
 # %% tags=["hide_input"]
 examples.encoding_tabs()
@@ -181,9 +181,8 @@ examples.encoding_tabs()
 # added, a different encoding [checked](claims.py#claim-one-indexed-frequencies-shifted).
 #
 # **10000 is a timescale, not a maximum length.** Nothing in the formula stops at position
-# 10000: the constant sets how fast each pair after the first turns (the last ones most
-# slowly), and at $d = 512$ positions 10000 to 19999 get new vectors, none closer to an
-# earlier one than neighbours are [checked](claims.py#claim-base-is-not-a-length).
+# 10000: at $d = 512$ positions 10000 to 19999 get new vectors, none closer to an earlier
+# one than neighbours are [checked](claims.py#claim-base-is-not-a-length).
 #
 # **512 is a choice.** Any even width works: the frequencies run from 1 down to
 # $10000^{-(d-2)/d}$, which is $10000^{-1}$ times $10000^{2/d}$ and so close to it only for a

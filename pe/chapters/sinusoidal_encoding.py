@@ -1080,9 +1080,10 @@ claim(
 
 claim(
     "vaswani-encoding-formula",
-    "The paper's formula",
+    "The paper's formula, added to the token embeddings",
     statement=(
-        r"\begin{gathered} PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d_{\text{model}}}),\quad"
+        r"\begin{gathered} x_{pos} = e_{\text{token}} + PE_{pos} \\"
+        r" PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d_{\text{model}}}),\quad"
         r" PE_{(pos, 2i+1)} = \cos(pos / 10000^{2i/d_{\text{model}}}) \\"
         r" \text{(Vaswani et al. 2017, Section 3.5)} \end{gathered}"
     ),

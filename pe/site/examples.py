@@ -4,7 +4,9 @@ The PyTorch modules and JAX functions a chapter offers live in ``docs/examples/`
 reader can copy whole; ``tests/test_examples.py`` tests them against :mod:`pe.testing` (in
 CI, where PyTorch and JAX are installed). A page shows them through :func:`tabs`, never
 retyped: the text shown is the file's text, read while the page is built, so the site does
-not need the frameworks. The NumPy tab shows :mod:`pe.from_scratch`, which the claims
+not need the frameworks; under the tabs, :func:`checks_of` names the tests that load each
+framework file and the :mod:`pe.testing` assertions they call, read from the test module
+(the build fails if a file shown has none). The NumPy tab shows :mod:`pe.from_scratch`, which the claims
 ``from-scratch-table`` and ``from-scratch-rope`` check against the library.
 
 The tabs are the markup of Material for MkDocs' tabbed blocks (radio inputs and labels,
@@ -14,6 +16,7 @@ theme (in a downloaded notebook every tab shows, one after the other).
 
 from __future__ import annotations
 
+import ast
 import html
 import inspect
 import re
@@ -23,10 +26,21 @@ from pathlib import Path
 from pe import from_scratch
 from pe.site.html import Html, escape
 
-__all__ = ["EXAMPLES", "code_block", "encoding_tabs", "example", "rope_tabs", "tabs"]
+__all__ = [
+    "EXAMPLES",
+    "TESTS",
+    "checks_of",
+    "code_block",
+    "encoding_tabs",
+    "example",
+    "rope_tabs",
+    "tabs",
+]
 
 #: The folder of the code to copy, in the repository (the site is built from a clone).
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+#: The tests of the PyTorch and JAX files (they need the frameworks, which the build does not).
+TESTS = Path(__file__).resolve().parents[2] / "tests" / "test_examples.py"
 
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
 
@@ -43,6 +57,80 @@ def example(name: str) -> str:
     if not path.is_file():
         raise FileNotFoundError(f"no example {name!r} in {EXAMPLES}")
     return path.read_text(encoding="utf-8")
+
+
+def checks_of(name: str, tests: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The test functions of ``tests`` (a test module's text) that load the example ``name``
+    (``example("<stem>", ...)``), and the :mod:`pe.testing` assertions they call.
+
+    Raises
+    ------
+    ValueError
+        If no test loads the file, or none of those that do calls a :mod:`pe.testing`
+        assertion (the build fails: the page would show code that nothing checks).
+
+    Examples
+    --------
+    >>> text = (
+    ...     "def test_a():\\n    m = example('jax_rope', 'jax')\\n    assert_rope_relative(m)\\n"
+    ...     "def test_b():\\n    example('pytorch_rope', 'torch')\\n"
+    ... )
+    >>> checks_of("jax_rope.py", text)
+    (('test_a',), ('assert_rope_relative',))
+    >>> checks_of("pytorch_rope.py", text)
+    Traceback (most recent call last):
+    ValueError: no test of pe.testing loads the example pytorch_rope.py
+    """
+    stem = Path(name).stem
+    found: list[str] = []
+    asserts: set[str] = set()
+    for node in ast.parse(tests).body:
+        if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
+            continue
+        calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)]
+        names = {c.func.id for c in calls if isinstance(c.func, ast.Name)}
+        loads = any(
+            isinstance(c.func, ast.Name)
+            and c.func.id == "example"
+            and c.args
+            and isinstance(c.args[0], ast.Constant)
+            and c.args[0].value == stem
+            for c in calls
+        )
+        if loads:
+            found.append(node.name)
+            asserts |= {n for n in names if n in public_assertions()}
+    if not found or not asserts:
+        raise ValueError(f"no test of pe.testing loads the example {name}")
+    return tuple(found), tuple(sorted(asserts))
+
+
+def public_assertions() -> frozenset[str]:
+    """The public assertions of :mod:`pe.testing`.
+
+    Examples
+    --------
+    >>> "assert_matches_paper" in public_assertions()
+    True
+    """
+    from pe import testing
+
+    return frozenset(n for n in testing.__all__ if n.startswith("assert_"))
+
+
+def _tested(files: Sequence[str]) -> Html:
+    """A line under the tabs naming the tests of the PyTorch and JAX ``files``."""
+    text = TESTS.read_text(encoding="utf-8")
+    parts = []
+    for name in files:
+        tests, asserts = checks_of(name, text)
+        shown = ", ".join(f"<code>{t}</code>" for t in tests)
+        used = " and ".join(f"<code>pe.testing.{a}</code>" for a in asserts)
+        parts.append(f"<code>{name}</code> by {shown} (with {used})")
+    return Html(
+        '<p class="pe-tested">Tested in the repository\'s <code>tests/test_examples.py</code>, '
+        f"in CI where PyTorch and JAX are installed: {'; '.join(parts)}.</p>"
+    )
 
 
 def code_block(text: str) -> Html:
@@ -100,24 +188,34 @@ def runnable_source(function: Callable[..., object]) -> str:
 
 
 def encoding_tabs() -> Html:
-    """The encoding to copy: a PyTorch module, plain NumPy, JAX."""
-    return tabs(
-        "encoding",
-        [
-            ("PyTorch", code_block(example("pytorch_sinusoidal.py"))),
-            ("NumPy", code_block(runnable_source(from_scratch.sinusoidal_table))),
-            ("JAX", code_block(example("jax_sinusoidal.py"))),
-        ],
+    """The encoding to copy: a PyTorch module, plain NumPy, JAX, and the tests of the two
+    framework files."""
+    files = ("pytorch_sinusoidal.py", "jax_sinusoidal.py")
+    return Html(
+        tabs(
+            "encoding",
+            [
+                ("PyTorch", code_block(example(files[0]))),
+                ("NumPy", code_block(runnable_source(from_scratch.sinusoidal_table))),
+                ("JAX", code_block(example(files[1]))),
+            ],
+        )
+        + _tested(files)
     )
 
 
 def rope_tabs() -> Html:
-    """RoPE to copy: a PyTorch module, plain NumPy, JAX."""
-    return tabs(
-        "rope",
-        [
-            ("PyTorch", code_block(example("pytorch_rope.py"))),
-            ("NumPy", code_block(runnable_source(from_scratch.rope))),
-            ("JAX", code_block(example("jax_rope.py"))),
-        ],
+    """RoPE to copy: a PyTorch module, plain NumPy, JAX, and the tests of the two framework
+    files."""
+    files = ("pytorch_rope.py", "jax_rope.py")
+    return Html(
+        tabs(
+            "rope",
+            [
+                ("PyTorch", code_block(example(files[0]))),
+                ("NumPy", code_block(runnable_source(from_scratch.rope))),
+                ("JAX", code_block(example(files[1]))),
+            ],
+        )
+        + _tested(files)
     )
