@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from pe import numeric
@@ -273,6 +274,34 @@ def test_a_slow_columns_phase_comes_from_its_first_value_and_first_step(phase: f
     x = np.sin(np.multiply.outer(r, w) + phase)
     found = _fit._phase(x, r, np.ones(100), w)
     assert found[0] == pytest.approx(phase, abs=1e-9)
+
+
+def _noisy_phase_errors(m: int, turn: float, noise: float) -> npt.NDArray[np.float64]:
+    """How far :func:`_fit._phase` lands from the true phase of 200 columns that turn by
+    ``turn`` radians over ``m`` rows, with Gaussian noise, their phases away from a peak."""
+    rng = np.random.default_rng(7)
+    r = np.arange(float(m))
+    w = np.full(200, turn / m)
+    psi = rng.choice([-1.0, 1.0], 200) * rng.uniform(0.2, 1.2, 200)
+    psi += rng.choice([0.0, np.pi], 200)
+    x = np.sin(np.multiply.outer(r, w) + psi) + rng.normal(0.0, noise, (m, 200))
+    return np.abs(_fit.wrap(_fit._phase(x, r, np.ones(m), w) - psi))
+
+
+@pytest.mark.parametrize("turn", [0.55, 3.0, 30.0])
+def test_a_turning_columns_phase_averages_its_noise_over_the_rows(turn: float) -> None:
+    """Just past half a radian over the rows (the threshold is 0.5) and beyond, the phase
+    comes from least squares over every row: closer than one value's noise, where reading it
+    from the first value (the slow columns' way, the wrong candidate here) is not."""
+    assert _noisy_phase_errors(400, turn, 1e-3).max() <= 1e-3
+
+
+@pytest.mark.parametrize("turn", [0.05, 0.45])
+def test_a_slow_columns_direction_is_voted_by_every_row(turn: float) -> None:
+    """Below half a radian, noise larger than one step must not flip a rising column into a
+    falling one (pi minus the phase): every row votes for the branch, so the phase stays
+    within ten times the noise (a first-step vote missed by up to pi)."""
+    assert _noisy_phase_errors(100, turn, 1e-3).max() <= 1e-2
 
 
 def test_a_column_zero_on_every_middle_row_scores_without_a_division_by_zero() -> None:

@@ -120,7 +120,9 @@ def _phase(x: Float64Array, r: Float64Array, rows: Float64Array, w: Float64Array
     """Phase psi at row 0: least squares a sin(wr) + b cos(wr), psi = atan2(b, a).
 
     For a slow column (``w`` times the rows below 0.5) the 2 x 2 system is ill-conditioned;
-    there ``psi`` comes from the first value and the direction of the first step instead.
+    there ``psi`` comes from the first value (its arcsine, or pi minus it), the branch whose
+    sinusoid fits the live rows better: every row votes, so noise of one step cannot turn
+    a rising column into a falling one.
     """
     angle = np.multiply.outer(r, w)
     s, c = np.sin(angle) * rows[:, None], np.cos(angle) * rows[:, None]
@@ -131,10 +133,14 @@ def _phase(x: Float64Array, r: Float64Array, rows: Float64Array, w: Float64Array
     a = (cc * xs - sc * xc) / det
     b = (ss * xc - sc * xs) / det
     fitted = np.arctan2(b, a)
-    live = np.flatnonzero(rows)
-    first, second = x[live[0]], x[live[min(1, live.size - 1)]]
-    direct = np.arcsin(np.clip(first, -1.0, 1.0))
-    direct = np.where(second >= first, direct, np.pi - direct) - w * r[live[0]]
+    start = np.flatnonzero(rows)[0]
+    rising = np.arcsin(np.clip(x[start], -1.0, 1.0)) - w * r[start]
+    falling = np.pi - rising - 2 * w * r[start]
+
+    def misfit(psi: Float64Array) -> Float64Array:
+        return np.asarray((((x - np.sin(angle + psi)) * rows[:, None]) ** 2).sum(0))
+
+    direct = np.where(misfit(rising) <= misfit(falling), rising, falling)
     slow = w * r.size < 0.5
     return np.asarray(wrap(np.where(slow, direct, fitted)), dtype=np.float64)
 
