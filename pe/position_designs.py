@@ -190,7 +190,8 @@ def offset_distances(
 
 @dataclass
 class LearnedPositions:
-    """A learned absolute position table (initialised at random, as before training).
+    """A learned absolute position table, as before training: each entry drawn from
+    :math:`N(0, 0.02^2)`.
 
     Parameters
     ----------

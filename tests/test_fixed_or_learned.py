@@ -23,6 +23,26 @@ def test_learned_table_parameters_and_range() -> None:
         table.lookup(np.array([-1]))
 
 
+def _drawn_at(table: npt.NDArray[np.float64], std: float) -> bool:
+    """Whether the entries look drawn from N(0, std²): mean and spread within five of their
+    standard errors."""
+    n = table.size
+    return bool(
+        abs(table.mean()) <= 5 * std / np.sqrt(n)
+        and abs(table.std() - std) <= 5 * std / np.sqrt(2 * n)
+    )
+
+
+def test_a_learned_table_starts_as_documented() -> None:
+    """Entries drawn from N(0, 0.02²) (the docstring); unit-normal entries, or 0.02 raised to
+    a normal draw, are not that."""
+    table = learned.LearnedPositions(100, 24, seed=3).table
+    assert _drawn_at(table, 0.02)
+    draw = np.random.default_rng(3).standard_normal((100, 24))
+    assert not _drawn_at(draw, 0.02)
+    assert not _drawn_at(0.02**draw, 0.02)
+
+
 def unseen_reference(d: int, n_train: int, position: int) -> npt.NDArray[np.bool_]:
     """Independent: nearest trained point per pair from the exact table rows themselves."""
     rows = reference.table(range(n_train), d).reshape(n_train, d // 2, 2)

@@ -10,6 +10,7 @@ being moved far from where the tables it must accept lie.
 from __future__ import annotations
 
 import importlib
+import math
 import re
 from typing import Any
 
@@ -302,6 +303,33 @@ def test_a_slow_columns_direction_is_voted_by_every_row(turn: float) -> None:
     falling one (pi minus the phase): every row votes for the branch, so the phase stays
     within ten times the noise (a first-step vote missed by up to pi)."""
     assert _noisy_phase_errors(100, turn, 1e-3).max() <= 1e-2
+
+
+@pytest.mark.parametrize(
+    ("base", "note"),
+    [
+        (1e4, None),
+        (1e8, "doubled-exponent bug"),
+        (100.0, "base 100, not the paper's 10000:"),
+    ],
+)
+@pytest.mark.parametrize("sigmas", [1.9, 2.1])
+def test_a_fitted_base_is_a_round_one_within_two_standard_errors(
+    base: float, note: str | None, sigmas: float
+) -> None:
+    """A base fitted ``sigmas`` standard errors from 10000, 1e8 or 100 is read as that base
+    inside two standard errors (the paper's, the doubled-exponent bug, base 100) and as a
+    base of its own ("base X, not the paper's 10000") just outside."""
+    width, sigma_slope = 64, 1e-5
+    fitted = base * (1 + sigmas * sigma_slope * width / 2)  # its standard error, relative
+    line = _law._Line(0.0, -math.log(fitted) / (width / 2), 1e-6, sigma_slope, 0.0)
+    fit = _law._paper_or_t2t(line, 2, width, [])
+    inside = sigmas < 2
+    assert fit.law == "paper"
+    own_base = re.compile(r"base [0-9.e+]+, not the paper's 10000")
+    assert any(own_base.fullmatch(n) for n in fit.notes) is not inside, fit.notes
+    if note is not None:
+        assert any(note in n for n in fit.notes) is inside, fit.notes
 
 
 def test_a_column_zero_on_every_middle_row_scores_without_a_division_by_zero() -> None:

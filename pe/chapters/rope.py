@@ -57,7 +57,6 @@ from pe.symbolic import (
     Proof,
     exact_frequencies,
     exact_width,
-    rotation,
     symbolic_vector,
     to_latex,
 )
@@ -318,7 +317,7 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     residual = derivation.angle_addition(left - right, first="Multiply out")
     statement = (
         r"\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad "
-        rf"R_p = {to_latex(rotation(sp.Symbol('p') * OMEGA))}"
+        rf"R_p = {to_latex(rotation_block(candidate, sp.Symbol('p'), OMEGA))}"
     )
     return derivation.proof("RoPE relative property (one pair)", statement, residual)
 

@@ -893,11 +893,12 @@ def _orthogonal(embeddings: Embeddings) -> Evidence:
     cosines = cosine_embedding_encoding(embeddings(1000, D, 7))
     std, mean = float(cosines.std()), float(cosines.mean())
     q99 = float(np.quantile(np.abs(cosines), 0.99))
-    ok = abs(std * np.sqrt(D) - 1) <= 0.05 and abs(mean) <= 0.01 and q99 <= 3.5 / np.sqrt(D)
+    isotropic = 1 / np.sqrt(D)  # the spread of the cosine of two random directions
+    ok = abs(std / isotropic - 1) <= 0.05 and abs(mean) <= 0.01 and q99 <= 3.5 * isotropic
     return checked(
         ok,
         f"d={D}, 1000 {embeddings.__name__.replace('_', ' ')} x 200 positions: cosine mean "
-        f"{mean:.3g}, std {std:.4f} (1/sqrt(d) = {1 / np.sqrt(D):.4f}), 99% of |cos| below "
+        f"{mean:.3g}, std {std:.4f} (1/sqrt(d) = {isotropic:.4f}), 99% of |cos| below "
         f"{q99:.3f} (needs std within 5% of 1/sqrt(d), |mean| <= 0.01, 99% quantile <= "
         "3.5/sqrt(d))",
     )
