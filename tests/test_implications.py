@@ -130,6 +130,16 @@ def test_pair_shift_ratio_rejects_wrong_blocks(
     assert geometry.pair_shift_ratio(64, 2000, (1, 7), candidate.value) > 1e6
 
 
+@pytest.mark.parametrize(("off", "within"), [(2.0**-52, True), (1e-6, False)])
+def test_pair_shift_ratio_turns_each_pair_by_its_blocks_angle(off: float, within: bool) -> None:
+    """Blocks whose frequencies differ from the table's by one unit in the last place turn
+    every pair by their own angle k ω', within the shift model; a millionth off is not."""
+    ratio = geometry.pair_shift_ratio(
+        64, 2000, (1, 7), lambda d: numeric.frequencies(d) * (1 + off)
+    )
+    assert (ratio <= 1.0) is within
+
+
 def test_offset_spread() -> None:
     toeplitz = np.subtract.outer(np.arange(20), np.arange(20)).astype(float) ** 2
     assert position_scores.offset_spread(toeplitz)[0] == 0.0

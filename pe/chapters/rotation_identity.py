@@ -528,7 +528,8 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
     At ``d = 512``, positions ``0 .. 199`` and the offsets :data:`TURN_OFFSETS`, the block
     is applied to :math:`u(p)` and compared with :math:`u(p+k)`. Returns the largest error
     and the direction pair 0 turns from ``p`` to ``p + 1`` (the sign of the 2-D cross
-    product of :math:`u(p)` and :math:`u(p+1)`).
+    product of :math:`u(p)` and :math:`u(p+1)`): ``"neither"`` unless every position turns
+    the same way.
 
     Examples
     --------
@@ -541,7 +542,7 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
     omega = numeric.frequencies(LAW_WIDTH)
     positions = np.arange(200, dtype=np.float64)
     first, second = (np.sin, np.cos) if order == "sin-cos" else (np.cos, np.sin)
-    worst, turn = 0.0, 0.0
+    worst = 0.0
     angles = np.multiply.outer(positions, omega)
     u0, u1 = first(angles), second(angles)
     for k in TURN_OFFSETS:
@@ -551,9 +552,11 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
         a0 = m[0][0] * u0 + m[0][1] * u1
         a1 = m[1][0] * u0 + m[1][1] * u1
         worst = max(worst, float(np.abs(a0 - t0).max()), float(np.abs(a1 - t1).max()))
-        if k == 1:
-            turn = float(np.sign(u0 * t1 - u1 * t0)[:, 0].mean())
-    return worst, "clockwise" if turn < 0 else "counter-clockwise"
+    step = (positions + 1) * omega[0]  # pair 0 at p + 1
+    turns = np.sign(u0[:, 0] * second(step) - u1[:, 0] * first(step))
+    if np.all(turns < 0):
+        return worst, "clockwise"
+    return worst, "counter-clockwise" if np.all(turns > 0) else "neither"
 
 
 def _orientation(order: Order) -> Callable[[Block], Evidence]:
