@@ -106,9 +106,11 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 #
 # The original Transformer is *post-LN*: [Vaswani et al.](bibliography.md#vaswani2017) write
 # each sublayer's output as $\mathrm{LayerNorm}(x + \mathrm{Sublayer}(x))$
-# [checked](claims.py#claim-transformer-post-ln). The
-# normalisation after each addition re-centres and rescales the whole stream, encoding
-# included, so $x + PE$ is no longer a term of the top state; how much of its direction
+# [checked](claims.py#claim-transformer-post-ln).
+#
+# The normalisation after each addition re-centres and rescales the whole stream, encoding
+# included, so $x + PE$ is no longer a term of the top state
+# [checked](claims.py#claim-residual-stream-carries-position); how much of its direction
 # survives is an empirical matter.
 #
 # A tiny stack in `pe.residual_stream` shows both with random weights: attention

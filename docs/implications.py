@@ -48,7 +48,7 @@ report.how_we_know(
 )
 
 # %% [markdown]
-# ## It is symmetric: the raw encoding has no direction
+# ## Its dot product is symmetric: no direction in the similarity
 #
 # Cosine is even, so
 #
@@ -84,8 +84,7 @@ page.dot_product_by_offset()
 # %% [markdown]
 # Try it: the curve below is $PE(p) \cdot PE(p+k)$ for $k$ up to {{ explorer_offsets }}, computed
 # in your browser; the sliders change $d$, the base and the offset read out. So "the dot
-# product measures distance" holds only roughly and only for nearby positions: a model that
-# needs a clean notion of distance has to learn it through its projections
+# product measures distance" holds only roughly and only for nearby positions
 # [checked](claims.py#claim-dot-product-not-monotone).
 
 # %% tags=["hide_input"]

@@ -45,8 +45,12 @@ report.how_we_know("identical-tokens-relative")
 #
 # **Keeps.** Any pattern the data asks for; no assumption about offsets.
 #
-# **Loses.** There is no row for a position at or beyond $L$, and nothing ties row $p$ to row
-# $p + k$: the repeated-token scores above are not constant along diagonals.
+# **Loses.** There is no row for a position at or beyond $L$
+# [checked](claims.py#claim-learned-table-trade).
+#
+# Nothing ties row $p$ to row $p + k$: the repeated-token scores above are not constant
+# along diagonals [checked](claims.py#claim-identical-tokens-relative).
+#
 # [Vaswani et al.](bibliography.md#vaswani2017) reported nearly identical results with learned
 # and sinusoidal embeddings and kept the sinusoids in the hope that they extrapolate
 # [checked](claims.py#claim-vaswani-learned-nearly-identical).
@@ -260,11 +264,11 @@ report.how_we_know(
 #
 # | scheme | where position enters | depends on | beyond the training length |
 # | --- | --- | --- | --- |
-# | learned absolute | added to the input | absolute $p$ | no row to look up |
+# | learned absolute | added to the input | absolute $p$ | no row to look up [checked](claims.py#claim-learned-table-trade) |
 # | sinusoidal (added) | added to the input | absolute $p$ | defined, reported to degrade [checked](claims.py#claim-press-sinusoidal-degrades) |
-# | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ | offsets beyond $K$ merge |
-# | Transformer-XL | four score terms | $m - n$ through a sinusoid | defined |
-# | T5 | scalar bias per bucket | bucket of $n - m$ | far offsets share a bucket |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ | unseen angles; interpolation stays within one step of them; base scaling keeps the fastest pair's frequency, and the slow pairs go past by 0.037 % (the slowest) to 62 % [checked](claims.py#claim-ntk-unseen-angles) |
+# | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ [checked](claims.py#claim-shaw-clipped-offsets) | offsets beyond $K$ merge [checked](claims.py#claim-shaw-clipped-offsets) |
+# | Transformer-XL | four score terms | $m - n$ through a sinusoid [checked](claims.py#claim-transformer-xl-four-terms) | defined |
+# | T5 | scalar bias per bucket | bucket of $n - m$ [checked](claims.py#claim-t5-buckets) | far offsets share a bucket [checked](claims.py#claim-t5-buckets) |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles never seen in training [checked](claims.py#claim-unseen-values-beyond-training); interpolation and base scaling: the two sections above |
 # | ALiBi | linear penalty | $m - n$ | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_i = (v_0 + i\,v)/(i + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |

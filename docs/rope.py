@@ -60,12 +60,13 @@ page.rotated_example()
 # ## RoPE in code
 #
 # A PyTorch module, the same rotation in plain NumPy, and in JAX, each on adjacent pairs
-# $(x_{2i}, x_{2i+1})$. The PyTorch module forms its angles in float64 on every call, so
-# `model.half()` cannot round them; the JAX function keeps JAX's float32. Formed in float32
-# or float16, the angles move the score by more than float64's tolerance
-# ([in floating point](#in-floating-point) below)
-# [checked](claims.py#claim-rope-offset-only-float64). Both files, in the
-# repository's `docs/examples/`, are checked by the tests named under the tabs.
+# $(x_{2i}, x_{2i+1})$. Angles formed in float32 or float16 move the score by more than
+# float64's tolerance ([in floating point](#in-floating-point) below)
+# [checked](claims.py#claim-rope-offset-only-float64).
+#
+# So the PyTorch module forms its angles in float64, where `model.half()` leaves them; the
+# JAX function keeps JAX's float32. Both files, in the repository's `docs/examples/`, are
+# checked by the tests named under the tabs, which say what each one is held to.
 #
 # The NumPy one is checked to agree with `pe.rope` within their rounding bounds while this
 # page is built [checked](claims.py#claim-from-scratch-rope).

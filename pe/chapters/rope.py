@@ -81,9 +81,22 @@ POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_0
 #: Offsets of the numeric checks, negative ones included.
 OFFSETS = np.array([0, 1, 5, 37, -3, 500])
 
-#: The positions of :data:`POSITIONS` at which float16's model can fail: from 10^4 on, its
-#: tolerance exceeds the largest possible score difference, and a check there proves nothing.
-FLOAT16_POSITIONS = POSITIONS[POSITIONS < 10_000]
+
+
+def _below_ceiling(positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    r"""The ``positions`` at which float16's tolerance stays under the largest possible score
+    difference :math:`2\sum_i \rho_i` for every offset of :data:`OFFSETS` (the ``q``, ``k``
+    of :func:`pe.rotary.check_offset_dependence`, ``d = 128``): past them a check proves
+    nothing."""
+    rng = np.random.default_rng(0)  # check_offset_dependence's default seed
+    q, k = rng.standard_normal(128), rng.standard_normal(128)
+    ceiling = 2 * float(np.sum(np.hypot(q[0::2], q[1::2]) * np.hypot(k[0::2], k[1::2])))
+    tau = rotary.offset_tolerance(q, k, positions, OFFSETS, model_dtype=np.float16)
+    return np.asarray(positions[tau.max(axis=1) < ceiling], dtype=np.int64)
+
+
+#: The positions of :data:`POSITIONS` at which float16's model can fail.
+FLOAT16_POSITIONS = _below_ceiling(POSITIONS)
 
 #: Width of the decay measurements.
 DECAY_WIDTH = 128
@@ -681,8 +694,9 @@ claim(
     statement=(
         r"\begin{gathered}|s(m, m + r) - \langle q, R_r \kappa\rangle| \le \tau(m, r) = \\"
         r" \sum_i \rho_i\bigl(2\varepsilon_a\omega_i(|m| + |m+r| + |r|)"
-        r" + (d+8)\varepsilon_{64}\bigr) \\ \text{(float16: } m < 10^4\text{, where }"
-        r" \tau < 2\textstyle\sum_i \rho_i\text{, the largest possible difference)}"
+        r" + (d+8)\varepsilon_{64}\bigr) \\ \text{(float16: checked at } m \le"
+        rf" {FLOAT16_POSITIONS.max()}\text{{, where }} \tau < 2\textstyle\sum_i \rho_i"
+        r"\text{, the largest possible difference)}"
         r"\end{gathered}"
     ),
 )

@@ -91,8 +91,10 @@ def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
         draw,
         alt=(
             f"Line plot of the number of frequency pairs, out of {d_model // 2}, whose value at "
-            f"position p lies outside what positions 0 to {n_train - 1} produced. It is 0 up "
-            f"to the training length {n_train}, then rises to {beyond.max()} and stays between "
+            f"position p lies more than one step (the distance between neighbouring positions) "
+            f"from every value positions 0 to {n_train - 1} produced. It is "
+            f"{counts[positions <= n_train].max()} at every position up to {n_train}, one "
+            f"step past the last trained one, then rises to {beyond.max()} and stays between "
             f"{beyond[beyond > 0].min()} and {beyond.max()} once it has risen."
         ),
         caption=(
