@@ -82,7 +82,6 @@ POSITIONS = np.concatenate([np.arange(64), [1000, 2047, 2049, 4097, 10_000, 60_0
 OFFSETS = np.array([0, 1, 5, 37, -3, 500])
 
 
-
 def _below_ceiling(positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     r"""The ``positions`` at which float16's tolerance stays under the largest possible score
     difference :math:`2\sum_i \rho_i` for every offset of :data:`OFFSETS` (the ``q``, ``k``
