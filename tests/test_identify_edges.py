@@ -349,3 +349,27 @@ def test_a_zero_row_in_the_first_half_moves_the_first_token_after_it() -> None:
 
     assert first_token_row(Padding(np.ones(16), 4, (5,), []), 16) == 6
     assert first_token_row(Padding(np.ones(16), 4, (9,), []), 16) == 0
+
+
+@pytest.mark.parametrize("turned", [(), (3,), (2, 5)])
+@pytest.mark.parametrize("order", ["sin-cos", "cos-sin"])
+def test_pairs_turning_the_other_way_are_counted(order: str, turned: tuple[int, ...]) -> None:
+    """Pairs of frequency 2π − ω_i (above π: integer positions show the alias ω_i turning
+    back) are counted in a note, in either column order; the paper's table has none."""
+    p = np.arange(200.0)
+    w = numeric.frequencies(16)
+    w[list(turned)] = 2 * np.pi - w[list(turned)]
+    sines, cosines = np.sin(np.outer(p, w)), np.cos(np.outer(p, w))
+    table = np.empty((200, 16))
+    table[:, 0::2], table[:, 1::2] = (sines, cosines) if order == "sin-cos" else (cosines, sines)
+    notes = [n.split(":")[0] for n in identify(table).notes if "turn the wrong way" in n]
+    assert notes == ([f"{len(turned)} pairs turn the wrong way"] if turned else [])
+
+
+def test_a_wide_tensor_is_sampled_within_the_byte_cap() -> None:
+    """A tensor too wide for SAMPLE_ROWS rows in SAMPLE_BYTES is sampled in as many whole rows
+    as fit: never more bytes than the cap, and less than one row short of it."""
+    for width in (2**15, 3 * 2**13 + 1):
+        stored = _tensors.Stored("w", (1000, width), "F32")
+        taken = _tensors.sample_bytes(stored, 4)
+        assert _tensors.SAMPLE_BYTES - 4 * width < taken <= _tensors.SAMPLE_BYTES

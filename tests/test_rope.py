@@ -512,3 +512,13 @@ def test_abel_rounding_is_twice_gamma_d_plus_4_times_the_sum_of_h() -> None:
         rotary.abel_rounding(q, k[:2])
     with pytest.raises(ValueError, match="even"):
         rotary.abel_rounding(q[:3], k[:3])
+
+
+@pytest.mark.parametrize("odd", [1, 2])
+def test_read_rope_code_names_the_map_of_another_width(odd: int) -> None:
+    """Maps are held to the width of the first: the one that differs is named, wherever it
+    stands (last, or between two of the first's width)."""
+    maps = [np.eye(4), np.eye(4), np.eye(4)]
+    maps[odd] = np.eye(6)
+    with pytest.raises(ValueError, match=rf"maps\[{odd}\] must be a square matrix of the width"):
+        rotary.read_rope_code(maps, [0, 1, 2])

@@ -433,3 +433,11 @@ def test_a_logarithm_of_a_rational_below_one_is_a_nonzero_factor() -> None:
     assert symbolic._nonzero_product(sp.log(sp.Rational(2, 3)) * sp.pi)
     assert symbolic._nonzero_product(sp.log(sp.Rational(3, 2)))
     assert not symbolic._nonzero_product(sp.log(sp.Rational(2, 3)) + 1)
+
+
+def test_a_logarithm_of_anything_but_a_rational_is_not_decided_non_zero() -> None:
+    """log(x) of a positive symbol is 0 at x = 1: it is not a factor known to be non-zero,
+    although x > 0 and x != 1 as expressions (the wrong candidate: those two tests alone)."""
+    x = sp.Symbol("x", positive=True)
+    assert not symbolic._nonzero_product(sp.log(x))
+    assert not symbolic._nonzero_product(sp.pi * sp.log(x + 2))
