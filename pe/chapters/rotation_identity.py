@@ -292,10 +292,11 @@ def block_diagonal_identity(
         f"{to_latex(blocks[0])}, \\quad {to_latex(blocks[-1])}",
     )
     residual = matrix * before - after
+    first = residual[:2, :]
     derivation.note(
-        f"Residual T_k PE(p) − PE(p+k): {width} entries; the first two are",
-        to_latex(residual[:2, :]),
-        residual[:2, :],
+        f"Residual T_k PE(p) − PE(p+k): {width} entries; the first {first.rows} are",
+        to_latex(first),
+        first,
     )
     residual = derivation.angle_addition_in_one_step(residual, shown=2)
     return derivation.proof(f"rotation identity, d = {width}", statement, residual)
