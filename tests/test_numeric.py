@@ -285,3 +285,13 @@ def test_every_default_base_is_the_papers() -> None:
     assert "pe.numeric.frequencies" in defaults
     # None: "the table's own base", read from it
     assert {k: v for k, v in defaults.items() if v is not None and v != 10000} == {}
+
+
+@pytest.mark.parametrize(("position", "offset"), [(3, 2**53 - 3), (3, 2**53 - 2)])
+def test_a_position_plus_its_offset_stays_within_2_to_the_53(position: int, offset: int) -> None:
+    """The rotation check takes p + k = 2**53 and refuses 2**53 + 1 (a sum, not p << k)."""
+    if position + offset <= 2**53:
+        numeric.check_rotation_identity(8, [position], [offset])
+    else:
+        with pytest.raises(ValueError, match=r"positions \+ offsets must stay within 2\*\*53"):
+            numeric.check_rotation_identity(8, [position], [offset])

@@ -500,3 +500,10 @@ def test_t5_properties_catch_buckets_that_saturate_too_late() -> None:
     assert not ok
     assert "far: NO" in detail, detail
     assert detail.count("NO") == 1, detail
+
+
+def test_shaw_scores_say_the_shape_the_relative_keys_need() -> None:
+    """Clip K = 2 at width 8 needs 2K + 1 = 5 relative keys of width 8: the error says so."""
+    q = np.ones((4, 8))
+    with pytest.raises(ValueError, match=re.escape("relative_keys must have shape (5, 8)")):
+        relative.shaw_scores(q, q, np.ones((4, 8)), 2)

@@ -152,3 +152,11 @@ def test_the_score_tolerance_is_the_error_model_for_slow_angles() -> None:
     assert assert_rope_relative(_interpolated_float16, d, angle_dtype=np.float16, base=None) == (
         "adjacent"
     )
+
+
+def test_a_mixed_pairing_names_the_first_column_that_pairs_neither_way() -> None:
+    """Columns 0, 1, 4, 5 pair the halves way and 3 the adjacent way; column 2 pairs with 7,
+    neither: the message names column 2, not column 0 (the first that is not adjacent)."""
+    partner = np.array([4, 5, 7, 2, 0, 1, 3, 6])
+    with pytest.raises(AssertionError, match=r"fn pairs column 2 with column 7: neither"):
+        _rope_probe._pairing(partner, 8)
