@@ -1517,3 +1517,11 @@ def test_a_safetensors_file_short_by_any_number_of_bytes_is_truncated(
     path.write_bytes(_safetensors_bytes({"t": TENSOR}, bytes(2048 - missing)))
     with pytest.raises(ValueError, match=rf"truncated: .* which holds {2048 - missing}$"):
         load_table(str(path))
+
+
+@pytest.mark.parametrize(("gib", "shown"), [(10**6 - 1, "999999.0 GiB"), (10**6, "about 1e6 GiB")])
+def test_a_refused_size_is_written_in_gib_up_to_a_million(gib: int, shown: str) -> None:
+    """Below a million GiB the size is written out; from there on, as a power of ten."""
+    from pe import _validate
+
+    assert _validate._gibibytes(gib * 2**30) == shown
