@@ -155,7 +155,7 @@ page.single_pair_note()
 # with no $p$ in it. SymPy proves it pair by pair (a pair whose cosine turns at a different
 # rate from its sine would fail); NumPy measures it on the full vectors.
 # [Chapter 4](rotation-identity.py) shows the stronger fact behind this: one fixed rotation
-# takes every $PE(p)$ to $PE(p+k)$.
+# takes every $PE(p)$ to $PE(p+k)$ [checked](claims.py#claim-rotation-identity).
 #
 # ### 4. Defined for any length
 #

@@ -167,8 +167,8 @@ report.how_we_know(
 # fitted by least squares from the table alone, without the formula, is $T_k$ and serves the
 # positions tried [checked](claims.py#claim-shift-independent-of-position).
 #
-# A classroom example makes this concrete: a matrix that takes position 10 to position 15
-# also takes 15 to 20. With $x = 5\omega_i$ the three pairs are $v_i(10) = (\sin 2x, \cos 2x)$,
+# A classroom example makes this concrete: the matrix $T_5$ that takes position 10 to
+# position 15 also takes 15 to 20. With $x = 5\omega_i$ the three pairs are $v_i(10) = (\sin 2x, \cos 2x)$,
 # $v_i(15) = (\sin 3x, \cos 3x)$ and $v_i(20) = (\sin 4x, \cos 4x)$; SymPy writes the multiple
 # angles as polynomials in $\sin x$ and $\cos x$ and divides by $\sin^2 x + \cos^2 x - 1$,
 # leaving a remainder of exactly zero [checked](claims.py#claim-same-map-10-15-20).

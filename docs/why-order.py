@@ -142,9 +142,11 @@ report.how_we_know("rnn-reads-order")
 # query and every key and value, never another output, so all $n$ outputs
 # can be computed at once, with or without an encoding. A recurrent step needs the previous
 # state, so it cannot start before the previous step ends. The encoding does not create
-# the parallelism, it **restores the order that attention ignores**: the equivariance proved
-# above comes from attention having no term that depends on a position
-# [checked](claims.py#claim-attention-rows-parallel).
+# the parallelism [checked](claims.py#claim-attention-rows-parallel).
+#
+# It **restores the order that attention ignores**: nothing in attention's formula depends
+# on a position, so reordering the tokens only reorders the outputs, as proved above
+# [checked](claims.py#claim-attention-permutation-equivariant).
 #
 # ## What attention costs, and what it buys
 #
