@@ -76,7 +76,9 @@ page.error_vs_position()
 # [checked](claims.py#claim-float-format-facts).
 
 # %% tags=["hide_input"]
-report.how_we_know("float32-recipe-drifts", "direct-float64-drifts", "float-format-facts")
+report.how_we_know(
+    "float32-recipe-drifts", "numpy-float32-accuracy", "direct-float64-drifts", "float-format-facts"
+)
 
 # %% [markdown]
 # ## The rotation algorithm

@@ -35,7 +35,7 @@ dtype('float32')
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -46,6 +46,7 @@ from pe.numeric import frequencies
 
 __all__ = [
     "NEOX_1003",
+    "NUMPY_FLOAT32_ULPS",
     "HalfAngles",
     "NeoxReproducer",
     "chained_rotation",
@@ -83,24 +84,38 @@ def float32_recipe(
     return out
 
 
+#: The largest errors, in ulps, of NumPy's vectorised float32 ``exp`` and ``sin``/``cos``
+#: (NumPy pull requests 13134 and 13368; the claim ``numpy-float32-accuracy``).
+NUMPY_FLOAT32_ULPS = {"exp": 2.52, "sin": 1.49}
+
+
 def drift_bound(
-    positions: npt.ArrayLike, d_model: int, unit: float, exponent_roundings: int = 1
+    positions: npt.ArrayLike,
+    d_model: int,
+    unit: float,
+    exponent_roundings: int = 1,
+    ulps: Mapping[str, float] | None = None,
 ) -> npt.NDArray[np.float64]:
     r"""Error bound of a table whose angles are formed in a precision of unit roundoff ``unit``.
 
     .. math::
 
-        |\widehat{PE}_{p, j} - PE_{p, j}| \le (3 + r\,|\ln\omega_i|)\,u\,\omega_i p + u,
-        \qquad j \in \{2i, 2i + 1\},
+        |\widehat{PE}_{p, j} - PE_{p, j}| \le (1 + 2e_{\exp} + r\,|\ln\omega_i|)\,u\,
+        \omega_i p + 2e_{\sin}\,u, \qquad j \in \{2i, 2i + 1\},
 
     with :math:`r` the roundings of the exponent :math:`\ln\omega_i` before the
     exponential amplifies them by :math:`|\ln\omega_i|` (``exponent_roundings``): one for
     the direct float64 evaluation :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``, the
     exponent :math:`-2i/d` rounded once), two for :func:`float32_recipe` (``u = 2^-24``: the
     scale :math:`-\ln b / d` rounded to float32, then its product with :math:`2i`). The
-    exponential within one ulp (:math:`2u`) and the product :math:`\hat\omega_i p` (:math:`u`)
-    make the 3; the sine or cosine adds about ``u``. The page "Precision and speed" checks
-    both tables within it. Returns one bound per entry, shape ``(positions.size, d_model)``
+    exponential within :math:`e_{\exp}` ulps (each at most :math:`2u` relative) and the
+    product :math:`\hat\omega_i p` (:math:`u`) give the first factor; the sine or cosine,
+    within :math:`e_{\sin}` ulps of a value at most 1, the last term. ``ulps`` holds
+    :math:`e_{\exp}` and :math:`e_{\sin}` (keys ``"exp"``, ``"sin"``); by default one ulp
+    and half an ulp, a correctly rounded sine and a faithful exponential (the float64
+    library's), which make :math:`(3 + r|\ln\omega_i|)\,u\,\omega_i p + u`; the float32
+    recipe needs :data:`NUMPY_FLOAT32_ULPS`. The page "Precision and speed" checks both
+    tables within it. Returns one bound per entry, shape ``(positions.size, d_model)``
     (interleaved columns).
 
     Examples
@@ -111,10 +126,11 @@ def drift_bound(
     >>> bool(drift_bound(np.array([1000]), 4, 2.0**-24, 2)[0, 2] > bound[1, 2])
     True
     """
+    e = {"exp": 1.0, "sin": 0.5, **(ulps or {})}
     omega = np.repeat(frequencies(d_model), 2)
     ps = np.asarray(positions)
-    factor = 3 + exponent_roundings * np.abs(np.log(omega))
-    return np.asarray(factor * unit * np.outer(ps, omega) + unit, dtype=np.float64)
+    factor = 1 + 2 * e["exp"] + exponent_roundings * np.abs(np.log(omega))
+    return np.asarray(factor * unit * np.outer(ps, omega) + 2 * e["sin"] * unit, dtype=np.float64)
 
 
 def chained_rotation(
