@@ -18,7 +18,7 @@
 #
 # * the **layout**: the paper interleaves the columns, pair $i$ in columns $2i$ and $2i+1$;
 #   many libraries put all the sines in the first half and all the cosines in the second
-#   ("halves") [checked](claims.py#claim-conventions-as-described);
+#   ("halves"; the survey below) [checked](claims.py#claim-implementations-surveyed);
 # * the **order** inside a pair: sine first (the paper) or cosine first;
 # * the **frequency law**: the paper's $\omega_i = b^{-2i/d}$, or tensor2tensor's
 #   $\omega_i = \exp(-i \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1

@@ -76,9 +76,7 @@ page.error_vs_position()
 # [checked](claims.py#claim-float-format-facts).
 
 # %% tags=["hide_input"]
-report.how_we_know(
-    "float32-recipe-drifts", "numpy-float32-accuracy", "direct-float64-drifts", "float-format-facts"
-)
+report.how_we_know("float32-recipe-drifts", "numpy-float32-accuracy", "direct-float64-drifts", "float-format-facts")  # fmt: skip
 
 # %% [markdown]
 # ## The rotation algorithm

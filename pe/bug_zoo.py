@@ -174,7 +174,7 @@ BUGS: tuple[Bug, ...] = (
         "odd width, cosines trimmed",
         odd_width,
         "one lone sine column at the right edge",
-        "holds for the pairs, fails for the lone sine (its cosine is missing)",
+        "holds for the pairs; the lone sine has no cosine to turn with",
     ),
     Bug(
         "fairseq-offset",

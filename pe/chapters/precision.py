@@ -457,8 +457,10 @@ claim(
         r"\begin{gathered}d = 32,\ p = 1857,\ i = 1:\ \mathrm{fl}_{16}\bigl(\mathrm{fl}_{16}"
         r"(\omega_1)\cdot p\bigr) = 1045 \ne \mathrm{fl}_{16}(p\,\omega_1) = 1044; \\"
         r" |\Delta\cos| = 0.715 \text{ there},\ \max_{p, i} |\Delta\cos| = 0.7819"
-        r" \text{ over 2048 positions}\end{gathered}"
+        r" \text{ over 2048 positions} \\ \text{(issue 1003 reports the cached tables formed in"
+        r" half precision, and the 1045)}\end{gathered}"
     ),
+    source="gptneox1003",
 )
 
 claim(
