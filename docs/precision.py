@@ -132,8 +132,8 @@ page.block_size()
 #
 # For those widths the angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$
 # radians, at every position up to $2^{53}$: the low word takes at most seven roundings, each below $2^{-83}$
-# turns; the check measures it at six positions, $2^{53}$ among them, and the test suite at
-# random positions over the whole range [checked](claims.py#claim-anchor-angle-accurate). So
+# turns; the check measures it at six positions, $2^{53}$ among them
+# [checked](claims.py#claim-anchor-angle-accurate). So
 # an anchor is as good as the library's
 # `sin` and `cos` plus one rounding.
 #
@@ -179,10 +179,7 @@ report.how_we_know(
 # the float64 sines and cosines the check evaluates; the third, each angle $\omega_i p$,
 # $\omega_i k$ rounded once in float64, an error that grows with the angle
 # [checked](claims.py#claim-identity-low-precision). The figure draws, for float64 and
-# float32, the largest error measured at each position next to the tolerance there. The
-# float32 errors stay at the float32 rounding level because the check's rows
-# (`pe.numeric.sinusoidal_direct`) form the angles in float64
-# before rounding.
+# float32, the largest error measured at each position next to the tolerance there.
 
 # %% tags=["hide_input"]
 page.identity_error()
