@@ -18,7 +18,7 @@
 #
 # * the **layout**: the paper interleaves the columns, pair $i$ in columns $2i$ and $2i+1$;
 #   many libraries put all the sines in the first half and all the cosines in the second
-#   ("halves"; the survey below) [checked](claims.py#claim-implementations-surveyed);
+#   ("halves") [checked](claims.py#claim-implementations-surveyed);
 # * the **order** inside a pair: sine first (the paper) or cosine first;
 # * the **frequency law**: the paper's $\omega_i = b^{-2i/d}$, or tensor2tensor's
 #   $\omega_i = \exp(-i \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1
@@ -151,18 +151,12 @@ page.bug_source("doubled-exponent")
 page.bug_heatmaps()
 
 # %% [markdown]
-# A bug that keeps the sine and cosine of each pair at one frequency still has a shift
-# matrix, with the bug's frequencies in its blocks: the rotation identity holds pair by pair,
-# whatever the pair's frequency [checked](claims.py#claim-rotation-identity).
-#
-# Using `i` where `i // 2` was meant is worse: the sine of pair $i$
+# Using `i` where `i // 2` was meant splits each pair: the sine of pair $i$
 # turns at $b^{-4i/d}$ and its cosine at $b^{-(4i+2)/d}$, and no fixed matrix maps one row
 # to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
 # contain. A mismatch inside each pair is not enough by itself: swap the cosines of
 # neighbouring pairs and every pair mismatches, yet each sine still finds its cosine in another
 # column and a (permuted) shift matrix exists [checked](claims.py#claim-column-index-bug-breaks-identity).
-#
-# The odd width, "fixed" by trimming the cosines, leaves its last sine without a cosine.
 
 # %% tags=["hide_input"]
 report.fold("Show what each bug does, and what identify says", page.bug_table())

@@ -65,8 +65,7 @@ page.rotated_example()
 # [checked](claims.py#claim-rope-offset-only-float64).
 #
 # So the PyTorch module forms its angles in float64, where `model.half()` leaves them; the
-# JAX function keeps JAX's float32. Both files, in the repository's `docs/examples/`, are
-# checked by the tests named under the tabs, which say what each one is held to.
+# JAX function keeps JAX's float32. Each file is checked by the tests named in its tab.
 #
 # The NumPy one is checked to agree with `pe.rope` within their rounding bounds while this
 # page is built [checked](claims.py#claim-from-scratch-rope).

@@ -156,8 +156,7 @@ report.how_we_know(
 # position ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts).
 #
 # The NumPy one is checked against `pe` while this page is built
-# [checked](claims.py#claim-from-scratch-table); the PyTorch and JAX files, in the
-# repository's `docs/examples/`, are checked by the tests named under the tabs.
+# [checked](claims.py#claim-from-scratch-table); the others by the tests named in their tabs.
 
 # %% tags=["hide_input"]
 examples.encoding_tabs()

@@ -4,8 +4,8 @@ The PyTorch modules and JAX functions a chapter offers live in ``docs/examples/`
 reader can copy whole; ``tests/test_examples.py`` tests them against :mod:`pe.testing` (in
 CI, where PyTorch and JAX are installed). A page shows them through :func:`tabs`, never
 retyped: the text shown is the file's text, read while the page is built, so the site does
-not need the frameworks; under the tabs, :func:`checks_of` names the tests that load each
-framework file and the :mod:`pe.testing` assertions they call, read from the test module
+not need the frameworks; in each framework's tab, :func:`checks_of` names the tests that load
+the file and the :mod:`pe.testing` assertions they call, read from the test module
 (the build fails if a file shown has none). The NumPy tab shows :mod:`pe.from_scratch`, which the claims
 ``from-scratch-table`` and ``from-scratch-rope`` check against the library.
 
@@ -118,18 +118,14 @@ def public_assertions() -> frozenset[str]:
     return frozenset(n for n in testing.__all__ if n.startswith("assert_"))
 
 
-def _tested(files: Sequence[str]) -> Html:
-    """A line under the tabs naming the tests of the PyTorch and JAX ``files``."""
-    text = TESTS.read_text(encoding="utf-8")
-    parts = []
-    for name in files:
-        tests, asserts = checks_of(name, text)
-        shown = ", ".join(f"<code>{t}</code>" for t in tests)
-        used = " and ".join(f"<code>pe.testing.{a}</code>" for a in asserts)
-        parts.append(f"<code>{name}</code> by {shown} (with {used})")
+def _tested(name: str) -> Html:
+    """``docs/examples/<name>`` as code to copy, and a line naming the tests that check it."""
+    tests, asserts = checks_of(name, TESTS.read_text(encoding="utf-8"))
+    shown = ", ".join(f"<code>{t}</code>" for t in tests)
+    used = " and ".join(f"<code>pe.testing.{a}</code>" for a in asserts)
     return Html(
-        '<p class="pe-tested">Tested in the repository\'s <code>tests/test_examples.py</code>, '
-        f"in CI where PyTorch and JAX are installed: {'; '.join(parts)}.</p>"
+        f'{code_block(example(name))}<p class="pe-tested">Tested in CI with {used} by {shown} '
+        f"(<code>tests/test_examples.py</code>).</p>"
     )
 
 
@@ -188,34 +184,26 @@ def runnable_source(function: Callable[..., object]) -> str:
 
 
 def encoding_tabs() -> Html:
-    """The encoding to copy: a PyTorch module, plain NumPy, JAX, and the tests of the two
-    framework files."""
-    files = ("pytorch_sinusoidal.py", "jax_sinusoidal.py")
-    return Html(
-        tabs(
-            "encoding",
-            [
-                ("PyTorch", code_block(example(files[0]))),
-                ("NumPy", code_block(runnable_source(from_scratch.sinusoidal_table))),
-                ("JAX", code_block(example(files[1]))),
-            ],
-        )
-        + _tested(files)
+    """The encoding to copy: a PyTorch module, plain NumPy, JAX, and each framework file
+    with the tests that check it."""
+    return tabs(
+        "encoding",
+        [
+            ("PyTorch", _tested("pytorch_sinusoidal.py")),
+            ("NumPy", code_block(runnable_source(from_scratch.sinusoidal_table))),
+            ("JAX", _tested("jax_sinusoidal.py")),
+        ],
     )
 
 
 def rope_tabs() -> Html:
-    """RoPE to copy: a PyTorch module, plain NumPy, JAX, and the tests of the two framework
-    files."""
-    files = ("pytorch_rope.py", "jax_rope.py")
-    return Html(
-        tabs(
-            "rope",
-            [
-                ("PyTorch", code_block(example(files[0]))),
-                ("NumPy", code_block(runnable_source(from_scratch.rope))),
-                ("JAX", code_block(example(files[1]))),
-            ],
-        )
-        + _tested(files)
+    """RoPE to copy: a PyTorch module, plain NumPy, JAX, each framework file with
+    the tests that check it."""
+    return tabs(
+        "rope",
+        [
+            ("PyTorch", _tested("pytorch_rope.py")),
+            ("NumPy", code_block(runnable_source(from_scratch.rope))),
+            ("JAX", _tested("jax_rope.py")),
+        ],
     )

@@ -545,7 +545,7 @@ CODE_BLOCK = re.compile(
 def test_code_to_copy_is_shown_from_the_tested_files(built_site: Path, root: Path) -> None:
     """The encoding and RoPE pages offer tabs, PyTorch first, then NumPy, then JAX, each the
     very text of its file (not retyped), with the NumPy version's claim on the page and the
-    tests of the PyTorch and JAX files named under the tabs."""
+    tests of the PyTorch and JAX files named in their tabs."""
     for page, name, files, numpy_def, claim_id in CODE_TO_COPY:
         page_html = (built_site / page / "index.html").read_text(encoding="utf-8")
         tabs = page_html.split(f'id="pe-tabs-{name}-1"', 1)[1].split("</div></div>", 1)[0]
@@ -561,9 +561,11 @@ def test_code_to_copy_is_shown_from_the_tested_files(built_site: Path, root: Pat
         assert numpy_block.startswith("import numpy as np\n"), page
         assert numpy_def in numpy_block, page
         assert f'id="claim-{claim_id}"' in page_html
-        # under the tabs, the tests of the two framework files, read from the test module
-        tested = page_html.split('<p class="pe-tested">', 1)[1].split("</p>", 1)[0]
-        assert all(f"<code>{f}</code> by <code>test_" in tested for f in files), page
+        # in each framework's tab, the tests of its file, read from the test module
+        tested = re.findall(r'<p class="pe-tested">(.*?)</p>', page_html)
+        assert len(tested) == len(files), page
+        for line, framework in zip(tested, ("pytorch", "jax"), strict=True):
+            assert f"<code>test_{framework}_" in line, (page, line)
 
 
 def test_wrong_candidates_read_as_expected_rejections(built_site: Path) -> None:
