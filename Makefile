@@ -52,8 +52,8 @@ pytest: install browser-tools
 
 test: lint typecheck check-pages pytest ## lint, type-check (mypy --strict), check the pages' prose and run the whole test suite
 
-test-fast: install ## the suite without the slow tests (site build, browser, built wheel): a few minutes
-	$(BIN)/python -m pytest -m "not slow" --ignore=tests/site
+test-fast: install ## the suite without the slow tests (site build, browser, built wheel), one worker per core: about 5 minutes on 2 cores
+	$(BIN)/python -m pytest -m "not slow" --ignore=tests/site -n auto
 
 bench: install ## speed and memory benchmarks, as ratios against baselines in the same run
 	$(BIN)/python benchmarks/run.py

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from pe.claims import Candidate
+
 # Property tests explore new examples on every local run; with CI set they replay a fixed
 # sequence, so that a CI verdict is reproducible (bugs they find locally become fixed cases).
 # Neither profile times an example: a verdict must not depend on how loaded the machine is
@@ -25,6 +27,17 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """Name a wrong candidate by its name, not by a repr that holds memory addresses.
+
+    ``make test-fast`` runs the suite in two pytest-xdist workers, and each worker must collect the
+    same test ids: ``Candidate(name=..., value=<function <lambda> at 0x7f...>)`` differs between
+    processes, ``rotation scaled by 2`` does not.
+    """
+    del config, argname
+    return val.name if isinstance(val, Candidate) else None
 
 
 def run_pe(*args: str) -> subprocess.CompletedProcess[str]:

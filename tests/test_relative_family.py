@@ -84,7 +84,7 @@ def test_t5_reference_by_hand() -> None:
     assert t5_reference(3, bidirectional=False) == 0
 
 
-@pytest.mark.parametrize("candidate", [wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN], ids=str)
+@pytest.mark.parametrize("candidate", [wrong.UNCAPPED_BUCKETS, wrong.DIRECTION_FORGOTTEN])
 def test_t5_properties_reject_wrong_bucketings(candidate: Candidate[Any]) -> None:
     assert not relative.t5_bucket_properties(candidate.value)[0]
 

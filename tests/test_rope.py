@@ -292,7 +292,7 @@ def test_relative_property_one_pair() -> None:
 
 
 @pytest.mark.parametrize(
-    "candidate", [wrong.SCALED_ROTATION, wrong.SQUARED_ANGLE, wrong.NOT_A_ROTATION], ids=str
+    "candidate", [wrong.SCALED_ROTATION, wrong.SQUARED_ANGLE, wrong.NOT_A_ROTATION]
 )
 def test_relative_property_rejects_wrong_rotations(candidate: Candidate[Any]) -> None:
     assert not proofs.relative_property(candidate.value).holds
