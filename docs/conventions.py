@@ -20,8 +20,9 @@
 #   many libraries put all the sines in the first half and all the cosines in the second
 #   ("halves") [checked](claims.py#claim-implementations-surveyed);
 # * the **order** inside a pair: sine first (the paper) or cosine first;
-# * the **frequency law**: the paper's $\omega_i = b^{-2i/d}$, or tensor2tensor's
-#   $\omega_i = \exp(-i \ln b / (d/2 - 1))$, or a variant with the exponents counted from 1
+# * the **frequency law**: the paper's $\omega_i = b^{-2i/d}$, or
+#   $\omega_i = \exp(-i \ln b / (d/2 - 1))$ ("t2t" in the table below), or a variant with the
+#   exponents counted from 1
 #   [checked](claims.py#claim-conventions-as-described);
 # * the **offset**: the position of the first row (the rows fairseq's tokens read start at 2;
 #   its stored table starts at 0, with a zeroed padding row before the first token)

@@ -133,9 +133,11 @@ page.block_size()
 # For those widths the angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$
 # radians, at every position up to $2^{53}$: the low word takes at most seven roundings, each below $2^{-83}$
 # turns; the check measures it at six positions, $2^{53}$ among them
-# [checked](claims.py#claim-anchor-angle-accurate). So
-# an anchor is as good as the library's
-# `sin` and `cos` plus one rounding.
+# [checked](claims.py#claim-anchor-angle-accurate).
+#
+# So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, within
+# {{ sine_ulps }} units in the last place, plus one rounding
+# [checked](claims.py#claim-library-sine-accurate).
 #
 # One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
 # weights of at most $\sqrt2$, and three roundings of quantities at most 1
@@ -162,8 +164,8 @@ page.rounding_sentence()
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "complex-shift-step", "anchor-angle-accurate", "entry-error-bound", "table-accurate-float64",
-    "table-accurate-float32", proofs={"complex-shift-step": True}, more=[page.anchoring()],
+    "complex-shift-step", "anchor-angle-accurate", "library-sine-accurate", "entry-error-bound",
+    "table-accurate-float64", "table-accurate-float32", proofs={"complex-shift-step": True}, more=[page.anchoring()],
 )  # fmt: skip
 
 # %% [markdown]

@@ -30,8 +30,9 @@ most seven roundings (``P0 f_mid`` and its addition, the four two-sums' errors, 
 each within :math:`2^{-83}` turns (the frequency itself carries about 160 bits; the claim
 ``anchor-angle-accurate`` measures both against mpmath),
 so an anchor's error is that of the library's
-``sin``/``cos`` on :math:`[-\pi, \pi]` (measured within 0.52 units in the last place
-against mpmath; see the tests) plus one rounding: :data:`ANCHOR_ERROR_BOUND`.
+``sin``/``cos`` on :math:`[-\pi, \pi]` (:data:`LIBRARY_SINE_ULPS` units in the last place,
+measured against mpmath by the claim ``library-sine-accurate``) plus one rounding:
+:data:`ANCHOR_ERROR_BOUND`.
 
 Examples
 --------
@@ -52,6 +53,7 @@ import numpy.typing as npt
 
 __all__ = [
     "ANCHOR_ERROR_BOUND",
+    "LIBRARY_SINE_ULPS",
     "TWO_PI_DIGITS",
     "Turns",
     "anchors",
@@ -64,8 +66,12 @@ Complex128Array = npt.NDArray[np.complex128]
 #: Frequencies in turns per position as three float64 arrays ``hi, mid, lo``.
 Turns = tuple[Float64Array, Float64Array, Float64Array]
 
-#: Bound on an anchor's absolute error: 0.52 ulp of the library sine/cosine plus one rounding.
-ANCHOR_ERROR_BOUND = 1.02 * 2.0**-53
+#: The accuracy the error model assumes of NumPy's float64 ``sin`` and ``cos`` on
+#: :math:`[-\pi, \pi]`, in units in the last place of the result.
+LIBRARY_SINE_ULPS = 0.52
+#: Bound on an anchor's absolute error: the library's sine or cosine plus one rounding
+#: (half a unit in the last place), for values of magnitude below 1: :math:`1.02 \cdot 2^{-53}`.
+ANCHOR_ERROR_BOUND = (LIBRARY_SINE_ULPS + 0.5) * 2.0**-53
 
 #: Bound on a reduced angle's error in radians, 2^-80 turns (the module's error model): at
 #: most seven roundings of the low word (below 2^-29 turns), each within 2^-83 turns.

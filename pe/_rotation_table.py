@@ -31,11 +31,12 @@ Error model
 -----------
 Let :math:`u = 2^{-53}` (unit roundoff of float64).
 
-* **Anchors**: the angle error is below :math:`10^{-28}` radians for every ``p <= 2**53``
-  (the frequency carries about 150 bits), so an anchor's error is that of the
-  library's ``sin``/``cos`` on :math:`[-\pi, \pi]` (measured within 0.52 units in the
-  last place against mpmath; see the tests) plus one rounding:
-  :math:`\delta \le 1.02 \cdot 2^{-53}` in absolute value.
+* **Anchors**: the angle error is below :math:`2^{-80}` turns (about
+  :math:`5 \times 10^{-24}` radians) for every ``p <= 2**53`` (claim
+  ``anchor-angle-accurate``), so an anchor's error is that of the library's
+  ``sin``/``cos`` on :math:`[-\pi, \pi]` (within 0.52 units in the last place, claim
+  ``library-sine-accurate``) plus one rounding: :math:`\delta \le 1.02 \cdot 2^{-53}` in
+  absolute value.
 * **Entries**: one complex product :math:`(s + \mathrm{i}c)(a - \mathrm{i}b)` with
   :math:`s^2 + c^2 = a^2 + b^2 = 1` adds the anchors' errors with weights
   :math:`|a| + |b| \le \sqrt2` and :math:`|s| + |c| \le \sqrt2`, plus three roundings

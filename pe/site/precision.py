@@ -287,13 +287,8 @@ def latex_number(value: float, digits: int = 3) -> str:
 
 
 def block_size() -> Html:
-    """The block size ``B`` of the rotation algorithm and the anchors it needs."""
-    return Html(
-        math(
-            rf"B = {_rotation_table.BLOCK}, \qquad "
-            rf"\text{{anchors for }} n \text{{ positions}} \approx B + n / B"
-        )
-    )
+    """The block size ``B`` of the rotation algorithm."""
+    return Html(math(rf"B = {_rotation_table.BLOCK}"))
 
 
 def entry_bound() -> Html:
@@ -302,7 +297,7 @@ def entry_bound() -> Html:
         math(
             r"|\widehat{PE} - PE| \le 2\sqrt2\,\delta + 3\cdot 2^{-54}"
             rf" \le {latex_number(_rotation_table.ENTRY_ERROR_BOUND)},"
-            r" \quad \delta = 1.02\cdot 2^{-53}"
+            rf" \quad \delta = {_extended_precision.ANCHOR_ERROR_BOUND / 2.0**-53:.3g}\cdot 2^{{-53}}"
         )
     )
 
@@ -342,6 +337,7 @@ def _neox_rounded() -> recipes.NeoxReproducer:
 VALUES: dict[str, Callable[[], object]] = {
     "reference_digits": lambda: reference.DPS,
     "radix": lambda: _rotation_table.RADIX,
+    "sine_ulps": lambda: _extended_precision.LIBRARY_SINE_ULPS,
     "drift_width": lambda: DRIFT_WIDTH,
     "recipe32_at_1e4": lambda: _drift_at("float32 recipe", 10**4),
     "direct64_at_1e3": lambda: _drift_at("direct float64", 10**3),
