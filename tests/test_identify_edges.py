@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import pkgutil
 import re
 from typing import Any
 
@@ -156,29 +157,44 @@ def test_real_tables_sit_near_the_residual_threshold(dtype: Any, base: float) ->
     assert 0.004 <= ratio <= 0.5
 
 
-@pytest.mark.parametrize(
-    ("name", "module"),
-    [
-        ("PEAK_EPS", _inputs),
-        ("RESIDUAL_EPS", _explain),
-        ("ANGLE_EPS", _explain),
-        ("RESIDUAL_FLOOR", _explain),
-        ("RESIDUAL_CAP", _explain),
-        ("AGREE_REL", _layout),
-        ("QUARTER_TURN", _layout),
-        ("LINE_FIT", _law),
-        ("PINNED", _law),
-        ("LAW_FLOOR_EPS", _law),
-        ("BASE_MATCH", _law),
-        ("SAFETY", _fit),
-    ],
-)
-def test_thresholds_are_the_documented_ones(name: str, module: Any) -> None:
-    """A threshold moved in the code and not in ``pe.identify``'s docstring fails here."""
-    doc = " ".join((importlib.import_module("pe.identify").__doc__ or "").split())
-    stated = re.search(rf"``{name}`` = ([0-9.e+-]+)", doc)
-    assert stated is not None, f"{name} is not stated in pe.identify's docstring"
-    assert float(stated.group(1).rstrip(".")) == getattr(module, name)
+#: ``pe.identify``'s docstring, one line.
+_IDENTIFY_DOC = " ".join((importlib.import_module("pe.identify").__doc__ or "").split())
+#: A constant stated in it: ``NAME`` = value, the value in MiB where it says so.
+_STATED = re.compile(r"``([A-Z][A-Z0-9_]+)`` = ([0-9][0-9.e+-]*)( MiB)?")
+
+
+def _stated_constants() -> list[tuple[str, float]]:
+    return [
+        (m[1], float(m[2].rstrip(".;,")) * (2**20 if m[3] else 1))
+        for m in _STATED.finditer(_IDENTIFY_DOC)
+    ]
+
+
+def _defined_in_identify(name: str) -> object:
+    """The value of ``name`` in ``pe.identify``'s modules (one value, wherever imported)."""
+    package = importlib.import_module("pe.identify")
+    modules = [
+        importlib.import_module(f"pe.identify.{info.name}")
+        for info in pkgutil.iter_modules(package.__path__)
+    ]
+    values = {repr(vars(module)[name]) for module in modules if name in vars(module)}
+    assert len(values) == 1, f"{name}: {sorted(values) or 'not defined'} in pe.identify"
+    return float(values.pop())
+
+
+def test_every_constant_named_in_the_docstring_states_its_value() -> None:
+    """Each upper-case name in ``pe.identify``'s docstring comes with ``= value``, so that
+    the test below checks it (a name stated without a value would escape it)."""
+    named = set(re.findall(r"``([A-Z][A-Z0-9_]+)``", _IDENTIFY_DOC))
+    assert named == {name for name, _ in _stated_constants()}
+    assert {"QUARTER_TURN", "SAMPLE_ROWS", "MAX_PICKLE_BYTES"} <= named
+
+
+@pytest.mark.parametrize(("name", "stated"), _stated_constants())
+def test_thresholds_are_the_documented_ones(name: str, stated: float) -> None:
+    """A threshold or limit moved in the code and not in ``pe.identify``'s docstring fails
+    here (``SAMPLE_ROWS`` = 63 for 64, ``MAX_PICKLE_BYTES`` halved)."""
+    assert _defined_in_identify(name) == stated
 
 
 def test_residual_tolerance_is_the_documented_formula() -> None:
@@ -351,6 +367,20 @@ def test_a_zero_row_in_the_first_half_moves_the_first_token_after_it() -> None:
     assert first_token_row(Padding(np.ones(16), 4, (9,), []), 16) == 0
 
 
+def test_the_padding_note_names_the_row_before_the_first_token() -> None:
+    """A zero row 3 of a table whose row 0 is position 5: the first token reads row 4
+    (position 9), and the note gives row 3, the padding row, as fairseq's padding_idx."""
+    from pe.identify._explain import token_notes
+    from pe.identify._inputs import Padding
+
+    (note,) = token_notes(Padding(np.ones(16), 4, (3,), []), 5, 16)
+    assert note == (
+        "the first token reads row 4 (position 9), after the padding row 3, as in fairseq's "
+        "stored tables (padding_idx = 3)"
+    )
+    assert token_notes(Padding(np.ones(16), 4, (), []), 5, 16) == []
+
+
 @pytest.mark.parametrize("turned", [(), (3,), (2, 5)])
 @pytest.mark.parametrize("order", ["sin-cos", "cos-sin"])
 def test_pairs_turning_the_other_way_are_counted(order: str, turned: tuple[int, ...]) -> None:
@@ -364,6 +394,30 @@ def test_pairs_turning_the_other_way_are_counted(order: str, turned: tuple[int, 
     table[:, 0::2], table[:, 1::2] = (sines, cosines) if order == "sin-cos" else (cosines, sines)
     notes = [n.split(":")[0] for n in identify(table).notes if "turn the wrong way" in n]
     assert notes == ([f"{len(turned)} pairs turn the wrong way"] if turned else [])
+
+
+@pytest.mark.parametrize(
+    ("miss", "turned"),
+    [(-_layout.QUARTER_TURN + 0.05, True), (_layout.QUARTER_TURN - 0.05, True),
+     (_layout.QUARTER_TURN + 0.05, False), (np.pi - 0.3, False), (np.pi + 0.3, False)],
+)  # fmt: skip
+@pytest.mark.parametrize("order", ["sin-cos", "cos-sin"])
+def test_a_pair_turns_the_other_way_only_within_the_quarter_turn_tolerance(
+    order: str, miss: float, turned: bool
+) -> None:
+    """Pair 3's cosine column moved by π + ``miss`` radians: its phase gap is ``miss`` from
+    the other quarter turn. Within ``QUARTER_TURN`` of it the pair turns the other way;
+    beyond (a pair nearly in phase, ``miss`` near π, included) it turns neither way and is
+    a column that disagrees with the table's offset."""
+    p = np.arange(200.0)
+    w = numeric.frequencies(16)
+    sines, cosines = np.sin(np.outer(p, w)), np.cos(np.outer(p, w))
+    cosines[:, 3] = np.cos(w[3] * p + np.pi + miss)
+    table = np.empty((200, 16))
+    table[:, 0::2], table[:, 1::2] = (sines, cosines) if order == "sin-cos" else (cosines, sines)
+    notes = identify(table).notes
+    assert any(n.startswith("1 pairs turn the wrong way") for n in notes) is turned, notes
+    assert any("disagree with a single offset" in n for n in notes) is not turned, notes
 
 
 def test_a_wide_tensor_is_sampled_within_the_byte_cap() -> None:

@@ -240,14 +240,15 @@ def layout_identity(
         rf"(P\,T_k\,P^{{\mathsf T}})\,PE_L(p) = PE_L(p+k),\quad PE_L = P\,PE,"
         rf"\quad d = {d_model}"
     )
+    shown = min(4, d_model)  # entries the derivation shows of each vector and matrix
     derivation = Derivation()
     derivation.note(
         f"Layout {layout}, {order}: the vector PE_L(p) = P PE(p) begins",
-        to_latex(before[:4, :]),
+        to_latex(before[:shown, :]),
     )
     derivation.note(
-        f"Candidate matrix ({build.__name__.lstrip('_')}): its top-left 4 x 4 corner",
-        to_latex(matrix[:4, :4]),
+        f"Candidate matrix ({build.__name__.lstrip('_')}): its top-left {shown} x {shown} corner",
+        to_latex(matrix[:shown, :shown]),
     )
     residual = matrix * before - after
     residual = residual.applyfunc(sp.expand)
@@ -257,8 +258,8 @@ def layout_identity(
     derivation.note(
         "Residual, after expanding the arguments, expand_trig and expand: "
         f"{nonzero} of {d_model} entries are non-zero",
-        to_latex(residual[:4, :]),
-        residual[:4, :],
+        to_latex(residual[:shown, :]),
+        residual[:shown, :],
     )
     return derivation.proof(
         f"rotation identity in the {layout}, {order} layout", statement, residual

@@ -560,10 +560,11 @@ ROTATED_FROM_FIRST = Candidate("rows rotated from the first one asked for", _rot
 
 def _deterministic(design: Design) -> Evidence:
     """Same bits for the same positions: twice, in shuffled order, and in a shorter call."""
-    positions = np.arange(64)
-    first, again = design(positions, 64, 512), design(positions, 64, 512)
-    shuffled = np.random.default_rng(3).permutation(64)
-    reordered = design(shuffled, 64, 512)
+    n = 64
+    positions = np.arange(n)
+    first, again = design(positions, n, 512), design(positions, n, 512)
+    shuffled = np.random.default_rng(3).permutation(n)
+    reordered = design(shuffled, n, 512)
     shorter = design(positions[:40], 40, 512)
     same = bool(
         np.array_equal(first, again)
@@ -572,7 +573,7 @@ def _deterministic(design: Design) -> Evidence:
     )
     return checked(
         same,
-        "d=512, positions 0..63: a second call, a call in shuffled order and a call for the "
+        f"d=512, positions 0..{n - 1}: a second call, a call in shuffled order and a call for the "
         f"first 40 positions of a 40-token sentence {'agree bit for bit' if same else 'differ'}",
     )
 

@@ -106,7 +106,7 @@ def _rows_everywhere(
     try:
         rows = encoding(FAR, WIDTH)
     except ValueError as error:
-        return checked(False, f"no rows at p in (512, 10^6, 2^40): {error}")
+        return checked(False, f"no rows at p in {FAR.tolist()}: {error}")
     norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
     identity = numeric.check_rotation_identity(WIDTH, FAR, np.array([1, 5, 100]))
     return within(
@@ -115,7 +115,7 @@ def _rows_everywhere(
             1.0,
             r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
         ),
-        f"sinusoidal rows at p in (512, 10^6, 2^40), d={WIDTH}, 0 parameters: norm within "
+        f"sinusoidal rows at p in {FAR.tolist()}, d={WIDTH}, 0 parameters: norm within "
         f"{measured(norm_gap, DOT_PRODUCT(WIDTH, 0.0), '.2g')} of sqrt(d/2); "
         f"{worst_case_text(identity, identity.summary())}",
     )

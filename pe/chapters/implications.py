@@ -36,7 +36,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -381,6 +381,11 @@ BINARY_COUNTER = Candidate(
 ROW_SETTINGS = ((10_000, 64), (100_000, 64), (10_000, 512), (100_000, 512))
 
 
+def _latex_set(values: Iterable[int]) -> str:
+    r"""Distinct ``values`` in increasing order, thousands set apart: ``10\,000, 100\,000``."""
+    return ", ".join(f"{v:,}".replace(",", r"\,") for v in sorted(set(values)))
+
+
 def _rows_distinct(law: FrequencyLaw) -> Evidence:
     nearest = [(n, d, *nearest_rows(n, d, frequencies=law(d))) for n, d in ROW_SETTINGS]
     brute = smallest_row_distance(2000, 64)[0]
@@ -419,8 +424,10 @@ claim(
     Check(_rows_repeat_never, true=numeric.frequencies, wrong=(BINARY_COUNTER,)),
     statement=(
         r"\begin{gathered}\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i"
-        r" (p - q)\bigr) > 0 \text{ for integers } p \ne q; \\ \text{measured for } n \le 10^5,"
-        r"\ d \in \{64, 512\}: \text{ the closest rows are neighbours}\end{gathered}"
+        r" (p - q)\bigr) > 0 \text{ for integers } p \ne q; \\ \text{measured for }"
+        rf" n \in \{{{_latex_set(n for n, _ in ROW_SETTINGS)}\}},"
+        rf"\ d \in \{{{_latex_set(d for _, d in ROW_SETTINGS)}\}}:"
+        r" \text{ the closest rows are neighbours}\end{gathered}"
     ),
 )
 

@@ -60,7 +60,10 @@ each one, and check the values stated here):
 - the law's line fits when no frequency lies more than ``LINE_FIT`` = 2.5 uncertainties
   from it; a frequency enters the line when its uncertainty is below ``PINNED`` = 0.6 of
   it; every :math:`\ln\omega` has a floor of ``LAW_FLOOR_EPS`` = 128 machine epsilons;
-- a base within 2 uncertainties or ``BASE_MATCH`` = 1e-9 relative of 10000 is the paper's.
+- a base within 2 uncertainties or ``BASE_MATCH`` = 1e-9 relative of 10000 is the paper's;
+- in a file of several tensors, each candidate is scored on its first ``SAMPLE_ROWS`` = 64
+  rows, at most ``SAMPLE_BYTES`` = 4 MiB of them; a PyTorch file whose pickle
+  (``data.pkl``, names and shapes only) exceeds ``MAX_PICKLE_BYTES`` = 64 MiB is refused.
 
 The steps live in private modules, one per job: ``_files`` (reading ``.npy``, ``.npz``
 and ``.safetensors`` files, headers first), ``_inputs`` (calling a function, screening a

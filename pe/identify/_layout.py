@@ -128,7 +128,11 @@ def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
     a, b = pairing.first, pairing.second
     agree = _agree(fit, a, b)
     gap = wrap(fit.psi[b] - fit.psi[a])
-    reversed_pairs = agree & (np.abs(gap + sign * np.pi / 2) < np.abs(gap - sign * np.pi / 2))
+    # turned the other way: nearer the other quarter turn, and within the same tolerance of
+    # it (a pair nearly in phase turns neither way: its columns disagree with one offset)
+    other = np.abs(gap + sign * np.pi / 2)
+    tol = QUARTER_TURN + fit.sigma_psi[a] + fit.sigma_psi[b]
+    reversed_pairs = agree & (other < np.abs(gap - sign * np.pi / 2)) & (other <= tol)
     return _Choice(pairing, sign > 0, agree, reversed_pairs)
 
 
