@@ -1053,6 +1053,16 @@ def _torch_zip(
     return buffer.getvalue()
 
 
+def _two_archives() -> bytes:
+    """Two well-formed torch.save folders in one zip: which one to read is not decidable."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for root in ("first", "second"):
+            archive.writestr(f"{root}/data.pkl", _torch_pickle((64, 8), (8, 1)))
+            archive.writestr(f"{root}/data/0", _TABLE32)
+    return buffer.getvalue()
+
+
 class _Runs:
     """An object whose pickle calls a function when loaded (what a hostile file does)."""
 
@@ -1171,6 +1181,7 @@ IDENTIFY_FILES: dict[str, Callable[[Path], object]] = {
         _torch_zip(_torch_pickle((64, 8), (8, 1), storage="IntStorage"), _TABLE32)
     ),
     "garbage-pickle.pt": lambda path: path.write_bytes(_torch_zip(b"\x80\x02garbage")),
+    "two-archives.pt": lambda path: path.write_bytes(_two_archives()),
 }
 
 
@@ -1306,6 +1317,16 @@ def test_the_hand_built_torch_file_reads_when_well_formed(tmp_path: Path) -> Non
     view.write_bytes(_torch_zip(_torch_pickle((8, 60), (1, 8), offset=32, numel=512), _TABLE32))
     loaded = load_table(str(view))
     assert np.array_equal(loaded.array, pe.sinusoidal(64, 8, dtype=np.float32)[4:].T)
+
+
+def test_a_zip_without_one_archive_folder_is_not_a_checkpoint(workdir: Path) -> None:
+    """torch.save writes one ARCHIVE/data.pkl: two such folders (each readable alone) or
+    none are refused, and the message counts them."""
+    del workdir
+    for name, count in (("two-archives.pt", "2"), ("not-torch.pt", "no")):
+        status, out, err = run_cli(["identify", name])
+        assert_usage_error(status, out, err)
+        assert f"not a PyTorch checkpoint ({count} ARCHIVE/data.pkl in the zip" in err, err
 
 
 def test_a_pickle_that_would_run_a_command_runs_nothing(workdir: Path) -> None:

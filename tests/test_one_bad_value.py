@@ -115,8 +115,9 @@ def test_identify_and_the_assertion_see_one_non_finite_entry(case: Any) -> None:
     table, row, column = case
     found = identify(table)
     assert not found.is_encoding
+    what = "NaN" if np.isnan(table[row, column]) else "infinite"
     assert "1 NaN or infinite values" in found.reason
-    assert f"at row {row}, column {column}" in found.reason
+    assert f"(first: {what} at row {row}, column {column})" in found.reason, found.reason
     with pytest.raises(AssertionError, match=f"at row {row}, column {column}"):
         assert_matches_paper(table)
 
@@ -141,6 +142,31 @@ def test_one_wrong_entry_in_range_fails_the_assertion(case: Any) -> None:
         return  # drawn within reach of the true value: not a wrong entry
     with pytest.raises(AssertionError):
         assert_matches_paper(table)
+
+
+@EXAMPLES
+@given(case=tables_with_one(NOT_FINITE))
+def test_a_candidate_with_one_non_finite_entry_scores_zero(case: Any) -> None:
+    """A tensor of a file is scored as a table candidate on its first rows: one NaN or
+    infinity anywhere among them and it is no candidate (score 0, quietly: warnings are
+    errors in the suite), although every other column is a sinusoid."""
+    from pe.identify._tensors import sinusoid_score
+
+    table, _, _ = case
+    assert sinusoid_score(table) == 0.0
+    assert sinusoid_score(pe.sinusoidal(table.shape[0], table.shape[1])) == 1.0
+
+
+@EXAMPLES
+@given(n_words=st.integers(1, 5), shape=st.sampled_from([(2, 3), (1, 4), (4, 1)]))
+def test_a_vocabulary_of_matrices_is_refused(n_words: int, shape: tuple[int, int]) -> None:
+    """Word vectors of one shape that is not a vector (2-D) are refused, not read as rows."""
+    from pe.attention import sentence_matrix
+
+    words = tuple(f"w{i}" for i in range(n_words))
+    vocabulary = {w: np.ones(shape) for w in words}
+    with pytest.raises(ValueError, match="non-empty vectors of one width"):
+        sentence_matrix(words, vocabulary)
 
 
 ODD = st.integers(1, 40).map(lambda h: 2 * h + 1)

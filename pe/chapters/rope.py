@@ -875,8 +875,7 @@ def _from_scratch(candidate: Callable[[Any], Any]) -> Evidence:
         worst,
         _TWO_ROTATIONS,
         f"(n, d) in (2048, 128), (300, 8), random x: largest |gap| / tolerance = "
-        f"{measured(worst, 1.0)} "
-        "(needs <= 1)",
+        f"{measured(worst, _TWO_ROTATIONS.value)} (needs <= {_TWO_ROTATIONS.value:g})",
     )
 
 

@@ -226,7 +226,7 @@ def _uncertainty(x: Float64Array, rows: Float64Array, fit: _Refined, eps: float)
     r = np.arange(m, dtype=np.float64)
     mask = rows[:, None]
     count = max(float(rows.sum()), 3.0)
-    rms_e = np.sqrt(np.einsum("ij,ij->j", e, e) / max(count - 2.0, 1.0))
+    rms_e = np.sqrt(np.einsum("ij,ij->j", e, e) / (count - 2.0))
     rms_x = np.sqrt(np.einsum("ij,ij->j", x * mask, x) / count)
     sigma = np.maximum(rms_e, eps * rms_x) + 1e-300
     jw = r[:, None] * slope

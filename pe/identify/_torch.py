@@ -188,7 +188,10 @@ def _archive_root(archive: zipfile.ZipFile, source: str) -> str:
         if name.endswith("/data.pkl") and name.count("/") == 1
     ]
     if len(roots) != 1:
-        raise ValueError(f"{source}: not a PyTorch checkpoint (no ARCHIVE/data.pkl in the zip)")
+        raise ValueError(
+            f"{source}: not a PyTorch checkpoint ({len(roots) or 'no'} ARCHIVE/data.pkl in "
+            "the zip, where torch.save writes one)"
+        )
     return roots[0]
 
 
