@@ -57,8 +57,7 @@ report.how_we_know(
 # a word $k$ places ahead and a
 # word $k$ places behind look exactly alike to the dot product of the raw encodings. A matrix
 # between the two rows can bring direction back: $PE(p)^{\mathsf T} T_1 PE(q)$, with $T_1$
-# between them, is no longer even in $k$ (the claim's wrong candidate), and learned
-# projections $W_q^{\mathsf T} W_k$ play that role in attention (the last section)
+# between them, is no longer even in $k$ (the claim's wrong candidate)
 # [checked](claims.py#claim-dot-product-symmetric).
 #
 # Direction is lost only from this similarity, not from the vectors themselves: no two
@@ -119,9 +118,7 @@ report.how_we_know("dot-product-symmetric", "khapra-closer-positions", "dot-prod
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$
 # offsets instead of all $n^2/2$ pairs of rows. Measured over the first hundred thousand
-# positions at $d = 64$ and $d = 512$, the closest rows are neighbours, and they stay well
-# apart: the slow pairs move a little at every step, and over that range the fast pairs do
-# not line up all at once again. Frequencies that are whole
+# positions at $d = 64$ and $d = 512$, the closest rows are neighbours. Frequencies that are whole
 # fractions of a turn, as in a binary counter, would make rows repeat exactly (the claim's
 # wrong candidate) [checked](claims.py#claim-rows-distinct).
 
@@ -186,9 +183,8 @@ report.how_we_know("every-pair-relative-and-absolute")
 # $d = 64$: a $W$ made of scaled rotations, like the raw dot product, is constant along each
 # diagonal $q - p = k$ to rounding [checked](claims.py#claim-position-term-relative-condition).
 #
-# Random $W_q, W_k$ with 16 rows are not, with or without a content vector, and the middle
-# terms $x^{\mathsf T} W e_q$ and $e_p^{\mathsf T} W y$ depend on one position each, which is
-# how absolute position reaches the score [checked](claims.py#claim-projected-score-not-relative).
+# Random $W_q, W_k$ with 16 rows are not, with or without a content vector
+# [checked](claims.py#claim-projected-score-not-relative).
 
 # %% tags=["hide_input"]
 page.score_matrices()

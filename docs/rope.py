@@ -64,8 +64,8 @@ page.rotated_example()
 # float64's tolerance ([in floating point](#in-floating-point) below)
 # [checked](claims.py#claim-rope-offset-only-float64).
 #
-# So the PyTorch module forms its angles in float64, where `model.half()` leaves them; the
-# JAX function keeps JAX's float32. Each file is checked by the tests named in its tab.
+# The PyTorch module forms its angles in float64, the JAX function in JAX's float32. Each
+# file is checked by the tests named in its tab.
 #
 # The NumPy one is checked to agree with `pe.rope` within their rounding bounds while this
 # page is built [checked](claims.py#claim-from-scratch-rope).

@@ -8,8 +8,7 @@ def rope(x: Array, positions: Array, base: float = 1e4) -> Array:
     """Turn pair (x[..., 2i], x[..., 2i+1]) of the row at position p by
     the angle p w_i, w_i = base^(-2i/d); x of shape (..., n, d).
 
-    The angles are float32 (JAX's default): off by up to about p / 2**23 (w and p * w each
-    rounded to 2**-24 relative).
+    The angles are float32 (JAX's default): their rounding error grows with p.
     """
     d = x.shape[-1]
     w = base ** (-jnp.arange(0, d, 2, dtype=jnp.float32) / d)  # w_i

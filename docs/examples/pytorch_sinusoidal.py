@@ -11,7 +11,7 @@ class SinusoidalEncoding(nn.Module):
         super().__init__()
         if d % 2:
             raise ValueError(f"d must be even, got {d}")
-        # Angles in float64: float32 would be off by up to about p / 2**23.
+        # Angles in float64: a float32 angle's rounding error grows with p.
         f64 = torch.float64
         p = torch.arange(max_len, dtype=f64)[:, None]  # positions
         w = base ** (-torch.arange(0, d, 2, dtype=f64) / d)  # w_i
