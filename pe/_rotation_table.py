@@ -351,7 +351,7 @@ def _composed_ranges(
         low = accurate[offset : offset + n_low]
         high = _shift_factors(accurate[offset + n_low : offset + n_low + n_high])
         offset += n_low + n_high
-        product = high[:, None, :] * low[None, :, :]
+        product = low[None, :, :] * high[:, None, :]  # the operands in _anchor_set's order
         results.append(product.reshape(-1, low.shape[1])[:total])
     return results[0], results[1]
 
