@@ -139,7 +139,7 @@ def raw_index_ratio(positions: npt.ArrayLike, d_model: int = 512) -> Float64Arra
     return np.asarray(np.abs(ps) / rms, dtype=np.float64)
 
 
-def position_share(design: Design, positions: npt.ArrayLike, d_model: int = 512) -> Float64Array:
+def position_share(design: Design, positions: npt.ArrayLike, d_model: int) -> Float64Array:
     r"""Mean share of the squared norm that the position holds, over 1000 random embeddings.
 
     The share is :math:`\lVert E(p)\rVert^2 / (\lVert E(p)\rVert^2 + \lVert e\rVert^2)`:

@@ -321,6 +321,8 @@ def test_odd_width_outcomes_are_told_apart() -> None:
     pairs = np.hstack([np.sin(p), np.sin(p / 50), np.cos(p), np.cos(p / 50)])
     assert outcome(np.hstack([pairs, np.sin(p / 9), 0 * p]), 5) is odd_width.ONE_WIDER
     assert outcome(np.hstack([pairs, 0 * p]), 5) is odd_width.ZERO_COLUMN
+    one_short = np.hstack([pairs[:, :1], 0.5 + 0 * p, pairs[:, 2:], 0 * p])
+    assert outcome(one_short, 5) is odd_width.OTHER  # a zero column, but a sine replaced
     assert outcome(np.hstack([0 * p, pairs]), 5) is odd_width.OTHER  # zero column first
     assert outcome(np.hstack([pairs, np.cos(p / 9)]), 5) is odd_width.OTHER  # an extra cosine
     assert outcome(np.hstack([pairs, np.sin(p / 50)]), 5) is odd_width.OTHER  # a repeated sine
