@@ -104,18 +104,19 @@ def drift_bound(
         \omega_i p + 2e_{\sin}\,u, \qquad j \in \{2i, 2i + 1\},
 
     with :math:`r` the roundings of the exponent :math:`\ln\omega_i` before the
-    exponential amplifies them by :math:`|\ln\omega_i|` (``exponent_roundings``): one for
-    the direct float64 evaluation :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``, the
-    exponent :math:`-2i/d` rounded once), two for :func:`float32_recipe` (``u = 2^-24``: the
-    scale :math:`-\ln b / d` rounded to float32, then its product with :math:`2i`). The
-    exponential within :math:`e_{\exp}` ulps (each at most :math:`2u` relative) and the
+    exponential amplifies them by :math:`|\ln\omega_i|` (``exponent_roundings``): none for
+    the direct float64 evaluation :func:`pe.numeric.sinusoidal_direct` (``u = 2^-53``: its
+    frequencies come correctly rounded from extended precision, :math:`e_{\exp} = 1/2`),
+    two for :func:`float32_recipe` (``u = 2^-24``: the scale :math:`-\ln b / d` rounded to
+    float32, then its product with :math:`2i`). The frequency within :math:`e_{\exp}` ulps
+    (each at most :math:`2u` relative) and the
     product :math:`\hat\omega_i p` (:math:`u`) give the first factor; the sine or cosine,
     within :math:`e_{\sin}` ulps of a value at most 1, the last term. ``ulps`` holds
     :math:`e_{\exp}` and :math:`e_{\sin}` (keys ``"exp"``, ``"sin"``); by default one ulp
-    and half an ulp, a correctly rounded sine and a faithful exponential (the float64
-    library's), which make :math:`(3 + r|\ln\omega_i|)\,u\,\omega_i p + u`; the float32
-    recipe needs :data:`NUMPY_FLOAT32_ULPS`. The page "Precision and speed" checks both
-    tables within it. Returns one bound per entry, shape ``(positions.size, d_model)``
+    and half an ulp (a faithful exponential, a correctly rounded sine), which make
+    :math:`(3 + r|\ln\omega_i|)\,u\,\omega_i p + u`. The page "Precision and speed" checks
+    the float32 recipe within it with :data:`NUMPY_FLOAT32_ULPS`, and the direct float64
+    table with :math:`e_{\exp} = 1/2`, :math:`r = 0` and NumPy's float64 sine (0.52 ulp). Returns one bound per entry, shape ``(positions.size, d_model)``
     (interleaved columns).
 
     Examples

@@ -383,7 +383,9 @@ def test_recipe_drift_is_checked_at_four_decades() -> None:
     """ "Drifts linearly" used to rest on one position; now on the growth over 10^3..10^6."""
     assert claims._drift_slope(recipes.float32_recipe).holds
     assert not claims._drift_slope(claims._float32).holds  # flat: slope 0
-    assert claims._drift_bound(2.0**-24, 2)(recipes.float32_recipe).holds
+    assert claims._drift_bound(2.0**-24, 2, dict(recipes.NUMPY_FLOAT32_ULPS))(
+        recipes.float32_recipe
+    ).holds
 
 
 def test_the_float32_recipe_rounds_its_exponent_twice_by_hand() -> None:
@@ -410,7 +412,7 @@ def test_the_float32_recipe_rounds_its_exponent_twice_by_hand() -> None:
 def test_direct_float64_drifts_under_its_model_and_pe_does_not() -> None:
     assert claims._drift_slope(numeric.sinusoidal_direct).holds
     assert not claims._drift_slope(numeric.sinusoidal).holds
-    bound = claims._drift_bound(2.0**-53, 1)
+    bound = claims._drift_bound(2.0**-53, 0, claims.FLOAT64_DIRECT_ULPS)
     assert bound(numeric.sinusoidal_direct).holds
     assert not bound(recipes.float32_recipe).holds  # above the float64 model
 
@@ -569,7 +571,9 @@ def test_the_census_sample_is_what_its_docstring_says(d: int) -> None:
 def test_the_drift_rows_start_at_every_decade_the_evidence_names() -> None:
     """The drift checks say "32 rows from each of p = 10^3..10^6": their starts are those
     four powers of ten, each once (a start moved onto another decade would drop one)."""
-    evidence = precision._drift_bound(2.0**-24, 2)(recipes.float32_recipe)
+    evidence = precision._drift_bound(2.0**-24, 2, dict(recipes.NUMPY_FLOAT32_ULPS))(
+        recipes.float32_recipe
+    )
     assert "32 rows from each of p = 10^3..10^6" in evidence.detail
     assert sorted(precision.DRIFT_STARTS.tolist()) == [10**e for e in range(3, 7)]
 

@@ -132,14 +132,22 @@ def _drift_errors(table: Table) -> list[npt.NDArray[np.float64]]:
 DRIFT_WIDTHS = (64, 440, 560)
 
 
-def _drift_bound(unit: float, roundings: int) -> Callable[[Table], Evidence]:
+#: The direct float64 evaluation's frequencies come correctly rounded from extended
+#: precision (half an ulp, no exponent rounded), and its sine and cosine are NumPy's float64
+#: ones (claim ``library-sine-accurate``).
+FLOAT64_DIRECT_ULPS = {"exp": 0.5, "sin": _extended_precision.LIBRARY_SINE_ULPS}
+
+
+def _drift_bound(
+    unit: float, roundings: int, ulps: dict[str, float]
+) -> Callable[[Table], Evidence]:
     """Every entry of 32 rows from each of p = 10^3 .. 10^6, at each of :data:`DRIFT_WIDTHS`,
     within :func:`pe.recipes.drift_bound` with the exponent rounded ``roundings`` times and
-    NumPy's float32 ``exp`` and ``sin`` within their stated ulps."""
-    ulps = recipes.NUMPY_FLOAT32_ULPS
+    the frequency and the sine within ``ulps``."""
     first, last = 1 + 2 * ulps["exp"], 2 * ulps["sin"]
     exponent = round(np.log2(unit))
-    factor = "|ln ω|" if roundings == 1 else f"{roundings}|ln ω|"
+    factor = {0: "", 1: " + |ln ω|"}.get(roundings, f" + {roundings}|ln ω|")
+    law = {0: "", 1: r" + |\ln\omega_i|"}.get(roundings, rf" + {roundings}|\ln\omega_i|")
 
     def run(table: Table) -> Evidence:
         ratio = 0.0
@@ -151,13 +159,12 @@ def _drift_bound(unit: float, roundings: int) -> Callable[[Table], Evidence]:
             ratio,
             Tolerance(
                 1.0,
-                rf"({first:g} + {roundings if roundings > 1 else ''}|\ln\omega_i|)\,"
-                rf"2^{{{exponent}}}\,\omega_i p + {last:g} \cdot 2^{{{exponent}}}"
+                rf"({first:g}{law})\,2^{{{exponent}}}\,\omega_i p + {last:g} \cdot 2^{{{exponent}}}"
                 r" \text{ per entry}",
             ),
             f"d in {DRIFT_WIDTHS}, 32 rows from each of p = 10^3..10^6, and from p = "
-            f"{EXP_WITNESS[1]} at d = {EXP_WITNESS[0]}: worst entry / (({first:g} "
-            f"+ {factor})·2^{exponent}·ω p + {last:g}·2^{exponent}) "
+            f"{EXP_WITNESS[1]} at d = {EXP_WITNESS[0]}: worst entry / (({first:g}"
+            f"{factor})·2^{exponent}·ω p + {last:g}·2^{exponent}) "
             f"{on_site(f'= {ratio:.3g}', below(ratio, 1.0, '.3g', stable=False))}",
         )
 
@@ -372,7 +379,7 @@ claim(
         wrong=(Candidate("pe float32 (no drift)", _float32),),
     ),
     Check(
-        _drift_bound(2.0**-24, 2),
+        _drift_bound(2.0**-24, 2, dict(recipes.NUMPY_FLOAT32_ULPS)),
         true=recipes.float32_recipe,
         wrong=(Candidate("the float16 recipe", _recipe16),),
     ),
@@ -471,11 +478,17 @@ claim(
         true=numeric.sinusoidal_direct,
         wrong=(Candidate("pe float64 (no drift)", numeric.sinusoidal),),
     ),
-    Check(_drift_bound(2.0**-53, 1), true=numeric.sinusoidal_direct, wrong=(FLOAT32_RECIPE,)),
+    Check(
+        _drift_bound(2.0**-53, 0, FLOAT64_DIRECT_ULPS),
+        true=numeric.sinusoidal_direct,
+        wrong=(FLOAT32_RECIPE,),
+    ),
     statement=(
-        r"\begin{gathered}|\widehat{PE}_{\text{direct}} - PE| \le (3 + |\ln\omega_i|)"
-        r"\,2^{-53}\,\omega_i p + 2^{-53}, \\ \text{and its largest error grows like } p"
-        r" \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
+        r"\begin{gathered}|\widehat{PE}_{\text{direct}} - PE| \le"
+        rf" {1 + 2 * FLOAT64_DIRECT_ULPS['exp']:g}\cdot 2^{{-53}}\,\omega_i p"
+        rf" + {2 * FLOAT64_DIRECT_ULPS['sin']:g}\cdot 2^{{-53}} \\ \text{{(frequencies"
+        r" correctly rounded, sine and cosine within 0.52 ulp), and its largest error grows"
+        r" like } p \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
     ),
 )
 
@@ -678,17 +691,23 @@ claim(
 )
 
 
-#: Seeded arguments of [-pi, pi] at which the library's float64 sine and cosine are measured.
+#: Seeded arguments at which the library's float64 sine and cosine are measured, in each of
+#: [-pi, pi] (the anchors') and [0, LARGEST_ANGLE] (the direct table's, p up to 2.2e6).
 SINE_ARGUMENTS = 20_000
+LARGEST_ANGLE = 2.2e6
 
 
 def _library_sine(ulps: float) -> Evidence:
-    """NumPy's float64 sin and cos at SINE_ARGUMENTS seeded points of [-pi, pi] against mpmath
-    (40 digits): the largest error in units in the last place of the exact value, and the
-    anchor bound delta it gives (``ulps`` plus one rounding of half a unit, values below 1)."""
-    x = np.random.default_rng(2017).uniform(-np.pi, np.pi, SINE_ARGUMENTS)
+    """NumPy's float64 sin and cos at SINE_ARGUMENTS seeded points of each of [-pi, pi] and
+    [0, LARGEST_ANGLE] against mpmath (60 digits): the largest error in units in the last
+    place of the exact value, and the anchor bound delta it gives (``ulps`` plus one
+    rounding of half a unit, values below 1)."""
+    rng = np.random.default_rng(2017)
+    x = np.concatenate(
+        [rng.uniform(-np.pi, np.pi, SINE_ARGUMENTS), rng.uniform(0, LARGEST_ANGLE, SINE_ARGUMENTS)]
+    )
     worst = 0.0
-    with mpmath.workdps(40):
+    with mpmath.workdps(60):
         for arg, s, c in zip(x.tolist(), np.sin(x).tolist(), np.cos(x).tolist(), strict=True):
             for value, exact in ((s, mpmath.sin(arg)), (c, mpmath.cos(arg))):
                 ulp = float(np.spacing(abs(float(exact))))
@@ -696,8 +715,8 @@ def _library_sine(ulps: float) -> Evidence:
     delta = (ulps + 0.5) * 2.0**-53
     return checked(
         worst <= ulps and delta == _extended_precision.ANCHOR_ERROR_BOUND,
-        f"float64 sin and cos at {SINE_ARGUMENTS} seeded points of [-π, π] against mpmath (40 "
-        f"digits): largest error {measured(worst, ulps)} ulp; δ = ({ulps:g} + 0.5)·2^-53 "
+        f"float64 sin and cos at {SINE_ARGUMENTS} seeded points of each of [-π, π] and [0, "
+        f"{LARGEST_ANGLE:.2g}] against mpmath (60 digits): largest error {measured(worst, ulps)} ulp; δ = ({ulps:g} + 0.5)·2^-53 "
         f"= {delta / 2.0**-53:.3g}·2^-53 (pe's anchor bound: "
         f"{_extended_precision.ANCHOR_ERROR_BOUND / 2.0**-53:.3g}·2^-53)",
     )
@@ -705,7 +724,7 @@ def _library_sine(ulps: float) -> Evidence:
 
 claim(
     "library-sine-accurate",
-    "NumPy's float64 sine and cosine, on the anchors' range, within 0.52 ulp",
+    "NumPy's float64 sine and cosine within 0.52 ulp",
     Check(
         _library_sine,
         true=_extended_precision.LIBRARY_SINE_ULPS,
@@ -713,8 +732,9 @@ claim(
     ),
     statement=(
         r"\begin{gathered}|\mathrm{sin}_{64}(x) - \sin x|,\ |\mathrm{cos}_{64}(x) - \cos x|"
-        rf" \le {_extended_precision.LIBRARY_SINE_ULPS:g} \text{{ ulp}} \quad (|x| \le \pi;"
-        rf"\ \text{{measured against mpmath at {SINE_ARGUMENTS} seeded points}}); \\"
+        rf" \le {_extended_precision.LIBRARY_SINE_ULPS:g} \text{{ ulp}} \quad (\text{{measured"
+        rf" against mpmath at {SINE_ARGUMENTS} seeded points of each of }} [-\pi, \pi]"
+        rf" \text{{ and }} [0, 2.2\times 10^6]); \\"
         rf" \text{{an anchor adds one rounding: }} \delta = 1.02 \cdot 2^{{-53}}\end{{gathered}}"
     ),
 )
