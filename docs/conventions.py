@@ -26,7 +26,7 @@
 #   [checked](claims.py#claim-conventions-as-described);
 # * the **offset**: the position of the first row (the rows fairseq's tokens read start at 2;
 #   its stored table starts at 0, with a zeroed padding row before the first token)
-#   [checked](claims.py#claim-conventions-as-described).
+#   [checked](claims.py#claim-implementations-surveyed).
 #
 # None of these changes what the encoding can do (the rotation identity holds in each layout
 # and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention

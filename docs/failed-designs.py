@@ -13,8 +13,12 @@
 # %% [markdown]
 # # Designs that fail
 #
-# [Chapter 1](why-order.py) showed that attention needs each token's position added to its
-# input. The obvious ways to write a position as numbers fail, and *how* they fail tells us
+# [Chapter 1](why-order.py) showed that attention without positions gives every order of
+# the same words the same outputs, only permuted
+# [checked](claims.py#claim-attention-permutation-equivariant).
+#
+# The designs on this page add a position to each token's input. The obvious ways to write
+# a position as numbers fail, and *how* they fail tells us
 # what a good encoding must do. This chapter measures two of them, then checks the
 # sinusoidal encoding against each of the requirements that follow.
 #

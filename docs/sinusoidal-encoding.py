@@ -189,7 +189,7 @@ examples.encoding_tabs()
 # every frequency, inserts one between each pair of neighbours and adds one below the old
 # slowest [checked](claims.py#claim-width-refines-frequencies).
 #
-# **"Zero-centred" holds only over full periods.** Calling the values zero-centred appeals
+# **"Zero-centred" holds over full periods, not over a short sentence.** Calling the values zero-centred appeals
 # to the advice of [LeCun et al. (1998)](bibliography.md#lecun1998) that inputs averaging
 # near zero help training [checked](claims.py#claim-lecun-zero-mean-inputs).
 #

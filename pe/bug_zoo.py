@@ -181,6 +181,7 @@ BUGS: tuple[Bug, ...] = (
         "fairseq-style offset (first token at position 2)",
         fairseq_offset,
         "the map starts two rows late: row 0 is not sin 0 = 0, cos 0 = 1",
-        "holds with the halves permutation: an offset never changes T_k",
+        "holds with blocks at its own (t2t) frequencies, conjugated by the halves permutation: "
+        "an offset never changes T_k",
     ),
 )

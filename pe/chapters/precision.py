@@ -465,7 +465,8 @@ claim(
         r"(\omega_1)\cdot p\bigr) = 1045 \ne \mathrm{fl}_{16}(p\,\omega_1) = 1044; \\"
         r" |\Delta\cos| = 0.715 \text{ there},\ \max_{p, i} |\Delta\cos| = 0.7819"
         r" \text{ over 2048 positions} \\ \text{(issue 1003 reports the cached tables formed in"
-        r" half precision, and the 1045)}\end{gathered}"
+        r" half precision; its reproducer, } d = 32 \text{ and 2048 positions, prints the 1045"
+        r" and the 0.7819)}\end{gathered}"
     ),
     source="gptneox1003",
 )

@@ -968,12 +968,13 @@ def _subspace_rank(stated: tuple[tuple[float, int], ...]) -> Evidence:
 
 claim(
     "encoding-subspace-share",
-    "The encodings fill a small subspace; an embedding mostly lies outside it",
+    "The encodings lie near a small subspace; an embedding mostly lies outside it",
     Check(_subspace, true=random_embeddings, wrong=(MADE_OF_ROWS,)),
     Check(_subspace_rank, true=SUBSPACE_RANKS, wrong=(RANK_WITHOUT_CUTOFF,)),
     statement=(
         r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d} \text{ for isotropic } e \\"
-        r" \Pi_r: \text{ projection on the span of } PE(0), \dots, PE(n-1) \\"
+        r" \Pi_r: \text{ projection on the } r \text{ leading right singular vectors of }"
+        r" [PE(0), \dots, PE(n-1)] \\"
         r" n = 200,\ d = 512:\ r = 67 \text{ singular values above } 10^{-3} \sigma_1,"
         r"\ 76 \text{ above } 10^{-10} \sigma_1 \end{gathered}"
     ),
