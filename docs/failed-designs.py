@@ -52,8 +52,7 @@ page.raw_index_table()
 #
 # $$\frac{p^2}{p^2 + \lVert e\rVert^2} \;\longrightarrow\; 1 \qquad (p \to \infty):$$
 #
-# far positions swamp the word they are attached to, and every layer reading the vector sees
-# mostly the position.
+# far positions swamp the word they are attached to.
 #
 # The sinusoidal encoding, by contrast, has the same norm at every position,
 # $\sqrt{d/2}$, so its weight next to the word does not grow with $p$
@@ -65,7 +64,7 @@ page.position_share()
 # %% [markdown]
 # ## Design 2: the index divided by the length
 #
-# Divide by the length $n$ of the sentence, $p/n$, and every value lies in $[0, 1)$. But the
+# Divide by the length $n$ of the sentence, $p/n$, and the values stay small. But the
 # step between neighbours becomes [checked](claims.py#claim-normalised-index-gap)
 #
 # $$\frac{p+1}{n} - \frac{p}{n} = \frac1n :$$
@@ -169,9 +168,7 @@ page.single_pair_note()
 # And a position a billion tokens in has its value: `pe.numeric` computes every entry within
 # ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$ (a bound derived in
 # [the precision chapter](precision.py), measured here at eight positions from 0 to
-# $2^{53}$), where forming the angle $\omega_i p$ in float64
-# would lose about $\varepsilon\,\omega_i p$, order one at $2^{53}$
-# [checked](claims.py#claim-encoding-any-position). A learned table of 512 rows, by contrast,
+# $2^{53}$) [checked](claims.py#claim-encoding-any-position). A learned table of 512 rows, by contrast,
 # has nothing to say about position 512 ([chapter 6](fixed-or-learned.py)).
 #
 # ### 5. Deterministic

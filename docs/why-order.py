@@ -123,9 +123,8 @@ report.how_we_know("dog-bites-man-same-outputs", "encoding-breaks-symmetry")
 #
 # $$h_t = \tanh(W_x x_t + W_h h_{t-1} + b), \qquad h_0 = 0 ,$$
 #
-# so the word read first has passed through more updates than the word read last, so the final
-# state depends on the order. The toy cell in `pe` (16 state units, seeded weights) gives
-# different final states for the two sentences. Switch the recurrence off ($W_h = 0$) and
+# and the final state can depend on the order. The toy cell in `pe` (16 state units,
+# seeded weights) gives different final states for the two sentences. Switch the recurrence off ($W_h = 0$) and
 # sum the states, and the reader forgets the order again: the wrong candidate is rejected
 # [checked](claims.py#claim-rnn-reads-order).
 
