@@ -55,3 +55,12 @@ def test_offset_distances_do_not_depend_on_the_start() -> None:
         wrong.NORMALISED_INDEX.value, [1], [0, 1], 2, n=40
     )
     np.testing.assert_allclose(normalised, 0.025)
+
+
+def test_a_pair_completes_no_turn_while_its_trained_arc_stays_below_one() -> None:
+    """Trained positions are 0 .. n-1, so pair 0 (omega = 1) covers the arc [0, n-1]: at
+    n = 7 that is 6 < 2 pi, no turn; at n = 8 it is 7, a whole turn (read as n omega, the
+    off-by-one an earlier audit found, n = 7 would already turn)."""
+    assert 6 < 2 * np.pi < 7
+    assert position_designs.arc_counts(2, 7, 0) == (1, 0)
+    assert position_designs.arc_counts(2, 8, 0) == (0, 0)

@@ -60,6 +60,16 @@ def _assert_exact_counterexample(residual: Any, found: Counterexample) -> None:
         assert sp.minimal_polynomial(value, x) != x
 
 
+def test_a_proof_cannot_be_changed_after_it_is_made() -> None:
+    """A verdict is final: a Proof is frozen (the registry caches proofs and pages render
+    them; a proof turned to "holds" after the fact would be shown as proved)."""
+    import dataclasses
+
+    proof = identity_proofs.rotation_identity()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        proof.holds = not proof.holds  # type: ignore[misc]
+
+
 def test_shift_block_is_the_clockwise_rotation() -> None:
     theta = sp.Symbol("theta", real=True)
     assert shift_block(1, theta) == rotation(-theta)
