@@ -318,7 +318,7 @@ def base_table(bases: tuple[float, ...] = (100.0, 10_000.0, 1_000_000.0)) -> Htm
         for b in bases
     ]
     return Html(
-        "<p>Changing the base changes the slowest frequency, not any limit on positions "
+        "<p>Changing the base changes the slowest frequency and the longest wavelength "
         "(\\(d = 512\\)):</p>"
         + table(["base", "slowest frequency", "longest wavelength (positions)"], rows)
     )
