@@ -165,7 +165,7 @@ report.fold("Show what each bug does, and what identify says", page.bug_table())
 # %% tags=["hide_input"]
 report.how_we_know(
     "packt-doubled-exponent", "doubled-exponent-base", "camara-column-index",
-    "column-index-bug-breaks-identity",
+    "column-index-bug-breaks-identity", "bug-zoo-shift-matrices",
 )  # fmt: skip
 
 # %% [markdown]

@@ -34,9 +34,13 @@ __all__ = [
     "integer_division",
     "multiplied",
     "odd_width",
+    "pair_shift",
 ]
 
 Table = npt.NDArray[np.float64]
+Columns = npt.NDArray[np.int64]
+#: A table's pairs: the sine columns, their cosine columns and each pair's frequency.
+Pairs = tuple[Columns, Columns, npt.NDArray[np.float64]]
 
 
 def doubled_exponent(n: int, d: int) -> Table:
@@ -107,6 +111,40 @@ def fairseq_offset(n: int, d: int) -> Table:
     return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
 
 
+def _interleaved(omegas: npt.NDArray[np.float64]) -> Pairs:
+    """Pair ``i`` in columns ``2i`` (sine) and ``2i + 1`` (cosine)."""
+    i = np.arange(omegas.size)
+    return 2 * i, 2 * i + 1, omegas
+
+
+def _halves(omegas: npt.NDArray[np.float64]) -> Pairs:
+    """Pair ``i`` in columns ``i`` (sine) and ``h + i`` (cosine), ``h`` pairs."""
+    i = np.arange(omegas.size)
+    return i, omegas.size + i, omegas
+
+
+def pair_shift(d: int, k: int, pairs: Pairs) -> Table:
+    r"""The ``(d, d)`` matrix turning each (sine, cosine) pair of columns by :math:`k\omega`.
+
+    :math:`\sin\omega(p+k) = \sin\omega p\cos k\omega + \cos\omega p\sin k\omega` and
+    :math:`\cos\omega(p+k) = \cos\omega p\cos k\omega - \sin\omega p\sin k\omega`; a column
+    in no pair gets a zero row (no fixed matrix turns a lone sine).
+
+    Examples
+    --------
+    >>> from pe import numeric
+    >>> m = pair_shift(4, 3, _interleaved(numeric.frequencies(4)))
+    >>> bool(np.allclose(m, numeric.shift_matrix(3, 4)))
+    True
+    """
+    sines, cosines, omegas = pairs
+    m = np.zeros((d, d))
+    c, s = np.cos(k * omegas), np.sin(k * omegas)
+    m[sines, sines], m[sines, cosines] = c, s
+    m[cosines, cosines], m[cosines, sines] = c, -s
+    return m
+
+
 @dataclass(frozen=True)
 class Bug:
     """One entry of the zoo.
@@ -123,6 +161,11 @@ class Bug:
         What the bug does to the heat map, in words.
     identity
         What it does to the rotation identity, in words.
+    pairs
+        ``pairs(d)``: the (sine, cosine) column pairs and frequencies that ``identity``
+        names, written from the bug's description rather than its code (the claim
+        ``bug-zoo-shift-matrices`` turns them with :func:`pair_shift`); None where no fixed
+        matrix shifts the table.
     """
 
     name: str
@@ -130,6 +173,7 @@ class Bug:
     make: Callable[[int, int], Table]
     heat_map: str
     identity: str
+    pairs: Callable[[int], Pairs] | None
 
 
 BUGS: tuple[Bug, ...] = (
@@ -139,6 +183,7 @@ BUGS: tuple[Bug, ...] = (
         doubled_exponent,
         "the columns slow down twice as fast: the right half of the map is flat",
         "holds, but with the blocks of base 1e8: the paper's T_k no longer fits",
+        lambda d: _interleaved(1e8 ** (-2 * np.arange(d // 2) / d)),
     ),
     Bug(
         "multiplied",
@@ -147,6 +192,7 @@ BUGS: tuple[Bug, ...] = (
         "every column but pair 0's two (at exactly one radian) turns faster than one radian "
         "per position: noise-like stripes everywhere",
         "holds with blocks at the grown frequencies, but most of them alias above π",
+        lambda d: _interleaved(10000.0 ** (2 * np.arange(d // 2) / d)),
     ),
     Bug(
         "integer-division",
@@ -154,6 +200,7 @@ BUGS: tuple[Bug, ...] = (
         integer_division,
         "the left half repeats one fast pair (its sine and cosine), the right half one slow pair",
         "holds with only two distinct blocks, one per half",
+        lambda d: _interleaved(np.where(np.arange(d // 2) < d // 4, 1.0, 1e-4)),
     ),
     Bug(
         "column-index",
@@ -161,6 +208,7 @@ BUGS: tuple[Bug, ...] = (
         column_index_exponent,
         "like the paper's table squeezed to the left; sine and cosine of a pair drift apart",
         "fails: no matrix maps row p to row p + k, since each sine lacks its cosine",
+        None,
     ),
     Bug(
         "halves-for-interleaved",
@@ -168,6 +216,7 @@ BUGS: tuple[Bug, ...] = (
         halves_for_interleaved,
         "two copies of the fan of frequencies side by side, sines left, cosines right",
         "holds only after conjugating T_k by the permutation, P T_k P^T",
+        lambda d: _halves(10000.0 ** (-2 * np.arange(d // 2) / d)),
     ),
     Bug(
         "odd-width",
@@ -175,6 +224,7 @@ BUGS: tuple[Bug, ...] = (
         odd_width,
         "one lone sine column at the right edge",
         "holds for the pairs; the lone sine has no cosine to turn with",
+        lambda d: _interleaved(10000.0 ** (-2 * np.arange(d // 2) / d)),
     ),
     Bug(
         "fairseq-offset",
@@ -183,5 +233,6 @@ BUGS: tuple[Bug, ...] = (
         "the map starts two rows late: row 0 is not sin 0 = 0, cos 0 = 1",
         "holds with blocks at its own (t2t) frequencies, conjugated by the halves permutation: "
         "an offset never changes T_k",
+        lambda d: _halves(10000.0 ** (-np.arange(d // 2) / (d // 2 - 1))),
     ),
 )

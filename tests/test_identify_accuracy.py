@@ -59,6 +59,7 @@ def test_a_bug_whose_sign_is_not_in_the_notes_is_not_named() -> None:
         lambda n, d: conventions.get("paper").table(n, d),
         "none",
         "holds",
+        None,
     )
     assert not identify_accuracy.bug_named(paper)
 

@@ -645,6 +645,67 @@ claim(
 )
 
 
+#: The bug zoo's shift check: width (17 for the odd width), rows and offset.
+ZOO_WIDTH, ZOO_ROWS, ZOO_SHIFT = 16, 400, 3
+ZooPairs = Callable[[bug_zoo.Bug, int], bug_zoo.Pairs]
+
+
+def _named_pairs(bug: bug_zoo.Bug, d: int) -> bug_zoo.Pairs:
+    """The pairs a bug's identity cell names (``bug.pairs``)."""
+    assert bug.pairs is not None
+    return bug.pairs(d)
+
+
+def _paper_frequencies(bug: bug_zoo.Bug, d: int) -> bug_zoo.Pairs:
+    """The bug's own column pairs, turned at the paper's frequencies instead."""
+    sines, cosines, omegas = _named_pairs(bug, d)
+    return sines, cosines, numeric.frequencies(2 * omegas.size)
+
+
+#: "The paper's T_k fits every bug": the bugs' column pairs at the paper's frequencies.
+PAPER_BLOCKS_FOR_EVERY_BUG = Candidate(
+    "the paper's frequencies in each bug's pairs", _paper_frequencies
+)
+
+
+def _zoo_shifts(pairs_of: ZooPairs) -> Evidence:
+    """Each bug of the zoo whose identity cell says "holds": its table shifted by the matrix
+    turning the named pairs, on the columns in a pair (the odd width's lone sine is not)."""
+    worst, parts = 0.0, []
+    for bug in (b for b in bug_zoo.BUGS if b.pairs is not None):
+        d = ZOO_WIDTH + (bug.name == "odd-width")
+        pairs = pairs_of(bug, d)
+        matrix = bug_zoo.pair_shift(d, ZOO_SHIFT, pairs)
+        x = bug.make(ZOO_ROWS, d)
+        paired = np.any(matrix != 0, axis=1)
+        error = float(np.abs(x[:-ZOO_SHIFT] @ matrix.T - x[ZOO_SHIFT:])[:, paired].max())
+        bound = 16 * EPS64 * (1 + (ZOO_ROWS + ZOO_SHIFT) * float(pairs[2].max()))
+        worst = max(worst, error / bound)
+        parts.append(f"{bug.name} {measured(error, bound, '.2g')}")
+    return within(
+        worst,
+        Tolerance(1.0, r"16\,\varepsilon_{64}\,(1 + (n + k)\max_i \omega_i) \text{ per bug}"),
+        f"d = {ZOO_WIDTH} ({ZOO_WIDTH + 1} for the odd width), {ZOO_ROWS} rows, k = {ZOO_SHIFT}, "
+        f"largest |M x(p) - x(p+k)| on the paired columns: {'; '.join(parts)}",
+    )
+
+
+claim(
+    "bug-zoo-shift-matrices",
+    "Where the bug zoo says the rotation identity holds, the named blocks shift the table",
+    Check(_zoo_shifts, true=_named_pairs, wrong=(PAPER_BLOCKS_FOR_EVERY_BUG,)),
+    statement=(
+        r"\begin{gathered}M\,x(p) = x(p + k) \text{ to rounding, } M \text{ turning each"
+        r" named (sine, cosine) pair by } k\omega: \\ \text{doubled exponent: } \omega_i ="
+        r" (10^8)^{-2i/d};\ \text{multiplied: } \omega_i = 10^{4 \cdot 2i/d};\ \text{integer"
+        r" division: } \omega = 1 \text{ (left half)}, 10^{-4} \text{ (right)}; \\"
+        r" \text{halves: columns } i, h + i;\ \text{odd width: the } \lfloor d/2 \rfloor"
+        r" \text{ pairs, not the lone sine;} \\ \text{fairseq: halves, } \omega_i ="
+        r" 10^{-4i/(h-1)} \quad (d = 16, 17;\ 400 \text{ rows};\ k = 3)\end{gathered}"
+    ),
+)
+
+
 #: Tables that are not sinusoidal encodings, for ``identify``.
 UNIFORM_NOISE_TABLE = Candidate("uniform random table", non_encodings()["uniform noise"])
 NOISY_PAPER_TABLE = Candidate(

@@ -54,8 +54,11 @@ D_SHOW, N_SHOW = 64, 100
 #: Width of :func:`permutation_table` on the page; rows, width and offset of :func:`bug_table`
 #: (the column-index bug gets more rows), and the width identify reads each bug at.
 PERMUTATION_WIDTH = 8
-BUG_ROWS, BUG_WIDTH, BUG_SHIFT, COLUMN_INDEX_ROWS = 400, 16, 3, 4000
+BUG_ROWS, BUG_WIDTH, BUG_SHIFT = proofs.ZOO_ROWS, proofs.ZOO_WIDTH, proofs.ZOO_SHIFT
+COLUMN_INDEX_ROWS = 4000
 BUG_IDENTIFY_WIDTH = BUG_WIDTH + 48
+#: The claim behind the zoo's "rotation identity" cells that say the identity holds.
+ZOO_CLAIM = "bug-zoo-shift-matrices"
 #: Rows of the tables identify's accuracy is measured on.
 ACCURACY_ROWS = 256
 
@@ -193,7 +196,7 @@ def bug_table(n: int = BUG_ROWS, d: int = BUG_WIDTH, k: int = BUG_SHIFT) -> Html
                 _code(bug.title),
                 "n/a (odd width)" if np.isnan(paper_error) else f"{paper_error:.2g}",
                 f"{best:.2g}",
-                _code(bug.identity),
+                Html(_code(bug.identity) + (report.mark(ZOO_CLAIM) if bug.pairs else "")),
             )
         )
     numbers = table(
