@@ -107,6 +107,13 @@ def _agree(fit: ColumnFit, a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -
     return np.asarray(np.abs(wa - wb) <= tolerance + 1e-300)
 
 
+def _quarter_turn_tolerance(
+    fit: ColumnFit, a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]
+) -> Float64Array:
+    """How far from a quarter turn the phase gap of columns ``a`` and ``b`` may lie."""
+    return np.asarray(QUARTER_TURN + fit.sigma_psi[a] + fit.sigma_psi[b], dtype=np.float64)
+
+
 def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
     """Best pairing, the order (sine first?), frequency agreement and reversed pairs."""
     best: tuple[tuple[float, float, float], Pairing, int] | None = None
@@ -114,7 +121,7 @@ def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
         a, b = pairing.first, pairing.second
         agree = _agree(fit, a, b)
         gap = wrap(fit.psi[b] - fit.psi[a])
-        tol = QUARTER_TURN + fit.sigma_psi[a] + fit.sigma_psi[b]
+        tol = _quarter_turn_tolerance(fit, a, b)
         plus = np.abs(gap - np.pi / 2) <= tol
         minus = np.abs(gap + np.pi / 2) <= tol
         sign = 1 if plus.sum() >= minus.sum() else -1
@@ -131,7 +138,7 @@ def _choose_pairing(fit: ColumnFit, width: int) -> _Choice:
     # turned the other way: nearer the other quarter turn, and within the same tolerance of
     # it (a pair nearly in phase turns neither way: its columns disagree with one offset)
     other = np.abs(gap + sign * np.pi / 2)
-    tol = QUARTER_TURN + fit.sigma_psi[a] + fit.sigma_psi[b]
+    tol = _quarter_turn_tolerance(fit, a, b)
     reversed_pairs = agree & (other < np.abs(gap - sign * np.pi / 2)) & (other <= tol)
     return _Choice(pairing, sign > 0, agree, reversed_pairs)
 
