@@ -717,7 +717,8 @@ def _library_sine(ulps: float) -> Evidence:
     return checked(
         worst <= ulps and delta == _extended_precision.ANCHOR_ERROR_BOUND,
         f"float64 sin and cos at {SINE_ARGUMENTS} seeded points of each of [-π, π] and [0, "
-        f"{LARGEST_ANGLE:.2g}] against mpmath (60 digits): largest error {measured(worst, ulps)} ulp; δ = ({ulps:g} + 0.5)·2^-53 "
+        f"{LARGEST_ANGLE:.2g}] against mpmath (60 digits): largest error "
+        f"{measured(worst, ulps)} ulp; δ = ({ulps:g} + 0.5)·2^-53 "
         f"= {delta / 2.0**-53:.3g}·2^-53 (pe's anchor bound: "
         f"{_extended_precision.ANCHOR_ERROR_BOUND / 2.0**-53:.3g}·2^-53)",
     )
