@@ -147,6 +147,8 @@ def test_every_module_gets_tests_that_exist() -> None:
         f"tests/test_claims.py::test_claim_holds[{i}]" for i in ids
     }
     assert "tests/test_check_pages.py" in run.selection_for("pe/site/page_check.py", ROOT)
+    # imported by name in a parenthesised list, over many lines, and used as its attribute
+    assert "tests/test_hostile_inputs.py" in run.selection_for("pe/position_designs.py", ROOT)
 
 
 def test_the_scope_covers_the_library_the_registry_and_the_page_check() -> None:

@@ -333,18 +333,16 @@ def selection_for(path: str, root: Path = ROOT) -> tuple[str, ...]:
     first = len(parts) - 1
     while first > 1 and parts[first].startswith("_"):
         first -= 1
-    names = [".".join(parts[: n + 1]) for n in range(first, len(parts))]
-    patterns = [rf"\b{re.escape(n)}\b(?!\.\w)" for n in names]
-    patterns += [
-        rf"from {re.escape('.'.join(parts[:n]))} import [^\n]*\b{re.escape(parts[n])}\b"
-        for n in range(first, len(parts))
-    ]
-    found = re.compile("|".join(patterns))
+    names = {".".join(parts[: n + 1]) for n in range(first, len(parts))}
+    found = re.compile("|".join(rf"\b{re.escape(n)}\b(?!\.\w)" for n in sorted(names)))
+
+    def reaches(text: str) -> bool:
+        return bool(found.search(text)) or not names.isdisjoint(imported(text))
+
     tests = sorted(
         str(p.relative_to(root))
         for p in (root / "tests").glob("test_*.py")
-        if str(p.relative_to(root)) not in SLOW_FILES
-        and found.search(p.read_text(encoding="utf-8"))
+        if str(p.relative_to(root)) not in SLOW_FILES and reaches(p.read_text(encoding="utf-8"))
     )
     if path.startswith("pe/chapters/") and (ids := chapter_claims().get(path)):
         tests += [f"tests/test_claims.py::test_claim_{kind}[{i}]" for i in ids for kind in KINDS]
@@ -354,6 +352,26 @@ def selection_for(path: str, root: Path = ROOT) -> tuple[str, ...]:
     tests.sort(key=lambda t: not Path(t).stem.startswith(own))  # its own tests first
     chosen = list(dict.fromkeys([*REACHED_BY.get(path, ()), *tests])) or list(FALLBACK)
     return (path, *chosen)
+
+
+def imported(text: str) -> set[str]:
+    """The modules a test module's text imports, by their full names, wherever the import
+    statement stands and however many lines it takes (``from pe import (a, b)`` gives
+    ``pe.a`` and ``pe.b``: a name imported from a package may be a module).
+
+    Examples
+    --------
+    >>> sorted(imported("from pe import (\\n    numeric,\\n    rotary,\\n)\\nimport pe.claims"))
+    ['pe', 'pe.claims', 'pe.numeric', 'pe.rotary']
+    """
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
 
 
 #: The per-claim tests of ``tests/test_claims.py`` run for a mutant of the claim's chapter.
