@@ -488,8 +488,8 @@ claim(
         r"\begin{gathered}|\widehat{PE}_{\text{direct}} - PE| \le"
         rf" {1 + 2 * FLOAT64_DIRECT_ULPS['exp']:g}\cdot 2^{{-53}}\,\omega_i p"
         rf" + {2 * FLOAT64_DIRECT_ULPS['sin']:g}\cdot 2^{{-53}} \\ \text{{(frequencies"
-        r" correctly rounded, sine and cosine within 0.52 ulp), and its largest error grows"
-        r" like } p \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
+        rf" correctly rounded, sine and cosine within {FLOAT64_DIRECT_ULPS['sin']:g} ulp), and its"
+        r" largest error grows like } p \text{ from } 10^3 \text{ to } 10^6\end{gathered}"
     ),
 )
 
@@ -726,7 +726,7 @@ def _library_sine(ulps: float) -> Evidence:
 
 claim(
     "library-sine-accurate",
-    "NumPy's float64 sine and cosine within 0.52 ulp",
+    f"NumPy's float64 sine and cosine within {_extended_precision.LIBRARY_SINE_ULPS:g} ulp",
     Check(
         _library_sine,
         true=_extended_precision.LIBRARY_SINE_ULPS,
@@ -737,7 +737,8 @@ claim(
         rf" \le {_extended_precision.LIBRARY_SINE_ULPS:g} \text{{ ulp}} \quad (\text{{measured"
         rf" against mpmath at {SINE_ARGUMENTS} seeded points of each of }} [-\pi, \pi]"
         rf" \text{{ and }} [0, 2.2\times 10^6]); \\"
-        rf" \text{{an anchor adds one rounding: }} \delta = 1.02 \cdot 2^{{-53}}\end{{gathered}}"
+        r" \text{an anchor adds one rounding: } \delta ="
+        rf" {_extended_precision.ANCHOR_ERROR_BOUND / 2.0**-53:.3g} \cdot 2^{{-53}}\end{{gathered}}"
     ),
 )
 
