@@ -66,6 +66,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import mpmath
 import numpy as np
 import numpy.typing as npt
 
@@ -75,6 +76,7 @@ from pe._tolerance import ELEMENTARY_ULPS, EPS64, ToleranceCheck, gamma, worst_c
 __all__ = [
     "CONSTANT_PE0",
     "NO_ENCODING",
+    "REFERENCE_OPERATIONS",
     "SEED",
     "SENTENCE",
     "SINUSOIDAL",
@@ -97,6 +99,7 @@ __all__ = [
     "equivariant",
     "final_state",
     "permutation_matrix",
+    "reference_attention",
     "rnn_final_gap",
     "rnn_states",
     "row_independence_gap",
@@ -167,6 +170,19 @@ def _matrix(name: str, value: npt.ArrayLike) -> Float64Array:
     return array.astype(np.float64)
 
 
+def _checked(x: npt.ArrayLike, weights: object) -> tuple[Float64Array, AttentionWeights]:
+    """``x`` as float64 rows, and ``weights`` if they are :class:`AttentionWeights` of its width."""
+    rows = _matrix("x", x)
+    if not isinstance(weights, AttentionWeights):
+        raise TypeError(f"weights must be AttentionWeights, got {type(weights).__name__}")
+    d = rows.shape[1]
+    for name in ("w_q", "w_k", "w_v"):
+        shape = np.shape(getattr(weights, name))
+        if shape != (d, d):
+            raise ValueError(f"weights.{name} must be ({d}, {d}) to match x, got {shape}")
+    return rows, weights
+
+
 def _softmax_rows(scores: Float64Array, mask: npt.NDArray[np.bool_] | None) -> Float64Array:
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
@@ -193,10 +209,8 @@ def attention(x: npt.ArrayLike, weights: AttentionWeights, *, causal: bool = Fal
     numpy.ndarray
         Shape ``(n, d)``, float64.
     """
-    rows = _matrix("x", x)
+    rows, weights = _checked(x, weights)
     n, d = rows.shape
-    if weights.w_q.shape != (d, d):
-        raise ValueError(f"weights must be ({d}, {d}) to match x, got {weights.w_q.shape}")
     q, k, v = rows @ weights.w_q, rows @ weights.w_k, rows @ weights.w_v
     mask = np.tril(np.ones((n, n), dtype=bool)) if causal else None
     return _softmax_rows(q @ k.T / np.sqrt(d), mask) @ v
@@ -223,7 +237,7 @@ def attention_error_bound(x: npt.ArrayLike, weights: AttentionWeights) -> Float6
     >>> bound.shape, bool(0 < bound.max() < 1e-13)
     ((4, 8), True)
     """
-    rows = _matrix("x", x)
+    rows, weights = _checked(x, weights)
     n, d = rows.shape
     u, g = EPS64 / 2, gamma(d)
     a = np.abs(rows)
@@ -239,6 +253,52 @@ def attention_error_bound(x: npt.ArrayLike, weights: AttentionWeights) -> Float6
     b_a = (r + r.max(axis=1, keepdims=True) + gamma(n - 1) + u) * weights_a
     bound = gamma(n) * (weights_a @ np.abs(v)) + b_a @ np.abs(v) + weights_a @ b_v
     return np.asarray(bound, dtype=np.float64)
+
+
+#: The most multiple-precision products :func:`reference_attention` takes on (a few seconds).
+REFERENCE_OPERATIONS = 10**6
+
+
+def reference_attention(
+    x: npt.ArrayLike, weights: AttentionWeights, *, digits: int = 40
+) -> Float64Array:
+    r""":func:`attention` (no mask) of the float64 inputs as they stand, computed by mpmath.
+
+    Every product, sum, square root, exponential and quotient carries ``digits`` significant
+    digits, and each output is rounded once to float64 at the end: within half an ulp plus
+    about :math:`10^{-\text{digits}}` (relative) of the exact outputs, the reference that
+    :func:`attention_error_bound` is measured against. It costs :math:`O(n^2 d + n d^2)`
+    multiple-precision operations: for a few tokens of a small width.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x, w = rng.standard_normal((3, 4)), AttentionWeights.gaussian(rng, 4)
+    >>> bool(np.all(np.abs(reference_attention(x, w) - attention(x, w)) <= attention_error_bound(x, w)))
+    True
+    """
+    rows, weights = _checked(x, weights)
+    n, d = rows.shape
+    if n * n * d + n * d * d > REFERENCE_OPERATIONS:
+        raise ValueError(
+            f"x of {n} tokens of width {d} would take {n * n * d + n * d * d} "
+            f"multiple-precision products, above {REFERENCE_OPERATIONS}: too many for the reference"
+        )
+    with mpmath.workdps(digits):
+        exact = mpmath.matrix(rows.tolist())
+        q, k, v = (
+            exact * mpmath.matrix(_matrix(name, w).tolist())
+            for name, w in (("w_q", weights.w_q), ("w_k", weights.w_k), ("w_v", weights.w_v))
+        )
+        scores = q * k.T / mpmath.sqrt(d)
+        out = np.empty((n, d))
+        for i in range(n):
+            top = max(scores[i, j] for j in range(n))
+            e = [mpmath.exp(scores[i, j] - top) for j in range(n)]
+            total = mpmath.fsum(e)
+            for c in range(d):
+                out[i, c] = float(mpmath.fsum(e[j] * v[j, c] for j in range(n)) / total)
+    return out
 
 
 def rnn_states(x: npt.ArrayLike, weights: RnnWeights) -> Float64Array:

@@ -281,6 +281,21 @@ BAD_MATRICES: Bad = [  # x, one token per row
 ]
 
 
+def _attention_cases(function: Callable[[Any, Any], Any]) -> dict[str, tuple[Call, Bad]]:
+    """Bad sequences and bad weights for an attention function ``(x, weights)``."""
+    return {
+        "x": (lambda v: function(v, attention.toy_attention(4)), BAD_MATRICES[:4]),
+        "weights": (
+            lambda v: function(np.zeros((2, 4)), v),
+            [
+                (None, TypeError, "None"),
+                (attention.toy_rnn(4), TypeError, "recurrent weights"),
+                (attention.toy_attention(3), ValueError, "another width"),
+            ],
+        ),
+    }
+
+
 def _attend(m: Any, _causal: bool) -> Any:
     return m
 
@@ -426,6 +441,20 @@ LIBRARY_TARGETS: dict[str, dict[str, tuple[Call, Bad]]] = {
         "perm": (
             lambda v: attention.equivariant(ATTEND, np.eye(3), v, 0),
             [([[1]], TypeError, "list"), (np.eye(2), ValueError, "too small")],
+        ),
+    },
+    **{
+        f"attention.{function.__name__}": _attention_cases(function)
+        for function in (
+            attention.attention,
+            attention.attention_error_bound,
+            attention.reference_attention,
+        )
+    },
+    "attention.reference_attention, size": {
+        "x": (
+            lambda v: attention.reference_attention(v, attention.toy_attention(64)),
+            [(np.zeros((200, 64)), ValueError, "200 tokens (too much work)")],
         ),
     },
     "attention.final_state": {

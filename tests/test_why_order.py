@@ -214,7 +214,7 @@ def test_bad_input_is_refused_with_a_clear_message() -> None:
     w = attn.toy_attention(4)
     with pytest.raises(ValueError, match="x must be a non-empty real 2-D array"):
         attn.attention(np.zeros(4), w)
-    with pytest.raises(ValueError, match="weights must be"):
+    with pytest.raises(ValueError, match=r"weights\.w_q must be \(5, 5\) to match x"):
         attn.attention(np.zeros((3, 5)), w)
     with pytest.raises(ValueError, match="x must be finite"):
         attn.attention(np.full((2, 4), np.nan), w)

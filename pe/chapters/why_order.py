@@ -46,27 +46,32 @@ import itertools
 from functools import partial
 from typing import Any
 
+import mpmath
 import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate
 from pe._machine_dependent import measured, measured_within, worst_case_text
-from pe._tolerance import Tolerance
+from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance
 from pe.attention import (
     CONSTANT_PE0,
     NO_ENCODING,
     SINUSOIDAL,
+    AttentionWeights,
     Encoding,
     Layer,
     RnnWeights,
     Sides,
     Summary,
+    attention,
+    attention_error_bound,
     attention_layer,
     check_equivariance,
     elman_layer,
     equivariant,
     final_state,
+    reference_attention,
     rnn_final_gap,
     rnn_states,
     row_independence_gap,
@@ -258,6 +263,77 @@ claim(
         r" \text{proved exactly for all } 3! \text{ orders of } n = 3 \text{ tokens"
         r" } (d \le 2)\text{; measured at } n = 32 \\ \text{(the test suite: random"
         r" orders at random } n \le 48,\ d \le 64) \end{gathered}"
+    ),
+)
+
+#: The seeded sequences (tokens, width) the rounding bound is measured on against mpmath.
+BOUND_CASES = ((5, 3), (8, 16), (16, 8))
+#: Seeded points of [-40, 0] (the shifted scores' range) where NumPy's exp is measured.
+EXP_POINTS = 20_000
+
+
+def _one_rounding(x: npt.NDArray[np.float64], weights: AttentionWeights) -> Any:
+    return EPS64 / 2 * np.abs(reference_attention(x, weights))
+
+
+#: "Float64 attention is correctly rounded": half an ulp of each exact output.
+CORRECTLY_ROUNDED = Candidate("half an ulp of each output (correctly rounded)", _one_rounding)
+
+
+def _bound_holds(bound: Any) -> Evidence:
+    """Float64 attention of seeded X and weights against mpmath's, entry by entry, over
+    ``bound(X, weights)``."""
+    ratios = []
+    for n, d in BOUND_CASES:
+        rng = np.random.default_rng(n * 100 + d)
+        x, weights = rng.standard_normal((n, d)), AttentionWeights.gaussian(rng, d)
+        error = np.abs(attention(x, weights) - reference_attention(x, weights))
+        limit = bound(x, weights)
+        ratios.append(float(np.max(np.where(error == 0, 0.0, error / np.maximum(limit, 1e-300)))))
+    worst = max(ratios)
+    return checked(
+        worst <= 1.0,
+        f"random X, W_q, W_k, W_v, (n, d) in {BOUND_CASES}, float64 against mpmath (40 digits):"
+        f" worst error / bound {measured(worst, 1.0)}",
+    )
+
+
+def _exp_accurate(ulps: float) -> Evidence:
+    """NumPy's float64 exp at EXP_POINTS seeded points of [-40, 0] against mpmath."""
+    x = np.random.default_rng(2017).uniform(-40.0, 0.0, EXP_POINTS)
+    worst = 0.0
+    with mpmath.workdps(50):
+        for arg, value in zip(x.tolist(), np.exp(x).tolist(), strict=True):
+            exact = mpmath.exp(arg)
+            spacing = float(np.spacing(float(exact)))
+            worst = max(worst, float(abs(mpmath.mpf(value) - exact)) / spacing)
+    return checked(
+        worst <= ulps,
+        f"float64 exp at {EXP_POINTS} seeded points of [-40, 0] against mpmath (50 digits): "
+        f"largest error {measured(worst, ulps)} ulp (the bound takes {ulps:g})",
+    )
+
+
+claim(
+    "attention-rounding-bound",
+    "Float64 attention stays within its rounding bound $B$",
+    Check(_bound_holds, true=attention_error_bound, wrong=(CORRECTLY_ROUNDED,)),
+    Check(
+        _exp_accurate,
+        true=ELEMENTARY_ULPS,
+        wrong=(Candidate("correctly rounded: half an ulp", 0.5),),
+    ),
+    statement=(
+        r"\begin{gathered} |\widehat{\operatorname{Attn}}(X) - \operatorname{Attn}(X)| \le B(X)"
+        r" \text{ entry by entry, to first order in } u \\ \text{(}B\text{: the products }"
+        r" XW, QK^{\mathsf T}\text{, the row maximum, the exponentials, the sums over the keys"
+        r" and the weighted rows of } XW_v\text{; measured against mpmath at } (n, d) \in \{"
+        + ", ".join(f"({n}, {d})" for n, d in BOUND_CASES)
+        + r"\}) \\ \text{NumPy's float64 exp within }"
+        + f"{ELEMENTARY_ULPS}"
+        + r" \text{ ulp (measured at }"
+        + f"{EXP_POINTS}"
+        + r" \text{ points of } [-40, 0])\end{gathered}"
     ),
 )
 
