@@ -30,8 +30,9 @@
 #
 # None of these changes what the encoding can do (the rotation identity holds in each layout
 # and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention
-# computes without an error on a table of another, and tutorials carry outright bugs. Below: the conventions side by side, who uses which, how
-# to convert, each known bug, and `pe identify`, which names the convention of any table.
+# computes without an error on a table of another, and code can carry outright bugs. Below: the
+# conventions side by side, who uses which, how to convert, a zoo of bugs, and `pe identify`,
+# which names the convention of any table.
 # Everything is computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]
@@ -80,8 +81,10 @@ report.how_we_know("conventions-as-described", "one-indexed-law-is-wider-paper-l
 #
 # The last column, read from the same sources, shows four ways of handling an odd width: a
 # zero column, a native extra sine, an error (a shape mismatch or an explicit refusal), or
-# a table one column wider [checked](claims.py#claim-implementations-surveyed). `pe` refuses an odd width
-# (`pe.numeric` needs an even one).
+# a table one column wider [checked](claims.py#claim-implementations-surveyed).
+#
+# `pe.testing` fails on an odd width rather than guess which of these was meant
+# [checked](claims.py#claim-testing-reads-tables).
 #
 # ## Converting between layouts, and the sign of the shift matrix
 #
@@ -134,9 +137,9 @@ report.how_we_know("t2t-law-is-paper-law", "identify-rounder-base")
 # %% [markdown]
 # ## The bug zoo
 #
-# Seven bugs of positional-encoding code, each written as a
-# small function in `pe.bug_zoo` (and again, as loops, in the tests). The first appears in
-# print, in a book's literal translation of the formula into Python
+# Seven bugs that positional-encoding code can have, each written as a small function in
+# `pe.bug_zoo`; two of them come from published texts. The first appears in a book's literal
+# translation of the formula into Python
 # ([packt-transformers](bibliography.md#packt-transformers))
 # [checked](claims.py#claim-packt-doubled-exponent):
 

@@ -96,15 +96,16 @@ report.how_we_know(
 #    its sentence;
 # 5. **deterministic**: a function of the position, the same in each call.
 #
-# Should "periodic" be on this list? Periodicity belongs to each sine/cosine pair,
-# which repeats after its wavelength. What moves every position by the same offset is
+# Should "periodic" be on this list? Periodicity belongs to each sine/cosine pair read as a
+# function of a continuous position, which repeats after its wavelength $2\pi/\omega_i$.
+# What moves every position by the same offset is
 # something else: one fixed rotation per offset, which the angle-addition formula of sine
 # and cosine gives ([chapter 4](rotation-identity.py))
 # [checked](claims.py#claim-rotation-identity).
 #
-# The vector as a whole must *not* repeat, or uniqueness fails: together, the pairs'
-# wavelengths never bring it back to a previous state
-# [checked](claims.py#claim-pairs-never-return).
+# The vector as a whole must *not* repeat, or uniqueness fails, and at whole positions it
+# cannot: no wavelength is a whole number of positions, so no pair ever comes back exactly
+# to a former value [checked](claims.py#claim-pairs-never-return).
 #
 # The sinusoidal encoding of [chapter 3](sinusoidal-encoding.py),
 # $PE(p, 2i) = \sin\omega_i p$ and $PE(p, 2i+1) = \cos\omega_i p$ with
@@ -144,8 +145,12 @@ page.single_pair_note()
 # What it gives up is margin. Two different binary codes differ in at least one bit, so
 # they lie at least 1 apart; the single pair has no such floor: two of its first thousand
 # points lie within $10^{-4}$ of each other, and a little noise or rounding would then
-# confuse the two positions. Many pairs of different frequencies buy the margin back
-# [checked](claims.py#claim-continuous-fewer-numbers).
+# confuse the two positions [checked](claims.py#claim-continuous-fewer-numbers).
+#
+# Many pairs of different frequencies buy the margin back, as [section 2](#2-unique) showed:
+# with all {{ distinct_pairs }} pairs of $d = {{ distinct_d }}$, no two rows up to
+# {{ distinct_span }} positions apart are as close as two neighbours
+# [checked](claims.py#claim-encoding-rows-distinct).
 #
 # ### 3. The same offset looks the same everywhere
 #

@@ -117,7 +117,7 @@ report.how_we_know("dot-product-symmetric", "khapra-closer-positions", "dot-prod
 # Equal is one thing, close is another. Because
 # $\lVert PE(p) - PE(q) \rVert^2 = \sum_i (2 - 2\cos\omega_i(p - q))$ depends only on the
 # offset, the closest two rows among $n$ positions can be found by scanning the $n - 1$
-# offsets instead of all $n^2/2$ pairs of rows. Measured over the first hundred thousand
+# offsets instead of all $n(n-1)/2$ pairs of rows. Measured over the first hundred thousand
 # positions at $d = 64$ and $d = 512$, the closest rows are neighbours. Frequencies that are whole
 # fractions of a turn, as in a binary counter, would make rows repeat exactly (the claim's
 # wrong candidate) [checked](claims.py#claim-rows-distinct).

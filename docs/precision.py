@@ -94,8 +94,8 @@ report.how_we_know("float32-recipe-drifts", "numpy-float32-accuracy", "direct-fl
 # 3. Fill each entry with that one complex multiplication, in float64, and round the result
 #    once to the output dtype.
 #
-# The last step is the whole cost: one complex multiply per pair instead of a sine and a
-# cosine. The tempting shortcut, chaining the step one row at a time,
+# Per entry, the last step takes one complex multiplication where a direct evaluation takes a
+# sine and a cosine. The tempting shortcut, chaining the step one row at a time,
 # $z(p + 1) = z(p)\,e^{-\mathrm{i}\omega}$, lets the rounding errors of the products add up
 # along the chain: the accuracy check rejects chained rows as a wrong candidate
 # [checked](claims.py#claim-table-accurate-float32).
@@ -219,8 +219,9 @@ report.how_we_know("float16-positions-collide")
 # %% [markdown]
 # ## Reported failures in public code
 #
-# The same mechanisms have broken rotary position embeddings (RoPE), which use the same
-# angles $\omega_i p$, in widely used projects:
+# The same mechanisms, and a close one (the rotation applied to queries and keys held in
+# lower precision), have broken rotary position embeddings (RoPE), which use the same angles
+# $\omega_i p$, in widely used projects:
 #
 # * In GPT-NeoX the cached sine and cosine tables were computed in the model's half precision,
 #   frequencies included ([gptneox1003](bibliography.md#gptneox1003)); the reporter's
@@ -244,8 +245,8 @@ report.how_we_know("float16-positions-collide")
 #   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285))
 #   [checked](claims.py#claim-hf29285-reported).
 # * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000) showed a loss gap
-#   that the reporters traced to RoPE being applied in lower precision
-#   ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te1245-reported).
+#   that the reporters traced to the fused RoPE kernel applied to bfloat16 queries and keys,
+#   the frequencies being float32 ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te1245-reported).
 #
 # The reporter's reproducer of GPT-NeoX ($d = {{ neox_d }}$, {{ neox_n }} positions),
 # recomputed: at position {{ neox_row }}, pair {{ neox_pair }}, the float32 angle is
@@ -273,8 +274,9 @@ report.how_we_know(
 # %% [markdown]
 # ## Speed
 #
-# The rotation algorithm costs one complex multiplication and one rounding per pair. The
-# benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
+# Past its anchors, the rotation algorithm fills each pair of an entry with one complex
+# multiplication and one rounding; the call has a fixed cost too, which small tables feel.
+# The benchmark compares, in one process and as ratios, `pe.numeric.sinusoidal` with `np.full`
 # writing an array of the same shape and dtype (the speed of merely writing the output),
 # the direct float64 evaluation, the float32 recipe and (for small sizes) a Python double
 # loop, and measures the largest error on sampled entries and the peak extra memory of `pe`

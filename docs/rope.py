@@ -235,9 +235,9 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 # RoPE keeps the content–content score $\langle q, R_{n-m}\, \kappa\rangle$ a function of the
 # offset for any projections [checked](claims.py#claim-rope-relative-after-any-projection).
 #
-# It learns nothing: each of the $d/2$ pairs of a vector is turned by an angle fixed by the
-# position and the pair's frequency, so a vector costs $d/2$ rotations of a plane
-# [checked](claims.py#claim-rope-complex-rotation).
+# Nothing in it is learned: the angle $p\omega_i$ that turns pair $i$ is fixed by the position
+# and the pair's frequency, and turning the pair is multiplying it, as a complex number, by
+# $e^{ip\omega_i}$ [checked](claims.py#claim-rope-complex-rotation).
 #
 # RoPE does not by itself make a model work at positions longer than it was trained on:
 # Press et al. measured rotary models degrade beyond their training length

@@ -137,7 +137,7 @@ page.worked_example()
 #
 # And the two barely interfere: at $d = 512$ an encoding row is nearly orthogonal to a
 # random embedding [checked](claims.py#claim-embedding-encoding-nearly-orthogonal); the fold
-# below also measures how few directions the rows of a sentence span.
+# below also measures how close the rows of a sentence lie to a few directions.
 
 # %% tags=["hide_input"]
 report.how_we_know(

@@ -68,6 +68,7 @@ from pe.symbolic import OMEGA, P, Q, pair
 __all__ = [
     "IDENTITY",
     "RANDOM",
+    "RANDOM_ROWS",
     "ROTATION",
     "ProjectedScores",
     "Projection",
@@ -154,7 +155,11 @@ class Projection:
     build: Callable[[np.random.Generator, int], Float64Array]
 
 
-def _random(rng: np.random.Generator, d: int, d_head: int = 16) -> Float64Array:
+#: Rows of the random :math:`W_q` and :math:`W_k` of :data:`RANDOM` (a head's width).
+RANDOM_ROWS = 16
+
+
+def _random(rng: np.random.Generator, d: int, d_head: int = RANDOM_ROWS) -> Float64Array:
     wq = rng.standard_normal((d_head, d)) / np.sqrt(d)
     wk = rng.standard_normal((d_head, d)) / np.sqrt(d)
     return np.asarray(wq.T @ wk, dtype=np.float64)

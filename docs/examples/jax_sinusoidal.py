@@ -8,8 +8,8 @@ import numpy as np
 def sinusoidal_table(n: int, d: int, base: float = 1e4) -> jax.Array:
     """PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p w_i), p < n.
 
-    A constant of the model, made once in NumPy's float64 (JAX works
-    in float32 unless x64 is enabled), then handed to JAX in float32.
+    A constant of the model, made once in NumPy's float64, then handed
+    to JAX in float32.
     """
     p = np.arange(n)[:, None]  # positions, as a column
     w = base ** (-np.arange(0, d, 2) / d)  # w_i = base^(-2i/d)

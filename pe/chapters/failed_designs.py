@@ -339,8 +339,9 @@ def _single_pair_repeats(d_model: int) -> Evidence:
     k = int(offsets[np.argmin(distance)])
     return checked(
         distance.min() < 1e-4,
-        f"d={d_model} (pair 0 alone): within {UNIQUE_SPAN} positions it comes back within "
-        f"{distance.min():.2g} of itself at offset {k} (needs < 1e-4)",
+        f"d={d_model} ({'pair 0 alone' if d_model == 2 else f'{d_model // 2} pairs'}): within "
+        f"{UNIQUE_SPAN} positions it comes back within {distance.min():.2g} of itself at "
+        f"offset {k} (needs < 1e-4)",
     )
 
 

@@ -37,7 +37,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -75,11 +75,13 @@ from pe.geometry import (
 from pe.position_scores import (
     IDENTITY,
     RANDOM,
+    RANDOM_ROWS,
     ROTATION,
     ProjectedScores,
     Projection,
     additive_scores,
     content_gap,
+    decay_facts,
     difference_terms,
     first_rise,
     offset_spread,
@@ -262,6 +264,33 @@ def _not_monotone(stated: tuple[int | None, int | None]) -> Evidence:
     )
 
 
+def _minimum(stated: int) -> Evidence:
+    """Where ``f`` is lowest for ``0 <= k <= DECAY_RANGE``: ``stated``, its order against the
+    next lowest value confirmed with 50-digit mpmath, by a gap beyond both values' error."""
+    f = dot_by_offset(DECAY_WIDTH, np.arange(DECAY_RANGE + 1))
+    low, next_low = (int(k) for k in np.argsort(f, kind="stable")[:2])
+    exact = reference_dot_by_offset(DECAY_WIDTH, [low, next_low])
+    bound = DOT_PRODUCT(DECAY_WIDTH, DECAY_RANGE)
+    return checked(
+        low == stated and exact[1] - exact[0] > 2 * bound,
+        f"d={DECAY_WIDTH}, k = 0..{DECAY_RANGE}: minimum f({low}) = {f[low]:.4g}, next lowest "
+        f"f({next_low}) = {f[next_low]:.4g}; mpmath's gap {exact[1] - exact[0]:.2g} against "
+        f"twice the error bound {bound:.2g} (stated: {stated})",
+    )
+
+
+#: "It falls all the way": the minimum at the last offset measured.
+LOWEST_AT_THE_END = Candidate("lowest at the last offset", DECAY_RANGE)
+
+
+@cache
+def decay_minimum() -> tuple[int, float]:
+    """Where ``f(k) = PE(p) . PE(p+k)``, d = 512, is lowest for ``0 <= k <= DECAY_RANGE``,
+    and its value (what the page and the statement name)."""
+    _, low, value = decay_facts(DECAY_WIDTH, DECAY_RANGE)
+    return low, value
+
+
 claim(
     "dot-product-not-monotone",
     "The dot product does not fall steadily with distance",
@@ -270,10 +299,12 @@ claim(
         true=(43, 3284),
         wrong=(MONOTONE_DECAY, RISES_STAYS_POSITIVE),
     ),
+    Check(_minimum, true=decay_minimum()[0], wrong=(LOWEST_AT_THE_END,)),
     statement=(
         r"\begin{gathered}f(k) = \sum_i \cos\omega_i k,\ d = 512: \text{ falls for }"
         r" 0 \le k \le 43,\ f(44) > f(43); \\ f(k) \ge 0 \text{ for } k < 3284,"
-        r"\ f(3284) < 0\end{gathered}"
+        rf"\ f(3284) < 0; \\ \min_{{0 \le k \le {DECAY_RANGE}}} f = f({decay_minimum()[0]})"
+        rf" = {decay_minimum()[1]:.2f}\end{{gathered}}"
     ),
 )
 
@@ -737,7 +768,8 @@ claim(
         r" + \tfrac{w_{12}-w_{21}}{2}\sin\omega(p-q) \\"
         r" + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q) + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q)"
         r" \text{ per pair;} \\ \exists\, W_q, W_k:\ \langle W_q PE(m), W_k PE(n)\rangle"
-        r" \text{ is not a function of } n - m\end{gathered}"
+        r" \text{ is not a function of } n - m \\ \text{(nor, measured, for random } W_q, W_k"
+        rf" \text{{ with {RANDOM_ROWS} rows, with or without a content vector)}}\end{{gathered}}"
     ),
 )
 

@@ -824,8 +824,11 @@ REPORTED = {
         "bfloat16 RoPE angles lost precision at long contexts; Llama and Gemma now use float32",
     ),
     "te1245": (
-        "TransformerEngine #1245: a Llama 3.1 loss gap traced to lower-precision RoPE",
-        "Llama 3.1 training (RoPE base 500000) showed a loss gap traced to lower-precision RoPE",
+        "TransformerEngine #1245: a Llama 3.1 loss gap traced to RoPE on bfloat16 queries and keys",
+        (
+            "Llama 3.1 training (RoPE base 500000) showed a loss gap traced to the fused RoPE"
+            " kernel applied to bfloat16 queries and keys, the frequencies being float32"
+        ),
     ),
 }
 

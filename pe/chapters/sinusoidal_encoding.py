@@ -925,17 +925,17 @@ def _subspace(embeddings: Embeddings) -> Evidence:
     expected = rank / D
     return checked(
         abs(share / expected - 1) <= 0.1,
-        f"d={D}: the rows PE(0..199) span r = {rank} directions (singular values above 1e-3 "
-        f"of the largest); {embeddings.__name__.replace('_', ' ')} put {share:.3f} of their "
-        f"squared norm there, r/d = {expected:.3f} (needs within 10%)",
+        f"d={D}: the rows PE(0..199) have r = {rank} singular values above 1e-3 of the "
+        f"largest; {embeddings.__name__.replace('_', ' ')} put {share:.3f} of their "
+        f"squared norm in the span of the r leading singular vectors, r/d = {expected:.3f} (needs within 10%)",
     )
 
 
-#: How many directions the rows ``PE(0..199)`` of ``d = 512`` span, per cut-off (singular
-#: values above the cut-off times the largest): the statement of ``encoding-subspace-share``.
+#: How many singular values of the rows ``PE(0..199)`` of ``d = 512`` lie above the cut-off
+#: times the largest, per cut-off: the statement of ``encoding-subspace-share``.
 SUBSPACE_RANKS = ((1e-3, 67), (1e-10, 76))
 #: "A few dozen" read as a count that does not depend on the cut-off.
-RANK_WITHOUT_CUTOFF = Candidate("67 directions whatever the cut-off", ((1e-3, 67), (1e-10, 67)))
+RANK_WITHOUT_CUTOFF = Candidate("67 singular values whatever the cut-off", ((1e-3, 67), (1e-10, 67)))
 
 
 def _subspace_rank(stated: tuple[tuple[float, int], ...]) -> Evidence:

@@ -298,6 +298,11 @@ def _no_rotation(x: Any, _positions: Any) -> Any:
     return x
 
 
+def _squared_positions(x: Any, positions: Any) -> Any:
+    """RoPE turned by ``p^2 mod 1000`` instead of ``p``: scores depend on the position."""
+    return rope(x, np.asarray(positions) ** 2 % 1000, pairing="adjacent")
+
+
 #: What :mod:`pe.testing` does with each case: case -> (thunk, the words its failure must
 #: name, the outcome the testing page states; a pass shows what the assertion returned).
 FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
@@ -316,6 +321,16 @@ FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
         "offset: row 0 is position 0, expected 2",
         "fail",
     ),
+    "assert_convention, the paper's table, base=500000 asked": (
+        partial(testing.assert_convention, numeric.sinusoidal(64, 16), base=500_000),
+        "expected 500000",
+        "fail",
+    ),
+    "assert_convention, the paper's table, law='tensor2tensor' asked": (
+        partial(testing.assert_convention, numeric.sinusoidal(64, 16), law="tensor2tensor"),
+        "expected tensor2tensor's law",
+        "fail",
+    ),
     "assert_rope_relative, a function that returns x": (
         partial(testing.assert_rope_relative, _no_rotation, 16),
         "does not rotate",
@@ -329,6 +344,16 @@ FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
     "assert_rope_relative, adjacent RoPE, pairing='halves' asked": (
         partial(testing.assert_rope_relative, _adjacent_rope, 16, pairing="halves"),
         "expected the halves pairing",
+        "fail",
+    ),
+    "assert_rope_relative, adjacent RoPE, base=500000 asked": (
+        partial(testing.assert_rope_relative, _adjacent_rope, 16, base=500_000),
+        "expected base 500000",
+        "fail",
+    ),
+    "assert_rope_relative, RoPE turned by p^2 mod 1000": (
+        partial(testing.assert_rope_relative, _squared_positions, 16),
+        "(pe.rotary's error model)",
         "fail",
     ),
     "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": (
@@ -409,6 +434,18 @@ claim(
                 },
             ),
             Candidate(
+                "the base is not compared",
+                {
+                    **FAILURES_STATED,
+                    "assert_convention, the paper's table, base=500000 asked": "pass",
+                    "assert_rope_relative, adjacent RoPE, base=500000 asked": "pass",
+                },
+            ),
+            Candidate(
+                "only the rotation is checked, not the scores",
+                {**FAILURES_STATED, "assert_rope_relative, RoPE turned by p^2 mod 1000": "pass"},
+            ),
+            Candidate(
                 "the float32 recipe fails (its sine and cosine read apart)",
                 {
                     **FAILURES_STATED,
@@ -418,10 +455,12 @@ claim(
         ),
     ),
     statement=(
-        r"\begin{gathered}\texttt{assert\_convention}\text{: fails on a layout or offset other"
-        r" than asked, naming it;} \\ \text{passes fairseq's table with offset 0, padding row"
-        r" 1} \\ \texttt{assert\_rope\_relative}\text{: fails on no rotation and on another"
-        r" pairing;} \\ \text{returns the pairing it finds} \\ \texttt{assert\_matches\_paper}"
+        r"\begin{gathered}\texttt{assert\_convention}\text{: fails on a layout, law, base or"
+        r" offset other than asked, naming it;} \\ \text{passes fairseq's table with offset 0,"
+        r" padding row 1} \\ \texttt{assert\_rope\_relative}\text{: fails on no rotation, on"
+        r" another pairing, on a base other than asked,} \\ \text{and on scores that depend on"
+        r" the position beyond the error model of pe.rotary;} \\ \text{returns the pairing it"
+        r" finds} \\ \texttt{assert\_matches\_paper}"
         r"\text{: passes the float32 recipe; on the doubled exponent} \\ \text{names the worst"
         r" entry, the paper's value, the difference and atol; it names} \\ \text{the layout,"
         r" order, law, offset, odd width or transposition that differs}\end{gathered}"

@@ -279,11 +279,14 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
     result: Identification = identify(convention.table(n, d, dtype=np.float32))
     theta = true * (n - 1)
     eps = float(np.finfo(np.float32).eps)
+    sine, cosine = result.sin_uncertainty / true, result.cos_uncertainty / true
+    on_line = theta[np.abs(np.log2(cosine * theta**2 / eps)) < 1]  # within a factor 2
+    above = cosine > 1e-3
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
-        ax.loglog(theta, result.cos_uncertainty / true, "o", ms=2.5, label="cosine columns")
-        ax.loglog(theta, result.sin_uncertainty / true, "s", ms=2.5, label="sine columns")
+        ax.loglog(theta, cosine, "o", ms=2.5, label="cosine columns")
+        ax.loglog(theta, sine, "s", ms=2.5, label="sine columns")
         ax.loglog(theta, eps / theta**2, "-", color=palette.ink, lw=1, label="eps / θ²")
         ax.axhline(1e-3, ls=":", color=palette.ink, lw=1, label="float32 target 1e-3")
         label_axes(ax, "θ = ω (n − 1), the pair's largest angle", "relative uncertainty")
@@ -292,9 +295,11 @@ def uncertainty_figure(n: int = 256, d: int = 512, base: float = 1e6) -> Html:
         draw,
         alt=(
             "Log-log plot of the relative uncertainty identify reports for each column of a "
-            "float32 table against the largest angle of its pair: sine columns stay near "
-            "1e-8 everywhere, cosine columns follow the eps over theta squared line and rise "
-            "above the 1e-3 target only for the slowest pairs."
+            f"float32 table against the largest angle θ of its pair: sine columns lie between "
+            f"{sine.min():.0e} and {sine.max():.0e}; cosine columns follow the eps over theta "
+            f"squared line up to θ = {on_line.max():.1f}, lie between {cosine[theta > 100].min():.0e}"
+            f" and {cosine[theta > 100].max():.0e} beyond θ = 100, and rise above the 1e-3 target "
+            f"for the {above.sum()} slowest pairs (θ up to {theta[above].max():.2g})."
         ),
         caption=(
             f"identify on the paper's law, base {base:g}, d = {d}, {n} rows, float32: the "

@@ -444,11 +444,12 @@ def projection_cost_table() -> Html:
 
 
 def subspace_numbers() -> Html:
-    """The norm of an encoding row against a random embedding's, and the span of 200 rows.
+    """The norm of an encoding row against a random embedding's, and the singular values of
+    200 rows.
 
     Examples
     --------
-    >>> "span 67 directions" in subspace_numbers()
+    >>> "have 67 singular values" in subspace_numbers()
     True
     """
     rank, share = embeddings.encoding_subspace_share(200, D)
@@ -461,9 +462,10 @@ def subspace_numbers() -> Html:
         f"at every \\(p < 200\\) (\\(\\sqrt{{256}}\\) at every \\(p\\) "
         f"{report.mark('norm-constant')}); a random embedding with \\(N(0,1)\\) entries has "
         "norm about "
-        f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 span "
-        f"{rank} directions with a singular value above \\(10^{{-3}}\\) of the largest "
-        f"({fine} above \\(10^{{-10}}\\): the count depends on the cut-off). An isotropic "
+        f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 have "
+        f"{rank} singular values above \\(10^{{-3}}\\) of the largest "
+        f"({fine} above \\(10^{{-10}}\\): the count depends on the cut-off), so they lie close "
+        f"to the span of their \\(r = {rank}\\) leading singular vectors. An isotropic "
         f"embedding keeps \\(r/d = {100 * rank / D:.1f}\\%\\) of its "
         f"squared norm in that span on average; 1000 seeded ones keep {100 * share:.1f}%.</p>"
     )
