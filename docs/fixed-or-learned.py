@@ -82,7 +82,7 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 # and evaluated them on longer inputs. As reported in their Figure 1, the perplexity of the
 # sinusoidal model degrades as the evaluation sequences grow past the training length, and so
 # does that of the other methods they compared (rotary embeddings, the T5 relative bias),
-# while their own method, ALiBi ([the relative family](relative-family.md#alibi-press-et-al-2022)
+# while their own method, ALiBi ([the relative family](relative-family.py#alibi-press-et-al-2022)
 # shows how it works), does not degrade. The fixed formula alone
 # does not buy length extrapolation [checked](claims.py#claim-press-sinusoidal-degrades).
 #

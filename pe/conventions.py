@@ -591,6 +591,8 @@ def odd_width_outcome(outcome: npt.NDArray[Any], d: int) -> OddWidth:
     <OddWidth.EXTRA_SINE: 'an extra sine'>
     >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p)]), 3)
     <OddWidth.OTHER: 'something else'>
+    >>> odd_width_outcome(np.hstack([np.sin(p), np.cos(p), np.sin(p / 9), np.cos(p / 9)]), 3)
+    <OddWidth.ONE_WIDER: 'a table one column wider'>
     >>> odd_width_outcome(np.array("ValueError: odd width"), 3)
     <OddWidth.ERROR: 'an error'>
     """
