@@ -935,7 +935,9 @@ def _subspace(embeddings: Embeddings) -> Evidence:
 #: times the largest, per cut-off: the statement of ``encoding-subspace-share``.
 SUBSPACE_RANKS = ((1e-3, 67), (1e-10, 76))
 #: "A few dozen" read as a count that does not depend on the cut-off.
-RANK_WITHOUT_CUTOFF = Candidate("67 singular values whatever the cut-off", ((1e-3, 67), (1e-10, 67)))
+RANK_WITHOUT_CUTOFF = Candidate(
+    "67 singular values whatever the cut-off", ((1e-3, 67), (1e-10, 67))
+)
 
 
 def _subspace_rank(stated: tuple[tuple[float, int], ...]) -> Evidence:
@@ -973,8 +975,8 @@ claim(
     Check(_subspace_rank, true=SUBSPACE_RANKS, wrong=(RANK_WITHOUT_CUTOFF,)),
     statement=(
         r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d} \text{ for isotropic } e \\"
-        r" \Pi_r: \text{ projection on the } r \text{ leading right singular vectors of }"
-        r" [PE(0), \dots, PE(n-1)] \\"
+        r" \Pi_r: \text{ projection on the } r \text{ leading right singular vectors of the }"
+        r" n \times d \text{ matrix of rows } PE(0), \dots, PE(n-1) \\"
         r" n = 200,\ d = 512:\ r = 67 \text{ singular values above } 10^{-3} \sigma_1,"
         r"\ 76 \text{ above } 10^{-10} \sigma_1 \end{gathered}"
     ),
