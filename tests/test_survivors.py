@@ -6,16 +6,21 @@ Each test names the kind of fault it catches; none restates a value pe computed.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import mpmath
 import numpy as np
 import pytest
 
-from pe import _validate, error_models, numeric
+from pe import _extended_precision, _validate, bug_zoo, error_models, numeric
+from pe._machine_dependent import _round_up
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import EPS64, gamma, phase_tolerance
-from pe.identify import _law
+from pe.accuracy import angle_reduction_error, rounding_census
+from pe.chapters.rotation_identity import block_diagonal_identity
+from pe.geometry import symmetry_gap
+from pe.identify import _law, identify
 from pe.position_designs import LearnedPositions
 
 
@@ -263,3 +268,85 @@ def test_composed_anchors_of_a_range_are_the_gathered_ones_bit_for_bit(first: in
     from_zero = _range_anchors(0, first + 40 * BLOCK, turns, None, True)[1]
     assert np.array_equal(rows, alone)
     assert np.array_equal(factors, from_zero[first // BLOCK :])
+
+
+def test_a_bound_of_two_digits_is_printed_as_it_is() -> None:
+    """Fault caught: the guard against a quotient landing just above a whole number dropped
+    from the rounding up of a printed bound (5.6e-19 read as 5.7e-19)."""
+    for exponent in range(-20, 5):
+        for mantissa in range(10, 100):
+            bound = mantissa * 10.0**exponent
+            assert _round_up(bound) == f"{bound:.2g}", bound
+            assert _round_up(bound * (1 + 1e-9)) == f"{(mantissa + 1) * 10.0**exponent:.2g}"
+
+
+def test_the_summary_names_the_base_it_found() -> None:
+    """Fault caught: the base left out of the law line (a test on None turned round)."""
+    lines = identify(numeric.sinusoidal(64, 16)).summary().splitlines()
+    assert any(re.fullmatch(r"law: paper, base 10000 \(± [0-9.e-]+\)", line) for line in lines)
+    noise = np.random.default_rng(0).uniform(-1, 1, (64, 16))
+    assert "base" not in identify(noise).summary()
+
+
+def test_the_column_index_bug_reports_a_relative_uncertainty() -> None:
+    """Fault caught: the base's uncertainty added to the base instead of scaled by it."""
+    found = identify(bug_zoo.column_index_exponent(200, 64))
+    assert found.law == "other"
+    assert found.base is not None
+    assert found.base_uncertainty is not None
+    assert found.base_uncertainty < 1e-6 * found.base
+
+
+@pytest.mark.parametrize("factor", [1.5, 2.5])
+def test_two_laws_are_called_indistinguishable_only_beyond_twice_their_sigma(
+    factor: float,
+) -> None:
+    """Fault caught: the threshold (twice the larger uncertainty) at which the paper's and
+    tensor2tensor's bases are said to be different numbers for the same frequencies moved.
+    A fitted line whose two bases lie ``factor`` of those uncertainties apart."""
+    width, slope = 64, 0.01  # both bases written with as many digits
+    steps = width // 2 - 1
+    paper, t2t = math.exp(-slope * width / 2), math.exp(-slope * steps)
+    sigma = abs(t2t - paper) / factor / max(paper * width / 2, t2t * steps)
+    digits = _law.significant_digits
+    assert digits(paper, sigma * width / 2) == digits(t2t, sigma * steps)  # neither is rounder
+    line = _law._Line(0.0, slope, 1e-3, sigma, 0.0)
+    notes: list[str] = []
+    _law._paper_or_t2t(line, width // 2, width, notes)
+    both = any("cannot be told apart" in note for note in notes)
+    assert both == (factor > 2)
+
+
+def test_the_census_measures_errors_in_ulps() -> None:
+    """Fault caught: the error in ulps computed as error + ulp. pe's float32 table is
+    correctly rounded, so its worst entry is within half an ulp, and over ten thousand
+    entries some come close to it."""
+    census = rounding_census(
+        lambda rows, d: numeric.sinusoidal(rows, d, dtype="float32"), np.float32
+    )
+    assert census.misrounded == 0
+    assert 0.45 < census.worst_ulps <= 0.5
+
+
+def test_the_largest_reduced_angle_is_returned() -> None:
+    """Fault caught: the largest reduced angle computed from the product of its two parts.
+    Over a thousand positions some angle comes within 0.01 of pi, none beyond it."""
+    turns = _extended_precision.frequency_turns(8, 10000.0)
+    _, largest = angle_reduction_error(turns, np.arange(1000), 8)
+    assert math.pi - 0.01 < largest <= math.pi
+
+
+@pytest.mark.parametrize("reach", [6, 7])
+def test_the_symmetry_gap_reaches_back_to_row_zero(reach: int) -> None:
+    """Fault caught: ``max_offset = position + 1`` refused (rows p - k down to row 0 exist)."""
+    if reach == 6:
+        assert symmetry_gap(16, 5, reach) < 1e-12
+    else:
+        with pytest.raises(ValueError, match="max_offset must be <= position"):
+            symmetry_gap(16, 5, reach)
+
+
+@pytest.mark.parametrize("d", [2, 8, 20])
+def test_the_block_diagonal_proof_counts_its_blocks(d: int) -> None:
+    """Fault caught: the count of blocks shown in the proof's first step."""
+    assert block_diagonal_identity(d).steps[0].title.startswith(f"T_k has {d // 2} blocks;")
