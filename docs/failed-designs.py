@@ -104,8 +104,8 @@ report.how_we_know(
 # [checked](claims.py#claim-rotation-identity).
 #
 # The vector as a whole must *not* repeat, or uniqueness fails, and at whole positions it
-# cannot: no wavelength is a whole number of positions, so no pair ever comes back exactly
-# to a former value [checked](claims.py#claim-pairs-never-return).
+# cannot: $\omega_i / 2\pi$ is irrational ($\pi$ is transcendental), so no wavelength is a
+# ratio of whole numbers of positions and no pair ever comes back exactly to a former value [checked](claims.py#claim-pairs-never-return).
 #
 # The sinusoidal encoding of [chapter 3](sinusoidal-encoding.py),
 # $PE(p, 2i) = \sin\omega_i p$ and $PE(p, 2i+1) = \cos\omega_i p$ with
@@ -125,7 +125,7 @@ report.how_we_know(
 # One pair alone already gives every integer position its own point, but with too little
 # room between them: the fastest pair turns by one radian per position, and some offsets
 # bring it almost exactly back to where it started. With all {{ distinct_pairs }}
-# pairs of $d = {{ distinct_d }}$, no two rows up to {{ distinct_span }} positions apart are
+# pairs of $d = {{ distinct_d }}$, no two rows from 2 to {{ distinct_span }} positions apart are
 # even as close as two neighbours; with four pairs, some are
 # [checked](claims.py#claim-encoding-rows-distinct):
 
@@ -148,7 +148,7 @@ page.single_pair_note()
 # confuse the two positions [checked](claims.py#claim-continuous-fewer-numbers).
 #
 # Many pairs of different frequencies buy the margin back, as [section 2](#2-unique) showed:
-# with all {{ distinct_pairs }} pairs of $d = {{ distinct_d }}$, no two rows up to
+# with all {{ distinct_pairs }} pairs of $d = {{ distinct_d }}$, no two rows 2 to
 # {{ distinct_span }} positions apart are as close as two neighbours
 # [checked](claims.py#claim-encoding-rows-distinct).
 #

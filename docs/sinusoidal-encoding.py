@@ -26,7 +26,7 @@
 # [checked](claims.py#claim-wavelength-progression).
 #
 # Below: the table drawn, its columns, one sentence worked by hand, the code to copy, then
-# common misreadings. The letters are the same on every page ([notation](index.md#notation)),
+# common misreadings. The letters are those of the [notation](index.md#notation) table,
 # and everything is computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]
@@ -54,7 +54,8 @@ page.table_explorer()
 # %% [markdown]
 # ## Each column is a wave
 #
-# Read down one column and you see a sinusoid of the position. Pair $i$ repeats every
+# Read down one column and you see a sinusoid of the position. As a function of a continuous
+# position, pair $i$ repeats every
 #
 # $$\lambda_i = \frac{2\pi}{\omega_i} = 2\pi \cdot 10000^{2i/d}$$
 #
@@ -218,8 +219,8 @@ report.how_we_know(
 # | position | $p$, from 0 [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | other letters |
 # | pair index | $i$, up to $d/2 - 1$ | $i$ | to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)); from 1 [checked](claims.py#claim-pair-index-range) |
 # | sine and cosine columns | $2i$ and $2i+1$ | $2i$ and $2i+1$ | $2i - 1$ and $2i$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
-# | frequency | $\omega_i$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
-# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" [checked](claims.py#claim-base-is-not-a-length) |
+# | frequency | $\omega_i$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-phuong-one-indexed) |
+# | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" [checked](claims.py#claim-phuong-one-indexed) |
 #
 # ## Exercises
 
