@@ -5,22 +5,28 @@ Each test names the kind of fault it catches; none restates a value pe computed.
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import struct
+from pathlib import Path
 from typing import Any
 
 import mpmath
 import numpy as np
 import pytest
 
-from pe import _extended_precision, _validate, bug_zoo, error_models, numeric
+from pe import _extended_precision, _validate, bug_zoo, claims, error_models, numeric, recipes
 from pe._machine_dependent import _round_up
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import EPS64, gamma, phase_tolerance
 from pe.accuracy import angle_reduction_error, rounding_census
+from pe.chapters import precision
 from pe.chapters.rotation_identity import block_diagonal_identity
+from pe.chapters.why_order import equivariance
 from pe.geometry import symmetry_gap
-from pe.identify import _law, identify
+from pe.identify import _law, identify, load_table
+from pe.identify._result import significant_digits
 from pe.position_designs import LearnedPositions
 
 
@@ -308,7 +314,7 @@ def test_two_laws_are_called_indistinguishable_only_beyond_twice_their_sigma(
     steps = width // 2 - 1
     paper, t2t = math.exp(-slope * width / 2), math.exp(-slope * steps)
     sigma = abs(t2t - paper) / factor / max(paper * width / 2, t2t * steps)
-    digits = _law.significant_digits
+    digits = significant_digits
     assert digits(paper, sigma * width / 2) == digits(t2t, sigma * steps)  # neither is rounder
     line = _law._Line(0.0, slope, 1e-3, sigma, 0.0)
     notes: list[str] = []
@@ -350,3 +356,60 @@ def test_the_symmetry_gap_reaches_back_to_row_zero(reach: int) -> None:
 def test_the_block_diagonal_proof_counts_its_blocks(d: int) -> None:
     """Fault caught: the count of blocks shown in the proof's first step."""
     assert block_diagonal_identity(d).steps[0].title.startswith(f"T_k has {d // 2} blocks;")
+
+
+def test_the_direct_drift_statement_states_the_bound_it_is_checked_against() -> None:
+    """Fault caught: a coefficient of the statement computed otherwise than the bound the
+    check applies (``1 + 2 e_exp`` written ``1 + 2 + e_exp``). Both are read back: the
+    statement's numbers from its text, the bound's from pe.recipes.drift_bound at p = 0 and
+    p = 1000."""
+    claim = next(c for c in claims.all_claims() if c.id == "direct-float64-drifts")
+    found = re.search(
+        r"\\le ([0-9.]+)\\cdot 2\^\{-53\}\\,\\omega_i p \+ ([0-9.]+)\\cdot 2\^\{-53\}",
+        claim.statement or "",
+    )
+    assert found is not None, claim.statement
+    u = 2.0**-53
+    bound = recipes.drift_bound(np.array([0, 1000]), 4, u, 0, precision.FLOAT64_DIRECT_ULPS)
+    assert float(found.group(2)) == pytest.approx(bound[0, 0] / u, rel=1e-12)
+    assert float(found.group(1)) == pytest.approx((bound[1, 0] - bound[0, 0]) / (1000 * u))
+
+
+@pytest.mark.parametrize(
+    ("slope", "words"),
+    [
+        (0.95, "within 0.1 of 1"),
+        (0.05, "within 0.1 of 0"),
+        (-0.09, "within 0.1 of 0"),
+        (0.5, "neither near 0 nor near 1"),
+    ],
+)
+def test_a_drift_slope_in_words(slope: float, words: str) -> None:
+    """Fault caught: the comparison that calls a slope near 0 turned round."""
+    assert precision._slope_in_words(slope) == words
+
+
+def test_the_summary_gives_the_first_token_its_position() -> None:
+    """Fault caught: the first token's position computed from the offset and its row by
+    another operation than a sum (5 and 1 give 4 by exclusive or)."""
+    table = numeric.sinusoidal(np.arange(5, 105), 16)
+    table[0] = 0.0
+    assert "tokens start at row 1 (position 6)" in identify(table).summary()
+
+
+def test_the_attention_proof_takes_three_columns() -> None:
+    """Fault caught: the proof's size limit tightened below its documented 3 columns."""
+    assert equivariance(n=2, d_model=3).holds
+
+
+def test_a_safetensors_tensor_of_a_dtype_pe_does_not_know_is_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    """Fault caught: the size of a tensor of unknown dtype computed from its offsets by
+    another operation than their difference (at byte 0 a remainder divides by zero)."""
+    header = json.dumps({"x": {"dtype": "C64", "shape": [4, 8], "data_offsets": [0, 256]}})
+    raw = header.encode() + b" " * (-len(header) % 8)
+    path = tmp_path / "complex.safetensors"
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(256))
+    with pytest.raises(ValueError, match=r"tensor x \(4, 8\) C64 does not hold float16"):
+        load_table(str(path))

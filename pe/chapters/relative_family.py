@@ -109,12 +109,15 @@ claim(
     ),
 )
 
-#: Shaw et al.'s clip as far as a sequence of 20 reaches: no clipping.
-NO_CLIPPING = Candidate("no clipping", 19)
+#: The sequence length of the clipping check.
+SHAW_LENGTH = 20
+
+#: Shaw et al.'s clip as far as the check's sequence reaches: no clipping.
+NO_CLIPPING = Candidate("no clipping", SHAW_LENGTH - 1)
 
 
 def _shaw(clip: int) -> Evidence:
-    n, k = 20, 3
+    n, k = SHAW_LENGTH, 3
     offsets = relative.shaw_offsets(n, clip)
     used = np.unique(offsets).size
     far = bool(np.all(offsets[np.subtract.outer(np.arange(n), np.arange(n)) <= -k] == k))
