@@ -55,6 +55,7 @@ __all__ = [
     "ANCHOR_ERROR_BOUND",
     "LIBRARY_SINE_ULPS",
     "TWO_PI_DIGITS",
+    "WIDEST_EXACT_ANGLES",
     "Turns",
     "anchors",
     "frequencies",
@@ -134,6 +135,8 @@ def _two_product(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float6
 #: pair, kept in three doubles);
 #: wider tables combine two decimal tables in double-double arithmetic (104 bits).
 _DECIMAL_PAIRS = 1 << 13
+#: The widest table whose anchors' angles are within 2^-80 turns (``2 * _DECIMAL_PAIRS``).
+WIDEST_EXACT_ANGLES = 2 * _DECIMAL_PAIRS
 
 
 @lru_cache(maxsize=32)

@@ -614,7 +614,7 @@ def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
 claim(
     "anchor-angle-accurate",
     "The anchors' angles, reduced in extended precision, within $2^{-80}$ turns up to $2^{53}$"
-    f" (d up to {2 * _extended_precision._DECIMAL_PAIRS})",
+    f" (d up to {_extended_precision.WIDEST_EXACT_ANGLES})",
     Check(
         _angle_reduction,
         true=_extended_precision.frequency_turns(512, 10000.0),
@@ -623,7 +623,7 @@ claim(
     statement=(
         r"\begin{gathered}|\hat x - (\omega_i p \bmod 2\pi)| \le 2\pi \cdot 2^{-80},\ |\hat x|"
         r" \le \pi \quad (0 \le p \le 2^{53},\ d \le"
-        + f" {2 * _extended_precision._DECIMAL_PAIRS}"
+        + f" {_extended_precision.WIDEST_EXACT_ANGLES}"
         + r") \\ \text{derived: seven roundings of } 2^{-83}"
         r" \text{ turns; measured at } d = 512 \\ \text{and six positions, } 2^{53}"
         r" \text{ included}\end{gathered}"
