@@ -117,10 +117,10 @@ page.block_size()
 # with $f_i$ the frequency in turns per position, and
 # [checked](claims.py#claim-anchor-angle-accurate):
 #
-# * computes $f_i$ once per $(d, \text{base})$, for widths up to {{ decimal_width }}, in extended decimal
-#   arithmetic and keeps it as an unevaluated sum of three doubles, which match the exact frequency to
-#   {{ turn_bits:.0f }} bits (measured against mpmath, the worst pair of a width of
-#   {{ turn_width }});
+# * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic (for widths over
+#   {{ decimal_width }}, as the product of two short such tables) and keeps it as an unevaluated
+#   sum of three doubles, which match the exact frequency to {{ turn_bits:.0f }} bits (measured
+#   against mpmath, the worst pair of a width of {{ turn_width }});
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
 #   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
 #   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed)
@@ -130,10 +130,11 @@ page.block_size()
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
 #   reduced angle, $x_{hi} + x_{lo}$ in $[-\pi, \pi]$.
 #
-# For those widths the angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$
-# radians, at every position up to $2^{53}$: the low word takes at most seven roundings, each below $2^{-83}$
-# turns; the check measures it at six positions, $2^{53}$ among them
-# [checked](claims.py#claim-anchor-angle-accurate).
+# The angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$ radians, at every
+# position up to $2^{53}$ and at every width: the low word takes six additions, each below
+# $2^{-83}$ turns, and two products, each below $2^{-84}$, and the frequency's own error adds
+# less than $2^{-99}$. The check measures it at six positions, $2^{53}$ among them, at widths
+# {{ turn_width }} and {{ wide_width }} [checked](claims.py#claim-anchor-angle-accurate).
 #
 # So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, within
 # {{ sine_ulps }} units in the last place, plus one rounding

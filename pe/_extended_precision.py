@@ -25,10 +25,11 @@ alone moves the angle by up to :math:`2^{-53}\omega_i p` (about ``1e-10`` at
   :math:`x_{lo}^2/2 < 10^{-31}`).
 
 The angle error is below :math:`2^{-80}` turns (:math:`5.4 \times 10^{-24}` radians) for
-every ``p <= 2**53``: the low word ``e`` stays below :math:`2^{-29}` turns and takes at
-most seven roundings (``P0 f_mid`` and its addition, the four two-sums' errors, ``p f_lo``),
-each within :math:`2^{-83}` turns (the frequency itself carries about 160 bits; the claim
-``anchor-angle-accurate`` measures both against mpmath),
+every ``p <= 2**53`` and every width: the low word ``e`` stays below :math:`2^{-29}` turns
+and takes six additions (``P0 f_mid``, the four two-sums' errors, ``p f_lo``), each within
+:math:`2^{-83}` turns, and two products (``P0 f_mid``, ``p f_lo``) within :math:`2^{-84}`;
+the frequency itself, within :math:`2^{-150}` (:func:`frequency_turns`), adds below
+:math:`2^{-99}` turns (the claim ``anchor-angle-accurate`` measures both against mpmath),
 so an anchor's error is that of the library's
 ``sin``/``cos`` on :math:`[-\pi, \pi]` (:data:`LIBRARY_SINE_ULPS` units in the last place,
 measured against mpmath by the claim ``library-sine-accurate``) plus one rounding:
@@ -55,7 +56,6 @@ __all__ = [
     "ANCHOR_ERROR_BOUND",
     "LIBRARY_SINE_ULPS",
     "TWO_PI_DIGITS",
-    "WIDEST_EXACT_ANGLES",
     "Turns",
     "anchors",
     "frequencies",
@@ -74,8 +74,9 @@ LIBRARY_SINE_ULPS = 0.52
 #: (half a unit in the last place), for values of magnitude below 1: :math:`1.02 \cdot 2^{-53}`.
 ANCHOR_ERROR_BOUND = (LIBRARY_SINE_ULPS + 0.5) * 2.0**-53
 
-#: Bound on a reduced angle's error in radians, 2^-80 turns (the module's error model): at
-#: most seven roundings of the low word (below 2^-29 turns), each within 2^-83 turns.
+#: Bound on a reduced angle's error in radians, 2^-80 turns (the module's error model): six
+#: additions to the low word (below 2^-29 turns), each within 2^-83 turns, two products
+#: within 2^-84 and the frequency's own error, below 2^-99 turns.
 ANGLE_BOUND = 2 * math.pi * 2.0**-80
 
 #: 2 pi to 65 significant digits (checked against mpmath by the tests).
@@ -131,27 +132,77 @@ def _two_product(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float6
     return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
 
 
-#: Widths up to this many pairs get frequencies to about 160 bits (one decimal product per
-#: pair, kept in three doubles);
-#: wider tables combine two decimal tables in double-double arithmetic (104 bits).
+#: Widths up to this many pairs get one decimal product per pair; wider tables multiply two
+#: short decimal tables of three doubles each (:func:`_product_table`), to the same accuracy.
 _DECIMAL_PAIRS = 1 << 13
-#: The widest table whose anchors' angles are within 2^-80 turns (``2 * _DECIMAL_PAIRS``).
-WIDEST_EXACT_ANGLES = 2 * _DECIMAL_PAIRS
+#: Pairs per row of the short tables of wide widths: ``i = j + _STEP * k``.
+_STEP = 256
+
+
+def _triple_product(a: Float64Array, b: Float64Array) -> Float64Array:
+    r"""Product of two arrays of three-double numbers, as three doubles (rows of ``a``, ``b``).
+
+    The three leading partial products are exact (Dekker), the rest is of relative size
+    :math:`2^{-104}` and is summed in float64 (about eight roundings of :math:`2^{-157}`);
+    the terms dropped (:math:`a_1 b_2`, :math:`a_2 b_1`, :math:`a_2 b_2`) are below
+    :math:`2^{-158}`. So the result is within :math:`2^{-150}` of the exact product,
+    relatively, and is renormalised like :func:`_to_doubles`: each double at most half a
+    unit in the last place of the one before.
+
+    Examples
+    --------
+    >>> third = np.array([_to_doubles(Decimal(1) / Decimal(3), 3)])  # 28 digits
+    >>> one = _triple_product(np.array([[3.0, 0.0, 0.0]]), third)[0]
+    >>> float(one[0]), -1.1e-28 < float(one[1] + one[2]) < -0.9e-28
+    (1.0, True)
+    """
+    p00, e00 = _two_product(a[:, 0], b[:, 0])
+    p01, e01 = _two_product(a[:, 0], b[:, 1])
+    p10, e10 = _two_product(a[:, 1], b[:, 0])
+    s1, t1 = _two_sum(p01, p10)
+    s2, t2 = _two_sum(e00, s1)
+    rest = ((t1 + t2) + (e01 + e10)) + ((a[:, 0] * b[:, 2] + a[:, 1] * b[:, 1]) + a[:, 2] * b[:, 0])
+    hi, m = _two_sum(p00, s2)
+    mid, lo = _two_sum(m, rest)
+    return np.stack([hi, mid, lo], axis=1)
+
+
+def _product_table(ratio: Decimal, half: int, scale: Decimal) -> Float64Array:
+    r""":math:`\mathrm{scale} \cdot r^i` for ``i < half`` as rows of three doubles (~150 bits).
+
+    Up to :data:`_DECIMAL_PAIRS` pairs, one 60-digit decimal product per pair. Wider, the
+    exact :math:`r^{j} \cdot r^{256 k}` (``i = j + 256 k``) of two short decimal tables is
+    formed by :func:`_triple_product`: a few thousand decimal products instead of one per
+    pair, and a relative error below :math:`2^{-150}` all the same.
+    """
+    if half <= _DECIMAL_PAIRS:
+        out = np.empty((half, 3), dtype=np.float64)
+        value = scale
+        for i in range(half):
+            out[i] = _to_doubles(value, 3)
+            value *= ratio
+        return out
+    low = np.array([_to_doubles(scale * ratio**j, 3) for j in range(_STEP)], dtype=np.float64)
+    high_ratio = ratio**_STEP
+    high = np.array(
+        [_to_doubles(high_ratio**k, 3) for k in range(-(-half // _STEP))], dtype=np.float64
+    )
+    index = np.arange(half)
+    return _triple_product(low[index % _STEP], high[index // _STEP])
 
 
 @lru_cache(maxsize=32)
 def frequency_turns(d_model: int, base: float) -> Turns:
-    r"""Frequencies in turns per position, :math:`f_i = \mathrm{base}^{-2i/d} / 2\pi`, to ~160 bits.
+    r"""Frequencies in turns per position, :math:`f_i = \mathrm{base}^{-2i/d} / 2\pi`, to ~150 bits.
 
     Computed with 60-digit decimal arithmetic (:math:`r = \mathrm{base}^{-2/d}` once, then
     :math:`\omega_i = r^i` by repeated multiplication, relative error below
-    :math:`i \cdot 10^{-58}`) and returned as three float64 arrays ``hi, mid, lo`` with
-    :math:`f_i \approx hi_i + mid_i + lo_i`, each term the rounded remainder of the
-    previous ones. For more than 8192 pairs, :math:`f_i = (r^j / 2\pi) \cdot r^{256 k}`
-    (``i = j + 256 k``) is formed from two short decimal tables by an exact double-double
-    product instead: 104 bits, so the angle gains an error below
-    :math:`2^{-103}\,\omega_i p` (under ``1e-19`` radians for ``p < 2**40``).
-    The arrays are read-only and cached per ``(d_model, base)``.
+    :math:`i \cdot 10^{-58}`; more than 8192 pairs by an exact product of two short tables,
+    :func:`_product_table`, within :math:`2^{-150}`) and returned as three float64 arrays
+    ``hi, mid, lo`` with :math:`f_i \approx hi_i + mid_i + lo_i`, each term the rounded
+    remainder of the previous ones. At :math:`p \le 2^{53}` the angle :math:`p f_i` gains
+    an error below :math:`2^{-99}` turns from it. The arrays are read-only and cached per
+    ``(d_model, base)``.
 
     Parameters
     ----------
@@ -160,32 +211,10 @@ def frequency_turns(d_model: int, base: float) -> Turns:
     base
         Base of the frequency law, ``> 1``.
     """
-    half = d_model // 2
     with localcontext() as ctx:
         ctx.prec = 60
         ratio = (Decimal(-2) * Decimal(base).ln() / Decimal(d_model)).exp()
-        inverse_two_pi = 1 / Decimal(TWO_PI_DIGITS)
-        if half <= _DECIMAL_PAIRS:
-            out = np.empty((half, 3), dtype=np.float64)
-            turns = inverse_two_pi
-            for i in range(half):
-                out[i] = _to_doubles(turns, 3)
-                turns *= ratio
-        else:
-            step = 256
-            low = np.array(
-                [_to_doubles(inverse_two_pi * ratio**j, 2) for j in range(step)], dtype=np.float64
-            )
-            high_ratio = ratio**step
-            high = np.array(
-                [_to_doubles(high_ratio**k, 2) for k in range(-(-half // step))], dtype=np.float64
-            )
-            index = np.arange(half)
-            a, b = low[index % step], high[index // step]
-            product, error = _two_product(a[:, 0], b[:, 0])
-            error = error + (a[:, 0] * b[:, 1] + a[:, 1] * b[:, 0])
-            total = product + error
-            out = np.stack([total, error - (total - product), np.zeros(half)], axis=1)
+        out = _product_table(ratio, d_model // 2, 1 / Decimal(TWO_PI_DIGITS))
     hi, mid, lo = (np.ascontiguousarray(column) for column in out.T)
     for column in (hi, mid, lo):
         column.setflags(write=False)
@@ -197,32 +226,16 @@ def frequencies(d_model: int, base: float) -> Float64Array:
     r"""The frequencies :math:`\omega_i = \mathrm{base}^{-2i/d}` correctly rounded to float64.
 
     The same 60-digit decimal arithmetic as :func:`frequency_turns` (:math:`r =
-    \mathrm{base}^{-2/d}` once, then :math:`r^i`; for more than 8192 pairs a double-double
-    product of two decimal tables, 104 bits), rounded once: the result is the nearest double
-    to the exact value (but within :math:`2^{-100}` of a tie), on every IEEE 754 machine
-    alike, whatever its ``pow``. Read-only and cached per ``(d_model, base)``.
+    \mathrm{base}^{-2/d}` once, then :math:`r^i`, three doubles per pair), rounded once:
+    the result is the nearest double to the exact value (but within :math:`2^{-100}` of a
+    tie), on every IEEE 754 machine alike, whatever its ``pow``. Read-only and cached per
+    ``(d_model, base)``.
     """
-    half = d_model // 2
     with localcontext() as ctx:
         ctx.prec = 60
         ratio = (Decimal(-2) * Decimal(base).ln() / Decimal(d_model)).exp()
-        if half <= _DECIMAL_PAIRS:
-            out = np.empty(half, dtype=np.float64)
-            value = Decimal(1)
-            for i in range(half):
-                out[i] = float(value)
-                value *= ratio
-        else:
-            step = 256
-            low = np.array([_to_doubles(ratio**j, 2) for j in range(step)], dtype=np.float64)
-            high_ratio = ratio**step
-            high = np.array(
-                [_to_doubles(high_ratio**k, 2) for k in range(-(-half // step))], dtype=np.float64
-            )
-            index = np.arange(half)
-            a, b = low[index % step], high[index // step]
-            product, error = _two_product(a[:, 0], b[:, 0])
-            out = product + (error + (a[:, 0] * b[:, 1] + a[:, 1] * b[:, 0]))
+        table = _product_table(ratio, d_model // 2, Decimal(1))
+    out = table[:, 0] + (table[:, 1] + table[:, 2])
     out.setflags(write=False)
     return out
 

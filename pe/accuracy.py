@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -344,12 +344,16 @@ def turn_bits(d_model: int = 512) -> float:
 
 
 def angle_reduction_error(
-    turns: tuple[npt.NDArray[np.float64], ...], positions: npt.ArrayLike, d_model: int
+    turns: tuple[npt.NDArray[np.float64], ...],
+    positions: npt.ArrayLike,
+    d_model: int,
+    pairs: Sequence[int] | None = None,
 ) -> tuple[float, float]:
     r"""Error of the anchors' reduced angles against :math:`\omega_i p \bmod 2\pi` (mpmath, 70 digits).
 
     ``turns``: the frequencies in turns per position as a sum of float64 arrays (pe's three,
-    or fewer for a candidate), reduced by pe's ``_extended_precision._reduced_turns``.
+    or fewer for a candidate), reduced by pe's ``_extended_precision._reduced_turns``;
+    ``pairs``: the pair indices measured (all by default).
     Returns the largest error and the largest :math:`|x|`, both in radians.
 
     Examples
@@ -360,13 +364,13 @@ def angle_reduction_error(
     (True, True)
     """
     ps = np.asarray(positions, dtype=np.float64)
-    parts = (*turns, *(np.zeros_like(turns[0]),) * (3 - len(turns)))
+    chosen = list(range(d_model // 2)) if pairs is None else list(pairs)
+    parts = [np.asarray(t)[chosen] for t in turns]
+    parts += [np.zeros(len(chosen))] * (3 - len(parts))
     s, e = _extended_precision._reduced_turns(ps, (parts[0], parts[1], parts[2]))
     worst = mpmath.mpf(0)
     with mpmath.workdps(70):
-        exact = [
-            reference.frequency(i, d_model, dps=70) / (2 * mpmath.pi) for i in range(d_model // 2)
-        ]
+        exact = [reference.frequency(i, d_model, dps=70) / (2 * mpmath.pi) for i in chosen]
         for row, p in enumerate(ps):
             for i, f in enumerate(exact):
                 t = mpmath.mpf(int(p)) * f - mpmath.nint(mpmath.mpf(int(p)) * f)

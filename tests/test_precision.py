@@ -70,18 +70,27 @@ def test_frequency_turns_carry_about_150_bits(d: int, base: float) -> None:
                 assert abs(pair - f) > f * mpmath.mpf(2) ** -120
 
 
-def test_wide_tables_use_double_double_frequencies(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wide_tables_keep_three_doubles_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the decimal tables, the product of two short tables keeps about 150 bits."""
     monkeypatch.setattr(_extended_precision, "_DECIMAL_PAIRS", 8)
     _extended_precision.frequency_turns.cache_clear()
+    _extended_precision.frequencies.cache_clear()
     try:
         hi, mid, lo = _extended_precision.frequency_turns(1024, 10000.0)
+        omega = _extended_precision.frequencies(1024, 10000.0)
     finally:
         _extended_precision.frequency_turns.cache_clear()
-    assert not lo.any()
+        _extended_precision.frequencies.cache_clear()
     with mpmath.workdps(60):
-        for i in range(0, 512, 37):
-            f = reference.frequency(i, 1024, dps=60) / (2 * mpmath.pi)
-            assert abs(mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) - f) <= f * mpmath.mpf(2) ** -103
+        for i in [*range(0, 512, 37), 255, 256, 257, 511]:
+            exact = reference.frequency(i, 1024, dps=60)
+            f = exact / (2 * mpmath.pi)
+            assert abs(mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) + mpmath.mpf(lo[i]) - f) <= (
+                f * mpmath.mpf(2) ** -145
+            )
+            if i:  # two doubles, as the product was once carried, are 2**25 times coarser
+                assert abs(mpmath.mpf(hi[i]) + mpmath.mpf(mid[i]) - f) > f * mpmath.mpf(2) ** -120
+            assert omega[i] == float(exact)
 
 
 @pytest.mark.parametrize("d", [64, 1024, 4096])

@@ -588,6 +588,10 @@ claim(
 )
 
 
+#: A width wider than the decimal tables (16384 pairs): its frequencies are the exact
+#: product of two short tables, and the angle check samples 130 of its pairs.
+WIDE_ANGLES = (32768, (*range(0, 16384, 127), 16383))
+
 #: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
 #: instead of three: too coarse to reduce angles near 2^53 to 2^-80 turns.
 TWO_DOUBLE_FREQUENCIES = Candidate(
@@ -595,38 +599,57 @@ TWO_DOUBLE_FREQUENCIES = Candidate(
     _extended_precision.frequency_turns(512, 10000.0)[:2],
 )
 
+#: The wide width's frequencies in two doubles (about 106 bits), as its product of two
+#: tables was carried before it kept three.
+WIDE_TWO_DOUBLE_FREQUENCIES = Candidate(
+    f"d = {WIDE_ANGLES[0]}: frequencies kept in two doubles (about 106 bits)",
+    _extended_precision.frequency_turns(WIDE_ANGLES[0], 10000.0)[:2],
+)
 
-def _angle_reduction(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
-    error, largest = angle_reduction_error(turns, FAR_POSITIONS, 512)
-    return checked(
-        largest <= np.pi,
-        f"d=512, positions {', '.join(str(p) for p in FAR_POSITIONS)}: reduced angle within "
-        f"{error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits), |x| <= {largest:.6g}",
-        error=error,
-        tolerance=Tolerance(
-            _extended_precision.ANGLE_BOUND,
-            r"2^{-80} \text{ turns: at most seven roundings of the low word, each within }"
-            r" 2^{-83} \text{ turns}",
-        ),
-    )
+
+def _angle_reduction(
+    d_model: int, pairs: tuple[int, ...] | None = None
+) -> Callable[[tuple[npt.NDArray[np.float64], ...]], Evidence]:
+    which = "every pair" if pairs is None else f"{len(pairs)} pairs"
+
+    def check(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
+        error, largest = angle_reduction_error(turns, FAR_POSITIONS, d_model, pairs)
+        return checked(
+            largest <= np.pi,
+            f"d={d_model}, {which}, positions {', '.join(str(p) for p in FAR_POSITIONS)}:"
+            f" reduced angle within {error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits),"
+            f" |x| <= {largest:.6g}",
+            error=error,
+            tolerance=Tolerance(
+                _extended_precision.ANGLE_BOUND,
+                r"2^{-80} \text{ turns: six additions of } 2^{-83} \text{, two products of }"
+                r" 2^{-84} \text{ and the frequency's } 2^{-99}",
+            ),
+        )
+
+    return check
 
 
 claim(
     "anchor-angle-accurate",
-    "The anchors' angles, reduced in extended precision, within $2^{-80}$ turns up to $2^{53}$"
-    f" (d up to {_extended_precision.WIDEST_EXACT_ANGLES})",
+    "The anchors' angles, reduced in extended precision, within $2^{-80}$ turns up to $2^{53}$",
     Check(
-        _angle_reduction,
+        _angle_reduction(512),
         true=_extended_precision.frequency_turns(512, 10000.0),
         wrong=(TWO_DOUBLE_FREQUENCIES,),
     ),
+    Check(
+        _angle_reduction(*WIDE_ANGLES),
+        true=_extended_precision.frequency_turns(WIDE_ANGLES[0], 10000.0),
+        wrong=(WIDE_TWO_DOUBLE_FREQUENCIES,),
+    ),
     statement=(
         r"\begin{gathered}|\hat x - (\omega_i p \bmod 2\pi)| \le 2\pi \cdot 2^{-80},\ |\hat x|"
-        r" \le \pi \quad (0 \le p \le 2^{53},\ d \le"
-        + f" {_extended_precision.WIDEST_EXACT_ANGLES}"
-        + r") \\ \text{derived: seven roundings of } 2^{-83}"
-        r" \text{ turns; measured at } d = 512 \\ \text{and six positions, } 2^{53}"
-        r" \text{ included}\end{gathered}"
+        r" \le \pi \quad (0 \le p \le 2^{53}) \\ \text{derived: six additions of } 2^{-83}"
+        r" \text{ turns, two products of } 2^{-84}, \\ \text{the frequency's own } 2^{-99};"
+        r" \text{ measured at } d = 512 \text{ (every pair)} \\ \text{and }"
+        + f"d = {WIDE_ANGLES[0]} \\text{{ ({len(WIDE_ANGLES[1])} pairs), at six positions,}}"
+        + r" \ 2^{53} \text{ included}\end{gathered}"
     ),
 )
 

@@ -35,6 +35,7 @@ from pe import (
     recipes,
     reference,
 )
+from pe.chapters import precision as chapter
 from pe.chapters import rotation_identity
 from pe.site import report
 from pe.site.figures import LEGEND_BELOW, Palette, error_plot, label_axes, render
@@ -345,6 +346,7 @@ VALUES: dict[str, Callable[[], object]] = {
     "turn_bits": lambda: accuracy.turn_bits(TURN_WIDTH),
     "turn_width": lambda: TURN_WIDTH,
     "decimal_width": lambda: 2 * _extended_precision._DECIMAL_PAIRS,
+    "wide_width": lambda: chapter.WIDE_ANGLES[0],
     "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
     "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
     "neox_d": lambda: recipes.NEOX_1003[0],
