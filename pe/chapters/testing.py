@@ -79,13 +79,20 @@ claim(
 )
 
 
-def _outcome(thunk: Callable[[], object], names: str = "", *, returns: bool = False) -> str:
+def _outcome(
+    thunk: Callable[[], object], names: str | tuple[str, ...] = "", *, returns: bool = False
+) -> str:
     """``"pass"`` (with what ``thunk()`` returned, if ``returns`` and not None) or
-    ``"fail"``: what ``thunk()`` does; a failure must name ``names``."""
+    ``"fail"``: what ``thunk()`` does; a failure must name ``names`` (each of them)."""
     try:
         returned = thunk()
     except AssertionError as failure:
-        return "fail" if names in str(failure) else f"fail without {names!r}"
+        missing = [
+            name
+            for name in ((names,) if isinstance(names, str) else names)
+            if name not in str(failure)
+        ]
+        return f"fail without {missing[0]!r}" if missing else "fail"
     return f"pass, returns {returned!r}" if returns and returned is not None else "pass"
 
 
@@ -305,7 +312,7 @@ def _squared_positions(x: Any, positions: Any) -> Any:
 
 #: What :mod:`pe.testing` does with each case: case -> (thunk, the words its failure must
 #: name, the outcome the testing page states; a pass shows what the assertion returned).
-FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
+FAILURES: dict[str, tuple[Callable[[], object], str | tuple[str, ...], str]] = {
     "assert_convention, the paper's table, layout='halves' asked": (
         partial(testing.assert_convention, numeric.sinusoidal(64, 16), layout="halves"),
         "layout: interleaved",
@@ -323,7 +330,17 @@ FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
     ),
     "assert_convention, the paper's table, base=500000 asked": (
         partial(testing.assert_convention, numeric.sinusoidal(64, 16), base=500_000),
-        "expected 500000",
+        ("base: 10000 (", "expected 500000"),
+        "fail",
+    ),
+    "assert_convention, the paper's table, order='cos-first' asked": (
+        partial(testing.assert_convention, numeric.sinusoidal(64, 16), order="cos-first"),
+        "order: sine first in each pair, expected cosine first in each pair",
+        "fail",
+    ),
+    "assert_convention, the paper's table, padding_row=1 asked": (
+        partial(testing.assert_convention, numeric.sinusoidal(64, 16), padding_row=1),
+        "padding row: rows of zeros none, expected row 1 only",
         "fail",
     ),
     "assert_convention, the paper's table, law='tensor2tensor' asked": (
@@ -353,7 +370,7 @@ FAILURES: dict[str, tuple[Callable[[], object], str, str]] = {
     ),
     "assert_rope_relative, RoPE turned by p^2 mod 1000": (
         partial(testing.assert_rope_relative, _squared_positions, 16),
-        "(pe.rotary's error model)",
+        ("|s(m, m+r) - s(0, r)| = ", " at m=", ", r=", "(pe.rotary's error model)"),
         "fail",
     ),
     "assert_matches_paper, the float32 recipe (one float32 angle per pair), n = 2048": (
@@ -442,6 +459,23 @@ claim(
                 },
             ),
             Candidate(
+                "the order and the padding row are not compared",
+                {
+                    **FAILURES_STATED,
+                    "assert_convention, the paper's table, order='cos-first' asked": "pass",
+                    "assert_convention, the paper's table, padding_row=1 asked": "pass",
+                },
+            ),
+            Candidate(
+                "a failure names what was asked but not what was found",
+                {
+                    **FAILURES_STATED,
+                    "assert_convention, the paper's table, base=500000 asked": (
+                        "fail without 'base: 10000 ('"
+                    ),
+                },
+            ),
+            Candidate(
                 "only the rotation is checked, not the scores",
                 {**FAILURES_STATED, "assert_rope_relative, RoPE turned by p^2 mod 1000": "pass"},
             ),
@@ -455,11 +489,13 @@ claim(
         ),
     ),
     statement=(
-        r"\begin{gathered}\texttt{assert\_convention}\text{: fails on a layout, law, base or"
-        r" offset other than asked, naming it;} \\ \text{passes fairseq's table with offset 0,"
+        r"\begin{gathered}\texttt{assert\_convention}\text{: fails on a layout, order, law,"
+        r" base,} \\ \text{offset or padding row other than asked, naming} \\ \text{what it"
+        r" found and what was expected;} \\ \text{passes fairseq's table with offset 0,"
         r" padding row 1} \\ \texttt{assert\_rope\_relative}\text{: fails on no rotation, on"
         r" another pairing, on a base other than asked,} \\ \text{and on scores that depend on"
-        r" the position beyond the error model of pe.rotary;} \\ \text{returns the pairing it"
+        r" the position beyond the error model of pe.rotary,} \\ \text{naming one such score"
+        r" difference with its } m \text{ and } r\text{; returns the pairing it"
         r" finds} \\ \texttt{assert\_matches\_paper}"
         r"\text{: passes the float32 recipe; on the doubled exponent} \\ \text{names the worst"
         r" entry, the paper's value, the difference and atol; it names} \\ \text{the layout,"
