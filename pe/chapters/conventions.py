@@ -1235,7 +1235,10 @@ claim(
         r" Whisper and fairseq (FSMT),} \\ \text{diffusers' timestep embedding (defaults)"
         r" and the PyTorch tutorial's recipe run in PyTorch;} \\ \text{from the"
         r" source only: tensor2tensor, fairseq's own module, The Annotated Transformer,} \\"
-        r" \text{Dive into Deep Learning and the TensorFlow text tutorial}\end{gathered}"
+        r" \text{Dive into Deep Learning and the TensorFlow text tutorial;} \\ \text{from the"
+        r" source too: DistilBERT's sinusoidal table is an option,} \\"
+        r" \texttt{sinusoidal\_pos\_embds}\text{, False by default; diffusers'"
+        r" } \texttt{flip\_sin\_to\_cos} \\ \text{puts the cosine half first}\end{gathered}"
     ),
     source="implementation-survey",
 )
