@@ -120,7 +120,7 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 #
 # With a sublayer that cancels its input, nothing of the encoding reaches the top at all (the
 # change is zero, so it has no direction to compare)
-# [checked](claims.py#claim-residual-stream-carries-position).
+# [checked](claims.py#claim-cancelled-stream-loses-position).
 
 # %% tags=["hide_input"]
 page.signal_table()

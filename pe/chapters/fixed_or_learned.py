@@ -340,6 +340,35 @@ claim(
     ),
 )
 
+
+def _top_unchanged(connection: Connection) -> Evidence:
+    """Is the top of the stack, run on ``x + PE`` and on ``x``, the same to the last bit?"""
+    d, n, layers = STACK
+    content = np.random.default_rng(1).standard_normal((n, d))
+    with_position = run_stack(content + numeric.sinusoidal(n, d), layers, connection=connection)
+    change = float(
+        np.abs(with_position.top - run_stack(content, layers, connection=connection).top).max()
+    )
+    return checked(
+        change == 0.0,
+        f"{connection.name} stack, d={d}, n={n}, {layers} sublayers: largest change at the top"
+        f" when PE is added to the input: {change:.3g}",
+    )
+
+
+claim(
+    "cancelled-stream-loses-position",
+    "A sublayer that cancels its input leaves nothing of the encoding at the top",
+    Check(_top_unchanged, true=CANCELLING, wrong=(Candidate("the pre-LN stack", RESIDUAL),)),
+    statement=(
+        r"\begin{gathered}f_0(\mathrm{LN}(h_0)) = -h_0 \implies h_1 = 0 \implies"
+        r" h_L(x + PE) = h_L(x) \\ \text{(the change at the top is exactly } 0\text{;"
+        + f" run: }} d = {STACK[0]},\\ n = {STACK[1]},\\ {STACK[2]}"
+        + r" \text{ sublayers)}\end{gathered}"
+    ),
+)
+
+
 claim(
     "gehring-learned-positions",
     "Gehring et al.: learned position embeddings, before the Transformer",
