@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
@@ -184,6 +185,9 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
         )
         for dtype in ("float16", "float32", "float64")
     }
+    # |s(m, m + k) - <q, R_k kappa>| is at most twice the sum of the (adjacent) pairs' norm
+    # products: each pair's score lies in [-rho_i, rho_i].
+    largest = 2.0 * float(np.sum(np.hypot(q[0::2], q[1::2]) * np.hypot(k[0::2], k[1::2])))
 
     return render(
         error_plot(
@@ -203,6 +207,7 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
                 f"{errors.max():.0e}, "
                 + ("all below" if np.all(errors <= model) else "NOT all below")
                 + " its error-model line"
+                + _above_any_difference(positions, model, largest)
                 for dtype, (errors, model) in curves.items()
             )
             + "."
@@ -212,6 +217,19 @@ def offset_error(d_model: int = 128, offset: int = 5) -> Html:
             "the error model of pe.rotary (angle error 2 eps_a w_i |p|, linear in the position)."
         ),
         size=(3.8, 3.2),
+    )
+
+
+def _above_any_difference(
+    positions: npt.NDArray[np.int64], model: npt.NDArray[np.float64], largest: float
+) -> str:
+    """Where an error-model line passes the largest difference possible, in words (or "")."""
+    above = np.flatnonzero(model >= largest)
+    if above.size == 0:
+        return ""
+    return (
+        f" (from m = {positions[above[0]]:,} on, that line is above {largest:.3g}, the largest"
+        " difference two scores can have, so there it bounds nothing)"
     )
 
 
