@@ -415,3 +415,58 @@ def test_a_safetensors_tensor_of_a_dtype_pe_does_not_know_is_refused_by_name(
     path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(256))
     with pytest.raises(ValueError, match=r"tensor x \(4, 8\) C64 does not hold float16"):
         load_table(str(path))
+
+
+@pytest.mark.parametrize("record", [b"middle", b"", b"BIG"])
+def test_a_torch_file_whose_byteorder_is_neither_little_nor_big_is_refused(
+    tmp_path: Path, record: bytes
+) -> None:
+    """A byteorder record other than little or big is refused by name (it was read as
+    little-endian without a word, and a mutant ``order <= "big"`` read "" and "BIG" as
+    big-endian); "little" reads the table as when the record is absent."""
+    import zipfile
+
+    source = Path(__file__).parent / "real_code" / "fairseq_model.bin"
+
+    def rewritten(name: str, byteorder: bytes) -> Path:
+        path = tmp_path / name
+        with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w") as new:
+            for info in old.infolist():
+                data = old.read(info)
+                if info.filename.endswith("/byteorder"):
+                    data = byteorder
+                new.writestr(info, data)
+        return path
+
+    name = "model.encoder.embed_positions.weight"
+    with pytest.raises(ValueError, match=rf"byteorder record is {record.decode()!r}, neither"):
+        load_table(str(rewritten("odd.bin", record)), name)
+    little = load_table(str(rewritten("little.bin", b"little")), name)
+    assert np.array_equal(little.array, load_table(str(source), name).array)
+
+
+def test_offset_distances_reads_a_sentence_of_four_tokens_by_default() -> None:
+    """Fault caught: the default sentence length changed (4 to 5): the normalised design
+    scales by the length, so the default is seen."""
+    from pe.position_designs import normalised, offset_distances
+
+    default = offset_distances(normalised, [1, 3], [0, 1], 2)
+    assert np.array_equal(default, offset_distances(normalised, [1, 3], [0, 1], 2, n=4))
+    assert not np.allclose(default, offset_distances(normalised, [1, 3], [0, 1], 2, n=5))
+
+
+def test_the_decay_bound_is_refused_just_past_its_memory_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: the decay bound's allocation estimate (4 complex values per offset
+    and column) changed: with the cap lowered to 2^20 bytes, 2048 offsets at width 8 reach
+    it exactly and pass, one more offset is refused."""
+    from pe import rotary
+
+    monkeypatch.setattr(_validate, "MAX_BYTES", 2**20)
+    q = np.random.default_rng(0).standard_normal(8)
+    offsets = 2**20 // (4 * 16 * q.size)
+    bound, _ = rotary.abel_bound(q, q, np.arange(offsets))
+    assert bound.shape == (offsets,)
+    with pytest.raises(ValueError, match="the bound asks for"):
+        rotary.abel_bound(q, q, np.arange(offsets + 1))

@@ -348,6 +348,10 @@ def torch_checkpoint(path: Path, source: str) -> _Checkpoint:
             if f"{root}/byteorder" in archive.namelist():
                 raw = archive.read(_stored_member(archive, f"{root}/byteorder", source))
                 order = raw[:8].decode("ascii", "replace").strip()
+                if order not in ("little", "big"):
+                    raise ValueError(
+                        f"{source}: its byteorder record is {order!r}, neither 'little' nor 'big'"
+                    )
             prefix = f"{root}/data/"
             members = {
                 info.filename[len(prefix) :]: info
