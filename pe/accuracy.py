@@ -59,6 +59,7 @@ __all__ = [
     "sample_entries",
     "separations",
     "turn_bits",
+    "ulps_error",
 ]
 
 #: A table method: ``(positions, d_model) -> (positions.size, d_model)`` array.
@@ -377,3 +378,27 @@ def angle_reduction_error(
                 gap = abs(mpmath.mpf(float(s[row, i])) + mpmath.mpf(float(e[row, i])) - t)
                 worst = max(worst, min(gap, abs(gap - 1)))
     return float(2 * mpmath.pi * worst), float(2 * np.pi * np.abs(s + e).max())
+
+
+def ulps_error(got: npt.ArrayLike, exact: Sequence[Any]) -> float:
+    r"""Largest :math:`|\hat y - y| / \mathrm{ulp}(y)` of float64 values against exact ones.
+
+    ``got``: the computed float64 values; ``exact``: the same values exactly (mpmath numbers
+    at enough digits that their own error does not count). A unit in the last place is the
+    spacing of float64 at the exact value (the smallest subnormal at zero), so a correctly
+    rounded value errs by at most 0.5.
+
+    Examples
+    --------
+    >>> with mpmath.workdps(50):
+    ...     exact = [mpmath.exp(mpmath.mpf(x)) for x in (-1.0, 0.5)]
+    >>> ulps_error(np.exp([-1.0, 0.5]), exact) < 1.0
+    True
+    >>> ulps_error([1.0 + 2.0**-52], [mpmath.mpf(1)])
+    1.0
+    """
+    worst = 0.0
+    for value, true in zip(np.asarray(got, dtype=np.float64).tolist(), exact, strict=True):
+        spacing = float(np.spacing(abs(float(true)))) if float(true) != 0 else 2.0**-1074
+        worst = max(worst, float(abs(mpmath.mpf(value) - true)) / spacing)
+    return worst

@@ -11,10 +11,10 @@ from typing import Any
 
 import mpmath
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from pe import _rotation_table, _tolerance, error_models, numeric, rotary
+from pe.accuracy import ulps_error
 
 EPS64 = 2.0**-52
 EPS: dict[Any, float] = {np.float16: 2.0**-10, np.float32: 2.0**-23, np.float64: 2.0**-52}
@@ -78,15 +78,6 @@ def test_power_rounding_has_exact_exponents_for_powers_of_two() -> None:
     )
 
 
-def _ulps(got: npt.NDArray[np.float64], exact: list[mpmath.mpf]) -> float:
-    """Largest |got - exact| in units of the last place of the exact value (float64)."""
-    worst = 0.0
-    for value, true in zip(got.tolist(), exact, strict=True):
-        spacing = np.spacing(abs(float(true))) if float(true) != 0 else 2.0**-1074
-        worst = max(worst, float(abs(mpmath.mpf(value) - true)) / float(spacing))
-    return worst
-
-
 def elementary_ulps() -> dict[str, float]:
     """The largest error, in ulps, of NumPy's sin, cos, exp and power on 2000 arguments each.
 
@@ -99,10 +90,10 @@ def elementary_ulps() -> dict[str, float]:
     logs = rng.uniform(-12, 2, 2000)
     with mpmath.workdps(40):
         return {
-            "sin": _ulps(np.sin(angles), [mpmath.sin(mpmath.mpf(a)) for a in angles.tolist()]),
-            "cos": _ulps(np.cos(angles), [mpmath.cos(mpmath.mpf(a)) for a in angles.tolist()]),
-            "exp": _ulps(np.exp(logs), [mpmath.exp(mpmath.mpf(x)) for x in logs.tolist()]),
-            "power": _ulps(
+            "sin": ulps_error(np.sin(angles), [mpmath.sin(mpmath.mpf(a)) for a in angles.tolist()]),
+            "cos": ulps_error(np.cos(angles), [mpmath.cos(mpmath.mpf(a)) for a in angles.tolist()]),
+            "exp": ulps_error(np.exp(logs), [mpmath.exp(mpmath.mpf(x)) for x in logs.tolist()]),
+            "power": ulps_error(
                 powers, [mpmath.power(10000, mpmath.mpf(e)) for e in exponents.tolist()]
             ),
         }
@@ -120,7 +111,7 @@ def test_an_inaccurate_elementary_function_is_caught() -> None:
     angles = np.linspace(0.5, 1.5, 50)
     exact = [mpmath.sin(mpmath.mpf(a)) for a in angles.tolist()]
     bad = np.sin(angles) + 3 * np.spacing(np.sin(angles))
-    assert _ulps(bad, exact) > _tolerance.ELEMENTARY_ULPS
+    assert ulps_error(bad, exact) > _tolerance.ELEMENTARY_ULPS
 
 
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])

@@ -44,6 +44,7 @@ from pe.accuracy import (
     rounding_census,
     row_errors,
     row_separation,
+    ulps_error,
 )
 from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, shift_matrix
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
@@ -733,12 +734,11 @@ def _library_sine(ulps: float) -> Evidence:
     x = np.concatenate(
         [rng.uniform(-np.pi, np.pi, SINE_ARGUMENTS), rng.uniform(0, LARGEST_ANGLE, SINE_ARGUMENTS)]
     )
-    worst = 0.0
     with mpmath.workdps(60):
-        for arg, s, c in zip(x.tolist(), np.sin(x).tolist(), np.cos(x).tolist(), strict=True):
-            for value, exact in ((s, mpmath.sin(arg)), (c, mpmath.cos(arg))):
-                ulp = float(np.spacing(abs(float(exact))))
-                worst = max(worst, float(abs(mpmath.mpf(value) - exact)) / ulp)
+        worst = max(
+            ulps_error(np.sin(x), [mpmath.sin(arg) for arg in x.tolist()]),
+            ulps_error(np.cos(x), [mpmath.cos(arg) for arg in x.tolist()]),
+        )
     delta = (ulps + 0.5) * 2.0**-53
     return checked(
         worst <= ulps and delta == _extended_precision.ANCHOR_ERROR_BOUND,

@@ -54,6 +54,7 @@ import sympy as sp
 from pe import _validate
 from pe._machine_dependent import measured, measured_within, worst_case_text
 from pe._tolerance import ELEMENTARY_ULPS, EPS64, Tolerance
+from pe.accuracy import ulps_error
 from pe.attention import (
     CONSTANT_PE0,
     NO_ENCODING,
@@ -301,12 +302,8 @@ def _bound_holds(bound: Any) -> Evidence:
 def _exp_accurate(ulps: float) -> Evidence:
     """NumPy's float64 exp at EXP_POINTS seeded points of [-40, 0] against mpmath."""
     x = np.random.default_rng(2017).uniform(-40.0, 0.0, EXP_POINTS)
-    worst = 0.0
     with mpmath.workdps(50):
-        for arg, value in zip(x.tolist(), np.exp(x).tolist(), strict=True):
-            exact = mpmath.exp(arg)
-            spacing = float(np.spacing(float(exact)))
-            worst = max(worst, float(abs(mpmath.mpf(value) - exact)) / spacing)
+        worst = ulps_error(np.exp(x), [mpmath.exp(arg) for arg in x.tolist()])
     return checked(
         worst <= ulps,
         f"float64 exp at {EXP_POINTS} seeded points of [-40, 0] against mpmath (50 digits): "
