@@ -470,3 +470,31 @@ def test_the_decay_bound_is_refused_just_past_its_memory_estimate(
     assert bound.shape == (offsets,)
     with pytest.raises(ValueError, match="the bound asks for"):
         rotary.abel_bound(q, q, np.arange(offsets + 1))
+
+
+def test_an_exact_table_settles_in_the_first_pass_of_the_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: the rounding level that says a column's fit has settled (4 eps (1 + w m))
+    lowered to 0 (``4 % eps``): every column of an exact table was polished six times more.
+    At the level, none of a float64 paper table's columns is left unsettled; below it
+    (a quarter of the level), some are."""
+    from pe.identify import _fit
+
+    def first_pass(level: float) -> int:
+        seen: list[int] = []
+        original = _fit._unsettled
+
+        def spy(fit: Any, sigma_w: Any, eps: float, m: int) -> Any:
+            flagged = original(fit, sigma_w, eps * level, m)
+            seen.append(int(np.count_nonzero(flagged)))
+            return flagged
+
+        monkeypatch.setattr(_fit, "_unsettled", spy)
+        x = numeric.sinusoidal(1000, 64)
+        _fit.fit_columns(x, np.ones(1000), 2.0**-52)
+        monkeypatch.setattr(_fit, "_unsettled", original)
+        return seen[0]
+
+    assert first_pass(1.0) == 0
+    assert first_pass(0.25) > 0
