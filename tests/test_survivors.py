@@ -491,7 +491,7 @@ def test_an_exact_table_settles_in_the_first_pass_of_the_fit(
             return flagged
 
         monkeypatch.setattr(_fit, "_unsettled", spy)
-        x = numeric.sinusoidal(1000, 64)
+        x = np.asarray(numeric.sinusoidal(1000, 64), dtype=np.float64)
         _fit.fit_columns(x, np.ones(1000), 2.0**-52)
         monkeypatch.setattr(_fit, "_unsettled", original)
         return seen[0]
