@@ -14,6 +14,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from pe import _extended_precision, _validate, bug_zoo, claims, error_models, numeric, recipes
@@ -498,3 +499,55 @@ def test_an_exact_table_settles_in_the_first_pass_of_the_fit(
 
     assert first_pass(1.0) == 0
     assert first_pass(0.25) > 0
+
+
+def _column_index_table(scale: float, n: int = 256, d: int = 16) -> npt.NDArray[np.float64]:
+    """The column-index bug's table (column j at scale * 100^(-2j/d)), sine and cosine
+    alternating: every frequency ``scale`` times the law's."""
+    j = np.arange(d)
+    w = scale * 100.0 ** (-2 * j / d)
+    angles = np.arange(n)[:, None] * w
+    return np.asarray(np.where(j % 2 == 0, np.sin(angles), np.cos(angles)), dtype=np.float64)
+
+
+def test_the_column_law_takes_an_intercept_within_twice_its_uncertainty_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: the column law's intercept test ``|b| > 2 sigma_b + 1e-9`` loosened to
+    ``2 sigma_b ** 1e-9`` (about 2): frequencies all e^(3 sigma_b) times the law's were
+    named the column-index bug. The edge from the fit's own sigma_b: e^(sigma_b) is read as
+    the bug, e^(3 sigma_b) as no single law."""
+    sigmas: list[float] = []
+    original = _law._log_line
+
+    def spy(j: Any, *args: Any) -> Any:
+        line = original(j, *args)
+        if line is not None and np.any(np.asarray(j) % 2 == 1):  # the column law's fit
+            sigmas.append(float(line.sigma_intercept))
+        return line
+
+    monkeypatch.setattr(_law, "_log_line", spy)
+    bug = "`i` was used where `i // 2` was meant"
+    assert any(bug in note for note in identify(_column_index_table(1.0)).notes)
+    # a table a little off the law is fitted twice: at the rounding floor, then at the
+    # floor its own residuals set; the second fit's sigma_b is the edge
+    identify(_column_index_table(1.0 + 1e-6))
+    sigma = max(sigmas)
+    assert 1e-12 < sigma < 1e-3
+    inside = identify(_column_index_table(math.exp(sigma))).notes
+    outside = identify(_column_index_table(math.exp(3 * sigma))).notes
+    assert any(bug in note for note in inside)
+    assert not any(bug in note for note in outside)
+    assert any("follow no single law" in note for note in outside)
+
+
+def test_the_concatenation_evidence_names_the_stream_it_measured() -> None:
+    """Fault caught: the width printed for the concatenated stream computed by another
+    operation than 2d (``2 - d``): the evidence must name the width of the stream whose
+    weights it counted, read here from the first matrix that reads that stream."""
+    from pe.chapters import sinusoidal_encoding
+    from pe.concatenation import layer_matrices
+
+    wide = layer_matrices(2 * sinusoidal_encoding.D)["W_Q"].shape[0]
+    detail = claims.verify("concat-doubles-layer-weights").evidence[0].detail
+    assert f"a {wide}-wide stream adds" in detail
