@@ -45,7 +45,7 @@ SPREAD_SETTINGS = (
 )
 
 #: The offsets the dot-product explorer draws, ``k = 0 .. EXPLORER_OFFSETS``.
-EXPLORER_OFFSETS = 200
+EXPLORER_OFFSETS = facts.NEAR_RANGE
 
 #: The values the page's prose names (``{{ name }}``, :mod:`pe.site.prose`).
 VALUES: dict[str, Callable[[], object]] = {"explorer_offsets": lambda: EXPLORER_OFFSETS}
@@ -109,7 +109,7 @@ def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
 
     def draw(fig: Figure, palette: Palette) -> None:
         left, right = fig.subplots(2, 1)
-        near = ks <= 200
+        near = ks <= facts.NEAR_RANGE
         left.plot(ks[near], f[near], color=palette.lines[0], lw=1.2)
         if rise is not None:
             left.plot(
@@ -131,7 +131,7 @@ def dot_product_by_offset(d_model: int = 512, k_max: int = 20_000) -> Html:
         draw,
         alt=(
             f"Two line plots of the dot product between rows k apart, d = {d_model}. Top, "
-            f"k from 0 to 200: it falls from {f[0]:.0f} with small wiggles; the first "
+            f"k from 0 to {facts.NEAR_RANGE}: it falls from {f[0]:.0f} with small wiggles; the first "
             f"increase is marked after k = {rise}. Bottom, k up to {k_max}: it keeps "
             f"oscillating, {sign}, with its lowest value {f[low]:.1f} at k = {low}."
         ),
