@@ -8,9 +8,9 @@ read and write the stream and their shapes; :func:`projection_cost` counts the w
 and multiply-adds of one projection either way.
 
 A layer reading the concatenation is two projections added,
-:math:`\begin{pmatrix} W_e & W_q \end{pmatrix} [e; q] = W_e e + W_q q`
+:math:`\begin{pmatrix} W_e & W_u \end{pmatrix} [e; u] = W_e e + W_u u`
 (:func:`separate_projections`, written out by :func:`projection_text`); adding
-:math:`e + q` first is the case :math:`W_e = W_q`.
+:math:`e + u` first is the case :math:`W_e = W_u`.
 
 Examples
 --------
@@ -44,7 +44,7 @@ __all__ = [
 
 Float64Array = npt.NDArray[np.float64]
 
-#: The right-hand side of :math:`W[e; q] = \dots` as a function ``(W_e, W_q, e, q)``.
+#: The right-hand side of :math:`W[e; u] = \dots` as a function ``(W_e, W_u, e, u)``.
 Projection = Callable[[Any, Any, Any, Any], Any]
 
 
@@ -167,7 +167,7 @@ def projection_cost(d_model: int, d_out: int | None = None) -> dict[str, int]:
 
 
 def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
-    r""":math:`W_e e + W_q q`: two separate projections, added.
+    r""":math:`W_e e + W_u u`: two separate projections, added.
 
     Examples
     --------
@@ -202,15 +202,15 @@ def separate_projections(w_e: Any, w_q: Any, e: Any, q: Any) -> Any:
 
 
 def projection_text(rhs: Projection) -> str:
-    r"""The right-hand side ``rhs`` written out, as plain LaTeX ("W_e e + W_q q").
+    r"""The right-hand side ``rhs`` written out, as plain LaTeX ("W_e e + W_u u").
 
     Examples
     --------
     >>> projection_text(separate_projections)
-    'W_e e + W_q q'
+    'W_e e + W_u u'
     """
     _validate.function("rhs", rhs)
-    w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_q", 2, 2)
-    e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("q", 2, 1)
-    text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_q"})
+    w_e, w_q = sp.MatrixSymbol("W_e", 2, 2), sp.MatrixSymbol("W_u", 2, 2)
+    e, q = sp.MatrixSymbol("e", 2, 1), sp.MatrixSymbol("u", 2, 1)
+    text = sp.latex(rhs(w_e, w_q, e, q), symbol_names={w_e: "W_e", w_q: "W_u"})
     return str(text).replace(r"\left(", "(").replace(r"\right)", ")")

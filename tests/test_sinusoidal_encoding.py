@@ -106,8 +106,8 @@ def test_concat_projection_is_proved_for_independent_entries(width: int) -> None
 
 
 def test_projection_text() -> None:
-    assert concatenation.projection_text(concatenation.separate_projections) == "W_e e + W_q q"
-    assert concatenation.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + q)"
+    assert concatenation.projection_text(concatenation.separate_projections) == "W_e e + W_u u"
+    assert concatenation.projection_text(wrong.TIED_PROJECTION.value) == "W_e (e + u)"
 
 
 @pytest.mark.parametrize("d", [64, 1024])

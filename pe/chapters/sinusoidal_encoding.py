@@ -812,10 +812,11 @@ claim(
 
 
 def concat_projection(rhs: Projection = separate_projections, *, width: int = 2) -> Proof:
-    r"""Prove :math:`W [e; q] = W_e e + W_q q` with ``W = [W_e | W_q]``: concatenating then projecting.
+    r"""Prove :math:`W [e; u] = W_e e + W_u u` with ``W = [W_e | W_u]``: concatenating then projecting.
 
-    A layer reading the concatenation ``[e; q]`` (width ``2 width``) equals two separate
-    projections added; adding ``e + q`` first is the special case :math:`W_e = W_q`. The
+    A layer reading the concatenation ``[e; u]`` (width ``2 width``) of an embedding ``e``
+    and an encoding row ``u`` equals two separate projections added; adding ``e + u`` first
+    is the special case :math:`W_e = W_u`. The
     candidate is the right-hand side as a function of ``(W_e, W_q, e, q)``.
 
     Examples
@@ -825,7 +826,7 @@ def concat_projection(rhs: Projection = separate_projections, *, width: int = 2)
     """
     size = _validate.positive_int("width", width)
     e = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"e_{r + 1}", real=True))
-    q = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"q_{r + 1}", real=True))
+    q = sp.Matrix(size, 1, lambda r, _: sp.Symbol(f"u_{r + 1}", real=True))
     w_e, w_q = symbolic_matrix("a", size, size), symbolic_matrix("b", size, size)
     whole = sp.Matrix.hstack(w_e, w_q)
     stacked = sp.Matrix.vstack(e, q)
@@ -839,14 +840,14 @@ def concat_projection(rhs: Projection = separate_projections, *, width: int = 2)
     )
     return derivation.proof(
         "concatenate-then-project is add-after-separate-projections",
-        r"\begin{pmatrix} W_e & W_q \end{pmatrix} \begin{pmatrix} e \\ q \end{pmatrix}"
-        r" = W_e e + W_q q",
+        r"\begin{pmatrix} W_e & W_u \end{pmatrix} \begin{pmatrix} e \\ u \end{pmatrix}"
+        r" = W_e e + W_u u",
         residual,
     )
 
 
-#: :math:`W[e; q] = W_e (e + q)`: one projection for both halves.
-TIED_PROJECTION = Candidate("W_e (e + q)", lambda w_e, _w_q, e, q: w_e @ (e + q))
+#: :math:`W[e; u] = W_e (e + u)`: one projection for both halves.
+TIED_PROJECTION = Candidate("W_e (e + u)", lambda w_e, _w_q, e, q: w_e @ (e + q))
 
 
 def _costs(rhs: Projection) -> Evidence:
@@ -865,7 +866,7 @@ def _costs(rhs: Projection) -> Evidence:
     return checked(
         ratio == 2,
         f"d={D}: a 512-output projection has {cost['weights_add']} weights after adding and "
-        f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; q] − "
+        f"{cost['weights_concat']} after concatenating (ratio {ratio:g}); W[e; u] − "
         f"({projection_text(rhs)}) = "
         f"{measured_within(error, rounding.value)}",
         error=error,
@@ -879,8 +880,8 @@ claim(
     Check(by_proof(concat_projection), true=separate_projections, wrong=(TIED_PROJECTION,)),
     Check(_costs, true=separate_projections, wrong=(TIED_PROJECTION,)),
     statement=(
-        r"\begin{gathered} \begin{pmatrix} W_e & W_q \end{pmatrix}\begin{pmatrix} e \\ q \end{pmatrix} = W_e e + W_q q \\"
-        r" \text{adding } e + q \text{ is the case } W_e = W_q \text{, at half the weights} \end{gathered}"
+        r"\begin{gathered} \begin{pmatrix} W_e & W_u \end{pmatrix}\begin{pmatrix} e \\ u \end{pmatrix} = W_e e + W_u u \\"
+        r" \text{adding } e + u \text{ is the case } W_e = W_u \text{, at half the weights} \end{gathered}"
     ),
 )
 
