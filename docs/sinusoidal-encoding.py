@@ -133,8 +133,9 @@ page.worked_example()
 # [checked](claims.py#claim-concat-doubles-layer-weights).
 #
 # Less is lost by adding than it seems. A layer reading a concatenation splits into two
-# projections that are added, $W[e;\,q] = W_e e + W_q q$: adding first is the special case
-# where the two are the same matrix [checked](claims.py#claim-concat-is-two-projections).
+# projections that are added, $W[e;\,u] = W_e e + W_u u$ for an embedding $e$ and an encoding
+# row $u$: adding first is the special case where the two are the same matrix
+# [checked](claims.py#claim-concat-is-two-projections).
 #
 # And the two barely interfere: at $d = 512$ an encoding row is nearly orthogonal to a
 # random embedding [checked](claims.py#claim-embedding-encoding-nearly-orthogonal); the fold
@@ -217,7 +218,7 @@ report.how_we_know(
 # | meaning | this site | the paper | variants in circulation |
 # | --- | --- | --- | --- |
 # | position | $p$, from 0 [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | other letters |
-# | pair index | $i$, up to $d/2 - 1$ | $i$ | to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)); from 1 [checked](claims.py#claim-pair-index-range) |
+# | pair index | $i$, up to $d/2 - 1$ [checked](claims.py#claim-pair-index-range) | $i$ | to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)) [checked](claims.py#claim-write-ups-pair-index); from 1 [checked](claims.py#claim-phuong-one-indexed) |
 # | sine and cosine columns | $2i$ and $2i+1$ | $2i$ and $2i+1$ | $2i - 1$ and $2i$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
 # | frequency | $\omega_i$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-phuong-one-indexed) |
 # | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" [checked](claims.py#claim-phuong-one-indexed) |
