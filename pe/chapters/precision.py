@@ -777,7 +777,7 @@ def _entry_bounds(stated: tuple[float, float, float]) -> Evidence:
     entry = 2 * np.sqrt(2) * _extended_precision.ANCHOR_ERROR_BOUND + 3 * 2.0**-54
     composed = 2 * np.sqrt(2) * stated[1] + 3 * 2.0**-54
     return checked(
-        stated[0] * (1 - 1e-9) <= weight <= stated[0] * (1 + 1e-15)
+        stated[0] * (1 - 1e-15) <= weight <= stated[0] * (1 + 1e-15)
         and entry == _rotation_table.ENTRY_ERROR_BOUND
         and entry <= stated[1] <= 1.01 * entry
         and composed <= stated[2] <= 1.05 * composed,
