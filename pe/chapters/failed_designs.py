@@ -381,12 +381,16 @@ def _bits(law: Callable[[int], int]) -> Evidence:
     )
 
 
+#: The positions 0 .. ONE_PAIR_POSITIONS - 1 at which one pair's points are compared.
+ONE_PAIR_POSITIONS = 1000
+
+
 def _one_pair(omega: float) -> Evidence:
-    p, q, gap = closest_rows(one_pair_points(1000, omega))
-    floor = separation_floor(1000, omega)
+    p, q, gap = closest_rows(one_pair_points(ONE_PAIR_POSITIONS, omega))
+    floor = separation_floor(ONE_PAIR_POSITIONS, omega)
     return checked(
         floor < gap < 1e-4,
-        f"one pair, ω = {omega:.4g}, p = 0..999: closest points {p} and {q} (k = {q - p}) at "
+        f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: closest points {p} and {q} (k = {q - p}) at "
         f"distance {gap:.2g}; distinct: above the rounding floor {floor:.2g}, close: below 1e-4",
     )
 
@@ -399,8 +403,9 @@ claim(
     statement=(
         r"\begin{gathered} \text{a binary code of } n \text{ positions needs }"
         r" \lceil \log_2 n \rceil \text{ bits, its codes at least 1 apart;} \\"
-        r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots, 999"
-        r" \text{ its own point,} \\ \text{but two of those points lie within }"
+        r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots,"
+        + f" {ONE_PAIR_POSITIONS - 1}"
+        + r" \text{ its own point,} \\ \text{but two of those points lie within }"
         r" 10^{-4} \end{gathered}"
     ),
 )
