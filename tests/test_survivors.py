@@ -551,3 +551,75 @@ def test_the_concatenation_evidence_names_the_stream_it_measured() -> None:
     wide = layer_matrices(2 * sinusoidal_encoding.D)["W_Q"].shape[0]
     detail = claims.verify("concat-doubles-layer-weights").evidence[0].detail
     assert f"a {wide}-wide stream adds" in detail
+
+
+def test_the_worked_example_prints_the_entry_it_names() -> None:
+    """Fault caught: the evidence printed row 2's entry under the name PE(1,256). The entry
+    is recomputed here at 50 digits, so the printed value must name position 1, column 256."""
+    from pe import reference
+    from pe.chapters import sinusoidal_encoding
+
+    detail = claims.verify("worked-example-my-name-is-rk").evidence[0].detail
+    exact = float(reference.table([1], sinusoidal_encoding.D)[0, 256])
+    assert f"PE(1,256) = {exact:.6f}" in detail
+
+
+def test_the_fitted_map_names_the_positions_it_maps() -> None:
+    """Fault caught: the fitted map's evidence named 3 & k (1 at k = 5) for 3k: it must say
+    it maps 2k to 3k and 3k to 4k, the positions it measured."""
+    from pe.chapters.rotation_identity import fitted_map, shift_matrix
+
+    detail = fitted_map(shift_matrix, 5, (16,)).detail
+    assert "M maps 10 to 15 within" in detail
+    assert "and 15 to 20 within" in detail
+
+
+@pytest.mark.parametrize(
+    ("base", "doubles_at_even_width"), [(4096, True), (5, False), (10, False), (10000, False)]
+)
+def test_the_wavelength_ratio_doubles_at_an_even_width_only_for_powers_of_two(
+    base: int, doubles_at_even_width: bool
+) -> None:
+    """Fault caught: the power-of-two test written ``value & (value >> 1) == 0``, true for
+    5 (0b101) and 10 (0b1010), whose 2 log2(base) is not an integer."""
+    from pe.frequency_ladder import ratio_equals_two_width
+
+    width, even = ratio_equals_two_width(base)
+    assert even is doubles_at_even_width
+    assert bool(width.is_integer) is doubles_at_even_width
+
+
+def test_the_symmetry_gap_is_refused_just_past_its_memory_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: the symmetry gap's allocation estimate, 2 K (d + 2) + d^2 float64 values
+    for K offsets, changed (``d << 2`` for ``d + 2``): with the cap set to that estimate at
+    d = 2, K = 50 (the table itself takes less), the call passes and K = 51 is refused."""
+    from pe import geometry
+
+    width, reach = 2, 50
+    monkeypatch.setattr(_validate, "MAX_BYTES", 8 * (2 * reach * (width + 2) + width * width))
+    assert geometry.symmetry_gap(width, 100, reach) < 1e-12
+    with pytest.raises(ValueError, match="symmetry_gap asks for"):
+        geometry.symmetry_gap(width, 100, reach + 1)
+
+
+def test_a_flagged_word_is_shown_in_its_own_sentence_not_from_the_block_start() -> None:
+    """Fault caught: only a sentence break at index 0 counted (``i == 0`` for ``i >= 0``), so
+    the context shown for a word ran from the start of the block."""
+    from pe.site import page_check
+
+    text = "The table has rows. Every row is distinct here."
+    start = text.index("Every")
+    assert page_check._sentence(text, start, start + 5) == "Every row is distinct here."
+
+
+def test_the_angle_of_an_exponential_is_theta_not_minus_theta() -> None:
+    """Fault caught: the angle of e^(i theta) read as i * (i theta) = -theta: the counterexample
+    search then aims its eighth turns at the wrong side (documented: theta)."""
+    import sympy as sp
+
+    from pe.symbolic import _trig_arguments
+
+    x = sp.Symbol("x", real=True)
+    assert sorted(map(str, _trig_arguments(sp.exp(3 * sp.I * x) + sp.sin(x)))) == ["3*x", "x"]
