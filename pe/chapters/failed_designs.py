@@ -345,15 +345,30 @@ def _single_pair_repeats(d_model: int) -> Evidence:
     )
 
 
+def _some_closer(d_model: int) -> Evidence:
+    """Some two rows 2 to ``UNIQUE_SPAN`` positions apart are closer than neighbours."""
+    offsets = np.arange(1, UNIQUE_SPAN + 1)
+    distance = row_distance_by_offset(offsets, d_model)
+    k = int(offsets[1:][np.argmin(distance[1:])])
+    return checked(
+        bool(distance[1:].min() < distance[0]),
+        f"d={d_model}: neighbours are {distance[0]:.4g} apart; rows {k} positions apart are "
+        f"{distance[1:].min():.4g} apart (needs some offset of 2..{UNIQUE_SPAN} closer than "
+        "neighbours)",
+    )
+
+
 claim(
     "encoding-rows-distinct",
     "Unique: each position has its own vector (with many frequencies)",
     Check(_distinct, true=512, wrong=(SINGLE_PAIR, FOUR_PAIRS)),
     Check(_single_pair_repeats, true=SINGLE_PAIR.value, wrong=(ALL_PAIRS_512,)),
+    Check(_some_closer, true=FOUR_PAIRS.value, wrong=(ALL_PAIRS_512,)),
     statement=(
         r"\begin{gathered} d = 512:\ \lVert PE(p) - PE(q) \rVert > \lVert PE(1) - PE(0)"
         rf" \rVert \text{{ for }} 2 \le |p - q| \le {UNIQUE_SPAN} \\"
         r" \text{(no two rows closer than neighbours);} \\"
+        r" d = 8 \text{ (four pairs): some two rows within that span are closer} \\"
         r" \text{one pair alone comes within } 10^{-4} \text{ of itself} \end{gathered}"
     ),
 )
