@@ -218,7 +218,7 @@ report.how_we_know(
 # | meaning | this site | the paper | variants in circulation |
 # | --- | --- | --- | --- |
 # | position | $p$, from 0 [checked](claims.py#claim-worked-example-my-name-is-rk) | $pos$ | other letters |
-# | pair index | $i$, up to $d/2 - 1$ [checked](claims.py#claim-pair-index-range) | $i$ | to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)) [checked](claims.py#claim-write-ups-pair-index); from 1 [checked](claims.py#claim-phuong-one-indexed) |
+# | pair index | $i$, up to $d/2 - 1$ | $i$ | to $d_{model} - 1$ ([apress-genai](bibliography.md#apress-genai)); to 256 at width 512 ([khapra-notes](bibliography.md#khapra-notes)); from 1 [checked](claims.py#claim-pair-index-range) |
 # | sine and cosine columns | $2i$ and $2i+1$ | $2i$ and $2i+1$ | $2i - 1$ and $2i$ (one-indexed) [checked](claims.py#claim-one-indexed-frequencies-shifted) |
 # | frequency | $\omega_i$ | $1/10000^{2i/d_{model}}$ | $1/\ell_{max}^{2i/d}$ (one-indexed) [checked](claims.py#claim-phuong-one-indexed) |
 # | the constant 10000 | base (a timescale) | "10000" | $\ell_{max}$, "maximum sequence length" [checked](claims.py#claim-phuong-one-indexed) |
