@@ -133,7 +133,7 @@ def _two_product(a: Float64Array, b: Float64Array) -> tuple[Float64Array, Float6
 
 
 #: Widths up to this many pairs get one decimal product per pair; wider tables multiply two
-#: short decimal tables of three doubles each (:func:`_product_table`), to the same accuracy.
+#: short decimal tables of three doubles each (:func:`_product_table`), within 2^-150.
 _DECIMAL_PAIRS = 1 << 13
 #: Pairs per row of the short tables of wide widths: ``i = j + _STEP * k``.
 _STEP = 256
