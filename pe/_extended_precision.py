@@ -16,8 +16,9 @@ alone moves the angle by up to :math:`2^{-53}\omega_i p` (about ``1e-10`` at
   ``p = P1 + P0`` with ``P1`` a multiple of ``2**26``: each partial product has at most
   53 significant bits, so it is *exact* in float64 (no FMA needed), and its fractional
   part ``x - rint(x)`` is exact too. The fractional parts are summed with error-free
-  two-sums into a double-double ``s + e`` in about ``[-1/2, 1/2]`` turns; ``p f_mid``
-  and ``p f_lo`` are added the same way.
+  two-sums into a double-double ``s + e`` with ``|s| <= 1/2`` turns (a last whole turn is
+  taken off where the low word carries the sum past a half); ``p f_mid`` and ``p f_lo`` are
+  added the same way.
 * The reduced angle :math:`x = 2\pi(s + e)`, ``|x| <= pi``, is formed as a double-double
   ``x_hi + x_lo`` (Dekker's exact product), and
   :math:`\sin x \approx \sin x_{hi} + x_{lo} \cos x_{hi}`,
@@ -241,7 +242,7 @@ def frequencies(d_model: int, base: float) -> Float64Array:
 
 
 def _reduced_turns(positions: Float64Array, turns: Turns) -> tuple[Float64Array, Float64Array]:
-    """``p * f_i`` modulo 1 as a double-double ``s + e``, ``s`` in about ``[-1/2, 1/2]``.
+    """``p * f_i`` modulo 1 as a double-double ``s + e``, ``s`` in ``[-1/2, 1/2]``.
 
     ``positions`` holds non-negative integers ``<= 2**53`` (exact in float64); the result
     has shape ``(positions.size, d/2)``.
@@ -267,7 +268,10 @@ def _reduced_turns(positions: Float64Array, turns: Turns) -> tuple[Float64Array,
     e = e + p * f_lo
     s = _fraction(s)
     total = s + e
-    return total, e - (total - s)
+    low = e - (total - s)
+    # |e| < 2**-29 can carry s + e past half a turn (p = 6117317237380742, pair 4 of d = 512
+    # does): one more whole turn off. Exact (Sterbenz): only where |total| >= 1/2.
+    return total - np.rint(total), low
 
 
 def anchors(positions: Float64Array, turns: Turns) -> Complex128Array:
