@@ -119,8 +119,10 @@ page.block_size()
 #
 # * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic (for widths over
 #   {{ decimal_width }}, as the product of two short such tables) and keeps it as an unevaluated
-#   sum of three doubles, which match the exact frequency to {{ turn_bits:.0f }} bits (measured
-#   against mpmath, the worst pair of a width of {{ turn_width }});
+#   sum of three doubles, within $2^{-150}$ of the exact frequency at every width (the worst
+#   pair against mpmath: {{ turn_bits:.0f }} bits at width {{ turn_width }},
+#   {{ wide_turn_bits:.0f }} at {{ wide_width }})
+#   [checked](claims.py#claim-frequency-turns-accurate);
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
 #   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
 #   [dekker1971](bibliography.md#dekker1971); no fused multiply-add needed)
@@ -128,13 +130,15 @@ page.block_size()
 # * drops the whole turns of each exact partial product and adds the fractional parts with
 #   error-free two-sums: the angle modulo a full turn comes out as a double-double;
 # * evaluates $\sin x_{hi} + x_{lo}\cos x_{hi}$ and $\cos x_{hi} - x_{lo}\sin x_{hi}$ on that
-#   reduced angle, $x_{hi} + x_{lo}$ in $[-\pi, \pi]$.
+#   reduced angle, $x_{hi}$ in $[-\pi, \pi]$ (where the low word carries the sum past half a
+#   turn, one last whole turn comes off).
 #
 # The angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$ radians, at every
 # position up to $2^{53}$ and at every width: the low word takes six additions, each below
 # $2^{-83}$ turns, and two products, each below $2^{-84}$, and the frequency's own error adds
-# less than $2^{-99}$. The check measures it at six positions, $2^{53}$ among them, at widths
-# {{ turn_width }} and {{ wide_width }} [checked](claims.py#claim-anchor-angle-accurate).
+# less than $2^{-99}$. The check measures it at {{ angle_positions }} positions, $2^{53}$
+# among them, at widths {{ turn_width }} and {{ wide_width }}
+# [checked](claims.py#claim-anchor-angle-accurate).
 #
 # So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, within
 # {{ sine_ulps }} units in the last place, plus one rounding

@@ -324,18 +324,25 @@ def separations(n_positions: int = 4096, d_model: int = 16) -> list[RowSeparatio
     return found
 
 
-def turn_bits(d_model: int = 512) -> float:
-    """Bits to which pe's three-double frequencies (in turns) match the exact ones, worst pair.
+def turn_bits(
+    d_model: int = 512, turns: tuple[npt.NDArray[np.float64], ...] | None = None
+) -> float:
+    r"""Bits to which frequencies in turns match the exact ones, worst pair: :math:`-\log_2` of
+    the largest relative error.
 
-    The frequencies of :func:`pe._extended_precision.frequency_turns` (base 10000), summed
-    at 70 digits and compared with :func:`pe.reference.frequencies` at 70 digits.
+    ``turns``: a sum of float64 arrays, by default pe's three of
+    :func:`pe._extended_precision.frequency_turns` (base 10000); summed at 70 digits and
+    compared with :func:`pe.reference.frequencies` at 70 digits.
 
     Examples
     --------
     >>> turn_bits(8) > 150
     True
+    >>> turn_bits(8, _extended_precision.frequency_turns(8, 10000.0)[:2]) < 110
+    True
     """
-    turns = _extended_precision.frequency_turns(d_model, 10000.0)
+    if turns is None:
+        turns = _extended_precision.frequency_turns(d_model, 10000.0)
     with mpmath.workdps(70):
         worst = max(
             abs(mpmath.fsum(mpmath.mpf(float(t[i])) for t in turns) * 2 * mpmath.pi / f - 1)

@@ -44,6 +44,7 @@ from pe.accuracy import (
     rounding_census,
     row_errors,
     row_separation,
+    turn_bits,
     ulps_error,
 )
 from pe.chapters.rotation_identity import TRANSPOSED_SHIFT_MATRIX, shift_matrix
@@ -59,8 +60,12 @@ claim = chapter.claim
 WIDTHS = (64, 4096)
 LIMIT = 2**20
 
-#: Positions of the angle-reduction check (its bound: :data:`pe._extended_precision.ANGLE_BOUND`).
+#: Far positions of the row checks and of the angle-reduction check (its bound:
+#: :data:`pe._extended_precision.ANGLE_BOUND`).
 FAR_POSITIONS = (2**53, 2**53 - 1, 2**45 + 12_345, 10**15 + 7, 3 * 2**30, 12_345)
+#: The angle check adds a rare position where the low word carries the reduced sum past half
+#: a turn (at pair 4 of d = 512), so that one last whole turn must come off.
+ANGLE_POSITIONS = (*FAR_POSITIONS, 6_117_317_237_380_742)
 _float32 = partial(numeric.sinusoidal, dtype=np.float32)
 _float16 = partial(numeric.sinusoidal, dtype=np.float16)
 _recipe16 = partial(recipes.float32_recipe, dtype=np.float16)
@@ -614,10 +619,10 @@ def _angle_reduction(
     which = "every pair" if pairs is None else f"{len(pairs)} pairs"
 
     def check(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
-        error, largest = angle_reduction_error(turns, FAR_POSITIONS, d_model, pairs)
+        error, largest = angle_reduction_error(turns, ANGLE_POSITIONS, d_model, pairs)
         return checked(
             largest <= np.pi,
-            f"d={d_model}, {which}, positions {', '.join(str(p) for p in FAR_POSITIONS)}:"
+            f"d={d_model}, {which}, positions {', '.join(str(p) for p in ANGLE_POSITIONS)}:"
             f" reduced angle within {error:.3g} rad of ω_i p mod 2π (mpmath, 70 digits),"
             f" |x| <= {largest:.6g}",
             error=error,
@@ -649,8 +654,49 @@ claim(
         r" \le \pi \quad (0 \le p \le 2^{53}) \\ \text{derived: six additions of } 2^{-83}"
         r" \text{ turns, two products of } 2^{-84}, \\ \text{the frequency's own } 2^{-99};"
         r" \text{ measured at } d = 512 \text{ (every pair)} \\ \text{and }"
-        + f"d = {WIDE_ANGLES[0]} \\text{{ ({len(WIDE_ANGLES[1])} pairs), at six positions,}}"
+        + f"d = {WIDE_ANGLES[0]} \\text{{ ({len(WIDE_ANGLES[1])} pairs), at {len(ANGLE_POSITIONS)} positions,}}"
         + r" \ 2^{53} \text{ included}\end{gathered}"
+    ),
+)
+
+
+#: How close the three-double frequencies must be: within 2^-150 of each exact frequency.
+TURN_BITS = 150
+
+
+def _frequency_bits(d_model: int) -> Callable[[tuple[npt.NDArray[np.float64], ...]], Evidence]:
+    def check(turns: tuple[npt.NDArray[np.float64], ...]) -> Evidence:
+        bits = turn_bits(d_model, turns)
+        return within(
+            2.0**-bits,
+            Tolerance(0.0, r"0 \text{ (mpmath at 70 digits)}", stated=2.0**-TURN_BITS),
+            f"d={d_model}, every pair: the sum of the doubles matches the exact frequency"
+            f" to {bits:.1f} bits, worst pair (mpmath, 70 digits)",
+        )
+
+    return check
+
+
+claim(
+    "frequency-turns-accurate",
+    "The frequencies in turns, kept in three doubles, within $2^{-150}$ at every width",
+    Check(
+        _frequency_bits(512),
+        true=_extended_precision.frequency_turns(512, 10000.0),
+        wrong=(TWO_DOUBLE_FREQUENCIES,),
+    ),
+    Check(
+        _frequency_bits(WIDE_ANGLES[0]),
+        true=_extended_precision.frequency_turns(WIDE_ANGLES[0], 10000.0),
+        wrong=(WIDE_TWO_DOUBLE_FREQUENCIES,),
+    ),
+    statement=(
+        r"\begin{gathered}\left|\tfrac{f_{hi} + f_{mid} + f_{lo}}{f_i} - 1\right|"
+        r" \le 2^{-150},\ f_i = \tfrac{\omega_i}{2\pi} \\ \text{one decimal product per"
+        + f" pair up to d = {2 * _extended_precision._DECIMAL_PAIRS};"
+        + r" wider: two short tables} \\ \text{measured at every pair of } d = 512"
+        + f" \\text{{ and }} d = {WIDE_ANGLES[0]}"
+        + r"\end{gathered}"
     ),
 )
 

@@ -344,6 +344,8 @@ VALUES: dict[str, Callable[[], object]] = {
     "direct64_at_1e3": lambda: _drift_at("direct float64", 10**3),
     "direct64_at_1e6": lambda: _drift_at("direct float64", 10**6),
     "turn_bits": lambda: accuracy.turn_bits(TURN_WIDTH),
+    "wide_turn_bits": lambda: accuracy.turn_bits(chapter.WIDE_ANGLES[0]),
+    "angle_positions": lambda: len(chapter.ANGLE_POSITIONS),
     "turn_width": lambda: TURN_WIDTH,
     "decimal_width": lambda: 2 * _extended_precision._DECIMAL_PAIRS,
     "wide_width": lambda: chapter.WIDE_ANGLES[0],
