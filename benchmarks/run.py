@@ -153,6 +153,11 @@ def max_error(table: np.ndarray, n: int, d: int) -> float:
     return float(reference.errors(values, positions, columns, d).max())
 
 
+def _digits(value: float) -> float:
+    """A measured time kept to six significant digits: the pages round it once, to three."""
+    return float(f"{value:.6g}")
+
+
 def case(n: int, d: int, dtype: str, rounds: int) -> dict[str, Any]:
     runs = candidates(n, d, dtype)
     numeric.sinusoidal(n, d, dtype=dtype)  # warm the per-(d, base) frequency cache
@@ -162,15 +167,15 @@ def case(n: int, d: int, dtype: str, rounds: int) -> dict[str, Any]:
         name: max_error(runs[name](), n, d)  # type: ignore[misc]
         for name in ("pe", "direct64", "recipe")
     }
-    ms = {k: (None if v is None else round(1000 * v, 4)) for k, v in seconds.items()}
+    ms = {k: (None if v is None else _digits(1000 * v)) for k, v in seconds.items()}
     _extended_precision.frequency_turns.cache_clear()
     start = time.perf_counter()
     _extended_precision.frequency_turns(d, 10000.0)
-    frequency_ms = round(1000 * (time.perf_counter() - start), 3)
+    frequency_ms = _digits(1000 * (time.perf_counter() - start))
     _rotation_table._first_anchors.cache_clear()
     start = time.perf_counter()
     runs["pe"]()  # type: ignore[misc]
-    first_ms = round(1000 * (time.perf_counter() - start), 3)
+    first_ms = _digits(1000 * (time.perf_counter() - start))
     return {
         "n": n,
         "d": d,
@@ -203,7 +208,7 @@ def overhead() -> dict[str, float]:
         },
         OVERHEAD_ROUNDS,
     )
-    return {name: round(1e6 * value, 2) for name, value in seconds.items()}
+    return {name: _digits(1e6 * value) for name, value in seconds.items()}
 
 
 def accuracy() -> dict[str, float]:
