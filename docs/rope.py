@@ -216,12 +216,15 @@ report.how_we_know(
 #
 # $$|s(k)| \le \Bigl(\max_i |h_{i+1} - h_i|\Bigr) \sum_{j=1}^{d/2} |S_j(k)| .$$
 #
-# The right side, averaged over windows of offsets, does decrease from window to window, as
-# measured for $q = \kappa = 1$ at $d = 128$ over the offsets 0 to 9, 10 to 99 and 100 to
-# 999. The scores themselves do not: even for $q = \kappa$ the score falls from its value at
-# offset 0 and then climbs back up by a large fraction of it. A monotone sequence (ALiBi's linear bias, on
-# the [next page](relative-family.py)) passes the same test, so the test can tell the two
-# apart [checked](claims.py#claim-rope-scores-not-monotone).
+# The decay is a trend of averages. Averaged over the offsets 0 to 9, 10 to 99 and 100 to
+# 999, the right side falls from window to window: {{ bound_means }} for $q = \kappa = 1$ at
+# $d = 128$. So does the score for $q = \kappa = 1$: {{ score_means }}. Step by step, neither
+# falls. Over the offsets up to {{ trend_last }}, the bound climbs back up by {{ bound_rise }} of its largest value after a lower one,
+# the score for $q = \kappa = 1$ by {{ score_rise }}, and the score for a random $q$ and
+# $\kappa$ by {{ random_rise }} times its largest magnitude. A farther key can score higher. A
+# sequence that does fall at every step, ALiBi's linear bias on the
+# [next page](relative-family.py), never climbs back, so the test tells the two apart
+# [checked](claims.py#claim-rope-scores-not-monotone).
 
 # %% tags=["hide_input"]
 page.decay()

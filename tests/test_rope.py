@@ -245,8 +245,10 @@ def test_rope_scores_rise_again_and_alibi_does_not() -> None:
         assert position_scores.largest_rise(scores) > 0.1 * np.abs(scores).max()
     for scores in wrong.ALIBI_SEQUENCE.value(offsets).values():
         assert position_scores.largest_rise(scores) <= 0
-    first, second, third = experiments.bound_windows(offsets)
-    assert first > second > third
+    sequences = experiments.rope_score_sequences(offsets)
+    for label in ("bound (q=k=1)", "s (q=k=1)"):
+        first, second, third = experiments.window_means(sequences[label])
+        assert first > second > third
 
 
 @pytest.mark.parametrize(

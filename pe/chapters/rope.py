@@ -811,11 +811,17 @@ claim(
 
 
 def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
-    """RoPE scores ``s(r)`` of ``q = k = 1`` and of random ``q, k``, ``d = 128``."""
-    labels = ("q=k=1", "random q, k")
+    """RoFormer's bound and the RoPE scores ``s(r)`` it bounds, ``d = 128``.
+
+    The bound of ``q = k = 1`` (for other ``q, k`` only its constant factor changes), the
+    scores of ``q = k = 1`` and those of a random ``q, k`` (:func:`decay_pairs`).
+    """
+    (ones, ones_k), (q, k) = decay_pairs()
+    bound, scores = rotary.abel_bound(ones, ones_k, offsets)
     return {
-        label: rotary.abel_bound(q, k, offsets)[1]
-        for label, (q, k) in zip(labels, decay_pairs(), strict=True)
+        "bound (q=k=1)": bound,
+        "s (q=k=1)": scores,
+        "s (random q, k)": rotary.abel_bound(q, k, offsets)[1],
     }
 
 
@@ -824,11 +830,20 @@ def alibi_score_sequence(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
     return {"ALiBi's bias -r/2": alibi_bias(np.size(offsets), 0.5)[-1, ::-1]}
 
 
-def bound_windows(offsets: npt.ArrayLike) -> list[float]:
-    """Mean of RoFormer's bound for ``q = k = 1`` over ``r`` in [0, 10), [10, 100), [100, 1000)."""
-    ones = np.ones(DECAY_WIDTH)
-    bound, _ = rotary.abel_bound(ones, ones, offsets)
-    return [float(bound[a:b].mean()) for a, b in ((0, 10), (10, 100), (100, 1000))]
+#: The windows of offsets over which RoFormer's decay is a trend: [0, 10), [10, 100), [100, 1000).
+DECAY_WINDOWS = ((0, 10), (10, 100), (100, 1000))
+#: The offsets of the trend check, ``r = 0 .. 2000``.
+TREND_OFFSETS = np.arange(0, 2001)
+
+
+def window_means(values: Float64Array) -> list[float]:
+    """Means of ``values`` over the offsets of each of :data:`DECAY_WINDOWS`."""
+    return [float(values[a:b].mean()) for a, b in DECAY_WINDOWS]
+
+
+def relative_rises(sequences: dict[str, Float64Array]) -> dict[str, float]:
+    """Each sequence's largest rise after a lower value, as a fraction of its largest magnitude."""
+    return {label: largest_rise(s) / float(np.abs(s).max()) for label, s in sequences.items()}
 
 
 #: A sequence that does decay monotonically: ALiBi's bias.
@@ -836,28 +851,33 @@ ALIBI_SEQUENCE = Candidate("ALiBi's bias -r/2", alibi_score_sequence)
 
 
 def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
-    offsets = np.arange(0, 2001)
-    rises = {
-        label: largest_rise(s) / float(np.abs(s).max()) for label, s in candidate(offsets).items()
-    }
-    windows = bound_windows(offsets)
+    rises = relative_rises(candidate(TREND_OFFSETS))
+    true = rope_score_sequences(TREND_OFFSETS)
+    bound, scores = (window_means(true[label]) for label in ("bound (q=k=1)", "s (q=k=1)"))
     return checked(
-        min(rises.values()) > 0.1 and windows[0] > windows[1] > windows[2],
-        "d=128, r = 0..2000: largest rise of s(r) after a lower value, relative to max|s|: "
+        min(rises.values()) > 0.1
+        and bound[0] > bound[1] > bound[2]
+        and scores[0] > scores[1] > scores[2],
+        f"d=128, r = {TREND_OFFSETS[0]}..{TREND_OFFSETS[-1]}: largest rise after a lower value,"
+        " relative to the largest magnitude: "
         + ", ".join(f"{v:.3g} ({label})" for label, v in rises.items())
-        + "; the bound's mean over r in [0,10), [10,100), [100,1000): "
-        + ", ".join(f"{w:.4g}" for w in windows),
+        + "; means over r in [0,10), [10,100), [100,1000): bound "
+        + ", ".join(f"{w:.4g}" for w in bound)
+        + "; s (q=k=1) "
+        + ", ".join(f"{w:.4g}" for w in scores),
     )
 
 
 claim(
     "rope-scores-not-monotone",
-    "The scores themselves do not decay monotonically",
+    "RoFormer's decay is a trend of averages: neither the bound nor the scores fall at every step",
     Check(_not_monotone, true=rope_score_sequences, wrong=(ALIBI_SEQUENCE,)),
     statement=(
-        r"\begin{gathered}\exists\, r_1 < r_2:\ s(r_2) > s(r_1) + 0.1 \max_r |s(r)|, \\"
-        r" \text{while the bound's averages over } r \in [0, 10), [10, 100), [100, 1000)"
-        r" \text{ decrease } (q = \kappa = 1,\ d = 128)\end{gathered}"
+        r"\begin{gathered}\text{for } f = B \text{ (the bound)},\ s_{q = \kappa = 1},"
+        r"\ s_{\text{random}}:"
+        r" \\ \exists\, r_1 < r_2:\ f(r_2) > f(r_1) + 0.1 \max_r |f(r)|; \\"
+        r" \text{the means of } B \text{ and } s_{q = \kappa = 1} \text{ over } r \in [0, 10),"
+        r" \\ [10, 100), [100, 1000) \text{ decrease } (d = 128)\end{gathered}"
     ),
 )
 

@@ -6,18 +6,20 @@ the other helpers return the small tables and lines of computed numbers the page
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
-from pe import rotary
+from pe import position_scores, rotary
+from pe.chapters import rope as chapter
 from pe.site.figures import Palette, error_plot, render
 from pe.site.html import Html, code, escape, table
 
 __all__ = [
+    "VALUES",
     "decay",
     "merged_angles",
     "offset_error",
@@ -233,19 +235,41 @@ def _above_any_difference(
     )
 
 
-def decay(d_model: int = 128, max_offset: int = 1000) -> Html:
+def _trend() -> tuple[dict[str, float], dict[str, list[float]]]:
+    """The rises and window means of ``rope-scores-not-monotone``'s sequences."""
+    sequences = chapter.rope_score_sequences(chapter.TREND_OFFSETS)
+    means = {label: chapter.window_means(values) for label, values in sequences.items()}
+    return chapter.relative_rises(sequences), means
+
+
+def _percent(fraction: float) -> str:
+    return f"{100 * fraction:.0f} %"
+
+
+def _listed(values: Sequence[float]) -> str:
+    return ", ".join(f"{v:.4g}" for v in values[:-1]) + f" and {values[-1]:.4g}"
+
+
+#: Values the page's prose quotes, by placeholder name (``{{ name }}``), each computed by pe.
+VALUES: dict[str, Callable[[], object]] = {
+    "bound_means": lambda: _listed(_trend()[1]["bound (q=k=1)"]),
+    "score_means": lambda: _listed(_trend()[1]["s (q=k=1)"]),
+    "bound_rise": lambda: _percent(_trend()[0]["bound (q=k=1)"]),
+    "score_rise": lambda: _percent(_trend()[0]["s (q=k=1)"]),
+    "random_rise": lambda: f"{_trend()[0]['s (random q, k)']:.2g}",
+    "trend_last": lambda: int(chapter.TREND_OFFSETS[-1]),
+}
+
+
+def decay(max_offset: int = 1000) -> Html:
     """RoFormer's bound and the scores it bounds, for q = k = 1 and for random q, k."""
     offsets = np.arange(0, max_offset + 1)
-    rng = np.random.default_rng(1)
-    cases = (
-        ("q = κ = (1, ..., 1)", np.ones(d_model), np.ones(d_model)),
-        ("random q, κ", rng.standard_normal(d_model), rng.standard_normal(d_model)),
-    )
+    labels = ("q = κ = (1, ..., 1)", "random q, κ")
+    measured = [rotary.abel_bound(q, k, offsets) for q, k in chapter.decay_pairs()]
 
     def draw(fig: Figure, palette: Palette) -> None:
         axes = fig.subplots(2, 1)
-        for ax, (label, q, k) in zip(axes, cases, strict=True):
-            bound, scores = rotary.abel_bound(q, k, offsets)
+        for ax, label, (bound, scores) in zip(axes, labels, measured, strict=True):
             ax.plot(offsets, bound, color=palette.lines[1], lw=1.0, label="bound on |s(k)|")
             ax.plot(offsets, np.abs(scores), color=palette.lines[0], lw=0.9, label="|s(k)|")
             ax.set_yscale("log")
@@ -256,26 +280,26 @@ def decay(d_model: int = 128, max_offset: int = 1000) -> Html:
         axes[0].legend()
         fig.tight_layout()
 
-    measured = [rotary.abel_bound(q, k, offsets) for _, q, k in cases]
     (bound1, scores1), (bound2, scores2) = measured
-    ones = np.abs(scores1)
-    rises = int(np.sum(np.diff(ones) > 0))
     below = all(bool(np.all(np.abs(s) <= b * (1 + 1e-9))) for b, s in measured)
+    means = _trend()[1]
+    rising = "" if position_scores.largest_rise(scores1) > 0 else " (NOT: it never rises)"
     return render(
         draw,
         alt=(
             f"Two panels, one above the other, against the offset from 0 to {max_offset}, log "
-            f"scale, d = {d_model}. The summation-by-parts bound for q = κ = 1 goes from "
-            f"{bound1[0]:.4g} at offset 0 to {bound1[-1]:.4g} at offset {max_offset}, with "
-            f"oscillations (for random q and κ: {bound2[0]:.4g} to {bound2[-1]:.4g}). The score "
-            f"magnitude stays {'below it at every offset' if below else 'NOT always below it'}: "
-            f"for q = κ = 1 it falls from {ones[0]:.4g} and rises again at {rises} of the "
-            f"{max_offset} steps; for random q and κ it goes from {abs(scores2[0]):.3g} to "
-            f"{abs(scores2[-1]):.3g} with no trend."
+            f"scale, d = {chapter.DECAY_WIDTH}. The summation-by-parts bound for q = κ = 1 goes "
+            f"from {bound1[0]:.4g} at offset 0 to {bound1[-1]:.4g} at offset {max_offset}, "
+            f"oscillating (for random q and κ: {bound2[0]:.4g} to {bound2[-1]:.4g}). The score "
+            f"magnitude stays {'below it at every offset' if below else 'NOT always below it'}. "
+            f"For q = κ = 1 the score falls from {abs(scores1[0]):.4g}, its means over the "
+            f"offsets 0 to 9, 10 to 99 and 100 to 999 are {_listed(means['s (q=k=1)'])}, and "
+            f"it climbs back up after lower values{rising}; for random q and κ it goes from "
+            f"{abs(scores2[0]):.3g} to {abs(scores2[-1]):.3g}."
         ),
         caption=(
-            "RoFormer's long-term decay is the decay of a bound (orange). The scores (blue) stay "
-            "below it but are not monotone in the offset."
+            "RoFormer's long-term decay is a falling trend of a bound (orange), which itself "
+            "oscillates. The scores (blue) stay below it and do not fall at every step."
         ),
         size=(4.0, 5.8),
     )
