@@ -419,6 +419,29 @@ def _signal_order(order: tuple[Connection, ...]) -> Evidence:
     )
 
 
+#: The depths of the figure and of the depth check: 1 to 12 sublayers.
+DEPTHS = tuple(range(1, 13))
+
+
+def signals_by_depth(connection: Connection) -> list[float]:
+    """:func:`position_signal` of ``connection``'s stack at each of :data:`DEPTHS` (d, n of
+    :data:`STACK`)."""
+    d, n, _ = STACK
+    return [position_signal(d, n, depth, connection=connection) for depth in DEPTHS]
+
+
+def _above_at_every_depth(order: tuple[Connection, Connection]) -> Evidence:
+    """Is the first stack's signal above the second's at every depth of :data:`DEPTHS`?"""
+    first, second = (signals_by_depth(c) for c in order)
+    gap = min(a - b for a, b in zip(first, second, strict=True))
+    return checked(
+        gap > 0,
+        f"d={STACK[0]}, n={STACK[1]}, depths {DEPTHS[0]}..{DEPTHS[-1]}: {order[0].name} "
+        f"{min(first):.2f}..{max(first):.2f}, {order[1].name} {min(second):.2f}.."
+        f"{max(second):.2f}; smallest gap {gap:.2f}",
+    )
+
+
 claim(
     "residual-signal-order",
     "The encoding's direction survives best in the pre-LN stack, then post-LN, then none",
@@ -427,10 +450,16 @@ claim(
         true=(RESIDUAL, POST_LN, PLAIN),
         wrong=(Candidate("post-LN keeps it best", (POST_LN, RESIDUAL, PLAIN)),),
     ),
+    Check(
+        _above_at_every_depth,
+        true=(RESIDUAL, PLAIN),
+        wrong=(Candidate("no residual keeps it better", (PLAIN, RESIDUAL)),),
+    ),
     statement=(
         r"\begin{gathered} \overline{\cos}\bigl(h_L(x + PE) - h_L(x),\ PE(p)\bigr):"
         r" \text{ pre-LN} > \text{post-LN} > \text{no residual} \\"
-        r" (d = 64,\ n = 128,\ 6 \text{ sublayers, random weights}) \end{gathered}"
+        r" (d = 64,\ n = 128,\ L = 6 \text{ sublayers, random weights}); \\"
+        r" \text{pre-LN} > \text{no residual at every } L = 1, \dots, 12 \end{gathered}"
     ),
 )
 

@@ -129,11 +129,14 @@ def signal_table() -> Html:
     )
 
 
-def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -> Html:
-    """Mean cosine between the top's change and PE, residual against plain stacks."""
-    layers = np.arange(1, depth + 1)
-    with_residual = [stream.position_signal(d_model, n, int(k)) for k in layers]
-    plain = [stream.position_signal(d_model, n, int(k), connection=stream.PLAIN) for k in layers]
+def position_signal_by_depth() -> Html:
+    """Mean cosine between the top's change and PE, residual against plain stacks (the depths
+    of ``residual-signal-order``)."""
+    d_model, n, _ = facts.STACK
+    layers = np.array(facts.DEPTHS)
+    depth = int(layers[-1])
+    with_residual = facts.signals_by_depth(stream.RESIDUAL)
+    plain = facts.signals_by_depth(stream.PLAIN)
 
     def draw(fig: Figure, palette: Palette) -> None:
         ax = fig.add_subplot()
@@ -146,7 +149,8 @@ def position_signal_by_depth(d_model: int = 64, n: int = 128, depth: int = 12) -
             label="with residual",
         )
         ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain")
-        ax.set_ylim(-0.1, 1.05)
+        # Room for every point: a plain stack's cosine can fall below -0.1.
+        ax.set_ylim(min(-0.1, min(plain) - 0.05), 1.05)
         label_axes(ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4)
 
     return render(
