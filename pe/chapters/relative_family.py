@@ -72,11 +72,11 @@ def _pair_span(pairs: npt.NDArray[np.int64]) -> str:
     return f"{pairs[0]}..{pairs[-1]}" if pairs.size else "none"
 
 
-#: Absolute schemes, for the claim that relative ones give scores depending on i - j only.
+#: Absolute schemes, for the claim that relative ones give scores depending on n - m only.
 LEARNED_ABSOLUTE = Candidate("learned absolute", ("learned absolute",))
 SINUSOIDAL_ADDED = Candidate("sinusoidal (added)", ("sinusoidal (added)",))
 
-#: Schemes whose scores on a repeated token depend only on i - j.
+#: Schemes whose scores on a repeated token depend only on n - m.
 RELATIVE_SCHEMES = ("rope", "shaw", "transformer-xl", "t5", "alibi")
 
 
@@ -99,10 +99,10 @@ def _toeplitz(schemes: Sequence[str]) -> Evidence:
 
 claim(
     "identical-tokens-relative",
-    "On a repeated token, relative schemes give scores that depend only on $i - j$",
+    "On a repeated token, relative schemes give scores that depend only on $n - m$",
     Check(_toeplitz, true=RELATIVE_SCHEMES, wrong=(LEARNED_ABSOLUTE, SINUSOIDAL_ADDED)),
     statement=(
-        r"\begin{gathered}x_i = x\ \forall i \implies s_{ij} = f(i - j) \\"
+        r"\begin{gathered}x_m = x\ \forall m \implies s_{mn} = f(n - m) \\"
         r" \text{for RoPE, Shaw, Transformer-XL, T5, ALiBi;} \\"
         r" \text{not, with generic weights, for learned or added sinusoidal absolute"
         r" encodings}\end{gathered}"
@@ -135,7 +135,7 @@ claim(
     "Shaw et al. use $2K + 1$ relative vectors, the same beyond distance $K$",
     Check(_shaw, true=3, wrong=(NO_CLIPPING,)),
     statement=(
-        r"a_{ij} = w_{\mathrm{clip}(j - i, -K, K)},\quad 2K + 1 \text{ distinct vectors per table}"
+        r"a_{mn} = w_{\mathrm{clip}(n - m, -K, K)},\quad 2K + 1 \text{ distinct vectors per table}"
     ),
 )
 
@@ -144,42 +144,42 @@ FOUR_TERMS = ("a", "b", "c", "d")
 
 
 def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
-    r"""Prove :math:`(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d)`.
+    r"""Prove :math:`(W_q(E_m + U_m))^{\mathsf T} W_k(E_n + U_n) = (a) + (b) + (c) + (d)`.
 
     With every entry symbolic (``d = 2``):
-    (a) :math:`E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (b) :math:`E_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`,
-    (c) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j`, (d) :math:`U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j`.
-    Transformer-XL replaces :math:`U_j` by a sinusoid :math:`R_{i-j}` (with its own
-    :math:`W_{k,R}`) and the query-side :math:`U_i^{\mathsf T} W_q^{\mathsf T}` by learned ``u``, ``v``.
+    (a) :math:`E_m^{\mathsf T} W_q^{\mathsf T} W_k E_n`, (b) :math:`E_m^{\mathsf T} W_q^{\mathsf T} W_k U_n`,
+    (c) :math:`U_m^{\mathsf T} W_q^{\mathsf T} W_k E_n`, (d) :math:`U_m^{\mathsf T} W_q^{\mathsf T} W_k U_n`.
+    Transformer-XL replaces :math:`U_n` by a sinusoid :math:`R_{m-n}` (with its own
+    :math:`W_{k,R}`) and the query-side :math:`U_m^{\mathsf T} W_q^{\mathsf T}` by learned ``u``, ``v``.
     ``candidate`` names the terms summed on the right (:data:`FOUR_TERMS`; a wrong candidate
     leaves one out).
     """
     wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
     wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
-    e_i, e_j, u_i, u_j = (symbolic_vector(name, 2) for name in ("E_i", "E_j", "U_i", "U_j"))
+    e_m, e_n, u_m, u_n = (symbolic_vector(name, 2) for name in ("E_m", "E_n", "U_m", "U_n"))
     terms = {
-        "a": e_i.T * wq.T * wk * e_j,
-        "b": e_i.T * wq.T * wk * u_j,
-        "c": u_i.T * wq.T * wk * e_j,
-        "d": u_i.T * wq.T * wk * u_j,
+        "a": e_m.T * wq.T * wk * e_n,
+        "b": e_m.T * wq.T * wk * u_n,
+        "c": u_m.T * wq.T * wk * e_n,
+        "d": u_m.T * wq.T * wk * u_n,
     }
     if not set(candidate) <= set(terms):
         raise ValueError(f"terms must be among a, b, c, d, got {candidate!r:.20}")
     kept = [terms[name] for name in candidate]
     total = sum(kept[1:], start=kept[0])
-    left = (wq * (e_i + u_i)).T * (wk * (e_j + u_j))
+    left = (wq * (e_m + u_m)).T * (wk * (e_n + u_n))
     derivation = Derivation()
     derivation.note(
         "Residual: the score minus the sum of the terms " + ", ".join(f"({n})" for n in candidate),
-        r"(W_q(E_i + U_i))^{\mathsf T} W_k (E_j + U_j) - \sum \text{terms}",
+        r"(W_q(E_m + U_m))^{\mathsf T} W_k (E_n + U_n) - \sum \text{terms}",
     )
     residual = derivation.apply("Multiply out", left - total, sp.expand, calls=("expand",))
     statement = (
-        r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = \\"
-        r"\underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(a)}"
-        r" + \underbrace{E_i^{\mathsf T} W_q^{\mathsf T} W_k U_j}_{(b)}"
-        r" + \underbrace{U_i^{\mathsf T} W_q^{\mathsf T} W_k E_j}_{(c)}"
-        r" + \underbrace{U_i^{\mathsf T} W_q^{\mathsf T} W_k U_j}_{(d)}\end{gathered}"
+        r"\begin{gathered}(W_q(E_m + U_m))^{\mathsf T} W_k(E_n + U_n) = \\"
+        r"\underbrace{E_m^{\mathsf T} W_q^{\mathsf T} W_k E_n}_{(a)}"
+        r" + \underbrace{E_m^{\mathsf T} W_q^{\mathsf T} W_k U_n}_{(b)}"
+        r" + \underbrace{U_m^{\mathsf T} W_q^{\mathsf T} W_k E_n}_{(c)}"
+        r" + \underbrace{U_m^{\mathsf T} W_q^{\mathsf T} W_k U_n}_{(d)}\end{gathered}"
     )
     return derivation.proof("the additive score has four terms", statement, residual)
 
@@ -220,10 +220,10 @@ claim(
     Check(by_proof(absolute_score_four_terms), true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
     Check(_transformer_xl, true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
     statement=(
-        r"\begin{gathered}(W_q(E_i + U_i))^{\mathsf T} W_k(E_j + U_j) = (a) + (b) + (c) + (d);"
-        r" \\ \text{Transformer-XL: } A_{ij} = x_i^{\mathsf T} W_q^{\mathsf T} W_{k,E} x_j"
-        r" + x_i^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{i-j} + u^{\mathsf T} W_{k,E} x_j"
-        r" + v^{\mathsf T} W_{k,R} R_{i-j}\end{gathered}"
+        r"\begin{gathered}(W_q(E_m + U_m))^{\mathsf T} W_k(E_n + U_n) = (a) + (b) + (c) + (d);"
+        r" \\ \text{Transformer-XL: } A_{mn} = x_m^{\mathsf T} W_q^{\mathsf T} W_{k,E} x_n"
+        r" + x_m^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{m-n} + u^{\mathsf T} W_{k,E} x_n"
+        r" + v^{\mathsf T} W_{k,R} R_{m-n}\end{gathered}"
     ),
 )
 
@@ -342,9 +342,9 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
     rounding = exponential_rounding(0.0, 0) + EPS64 / 2
     return checked(
         toeplitz_deviation(bias) == 0 and decreasing and geometric == powers,
-        f"H = 1..{ALIBI_HEADS[-1]}: max |m_h / 2^(-e_h) - 1| = {worst:.2g} (at H={where}); "
+        f"H = 1..{ALIBI_HEADS[-1]}: max |mu_h / 2^(-e_h) - 1| = {worst:.2g} (at H={where}); "
         f"the paper's sequences for H = 8 and 16: {paper_gap:.2g}; H=12: "
-        f"{np.round(slopes(12), 4).tolist()}; bias -m(i-j) depends only on i - j and falls "
+        f"{np.round(slopes(12), 4).tolist()}; bias -mu_h (m - n) depends only on m - n and falls "
         f"with distance: {'yes' if decreasing else 'no'}; geometric for "
         f"H = {geometric} only (the powers of two: {'yes' if geometric == powers else 'no'})",
         error=max(worst, paper_gap),
@@ -405,9 +405,9 @@ claim(
     Check(_alibi, true=relative.alibi_slopes, wrong=(GEOMETRIC_SLOPES, HALVING_SLOPES)),
     Check(_alibi_recorded, true=relative.alibi_slopes, wrong=(GEOMETRIC_SLOPES, HALVING_SLOPES)),
     statement=(
-        r"\begin{gathered}P = 2^{\lfloor \log_2 H \rfloor}:\quad m_h = 2^{-8h/P}\ (h \le P),"
-        r"\quad m_{P+j} = 2^{-4(2j-1)/P}\ (1 \le j \le H - P); \\ \text{geometric exactly"
-        r" when } H = P;\quad b_{ij} = -m_h\,(i - j),\ j \le i\end{gathered}"
+        r"\begin{gathered}P = 2^{\lfloor \log_2 H \rfloor}:\quad \mu_h = 2^{-8h/P}\ (h \le P),"
+        r"\quad \mu_{P+j} = 2^{-4(2j-1)/P}\ (1 \le j \le H - P); \\ \text{geometric exactly"
+        r" when } H = P;\quad b_{mn} = -\mu_h\,(m - n),\ n \le m\end{gathered}"
     ),
 )
 

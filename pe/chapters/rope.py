@@ -10,7 +10,7 @@ RoPE rotates pair ``i`` of a query or key at position ``p`` by the angle :math:`
 The proofs, recorded step by step with :class:`pe.symbolic.Derivation` (expand, expand_trig,
 expand; no ``simplify``, no floats): the pair rotation is multiplication by
 :math:`e^{\mathrm{i}\theta}` (:func:`complex_form`);
-:math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for one symbolic pair and for
+:math:`\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle` for one symbolic pair and for
 a concrete width in either pairing; the two pairings differ by a fixed permutation, and
 scores agree when ``q`` and ``k`` are permuted alike; RoPE after :math:`W_q, W_k` keeps the
 property for every :math:`W_q, W_k`, while rotating before projecting, and the additive
@@ -305,7 +305,7 @@ claim(
 
 
 def relative_property(candidate: Rotation = rope_rotation) -> Proof:
-    r"""Prove :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for one pair.
+    r"""Prove :math:`\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle` for one pair.
 
     ``q = (q_0, q_1)``, ``k = (k_0, k_1)``, ``m``, ``n`` and
     :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p` is
@@ -322,13 +322,13 @@ def relative_property(candidate: Rotation = rope_rotation) -> Proof:
         f"{to_latex(rm)},\\ {to_latex(rn)},\\ {to_latex(rd)}",
     )
     derivation.note(
-        "Residual ⟨R_m q, R_n k⟩ − ⟨q, R_{n−m} k⟩, written out",
+        "Residual ⟨R_m q, R_n κ⟩ − ⟨q, R_{n−m} κ⟩, written out",
         to_latex(left - right),
         left - right,
     )
     residual = derivation.angle_addition(left - right, first="Multiply out")
     statement = (
-        r"\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle, \quad "
+        r"\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle, \quad "
         rf"R_p = {to_latex(rotation_block(candidate, sp.Symbol('p'), OMEGA))}"
     )
     return derivation.proof("RoPE relative property (one pair)", statement, residual)
@@ -345,10 +345,10 @@ claim(
     # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
     Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
     statement=(
-        r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle \\"
+        r"\begin{gathered}\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle \\"
         r" R_p = \begin{pmatrix} \cos \omega_i p & -\sin \omega_i p \\"
         r" \sin \omega_i p & \cos \omega_i p \end{pmatrix} \\ \text{turned the other way:} \\"
-        r" \langle R_m^{\mathsf T} q, R_n^{\mathsf T} k\rangle = \langle q, R_{m-n} k\rangle"
+        r" \langle R_m^{\mathsf T} q, R_n^{\mathsf T} \kappa\rangle = \langle q, R_{m-n} \kappa\rangle"
         r"\end{gathered}"
     ),
 )
@@ -361,7 +361,7 @@ def relative_property_block_diagonal(
     pairing: str = "adjacent",
     base: int | Any = 10000,
 ) -> Proof:
-    r"""Prove :math:`\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle` for a concrete width.
+    r"""Prove :math:`\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle` for a concrete width.
 
     ``q``, ``k`` (``d`` symbols each), ``m`` and ``n`` are symbolic; the frequencies are the
     exact numbers :math:`\mathrm{base}^{-2i/d}`. ``R_p`` is block-diagonal for the adjacent
@@ -384,9 +384,9 @@ def relative_property_block_diagonal(
     )
     residual = (rm * q).T * (rn * k) - q.T * (rd * k)
     derivation.note(
-        f"Residual ⟨R_m q, R_n k⟩ − ⟨q, R_(n−m) k⟩: {len(sp.Add.make_args(sp.expand(residual[0])))} terms"
+        f"Residual ⟨R_m q, R_n κ⟩ − ⟨q, R_(n−m) κ⟩: {len(sp.Add.make_args(sp.expand(residual[0])))} terms"
         " once multiplied out",
-        r"\langle R_m q, R_n k\rangle - \langle q, R_{n-m} k\rangle",
+        r"\langle R_m q, R_n \kappa\rangle - \langle q, R_{n-m} \kappa\rangle",
     )
     residual = residual.applyfunc(sp.expand).applyfunc(sp.expand_trig).applyfunc(sp.expand)
     derivation.note(
@@ -396,7 +396,7 @@ def relative_property_block_diagonal(
         calls=("expand",),
     )
     statement = (
-        rf"\langle R_m q, R_n k\rangle = \langle q, R_{{n-m}} k\rangle \text{{ for }} d = {width},"
+        rf"\langle R_m q, R_n \kappa\rangle = \langle q, R_{{n-m}} \kappa\rangle \text{{ for }} d = {width},"
         rf" \text{{ {pairing} pairing}},\ \omega_i = {sp.latex(sp.Rational(base))}^{{-2i/{width}}}"
     )
     return derivation.proof(f"RoPE relative property, d = {width}, {pairing}", statement, residual)
@@ -411,7 +411,7 @@ claim(
     Check(_ADJACENT, true=rope_rotation, wrong=(SQUARED_ANGLE,)),
     Check(_HALVES, true=rope_rotation, wrong=(SQUARED_ANGLE,)),
     statement=(
-        r"\begin{gathered}\langle R_m q, R_n k\rangle = \langle q, R_{n-m} k\rangle \\"
+        r"\begin{gathered}\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle \\"
         r" \text{exactly for } d = 8, \text{ adjacent and halves pairings}\end{gathered}"
     ),
 )

@@ -129,7 +129,7 @@ def repeated_token_scores(
             "Four 12 by 12 heat maps of attention scores for one token repeated at every "
             "position. The learned absolute and added sinusoidal encodings give irregular "
             "patterns. RoPE and T5 give matrices constant along every diagonal: the score "
-            "depends only on i minus j."
+            "depends only on the offset n minus m."
         ),
         caption=(
             "Same token at every position, random weights: relative schemes produce scores "
