@@ -623,3 +623,41 @@ def test_the_angle_of_an_exponential_is_theta_not_minus_theta() -> None:
 
     x = sp.Symbol("x", real=True)
     assert sorted(map(str, _trig_arguments(sp.exp(3 * sp.I * x) + sp.sin(x)))) == ["3*x", "x"]
+
+
+def test_the_offset_errors_are_refused_just_past_their_memory_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault caught: the estimate of ``rotary.offset_error`` (4 float64 values per position,
+    offset and entry of q) changed: with the cap lowered to 2^16 bytes, 16 positions by 16
+    offsets at width 8 reach it exactly and pass, one more offset is refused."""
+    from pe import rotary
+
+    monkeypatch.setattr(_validate, "MAX_BYTES", 2**16)
+    q = np.random.default_rng(1).standard_normal(8)
+    positions = 16
+    offsets = 2**16 // (4 * 8 * q.size * positions)
+    errors = rotary.offset_error(q, q, np.arange(positions), np.arange(offsets))
+    assert errors.shape == (positions, offsets)
+    with pytest.raises(ValueError, match="the errors asks for"):
+        rotary.offset_error(q, q, np.arange(positions), np.arange(offsets + 1))
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3), (4,)])
+def test_a_toeplitz_deviation_needs_a_square_matrix(shape: tuple[int, ...]) -> None:
+    """Fault caught: the shape test let a tall (or a wide) matrix through, whose diagonals
+    have different lengths and no single offset each."""
+    from pe.relative import toeplitz_deviation
+
+    with pytest.raises(ValueError, match="must be square"):
+        toeplitz_deviation(np.ones(shape))
+
+
+def test_the_alibi_evidence_names_the_head_counts_it_checked() -> None:
+    """Fault caught: the account printed a head range other than the one checked (``H =
+    1..2`` for ``ALIBI_HEADS[1]`` in place of ``ALIBI_HEADS[-1]``)."""
+    from pe.chapters import relative_family
+
+    result = claims.verify("alibi-slopes")
+    heads = relative_family.ALIBI_HEADS
+    assert f"H = {heads[0]}..{heads[-1]}:" in result.evidence[0].detail
