@@ -151,6 +151,7 @@ def position_signal_by_depth() -> Html:
         ax.plot(layers, plain, "s-", color=palette.lines[1], ms=4, label="plain")
         # Room for every point: a plain stack's cosine can fall below -0.1.
         ax.set_ylim(min(-0.1, min(plain) - 0.05), 1.05)
+        ax.set_xticks(layers[1::2])  # whole numbers of sublayers
         label_axes(ax, "number of sublayers L", "mean cosine(h_L(x+PE) − h_L(x), PE)", grid=0.4)
 
     return render(
