@@ -183,7 +183,8 @@ report.how_we_know("every-pair-relative-and-absolute")
 # $d = 64$: a $W$ made of scaled rotations, like the raw dot product, is constant along each
 # diagonal $q - p = k$ to rounding [checked](claims.py#claim-position-term-relative-condition).
 #
-# Random $W_q, W_k$ with 16 rows are not, with or without a content vector
+# Random $W_q, W_k$ with 16 rows are not, with or without a content vector, and once a
+# content vector is added not even the raw product ($W = I$) is
 # [checked](claims.py#claim-projected-score-not-relative).
 
 # %% tags=["hide_input"]

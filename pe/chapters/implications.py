@@ -776,6 +776,11 @@ claim(
         wrong=(ROTATION_WITHOUT_CONTENT,),
     ),
     Check(
+        lambda setting: _not_relative(setting[1], content=setting[0]),
+        true=(1.0, IDENTITY),
+        wrong=(ROTATION_WITHOUT_CONTENT,),
+    ),
+    Check(
         _spread,
         true=additive_scores,
         wrong=(ROPE_AFTER_PROJECTION,),
@@ -786,7 +791,8 @@ claim(
         r" + \tfrac{w_{22}-w_{11}}{2}\cos\omega(p+q) + \tfrac{w_{12}+w_{21}}{2}\sin\omega(p+q)"
         r" \text{ per pair;} \\ \exists\, W_q, W_k:\ \langle W_q PE(m), W_k PE(n)\rangle"
         r" \text{ is not a function of } n - m \\ \text{(nor, measured, for random } W_q, W_k"
-        rf" \text{{ with {RANDOM_ROWS} rows, with or without a content vector)}}\end{{gathered}}"
+        rf" \text{{ with {RANDOM_ROWS} rows, with or without a content vector,}}"
+        r" \\ \text{nor for } W = I \text{ once a content vector is added)}\end{gathered}"
     ),
 )
 
