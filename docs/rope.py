@@ -111,9 +111,9 @@ report.how_we_know(
 # Which coordinates form a pair is a convention, and two are in use. RoFormer, GPT-J and
 # Meta's Llama rotate neighbours $(x_{2i}, x_{2i+1})$ ("adjacent"); GPT-NeoX and the Hugging
 # Face implementation of Llama rotate $(x_i, x_{i+r/2})$ over the $r$ columns they rotate
-# ("halves", written with a `rotate_half` helper); in its default configuration, Hugging
-# Face's GPT-NeoX rotates the first quarter of each head. Run in Hugging Face transformers
-# with their default configurations, RoFormer, GPT-J, GPT-NeoX and Llama use the same
+# ("halves", written with a `rotate_half` helper); in their default configurations, Hugging
+# Face's GPT-J and GPT-NeoX rotate the first quarter of each head. Run in Hugging Face
+# transformers with their default configurations, RoFormer, GPT-J, GPT-NeoX and Llama use the same
 # frequencies (base 10000), the same positions from 0 and the same sign
 # [checked](claims.py#claim-rope-pairings-in-public-code).
 

@@ -237,7 +237,7 @@ def test_the_rope_claim_reads_a_flipped_sign_and_a_moved_origin_in_the_maps() ->
     """A map whose pairs turn the other way, or that is the identity at position 1, is read
     as such: the claim's check fails on code that does either."""
     recording = rope.rope_recorded()
-    maps = [np.array(m) for m in recording["models"]["GPT-J"]["maps"]]
+    maps = [np.array(m) for m in recording["models"]["RoFormer"]["maps"]]
     positions = recording["positions"]
     assert rotary.read_rope_code(maps, positions) == rotary.RopeCode("adjacent", 16, 1, 0)
     flipped = [m.T for m in maps]  # the inverse turn: clockwise

@@ -928,7 +928,7 @@ def rope_recorded() -> dict[str, Any]:
 #: The statement below: what each model's code does, by name.
 ROPE_IN_PUBLIC_CODE: dict[str, RopeCode] = {
     "RoFormer": RopeCode("adjacent", 16, 1, 0),
-    "GPT-J": RopeCode("adjacent", 16, 1, 0),
+    "GPT-J": RopeCode("adjacent", 4, 1, 0),
     "GPT-NeoX": RopeCode("halves", 4, 1, 0),
     "Hugging Face's Llama": RopeCode("halves", 16, 1, 0),
 }
@@ -949,6 +949,10 @@ POSITIONS_FROM_ONE = Candidate(
 NEOX_WHOLE_HEAD = Candidate(
     "GPT-NeoX rotates the whole head",
     ROPE_IN_PUBLIC_CODE | {"GPT-NeoX": RopeCode("halves", 16, 1, 0)},
+)
+GPTJ_WHOLE_HEAD = Candidate(
+    "GPT-J rotates the whole head",
+    ROPE_IN_PUBLIC_CODE | {"GPT-J": RopeCode("adjacent", 16, 1, 0)},
 )
 
 
@@ -1006,14 +1010,20 @@ claim(
     Check(
         _rope_codes,
         true=ROPE_IN_PUBLIC_CODE,
-        wrong=(PAIRINGS_SWAPPED, OPPOSITE_SIGN, POSITIONS_FROM_ONE, NEOX_WHOLE_HEAD),
+        wrong=(
+            PAIRINGS_SWAPPED,
+            OPPOSITE_SIGN,
+            POSITIONS_FROM_ONE,
+            NEOX_WHOLE_HEAD,
+            GPTJ_WHOLE_HEAD,
+        ),
     ),
     Check(_rope_frequencies, true=ROPE_BASE, wrong=(LLAMA3_BASE,)),
     statement=(
         r"\begin{gathered}\text{adjacent } (x_{2i}, x_{2i+1}): \text{RoFormer, GPT-J, Meta's"
         r" Llama;} \\ \text{halves } (x_i, x_{i+r/2}) \text{ over the rotated width } r:"
-        r" \text{GPT-NeoX, Hugging Face's Llama;} \\ \text{(GPT-NeoX: a quarter of each head"
-        r" in Hugging Face's default configuration)} \\"
+        r" \text{GPT-NeoX, Hugging Face's Llama;} \\ \text{(GPT-J, GPT-NeoX: a quarter of each"
+        r" head in their Hugging Face default configurations)} \\"
         r" \text{all: } \omega_i = 10000^{-2i/r}, \text{ positions from 0, the same"
         r" sign}\end{gathered}"
     ),

@@ -433,6 +433,15 @@ def gptj_rope(rotary_dim: int) -> RopeCode:
     return fn
 
 
+def gptj_default_rotary_dim(head: int) -> int:
+    """The columns GPT-J rotates in a head of width ``head``, in the proportion of its default
+    configuration: ``rotary_dim`` of ``n_embd / n_head`` (64 of 256 in transformers)."""
+    from transformers import GPTJConfig
+
+    config = GPTJConfig()
+    return int(head * config.rotary_dim // (config.n_embd // config.n_head))
+
+
 def roformer_rope(width: int) -> RopeCode:
     """transformers' RoFormer: its sinusoidal table and ``apply_rotary_position_embeddings``."""
     import torch
@@ -460,7 +469,10 @@ def rope_codes(width: int) -> dict[str, tuple[str, RopeCode]]:
             "RoFormerSinusoidalPositionalEmbedding, apply_rotary_position_embeddings",
             roformer_rope(width),
         ),
-        "GPT-J": ("create_sinusoidal_positions, apply_rotary_pos_emb", gptj_rope(width)),
+        "GPT-J": (
+            "create_sinusoidal_positions, apply_rotary_pos_emb (GPTJConfig's rotary share)",
+            gptj_rope(gptj_default_rotary_dim(width)),
+        ),
         "GPT-NeoX": (
             "GPTNeoXRotaryEmbedding, apply_rotary_pos_emb (theta 10000)",
             hf_rope("neox", default, width),
