@@ -661,3 +661,14 @@ def test_the_alibi_evidence_names_the_head_counts_it_checked() -> None:
     result = claims.verify("alibi-slopes")
     heads = relative_family.ALIBI_HEADS
     assert f"H = {heads[0]}..{heads[-1]}:" in result.evidence[0].detail
+
+
+def test_a_padding_row_inside_the_first_rows_is_ignored_by_the_first_estimate() -> None:
+    """Fault caught: the first estimate's mask of rows whose neighbours are both real was
+    formed with a division (``a * b // c``), which divides by the zero weight of a padding
+    row past row 1 (pytest turns NumPy's warning into an error)."""
+    table = numeric.sinusoidal(200, 64)
+    table[5] = 0.0
+    found = identify(table)
+    assert abs(found.base - 10000.0) < 1e-6 * 10000.0
+    assert any("row 5 is all zeros" in note for note in found.notes)
