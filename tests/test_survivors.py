@@ -670,5 +670,6 @@ def test_a_padding_row_inside_the_first_rows_is_ignored_by_the_first_estimate() 
     table = numeric.sinusoidal(200, 64)
     table[5] = 0.0
     found = identify(table)
+    assert found.base is not None
     assert abs(found.base - 10000.0) < 1e-6 * 10000.0
     assert any("row 5 is all zeros" in note for note in found.notes)
