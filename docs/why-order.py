@@ -156,8 +156,9 @@ report.how_we_know("rnn-reads-order")
 # Attending to every token has a price. For $n$ tokens of width $d$, one head forms $n^2$ scores,
 # each a dot product of length $d$, then $n$ weighted sums of $n$ value vectors of width
 # $d$: $2n^2 d$ multiplications, growing with the **square** of the length (the projections
-# and the softmax come on top). An Elman layer multiplies by $W_x$ and $W_h$ once per token:
-# $2nd^2$, linear in $n$, but its $n$ steps run one after another. `pe` counts the
+# and the softmax come on top). An Elman layer whose state is as wide as its tokens multiplies
+# by the $d \times d$ matrices $W_x$ and $W_h$ once per token: $2nd^2$, linear in $n$, but its
+# $n$ steps run one after another. `pe` counts the
 # multiplications exactly, on the products written out by SymPy, at five sizes; each count
 # fed the other layer's law is rejected [checked](claims.py#claim-attention-cost-quadratic).
 #

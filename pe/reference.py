@@ -111,7 +111,7 @@ def errors(
 
 
 def shift_block(k: float, w: mpmath.mpf, *, dps: int = DPS) -> mpmath.matrix:
-    r"""The block :math:`B(k, \omega) = [[\cos k\omega, \sin k\omega], [-\sin k\omega, \cos k\omega]]`."""
+    r"""The block :math:`B(k\omega) = [[\cos k\omega, \sin k\omega], [-\sin k\omega, \cos k\omega]]`."""
     with mpmath.workdps(dps):
         c, s = mpmath.cos(k * w), mpmath.sin(k * w)
         return mpmath.matrix([[c, s], [-s, c]])

@@ -311,7 +311,7 @@ def rotation(theta: Any) -> Any:
 
 
 def shift_block(k: Any, w: Any) -> Any:
-    r"""The true block :math:`B(k, \omega) = [[\cos k\omega, \sin k\omega], [-\sin k\omega, \cos k\omega]]`.
+    r"""The true block :math:`B(k\omega) = [[\cos k\omega, \sin k\omega], [-\sin k\omega, \cos k\omega]]`.
 
     It maps :math:`(\sin \omega p, \cos \omega p)` to :math:`(\sin \omega(p+k), \cos \omega(p+k))`:
     a clockwise rotation by :math:`k\omega` in (sin, cos) coordinates.

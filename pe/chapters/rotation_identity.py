@@ -6,7 +6,7 @@ frequency the block of the shift matrix :math:`T_k` is
 
 .. math::
 
-    B(k) = \begin{pmatrix} \cos k\omega & \sin k\omega \\
+    B(k\omega) = \begin{pmatrix} \cos k\omega & \sin k\omega \\
                            -\sin k\omega & \cos k\omega \end{pmatrix}
          = R(-k\omega), \qquad
     R(\theta) = \begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{pmatrix},
@@ -14,7 +14,7 @@ frequency the block of the shift matrix :math:`T_k` is
 with :math:`R(\theta)` the textbook (counter-clockwise) rotation
 (:func:`pe.symbolic.rotation`). The proofs:
 
-* the rotation identity :math:`B(k)\,v(p) = v(p+k)` (:func:`rotation_identity`), and for
+* the rotation identity :math:`B(k\omega)\,v(p) = v(p+k)` (:func:`rotation_identity`), and for
   the whole vector at a concrete width, :math:`T_k\,PE(p) = PE(p+k)`
   (:func:`block_diagonal_identity`);
 * :math:`T_k` does not depend on the position (:func:`shift_is_position_free`) and is a
@@ -140,7 +140,7 @@ def _block_of(entries: Callable[[Any, Any], list[list[Any]]]) -> Block:
 NOT_A_ROTATION = Candidate("[[c, s], [s, c]]", _block_of(lambda c, s: [[c, s], [s, c]]))
 #: The textbook :math:`R(k\omega)`: right for (cos, sin) order only.
 TEXTBOOK_ROTATION = Candidate("textbook R(kω)", lambda k, w: symbolic.rotation(k * w))
-#: :math:`B(k, 2\omega)`: a rotation by the wrong angle.
+#: :math:`B(2k\omega)`: a rotation by the wrong angle.
 DOUBLED_FREQUENCY_BLOCK = Candidate(
     "block at twice the frequency", lambda k, w: symbolic.shift_block(k, 2 * w)
 )
@@ -169,7 +169,7 @@ def _measured(
 
 
 def rotation_identity(block: Block | None = None) -> Proof:
-    r"""Prove :math:`B(k, \omega_i)\,v(p) = v(p+k)` for symbolic ``p``, ``k``, ``i``, ``d``, ``base``.
+    r"""Prove :math:`B(k\omega_i)\,v(p) = v(p+k)` for symbolic ``p``, ``k``, ``i``, ``d``, ``base``.
 
     Parameters
     ----------
@@ -260,7 +260,7 @@ def block_diagonal_identity(
     r"""Prove :math:`T_k\,PE(p) = PE(p+k)` exactly for a concrete even width ``d_model``.
 
     :math:`T_k` is the ``d x d`` block-diagonal matrix of the blocks
-    :math:`B(k, \omega_i)`, :math:`\omega_i = \mathrm{base}^{-2i/d}` with exact rational
+    :math:`B(k\omega_i)`, :math:`\omega_i = \mathrm{base}^{-2i/d}` with exact rational
     exponents; ``p`` and ``k`` stay symbolic.
 
     Parameters
@@ -284,7 +284,7 @@ def block_diagonal_identity(
     before, after = symbolic.encoding(P, omegas), symbolic.encoding(P + K, omegas)
     statement = (
         rf"T_k\,PE(p) = PE(p+k) \text{{ for }} d = {width},\ \mathrm{{base}} = {sp.latex(sp.Rational(base))}:"
-        rf" T_k = \operatorname{{diag}}\left(B(k,\omega_0), \dots, B(k,\omega_{{{width // 2 - 1}}})\right)"
+        rf" T_k = \operatorname{{diag}}\left(B(k\omega_0), \dots, B(k\omega_{{{width // 2 - 1}}})\right)"
     )
     derivation = Derivation()
     derivation.note(
@@ -321,8 +321,8 @@ def shift_is_position_free(block: Block | None = None) -> Proof:
     Take two positions ``p`` and ``q`` and :math:`V = [v(p)\ v(q)]`,
     :math:`V' = [v(p+k)\ v(q+k)]`. Whenever :math:`\det V = \sin \omega(p - q) \ne 0`, the only
     matrix ``M`` with :math:`M V = V'` is :math:`V' V^{-1} = V' \operatorname{adj}(V) / \det V`.
-    The proof reduces :math:`V' \operatorname{adj}(V) - B(k, \omega) \det V` to zero: so
-    :math:`M = B(k, \omega)`, which contains neither ``p`` nor ``q``.
+    The proof reduces :math:`V' \operatorname{adj}(V) - B(k\omega) \det V` to zero: so
+    :math:`M = B(k\omega)`, which contains neither ``p`` nor ``q``.
     """
     matrix = _block(block, K, OMEGA)
     stack = sp.Matrix.hstack(pair(P, OMEGA), pair(Q, OMEGA))
@@ -502,9 +502,9 @@ def block_in_order(block: Block, order: Order) -> Proof:
 
 
 def sin_cos_block_is_clockwise(block: Block | None = None) -> Proof:
-    r"""Prove :math:`B(k) = R(-k\omega)`: in (sin, cos) coordinates the shift turns clockwise.
+    r"""Prove :math:`B(k\omega) = R(-k\omega)`: in (sin, cos) coordinates the shift turns clockwise.
 
-    The residual :math:`B(k) - R(-k\omega)` is reduced with ``expand`` (SymPy writes
+    The residual :math:`B(k\omega) - R(-k\omega)` is reduced with ``expand`` (SymPy writes
     :math:`\sin(-x) = -\sin x` and :math:`\cos(-x) = \cos x` on construction).
     """
     matrix = _block(block, K, OMEGA)
@@ -515,7 +515,7 @@ def sin_cos_block_is_clockwise(block: Block | None = None) -> Proof:
         "R(θ) is the textbook counter-clockwise rotation; R(−kω) turns clockwise",
         rf"R(\theta) = {to_latex(symbolic.rotation(sp.Symbol('theta')))}",
     )
-    residual = derivation.apply("Residual B(k) − R(−kω), expanded", matrix - clockwise, sp.expand)
+    residual = derivation.apply("Residual B(kω) − R(−kω), expanded", matrix - clockwise, sp.expand)
     return derivation.proof("the (sin, cos) block turns clockwise", statement, residual)
 
 
@@ -657,7 +657,7 @@ claim(
 def composition(
     block: Block | None = None, combine: Callable[[Any, Any], Any] | None = None
 ) -> Proof:
-    r"""Prove :math:`B(a)\,B(b) = B(a + b)`, hence :math:`T_a T_b = T_{a+b}`.
+    r"""Prove :math:`B(a\omega)\,B(b\omega) = B((a + b)\omega)`, hence :math:`T_a T_b = T_{a+b}`.
 
     Parameters
     ----------
@@ -675,9 +675,9 @@ def composition(
     left = _block(block, A, OMEGA) * _block(block, B, OMEGA)
     total = (combine or operator.add)(A, B)
     right = _block(block, total, OMEGA)
-    statement = rf"B(a)\,B(b) = B({sp.latex(total)})"
+    statement = rf"B(a\omega_i)\,B(b\omega_i) = B(({sp.latex(total)})\,\omega_i)"
     derivation = Derivation()
-    derivation.note("Residual B(a) B(b) − B(a + b)", f"{to_latex(left)} - {to_latex(right)}")
+    derivation.note("Residual B(aω) B(bω) − B((a + b)ω)", f"{to_latex(left)} - {to_latex(right)}")
     residual = derivation.apply("Multiply out the product", left - right, sp.expand)
     residual = derivation.angle_addition(residual)
     return derivation.proof("T_a T_b = T_(a+b)", statement, residual)
@@ -706,19 +706,19 @@ claim(
 
 
 def inverse_is_transpose(block: Block | None = None) -> Proof:
-    r"""Prove :math:`B(-k)\,B(k) = I` and :math:`B(k)^{\mathsf T} = B(-k)`.
+    r"""Prove :math:`B(-k\omega)\,B(k\omega) = I` and :math:`B(k\omega)^{\mathsf T} = B(-k\omega)`.
 
     So :math:`T_{-k} = T_k^{-1} = T_k^{\mathsf T}`: shifting back undoes the shift, and the
     inverse costs nothing (a transpose). The residual stacks the four entries of
-    :math:`B(-k)B(k) - I` and the four of :math:`B(k)^{\mathsf T} - B(-k)`; it is reduced
+    :math:`B(-k\omega)B(k\omega) - I` and the four of :math:`B(k\omega)^{\mathsf T} - B(-k\omega)`; it is reduced
     by multiplying out and substituting :math:`\sin^2 x = 1 - \cos^2 x`.
     """
     forward, backward = _block(block, K, OMEGA), _block(block, -K, OMEGA)
-    statement = rf"B(-k)\,B(k) = I, \quad B(k)^{{\mathsf T}} = B(-k) = {to_latex(backward)}"
+    statement = rf"B(-k\omega_i)\,B(k\omega_i) = I, \quad B(k\omega_i)^{{\mathsf T}} = B(-k\omega_i) = {to_latex(backward)}"
     derivation = Derivation()
     residual = sp.Matrix([*list(backward * forward - sp.eye(2)), *list(forward.T - backward)])
     derivation.note(
-        "Residual: the entries of B(−k)B(k) − I, then of B(k)ᵀ − B(−k)", to_latex(residual.T)
+        "Residual: the entries of B(−kω)B(kω) − I, then of B(kω)ᵀ − B(−kω)", to_latex(residual.T)
     )
     residual = derivation.pythagoras(residual)
     return derivation.proof("T_(-k) = T_k^(-1) = T_k^T", statement, residual)
@@ -763,21 +763,21 @@ def ten_to_fifteen_to_twenty(block: Block | None = None) -> Proof:
 
     With :math:`x = 5\omega` the pairs at 10, 15 and 20 are :math:`(\sin 2x, \cos 2x)`,
     :math:`(\sin 3x, \cos 3x)` and :math:`(\sin 4x, \cos 4x)`. The residuals
-    :math:`B(5)\,v(10) - v(15)` and :math:`B(5)\,v(15) - v(20)` are expanded into
+    :math:`B(x)\,v(10) - v(15)` and :math:`B(x)\,v(15) - v(20)` are expanded into
     polynomials in :math:`\sin x, \cos x` (``expand_trig``) and reduced modulo
     :math:`\sin^2 x + \cos^2 x = 1` (:func:`pe.symbolic.pythagorean_reduce`).
     """
     x = sp.Symbol("x", real=True)  # x = 5 ω
-    matrix = _block(block, sp.Integer(1), x)  # B(5) for frequency ω is the block of angle x
+    matrix = _block(block, sp.Integer(1), x)  # the block of angle x = 5ω
     v10, v15, v20 = pair(2, x), pair(3, x), pair(4, x)
     statement = (
-        rf"B(5)\,v(10) = v(15) \text{{ and }} B(5)\,v(15) = v(20), \quad"
-        rf" B(5) = {sp.latex(matrix)},\ x = 5\omega_i"
+        rf"B(x)\,v(10) = v(15) \text{{ and }} B(x)\,v(15) = v(20), \quad"
+        rf" B(x) = {sp.latex(matrix)},\ x = 5\omega_i"
     )
     derivation = Derivation()
     residual = sp.Matrix([*list(matrix * v10 - v15), *list(matrix * v15 - v20)])
     derivation.note(
-        "Residual: B(5) v(10) − v(15), then B(5) v(15) − v(20), with x = 5ω",
+        "Residual: B(x) v(10) − v(15), then B(x) v(15) − v(20), with x = 5ω",
         sp.latex(residual.T),
         residual,
     )

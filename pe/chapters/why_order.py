@@ -506,7 +506,8 @@ claim(
     ),
     statement=(
         r"\begin{gathered} QK^{\mathsf T} \text{ and } AV\!: n^2 d + n^2 d = 2n^2 d"
-        r" \text{ multiplications} \\ \text{an Elman layer: } 2nd^2"
+        r" \text{ multiplications} \\ \text{an Elman layer with a state of width } d"
+        r"\text{ (} W_x, W_h \ d \times d\text{): } 2nd^2"
         r" \text{, in } n \text{ steps one after another} \end{gathered}"
     ),
 )
