@@ -246,7 +246,7 @@ def test_rope_scores_rise_again_and_alibi_does_not() -> None:
     for scores in wrong.ALIBI_SEQUENCE.value(offsets).values():
         assert position_scores.largest_rise(scores) <= 0
     sequences = experiments.rope_score_sequences(offsets)
-    for label in ("bound (q=k=1)", "s (q=k=1)"):
+    for label in ("bound (q=κ=1)", "s (q=κ=1)"):
         first, second, third = experiments.window_means(sequences[label])
         assert first > second > third
 

@@ -673,3 +673,13 @@ def test_a_padding_row_inside_the_first_rows_is_ignored_by_the_first_estimate() 
     assert found.base is not None
     assert abs(found.base - 10000.0) < 1e-6 * 10000.0
     assert any("row 5 is all zeros" in note for note in found.notes)
+
+
+def test_the_largest_rise_of_two_values_is_their_difference() -> None:
+    """Fault caught: the shortest sequence accepted grew from two values to three."""
+    from pe.position_scores import largest_rise
+
+    assert largest_rise([1.0, 2.5]) == 1.5
+    assert largest_rise([2.5, 1.0]) == -1.5
+    with pytest.raises(ValueError, match="at least two values"):
+        largest_rise([1.0])

@@ -307,11 +307,11 @@ claim(
 def relative_property(candidate: Rotation = rope_rotation) -> Proof:
     r"""Prove :math:`\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle` for one pair.
 
-    ``q = (q_0, q_1)``, ``k = (k_0, k_1)``, ``m``, ``n`` and
+    ``q = (q_0, q_1)``, ``kappa = (kappa_0, kappa_1)``, ``m``, ``n`` and
     :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p` is
     ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
     """
-    q, k = symbolic_vector("q", 2), symbolic_vector("k", 2)
+    q, k = symbolic_vector("q", 2), symbolic_vector("kappa", 2)
     rm, rn = rotation_block(candidate, M, OMEGA), rotation_block(candidate, N, OMEGA)
     rd = rotation_block(candidate, N - M, OMEGA)
     left = (rm * q).T * (rn * k)
@@ -363,13 +363,13 @@ def relative_property_block_diagonal(
 ) -> Proof:
     r"""Prove :math:`\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle` for a concrete width.
 
-    ``q``, ``k`` (``d`` symbols each), ``m`` and ``n`` are symbolic; the frequencies are the
+    ``q``, ``kappa`` (``d`` symbols each), ``m`` and ``n`` are symbolic; the frequencies are the
     exact numbers :math:`\mathrm{base}^{-2i/d}`. ``R_p`` is block-diagonal for the adjacent
     pairing, and pairs ``(i, i + d/2)`` for the halves pairing.
     """
     width = exact_width(d_model, 32)
     omegas = exact_frequencies(width, base)
-    q, k = symbolic_vector("q", width), symbolic_vector("k", width)
+    q, k = symbolic_vector("q", width), symbolic_vector("kappa", width)
     rm = rotation_matrix(M, omegas, pairing, candidate)
     rn = rotation_matrix(N, omegas, pairing, candidate)
     rd = rotation_matrix(N - M, omegas, pairing, candidate)
@@ -519,32 +519,32 @@ claim(
 def permuted_scores_agree(
     candidate: Conversion = permute_both, d_model: int = 8, *, base: int | Any = 10000
 ) -> Proof:
-    r"""Prove :math:`\langle \mathrm{h}(Pq, m), \mathrm{h}(Pk, n)\rangle = \langle \mathrm{a}(q, m), \mathrm{a}(k, n)\rangle`.
+    r"""Prove :math:`\langle \mathrm{h}(Pq, m), \mathrm{h}(P\kappa, n)\rangle = \langle \mathrm{a}(q, m), \mathrm{a}(\kappa, n)\rangle`.
 
-    ``h`` is the halves pairing, ``a`` the adjacent one; ``q``, ``k``, ``m``, ``n`` symbolic.
+    ``h`` is the halves pairing, ``a`` the adjacent one; ``q``, ``kappa``, ``m``, ``n`` symbolic.
     Weights trained with the adjacent pairing give the same scores under the halves pairing
     once the rows of :math:`W_q` and :math:`W_k` are permuted by ``P``: ``candidate`` turns
-    ``(P, q, k)`` into the halves side's query and key (:func:`permute_both` for RoPE).
+    ``(P, q, kappa)`` into the halves side's query and key (:func:`permute_both` for RoPE).
     """
     width = exact_width(d_model, 64)
     matrix = permutation_matrix([int(i) for i in pairing_permutation(width)])
     omegas = exact_frequencies(width, base)
-    q, k = symbolic_vector("q", width), symbolic_vector("k", width)
+    q, k = symbolic_vector("q", width), symbolic_vector("kappa", width)
     query, key = candidate(lambda v: matrix * v, q, k)
     left = rope_halves(query, [M * w for w in omegas]).T * rope_halves(key, [N * w for w in omegas])
-    p, q_, k_ = sp.symbols("P q k", commutative=False)
+    p, q_, k_ = sp.symbols("P q κ", commutative=False)
     shown = ", ".join(_shown(v) for v in candidate(lambda v: p * v, q_, k_))
     right = rope_adjacent(q, [M * w for w in omegas]).T * rope_adjacent(k, [N * w for w in omegas])
     derivation = Derivation()
     derivation.note(
-        f"Residual: halves scores of ({shown}) minus adjacent scores of (q, k)",
-        r"\langle h(Pq, m), h(Pk, n)\rangle - \langle a(q, m), a(k, n)\rangle",
+        f"Residual: halves scores of ({shown}) minus adjacent scores of (q, κ)",
+        r"\langle h(Pq, m), h(P\kappa, n)\rangle - \langle a(q, m), a(\kappa, n)\rangle",
     )
     residual = derivation.apply("Collect terms", left - right, sp.expand, calls=("expand",))
     statement = (
         r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(Pq, m),"
-        r" \mathrm{rope}_{\text{halves}}(Pk, n)\rangle \\ = \langle \mathrm{rope}_{\text{adjacent}}"
-        r"(q, m), \mathrm{rope}_{\text{adjacent}}(k, n)\rangle,"
+        r" \mathrm{rope}_{\text{halves}}(P\kappa, n)\rangle \\ = \langle \mathrm{rope}_{\text{adjacent}}"
+        r"(q, m), \mathrm{rope}_{\text{adjacent}}(\kappa, n)\rangle,"
         rf"\quad d = {width}\end{{gathered}}"
     )
     return derivation.proof(f"permuted scores agree, d = {width}", statement, residual)
@@ -788,7 +788,7 @@ def _decay(candidate: Bound) -> Evidence:
         excess,
         0.0,
         Tolerance(rounding, r"2\gamma_{d+4} \sum_i |h_i|"),
-        f"d=128, q=k=1 and random q, k, r = {DECAY_OFFSETS[0]}..{DECAY_OFFSETS[-1]}: "
+        f"d=128, q=κ=1 and random q, κ, r = {DECAY_OFFSETS[0]}..{DECAY_OFFSETS[-1]}: "
         f"max |s(r)|/bound = {worst:.3g}",
     )
 
@@ -813,15 +813,15 @@ claim(
 def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
     """RoFormer's bound and the RoPE scores ``s(r)`` it bounds, ``d = 128``.
 
-    The bound of ``q = k = 1`` (for other ``q, k`` only its constant factor changes), the
-    scores of ``q = k = 1`` and those of a random ``q, k`` (:func:`decay_pairs`).
+    The bound of ``q = kappa = 1`` (for other ``q, kappa`` only its constant factor changes), the
+    scores of ``q = kappa = 1`` and those of a random ``q, kappa`` (:func:`decay_pairs`).
     """
     (ones, ones_k), (q, k) = decay_pairs()
     bound, scores = rotary.abel_bound(ones, ones_k, offsets)
     return {
-        "bound (q=k=1)": bound,
-        "s (q=k=1)": scores,
-        "s (random q, k)": rotary.abel_bound(q, k, offsets)[1],
+        "bound (q=κ=1)": bound,
+        "s (q=κ=1)": scores,
+        "s (random q, κ)": rotary.abel_bound(q, k, offsets)[1],
     }
 
 
@@ -853,7 +853,7 @@ ALIBI_SEQUENCE = Candidate("ALiBi's bias -r/2", alibi_score_sequence)
 def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
     rises = relative_rises(candidate(TREND_OFFSETS))
     true = rope_score_sequences(TREND_OFFSETS)
-    bound, scores = (window_means(true[label]) for label in ("bound (q=k=1)", "s (q=k=1)"))
+    bound, scores = (window_means(true[label]) for label in ("bound (q=κ=1)", "s (q=κ=1)"))
     return checked(
         min(rises.values()) > 0.1
         and bound[0] > bound[1] > bound[2]
@@ -863,7 +863,7 @@ def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
         + ", ".join(f"{v:.3g} ({label})" for label, v in rises.items())
         + "; means over r in [0,10), [10,100), [100,1000): bound "
         + ", ".join(f"{w:.4g}" for w in bound)
-        + "; s (q=k=1) "
+        + "; s (q=κ=1) "
         + ", ".join(f"{w:.4g}" for w in scores),
     )
 

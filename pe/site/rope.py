@@ -252,17 +252,17 @@ def _listed(values: Sequence[float]) -> str:
 
 #: Values the page's prose quotes, by placeholder name (``{{ name }}``), each computed by pe.
 VALUES: dict[str, Callable[[], object]] = {
-    "bound_means": lambda: _listed(_trend()[1]["bound (q=k=1)"]),
-    "score_means": lambda: _listed(_trend()[1]["s (q=k=1)"]),
-    "bound_rise": lambda: _percent(_trend()[0]["bound (q=k=1)"]),
-    "score_rise": lambda: _percent(_trend()[0]["s (q=k=1)"]),
-    "random_rise": lambda: f"{_trend()[0]['s (random q, k)']:.2g}",
+    "bound_means": lambda: _listed(_trend()[1]["bound (q=κ=1)"]),
+    "score_means": lambda: _listed(_trend()[1]["s (q=κ=1)"]),
+    "bound_rise": lambda: _percent(_trend()[0]["bound (q=κ=1)"]),
+    "score_rise": lambda: _percent(_trend()[0]["s (q=κ=1)"]),
+    "random_rise": lambda: f"{_trend()[0]['s (random q, κ)']:.2g}",
     "trend_last": lambda: int(chapter.TREND_OFFSETS[-1]),
 }
 
 
 def decay(max_offset: int = 1000) -> Html:
-    """RoFormer's bound and the scores it bounds, for q = k = 1 and for random q, k."""
+    """RoFormer's bound and the scores it bounds, for q = κ = 1 and for random q, κ."""
     offsets = np.arange(0, max_offset + 1)
     labels = ("q = κ = (1, ..., 1)", "random q, κ")
     measured = [rotary.abel_bound(q, k, offsets) for q, k in chapter.decay_pairs()]
@@ -293,7 +293,7 @@ def decay(max_offset: int = 1000) -> Html:
             f"oscillating (for random q and κ: {bound2[0]:.4g} to {bound2[-1]:.4g}). The score "
             f"magnitude stays {'below it at every offset' if below else 'NOT always below it'}. "
             f"For q = κ = 1 the score falls from {abs(scores1[0]):.4g}, its means over the "
-            f"offsets 0 to 9, 10 to 99 and 100 to 999 are {_listed(means['s (q=k=1)'])}, and "
+            f"offsets 0 to 9, 10 to 99 and 100 to 999 are {_listed(means['s (q=κ=1)'])}, and "
             f"it climbs back up after lower values{rising}; for random q and κ it goes from "
             f"{abs(scores2[0]):.3g} to {abs(scores2[-1]):.3g}."
         ),
