@@ -271,4 +271,4 @@ report.how_we_know(
 # | T5 | scalar bias per bucket | bucket of $n - m$ [checked](claims.py#claim-t5-buckets) | far offsets share a bucket [checked](claims.py#claim-t5-buckets) |
 # | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles never seen in training [checked](claims.py#claim-unseen-values-beyond-training); interpolation and base scaling: the two sections above |
 # | ALiBi | linear penalty | $m - n$ [checked](claims.py#claim-alibi-slopes) | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
-# | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_i = (v_0 + i\,v)/(i + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |
+# | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_m = (v_0 + m\,v)/(m + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |

@@ -6,7 +6,7 @@ The proofs, in SymPy, each reducing its residual to exactly zero with named rewr
 - :func:`absolute_score_four_terms`: the additive score splits into the four terms that
   Transformer-XL (Dai et al. 2019) re-parametrises;
 - :func:`causal_mean_counts_position`: with a causal mask and equal scores (NoPE), the output
-  at position ``i`` is :math:`(v_0 + i\,v)/(i+1)`, which changes with ``i`` whenever the first
+  at position ``m`` is :math:`(v_0 + m\,v)/(m+1)`, which changes with ``m`` whenever the first
   value differs;
 - :func:`ntk_frequencies`: NTK-aware base scaling keeps the highest frequency and divides the
   lowest by the scale factor.
@@ -125,7 +125,7 @@ def _shaw(clip: int) -> Evidence:
     return checked(
         used == 2 * k + 1 and far and toeplitz,
         f"clip K={clip}, n={n}: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
-        f"every j - i >= K uses a_K: {'yes' if far else 'no'}; depends only on j - i: "
+        f"every n - m >= K uses a_K: {'yes' if far else 'no'}; depends only on n - m: "
         f"{'yes' if toeplitz else 'no'}",
     )
 
@@ -291,8 +291,8 @@ claim(
     Check(_t5, true=relative.t5_bucket, wrong=_BUCKETINGS),
     Check(_t5_recorded, true=relative.t5_bucket, wrong=_BUCKETINGS),
     statement=(
-        r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < E;\quad b \text{ non-decreasing"
-        r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge D;\quad"
+        r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < \text{max\_exact};\quad b \text{ non-decreasing"
+        r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge \text{max\_distance};\quad"
         r" \text{directions disjoint}\end{gathered}"
     ),
 )
@@ -431,20 +431,20 @@ CAUSAL = Mask("causal mask: mean of the first i + 1 values", lambda i, _length: 
 
 
 def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
-    r"""Prove that equal-score causal attention tells position ``i`` from ``i + 1``.
+    r"""Prove that equal-score causal attention tells position ``m`` from ``m + 1``.
 
     A first token with value :math:`v_0` followed by copies of ``v``: with a causal mask the
-    output at ``i`` is :math:`o_i = (v_0 + i v)/(i + 1)` and
+    output at ``m`` is :math:`o_m = (v_0 + m v)/(m + 1)` and
 
     .. math::
 
-        o_i - o_{i+1} = \frac{v_0 - v}{(i + 1)(i + 2)} \ne 0 \quad (v_0 \ne v).
+        o_m - o_{m+1} = \frac{v_0 - v}{(m + 1)(m + 2)} \ne 0 \quad (v_0 \ne v).
 
-    ``candidate`` says how many of the ``L`` keys position ``i`` sees (:data:`CAUSAL`).
+    ``candidate`` says how many of the ``L`` keys position ``m`` sees (:data:`CAUSAL`).
     Without the mask (the wrong candidate) every output is the mean of the whole sequence
     and the same difference is 0, not the formula.
     """
-    i = sp.Symbol("i", integer=True, nonnegative=True)
+    i = sp.Symbol("m", integer=True, nonnegative=True)
     length = sp.Symbol("L", integer=True, positive=True)
     v0, v = sp.symbols("v_0 v", real=True)
 
@@ -455,15 +455,15 @@ def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:
     claimed = (v0 - v) / ((i + 1) * (i + 2))
     derivation = Derivation()
     derivation.note(
-        f"Outputs at i and i + 1 ({candidate.description})",
-        rf"o_i = {sp.latex(output(i))},\quad o_{{i+1}} = {sp.latex(output(i + 1))}",
+        f"Outputs at m and m + 1 ({candidate.description})",
+        rf"o_m = {sp.latex(output(i))},\quad o_{{m+1}} = {sp.latex(output(i + 1))}",
     )
     residual = sp.Matrix([output(i) - output(i + 1) - claimed])
-    derivation.note("Residual o_i − o_(i+1) − (v_0 − v)/((i+1)(i+2))", sp.latex(residual[0]))
+    derivation.note("Residual o_m − o_(m+1) − (v_0 − v)/((m+1)(m+2))", sp.latex(residual[0]))
     residual = derivation.apply(
         "Put over one denominator and cancel", residual, sp.cancel, calls=("cancel",)
     )
-    statement = r"o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)},\quad o_i = \frac{v_0 + i\,v}{i+1}"
+    statement = r"o_m - o_{m+1} = \frac{v_0 - v}{(m+1)(m+2)},\quad o_m = \frac{v_0 + m\,v}{m+1}"
     return derivation.proof("causal attention counts positions", statement, residual)
 
 
@@ -484,7 +484,7 @@ def _nope(attention: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]
     rounding = gamma(n) + EPS64
     return checked(
         distinct == n,
-        f"first value 1 then 0, n={n}: max|o_i - (v0 + i v)/(i+1)| = {gap:.2g}; "
+        f"first value 1 then 0, n={n}: max|o_m - (v0 + m v)/(m+1)| = {gap:.2g}; "
         f"{distinct} distinct outputs for {n} positions",
         error=gap,
         tolerance=Tolerance(rounding, r"\gamma_n + \varepsilon"),
@@ -497,7 +497,7 @@ claim(
     Check(by_proof(causal_mean_counts_position), true=CAUSAL, wrong=(NO_CAUSAL_MASK,)),
     Check(_nope, true=relative.causal_mean_attention, wrong=(UNMASKED_MEAN,)),
     statement=(
-        r"o_i = \frac{v_0 + i\,v}{i + 1},\quad o_i - o_{i+1} = \frac{v_0 - v}{(i+1)(i+2)}"
+        r"o_m = \frac{v_0 + m\,v}{m + 1},\quad o_m - o_{m+1} = \frac{v_0 - v}{(m+1)(m+2)}"
         r" \ne 0 \text{ when } v_0 \ne v"
     ),
 )

@@ -43,7 +43,7 @@ def learned_lookup(rows: int = 512) -> Html:
 def shaw_offsets(n: int = 7, clip: int = 2) -> Html:
     """Shaw et al.'s clipped offsets as a printed matrix."""
     text = (
-        f"pe.relative.shaw_offsets({n}, clip={clip}), query i down, key j "
+        f"pe.relative.shaw_offsets({n}, clip={clip}), query m down, key n "
         f"across:\n{np.array2string(relative.shaw_offsets(n, clip))}"
     )
     return Html(f"<pre>{escape(text)}</pre>")
