@@ -434,6 +434,32 @@ def _latex_set(values: Iterable[int]) -> str:
     return ", ".join(f"{v:,}".replace(",", r"\,") for v in sorted(set(values)))
 
 
+#: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
+#: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
+BINARY_TURNS = Candidate(
+    "omega_b = pi / 2^b (a binary counter)", lambda d: [sp.pi / 2**b for b in range(d // 2)]
+)
+
+#: A frequency law as SymPy sees it: ``d -> [omega_0, ..., omega_(d/2-1)]``, exact.
+FrequencyExpr = Callable[[int], list[Any]]
+
+
+def _no_whole_turns(law: FrequencyExpr) -> Evidence:
+    """Every pair's frequency is algebraic while pi is transcendental (Lindemann), so no
+    integer offset ``p - q != 0`` is a whole number of turns of any pair."""
+    d = 512
+    frequencies = law(d)
+    algebraic = sum(bool(omega.is_algebraic) for omega in frequencies)
+    pi_transcendental = bool(sp.pi.is_transcendental)
+    return Evidence(
+        Method.SYMPY,
+        algebraic == len(frequencies) and pi_transcendental,
+        f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
+        f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
+        "omega_i (p - q) = 2 pi m would make pi algebraic",
+    )
+
+
 def _rows_distinct(law: FrequencyLaw) -> Evidence:
     nearest = [(n, d, *nearest_rows(n, d, frequencies=law(d))) for n, d in ROW_SETTINGS]
     brute = smallest_row_distance(2000, 64)[0]
@@ -468,42 +494,22 @@ claim(
         true=chord_squared,
         wrong=(SUM_ANGLE_DISTANCE,),
     ),
+    Check(
+        _no_whole_turns,
+        true=partial(symbolic.exact_frequencies, base=10000),
+        wrong=(BINARY_TURNS,),
+    ),
     Check(_rows_distinct, true=numeric.frequencies, wrong=(BINARY_COUNTER,)),
     Check(_rows_repeat_never, true=numeric.frequencies, wrong=(BINARY_COUNTER,)),
     statement=(
         r"\begin{gathered}\lVert PE(p) - PE(q) \rVert^2 = \sum_i \bigl(2 - 2\cos\omega_i"
-        r" (p - q)\bigr) > 0 \text{ for integers } p \ne q; \\ \text{measured for }"
+        r" (p - q)\bigr) > 0 \text{ for integers } p \ne q \\ \text{(no } \omega_i (p - q)"
+        r" \text{ is a whole number of turns: Lindemann);} \\ \text{measured for }"
         rf" n \in \{{{_latex_set(n for n, _ in ROW_SETTINGS)}\}},"
         rf"\ d \in \{{{_latex_set(d for _, d in ROW_SETTINGS)}\}}:"
         r" \text{ the closest rows are neighbours}\end{gathered}"
     ),
 )
-
-
-#: Frequencies that are whole fractions of a turn, :math:`\omega_b = \pi / 2^b` (a binary
-#: counter's bits as angles): position ``2^(b+1)`` brings pair ``b`` back exactly.
-BINARY_TURNS = Candidate(
-    "omega_b = pi / 2^b (a binary counter)", lambda d: [sp.pi / 2**b for b in range(d // 2)]
-)
-
-#: A frequency law as SymPy sees it: ``d -> [omega_0, ..., omega_(d/2-1)]``, exact.
-FrequencyExpr = Callable[[int], list[Any]]
-
-
-def _no_whole_turns(law: FrequencyExpr) -> Evidence:
-    """Every pair's frequency is algebraic while pi is transcendental (Lindemann), so no
-    integer offset ``p - q != 0`` is a whole number of turns of any pair."""
-    d = 512
-    frequencies = law(d)
-    algebraic = sum(bool(omega.is_algebraic) for omega in frequencies)
-    pi_transcendental = bool(sp.pi.is_transcendental)
-    return Evidence(
-        Method.SYMPY,
-        algebraic == len(frequencies) and pi_transcendental,
-        f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
-        f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
-        "omega_i (p - q) = 2 pi m would make pi algebraic",
-    )
 
 
 claim(
@@ -598,6 +604,11 @@ claim(
     "Every pair carries both relative and absolute position",
     Check(by_proof(rotation_identity), true=shift_block, wrong=(TRANSPOSED_BLOCK,)),
     Check(
+        _no_whole_turns,
+        true=partial(symbolic.exact_frequencies, base=10000),
+        wrong=(BINARY_TURNS,),
+    ),
+    Check(
         _every_pair,
         true=numeric.frequencies,
         wrong=(PAIR0_SLOWEST_ANGLE, RATIONAL_PERIOD),
@@ -605,7 +616,8 @@ claim(
     Check(_margins, true=CONFUSED_OFFSETS, wrong=(SAME_MARGINS, REVERSED_MARGINS)),
     statement=(
         r"\begin{gathered}\text{for every pair } i:\quad B(k\omega_i)\,v_i(p) = v_i(p+k)"
-        r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q; \\"
+        r" \\ \text{and}\quad v_i(p) \ne v_i(q) \text{ for integers } p \ne q"
+        r" \text{ (Lindemann)}; \\"
         r" d = 512,\ p < 10^4: \text{ pair 0 comes closest to itself at offset 710, pair 255"
         r" at offset 1}\end{gathered}"
     ),
