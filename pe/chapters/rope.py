@@ -724,7 +724,7 @@ def abel_right_side(h: Sequence[Any], partial: Sequence[Any], count: int) -> Any
 
 def summation_by_parts(
     candidate: Callable[[Sequence[Any], Sequence[Any], int], Any] = abel_right_side,
-    terms: int = 4,
+    terms: int = DECAY_WIDTH // 2,
 ) -> Proof:
     r"""Prove :math:`\sum_{i<N} h_i e_i = -\sum_{j<N} S_{j+1}(h_{j+1} - h_j)` with :math:`h_N = 0`.
 
@@ -740,11 +740,14 @@ def summation_by_parts(
     left = sp.Add(*[h[i] * e[i] for i in range(count)])
     right = candidate(h, partial, count)
     derivation = Derivation()
-    derivation.note(
-        f"N = {count}, h_N = 0, S_j = e_0 + ... + e_(j−1)",
+    shown = (
         rf"\begin{{gathered}}{sp.latex(left)} \\ \overset{{?}}{{=}} {sp.latex(right)}"
-        r"\end{gathered}",
+        r"\end{gathered}"
+        if count <= 4
+        else rf"h_0 e_0 + \dots + h_{{{count - 1}}} e_{{{count - 1}}} \overset{{?}}{{=}}"
+        rf" -\bigl(S_1 (h_1 - h_0) + \dots + S_{{{count}}} (h_{{{count}}} - h_{{{count - 1}}})\bigr)"
     )
+    derivation.note(f"N = {count}, h_N = 0, S_j = e_0 + ... + e_(j−1)", shown)
     residual = derivation.apply(
         "Collect terms", sp.Matrix([left - right]), sp.expand, calls=("expand",)
     )
@@ -805,7 +808,9 @@ claim(
     statement=(
         r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{ir\omega_i}\Bigr|"
         r" \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j(r)|, \\"
-        r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0\end{gathered}"
+        r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0 \\ \text{summation by parts"
+        rf" proved exactly for }} d/2 = {DECAY_WIDTH // 2} \text{{ terms (}} d = {DECAY_WIDTH}"
+        r"\text{, the width measured)}\end{gathered}"
     ),
 )
 
