@@ -196,7 +196,8 @@ report.fold(
 # A sine column of a slow pair is almost a straight line, $\sin \omega p \approx \omega p$,
 # and pins $\omega$ to the precision of the values. Its cosine is almost flat,
 # $\cos\omega p \approx 1 - (\omega p)^2/2$, and pins $\omega$ only to about
-# $\varepsilon/\theta^2$ relative, $\theta$ the largest angle in the table. `identify`
+# $\varepsilon/\theta^2$ relative, with $\theta = \omega\,(n-1)$ the largest angle of that
+# column's pair over the table's $n$ rows. `identify`
 # fits each column on its own (so that a pair whose sine and cosine disagree shows) and
 # reports each frequency with its uncertainty; for a slow cosine it says so rather than give
 # a false precision [checked](claims.py#claim-slow-cosine-pins-less).
