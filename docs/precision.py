@@ -140,9 +140,13 @@ page.block_size()
 # among them, at widths {{ turn_width }} and {{ wide_width }}
 # [checked](claims.py#claim-anchor-angle-accurate).
 #
-# So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, within
-# {{ sine_ulps }} units in the last place, plus one rounding
-# [checked](claims.py#claim-library-sine-accurate).
+# So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, plus one
+# rounding. How good those are is not a documented guarantee: NumPy picks its kernels for
+# each processor. The error model *assumes* {{ sine_ulps }} units in the last place, and the
+# build measures it against mpmath on the machine it runs on; the test suite repeats every
+# claim under each NumPy kernel that machine can run
+# [checked](claims.py#claim-library-sine-accurate). The bounds below are derived from that
+# assumption.
 #
 # One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
 # weights of at most $\sqrt2$, and three roundings of quantities at most 1

@@ -326,9 +326,11 @@ claim(
     Check(_rounding_64, true=False, wrong=(CORRECTLY_ROUNDED_64,)),
     statement=(
         r"\begin{gathered}|\widehat{PE}_{64} - PE| \le 4.9\times 10^{-16} \text{ for }"
-        r" 0 \le p \le 2^{53} \text{ (derived; measured on 600 entries per width below }"
-        r" 2^{20} \text{ and five rows up to } 2^{53}); \\ \widehat{PE}_{64} \ne"
-        r" \mathrm{fl}_{64}(PE) \text{ for some entries (not correctly rounded)}\end{gathered}"
+        r" 0 \le p \le 2^{53} \\ \text{(derived, with NumPy's sine and cosine within }"
+        rf" {_extended_precision.LIBRARY_SINE_ULPS:g} \text{{ ulp;}} \\ \text{{measured on 600"
+        r" entries per width below } 2^{20} \text{ and five rows up to } 2^{53}); \\"
+        r" \widehat{PE}_{64} \ne \mathrm{fl}_{64}(PE) \text{ for some entries (not correctly"
+        r" rounded)}\end{gathered}"
     ),
 )
 
