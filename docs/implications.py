@@ -70,9 +70,9 @@ report.how_we_know(
 # [checked](claims.py#claim-khapra-closer-positions).
 #
 # Near $k = 0$ all the cosines are close to 1 and $f(k) = \sum_i \cos\omega_i k$ falls as $k$
-# grows. But the fast pairs come back round, the fastest every $2\pi$ positions, so $f$
-# wobbles, and the wobbles eventually win over the slow decline
-# [checked](claims.py#claim-dot-product-not-monotone).
+# grows. But the fast pairs come back round, the fastest ($\omega_0 = 1$) every $2\pi$
+# positions [checked](claims.py#claim-wavelength-progression), so $f$ wobbles, and the wobbles
+# eventually win over the slow decline [checked](claims.py#claim-dot-product-not-monotone).
 
 # %% tags=["hide_input"]
 page.decay_sentence()

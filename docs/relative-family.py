@@ -71,7 +71,10 @@ page.learned_lookup(512)
 # **Keeps.** Only offsets, with direction; $2K + 1$ vectors per table (one table for keys,
 # one for values) serve every length [checked](claims.py#claim-shaw-clipped-offsets).
 #
-# **Loses.** Offsets beyond $K$ are indistinguishable, and absolute position is gone. The
+# **Loses.** Offsets beyond $K$ are indistinguishable
+# [checked](claims.py#claim-shaw-clipped-offsets), and absolute position is gone: on a
+# repeated token the scores depend on the offset alone
+# [checked](claims.py#claim-identical-tokens-relative). The
 # authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU (English-French)
 # over absolute encodings on WMT 2014, and no further gain from combining both
 # [checked](claims.py#claim-shaw-reported).
@@ -100,7 +103,9 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 # $R_{m-n}$
 # [checked](claims.py#claim-transformer-xl-four-terms).
 #
-# **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
+# **Loses.** Absolute position: on a repeated token its scores depend on the offset alone
+# [checked](claims.py#claim-identical-tokens-relative). The authors reported learning
+# dependencies about 80% longer
 # than recurrent networks and 450% longer than vanilla Transformers, and evaluation up to
 # 1,800 times faster than a vanilla Transformer with recomputation
 # [checked](claims.py#claim-transformer-xl-reported).

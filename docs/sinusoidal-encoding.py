@@ -14,11 +14,14 @@
 # # The sinusoidal encoding
 #
 # [Vaswani et al. (2017)](bibliography.md#vaswani2017) give each position $p$ a vector of the
-# model's width $d$ (an even number), built from sines and cosines
+# model's width $d$, built from sines and cosines
 # [checked](claims.py#claim-vaswani-encoding-formula):
 #
 # $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \\ PE(p, 2i+1) = \cos(\omega_i\, p), \\
-# \omega_i = \frac{1}{10000^{2i/d}}, \qquad 0 \le i < d/2 .\end{gathered}$$
+# \omega_i = \frac{1}{10000^{2i/d}} .\end{gathered}$$
+#
+# The paper leaves the range of $i$ implicit: for an even width $d$, $0 \le i < d/2$, so that
+# the pairs fill each column once [checked](claims.py#claim-pair-index-range).
 #
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
