@@ -1057,8 +1057,8 @@ claim(
     statement=(
         r"\begin{gathered} W_p[2i-1, t] = \sin(t / \ell_{\max}^{2i/d_e}),\quad"
         r" W_p[2i, t] = \cos(t / \ell_{\max}^{2i/d_e}),\quad 0 < i \le d_e/2 \\"
-        r" \text{(Phuong and Hutter 2022, Algorithm 2; } \ell_{\max}"
-        r" \text{ the maximum sequence length)} \end{gathered}"
+        r" \text{(Phuong and Hutter 2022, the text after Algorithm 2,} \\ \text{Positional"
+        r" embedding; } \ell_{\max} \text{ the maximum sequence length)} \end{gathered}"
     ),
     source="phuong2022",
 )

@@ -608,3 +608,14 @@ claim(
     ),
     source="mittal-medium",
 )
+
+claim(
+    "elman-simple-recurrent-network",
+    "Elman's simple recurrent network feeds its hidden state back at the next step",
+    statement=(
+        r"\begin{gathered}\text{Elman (1990): the hidden units' activations at one step are"
+        r" copied to context units,} \\ \text{which feed the hidden layer at the next step;"
+        r" the network reads a sequence one element at a time}\end{gathered}"
+    ),
+    source="elman1990",
+)
