@@ -552,6 +552,8 @@ def permuted_scores_agree(
 
 #: Converting weights ``(permute, q, k) -> (q', k')`` by permuting only the query side.
 ONLY_QUERY_PERMUTED = Candidate("only q permuted (rows of W_q)", lambda f, q, k: (f(q), k))
+#: Weights trained with one pairing used, unconverted, under the other.
+UNCONVERTED = Candidate("weights used unconverted", lambda _f, q, k: (q, k))
 
 
 def _converted(candidate: Conversion) -> Evidence:
@@ -569,13 +571,18 @@ def _converted(candidate: Conversion) -> Evidence:
 claim(
     "rope-converted-weights",
     "Permuting the rows of $W_q$ and $W_k$ alike converts between pairings",
-    Check(by_proof(permuted_scores_agree), true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
-    Check(_converted, true=permute_both, wrong=(ONLY_QUERY_PERMUTED,)),
+    Check(
+        by_proof(permuted_scores_agree),
+        true=permute_both,
+        wrong=(ONLY_QUERY_PERMUTED, UNCONVERTED),
+    ),
+    Check(_converted, true=permute_both, wrong=(ONLY_QUERY_PERMUTED, UNCONVERTED)),
     statement=(
         r"\begin{gathered}\langle \mathrm{rope}_{\text{halves}}(P W_q x, m),"
         r" \mathrm{rope}_{\text{halves}}(P W_k y, n)\rangle \\"
         r" = \langle \mathrm{rope}_{\text{adjacent}}(W_q x, m),"
-        r" \mathrm{rope}_{\text{adjacent}}(W_k y, n)\rangle\end{gathered}"
+        r" \mathrm{rope}_{\text{adjacent}}(W_k y, n)\rangle; \\ \text{without } P"
+        r" \text{ (weights used unconverted) the scores differ}\end{gathered}"
     ),
 )
 
