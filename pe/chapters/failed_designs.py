@@ -579,23 +579,31 @@ def _rotated_from_first(positions: Any, _n: int, d: int) -> npt.NDArray[np.float
 ROTATED_FROM_FIRST = Candidate("rows rotated from the first one asked for", _rotated_from_first)
 
 
+#: The positions of the determinism check: a sentence's 0 .. 63, and far rows in other
+#: blocks of the rotation algorithm.
+DETERMINISM_POSITIONS = (*range(64), 1000, 123_457, 10**6, 2**40 + 3)
+
+
 def _deterministic(design: Design) -> Evidence:
     """Same bits for the same positions: twice, in shuffled order, and in a shorter call."""
-    n = 64
-    positions = np.arange(n)
+    positions = np.array(DETERMINISM_POSITIONS)
+    n = positions.size
     first, again = design(positions, n, 512), design(positions, n, 512)
     shuffled = np.random.default_rng(3).permutation(n)
-    reordered = design(shuffled, n, 512)
+    reordered = design(positions[shuffled], n, 512)
     shorter = design(positions[:40], 40, 512)
+    alone = np.concatenate([design(positions[i : i + 1], 1, 512) for i in range(n)])
     same = bool(
         np.array_equal(first, again)
         and np.array_equal(first[shuffled], reordered)
         and np.array_equal(first[:40], shorter)
+        and np.array_equal(first, alone)
     )
     return checked(
         same,
-        f"d=512, positions 0..{n - 1}: a second call, a call in shuffled order and a call for the "
-        f"first 40 positions of a 40-token sentence {'agree bit for bit' if same else 'differ'}",
+        f"d=512, positions 0..63 and {', '.join(str(p) for p in DETERMINISM_POSITIONS[64:])}: a "
+        "second call, a call in shuffled order, a call for the first 40 positions of a 40-token "
+        f"sentence and one call per row {'agree bit for bit' if same else 'differ'}",
     )
 
 
