@@ -57,7 +57,7 @@ def learned_table_sentence() -> Html:
         refused = str(error)
     return Html(
         f"<p>For \\(n_{{\\max}} = {facts.N_MAX}\\) and \\(d = {facts.WIDTH}\\) (the base model's "
-        f"width): {positions.parameters:,} parameters. Asking it for position {facts.N_MAX}: "
+        f"width {report.mark('vaswani-learned-nearly-identical')}): {positions.parameters:,} parameters. Asking it for position {facts.N_MAX}: "
         f"{code(refused)}.</p>"
     )
 
