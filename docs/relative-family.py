@@ -272,7 +272,7 @@ report.how_we_know(
 # | learned absolute | added to the input | absolute $p$ | no row to look up [checked](claims.py#claim-learned-table-trade) |
 # | sinusoidal (added) | added to the input | absolute $p$ | defined, reported to degrade [checked](claims.py#claim-press-sinusoidal-degrades) |
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ [checked](claims.py#claim-shaw-clipped-offsets) | offsets beyond $K$ merge [checked](claims.py#claim-shaw-clipped-offsets) |
-# | Transformer-XL | four score terms | $m - n$ through a sinusoid [checked](claims.py#claim-transformer-xl-four-terms) | defined at every offset [checked](claims.py#claim-transformer-xl-four-terms) |
+# | Transformer-XL | four score terms | $m - n$ through a sinusoid [checked](claims.py#claim-transformer-xl-four-terms) | defined at every offset, a sinusoid of it [checked](claims.py#claim-encoding-bounded) |
 # | T5 | scalar bias per bucket | bucket of $n - m$ [checked](claims.py#claim-t5-buckets) | far offsets share a bucket [checked](claims.py#claim-t5-buckets) |
 # | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles never seen in training [checked](claims.py#claim-unseen-values-beyond-training); interpolation and base scaling: the two sections above |
 # | ALiBi | linear penalty | $m - n$ [checked](claims.py#claim-alibi-slopes) | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
