@@ -184,8 +184,9 @@ report.how_we_know(
 # from the direction in which each pair turns, the offset from the phases at the first row,
 # and the law from the logarithms of the frequencies; then it says, in words and with
 # `--json`, what it found. The exit status is {{ status_encoding }} for a sinusoidal
-# encoding, {{ status_not_encoding }} for a table that is not one (random, learned, zeros,
-# NaN) and {{ status_bad_input }} for bad input. From Python:
+# encoding, {{ status_not_encoding }} for a table that is not one and {{ status_bad_input }}
+# for bad input, as the session below shows (run by this build: a random table, a missing
+# file). From Python:
 
 # %% tags=["hide_input"]
 page.identify_from_python()
