@@ -895,8 +895,8 @@ REPORTED = {
         "Mistral's frequencies became bfloat16 in mixed precision; rebuilt RoPE tables were wrong",
     ),
     "hf28685": (
-        "Hugging Face #28685: RoPE precision lost in reduced precision, fixed by #28760",
-        "Issue 28685 reported RoPE precision lost in reduced precision; pull request 28760 fixed it",
+        "Hugging Face #28685: another report of RoPE precision lost in reduced precision",
+        "Issue 28685 reported RoPE precision lost in reduced precision",
     ),
     "hf29285": (
         "Hugging Face #29285: the RoPE angles of Llama and Gemma computed in float32",
