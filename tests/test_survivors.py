@@ -683,3 +683,15 @@ def test_the_largest_rise_of_two_values_is_their_difference() -> None:
     assert largest_rise([2.5, 1.0]) == -1.5
     with pytest.raises(ValueError, match="at least two values"):
         largest_rise([1.0])
+
+
+def test_a_result_without_candidate_names_lists_its_controls_unnamed() -> None:
+    """Fault caught: the fallback for a result that carries no candidate names (one built by
+    hand) raised instead of naming each control "" (a tuple power for a tuple repeat)."""
+    import dataclasses
+
+    result = dataclasses.replace(claims.verify("shift-composition"), candidate_names=())
+    listed = result.to_json()["evidence"]
+    assert isinstance(listed, list)
+    for evidence, wrong in zip(listed, result.controls_by_check, strict=True):
+        assert [c["name"] for c in evidence["controls"]] == [""] * len(wrong)
