@@ -695,3 +695,14 @@ def test_a_result_without_candidate_names_lists_its_controls_unnamed() -> None:
     assert isinstance(listed, list)
     for evidence, wrong in zip(listed, result.controls_by_check, strict=True):
         assert [c["name"] for c in evidence["controls"]] == [""] * len(wrong)
+
+
+def test_the_subspace_share_default_is_the_documented_sample() -> None:
+    """Fault caught: the default sample drifted from the documented 1000 random embeddings
+    with seed 11 (1001 gives a different mean)."""
+    from pe.embeddings import encoding_subspace_share, random_embeddings
+
+    documented = random_embeddings(1000, 64, 11)
+    assert encoding_subspace_share(200, 64) == encoding_subspace_share(
+        200, 64, embeddings=documented
+    )
