@@ -23,7 +23,7 @@
 #
 # One test runs through the page: feed the same token at every position. If the scheme only
 # encodes offsets, the score matrix depends only on $n - m$ (it is constant along every
-# diagonal); if it encodes absolute positions, with generic weights it does not
+# diagonal); if it encodes absolute positions, with the random weights drawn here it does not
 # [checked](claims.py#claim-identical-tokens-relative).
 
 # %% tags=["hide_input"]
@@ -129,8 +129,8 @@ report.how_we_know(
 # code of Hugging Face transformers gives, at every offset we recorded from that code
 # [checked](claims.py#claim-t5-buckets).
 #
-# **Keeps.** Offsets with direction, finely near the query and coarsely far away; one scalar
-# per bucket is cheap.
+# **Keeps.** Offsets with direction, finely near the query and coarsely far away
+# [checked](claims.py#claim-t5-buckets); one scalar per bucket is cheap.
 #
 # **Loses.** Every distance beyond the maximum shares one bucket, and the bias is a scalar: it
 # can shift attention towards or away from an offset but carries no vector information

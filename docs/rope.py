@@ -186,7 +186,8 @@ report.how_we_know(
 # [checked](claims.py#claim-rope-angle-error-model).
 #
 # With angles in float64 the score depends on the offset alone, within that tolerance, at
-# every position checked. The same tolerance fails when the angles are formed in float32 or
+# every position the check samples ({{ checked_positions }} positions from 0 to
+# {{ last_position }}, offsets from {{ first_offset }} to {{ last_offset }}). The same tolerance fails when the angles are formed in float32 or
 # float16, as code does that computes `positions * inv_freq` in the model's dtype
 # [checked](claims.py#claim-rope-offset-only-float64).
 #

@@ -451,9 +451,17 @@ def _no_whole_turns(law: FrequencyExpr) -> Evidence:
     frequencies = law(d)
     algebraic = sum(bool(omega.is_algebraic) for omega in frequencies)
     pi_transcendental = bool(sp.pi.is_transcendental)
+    # the paper's law at every width: an integer to a rational power, for integer symbols i, d
+    i, width = (
+        sp.Symbol("i", integer=True, nonnegative=True),
+        sp.Symbol("d", integer=True, positive=True),
+    )
+    every_width = bool((sp.Integer(10000) ** (-2 * i / width)).is_algebraic)
     return Evidence(
         Method.SYMPY,
-        algebraic == len(frequencies) and pi_transcendental,
+        algebraic == len(frequencies) and pi_transcendental and every_width,
+        f"10000^(-2i/d) for integer symbols i, d: "
+        f"{'algebraic' if every_width else 'not decided algebraic'}; "
         f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
         f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
         "omega_i (p - q) = 2 pi m would make pi algebraic",

@@ -104,7 +104,7 @@ claim(
     statement=(
         r"\begin{gathered}x_m = x\ \forall m \implies s_{mn} = f(n - m) \\"
         r" \text{for RoPE, Shaw, Transformer-XL, T5, ALiBi;} \\"
-        r" \text{not, with generic weights, for learned or added sinusoidal absolute"
+        r" \text{not, with the seeded random weights, for learned or added sinusoidal absolute"
         r" encodings}\end{gathered}"
     ),
 )
@@ -427,7 +427,7 @@ class Mask:
 
 
 #: The causal mask: the query at ``i`` sees the keys ``0 .. i``.
-CAUSAL = Mask("causal mask: mean of the first i + 1 values", lambda i, _length: i + 1)
+CAUSAL = Mask("causal mask: mean of the first m + 1 values", lambda m, _length: m + 1)
 
 
 def causal_mean_counts_position(candidate: Mask = CAUSAL) -> Proof:

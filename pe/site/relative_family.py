@@ -114,7 +114,7 @@ def repeated_token_scores(
             scores = experiments.identical_token_scores(scheme)
             ax.imshow(scores, cmap="RdBu_r", interpolation="nearest")
             dev = experiments.toeplitz_deviation(scores)
-            ax.set_title(f"{scheme}\ndiagonal spread {dev:.1g}", color=palette.ink)
+            ax.set_title(f"{scheme}\ndiagonal spread {dev:.2g}", color=palette.ink)
             ax.set_xticks([])
             ax.set_yticks([])
         for ax in axes[:: axes.size // 2]:

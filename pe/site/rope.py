@@ -71,16 +71,21 @@ def merged_angles(positions: Sequence[int] = (2048, 2049)) -> Html:
     )
 
 
+#: The grid of :func:`offset_table`: a few positions and offsets, named in its header.
+TABLE_POSITIONS = np.array([0, 10, 1000, 4097, 60_001])
+TABLE_OFFSETS = np.array([1, 5, 37])
+
+
 def offset_table(dtypes: Sequence[str] = ("float64", "float32", "float16")) -> Html:
     """:func:`pe.rotary.check_offset_dependence` per angle dtype, against the float64 model
     (float16 below position 10^4 only, where its model can fail: see
     :data:`pe.chapters.rope.FLOAT16_POSITIONS`)."""
     rows = []
     for dtype in dtypes:
-        positions = np.array([0, 10, 1000, 4097, 60_001])
+        positions = TABLE_POSITIONS
         if dtype == "float16":
             positions = positions[positions < 10_000]
-        r = rotary.check_offset_dependence(128, positions, np.array([1, 5, 37]), angle_dtype=dtype)
+        r = rotary.check_offset_dependence(128, positions, TABLE_OFFSETS, angle_dtype=dtype)
         strict = rotary.check_offset_dependence(
             r.d_model,
             np.array([r.position]),
@@ -98,8 +103,17 @@ def offset_table(dtypes: Sequence[str] = ("float64", "float32", "float16")) -> H
                 f"{strict.tolerance:.3g}: {verdict}",
             ]
         )
+    grid = (
+        f"m in {{{', '.join(str(int(m)) for m in TABLE_POSITIONS)}}} (float16: below 10,000), "
+        f"k in {{{', '.join(str(int(k)) for k in TABLE_OFFSETS)}}}"
+    )
     return table(
-        ["angles in", "largest error (where)", "tolerance, own dtype", "tolerance, float64 angles"],
+        [
+            "angles in",
+            f"largest error (where), over {grid}",
+            "tolerance, own dtype",
+            "tolerance, float64 angles",
+        ],
         rows,
     )
 
@@ -258,6 +272,10 @@ VALUES: dict[str, Callable[[], object]] = {
     "score_rise": lambda: _percent(_trend()[0]["s (q=κ=1)"]),
     "random_rise": lambda: f"{_trend()[0]['s (random q, κ)']:.2g}",
     "trend_last": lambda: int(chapter.TREND_OFFSETS[-1]),
+    "checked_positions": lambda: chapter.POSITIONS.size,
+    "last_position": lambda: f"{int(chapter.POSITIONS.max()):,}",
+    "first_offset": lambda: int(chapter.OFFSETS.min()),
+    "last_offset": lambda: int(chapter.OFFSETS.max()),
 }
 
 
