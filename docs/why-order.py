@@ -125,7 +125,7 @@ report.how_we_know("dog-bites-man-same-outputs", "encoding-breaks-symmetry")
 # A recurrent network (an Elman network, [Elman 1990](bibliography.md#elman1990)) keeps a
 # state and updates it one token at a time, feeding it back at the next step
 # [checked](claims.py#claim-elman-simple-recurrent-network). Written as it usually is today,
-# and as `pe`'s toy cell computes it, with a $\tanh$ and a bias:
+# with a $\tanh$ and a bias (`pe`'s toy cell computes it with $b = 0$):
 #
 # $$h_t = \tanh(W_x x_t + W_h h_{t-1} + b), \qquad h_0 = 0 ,$$
 #

@@ -1035,8 +1035,9 @@ claim(
     "transformer-model-widths",
     "The paper's two models are 512 and 1024 wide",
     statement=(
-        r"d_{\text{model}} = 512 \text{ (base model)}, \quad"
-        r" d_{\text{model}} = 1024 \text{ (big model; Table 3 of the paper)}"
+        r"\begin{gathered}d_{\text{model}} = 512,\ d_{ff} = 2048 \text{ (base model)}, \quad"
+        r" d_{\text{model}} = 1024,\ d_{ff} = 4096 \text{ (big model)} \\ \text{(Section 3.3"
+        r" and Table 3 of the paper)}\end{gathered}"
     ),
     source="vaswani2017",
 )

@@ -409,8 +409,8 @@ claim(
     "A recurrent network's final state depends on the order",
     Check(_rnn, true=final_state, wrong=(FORGETFUL_READER,)),
     statement=(
-        r"\begin{gathered} h_t = \tanh(W_x x_t + W_h h_{t-1} + b) \\"
-        r" h_3(\text{dog bites man}) \neq h_3(\text{man bites dog}) \end{gathered}"
+        r"\begin{gathered} h_t = \tanh(W_x x_t + W_h h_{t-1} + b),\ b = 0 \text{ (the toy"
+        r" cell)} \\ h_3(\text{dog bites man}) \neq h_3(\text{man bites dog}) \end{gathered}"
     ),
 )
 
