@@ -706,3 +706,24 @@ def test_the_subspace_share_default_is_the_documented_sample() -> None:
     assert encoding_subspace_share(200, 64) == encoding_subspace_share(
         200, 64, embeddings=documented
     )
+
+
+@pytest.mark.parametrize("claim_id", ["float32-recipe-drifts", "direct-float64-drifts"])
+def test_the_drift_model_shown_has_the_bounds_last_term(claim_id: str) -> None:
+    """Fault caught: the tolerance's formula printed a last term other than the one the bound
+    adds (2 e_sin u): at position 0 the bound is that term alone."""
+    from pe import recipes
+
+    result = claims.verify(claim_id)
+    models = [e.tolerance.model for e in result.evidence if e.tolerance is not None]
+    shown = [m for m in models if "per entry" in m and r"\omega_i p + " in m]
+    assert shown, f"{claim_id}: no drift model among {models}"
+    for model in shown:
+        last, unit = re.search(r"\\omega_i p \+ ([0-9.]+) \\cdot 2\^\{(-\d+)\}", model).groups()  # type: ignore[union-attr]
+        ulps = (
+            dict(recipes.NUMPY_FLOAT32_ULPS)
+            if claim_id == "float32-recipe-drifts"
+            else precision.FLOAT64_DIRECT_ULPS
+        )
+        at_zero = recipes.drift_bound(np.array([0]), 8, 2.0 ** int(unit), 0, ulps)[0, 0]
+        assert float(last) * 2.0 ** int(unit) == pytest.approx(at_zero, rel=1e-3)
