@@ -151,7 +151,12 @@ def run_stack(
     gain: float = 0.5,
     seed: int = 0,
 ) -> StackRun:
-    """Run ``n_layers`` sublayers (attention, feed-forward, alternating) on ``inputs`` (n, d).
+    r"""Run ``n_layers`` sublayers (attention, feed-forward, alternating) on ``inputs`` (n, d).
+
+    Each sublayer's weights are drawn, in order, from ``numpy.random.default_rng(seed)`` with
+    variance one over their input width: an attention sublayer's query, key and value
+    matrices ``(d, d)`` scaled by :math:`1/\sqrt d`; a feed-forward sublayer's ``(d, 4d)``
+    by :math:`1/\sqrt d` and ``(4d, d)`` by :math:`1/\sqrt{4d}`.
 
     Parameters
     ----------

@@ -727,3 +727,55 @@ def test_the_drift_model_shown_has_the_bounds_last_term(claim_id: str) -> None:
         )
         at_zero = recipes.drift_bound(np.array([0]), 8, 2.0 ** int(unit), 0, ulps)[0, 0]
         assert float(last) * 2.0 ** int(unit) == pytest.approx(at_zero, rel=1e-3)
+
+
+def test_the_stack_draws_its_weights_as_documented() -> None:
+    """Fault caught: the random sublayers drew other weights than the docstring says (two
+    attention matrices instead of three; the second feed-forward matrix scaled by
+    1/sqrt(4 + d) instead of 1/sqrt(4d)). A plain two-sublayer stack, rebuilt here."""
+    from pe import residual_stream
+
+    n, d = 5, 8
+    x = np.random.default_rng(4).standard_normal((n, d))
+
+    def norm(h: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        c = h - h.mean(axis=-1, keepdims=True)
+        return np.asarray(c / np.sqrt((c**2).mean(axis=-1, keepdims=True) + 1e-6))
+
+    rng = np.random.default_rng(9)
+    wq, wk, wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    w1 = rng.standard_normal((d, 4 * d)) / np.sqrt(d)
+    w2 = rng.standard_normal((4 * d, d)) / np.sqrt(4 * d)
+    z = norm(x)
+    logits = (z @ wq) @ (z @ wk).T / np.sqrt(d)
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    h = 0.5 * (weights / weights.sum(axis=1, keepdims=True)) @ (z @ wv)
+    top = 0.5 * np.maximum(norm(h) @ w1, 0.0) @ w2
+    run = residual_stream.run_stack(x, 2, connection=residual_stream.PLAIN, seed=9)
+    assert np.allclose(run.top, top, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(("dtype", "name"), [(np.float16, "float16"), (np.float32, "float32")])
+def test_a_rope_failure_names_the_precision_of_fns_output(dtype: Any, name: str) -> None:
+    """Fault caught: the precision named in the failure did not follow the output's epsilon
+    (the float16 entry keyed by 2^10 instead of 2^-10)."""
+    from pe import rotary
+    from pe.testing import assert_rope_relative
+
+    def squared(x: npt.NDArray[np.float64], p: npt.NDArray[np.int64]) -> Any:
+        return rotary.rope(x, (np.asarray(p) ** 2) % 1000).astype(dtype)
+
+    with pytest.raises(AssertionError, match=rf"for {name} \(fn's output\) angles"):
+        assert_rope_relative(squared, 16)
+
+
+def test_the_added_sinusoid_scheme_adds_the_sinusoidal_table() -> None:
+    """Fault caught: the table added for "sinusoidal (added)" was the learned scheme's random
+    one (a string comparison ``>=`` in place of ``==`` sent both schemes down one branch).
+    With the same seed, the two schemes share the token and weights and differ only in
+    the table, so their scores must differ."""
+    from pe.relative import identical_token_scores
+
+    learned = identical_token_scores("learned absolute")
+    added = identical_token_scores("sinusoidal (added)")
+    assert not np.allclose(learned, added)
