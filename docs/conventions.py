@@ -19,8 +19,8 @@
 # * the **layout**: the paper interleaves the columns, pair $i$ in columns $2i$ and $2i+1$;
 #   many libraries put all the sines in the first half and all the cosines in the second
 #   ("halves") [checked](claims.py#claim-implementations-surveyed);
-# * the **order** inside a pair: sine first (the paper) or cosine first
-#   [checked](claims.py#claim-implementations-surveyed);
+# * the **order** inside a pair: sine first (the paper) or cosine first, as diffusers'
+#   timestep embedding does on request [checked](claims.py#claim-diffusers-cosine-first);
 # * the **frequency law**: the paper's $\omega_i = b^{-2i/d}$, or
 #   $\omega_i = \exp(-i \ln b / (d/2 - 1))$ ("t2t" in the table below), or a variant with the
 #   exponents counted from 1
@@ -32,7 +32,8 @@
 # None of these changes what the encoding can do (the rotation identity holds in each layout
 # and order [checked](claims.py#claim-layout-shift-matrix), and under each frequency law and
 # offset a shift is still one rotation per pair
-# [checked](claims.py#claim-bug-zoo-shift-matrices)), but code written for one convention
+# [checked](claims.py#claim-bug-zoo-shift-matrices); the one-indexed law is the paper's at
+# another width and base [checked](claims.py#claim-one-indexed-law-is-wider-paper-law)), but code written for one convention
 # computes without an error on a table of another, and code can carry outright bugs. Below: the
 # conventions side by side, who uses which, how to convert, a zoo of bugs, and `pe identify`,
 # which names the convention of any table.

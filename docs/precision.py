@@ -143,10 +143,10 @@ page.block_size()
 # So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, plus one
 # rounding. How good those are is not a documented guarantee: NumPy picks its kernels for
 # each processor. The error model *assumes* {{ sine_ulps }} units in the last place, and the
-# build measures it against mpmath on the machine it runs on; the test suite repeats every
-# claim under each NumPy kernel that machine can run
-# [checked](claims.py#claim-library-sine-accurate). The bounds below are derived from that
-# assumption.
+# build measures it against mpmath on the machine it runs on
+# [checked](claims.py#claim-library-sine-accurate); the test suite (`tests/test_machines.py`)
+# repeats every claim under each NumPy kernel that machine can run. The bounds below are
+# derived from that assumption.
 #
 # One complex product of two unit-length anchors, each within $\delta$ of exact, adds their errors with
 # weights of at most $\sqrt2$, and three roundings of quantities at most 1
@@ -253,8 +253,8 @@ report.how_we_know("float16-positions-collide")
 # * A later change computed RoPE in float32 for Llama and Gemma after bfloat16 angles were
 #   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285))
 #   [checked](claims.py#claim-hf29285-reported).
-# * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000) showed a loss gap
-#   that the reporters traced to the fused RoPE kernel applied to bfloat16 queries and keys,
+# * In NVIDIA TransformerEngine, a Llama 3.1 training run (RoPE base 500000, bfloat16 mixed
+#   precision) showed a loss gap between FP8 autocast on and off that the reporters traced to the fused RoPE kernel applied to bfloat16 queries and keys,
 #   the frequencies being float32 ([te1245](bibliography.md#te1245)) [checked](claims.py#claim-te1245-reported).
 #
 # The reporter's reproducer of GPT-NeoX ($d = {{ neox_d }}$, {{ neox_n }} positions),

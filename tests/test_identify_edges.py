@@ -62,7 +62,7 @@ def test_one_entry_off_by_the_residual_tolerance(
     assert inside.is_encoding, inside.reason
     outside = identify(_perturbed(base, dtype, row, column, MARGIN))
     assert not outside.is_encoding
-    assert f"column {column} misses the sinusoid fitted to it" in outside.reason
+    assert f"identify's sinusoid fit misses column {column}" in outside.reason
 
 
 def _law_change(base: float, dtype: Any, relative: float, start: int = 1050) -> Any:

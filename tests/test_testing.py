@@ -180,7 +180,7 @@ def test_entries_are_checked_beyond_the_identified_convention() -> None:
         assert_matches_paper(table)
     assert_matches_paper(table, atol=2e-12)  # a looser atol, given by the caller
     table[100, 7] += 1e-6  # beyond identify's precision: not a sinusoid, column named
-    with pytest.raises(AssertionError, match="column 7 misses the sinusoid fitted to it"):
+    with pytest.raises(AssertionError, match="identify's sinusoid fit misses column 7"):
         assert_matches_paper(table)
 
 

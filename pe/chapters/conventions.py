@@ -1274,3 +1274,14 @@ claim(
     ),
     source="camara-escudero",
 )
+
+claim(
+    "diffusers-cosine-first",
+    "diffusers' timestep embedding can put the cosine half first",
+    statement=(
+        r"\begin{gathered}\text{diffusers, } \texttt{get\_timestep\_embedding}\text{: with }"
+        r" \texttt{flip\_sin\_to\_cos=True} \text{ the cosine half comes first} \\ \text{(read from"
+        r" its source at the commit the survey links; not run at build)}\end{gathered}"
+    ),
+    source="implementation-survey",
+)

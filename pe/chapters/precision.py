@@ -905,8 +905,9 @@ REPORTED = {
     "te1245": (
         "TransformerEngine #1245: a Llama 3.1 loss gap traced to RoPE on bfloat16 queries and keys",
         (
-            "Llama 3.1 training (RoPE base 500000) showed a loss gap traced to the fused RoPE"
-            " kernel applied to bfloat16 queries and keys, the frequencies being float32"
+            "Llama 3.1 training (RoPE base 500000, bfloat16 mixed precision) showed a loss gap"
+            " between FP8 autocast on and off, traced to the fused RoPE kernel applied to"
+            " bfloat16 queries and keys, the frequencies being float32"
         ),
     ),
 }

@@ -959,11 +959,11 @@ POSITIONS_FROM_ONE = Candidate(
     every_row(ROPE_IN_PUBLIC_CODE, first=1),
 )
 NEOX_WHOLE_HEAD = Candidate(
-    "GPT-NeoX rotates the whole head",
+    "Hugging Face's default GPT-NeoX rotates the whole head",
     ROPE_IN_PUBLIC_CODE | {"GPT-NeoX": RopeCode("halves", 16, 1, 0)},
 )
 GPTJ_WHOLE_HEAD = Candidate(
-    "GPT-J rotates the whole head",
+    "Hugging Face's default GPT-J rotates the whole head",
     ROPE_IN_PUBLIC_CODE | {"GPT-J": RopeCode("adjacent", 16, 1, 0)},
 )
 

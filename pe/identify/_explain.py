@@ -93,7 +93,7 @@ def residual_refusal(fit: ColumnFit, offset: int, n: int, eps: float) -> str | N
     worst = int(np.argmax(fit.residual / tolerance))
     return (
         f"not a sinusoidal encoding: {int(failing.sum())} of {fit.w.size} columns are not "
-        f"sinusoids of the position (column {worst} misses the sinusoid fitted to it by "
+        f"sinusoids of the position (identify's sinusoid fit misses column {worst} by "
         f"{fit.residual[worst]:.2g}, the table's precision allows {tolerance[worst]:.2g}); "
         "a learned or random table? (rows must be consecutive positions, shape (n, d))"
     )
