@@ -779,3 +779,57 @@ def test_the_added_sinusoid_scheme_adds_the_sinusoidal_table() -> None:
     learned = identical_token_scores("learned absolute")
     added = identical_token_scores("sinusoidal (added)")
     assert not np.allclose(learned, added)
+
+
+def test_a_safetensors_entry_with_three_offsets_is_refused(tmp_path: Path) -> None:
+    """Fault caught: an entry whose data_offsets are not exactly two integers was read (an
+    ``or`` in place of ``and`` let a well-typed three-offset entry through)."""
+    header = {"table": {"dtype": "F64", "shape": [1, 2], "data_offsets": [0, 8, 16]}}
+    raw = json.dumps(header).encode()
+    path = tmp_path / "three.safetensors"
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(16))
+    with pytest.raises(ValueError, match="malformed header entry"):
+        load_table(str(path))
+
+
+def test_the_tensor2tensor_law_at_width_two_has_one_frequency() -> None:
+    """Fault caught: the law's one-pair case returned two frequencies for one pair."""
+    from pe import conventions
+
+    law = next(c for c in conventions.CONVENTIONS.values() if c.law == "tensor2tensor")
+    assert law.frequencies(2).tolist() == [1.0]
+
+
+def test_the_linear_shift_error_takes_its_arguments_by_name() -> None:
+    """Fault caught: ``table`` and ``k`` became positional-only (``/`` for ``*``)."""
+    from pe.conventions import linear_shift_error
+
+    table = numeric.sinusoidal(64, 8)
+    assert linear_shift_error(table=table, k=3) == linear_shift_error(table, 3)
+
+
+def test_not_positive_decides_signed_symbolic_numbers() -> None:
+    """Fault caught: a SymPy number known positive was read as not positive (``is not
+    False`` for ``is False``)."""
+    import sympy as sp
+
+    assert not _validate.not_positive(sp.Integer(3))
+    assert _validate.not_positive(sp.Integer(-2))
+    assert not _validate.not_positive(sp.Symbol("x"))
+
+
+def test_the_layout_shift_ratio_is_a_quotient() -> None:
+    """Fault caught: the worst error / tolerance ratio was floored (``//``), reading 0 for
+    any error inside its tolerance instead of the fraction used."""
+    from pe.chapters import conventions as chapter
+
+    found = chapter.layout_shift_errors(chapter.CONJUGATED, d=16)
+    assert 0.0 < found.ratio <= 1.0
+
+
+def test_the_unseen_values_account_names_the_training_range() -> None:
+    """Fault caught: the account printed a training range other than 0 .. n_max - 1."""
+    from pe.chapters import fixed_or_learned
+
+    result = claims.verify("unseen-values-beyond-training")
+    assert f"trained on 0..{fixed_or_learned.N_MAX - 1}:" in result.evidence[1].detail
