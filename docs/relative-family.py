@@ -121,7 +121,9 @@ report.how_we_know(
 # **Formula.** [Raffel et al.](bibliography.md#raffel2020) drop position vectors altogether and
 # add a learned scalar to each score, $s_{mn} = q_m^{\mathsf T} \kappa_n + b_{\mathrm{bucket}(n-m)}$,
 # one table per head, shared across layers. The bucket of an offset is exact for small
-# distances and logarithmic beyond, up to a maximum distance (32 buckets and 128 in T5)
+# distances and logarithmic beyond; every offset from a maximum distance on shares the last
+# bucket (32 buckets and 128 in T5), which the logarithmic steps already reach at distance
+# {{ t5_last_encoder }} in the encoder and {{ t5_last_decoder }} in the decoder
 # [checked](claims.py#claim-t5-bias-settings).
 #
 # In the encoder the two directions get separate halves of the buckets; in the decoder every
@@ -132,9 +134,10 @@ report.how_we_know(
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away
 # [checked](claims.py#claim-t5-buckets); one scalar per bucket is cheap.
 #
-# **Loses.** Every distance beyond the maximum shares one bucket, and the bias is a scalar: it
-# can shift attention towards or away from an offset but carries no vector information
-# [checked](claims.py#claim-t5-buckets).
+# **Loses.** Every distance beyond the maximum shares one bucket
+# [checked](claims.py#claim-t5-buckets), and the bias is a scalar: it can shift attention
+# towards or away from an offset but carries no vector information
+# [checked](claims.py#claim-t5-bias-settings).
 
 # %% tags=["hide_input"]
 page.t5_buckets()
@@ -274,6 +277,6 @@ report.how_we_know(
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ [checked](claims.py#claim-shaw-clipped-offsets) | offsets beyond $K$ merge [checked](claims.py#claim-shaw-clipped-offsets) |
 # | Transformer-XL | four score terms | $m - n$ through a sinusoid [checked](claims.py#claim-transformer-xl-four-terms) | defined at every offset, a sinusoid of it [checked](claims.py#claim-encoding-bounded) |
 # | T5 | scalar bias per bucket | bucket of $n - m$ [checked](claims.py#claim-t5-buckets) | far offsets share a bucket [checked](claims.py#claim-t5-buckets) |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles never seen in training [checked](claims.py#claim-unseen-values-beyond-training); interpolation and base scaling: the two sections above |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles never seen in training [checked](claims.py#claim-position-interpolation-range); interpolation and base scaling: the two sections above |
 # | ALiBi | linear penalty | $m - n$ [checked](claims.py#claim-alibi-slopes) | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_m = (v_0 + m\,v)/(m + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |

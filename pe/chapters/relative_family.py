@@ -840,6 +840,37 @@ def _t5_layout(stated: T5Layout) -> Evidence:
     )
 
 
+def last_bucket_starts() -> tuple[int, int]:
+    """The smallest distance in T5's last bucket, encoder (a key after the query) and decoder,
+    at 32 buckets and max_distance 128, read from transformers' recorded buckets."""
+    found = []
+    for bidirectional in (True, False):
+        setting = next(
+            s
+            for s in t5_recorded()["settings"]
+            if (s["bidirectional"], s["num_buckets"], s["max_distance"]) == (bidirectional, 32, 128)
+        )
+        buckets = np.array(setting["buckets"])
+        offsets = np.arange(setting["first"], setting["first"] + buckets.size)
+        side = offsets > 0 if bidirectional else offsets < 0
+        last = buckets[side].max()
+        found.append(int(np.abs(offsets[side][buckets[side] == last]).min()))
+    return found[0], found[1]
+
+
+#: Where T5's last bucket begins (encoder, decoder); the tempting reading: at max_distance.
+T5_LAST_BUCKET_AT_128 = Candidate("the last bucket begins at offset 128", (128, 128))
+
+
+def _last_bucket(stated: tuple[int, int]) -> Evidence:
+    found = last_bucket_starts()
+    return checked(
+        found == tuple(stated),
+        f"transformers' T5 buckets (recorded), 32 buckets, max_distance 128: the last bucket "
+        f"begins at distance {found[0]} (encoder) and {found[1]} (decoder); stated {tuple(stated)}",
+    )
+
+
 claim(
     "t5-bias-settings",
     "T5: one scalar per bucket and head, shared across layers; 32 buckets up to offset 128",
@@ -848,9 +879,12 @@ claim(
         true=T5_STATED,
         wrong=(T5_TABLE_PER_LAYER, T5_WIDER_BUCKETS, T5_ONE_FOR_ALL_HEADS),
     ),
+    Check(_last_bucket, true=(91, 113), wrong=(T5_LAST_BUCKET_AT_128,)),
     statement=(
-        r"\text{T5: a learned scalar per bucket, one table per head, shared across layers;"
-        r" 32 buckets, logarithmic up to offset 128, one bucket beyond}"
+        r"\begin{gathered}\text{T5: a learned scalar per bucket, one table per head, shared"
+        r" across layers;} \\ \text{32 buckets, max\_distance 128: every offset from 128 on in"
+        r" the last bucket,} \\ \text{which the logarithmic steps reach at distance 91"
+        r" (encoder) and 113 (decoder)}\end{gathered}"
     ),
     source="raffel2020",
 )

@@ -279,7 +279,7 @@ def complex_form(candidate: Rotation = rope_rotation) -> Proof:
     )
     statement = (
         rf"{to_latex(matrix)} \begin{{pmatrix}} a \\ b \end{{pmatrix}}"
-        r" \leftrightarrow (a + ib)\,e^{i\theta}"
+        r" \leftrightarrow (a + \mathrm{i}b)\,e^{\mathrm{i}\theta}"
     )
     return derivation.proof("RoPE pair rotation is complex multiplication", statement, residual)
 
@@ -299,7 +299,7 @@ claim(
     statement=(
         r"\begin{pmatrix} a' \\ b' \end{pmatrix} = \begin{pmatrix} \cos p\omega_i & -\sin p\omega_i"
         r" \\ \sin p\omega_i & \cos p\omega_i \end{pmatrix} \begin{pmatrix} a \\ b \end{pmatrix}"
-        r"\iff a' + ib' = (a + ib)\,e^{ip\omega_i}"
+        r"\iff a' + \mathrm{i}b' = (a + \mathrm{i}b)\,e^{\mathrm{i}p\omega_i}"
     ),
 )
 
@@ -813,9 +813,9 @@ claim(
     ),
     Check(_decay, true=rotary.abel_bound, wrong=(LAST_PARTIAL_SUM,)),
     statement=(
-        r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{ir\omega_i}\Bigr|"
+        r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{\mathrm{i}r\omega_i}\Bigr|"
         r" \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j(r)|, \\"
-        r" S_j(r) = \sum_{i<j} e^{ir\omega_i},\quad h_{d/2} = 0 \\ \text{summation by parts"
+        r" S_j(r) = \sum_{i<j} e^{\mathrm{i}r\omega_i},\quad h_{d/2} = 0 \\ \text{summation by parts"
         rf" proved exactly for }} d/2 = {DECAY_WIDTH // 2} \text{{ terms (}} d = {DECAY_WIDTH}"
         r"\text{, the width measured)}\end{gathered}"
     ),

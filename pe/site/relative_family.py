@@ -7,16 +7,20 @@ of computed numbers the page shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from matplotlib.figure import Figure
 
 from pe import numeric, relative, rotary
 from pe import relative as experiments
 from pe import relative as extension
+from pe.chapters import relative_family as chapter
 from pe.site.figures import Palette, label_axes, render
 from pe.site.html import Html, code, escape
 
 __all__ = [
+    "VALUES",
     "alibi_slopes",
     "causal_outputs",
     "learned_lookup",
@@ -38,6 +42,13 @@ def learned_lookup(rows: int = 512) -> Html:
     return Html(
         f"<p>Looking up positions {rows - 1} and {rows} in a {rows}-row table: {code(message)}</p>"
     )
+
+
+#: Values the page's prose quotes, by placeholder name (``{{ name }}``), each computed by pe.
+VALUES: dict[str, Callable[[], object]] = {
+    "t5_last_encoder": lambda: chapter.last_bucket_starts()[0],
+    "t5_last_decoder": lambda: chapter.last_bucket_starts()[1],
+}
 
 
 def shaw_offsets(n: int = 7, clip: int = 2) -> Html:
@@ -163,8 +174,8 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
         alt=(
             f"Step plot of T5's bucket against the relative position from {-2 * max_distance} "
             f"to {2 * max_distance}. Near zero every offset has its own bucket; further out the "
-            f"steps widen logarithmically; beyond plus or minus {max_distance} (dashed lines) the "
-            "bucket stays constant. Bidirectional bucketing gives keys after the query the upper "
+            f"steps widen logarithmically until the last bucket (dashed lines: plus or minus "
+            f"max_distance {max_distance}, from which on the bucket stays constant). Bidirectional bucketing gives keys after the query the upper "
             "half of the buckets; causal bucketing sends them all to bucket 0."
         ),
         caption=(
