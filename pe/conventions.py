@@ -326,7 +326,7 @@ class Convention:
 CONVENTIONS: dict[str, Convention] = {
     c.name: c
     for c in (
-        Convention("paper", "the paper: interleaved (sin, cos), base^(-2k/d), from position 0"),
+        Convention("paper", "the paper: interleaved (sin, cos), base^(-2i/d), from position 0"),
         Convention(
             "halves",
             "sine half | cosine half, the paper's law (TensorFlow tutorial, HF Marian)",
@@ -345,7 +345,7 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "tensor2tensor",
-            "sine half | cosine half, exp(-k ln(base)/(d/2 - 1)) (tensor2tensor)",
+            "sine half | cosine half, exp(-i ln(base)/(d/2 - 1)) (tensor2tensor)",
             layout="halves",
             law="tensor2tensor",
         ),

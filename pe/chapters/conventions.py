@@ -780,7 +780,7 @@ claim(
     ),
     statement=(
         r"\begin{gathered}\texttt{identify}(\text{table}) \to \text{layout, order, offset, law,"
-        r" base, } \omega_k \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3}"
+        r" base, } \omega_i \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3}"
         r" \text{ float32)} \\ \text{measured on each convention of the atlas at the widths of"
         r" the check; frequencies above } \pi \text{ only as their aliases}\end{gathered}"
     ),
@@ -895,9 +895,9 @@ claim(
         ),
     ),
     statement=(
-        r"\begin{gathered}\text{pair } k \text{ in columns } 2k, 2k+1 \text{ (interleaved)"
-        r" or } k, k + d/2 \text{ (halves)}; \\ \omega_k = b^{-2k/d},\ \exp(-k\ln b"
-        r" / (d/2 - 1)),\ b^{-2(k+1)/d}; \text{ fairseq: stored rows from position 0,"
+        r"\begin{gathered}\text{pair } i \text{ in columns } 2i, 2i+1 \text{ (interleaved)"
+        r" or } i, i + d/2 \text{ (halves)}; \\ \omega_i = b^{-2i/d},\ \exp(-i\ln b"
+        r" / (d/2 - 1)),\ b^{-2(i+1)/d}; \text{ fairseq: stored rows from position 0,"
         r" padding row 1 zeroed, its tokens' rows from position 2}"
         r"\end{gathered}"
     ),

@@ -225,7 +225,7 @@ def _no_law(w: Float64Array, s: Float64Array, data: LawInput) -> list[str]:
                 "an integer division in the exponent (2 * i // d is 0 or 1)"
             )
         ]
-    return ["the frequencies follow no geometric law ω_k = ω_0 r^k"]
+    return ["the frequencies follow no geometric law ω_i = ω_0 r^i"]
 
 
 def _classify(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
@@ -244,7 +244,7 @@ def _classify(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
         if slope > 0:
             base = math.exp(slope * half)
             notes.append(
-                f"the frequencies grow with the pair index, ω_k = {base:.6g}^(+2k/d): the "
+                f"the frequencies grow with the pair index, ω_i = {base:.6g}^(+2i/d): the "
                 "angle is multiplied by base^(2i/d) instead of divided"
             )
             return LawFit("other", base, base * line.sigma_slope * half, notes)
@@ -252,12 +252,12 @@ def _classify(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
     if abs(a - slope) <= 2 * sa:
         base = math.exp(-slope * half)
         notes.append(
-            f"exponents counted from 1: ω_k = {base:.6g}^(-2(k+1)/d) (the 1-indexed "
+            f"exponents counted from 1: ω_i = {base:.6g}^(-2(i+1)/d) (the 1-indexed "
             "formula), so the fastest pair turns at ω_0 = base^(-2/d), not 1"
         )
         return LawFit("other", base, base * line.sigma_slope * half, notes)
     notes.append(
-        f"a geometric law ω_k = {math.exp(a):.6g} · {math.exp(slope):.6g}^k that starts "
+        f"a geometric law ω_i = {math.exp(a):.6g} · {math.exp(slope):.6g}^i that starts "
         "neither at 1 (paper, tensor2tensor) nor at one step below 1 (1-indexed)"
     )
     return _unknown(notes)
@@ -275,7 +275,7 @@ def _paper_or_t2t(line: _Line, h: int, width: int, notes: list[str]) -> LawFit:
     digits_t = significant_digits(t2t, max(sigma * steps, 1e-12))
     if digits_t < digits_p:
         notes.append(
-            f"the tensor2tensor law exp(-k ln(base)/(d/2 - 1)), base {t2t:.6g} "
+            f"the tensor2tensor law exp(-i ln(base)/(d/2 - 1)), base {t2t:.6g} "
             f"(the paper's law would need base {paper:.6g})"
         )
         return LawFit("tensor2tensor", t2t, t2t_sigma, notes)
