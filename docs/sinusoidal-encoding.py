@@ -157,8 +157,10 @@ report.how_we_know(
 #
 # A PyTorch module that adds the encoding to a batch of embeddings, the same table in ten
 # lines of plain NumPy, and in JAX. Each forms the angles $\omega_i p$ in float64 and rounds
-# only the table to the model's dtype: an angle formed in float32 drifts linearly with the
-# position ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts).
+# only the table, never an angle: an angle formed in float32 drifts linearly with the
+# position ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts). The
+# PyTorch and JAX versions keep the table in float32 and round it once more to a float16 or
+# bfloat16 model's dtype, which can move an entry by one unit of that dtype.
 #
 # The NumPy one is checked against `pe` while this page is built
 # [checked](claims.py#claim-from-scratch-table); the others by the tests named in their tabs.

@@ -599,18 +599,23 @@ def _deterministic(design: Design) -> Evidence:
     alone = np.concatenate([design(positions[i : i + 1], 1, 512) for i in range(n)])
     # a table of 2^20 entries, large enough for pe to split it between threads
     large = design(np.arange(LARGE_ROWS), LARGE_ROWS, 512)
+    mixed = np.random.default_rng(5).permutation(LARGE_ROWS)
+    large_shuffled = design(mixed, LARGE_ROWS, 512)
     same = bool(
         np.array_equal(first, again)
         and np.array_equal(first[shuffled], reordered)
         and np.array_equal(first[:40], shorter)
         and np.array_equal(first, alone)
         and np.array_equal(first[:64], large[:64])
+        and np.array_equal(first[64], large[1000])
+        and np.array_equal(large[mixed], large_shuffled)
     )
     return checked(
         same,
         f"d=512, positions 0..63 and {', '.join(str(p) for p in DETERMINISM_POSITIONS[64:])}: a "
         "second call, a call in shuffled order, a call for the first 40 positions of a 40-token "
-        f"sentence, one call per row and a {LARGE_ROWS}-row table "
+        f"sentence, one call per row and a {LARGE_ROWS}-row table (against these rows, and "
+        "every row against the same table asked in shuffled order) "
         f"{'agree bit for bit' if same else 'differ'}",
     )
 

@@ -460,7 +460,7 @@ def _no_whole_turns(law: FrequencyExpr) -> Evidence:
     return Evidence(
         Method.SYMPY,
         algebraic == len(frequencies) and pi_transcendental and every_width,
-        f"10000^(-2i/d) for integer symbols i, d: "
+        f"the paper's law 10000^(-2i/d) for integer symbols i, d (every width): "
         f"{'algebraic' if every_width else 'not decided algebraic'}; "
         f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
         f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
