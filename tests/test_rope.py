@@ -322,10 +322,10 @@ def test_pairing_permutation_proof() -> None:
 def test_permuted_scores_proof() -> None:
     proof = proofs.permuted_scores_agree()
     assert proof.holds
-    assert "(Pq, Pk)" in proof.steps[0].title
+    assert "(Pq, Pκ)" in proof.steps[0].title
     only_query = proofs.permuted_scores_agree(wrong.ONLY_QUERY_PERMUTED.value)
     assert not only_query.holds
-    assert "(Pq, k)" in only_query.steps[0].title
+    assert "(Pq, κ)" in only_query.steps[0].title
 
 
 def test_projection_proofs() -> None:
