@@ -30,10 +30,7 @@
 #   [checked](claims.py#claim-implementations-surveyed).
 #
 # None of these changes what the encoding can do (the rotation identity holds in each layout
-# and order [checked](claims.py#claim-layout-shift-matrix), and under each frequency law and
-# offset a shift is still one rotation per pair
-# [checked](claims.py#claim-bug-zoo-shift-matrices); the one-indexed law is the paper's at
-# another width and base [checked](claims.py#claim-one-indexed-law-is-wider-paper-law)), but code written for one convention
+# and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention
 # computes without an error on a table of another, and code can carry outright bugs. Below: the
 # conventions side by side, who uses which, how to convert, a zoo of bugs, and `pe identify`,
 # which names the convention of any table.
@@ -186,8 +183,7 @@ report.how_we_know(
 # and the law from the logarithms of the frequencies; then it says, in words and with
 # `--json`, what it found. The exit status is {{ status_encoding }} for a sinusoidal
 # encoding, {{ status_not_encoding }} for a table that is not one and {{ status_bad_input }}
-# for bad input, as the session below shows (run by this build: a random table, a missing
-# file). From Python:
+# for bad input, as the session below shows. From Python:
 
 # %% tags=["hide_input"]
 page.identify_from_python()

@@ -71,8 +71,8 @@ report.how_we_know(
 #
 # Near $k = 0$ all the cosines are close to 1 and $f(k) = \sum_i \cos\omega_i k$ falls as $k$
 # grows. But the fast pairs come back round, the fastest ($\omega_0 = 1$) every $2\pi$
-# positions [checked](claims.py#claim-wavelength-progression), so $f$ wobbles, and the wobbles
-# eventually win over the slow decline [checked](claims.py#claim-dot-product-not-monotone).
+# positions, so $f$ wobbles, and the wobbles eventually win over the slow decline
+# [checked](claims.py#claim-dot-product-not-monotone).
 
 # %% tags=["hide_input"]
 page.decay_sentence()

@@ -213,7 +213,7 @@ report.how_we_know("identity-low-precision")
 # a former value [checked](claims.py#claim-pairs-never-return).
 #
 # Rounding the *values* to float16
-# keeps them apart: no two rows come closer than {{ float16_apart }} in Euclidean distance (the
+# keeps them apart: no two rows come closer than {{ float16_apart:g }} in Euclidean distance (the
 # closest two are {{ float16_neighbours:.4f }} apart), far more than float16's rounding. Rounding the *positions* to float16 does not:
 # above 2048 consecutive positions share one float16 number, so they get identical rows
 # [checked](claims.py#claim-float16-positions-collide). The table lists every pair of the

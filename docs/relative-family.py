@@ -71,10 +71,7 @@ page.learned_lookup(512)
 # **Keeps.** Only offsets, with direction; $2K + 1$ vectors per table (one table for keys,
 # one for values) serve every length [checked](claims.py#claim-shaw-clipped-offsets).
 #
-# **Loses.** Offsets beyond $K$ are indistinguishable
-# [checked](claims.py#claim-shaw-clipped-offsets), and absolute position is gone: on a
-# repeated token the scores depend on the offset alone
-# [checked](claims.py#claim-identical-tokens-relative). The
+# **Loses.** Offsets beyond $K$ are indistinguishable, and absolute position is gone. The
 # authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU (English-French)
 # over absolute encodings on WMT 2014, and no further gain from combining both
 # [checked](claims.py#claim-shaw-reported).
@@ -103,9 +100,7 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 # $R_{m-n}$
 # [checked](claims.py#claim-transformer-xl-four-terms).
 #
-# **Loses.** Absolute position: on a repeated token its scores depend on the offset alone
-# [checked](claims.py#claim-identical-tokens-relative). The authors reported learning
-# dependencies about 80% longer
+# **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
 # than recurrent networks and 450% longer than vanilla Transformers, and evaluation up to
 # 1,800 times faster than a vanilla Transformer with recomputation
 # [checked](claims.py#claim-transformer-xl-reported).
@@ -134,9 +129,8 @@ report.how_we_know(
 # **Keeps.** Offsets with direction, finely near the query and coarsely far away
 # [checked](claims.py#claim-t5-buckets); one scalar per bucket is cheap.
 #
-# **Loses.** Every distance beyond the maximum shares one bucket
-# [checked](claims.py#claim-t5-buckets), and the bias is a scalar: it can shift attention
-# towards or away from an offset but carries no vector information
+# **Loses.** Every distance beyond the maximum shares one bucket, and the bias is a scalar: it
+# can shift attention towards or away from an offset but carries no vector information
 # [checked](claims.py#claim-t5-bias-settings).
 
 # %% tags=["hide_input"]

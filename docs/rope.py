@@ -127,8 +127,7 @@ page.pairings(8)
 # [checked](claims.py#claim-rope-pairing-permutation).
 #
 # So the two pairings produce different vectors from the same input, and weights trained with
-# one give other scores under the other, unconverted
-# [checked](claims.py#claim-rope-converted-weights). Because $P^{\mathsf T} P = I$, the scores agree
+# one give other scores under the other, unconverted. Because $P^{\mathsf T} P = I$, the scores agree
 # once the query and the key are permuted alike; since $q = W_q x$, that means permuting the
 # *rows* of $W_q$, and the same for $W_k$. Permuting only one of the two matrices
 # changes the scores [checked](claims.py#claim-rope-converted-weights).

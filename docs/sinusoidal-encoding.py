@@ -20,17 +20,14 @@
 # $$\begin{gathered}PE(p, 2i) = \sin(\omega_i\, p), \\ PE(p, 2i+1) = \cos(\omega_i\, p), \\
 # \omega_i = \frac{1}{10000^{2i/d}} .\end{gathered}$$
 #
-# The paper leaves the range of $i$ implicit: for an even width $d$, $0 \le i < d/2$, so that
-# the pairs fill each column once [checked](claims.py#claim-pair-index-range).
-#
 # Column $2i$ holds a sine and column $2i+1$ a cosine of the same angle $\omega_i p$: the
 # vector is made of $d/2$ **pairs**, and pair $i$ turns at the frequency $\omega_i$ as the
 # position grows, fast for the first pairs and slowly for the last
 # [checked](claims.py#claim-wavelength-progression).
 #
-# Below: the table drawn, its columns, one sentence worked by hand, the code to copy, then
-# common misreadings. The letters are those of the [notation](index.md#notation) table,
-# and everything is computed by `pe` while the page is built.
+# The paper leaves $0 \le i < d/2$, $d$ even, implicit [checked](claims.py#claim-pair-index-range).
+# Below: the table drawn, its columns, a sentence worked by hand, the code, then common
+# misreadings, in the letters of the [notation](index.md#notation) table, all computed by `pe`.
 
 # %% tags=["hide_input"]
 from pe.site import examples, report
@@ -158,9 +155,7 @@ report.how_we_know(
 # A PyTorch module that adds the encoding to a batch of embeddings, the same table in ten
 # lines of plain NumPy, and in JAX. Each forms the angles $\omega_i p$ in float64 and rounds
 # only the table, never an angle: an angle formed in float32 drifts linearly with the
-# position ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts). The
-# PyTorch and JAX versions keep the table in float32 and round it once more to a float16 or
-# bfloat16 model's dtype, which can move an entry by one unit of that dtype.
+# position ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts).
 #
 # The NumPy one is checked against `pe` while this page is built
 # [checked](claims.py#claim-from-scratch-table); the others by the tests named in their tabs.

@@ -351,7 +351,7 @@ VALUES: dict[str, Callable[[], object]] = {
     "wide_width": lambda: chapter.WIDE_ANGLES[0],
     "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
     "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
-    "float16_apart": lambda: f"{chapter.FLOAT16_APART:g}",
+    "float16_apart": lambda: chapter.FLOAT16_APART,
     "neox_d": lambda: recipes.NEOX_1003[0],
     "neox_n": lambda: recipes.NEOX_1003[1],
     "neox_row": lambda: recipes.NEOX_1003[3][0],
