@@ -7,6 +7,7 @@ the other helpers return the small tables and lines of computed numbers the page
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -249,6 +250,7 @@ def _above_any_difference(
     )
 
 
+@cache
 def _trend() -> tuple[dict[str, float], dict[str, list[float]]]:
     """The rises and window means of ``rope-scores-not-monotone``'s sequences."""
     sequences = chapter.rope_score_sequences(chapter.TREND_OFFSETS)
