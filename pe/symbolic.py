@@ -59,6 +59,7 @@ from pe import _validate
 
 __all__ = [
     "BASE",
+    "DOMAIN",
     "OMEGA",
     "A",
     "B",
@@ -103,6 +104,9 @@ D = sp.Symbol("d", integer=True, positive=True)
 BASE = sp.Symbol("base", positive=True)
 #: The frequency :math:`\omega_i = \mathrm{base}^{-2i/d}` as an expression.
 OMEGA = BASE ** (-2 * I / D)
+#: Where the parameters live: an even width, a pair :math:`0 \le i < d/2` and a base above
+#: 1. A counterexample's parameters are drawn from here only (:func:`find_counterexample`).
+DOMAIN = (sp.Eq(sp.Mod(D, 2), 0), sp.Lt(I, D / 2), sp.Gt(BASE, 1))
 
 _OMEGA_DISPLAY = sp.Symbol("omega_i", positive=True)
 _LATEX_NAMES = {BASE: r"\mathrm{base}"}
@@ -563,13 +567,15 @@ class Derivation:
         residual: Any,
         *,
         variables: Sequence[Any] | None = None,
+        where: Sequence[Any] = DOMAIN,
     ) -> Proof:
         """Close the proof with :func:`decide` on ``residual``; its steps are recorded.
 
         ``variables`` are the symbols over which the statement is universal (default: see
-        :func:`decide`).
+        :func:`decide`); ``where`` the relations its parameters keep (default:
+        :data:`DOMAIN`).
         """
-        decision = decide(residual, variables)
+        decision = decide(residual, variables, where=where)
         self.steps.extend(decision.steps)
         final = decision.residual if decision.verdict is Verdict.PROVED else residual
         return Proof(
@@ -855,21 +861,27 @@ def _surely_nonzero_real(part: Any) -> bool:
 def _exactly_nonzero(value: Any) -> bool:
     """True when ``value`` is certainly non-zero: its real or imaginary part is a non-zero
     combination of rationals and square roots of square-free integers (SymPy keeps those
-    canonical: ``sqrt(8)`` is ``2*sqrt(2)``)."""
+    canonical: ``sqrt(8)`` is ``2*sqrt(2)``), or it is a quotient of sums of exponentials
+    of distinct algebraic numbers (:func:`_exponentials_nonzero`; sines and cosines are
+    rewritten as such)."""
     value = sp.expand(value)
     if value.free_symbols or not value.is_number:
         return False
-    if value.has(sp.exp, sp.E) and not value.has(sp.I):
-        return _exponentials_nonzero(value)
+    if value.has(sp.exp, sp.E, sp.sin, sp.cos):
+        # sines and cosines of algebraic angles are sums of exponentials of i times them
+        return _exponentials_nonzero(sp.expand(value.rewrite(sp.exp)))
     real, imaginary = (sp.expand(part) for part in value.as_real_imag())
     return _surely_nonzero_real(real) or _surely_nonzero_real(imaginary)
 
 
 def _root_combination(number: Any) -> bool:
-    """``number`` is a sum of rationals times square roots of positive integers (an
-    algebraic number in a form SymPy keeps canonical, so equal ones are equal as trees)."""
+    """``number`` is a sum of rationals times square roots of positive integers, each term
+    real or imaginary (an algebraic number in a form SymPy keeps canonical, so equal ones
+    are equal as trees)."""
     for term in sp.Add.make_args(sp.expand(number)):
         coefficient, rest = term.as_coeff_Mul()
+        if rest.has(sp.I):
+            rest = sp.expand(rest / sp.I)
         root = rest == 1 or (
             rest.is_Pow and rest.base.is_Integer and rest.base > 0 and rest.exp == sp.S.Half
         )
@@ -879,8 +891,8 @@ def _root_combination(number: Any) -> bool:
 
 
 def _exponential_sum(part: Any) -> dict[Any, Any] | None:
-    r"""``part`` as ``{a: c}`` for :math:`\sum c\,e^{a}`, ``c`` rational and ``a`` a
-    :func:`_root_combination`, or None."""
+    r"""``part`` as ``{a: c}`` for :math:`\sum c\,e^{a}`, ``c`` a rational or a rational
+    times :math:`i`, and ``a`` a :func:`_root_combination`, or None."""
     sums: dict[Any, Any] = {}
     for term in sp.Add.make_args(sp.expand(part)):
         coefficient, rest = term.as_coeff_Mul()
@@ -890,7 +902,9 @@ def _exponential_sum(part: Any) -> dict[Any, Any] | None:
         for factor in sp.Mul.make_args(rest):
             if factor == 1:
                 continue
-            if factor is sp.E:
+            if factor is sp.I:
+                coefficient *= sp.I
+            elif factor is sp.E:
                 exponent += 1
             elif isinstance(factor, sp.exp) and _root_combination(factor.args[0]):
                 exponent += factor.args[0]
@@ -904,7 +918,7 @@ def _exponential_sum(part: Any) -> dict[Any, Any] | None:
 
 def _exponentials_nonzero(value: Any) -> bool:
     r"""True when ``value`` is :math:`N / D`, each a sum :math:`\sum c_j e^{a_j}` (``c_j``
-    rational, ``a_j`` algebraic: :func:`_root_combination`),
+    rational or imaginary rational, ``a_j`` algebraic: :func:`_root_combination`),
     with :math:`N` and :math:`D` non-zero: by the Lindemann-Weierstrass theorem exponentials
     of distinct algebraic numbers are linearly independent over the algebraic numbers, so
     such a sum is non-zero as soon as one coefficient of a distinct exponent is."""
@@ -935,8 +949,19 @@ def _nearest_first(options: Sequence[Sequence[Any]]) -> Iterable[tuple[Any, ...]
                 yield tuple(point)
 
 
+def _admissible(setting: tuple[tuple[Any, Any], ...], where: Sequence[Any]) -> bool:
+    """Whether the parameter values of ``setting`` break none of the relations ``where``
+    (a relation whose symbols are not all set is not broken)."""
+    values = dict(setting)
+    return all(sp.sympify(relation).subs(values) is not sp.false for relation in where)
+
+
 def find_counterexample(
-    residual: Any, variables: Sequence[Any] | None = None, *, limit: int = 100
+    residual: Any,
+    variables: Sequence[Any] | None = None,
+    *,
+    limit: int = 100,
+    where: Sequence[Any] = DOMAIN,
 ) -> Counterexample | None:
     r"""Search an exact point where an entry of ``residual`` is exactly non-zero.
 
@@ -944,7 +969,9 @@ def find_counterexample(
     common unit of their coefficients in the arguments (e.g. :math:`u = \omega_i`), so every
     sine and cosine is :math:`0`, :math:`\pm 1` or :math:`\pm\sqrt 2/2`; the other symbols
     (parameters) are first left symbolic, then given small exact values allowed by their
-    assumptions. A point counts only when the entry's exact value is certainly non-zero
+    assumptions and breaking none of the relations ``where`` (default :data:`DOMAIN`: an
+    even width, a pair :math:`0 \le i < d/2`, a base above 1, so the point is one the
+    statement is about). A point counts only when the entry's exact value is certainly non-zero
     (:func:`_exactly_nonzero`): a non-zero combination of rationals times :math:`\pi^a
     \sqrt n` (square roots of distinct square-free integers are independent over the
     rationals, :math:`\pi` is transcendental), a product of non-zero factors (with logarithms
@@ -978,8 +1005,9 @@ def find_counterexample(
         settings = itertools.chain(
             [()],
             (
-                tuple(zip(parameters, values, strict=True))
+                setting
                 for values in _nearest_first([_parameter_values(s) for s in parameters])
+                if _admissible(setting := tuple(zip(parameters, values, strict=True)), where)
             ),
         )
         for setting in itertools.islice(settings, _SETTINGS):
@@ -1035,7 +1063,9 @@ def _points(
             yield ones + point, sp.expand(reduced.subs(dict(point))), cost
 
 
-def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:
+def decide(
+    residual: Any, variables: Sequence[Any] | None = None, *, where: Sequence[Any] = DOMAIN
+) -> Decision:
     r"""Decide whether ``residual`` is identically zero: proved, disproved or not decided.
 
     1. Every entry is already the integer 0: proved.
@@ -1054,6 +1084,8 @@ def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:
     variables
         The symbols the statement is universal over; default: the real symbols that are
         neither integer nor positive (``p``, ``k``, ...), the others being parameters.
+    where
+        Relations the parameters keep in a counterexample (default :data:`DOMAIN`).
 
     Examples
     --------
@@ -1062,14 +1094,16 @@ def decide(residual: Any, variables: Sequence[Any] | None = None) -> Decision:
     <Verdict.PROVED: 'proved'>
     >>> decide(sp.Matrix([sp.sin(K) - sp.cos(K)])).counterexample.text()
     'at k = 0, entry [0] = -1'
-    >>> decide(sp.Matrix([sp.sin(K**2) - sp.sin(K) ** 2])).verdict
+    >>> decide(sp.Matrix([sp.sin(K**2) - sp.sin(K) ** 2])).counterexample.text()
+    'at k = 1, entry [0] = -sin(1)**2 + sin(1)'
+    >>> decide(sp.Matrix([sp.sin(sp.sin(K)) - sp.sin(K)])).verdict
     <Verdict.NOT_DECIDED: 'not decided'>
     """
     entries = _entries(residual)
     if all(entry == 0 for entry in entries):
         return Decision(Verdict.PROVED, residual, None, "the residual is exactly 0")
     chosen = list(variables) if variables is not None else _default_variables(entries)
-    found = find_counterexample(entries, chosen)
+    found = find_counterexample(entries, chosen, where=where)
     if found is not None:
         # The point is the disproof; it is shown with the verdict, not as a rewrite.
         return Decision(Verdict.DISPROVED, residual, found, "an exact point")

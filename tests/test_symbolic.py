@@ -24,17 +24,25 @@ from pe.symbolic import (
 
 
 def _assert_exponential_sum_nonzero(value: Any) -> None:
-    """Numerator and denominator are sums of rationals times exponentials of distinct
-    algebraic numbers with a non-zero coefficient: non-zero by Lindemann-Weierstrass."""
-    for part in sp.fraction(sp.together(value)):
-        terms = sp.expand(part).as_coefficients_dict()
-        assert terms, value
-        for monomial, coefficient in terms.items():
-            assert coefficient.is_Rational, coefficient
-            assert coefficient != 0
-            if monomial not in (sp.S.One, sp.E):
-                assert isinstance(monomial, sp.exp), monomial
-                assert monomial.args[0].is_algebraic, monomial
+    """Numerator and denominator are sums of Gaussian rationals times exponentials of
+    distinct algebraic numbers, one coefficient non-zero: non-zero by Lindemann-Weierstrass
+    (sines and cosines rewritten as exponentials first)."""
+    for part in sp.fraction(sp.together(sp.expand(value.rewrite(sp.exp)))):
+        sums: dict[Any, Any] = {}
+        for term in sp.Add.make_args(sp.expand(part)):
+            coefficient, exponent = sp.Integer(1), sp.Integer(0)
+            for factor in sp.Mul.make_args(term):
+                if factor.is_Rational or factor is sp.I:
+                    coefficient *= factor
+                elif factor is sp.E:
+                    exponent += 1
+                else:
+                    assert isinstance(factor, sp.exp), factor
+                    assert factor.args[0].is_algebraic, factor
+                    exponent += factor.args[0]
+            key = sp.expand(exponent)
+            sums[key] = sums.get(key, 0) + coefficient
+        assert any(c != 0 for c in sums.values()), value
 
 
 def _assert_exact_counterexample(residual: Any, found: Counterexample) -> None:
@@ -51,7 +59,7 @@ def _assert_exact_counterexample(residual: Any, found: Counterexample) -> None:
     assert not value.free_symbols
     assert not value.atoms(sp.Float)
     assert sp.expand(value - found.value) == 0
-    if value.atoms(sp.exp) or value.has(sp.E):
+    if value.atoms(sp.exp, sp.sin, sp.cos) or value.has(sp.E):
         _assert_exponential_sum_nonzero(value)
     elif value.atoms(sp.log) or value.has(sp.pi):
         assert value.is_zero is False
@@ -287,19 +295,43 @@ def test_the_chapters_named_wrong_blocks_are_disproved(candidate: Any) -> None:
 @pytest.mark.parametrize(
     "residual",
     [
-        sp.sin(K**2) - sp.sin(K) ** 2,
-        sp.sin(sp.sin(K)) - sp.sin(K),
-        sp.log(1 + K**2) - K**2,
+        sp.sin(K**2) ** 2 + sp.cos(K**2) ** 2 - 1,
+        sp.sin(2 * sp.sin(K)) - 2 * sp.sin(sp.sin(K)) * sp.cos(sp.sin(K)),
+        sp.log((1 + K**2) ** 2) - 2 * sp.log(1 + K**2),
     ],
-    ids=["sin(k²) − sin²k", "sin(sin k) − sin k", "log(1 + k²) − k²"],
+    ids=[
+        "sin²(k²) + cos²(k²) − 1",
+        "sin(2 sin k) − 2 sin(sin k) cos(sin k)",
+        "log((1+k²)²) − 2 log(1+k²)",
+    ],
 )
-def test_a_residual_outside_the_class_is_not_decided(residual: Any) -> None:
+def test_a_true_residual_outside_the_class_is_not_decided(residual: Any) -> None:
+    """True everywhere, but outside the class the complete step decides: no point can be
+    found, and the prover says "not decided", never "proved" by a partial rewrite."""
     proof = Derivation().proof("outside", "s", sp.Matrix([residual]))
     assert proof.verdict is Verdict.NOT_DECIDED
     assert not proof.holds
     assert proof.counterexample is None
     assert "not decided" in proof.summary()
     assert "outside" in proof.reason
+
+
+@pytest.mark.parametrize(
+    "residual",
+    [
+        sp.sin(K**2) - sp.sin(K) ** 2,
+        sp.sin(2 * K**2) - 2 * sp.sin(K**2),
+        sp.cos(K**2) - sp.cos(K) ** 2,
+    ],
+    ids=["sin(k²) − sin²k", "sin(2k²) − 2 sin(k²)", "cos(k²) − cos²k"],
+)
+def test_a_false_residual_outside_the_class_is_disproved_at_an_exact_point(residual: Any) -> None:
+    """Outside the class a false statement is still disproved when a point exists: its
+    value there, a sum of sines of algebraic angles, is non-zero by Lindemann-Weierstrass."""
+    proof = Derivation().proof("outside", "s", sp.Matrix([residual]))
+    assert proof.verdict is Verdict.DISPROVED
+    assert proof.counterexample is not None
+    _assert_exact_counterexample(sp.Matrix([residual]), proof.counterexample)
 
 
 def test_a_non_zero_trigonometric_polynomial_without_a_point_is_not_decided() -> None:
@@ -358,7 +390,11 @@ def test_a_counterexample_needs_an_exact_non_zero_value() -> None:
     assert not nonzero(sp.Float(0.5))
     assert not nonzero(sp.sqrt(8) - 2 * sp.sqrt(2))
     assert not nonzero(sp.sqrt(2) - 8 ** sp.Rational(1, 6))
-    assert not nonzero(sp.sin(1))
+    assert nonzero(sp.sin(1))  # (e^i - e^-i)/2i: distinct algebraic exponents
+    assert nonzero(sp.sin(2) - 2 * sp.sin(1))
+    assert not nonzero(sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1)  # 0 in disguise
+    assert not nonzero(sp.sin(2) - 2 * sp.sin(1) * sp.cos(1))
+    assert not nonzero(sp.sin(sp.sin(1)))  # an exponent that is not algebraic
     assert not nonzero(sp.pi - sp.E)
     assert not nonzero(K)
 
@@ -370,6 +406,35 @@ def test_outside_the_class_an_exact_point_still_disproves() -> None:
     assert decision.verdict is Verdict.DISPROVED
     assert decision.counterexample is not None
     _assert_exact_counterexample(residual, decision.counterexample)
+
+
+def _assert_in_the_pages_domain(found: Counterexample) -> None:
+    """A width is even, a pair index below half of it, a base (``base``, NTK's ``b``) or a
+    stretch ``s`` above 1: the point is one the page's statement is about (the symbols
+    named as the pages name them)."""
+    point = {str(symbol): value for symbol, value in found.point}
+    if "d" in point:
+        assert point["d"] % 2 == 0, found.text()
+        if "i" in point:
+            assert 0 <= point["i"] < point["d"] / 2, found.text()
+    for symbol, value in found.point:  # a positive b is NTK's base (the offset b is real)
+        if str(symbol) in ("base", "b", "s") and symbol.is_positive:
+            assert value > 1, found.text()
+
+
+def test_the_search_draws_parameters_from_the_domain() -> None:
+    """(base - pi/2) cos(omega_i k) is 1 - pi/2 at base = 1, but a base of 1 is not one the
+    page's statements are about: the point found lies inside :data:`symbolic.DOMAIN`
+    (base 2); with no relation to keep, the search takes base = 1."""
+    residual = sp.Matrix([(symbolic.BASE - sp.pi / 2) * sp.cos(symbolic.OMEGA * K)])
+    found = symbolic.find_counterexample(residual, [K])
+    assert found is not None
+    _assert_exact_counterexample(residual, found)
+    _assert_in_the_pages_domain(found)
+    anywhere = symbolic.find_counterexample(residual, [K], where=())
+    assert anywhere is not None
+    _assert_exact_counterexample(residual, anywhere)
+    assert dict(anywhere.point)[symbolic.BASE] == 1
 
 
 def test_every_wrong_candidate_of_a_registered_proof_is_disproved_or_outside_the_class() -> None:
@@ -390,6 +455,7 @@ def test_every_wrong_candidate_of_a_registered_proof_is_disproved_or_outside_the
             if proof.counterexample is not None:
                 _assert_exact_counterexample(proof.residual, proof.counterexample)
                 assert proof.counterexample.text() in control.text
+                _assert_in_the_pages_domain(proof.counterexample)
             else:
                 assert proof.reason == "outside trigonometric polynomials in linear arguments", (
                     control.text

@@ -627,14 +627,18 @@ def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base)
 
     :math:`\omega'_i = b'^{-2i/d}`; the residual stacks :math:`\omega'_i - \omega_i
     s^{-2i/(d-2)}` for a symbolic pair ``i``, and the two ends :math:`\omega'_0 - 1` and
-    :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s`, with ``b``, ``s``, ``d`` symbolic (positive).
+    :math:`\omega'_{d/2-1} - \omega_{d/2-1}/s`, with ``b``, ``s``, ``d`` symbolic (``d``
+    even and above 2, ``b`` and ``s`` above 1; a counterexample is drawn from there).
     The factor :math:`s^{2i/(d-2)}` grows with ``i`` from 1 to ``s``: every pair in between is
     slowed by a factor in between. ``candidate(b, s, d)`` is the scaled base
     (:func:`ntk_scaled_base`; a wrong candidate: plain base scaling :math:`b' = b\,s`).
     """
     b, s = sp.symbols("b s", positive=True)
-    d = sp.Symbol("d", positive=True)
-    i = sp.Symbol("i", nonnegative=True)
+    d = sp.Symbol("d", integer=True, positive=True)
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    # the page's domain: an even width with at least two pairs, a pair of it, a base and
+    # a stretch above 1
+    domain = (sp.Eq(sp.Mod(d, 2), 0), d > 2, i < d / 2, b > 1, s > 1)
     scaled = candidate(b, s, d)
 
     def omega(base: Any, index: Any) -> Any:
@@ -672,7 +676,7 @@ def ntk_frequencies(candidate: Callable[[Any, Any, Any], Any] = ntk_scaled_base)
         r"b' = b\,s^{d/(d-2)} \implies \omega'_i = \omega_i\,s^{-2i/(d-2)} \text{ for every pair } i:"
         r"\quad \omega'_0 = \omega_0,\quad \omega'_{d/2-1} = \omega_{d/2-1} / s"
     )
-    return derivation.proof("NTK-aware base scaling", statement, residual)
+    return derivation.proof("NTK-aware base scaling", statement, residual, where=domain)
 
 
 #: Plain base scaling ``(b, s, d) -> b s``.
