@@ -422,6 +422,19 @@ def _assert_in_the_pages_domain(found: Counterexample) -> None:
             assert value > 1, found.text()
 
 
+def test_the_search_also_tries_one_monomial_of_the_contents_at_a_time() -> None:
+    """Besides its grid (every content non-zero, every pair mixed), the search sets the
+    contents of one monomial to 1 and the rest to 0, so one pair's terms are seen alone."""
+    q0, q1, k0, k1 = contents = sp.symbols("q_0 q_1 k_0 k_1", real=True)
+    entry = q0 * k0 * sp.sin(K) + q1 * k1 * sp.cos(K)
+    seen = set()
+    for point, _, _ in symbolic._points(entry, [*contents, K], 10):
+        values = dict(point)
+        if all(values.get(c) in (0, 1) for c in contents):
+            seen.add(tuple(str(c) for c in contents if values[c] == 1))
+    assert {("q_0", "k_0"), ("q_1", "k_1")} <= seen
+
+
 def test_the_search_draws_parameters_from_the_domain() -> None:
     """(base - pi/2) cos(omega_i k) is 1 - pi/2 at base = 1, but a base of 1 is not one the
     page's statements are about: the point found lies inside :data:`symbolic.DOMAIN`
