@@ -104,9 +104,15 @@ D = sp.Symbol("d", integer=True, positive=True)
 BASE = sp.Symbol("base", positive=True)
 #: The frequency :math:`\omega_i = \mathrm{base}^{-2i/d}` as an expression.
 OMEGA = BASE ** (-2 * I / D)
-#: Where the parameters live: an even width, a pair :math:`0 \le i < d/2` and a base above
-#: 1. A counterexample's parameters are drawn from here only (:func:`find_counterexample`).
-DOMAIN = (sp.Eq(sp.Mod(D, 2), 0), sp.Lt(I, D / 2), sp.Gt(BASE, 1))
+#: Where the parameters live: an even width, a pair :math:`0 \le i < d/2`, a base above 1,
+#: so a frequency (``omega``, ``omega_i``, ``omega_j``) of at most 1. A counterexample's
+#: parameters are drawn from here only (:func:`find_counterexample`).
+DOMAIN = (
+    sp.Eq(sp.Mod(D, 2), 0),
+    sp.Lt(I, D / 2),
+    sp.Gt(BASE, 1),
+    *(sp.Le(sp.Symbol(name, positive=True), 1) for name in ("omega", "omega_i", "omega_j")),
+)
 
 _OMEGA_DISPLAY = sp.Symbol("omega_i", positive=True)
 _LATEX_NAMES = {BASE: r"\mathrm{base}"}
@@ -738,9 +744,10 @@ def _variable_values(
     appears_in_trig: bool,
     rank: int = 0,
 ) -> list[Any]:
-    """Exact values to try for ``variable``: eighth turns of its finest trigonometric argument
-    (so sines and cosines are 0, ±1 or ±√2/2), or ``rank + 1``, 0, −1 where it appears only
-    outside them."""
+    """Exact values to try for ``variable``: the integers 0, 1, 2, −1 (positions and offsets
+    are integers; sines of algebraic angles are decided by Lindemann-Weierstrass), then
+    eighth turns of its finest trigonometric argument (so sines and cosines are 0, ±1 or
+    ±√2/2), or ``rank + 1``, 0, −1 where it appears only outside them."""
     if not appears_in_trig:
         # Distinct values first (position ``rank`` among the variables), so that no two
         # contents coincide by accident: a symmetric point hides most differences.
@@ -749,7 +756,8 @@ def _variable_values(
     if unit is None:
         # Not linear: small integers, and square roots of quarter turns for squares.
         return [sp.Integer(v) for v in (0, 1, 2, -1)] + [sp.sqrt(sp.pi / 2), sp.sqrt(sp.pi)]
-    return [sp.Integer(0)] + [n * sp.pi / (4 * unit) for n in (2, 1, -2, 4, 3, 6)]
+    integers = [sp.Integer(v) for v in (0, 1, 2, -1)]
+    return integers + [n * sp.pi / (4 * unit) for n in (2, 1, -2, 4, 3, 6)]
 
 
 def _parameter_values(symbol: Any) -> list[Any]:
@@ -761,7 +769,7 @@ def _parameter_values(symbol: Any) -> list[Any]:
     if symbol.is_integer:
         return [sp.Integer(v) for v in (0, 1, -1)]
     if symbol.is_positive:
-        return [sp.pi / 2, sp.Integer(1), sp.Integer(2), sp.pi, 2 / sp.pi]
+        return [sp.Integer(2), sp.Integer(1), sp.pi / 2, sp.pi, 2 / sp.pi]
     return [sp.Integer(v) for v in (1, 0, 2)]
 
 
@@ -965,20 +973,21 @@ def find_counterexample(
 ) -> Counterexample | None:
     r"""Search an exact point where an entry of ``residual`` is exactly non-zero.
 
-    The variables take multiples of eighth turns, :math:`n\pi/(4u)`, with :math:`u` the
-    common unit of their coefficients in the arguments (e.g. :math:`u = \omega_i`), so every
-    sine and cosine is :math:`0`, :math:`\pm 1` or :math:`\pm\sqrt 2/2`; the other symbols
-    (parameters) are first left symbolic, then given small exact values allowed by their
+    The variables take small integers first, then multiples of eighth turns,
+    :math:`n\pi/(4u)`, with :math:`u` the common unit of their coefficients in the arguments
+    (e.g. :math:`u = \omega_i`), so every sine and cosine is :math:`0`, :math:`\pm 1` or
+    :math:`\pm\sqrt 2/2`; the other symbols (parameters) are first given small exact
+    values allowed by their
     assumptions and breaking none of the relations ``where`` (default :data:`DOMAIN`: an
-    even width, a pair :math:`0 \le i < d/2`, a base above 1, so the point is one the
-    statement is about). A point counts only when the entry's exact value is certainly non-zero
+    even width, a pair :math:`0 \le i < d/2`, a base above 1, a frequency at most 1, so the
+    point is one the statement is about), then left symbolic. A point counts only when the entry's exact value is certainly non-zero
     (:func:`_exactly_nonzero`): a non-zero combination of rationals times :math:`\pi^a
     \sqrt n` (square roots of distinct square-free integers are independent over the
     rationals, :math:`\pi` is transcendental), a product of non-zero factors (with logarithms
     of rationals other than 1), two radicals compared by an exact power, or a quotient of
     sums of exponentials of distinct algebraic numbers (Lindemann-Weierstrass); never a
     float. At most ``limit`` points are tried for each of the first 40 settings of the
-    parameters (symbolic, then small values, fewest changed first), at most ``13 * limit``
+    parameters (small values, fewest changed first, then symbolic), at most ``13 * limit``
     points and 100 000 operations (``count_ops`` of each entry evaluated) in all: a count,
     never a time.
 
@@ -991,7 +1000,7 @@ def find_counterexample(
     --------
     >>> wrong = shift_block(K, OMEGA).T * pair(P, OMEGA) - pair(P + K, OMEGA)
     >>> find_counterexample(wrong).text()
-    'at k = pi/(2*omega_i), p = 0, entry [0] = -2'
+    'at k = 1, p = 0, base = 2, d = 4, i = 0, entry [0] = -2*sin(1)'
     """
     entries = _entries(residual)
     chosen = list(variables) if variables is not None else _default_variables(entries)
@@ -1002,14 +1011,14 @@ def find_counterexample(
             continue
         size = max(1, sp.count_ops(entry))
         parameters = sorted(entry.free_symbols - set(chosen), key=str)
-        settings = itertools.chain(
-            [()],
-            (
-                setting
-                for values in _nearest_first([_parameter_values(s) for s in parameters])
-                if _admissible(setting := tuple(zip(parameters, values, strict=True)), where)
-            ),
+        # concrete settings first (their points are integers where the angles allow), the
+        # parameters left symbolic last
+        concrete = (
+            setting
+            for values in _nearest_first([_parameter_values(s) for s in parameters])
+            if _admissible(setting := tuple(zip(parameters, values, strict=True)), where)
         )
+        settings = itertools.chain(concrete, [()]) if parameters else iter([()])
         for setting in itertools.islice(settings, _SETTINGS):
             fixed = entry.subs(dict(setting)) if setting else entry
             for point, value, cost in itertools.islice(_points(fixed, chosen, size), 2 * limit):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -18,8 +20,9 @@ def test_prove_prints_steps_and_exits_zero() -> None:
     assert "4 of 4 proofs reduce to exactly 0" in result.stdout
     assert result.stdout.count("-> PROVED") == 4
     assert "NOT DECIDED" not in result.stdout
-    assert "transposed block: DISPROVED at k = pi/(2*omega_i), p = 0, entry [0] = -2" in (
-        result.stdout
+    assert (
+        "transposed block: DISPROVED at k = 1, p = 0, base = 2, d = 4, i = 0, entry [0] = -2*sin(1)"
+        in (result.stdout)
     )
     assert "5 of 5 wrong candidates disproved with an exact counterexample" in result.stdout
 
@@ -126,13 +129,21 @@ def test_prove_exits_one_when_a_proof_fails(
 def test_prove_says_not_decided_and_exits_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A residual the strategy cannot decide is reported as such, never as false."""
+    """A residual the strategy cannot decide is reported as such, never as false: the true
+    block times cosh(k^3)^2 - sinh(k^3)^2, which is 1 but outside the decided class."""
     import sympy as sp
 
     from pe import symbolic
 
     true_block = symbolic.shift_block
-    monkeypatch.setattr(symbolic, "shift_block", lambda k, w: true_block(k, w) * sp.cos(k**3))
+    one = (
+        sp.cosh(sp.Symbol("k", real=True) ** 3) ** 2 - sp.sinh(sp.Symbol("k", real=True) ** 3) ** 2
+    )
+
+    def block(k: Any, w: Any) -> Any:
+        return true_block(k, w) * one.subs(sp.Symbol("k", real=True), k)
+
+    monkeypatch.setattr(symbolic, "shift_block", block)
     assert cli.main(["prove"]) == 1
     out = capsys.readouterr().out
     assert "-> NOT DECIDED (outside trigonometric polynomials in linear arguments)" in out
