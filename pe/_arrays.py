@@ -305,20 +305,27 @@ def in_libraries(
 
     def wrap(fn: F) -> F:
         signature = inspect.signature(fn)
+        name = next(iter(signature.parameters))
 
         @functools.wraps(fn)
-        def dispatch(first: Any, *args: Any, **kwargs: Any) -> Any:
-            if type(first) is np.ndarray and (when is None or not kwargs):
-                return fn(first, *args, **kwargs)  # the common case, answered first
-            if when(first, kwargs) if when is not None else is_foreign(first):
-                bound = signature.bind(first, *args, **kwargs)
+        def dispatch(*args: Any, **kwargs: Any) -> Any:
+            if args and type(args[0]) is np.ndarray and (when is None or not kwargs):
+                return fn(*args, **kwargs)  # the common case, answered first
+            # the first argument, passed by position or by its name
+            first, rest = (args[0], kwargs) if args else (kwargs.get(name), _without(kwargs, name))
+            if when(first, rest) if when is not None else is_foreign(first):
+                bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
                 return handler(bound.arguments, fn, *helpers)
-            return fn(first, *args, **kwargs)
+            return fn(*args, **kwargs)
 
         return cast(F, dispatch)
 
     return wrap
+
+
+def _without(kwargs: dict[str, Any], name: str) -> dict[str, Any]:
+    return {key: value for key, value in kwargs.items() if key != name}
 
 
 def rope_in_library(

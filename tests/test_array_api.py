@@ -111,6 +111,25 @@ def test_sinusoidal_and_shift_in_torch() -> None:
     assert np.array_equal(by_tensor.numpy(), moved.detach().numpy())
 
 
+def test_the_first_argument_may_be_passed_by_name() -> None:
+    """Fault caught: the dispatch to other libraries taking its first argument by position
+    only, so ``pe.sinusoidal(n_positions=...)`` raised a TypeError and a tensor passed by
+    name skipped the library's path."""
+    torch = require("torch")
+    x = rng_array((5, 8))
+    assert np.array_equal(pe.rope(x=x, positions=np.arange(5)), pe.rope(x, np.arange(5)))
+    assert np.array_equal(pe.sinusoidal(n_positions=7, d_model=6), pe.sinusoidal(7, 6))
+    rows = pe.sinusoidal(3, 4)
+    assert np.array_equal(pe.shift(rows=rows, k=2), pe.shift(rows, 2))
+    by_name: Any = pe.rope(x=torch.tensor(x), positions=np.arange(5))
+    assert isinstance(by_name, torch.Tensor)
+    assert np.array_equal(by_name.numpy(), pe.rope(x, np.arange(5)))
+    table: Any = pe.sinusoidal(n_positions=torch.arange(3), d_model=4)
+    assert isinstance(table, torch.Tensor)
+    with pytest.raises(TypeError, match="n_positions"):
+        pe.sinusoidal(d_model=4)  # type: ignore[call-arg]
+
+
 def test_bad_torch_input_is_one_line() -> None:
     torch = require("torch")
     cases: tuple[tuple[Callable[[], object], type[Exception], str], ...] = (
