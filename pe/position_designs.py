@@ -321,6 +321,9 @@ def arc_counts(d_model: int, n_train: int, position: int) -> tuple[int, int]:
                 continue
             slow += 1
             angle = mpmath.fmod(target * omega, turn)
-            gap = 0 if angle <= arc else min(angle - arc, turn - angle)
-            unseen += gap > omega
+            # without a wrap the angle is a whole number of steps past the arc's end
+            # (exactly one step, at position n, is a gap of omega: not farther)
+            wrapped = target * omega >= turn
+            beyond_end = angle - arc > omega if wrapped else target - (n - 1) > 1
+            unseen += bool(beyond_end and turn - angle > omega)
     return slow, unseen
