@@ -238,6 +238,7 @@ def test_non_encodings_are_refused(make: object, words: str) -> None:
         (np.zeros(100), ValueError, "2-D"),
         (np.zeros((2, 20, 4, 2)), ValueError, "2-D"),
         (np.arange(640.0).reshape(2, 80, 4), ValueError, "holds 2 different .* table\\[0\\]"),
+        (np.zeros((0, 16, 2)), ValueError, "holds no .* batch is empty"),
         (np.zeros((20, 4), dtype=np.int64), TypeError, "float16, bfloat16, float32 or float64"),
         (np.zeros((20, 4), dtype=complex), TypeError, "float16"),
         (np.zeros((15, 4)), ValueError, "at least 16 rows"),

@@ -150,6 +150,10 @@ def _two_dimensional(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     to broadcast over a batch in the middle) or ``(b, n, d)`` with ``b`` equal tables (an
     encoding broadcast over a batch)."""
     if array.ndim == 3:
+        if array.shape[0] == 0:
+            raise ValueError(
+                f"table of shape {array.shape} holds no (n, d) table: its batch is empty"
+            )
         if array.shape[0] == 1:
             return np.asarray(array[0])
         if array.shape[1] == 1:
