@@ -191,6 +191,18 @@ def _softmax_rows(scores: Float64Array, mask: npt.NDArray[np.bool_] | None) -> F
     return np.asarray(weights / weights.sum(axis=1, keepdims=True), dtype=np.float64)
 
 
+def _attention_elements(n: int, d: int) -> int:
+    """What :func:`attention` allocates for ``n`` tokens of width ``d``, in elements: the
+    ``n x n`` scores, their mask and weights, and ``q``, ``k``, ``v``."""
+    return 3 * n * n + 3 * n * d
+
+
+def _bound_elements(n: int, d: int) -> int:
+    """What :func:`attention_error_bound` allocates, in elements: the ``n x n`` scores,
+    weights and their bounds (with temporaries), and eight ``(n, d)`` products."""
+    return 6 * n * n + 8 * n * d
+
+
 def attention(x: npt.ArrayLike, weights: AttentionWeights, *, causal: bool = False) -> Float64Array:
     r"""Single-head self-attention :math:`\mathrm{softmax}(XW_q(XW_k)^T/\sqrt d)\,XW_v`.
 
@@ -211,6 +223,7 @@ def attention(x: npt.ArrayLike, weights: AttentionWeights, *, causal: bool = Fal
     """
     rows, weights = _checked(x, weights)
     n, d = rows.shape
+    _validate.capped_elements("attention", _attention_elements(n, d), 8)
     q, k, v = rows @ weights.w_q, rows @ weights.w_k, rows @ weights.w_v
     mask = np.tril(np.ones((n, n), dtype=bool)) if causal else None
     return _softmax_rows(q @ k.T / np.sqrt(d), mask) @ v
@@ -239,6 +252,7 @@ def attention_error_bound(x: npt.ArrayLike, weights: AttentionWeights) -> Float6
     """
     rows, weights = _checked(x, weights)
     n, d = rows.shape
+    _validate.capped_elements("attention_error_bound", _bound_elements(n, d), 8)
     u, g = EPS64 / 2, gamma(d)
     a = np.abs(rows)
     q, k, v = (rows @ w for w in (weights.w_q, weights.w_k, weights.w_v))
@@ -560,7 +574,9 @@ def sentence_pair(encoding: Encoding = NO_ENCODING, d_model: int = 64) -> Senten
     """
     width = _validate.even_width("d_model", d_model)
     _validate.instance("encoding", encoding, Encoding)
-    _validate.capped_elements("sentence_pair", 3 * width * width, 8)
+    # the weights, then attention_error_bound's on the sentence
+    need = 3 * width * width + _bound_elements(len(SENTENCE), width)
+    _validate.capped_elements("sentence_pair", need, 8)
     vocabulary = toy_vocabulary(width)
     weights = toy_attention(width)
     first = sentence_matrix(SENTENCE, vocabulary, encoding)
@@ -727,7 +743,9 @@ def attention_layer(x: Float64Array) -> tuple[Float64Array, Float64Array]:
     True
     """
     rows = _matrix("x", x)
-    _validate.capped_elements("attention_layer", 3 * rows.shape[0] ** 2, 8)
+    n, d = rows.shape
+    # the rows one by one (n x d), then attention's
+    _validate.capped_elements("attention_layer", n * d + _attention_elements(n, d), 8)
     weights = toy_attention(rows.shape[1])
     alone = np.stack([attention_row(rows, weights, i) for i in range(rows.shape[0])])
     return attention(rows, weights), alone
@@ -806,4 +824,8 @@ def row_independence_tolerance(
     True
     """
     x = _layer_input(n, d_model, encoding, name="row_independence_tolerance")
-    return 2 * float(attention_error_bound(x, toy_attention(x.shape[1])).max())
+    rows, width = x.shape
+    # the input's estimate, then attention_error_bound's
+    need = 4 * rows * (rows + width) + _bound_elements(rows, width)
+    _validate.capped_elements("row_independence_tolerance", need, 8)
+    return 2 * float(attention_error_bound(x, toy_attention(width)).max())

@@ -422,6 +422,10 @@ def rows_distance_past(
     omega = numeric.frequencies(width) if frequencies is None else np.asarray(frequencies, float)
     if omega.shape != (width // 2,):
         raise ValueError(f"frequencies must have shape ({width // 2},), got {omega.shape}")
+    # the 1000 x 1000 block of squared distances (with two temporaries), and the angles of
+    # every offset up to 2 horizon with their cosines
+    block = 3 * 1000 * 1000
+    _validate.capped_elements("rows_distance_past", block + 2 * (2 * span) * (width // 2), 8)
 
     def rows(positions: npt.NDArray[np.int64]) -> Float64Array:
         angles = np.outer(positions, omega)

@@ -215,6 +215,10 @@ def scores(
     >>> scores(3, 4, projection=IDENTITY).diagonal().round(12).tolist()
     [2.0, 2.0, 2.0]
     """
+    n = _validate.positive_int("n_positions", n_positions)
+    width = _validate.even_width("d_model", d_model)
+    # the n x n scores and the n x d product before them
+    _validate.capped_elements("the scores", n * n + n * width, 8)
     rng = np.random.default_rng(seed)
     x = content * rng.standard_normal(d_model) / np.sqrt(d_model)
     rows = numeric.sinusoidal(n_positions, d_model) + x
@@ -365,6 +369,10 @@ def score_rounding(
     >>> bool(0 < score_rounding(10, 8) < 1e-13)
     True
     """
+    n = _validate.positive_int("n_positions", n_positions)
+    width = _validate.even_width("d_model", d_model)
+    # the n x n products and entries, and their sum
+    _validate.capped_elements("the score bounds", 3 * n * n + n * width, 8)
     rng = np.random.default_rng(seed)
     rng.standard_normal(d_model)  # the content vector scores() draws first
     rows = np.abs(numeric.sinusoidal(n_positions, d_model))

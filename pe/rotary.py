@@ -483,6 +483,8 @@ def offset_tolerance(
     """
     ms = _signed_positions("positions", positions).astype(np.float64)
     rs = _signed_positions("offsets", offsets).astype(np.float64)
+    # the grid of |m|, |m + r| and |r|, their sum and the tolerances: 4 (m, r) arrays
+    _validate.capped_elements("the tolerances", 4 * ms.size * rs.size, 8)
     qv = _as_float_array("q", q).astype(np.float64)
     kv = _as_float_array("k", k).astype(np.float64)
     mode = _pairing(pairing)
