@@ -148,8 +148,8 @@ report.how_we_know("t2t-law-is-paper-law", "identify-rounder-base")
 page.bug_source("doubled-exponent")
 
 # %% [markdown]
-# Here `i` already steps by 2, so the exponent $2i/d$ counts every pair twice: the base is
-# squared [checked](claims.py#claim-doubled-exponent-base). The seven bugs next to the
+# Here the code's `i` already steps by 2: it is the column $2i$ of pair $i$, so the exponent
+# becomes $2(2i)/d$ and the base is squared [checked](claims.py#claim-doubled-exponent-base). The seven bugs next to the
 # paper's table:
 
 # %% tags=["hide_input"]
@@ -203,9 +203,11 @@ report.fold(
 # reports each frequency with its uncertainty; for a slow cosine it says so rather than give
 # a false precision [checked](claims.py#claim-slow-cosine-pins-less).
 #
-# On the paper's law, {{ accuracy_rows }} rows, it recovers the frequencies within $10^{-6}$ relative in float64
-# and $10^{-3}$ in float32, and names every convention of the table above
-# [checked](claims.py#claim-identify-recovers-conventions).
+# On each convention of the table above, as {{ recovery_rows }} rows at $d$ = {{ recovery_widths }},
+# it names the convention and recovers the pairs' frequencies (fitted on the sines) within
+# $10^{-6}$ relative in float64 and $10^{-3}$ in float32
+# [checked](claims.py#claim-identify-recovers-conventions). The table below adds the cosines
+# and other bases.
 #
 # Frequencies above $\pi$ radians per position cannot be recovered from integer positions:
 # there each shows as an alias in $[0, \pi]$. Between $\pi$ and $2\pi$ the alias is

@@ -174,8 +174,10 @@ page.single_pair_note()
 # ${{ entry_bound }}$ of the exact value at every position up to $2^{53}$ (a bound derived in
 # [the precision chapter](precision.py) from NumPy's sine and cosine being as accurate as the
 # build machine measures them, and measured here at eight positions from 0 to $2^{53}$)
-# [checked](claims.py#claim-encoding-any-position). A learned table of 512 rows, by contrast,
-# has nothing to say about position 512 ([chapter 6](fixed-or-learned.py)).
+# [checked](claims.py#claim-encoding-any-position).
+#
+# A learned table of 512 rows, by contrast, has nothing to say about position 512
+# [checked](claims.py#claim-learned-table-trade) ([chapter 6](fixed-or-learned.py)).
 #
 # ### 5. Deterministic
 #

@@ -64,7 +64,8 @@ page.drift_table()
 # largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
 # {{ direct64_at_1e6:.1e }} at $p = 10^6$ [checked](claims.py#claim-direct-float64-drifts).
 # The figure shows each method's largest error over a sample of columns, at positions up to
-# about a million: the recipes grow linearly, the three `pe` tables are flat.
+# about a million: the float32 recipe grows linearly, the float16 recipe until its errors
+# reach the size of the values themselves, and the three `pe` tables are flat.
 
 # %% tags=["hide_input"]
 page.error_vs_position()
@@ -212,12 +213,13 @@ report.how_we_know("identity-low-precision")
 # With exact values, two rows of the table are never equal: no pair ever returns exactly to
 # a former value [checked](claims.py#claim-pairs-never-return).
 #
-# Rounding the *values* to float16
-# keeps them apart: no two rows come closer than {{ float16_apart:g }} in Euclidean distance (the
-# closest two are {{ float16_neighbours:.4f }} apart), far more than float16's rounding. Rounding the *positions* to float16 does not:
-# above 2048 consecutive positions share one float16 number, so they get identical rows
-# [checked](claims.py#claim-float16-positions-collide). The table lists every pair of the
-# first {{ separation_positions }} positions.
+# Rounding the *values* to float16 keeps the rows apart: among the first
+# {{ separation_positions }} positions at $d = {{ separation_width }}$, no two rows come closer
+# than {{ float16_apart:g }} in Euclidean distance (the closest two are
+# {{ float16_neighbours:.4f }} apart), far more than float16's rounding. Rounding the
+# *positions* to float16 does not: above 2048 consecutive positions share one float16 number,
+# so they get identical rows [checked](claims.py#claim-float16-positions-collide). The table
+# compares every pair of those positions.
 
 # %% tags=["hide_input"]
 page.separation_table()
@@ -247,9 +249,6 @@ report.how_we_know("float16-positions-collide")
 # * In Mistral, the frequencies became bfloat16 under mixed-precision training and rebuilt
 #   tables were wrong, which the reporter linked to a loss of model quality
 #   ([hf29496](bibliography.md#hf29496)) [checked](claims.py#claim-hf29496-reported).
-# * Another report of RoPE precision lost in reduced precision
-#   ([hf28685](bibliography.md#hf28685))
-#   [checked](claims.py#claim-hf28685-reported).
 # * A later change computed RoPE in float32 for Llama and Gemma after bfloat16 angles were
 #   seen to lose precision at long contexts ([hf29285](bibliography.md#hf29285))
 #   [checked](claims.py#claim-hf29285-reported).
@@ -277,7 +276,7 @@ report.how_we_know("float16-positions-collide")
 # %% tags=["hide_input"]
 report.how_we_know(
     "gptneox-1003-half-frequencies", "megatron-535-float16-positions", "hf25681-reported",
-    "hf29496-reported", "hf28685-reported", "hf29285-reported", "te1245-reported",
+    "hf29496-reported", "hf29285-reported", "te1245-reported",
 )  # fmt: skip
 
 # %% [markdown]

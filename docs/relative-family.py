@@ -69,12 +69,16 @@ page.learned_lookup(512)
 # \qquad \mathrm{clip}(r, K) = \max(-K, \min(K, r)).$$
 #
 # **Keeps.** Only offsets, with direction; $2K + 1$ vectors per table (one table for keys,
-# one for values) serve every length [checked](claims.py#claim-shaw-clipped-offsets).
+# one for values) serve every length, and offsets beyond $K$ share one vector
+# [checked](claims.py#claim-shaw-clipped-offsets).
 #
-# **Loses.** Offsets beyond $K$ are indistinguishable, and absolute position is gone. The
-# authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU (English-French)
-# over absolute encodings on WMT 2014, and no further gain from combining both
-# [checked](claims.py#claim-shaw-reported).
+# **Loses.** Offsets beyond $K$, which it cannot tell apart, and absolute position: on a
+# repeated token its score depends on the offset alone
+# [checked](claims.py#claim-identical-tokens-relative).
+#
+# The authors reported improvements of 1.3 BLEU (English-German) and 0.3 BLEU
+# (English-French) over absolute encodings on WMT 2014, and no further gain from combining
+# both [checked](claims.py#claim-shaw-reported).
 
 # %% tags=["hide_input"]
 page.shaw_offsets(7, clip=2)
@@ -96,14 +100,15 @@ report.how_we_know("shaw-reported", "shaw-clipped-offsets")
 #  + \underbrace{u^{\mathsf T} W_{k,E}\, x_n}_{(c)}
 #  + \underbrace{v^{\mathsf T} W_{k,R}\, R_{m-n}}_{(d)} .$$
 #
-# **Keeps.** The sinusoid, now evaluated at offsets: positions reach the score only through
-# $R_{m-n}$
-# [checked](claims.py#claim-transformer-xl-four-terms).
+# **Keeps.** The sinusoid, now evaluated at offsets: it enters as $R_{m-n}$, in terms (b) and
+# (d) of the additive score's four [checked](claims.py#claim-transformer-xl-four-terms).
 #
-# **Loses.** Absolute position. The authors reported learning dependencies about 80% longer
-# than recurrent networks and 450% longer than vanilla Transformers, and evaluation up to
-# 1,800 times faster than a vanilla Transformer with recomputation
-# [checked](claims.py#claim-transformer-xl-reported).
+# **Loses.** Absolute position: on a repeated token its score depends on the offset alone
+# [checked](claims.py#claim-identical-tokens-relative).
+#
+# The authors reported learning dependencies about 80% longer than recurrent networks and
+# 450% longer than vanilla Transformers, and evaluation up to 1,800 times faster than a
+# vanilla Transformer with recomputation [checked](claims.py#claim-transformer-xl-reported).
 
 # %% tags=["hide_input"]
 report.how_we_know(

@@ -167,9 +167,8 @@ report.how_we_know(
 
 # %% tags=["hide_input"]
 report.how_we_know(
-    "projected-score-not-relative",
     "rope-relative-after-any-projection",
-    proofs={"projected-score-not-relative": True, "rope-relative-after-any-projection": [0]},
+    proofs={"rope-relative-after-any-projection": [0]},
 )
 
 # %% [markdown]
@@ -241,7 +240,7 @@ report.how_we_know("rope-decay-bound", "rope-scores-not-monotone", proofs=True)
 #
 # Nothing in it is learned: the angle $p\omega_i$ that turns pair $i$ is fixed by the position
 # and the pair's frequency, and turning the pair is multiplying it, as a complex number, by
-# $e^{ip\omega_i}$ [checked](claims.py#claim-rope-complex-rotation).
+# $e^{\mathrm{i}p\omega_i}$ [checked](claims.py#claim-rope-complex-rotation).
 #
 # RoPE does not by itself make a model work at positions longer than it was trained on:
 # Press et al. measured rotary models degrade beyond their training length

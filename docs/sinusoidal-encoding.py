@@ -25,7 +25,8 @@
 # position grows, fast for the first pairs and slowly for the last
 # [checked](claims.py#claim-wavelength-progression).
 #
-# The paper leaves $0 \le i < d/2$, $d$ even, implicit [checked](claims.py#claim-pair-index-range).
+# Pair $i$ runs over $0 \le i < d/2$ ($d$ even), so the $d/2$ pairs fill each of the $d$
+# columns once [checked](claims.py#claim-pair-index-range).
 # Below: the table drawn, its columns, a sentence worked by hand, the code, then common
 # misreadings, in the letters of the [notation](index.md#notation) table, all computed by `pe`.
 

@@ -55,6 +55,8 @@ ACCURACY: dict[type[np.floating[Any]], float] = {np.float64: 1e-6, np.float32: 1
 
 #: Widths of :func:`recovery`.
 WIDTHS = (8, 64, 512)
+#: Rows of each table :func:`recovery` reads.
+RECOVERY_ROWS = 200
 
 #: A phrase that identify's notes must contain for each bug of :mod:`pe.bug_zoo`.
 BUG_SIGNS = {
@@ -175,9 +177,10 @@ class Recovery(NamedTuple):
 def _table_failure(
     name: str, convention: Convention, d: int, dtype: type[np.floating[Any]]
 ) -> str | None:
-    """The fields identify got wrong on ``convention``'s table (200 rows), or None."""
+    """The fields identify got wrong on ``convention``'s table (:data:`RECOVERY_ROWS`
+    rows), or None."""
     target = ACCURACY[dtype]
-    result = identify(convention.table(200, d, dtype=dtype))
+    result = identify(convention.table(RECOVERY_ROWS, d, dtype=dtype))
     law = {"one-indexed": "other"}.get(convention.law, convention.law)
     sin_error = float(np.max(np.abs(result.sin_frequencies / convention.frequencies(d) - 1)))
     got = (result.layout, result.order, result.position_offset, result.law)

@@ -780,7 +780,7 @@ claim(
     ),
     statement=(
         r"\begin{gathered}\texttt{identify}(\text{table}) \to \text{layout, order, offset, law,"
-        r" base, } \omega_i \text{ (relative error} \le 10^{-6} \text{ float64}, 10^{-3}"
+        r" base, } \omega_i \text{ from the sines (relative error} \le 10^{-6} \text{ float64}, 10^{-3}"
         r" \text{ float32)} \\ \text{measured on each convention of the atlas at the widths of"
         r" the check; frequencies above } \pi \text{ only as their aliases}\end{gathered}"
     ),
@@ -1269,8 +1269,8 @@ claim(
     "camara-column-index",
     "A write-up puts the column index itself in the exponent",
     statement=(
-        r"\text{M. Camara Escudero: } \sin(pos / 10000^{2i/d}) \text{ for even } i,"
-        r" \text{ the cosine for odd } i,\ i = 0, \dots, d - 1"
+        r"\text{M. Camara Escudero: } \sin(pos / 10000^{2c/d}) \text{ for even } c,"
+        r" \text{ the cosine for odd } c,\ c = 0, \dots, d - 1 \text{ (a column; their } i\text{)}"
     ),
     source="camara-escudero",
 )

@@ -277,7 +277,7 @@ def _bounded(design: Design) -> Evidence:
     return within(
         max(worst - 1.0, norm_error),
         tolerance,
-        f"d=512, p up to 2^53: max |E(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
+        f"d=512, p up to 2^53: max |PE(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
         f"pairs = {norm_error:.2g} (tolerance {tolerance.value:.2g} for both)",
     )
 
@@ -405,8 +405,10 @@ def _one_pair(omega: float) -> Evidence:
     floor = separation_floor(ONE_PAIR_POSITIONS, omega)
     return checked(
         floor < gap < 1e-4,
-        f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: closest points {p} and {q} (k = {q - p}) at "
-        f"distance {gap:.2g}; distinct: above the rounding floor {floor:.2g}, close: below 1e-4",
+        f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: the closest points are "
+        f"k = {q - p} apart (every such pair alike, e.g. 0 and {q - p}: the distance "
+        f"2|sin(ωk/2)| depends on k only) at distance {gap:.2g}; distinct: above the rounding "
+        f"floor {floor:.2g}, close: below 1e-4",
     )
 
 
@@ -482,7 +484,7 @@ def _offsets(design: Design) -> Evidence:
     return within(
         ratio,
         OFFSET_DISTANCE.per_entry("per offset"),
-        f"d=512: ||E(p+k) − E(p)|| for k in ({', '.join(map(str, offsets.tolist()))}), "
+        f"d=512: ||PE(p+k) − PE(p)|| for k in ({', '.join(map(str, offsets.tolist()))}), "
         f"{starts.size} starts p, sentences of {lengths[0]} and {lengths[1]} "
         f"tokens, against sqrt(Σ(2 − 2cos ω_i k)): worst difference / tolerance {ratio:.2g} "
         f"(tolerances {', '.join(f'{t:.2g}' for t in rounding)})",

@@ -894,10 +894,6 @@ REPORTED = {
         "Hugging Face #29496: bfloat16 frequencies in Mistral, linked to a loss of quality",
         "Mistral's frequencies became bfloat16 in mixed precision; rebuilt RoPE tables were wrong",
     ),
-    "hf28685": (
-        "Hugging Face #28685: another report of RoPE precision lost in reduced precision",
-        "Issue 28685 reported RoPE precision lost in reduced precision",
-    ),
     "hf29285": (
         "Hugging Face #29285: the RoPE angles of Llama and Gemma computed in float32",
         "bfloat16 RoPE angles lost precision at long contexts; Llama and Gemma now use float32",

@@ -144,11 +144,11 @@ FOUR_TERMS = ("a", "b", "c", "d")
 
 
 def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
-    r"""Prove :math:`(W_q(E_m + U_m))^{\mathsf T} W_k(E_n + U_n) = (a) + (b) + (c) + (d)`.
+    r"""Prove :math:`(W_q(x_m + U_m))^{\mathsf T} W_k(x_n + U_n) = (a) + (b) + (c) + (d)`.
 
     With every entry symbolic (``d = 2``):
-    (a) :math:`E_m^{\mathsf T} W_q^{\mathsf T} W_k E_n`, (b) :math:`E_m^{\mathsf T} W_q^{\mathsf T} W_k U_n`,
-    (c) :math:`U_m^{\mathsf T} W_q^{\mathsf T} W_k E_n`, (d) :math:`U_m^{\mathsf T} W_q^{\mathsf T} W_k U_n`.
+    (a) :math:`x_m^{\mathsf T} W_q^{\mathsf T} W_k x_n`, (b) :math:`x_m^{\mathsf T} W_q^{\mathsf T} W_k U_n`,
+    (c) :math:`U_m^{\mathsf T} W_q^{\mathsf T} W_k x_n`, (d) :math:`U_m^{\mathsf T} W_q^{\mathsf T} W_k U_n`.
     Transformer-XL replaces :math:`U_n` by a sinusoid :math:`R_{m-n}` (with its own
     :math:`W_{k,R}`) and the query-side :math:`U_m^{\mathsf T} W_q^{\mathsf T}` by learned ``u``, ``v``.
     ``candidate`` names the terms summed on the right (:data:`FOUR_TERMS`; a wrong candidate
@@ -156,7 +156,7 @@ def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     """
     wq = sp.Matrix(2, 2, sp.symbols("a_0:4", real=True))
     wk = sp.Matrix(2, 2, sp.symbols("b_0:4", real=True))
-    e_m, e_n, u_m, u_n = (symbolic_vector(name, 2) for name in ("E_m", "E_n", "U_m", "U_n"))
+    e_m, e_n, u_m, u_n = (symbolic_vector(name, 2) for name in ("x_m", "x_n", "U_m", "U_n"))
     terms = {
         "a": e_m.T * wq.T * wk * e_n,
         "b": e_m.T * wq.T * wk * u_n,
@@ -171,14 +171,14 @@ def absolute_score_four_terms(candidate: Sequence[str] = FOUR_TERMS) -> Proof:
     derivation = Derivation()
     derivation.note(
         "Residual: the score minus the sum of the terms " + ", ".join(f"({n})" for n in candidate),
-        r"(W_q(E_m + U_m))^{\mathsf T} W_k (E_n + U_n) - \sum \text{terms}",
+        r"(W_q(x_m + U_m))^{\mathsf T} W_k (x_n + U_n) - \sum \text{terms}",
     )
     residual = derivation.apply("Multiply out", left - total, sp.expand, calls=("expand",))
     statement = (
-        r"\begin{gathered}(W_q(E_m + U_m))^{\mathsf T} W_k(E_n + U_n) = \\"
-        r"\underbrace{E_m^{\mathsf T} W_q^{\mathsf T} W_k E_n}_{(a)}"
-        r" + \underbrace{E_m^{\mathsf T} W_q^{\mathsf T} W_k U_n}_{(b)}"
-        r" + \underbrace{U_m^{\mathsf T} W_q^{\mathsf T} W_k E_n}_{(c)}"
+        r"\begin{gathered}(W_q(x_m + U_m))^{\mathsf T} W_k(x_n + U_n) = \\"
+        r"\underbrace{x_m^{\mathsf T} W_q^{\mathsf T} W_k x_n}_{(a)}"
+        r" + \underbrace{x_m^{\mathsf T} W_q^{\mathsf T} W_k U_n}_{(b)}"
+        r" + \underbrace{U_m^{\mathsf T} W_q^{\mathsf T} W_k x_n}_{(c)}"
         r" + \underbrace{U_m^{\mathsf T} W_q^{\mathsf T} W_k U_n}_{(d)}\end{gathered}"
     )
     return derivation.proof("the additive score has four terms", statement, residual)
@@ -220,7 +220,7 @@ claim(
     Check(by_proof(absolute_score_four_terms), true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
     Check(_transformer_xl, true=FOUR_TERMS, wrong=(TERM_C_LEFT_OUT,)),
     statement=(
-        r"\begin{gathered}(W_q(E_m + U_m))^{\mathsf T} W_k(E_n + U_n) = (a) + (b) + (c) + (d);"
+        r"\begin{gathered}(W_q(x_m + U_m))^{\mathsf T} W_k(x_n + U_n) = (a) + (b) + (c) + (d);"
         r" \\ \text{Transformer-XL: } A_{mn} = x_m^{\mathsf T} W_q^{\mathsf T} W_{k,E} x_n"
         r" + x_m^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{m-n} + u^{\mathsf T} W_{k,E} x_n"
         r" + v^{\mathsf T} W_{k,R} R_{m-n}\end{gathered}"
@@ -768,8 +768,8 @@ claim(
     "shaw-reported",
     "Shaw et al.: the clipped relative score, and 1.3 and 0.3 BLEU over absolute positions",
     statement=(
-        r"\begin{gathered}e_{ij} = (W_q x_i)^{\mathsf T}(W_k x_j + a^K_{\mathrm{clip}(j-i,K)})"
-        r" / \sqrt d; \\ \text{WMT 2014: +1.3 BLEU (English-German), +0.3 BLEU"
+        r"\begin{gathered}e_{mn} = (W_q x_m)^{\mathsf T}(W_k x_n + a^K_{\mathrm{clip}(n-m,K)})"
+        r" / \sqrt d \text{ (the paper's } i, j \text{ written } m, n\text{)}; \\ \text{WMT 2014: +1.3 BLEU (English-German), +0.3 BLEU"
         r" (English-French) over absolute positions; no further gain from both}\end{gathered}"
     ),
     source="shaw2018",
@@ -938,10 +938,11 @@ claim(
     "dai-relative-score",
     "Transformer-XL's relative score, as Dai et al. write it",
     statement=(
-        r"\begin{gathered} A^{\mathrm{rel}}_{i,j} = E_{x_i}^{\mathsf T} W_q^{\mathsf T} W_{k,E}"
-        r" E_{x_j} + E_{x_i}^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{i-j} \\"
-        r" + u^{\mathsf T} W_{k,E} E_{x_j} + v^{\mathsf T} W_{k,R} R_{i-j}"
-        r" \quad \text{(Dai et al. 2019, Section 3.3)} \end{gathered}"
+        r"\begin{gathered} A^{\mathrm{rel}}_{m,n} = E_{x_m}^{\mathsf T} W_q^{\mathsf T} W_{k,E}"
+        r" E_{x_n} + E_{x_m}^{\mathsf T} W_q^{\mathsf T} W_{k,R} R_{m-n} \\"
+        r" + u^{\mathsf T} W_{k,E} E_{x_n} + v^{\mathsf T} W_{k,R} R_{m-n}"
+        r" \quad \text{(Dai et al. 2019, Section 3.3; their } i, j \text{ written } m, n\text{,}"
+        r" \\ E_{x_m} \text{ the word embedding of token } m\text{)} \end{gathered}"
     ),
     source="dai2019",
 )

@@ -677,7 +677,7 @@ claim(
         wrong=(FLOAT32_ANGLES, FLOAT16_ANGLES),
     ),
     statement=(
-        r"\begin{gathered}|s(m, m + r) - \langle q, R_r \kappa\rangle| \le \tau(m, r)"
+        r"\begin{gathered}|s(m, m + k) - \langle q, R_k \kappa\rangle| \le \tau(m, k)"
         r" \text{ with float64 angles;} \\ \text{float32 and float16 angles exceed it}"
         r"\end{gathered}"
     ),
@@ -698,8 +698,8 @@ claim(
         wrong=(FLOAT32_TOLERANCE,),
     ),
     statement=(
-        r"\begin{gathered}|s(m, m + r) - \langle q, R_r \kappa\rangle| \le \tau(m, r) = \\"
-        r" \sum_i \rho_i\bigl(2\varepsilon_a\omega_i(|m| + |m+r| + |r|)"
+        r"\begin{gathered}|s(m, m + k) - \langle q, R_k \kappa\rangle| \le \tau(m, k) = \\"
+        r" \sum_i \rho_i\bigl(2\varepsilon_a\omega_i(|m| + |m+k| + |k|)"
         r" + (d+8)\varepsilon_{64}\bigr) \\ \text{(float16: checked at } m \le"
         rf" {FLOAT16_POSITIONS.max()}\text{{, where }} \tau < 2\textstyle\sum_i \rho_i"
         r"\text{, the largest possible difference)}"
@@ -798,8 +798,8 @@ def _decay(candidate: Bound) -> Evidence:
         excess,
         0.0,
         Tolerance(rounding, r"2\gamma_{d+4} \sum_i |h_i|"),
-        f"d=128, q=κ=1 and random q, κ, r = {DECAY_OFFSETS[0]}..{DECAY_OFFSETS[-1]}: "
-        f"max |s(r)|/bound = {worst:.3g}",
+        f"d=128, q=κ=1 and random q, κ, k = {DECAY_OFFSETS[0]}..{DECAY_OFFSETS[-1]}: "
+        f"max |s(k)|/bound = {worst:.3g}",
     )
 
 
@@ -813,9 +813,9 @@ claim(
     ),
     Check(_decay, true=rotary.abel_bound, wrong=(LAST_PARTIAL_SUM,)),
     statement=(
-        r"\begin{gathered}|s(r)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{\mathrm{i}r\omega_i}\Bigr|"
-        r" \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j(r)|, \\"
-        r" S_j(r) = \sum_{i<j} e^{\mathrm{i}r\omega_i},\quad h_{d/2} = 0 \\ \text{summation by parts"
+        r"\begin{gathered}|s(k)| = \Bigl|\operatorname{Re}\sum_{i} h_i e^{\mathrm{i}k\omega_i}\Bigr|"
+        r" \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j(k)|, \\"
+        r" S_j(k) = \sum_{i<j} e^{\mathrm{i}k\omega_i},\quad h_{d/2} = 0 \\ \text{summation by parts"
         rf" proved exactly for }} d/2 = {DECAY_WIDTH // 2} \text{{ terms (}} d = {DECAY_WIDTH}"
         r"\text{, the width measured)}\end{gathered}"
     ),
@@ -870,10 +870,10 @@ def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
         min(rises.values()) > 0.1
         and bound[0] > bound[1] > bound[2]
         and scores[0] > scores[1] > scores[2],
-        f"d=128, r = {TREND_OFFSETS[0]}..{TREND_OFFSETS[-1]}: largest rise after a lower value,"
+        f"d=128, k = {TREND_OFFSETS[0]}..{TREND_OFFSETS[-1]}: largest rise after a lower value,"
         " relative to the largest magnitude: "
         + ", ".join(f"{v:.3g} ({label})" for label, v in rises.items())
-        + "; means over r in [0,10), [10,100), [100,1000): bound "
+        + "; means over k in [0,10), [10,100), [100,1000): bound "
         + ", ".join(f"{w:.4g}" for w in bound)
         + "; s (q=κ=1) "
         + ", ".join(f"{w:.4g}" for w in scores),
@@ -887,8 +887,8 @@ claim(
     statement=(
         r"\begin{gathered}\text{for } f = B \text{ (the bound)},\ s_{q = \kappa = 1},"
         r"\ s_{\text{random}}:"
-        r" \\ \exists\, r_1 < r_2:\ f(r_2) > f(r_1) + 0.1 \max_r |f(r)|; \\"
-        r" \text{the means of } B \text{ and } s_{q = \kappa = 1} \text{ over } r \in [0, 10),"
+        r" \\ \exists\, k_1 < k_2:\ f(k_2) > f(k_1) + 0.1 \max_k |f(k)|; \\"
+        r" \text{the means of } B \text{ and } s_{q = \kappa = 1} \text{ over } k \in [0, 10),"
         r" \\ [10, 100), [100, 1000) \text{ decrease } (d = 128)\end{gathered}"
     ),
 )

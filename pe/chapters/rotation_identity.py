@@ -201,7 +201,8 @@ def rotation_identity(block: Block | None = None) -> Proof:
 #: Offsets of the numeric identity checks: small, large and negative.
 OFFSETS = np.array([0, 1, 2, 5, 10, 100, 1000, -3])
 #: Positions: the first 1024 and a few far ones.
-POSITIONS = np.concatenate([np.arange(1024), [10_000, 100_000, 1_000_000]])
+_FIRST = 1024
+POSITIONS = np.concatenate([np.arange(_FIRST), [10_000, 100_000, 1_000_000]])
 
 
 def _identity(dtype: type[np.floating[Any]]) -> Callable[[ShiftMatrix], Evidence]:
@@ -219,7 +220,9 @@ def _identity(dtype: type[np.floating[Any]]) -> Callable[[ShiftMatrix], Evidence
         return within(
             result.worst_ratio,
             SHIFT.per_entry(),
-            f"d=512, {np.dtype(dtype)}: {worst_case_text(result, result.summary())}",
+            f"d=512, {np.dtype(dtype)}, positions 0..{_FIRST - 1} and "
+            f"{', '.join(map(str, POSITIONS[_FIRST:].tolist()))}, offsets "
+            f"{', '.join(map(str, OFFSETS.tolist()))}: {worst_case_text(result, result.summary())}",
         )
 
     return run

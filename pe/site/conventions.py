@@ -414,5 +414,6 @@ VALUES: dict[str, Callable[[], object]] = {
     "status_encoding": lambda: _status(0),
     "status_not_encoding": lambda: _status(3),
     "status_bad_input": lambda: _status(4),
-    "accuracy_rows": lambda: ACCURACY_ROWS,
+    "recovery_rows": lambda: experiments.RECOVERY_ROWS,
+    "recovery_widths": lambda: ", ".join(map(str, experiments.WIDTHS)),
 }

@@ -80,6 +80,9 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
         for name, _, _ in _CURVES
     }
 
+    # the first position where the float16 recipe errs by half the values' range or more
+    saturated = int(np.argmax(np.nan_to_num(curves["float16 recipe"], nan=1.0) >= 0.5))
+
     def draw(fig: Figure, palette: Palette) -> None:
         ax: Axes = fig.add_subplot()
         for k, (name, marker, bound) in enumerate(_CURVES):
@@ -106,8 +109,9 @@ def error_vs_position(d_model: int = 256, points: int = 28) -> Html:
             "The float64, float32 and float16 tables of pe stay flat at their rounding "
             "levels (dashed bounds); the direct float64 evaluation grows from "
             f"{curves['direct float64'][0]:.0e} to {curves['direct float64'][-1]:.0e}, and the "
-            "float32 and float16 recipes grow linearly; the float16 "
-            "recipe stops near 65504, the largest float16: positions from 65520 on overflow."
+            "float32 recipe grows linearly; the float16 recipe grows until its errors reach "
+            f"order 1 (at position {int(positions[saturated])}) and stops near 65504, the "
+            "largest float16: positions from 65520 on overflow."
         ),
         caption=(
             "Error against 50-digit mpmath, largest over 16 sampled columns (0 and 1 "
@@ -350,6 +354,7 @@ VALUES: dict[str, Callable[[], object]] = {
     "decimal_width": lambda: 2 * _extended_precision._DECIMAL_PAIRS,
     "wide_width": lambda: chapter.WIDE_ANGLES[0],
     "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
+    "separation_width": lambda: _separations()["pe, rounded to float16"].d_model,
     "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
     "float16_apart": lambda: chapter.FLOAT16_APART,
     "neox_d": lambda: recipes.NEOX_1003[0],

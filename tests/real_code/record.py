@@ -461,9 +461,17 @@ def roformer_rope(width: int) -> RopeCode:
     return fn
 
 
+def default_rope_parameters(model: str) -> dict[str, Any]:
+    """The ``rope_parameters`` of ``"llama"``'s or ``"neox"``'s (GPT-NeoX) configuration
+    made with no argument: what the model's default configuration rotates with."""
+    from transformers import GPTNeoXConfig, LlamaConfig
+
+    config = LlamaConfig() if model == "llama" else GPTNeoXConfig()
+    return dict(config.rope_parameters)
+
+
 def rope_codes(width: int) -> dict[str, tuple[str, RopeCode]]:
     """Each model's RoPE code in transformers, by the name the claim uses: (what, fn)."""
-    default = {"rope_type": "default", "rope_theta": 10000.0}
     return {
         "RoFormer": (
             "RoFormerSinusoidalPositionalEmbedding, apply_rotary_position_embeddings",
@@ -474,12 +482,18 @@ def rope_codes(width: int) -> dict[str, tuple[str, RopeCode]]:
             gptj_rope(gptj_default_rotary_dim(width)),
         ),
         "GPT-NeoX": (
-            "GPTNeoXRotaryEmbedding, apply_rotary_pos_emb (theta 10000)",
-            hf_rope("neox", default, width),
+            (
+                "GPTNeoXRotaryEmbedding, apply_rotary_pos_emb (GPTNeoXConfig()'s "
+                f"rope_parameters: {default_rope_parameters('neox')})"
+            ),
+            hf_rope("neox", default_rope_parameters("neox"), width),
         ),
         "Hugging Face's Llama": (
-            "LlamaRotaryEmbedding, apply_rotary_pos_emb (theta 10000)",
-            hf_rope("llama", default, width),
+            (
+                "LlamaRotaryEmbedding, apply_rotary_pos_emb (LlamaConfig()'s "
+                f"rope_parameters: {default_rope_parameters('llama')})"
+            ),
+            hf_rope("llama", default_rope_parameters("llama"), width),
         ),
     }
 
