@@ -57,8 +57,9 @@ page.drift_table()
 # [checked](claims.py#claim-float-format-facts).
 #
 # The frequency is rounded too (and `exp` amplifies the rounding of its argument, by
-# $|\ln \omega_i|$), which adds to the same linear growth: the recipe's entries err by up to
-# {{ recipe32_at_1e4:.1e }} at $p = 10^4$ [checked](claims.py#claim-float32-recipe-drifts).
+# $|\ln \omega_i|$), which adds to the same linear growth
+# [checked](claims.py#claim-float32-recipe-drifts): in the row $p = 10^4$ the recipe's
+# entries err by up to {{ recipe32_at_1e4:.1e }} (the table above).
 #
 # The direct float64 evaluation drifts for the same reason, $2^{29}$ times more slowly: its
 # largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
@@ -120,9 +121,9 @@ page.block_size()
 #
 # * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic (for widths over
 #   {{ decimal_width }}, as the product of two short such tables) and keeps it as an unevaluated
-#   sum of three doubles, within $2^{-150}$ of the exact frequency at every width (the worst
-#   pair against mpmath: {{ turn_bits:.0f }} bits at width {{ turn_width }},
-#   {{ wide_turn_bits:.0f }} at {{ wide_width }})
+#   sum of three doubles, within $2^{-150}$ of the exact frequency as measured at every pair
+#   of two widths (the worst pair against mpmath: {{ turn_bits:.0f }} bits at width
+#   {{ turn_width }}, {{ wide_turn_bits:.0f }} at {{ wide_width }})
 #   [checked](claims.py#claim-frequency-turns-accurate);
 # * splits the integer $p$ and the leading double of $f_i$ into parts short enough that
 #   every partial product is **exact** in float64 (Dekker and Veltkamp's splitting,
@@ -199,7 +200,7 @@ page.identity_error()
 # %% [markdown]
 # In float16 the identity is only good to about three decimal digits; a wrong matrix is
 # still rejected, because its errors are of order one
-# [checked](claims.py#claim-identity-low-precision):
+# [checked](claims.py#claim-identity-low-precision), on the claim's positions and offsets:
 
 # %% tags=["hide_input"]
 page.identity_table()

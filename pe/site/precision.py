@@ -222,17 +222,20 @@ def separation_table(n_positions: int = 4096, d_model: int = 16) -> Html:
             f"table (positions 0..{n_positions - 1}, d = {d_model})",
             "rows equal to an earlier row",
             "smallest distance between two rows",
-            "at positions",
+            "positions apart (many pairs tie)",
         ],
         (
-            [r.label, r.duplicates, f"{r.smallest:.3g}", f"{r.pair[0]} and {r.pair[1]}"]
+            [r.label, r.duplicates, f"{r.smallest:.3g}", f"{r.pair[1] - r.pair[0]}"]
             for r in accuracy.separations(n_positions, d_model)
         ),
     )
 
 
-def identity_table(n_positions: int = 256, offsets: tuple[int, ...] = (1, 3, 100, -7)) -> Html:
-    """:func:`pe.site.report.check_table` of the identity checked in float16, float32, float64.
+def identity_table(
+    positions: npt.ArrayLike = chapter.POSITIONS, offsets: npt.ArrayLike = chapter.OFFSETS
+) -> Html:
+    """:func:`pe.site.report.check_table` of the identity checked in float16, float32, float64,
+    on the grid of the claim ``identity-low-precision`` (by default).
 
     Raises
     ------
@@ -240,13 +243,17 @@ def identity_table(n_positions: int = 256, offsets: tuple[int, ...] = (1, 3, 100
         If a check fails (the page is then not built).
     """
     checks = [
-        numeric.check_rotation_identity(64, np.arange(n_positions), np.array(offsets), dtype=t)
+        numeric.check_rotation_identity(64, np.asarray(positions), np.asarray(offsets), dtype=t)
         for t in (np.float16, np.float32, np.float64)
     ]
     failed = [c.summary() for c in checks if not c.passed]
     if failed:
         raise AssertionError("; ".join(failed))
-    return report.check_table(checks)
+    ps, ks = np.asarray(positions), np.asarray(offsets)
+    first = int(np.sum(np.diff(ps) == 1)) + 1 if ps[0] == 0 else 0
+    shown = f"0..{first - 1}" if first else ""
+    written = ", ".join([shown, *map(str, ps[first:].tolist())]).strip(", ")
+    return report.check_table(checks, (written, ", ".join(map(str, ks.tolist()))))
 
 
 def identity_error(d_model: int = 512, k: int = 7) -> Html:

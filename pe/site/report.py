@@ -260,8 +260,9 @@ def _status(ok: bool, yes: str, no: str) -> Html:
     return Html(f'<span class="pe-verdict {css}">{yes if ok else no}</span>')
 
 
-def check_table(results: Iterable[RotationCheck]) -> Html:
-    """A table of numeric rotation-identity checks with the error model's tolerances."""
+def check_table(results: Iterable[RotationCheck], grid: tuple[str, str] | None = None) -> Html:
+    """A table of numeric rotation-identity checks with the error model's tolerances;
+    ``grid``: the positions and offsets written out, instead of their counts."""
     return table(
         [
             "d",
@@ -278,8 +279,8 @@ def check_table(results: Iterable[RotationCheck]) -> Html:
             [
                 r.d_model,
                 r.dtype,
-                r.n_positions,
-                r.n_offsets,
+                r.n_positions if grid is None else grid[0],
+                r.n_offsets if grid is None else grid[1],
                 f"{r.max_abs_error:.3g}",
                 f"p={r.position}, k={r.offset}, column {r.column}",
                 f"{r.tolerance:.3g}",
