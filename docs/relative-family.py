@@ -276,6 +276,6 @@ report.how_we_know(
 # | Shaw et al. | key (and value) vectors | $\mathrm{clip}(n - m, K)$ [checked](claims.py#claim-shaw-clipped-offsets) | offsets beyond $K$ merge [checked](claims.py#claim-shaw-clipped-offsets) |
 # | Transformer-XL | four score terms | $m - n$ through a sinusoid [checked](claims.py#claim-transformer-xl-four-terms) | defined at every offset, a sinusoid of it [checked](claims.py#claim-encoding-bounded) |
 # | T5 | scalar bias per bucket | bucket of $n - m$ [checked](claims.py#claim-t5-buckets) | far offsets share a bucket [checked](claims.py#claim-t5-buckets) |
-# | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles never seen in training [checked](claims.py#claim-position-interpolation-range); interpolation and base scaling: the two sections above |
+# | RoPE | rotation of $q$, $\kappa$ | $n - m$ [checked](claims.py#claim-rope-relative-after-any-projection) | angles past the trained range for its slow pairs [checked](claims.py#claim-position-interpolation-range); interpolation and base scaling: the two sections above |
 # | ALiBi | linear penalty | $m - n$ [checked](claims.py#claim-alibi-slopes) | defined; reported to extrapolate [checked](claims.py#claim-alibi-reported) |
 # | NoPE (causal) | nowhere | counts through the mask | no table to run out of, but what it counts, $o_m = (v_0 + m\,v)/(m + 1)$, moves on past the training length to values training never showed [checked](claims.py#claim-nope-causal-position) |

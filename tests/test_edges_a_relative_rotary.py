@@ -1844,3 +1844,22 @@ def test_offset_spreads_draws_its_weights_as_documented_and_random_has_16_rows()
     w = position_scores.RANDOM.build(np.random.default_rng(0), 24)
     assert w.shape == (24, 24)
     assert np.linalg.matrix_rank(w) == 16
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_t5_bucket_properties_see_the_bucket_of_offset_zero(bidirectional: bool) -> None:
+    """A bucket function wrong only at offset 0 (there the bucket of offset -1, as if the
+    key one step behind were the query itself) is refused: offset 0 belongs to the
+    backward side in both modes.
+
+    Fault caught: the backward side taken as ``rel < 0`` in the decoder mode, which leaves
+    offset 0 out of every property."""
+
+    def merged(rel: Any, **settings: Any) -> Any:
+        values = np.asarray(relative.t5_bucket(rel, **settings))
+        rel = np.asarray(rel)
+        behind = np.asarray(relative.t5_bucket(np.array([-1]), **settings))[0]
+        return np.where(rel == 0, behind, values)
+
+    assert relative.t5_bucket_properties(bidirectional=bidirectional)[0]
+    assert not relative.t5_bucket_properties(merged, bidirectional=bidirectional)[0]

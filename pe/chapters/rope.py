@@ -212,10 +212,20 @@ def _offsets(
         )
         for p in pairings
     ]
+    run = int(np.sum(np.diff(positions) == 1)) + 1 if positions[0] == 0 else 0
+    written = [f"0..{run - 1}"] if run else []
+    written += [str(p) for p in positions[run:].tolist()]
+    grid = (
+        f"d=128, {angle_dtype} angles, {model_dtype} model, m in {{{', '.join(written)}}}, "
+        f"k in {{{', '.join(map(str, OFFSETS.tolist()))}}}"
+    )
     return within(
         max(r.worst_ratio for r in results),
         Tolerance(1.0, r"\text{pe.rotary.offset\_tolerance, entry by entry}"),
-        "; ".join(worst_case_text(r, r.summary()) for r in results),
+        "; ".join(
+            f"{grid}, {p}: " + worst_case_text(r, r.summary())
+            for p, r in zip(pairings, results, strict=True)
+        ),
     )
 
 
@@ -245,7 +255,7 @@ def complex_product(candidate: Rope) -> Evidence:
     return within(
         ratio,
         _TWO_ROTATIONS,
-        "rope vs complex product (a + ib) e^(i p w), d=64, p < 5000: "
+        f"rope vs complex product (a + ib) e^(i p w), d=64, p = 0, {ps[1]}, ..., {ps[-1]}: "
         + on_site(f"max gap {gaps[0]:.2g} (adjacent), {gaps[1]:.2g} (halves); ", "")
         + f"worst gap / tolerance {measured(ratio, 1.0, '.2g')}",
     )
@@ -783,7 +793,7 @@ ABEL_SIGN_FLIPPED = Candidate(
 
 #: A "bound" ``(q, k, offsets) -> (bound, scores)`` that keeps only the last partial sum.
 LAST_PARTIAL_SUM = Candidate(
-    "max|h_{i+1} − h_i| · |S_N(r)| (last partial sum only)", _last_partial_sum_bound
+    "max|h_{i+1} − h_i| · |S_N(k)| (last partial sum only)", _last_partial_sum_bound
 )
 
 
