@@ -833,3 +833,17 @@ def test_the_unseen_values_account_names_the_training_range() -> None:
 
     result = claims.verify("unseen-values-beyond-training")
     assert f"trained on 0..{fixed_or_learned.N_MAX - 1}:" in result.evidence[1].detail
+
+
+def test_formula_agreement_tolerance_is_its_documented_sum_at_the_last_angle() -> None:
+    """Fault caught: the formula's angles taken up to 1000 instead of 999 (the last row of a
+    1000-row table): the tolerance delta + epsilon + (r + u) 999 omega, omega = 1, is held
+    exactly; one part in 10^9 above it fails, exactly at it holds."""
+    from pe._rotation_table import ENTRY_ERROR_BOUND
+    from pe._tolerance import ELEMENTARY_ULPS
+    from pe.chapters.conventions import _formula_agrees
+
+    frequency_error = 3e-16
+    stated = ENTRY_ERROR_BOUND + ELEMENTARY_ULPS * EPS64 + (frequency_error + EPS64 / 2) * 999
+    assert _formula_agrees(stated, frequency_error, "r", "formula").holds
+    assert not _formula_agrees(stated * (1 + 1e-9), frequency_error, "r", "formula").holds
