@@ -80,7 +80,8 @@ report.proof_of("rotation-identity", summary="How the machine checked it: the")
 # \underbrace{\begin{pmatrix} v_0(p) \\ v_1(p) \\ \vdots \\ v_{d/2-1}(p) \end{pmatrix}}_{PE(p)} .$$
 #
 # $T_k$ depends on the offset $k$ and on the frequencies, never on $p$: the same matrix
-# moves every position $k$ steps on. Below, each of the first four pairs is a point on its
+# moves every position $k$ steps on [checked](claims.py#claim-shift-independent-of-position).
+# Below, each of the first four pairs is a point on its
 # circle; move $p$ and the turn from $PE(p)$ to $PE(p+k)$ stays the same, move $k$ and every
 # pair turns by its own angle $k\omega_i$, the fast pairs far, the slow ones barely.
 

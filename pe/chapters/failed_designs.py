@@ -405,10 +405,10 @@ def _one_pair(omega: float) -> Evidence:
     floor = separation_floor(ONE_PAIR_POSITIONS, omega)
     return checked(
         floor < gap < 1e-4,
-        f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: the closest points are "
-        f"k = {q - p} apart (every such pair alike, e.g. 0 and {q - p}: the distance "
-        f"2|sin(ωk/2)| depends on k only) at distance {gap:.2g}; distinct: above the rounding "
-        f"floor {floor:.2g}, close: below 1e-4",
+        f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: the closest points found "
+        f"are k = {q - p} apart (the distance 2|sin(ωk/2)| depends on the offset only, so every "
+        f"pair k apart is as close) at distance {gap:.2g}; distinct: above the rounding floor "
+        f"{floor:.2g}, close: below 1e-4",
     )
 
 

@@ -143,6 +143,37 @@ def _columns(pairs: range) -> Evidence:
     )
 
 
+#: The widths of the every-width part of ``pair-index-range``: every even d up to this.
+EVERY_WIDTH = 8192
+
+
+def _every_width(pairs_of: Callable[[int], range]) -> Evidence:
+    """Do the columns 2i, 2i+1 of the pairs ``pairs_of(d)`` cover 0 .. d-1, each once, for
+    every even d up to :data:`EVERY_WIDTH`? (Any d: column c is 2i + r, i = c // 2.)"""
+    failing = [
+        d
+        for d in range(2, EVERY_WIDTH + 1, 2)
+        if not np.array_equal(
+            np.sort(np.concatenate([2 * np.array(pairs_of(d)), 2 * np.array(pairs_of(d)) + 1])),
+            np.arange(d),
+        )
+    ]
+    return checked(
+        not failing,
+        f"every even d = 2..{EVERY_WIDTH}: columns 2i, 2i+1 of the pairs cover 0..d-1 once in "
+        f"{EVERY_WIDTH // 2 - len(failing)} of {EVERY_WIDTH // 2} widths"
+        + (f" (not at d = {failing[0]}, ...)" if failing else ""),
+    )
+
+
+def _pair_range(d: int) -> range:
+    return range(d // 2)
+
+
+#: The same misreadings at every width.
+ONE_INDEXED_EVERY = Candidate("1 <= i <= d/2 (one-indexed)", lambda d: range(1, d // 2 + 1))
+INCLUSIVE_EVERY = Candidate("0 <= i <= d/2 (inclusive)", lambda d: range(d // 2 + 1))
+
 claim(
     "pair-index-range",
     r"The pair index runs over $0 \le i < d/2$",
@@ -151,9 +182,12 @@ claim(
         true=range(D // 2),
         wrong=(ONE_INDEXED_PAIRS, PAIRS_AS_COLUMNS, INCLUSIVE_PAIRS),
     ),
+    Check(_every_width, true=_pair_range, wrong=(ONE_INDEXED_EVERY, INCLUSIVE_EVERY)),
     statement=(
         r"\begin{gathered} \{2i, 2i+1 : 0 \le i < d/2\} = \{0, 1, \dots, d-1\} \\"
-        r" d/2 \text{ pairs, each column once} \end{gathered}"
+        r" d/2 \text{ pairs, each column once (column } c = 2i + r,\ i = \lfloor c/2 \rfloor;"
+        rf" \\ \text{{checked at every even }} d \le {EVERY_WIDTH} \text{{ and against pe's"
+        rf" table at }} d = {D}) \end{{gathered}}"
     ),
 )
 
