@@ -339,3 +339,21 @@ def test_the_decay_check_fails_when_mpmath_disagrees_at_either_place(
 def test_frequencies_of_the_wrong_shape_are_named_with_the_shape_expected() -> None:
     with pytest.raises(ValueError, match=r"frequencies must have shape \(4,\), got \(3,\)"):
         geometry.rows_distance_past(8, horizon=1000, frequencies=np.ones(3))
+
+
+def test_the_whole_turns_card_says_what_lindemann_gives() -> None:
+    """The card states pi's transcendence as SymPy reports it, and the law's algebraic
+    frequencies: a reworded branch ("not known transcendental" printed for the known
+    fact) is caught. Fault caught: the condition of the printed clause inverted."""
+    import sympy as sp
+
+    from pe.chapters import implications
+
+    def law(d: int) -> list[sp.Expr]:
+        return [sp.Integer(10000) ** sp.Rational(-2 * i, d) for i in range(d // 2)]
+
+    text = implications._no_whole_turns(law).text
+    assert sp.pi.is_transcendental
+    assert "pi is transcendental" in text
+    assert "not known transcendental" not in text
+    assert "256 of 256 frequencies are algebraic" in text
