@@ -63,3 +63,16 @@ def within(rounding: float, stated: float = 0.0) -> Any:
         )
 
     return run
+
+
+def pickle_int(value: int) -> bytes:
+    """The pickle opcodes of one integer: BININT (4 bytes) when it fits, else LONG1."""
+    if -(2**31) <= value < 2**31:
+        return b"J" + value.to_bytes(4, "little", signed=True)  # BININT
+    raw = value.to_bytes(9, "little", signed=True)
+    return b"\x8a" + bytes([len(raw)]) + raw  # LONG1
+
+
+def pickle_ints(values: tuple[int, ...]) -> bytes:
+    """The pickle opcodes of a tuple of integers (MARK ... TUPLE)."""
+    return b"(" + b"".join(pickle_int(v) for v in values) + b"t"

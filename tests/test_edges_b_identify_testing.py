@@ -42,6 +42,8 @@ from pe.identify import (
 from pe.identify import _inputs as identify_inputs
 from pe.identify._files import list_tensors
 
+from .helpers import pickle_int, pickle_ints
+
 
 def paper_table(n: int, d: int, offset: int = 0) -> npt.NDArray[np.float64]:
     """The paper's table from its formula: sin/cos(p * 10000^(-2i/d)), interleaved."""
@@ -238,17 +240,6 @@ def _text(value: str) -> bytes:
     return b"X" + len(raw).to_bytes(4, "little") + raw  # BINUNICODE
 
 
-def _integer(value: int) -> bytes:
-    if -(2**31) <= value < 2**31:
-        return b"J" + value.to_bytes(4, "little", signed=True)  # BININT
-    raw = value.to_bytes(9, "little", signed=True)
-    return b"\x8a" + bytes([len(raw)]) + raw  # LONG1
-
-
-def _tuple(values: tuple[int, ...]) -> bytes:
-    return b"(" + b"".join(_integer(v) for v in values) + b"t"
-
-
 def tensor_opcodes(
     key: str,
     shape: tuple[int, ...],
@@ -262,11 +253,11 @@ def tensor_opcodes(
     persistent storage id, an offset, a shape, strides, requires_grad, hooks)."""
     persistent = (
         b"(" + _text("storage") + f"ctorch\n{storage}\n".encode() + _text(key) + _text("cpu")
-        + _integer(numel) + b"tQ"
+        + pickle_int(numel) + b"tQ"
     )  # fmt: skip
     return (
-        b"ctorch._utils\n_rebuild_tensor_v2\n(" + persistent + _integer(offset) + _tuple(shape)
-        + _tuple(strides) + b"\x89ccollections\nOrderedDict\n)RtR"
+        b"ctorch._utils\n_rebuild_tensor_v2\n(" + persistent + pickle_int(offset) + pickle_ints(shape)
+        + pickle_ints(strides) + b"\x89ccollections\nOrderedDict\n)RtR"
     )  # fmt: skip
 
 
@@ -1456,7 +1447,7 @@ def test_nested_names_are_dotted_and_a_lone_tensor_is_named_tensor(tmp_path: Pat
     """Fault caught: nested dicts flattened with the wrong names (integer keys dropped), or
     a checkpoint that is one tensor left unnamed."""
     raw = {"0": TABLE32.astype("<f4").tobytes(), "1": bytes(16)}
-    inner = b"}" + _integer(0) + tensor_opcodes("1", (4,), (1,), numel=4) + b"s"
+    inner = b"}" + pickle_int(0) + tensor_opcodes("1", (4,), (1,), numel=4) + b"s"
     pickled = dict_opcodes(
         {
             "model": dict_opcodes({"pos": tensor_opcodes("0", (64, 8), (8, 1), numel=512)}),

@@ -54,6 +54,8 @@ from pe import (
 from pe.chapters import rotation_identity as theorems
 from pe.identify import load_table
 
+from .helpers import pickle_int, pickle_ints
+
 ALLOCATION_LIMIT = 32 * 2**20  # bytes: a refused request allocates next to nothing
 HUGE = 10**12
 NAN, INF = float("nan"), float("inf")
@@ -1038,17 +1040,6 @@ def _unicode(text: str) -> bytes:
     return b"X" + len(raw).to_bytes(4, "little") + raw
 
 
-def _int(value: int) -> bytes:
-    if -(2**31) <= value < 2**31:
-        return b"J" + value.to_bytes(4, "little", signed=True)  # BININT
-    raw = value.to_bytes(9, "little", signed=True)
-    return b"\x8a" + bytes([len(raw)]) + raw  # LONG1
-
-
-def _ints(values: tuple[int, ...]) -> bytes:
-    return b"(" + b"".join(_int(v) for v in values) + b"t"
-
-
 def _torch_pickle(
     shape: tuple[int, ...],
     strides: tuple[int, ...],
@@ -1061,11 +1052,11 @@ def _torch_pickle(
     declared = math.prod(shape) if numel is None else numel
     persistent = (
         b"(" + _unicode("storage") + f"ctorch\n{storage}\n".encode() + _unicode("0")
-        + _unicode("cpu") + _int(declared) + b"tQ"
+        + _unicode("cpu") + pickle_int(declared) + b"tQ"
     )  # fmt: skip
     tensor = (
-        b"ctorch._utils\n_rebuild_tensor_v2\n(" + persistent + _int(offset) + _ints(shape)
-        + _ints(strides) + b"\x89ccollections\nOrderedDict\n)RtR"
+        b"ctorch._utils\n_rebuild_tensor_v2\n(" + persistent + pickle_int(offset) + pickle_ints(shape)
+        + pickle_ints(strides) + b"\x89ccollections\nOrderedDict\n)RtR"
     )  # fmt: skip
     return b"\x80\x02}" + _unicode("w") + tensor + b"s."
 
