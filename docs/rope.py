@@ -155,9 +155,9 @@ report.how_we_know(
 # Attention does not take that dot product, though. It compares $W_q(x_m + PE(m))$ with $W_k(x_n + PE(n))$, and the
 # position-position part becomes $PE(m)^{\mathsf T} A\, PE(n)$ with
 # $A = W_q^{\mathsf T} W_k$: for a generic $A$, no longer a function of $n - m$. With small
-# integer matrices SymPy finds an exact counter-example: at the real position
-# $m = n = \pi/(2\omega)$ (the formula takes any real position), offset 0 like $m = n = 0$,
-# the difference equals $A_{00} - A_{11}$, a non-zero integer
+# integer matrices SymPy finds an exact counter-example: at the positions $m = n = 1$,
+# offset 0 like $m = n = 0$, with $\omega = \pi/4$, the difference is exactly
+# $\tfrac12(A_{00} - A_{11} + A_{01} + A_{10})$, not zero for these matrices
 # [checked](claims.py#claim-projected-score-not-relative).
 #
 # RoPE applies the rotation *after* the projections, to $q = W_q x$ and $\kappa = W_k y$, and

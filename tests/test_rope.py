@@ -359,9 +359,11 @@ def test_a_squared_angle_is_disproved_at_width_8_exactly() -> None:
 def test_additive_counterexample_is_exact() -> None:
     proof, value = proofs.additive_counterexample()
     assert not proof.holds
-    # A = W_q^T W_k; the residual at m = n = pi/(2w) is A_00 - A_11
+    # A = W_q^T W_k; at m = n = 1, w = pi/4 (sin = cos = sqrt(2)/2) the residual
+    # s(1, 1) - s(0, 0) is (A_00 sin^2 + (A_01 + A_10) sin cos + A_11 cos^2) - A_11
     a = sp.Matrix([[1, 2], [0, 1]]).T * sp.Matrix([[2, 0], [1, 1]])
-    assert value == a[0, 0] - a[1, 1]
+    assert value.is_Rational
+    assert value == sp.Rational(a[0, 0] - a[1, 1] + a[0, 1] + a[1, 0], 2)
     assert value != 0
     identity, zero = proofs.additive_counterexample(*wrong.IDENTITY_PROJECTIONS.value)
     assert identity.holds

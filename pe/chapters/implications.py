@@ -760,8 +760,8 @@ def _counterexample(projections: tuple[Any, Any]) -> Evidence:
     return Evidence(
         Method.SYMPY,
         bool(found),
-        f"W_q = {_matrix(w_q)}, W_k = {_matrix(w_k)}: s(π/2ω, π/2ω) − s(0, 0) = {value} exactly "
-        f"(offset 0 both times); {'a counter-example' if found else 'no counter-example'}",
+        f"W_q = {_matrix(w_q)}, W_k = {_matrix(w_k)}: s(1, 1) − s(0, 0) = {value} exactly at "
+        f"ω = π/4 (offset 0 both times); {'a counter-example' if found else 'no counter-example'}",
         proof,
     )
 

@@ -129,15 +129,18 @@ def additive_counterexample(
     symbolic ``m``, ``n``, ω and the given rational projections. (The content-position terms
     :math:`x^{\mathsf T} A\,PE(n)` depend on the absolute ``n`` even for :math:`A = I`.)
     The reduction of :math:`s(m, n) - s(0, n - m)` leaves a residual; evaluated exactly at
-    :math:`m = n = \pi / (2\omega)` (offset 0, like :math:`m = n = 0`) it equals
-    :math:`A_{00} - A_{11}`.
+    the integer positions :math:`m = n = 1` (offset 0, like :math:`m = n = 0`) and the
+    frequency :math:`\omega = \pi/4` (inside the domain :math:`0 < \omega \le 1`, where
+    :math:`\sin\omega = \cos\omega = \sqrt2/2`) it equals the rational
+    :math:`\tfrac12 (A_{00} - A_{11} + A_{01} + A_{10})`.
 
     Returns
     -------
     tuple
         The :class:`Proof` (``holds`` is False when the term is not relative) and the exact
-        value of the residual at :math:`m = n = \pi/(2\omega)`: a counter-example when not 0.
-        With :math:`W_q = W_k = I` the proof holds (:math:`PE(m) \cdot PE(n) = \cos\omega(n-m)`).
+        value of the residual at :math:`m = n = 1`, :math:`\omega = \pi/4`: a
+        counter-example when not 0. With :math:`W_q = W_k = I` the proof holds
+        (:math:`PE(m) \cdot PE(n) = \cos\omega(n-m)`).
     """
     wq, wk = sp.Matrix(w_q), sp.Matrix(w_k)
     if wq.shape != (2, 2) or wk.shape != (2, 2):
@@ -159,12 +162,10 @@ def additive_counterexample(
         r"\end{gathered}",
     )
     residual = derivation.angle_addition(score(M, N) - score(0, N - M), first="Multiply out")
-    quarter = sp.pi / (2 * OMEGA)
-    value = sp.expand(residual[0].subs({M: quarter, N: quarter}))
+    value = sp.expand(residual[0].subs({M: 1, N: 1, OMEGA: sp.pi / 4}))
     derivation.note(
-        "At m = n = π/(2ω) (offset 0) the residual is exactly",
-        rf"s\!\left(\tfrac{{\pi}}{{2\omega}}, \tfrac{{\pi}}{{2\omega}}\right) - s(0, 0)"
-        rf" = {to_latex(value)}",
+        "At m = n = 1 (offset 0) and ω = π/4 the residual is exactly",
+        rf"s(1, 1) - s(0, 0) \big|_{{\omega = \pi/4}} = {to_latex(value)}",
         value,
     )
     statement = (
