@@ -64,8 +64,8 @@ page.rotated_example()
 # float64's tolerance ([in floating point](#in-floating-point) below)
 # [checked](claims.py#claim-rope-offset-only-float64).
 #
-# The PyTorch module forms its angles in float64, the JAX function in JAX's float32. Each
-# file is checked by the tests named in its tab.
+# Each file says in its comments in which precision it forms its angles, and the tests named
+# in its tab run it.
 #
 # The NumPy one is checked to agree with `pe.rope` within their rounding bounds while this
 # page is built [checked](claims.py#claim-from-scratch-rope).
