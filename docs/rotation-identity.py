@@ -81,8 +81,7 @@ report.proof_of("rotation-identity", summary="How the machine checked it: the")
 #
 # $T_k$ depends on the offset $k$ and on the frequencies, never on $p$: the same matrix
 # moves every position $k$ steps on [checked](claims.py#claim-shift-independent-of-position).
-# Below, each of the first four pairs is a point on its
-# circle; move $p$ and the turn from $PE(p)$ to $PE(p+k)$ stays the same, move $k$ and every
+# Below, each of the first pairs is a point on its circle; move $p$ and the turn from $PE(p)$ to $PE(p+k)$ stays the same, move $k$ and every
 # pair turns by its own angle $k\omega_i$, the fast pairs far, the slow ones barely.
 
 # %% tags=["hide_input"]
@@ -165,8 +164,9 @@ report.how_we_know(
 # Take any two positions $p$ and $q$. The map that takes $v_i(p)$ to $v_i(p+k)$ and
 # $v_i(q)$ to $v_i(q+k)$ is unique (when $\sin \omega_i(p-q) \neq 0$), and SymPy shows it is
 # $B(\omega_i k)$: no $p$, no $q$ left in it. Numerically, at $d = 16$ and $d = 64$, a matrix
-# fitted by least squares from the table alone, without the formula, is $T_k$ and serves the
-# positions tried [checked](claims.py#claim-shift-independent-of-position).
+# fitted by least squares from the table alone, without the formula, at the offset $k = 5$,
+# is $T_5$ and serves the positions tried
+# [checked](claims.py#claim-shift-independent-of-position).
 #
 # A classroom example makes this concrete: the matrix $T_5$ that takes position 10 to
 # position 15 also takes 15 to 20. With $x = 5\omega_i$ the three pairs are $v_i(10) = (\sin 2x, \cos 2x)$,

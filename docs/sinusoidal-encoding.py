@@ -62,8 +62,11 @@ page.table_explorer()
 #
 # positions, its **wavelength**, and each pair's wavelength is the previous one times
 # $10000^{2/d}$: a geometric progression from $2\pi$ for the fastest pair up to
-# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest, **not** the $2\pi \cdot 10000$ of the
-# paper's sentence [checked](claims.py#claim-vaswani-wavelength-sentence).
+# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest
+# [checked](claims.py#claim-wavelength-progression).
+#
+# That is **not** the $2\pi \cdot 10000$ of the paper's sentence
+# [checked](claims.py#claim-vaswani-wavelength-sentence).
 #
 # The index stops one step short of $d/2$, so the last wavelength is short of
 # $2\pi \cdot 10000$ by the factor $10000^{-2/d}$: by 3.5 % at $d = 512$ but 13 % at

@@ -185,7 +185,8 @@ claim(
     Check(_every_width, true=_pair_range, wrong=(ONE_INDEXED_EVERY, INCLUSIVE_EVERY)),
     statement=(
         r"\begin{gathered} \{2i, 2i+1 : 0 \le i < d/2\} = \{0, 1, \dots, d-1\} \\"
-        r" d/2 \text{ pairs, each column once (column } c = 2i + r,\ i = \lfloor c/2 \rfloor;"
+        r" d/2 \text{ pairs, each column once (column } j = 2i + s,\ s \in \{0, 1\},"
+        r"\ i = \lfloor j/2 \rfloor;"
         rf" \\ \text{{checked at every even }} d \le {EVERY_WIDTH} \text{{ and against pe's"
         rf" table at }} d = {D}) \end{{gathered}}"
     ),

@@ -508,7 +508,10 @@ claim(
         r"\begin{gathered} QK^{\mathsf T} \text{ and } AV\!: n^2 d + n^2 d = 2n^2 d"
         r" \text{ multiplications} \\ \text{an Elman layer with a state of width } d"
         r"\text{ (} W_x, W_h \ d \times d\text{): } 2nd^2"
-        r" \text{, in } n \text{ steps one after another} \end{gathered}"
+        r" \text{, in } n \text{ steps one after another} \\"
+        r" \text{(the written-out products counted at } (n, d) \in \{"
+        + ", ".join(f"({n}, {d})" for n, d in COST_SIZES)
+        + r"\}\text{)} \end{gathered}"
     ),
 )
 
