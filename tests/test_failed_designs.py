@@ -138,16 +138,23 @@ def test_closest_points_of_one_pair_against_mpmath() -> None:
     assert geometry.separation_floor(1000, 1.0) < distance < 1e-4
 
 
-def test_the_one_pair_evidence_names_the_closest_points_and_their_offset() -> None:
-    """What the claim card prints: the offset of the closest points, which is the offset
-    of the closest points by the exact distance (mpmath); no pair is named as if it alone
+@pytest.mark.parametrize(("omega", "period"), [(1.0, None), (math.pi / 4, 8)])
+def test_the_one_pair_evidence_names_the_smallest_offset_of_the_closest_points(
+    omega: float, period: int | None
+) -> None:
+    """What the claim card prints: the smallest offset whose exact distance (mpmath) is the
+    least, which for a pair turning 1/8 of a turn is its period 8, not one of the multiples
+    of 8 where float64 rounding happens to land lowest; no pair is named as if it alone
     were closest (every pair k apart ties)."""
-    text = designs._one_pair(1.0).text
-    found = re.search(r"closest points found are k = (\d+) apart", text)
+    text = designs._one_pair(omega).text
+    found = re.search(r"the smallest offset that close is k = (\d+) ", text)
     assert found is not None, text
-    with mpmath.workdps(30):
-        best = min(range(1, 1000), key=lambda j: 2 * abs(mpmath.sin(mpmath.mpf(j) / 2)))
-    assert int(found.group(1)) == best
+    if period is None:  # no repeat: the offset of the least exact distance, 710
+        with mpmath.workdps(30):
+            exact = [2 * abs(mpmath.sin(mpmath.mpf(omega) * j / 2)) for j in range(1, 1000)]
+        period = 1 + min(range(999), key=lambda j: exact[j])
+        assert period == 710
+    assert int(found.group(1)) == period
 
 
 def test_a_pair_that_turns_a_rational_fraction_of_a_turn_repeats() -> None:

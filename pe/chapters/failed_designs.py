@@ -401,14 +401,18 @@ ONE_PAIR_POSITIONS = 1000
 
 
 def _one_pair(omega: float) -> Evidence:
-    p, q, gap = closest_rows(one_pair_points(ONE_PAIR_POSITIONS, omega))
+    gap = closest_rows(one_pair_points(ONE_PAIR_POSITIONS, omega))[2]
     floor = separation_floor(ONE_PAIR_POSITIONS, omega)
+    # the distance of two points k apart is 2|sin(ωk/2)| whatever p: the smallest offset as
+    # close as the closest points, within the rounding floor (a period, if the pair repeats)
+    k = np.arange(1, ONE_PAIR_POSITIONS)
+    offset = int(k[np.argmax(2 * np.abs(np.sin(omega * k / 2)) <= gap + floor)])
     return checked(
         floor < gap < 1e-4,
         f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: the closest points found "
-        f"are k = {q - p} apart (the distance 2|sin(ωk/2)| depends on the offset only, so every "
-        f"pair k apart is as close) at distance {gap:.2g}; distinct: above the rounding floor "
-        f"{floor:.2g}, close: below 1e-4",
+        f"lie at distance {gap:.2g}; the smallest offset that close is k = {offset} (the "
+        f"distance 2|sin(ωk/2)| depends on the offset only, so every pair k apart is as "
+        f"close); distinct: above the rounding floor {floor:.2g}, close: below 1e-4",
     )
 
 
