@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -507,3 +508,29 @@ def test_shaw_scores_say_the_shape_the_relative_keys_need() -> None:
     q = np.ones((4, 8))
     with pytest.raises(ValueError, match=re.escape("relative_keys must have shape (5, 8)")):
         relative.shaw_scores(q, q, np.ones((4, 8)), 2)
+
+
+@pytest.mark.parametrize("scheme", proofs.RELATIVE_SCHEMES)
+def test_each_relative_scheme_alone_moves_with_the_offset_on_a_repeated_token(
+    scheme: str,
+) -> None:
+    """Each scheme's proof stands on its own formula, not on the others cancelling it."""
+    assert proofs.repeated_token_relative((scheme,)).holds
+
+
+def test_an_added_encoding_is_disproved_at_an_exact_integer_point() -> None:
+    """The absolute candidate's residual has a counter-example at integer positions and a
+    frequency of at most 1, and its value there is the residual evaluated exactly."""
+    proof = proofs.repeated_token_relative(("sinusoidal (added)",))
+    found = proof.counterexample
+    assert not proof.holds
+    assert found is not None
+    point = dict(found.point)
+    assert all(point[sp.Symbol(name, integer=True)].is_integer for name in ("m", "n", "t"))
+    assert 0 < point[sp.Symbol("omega", positive=True)] <= 1
+    m, n, t = (sp.Symbol(name, integer=True) for name in ("m", "n", "t"))
+    residual = proofs.repeated_token_score("sinusoidal (added)", m + t, n + t)
+    residual -= proofs.repeated_token_score("sinusoidal (added)", m, n)
+    value = residual.subs(point)
+    assert sp.expand(value - found.value) == 0
+    assert abs(sp.N(value, 30)) > 1e-6
