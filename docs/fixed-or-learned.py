@@ -62,8 +62,8 @@ report.how_we_know("learned-table-trade")
 # proved on [the previous page](implications.py) and measured there at positions as far as
 # $2^{40}$ [checked](claims.py#claim-norm-constant). But the layers above the
 # encoding were trained only on the rows they saw. The slow pairs do not complete a turn
-# during training, so beyond the training length they move to angles that no training
-# position produced:
+# during training, so just past the training length they move to angles that no training
+# position produced; farther out, the faster of them come back round into their trained arc:
 
 # %% tags=["hide_input"]
 page.unseen_sentence()
@@ -81,7 +81,8 @@ report.how_we_know("unseen-values-beyond-training", "vaswani-learned-nearly-iden
 # They trained language models on WikiText-103 with training sequences of 512 or 1024 tokens
 # and evaluated them on longer inputs. As reported in their Figure 1, the perplexity of the
 # sinusoidal model degrades as the evaluation sequences grow past the training length, and so
-# does that of the other methods they compared (rotary embeddings, the T5 relative bias),
+# does that of the other methods they compared (rotary embeddings, and the T5 relative bias
+# as far as it ran: the caption notes that T5 ran out of memory on their GPU),
 # while their own method, ALiBi ([the relative family](relative-family.py#alibi-press-et-al-2022)
 # shows how it works), does not degrade. The fixed formula alone
 # does not buy length extrapolation [checked](claims.py#claim-press-sinusoidal-degrades).

@@ -155,9 +155,10 @@ claim(
     "press-sinusoidal-degrades",
     "Press et al.: sinusoidal models degrade beyond the training length, ALiBi does not",
     statement=(
-        r"\text{Press et al. (2022), Figure 1, WikiText-103, training lengths 512 and 1024:"
-        r" perplexity of sinusoidal, rotary and T5-bias models degrades beyond the training"
-        r" length; ALiBi's does not}"
+        r"\begin{gathered}\text{Press et al. (2022), Figure 1, WikiText-103, training lengths"
+        r" 512 and 1024: perplexity of sinusoidal and rotary models} \\ \text{degrades beyond"
+        r" the training length, and of the T5-bias model as far as it ran (the caption: T5 ran"
+        r" out of memory} \\ \text{on their 32 GB GPU); ALiBi's does not}\end{gathered}"
     ),
     source="press2022",
 )
@@ -196,9 +197,30 @@ def _counts(stated: tuple[int, int]) -> Evidence:
     )
 
 
+#: The first position past training, where every pair without a turn is outside its arc.
+JUST_PAST = N_MAX + 1
+
+#: Twice the training length taken for a position where every slow pair is still unseen.
+TWICE_THE_LENGTH = Candidate("position 1024, twice the training length", 2 * N_MAX)
+
+
+def _every_slow_pair_unseen(position: int) -> Evidence:
+    unseen = unseen_pairs(WIDTH, N_MAX, position)
+    slow = turnless_pairs(WIDTH, N_MAX)
+    back = np.flatnonzero(slow & ~unseen)
+    return checked(
+        back.size == 0 and bool(slow.any()),
+        f"d={WIDTH}, trained on 0..{N_MAX - 1}: at position {position}, "
+        f"{int((slow & unseen).sum())} of the {int(slow.sum())} pairs without a turn lie outside "
+        f"every trained value; back inside their trained arc: "
+        + (f"pairs {back[0]}..{back[-1]} ({back.size})" if back.size else "none"),
+    )
+
+
 claim(
     "unseen-values-beyond-training",
-    "Beyond the training length, the slow pairs take values never seen in training",
+    "Just past the training length, the slow pairs take values never seen in training",
+    Check(_every_slow_pair_unseen, true=JUST_PAST, wrong=(TWICE_THE_LENGTH,)),
     Check(_counts, true=UNSEEN_COUNTS, wrong=(EVERY_SLOW_PAIR_UNSEEN,)),
     Check(
         _unseen_at,
@@ -207,9 +229,10 @@ claim(
     ),
     statement=(
         r"\begin{gathered}d = 512,\ \text{trained on } 0 \le p < 512: \text{ 133 of 256"
-        r" pairs complete no turn } (511\,\omega_i < 2\pi); \\ \text{at } p = 1024,"
-        r" \text{ 114 pairs } v_i(p) \text{ lie farther than one step from every }"
-        r" v_i(p'),\ p' < 512\end{gathered}"
+        r" pairs complete no turn } (511\,\omega_i < 2\pi); \\ \text{at } p ="
+        rf" {JUST_PAST} \text{{ all 133 of them, at }} p = 1024 \text{{ 114 pairs, }} v_i(p)"
+        r" \text{ lie farther than one step} \\ \text{from every } v_i(p'),\ p' < 512"
+        r" \text{ (the faster slow pairs come back round)}\end{gathered}"
     ),
 )
 

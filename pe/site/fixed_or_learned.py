@@ -66,12 +66,14 @@ def unseen_sentence() -> Html:
     """How many pairs never complete a turn in training, and how many are unseen at ``2 n_max``."""
     d, n = facts.WIDTH, facts.N_MAX
     unseen = learned.unseen_pairs(d, n, 2 * n)
-    slow = int((numeric.frequencies(d) * (n - 1) < 2 * np.pi).sum())
+    slow = numeric.frequencies(d) * (n - 1) < 2 * np.pi
+    just_past = learned.unseen_pairs(d, n, n + 1)
     return Html(
         f"<p>With \\(d = {d}\\) and training positions 0 to {n - 1}, "
-        f"{slow} of the {d // 2} pairs never complete a turn in training. At position "
-        f"{2 * n}, {int(unseen.sum())} pairs lie farther from every training value than "
-        "one step of their own rotation: the model is shown combinations it never saw.</p>"
+        f"{int(slow.sum())} of the {d // 2} pairs never complete a turn in training. At "
+        f"position {n + 1}, {int((just_past & slow).sum())} of them lie farther from every "
+        f"training value than one step of their own rotation; at position {2 * n}, "
+        f"{int(unseen.sum())} pairs do: the model is shown combinations it never saw.</p>"
     )
 
 

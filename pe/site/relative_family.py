@@ -169,14 +169,32 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
             ax.axvline(x, color=palette.grid, lw=0.8, ls="--")
         label_axes(ax, "offset n − m", "bucket")
 
+    def last_from(bidirectional: bool, side: int) -> int:
+        """The smallest distance on ``side`` (-1: keys before the query) in the last bucket."""
+        distance = np.arange(2 * max_distance + 1)
+        buckets = relative.t5_bucket(
+            side * distance,
+            bidirectional=bidirectional,
+            num_buckets=num_buckets,
+            max_distance=max_distance,
+        )
+        return int(distance[np.argmax(buckets == buckets[-1])])
+
+    encoder = {last_from(True, side) for side in (-1, 1)}
+    if len(encoder) != 1:
+        raise ValueError(f"T5's encoder reaches its last buckets at distances {encoder}")
     return render(
         draw,
         alt=(
             f"Step plot of T5's bucket against the relative position from {-2 * max_distance} "
             f"to {2 * max_distance}. Near zero every offset has its own bucket; further out the "
-            f"steps widen logarithmically until the last bucket (dashed lines: plus or minus "
-            f"max_distance {max_distance}, from which on the bucket stays constant). Bidirectional bucketing gives keys after the query the upper "
-            "half of the buckets; causal bucketing sends them all to bucket 0."
+            f"steps widen logarithmically until the last bucket, reached at distance "
+            f"{encoder.pop()} on each side (bidirectional) and {last_from(False, -1)} before the "
+            f"query (causal); the dashed lines mark plus or minus max_distance {max_distance}, "
+            "where the logarithmic formula would step past the last bucket (it is capped "
+            "there). Bidirectional "
+            "bucketing gives keys after the query the upper half of the buckets; causal "
+            "bucketing sends them all to bucket 0."
         ),
         caption=(
             f"T5's bucketing with {num_buckets} buckets and max_distance {max_distance}, computed "
