@@ -305,6 +305,22 @@ def test_a_clockwise_rotation_is_also_relative() -> None:
     assert proofs.relative_property(wrong.TRANSPOSED_ROTATION.value).holds
 
 
+def test_turned_back_the_offset_is_reversed_and_named_so() -> None:
+    """The card's second statement, <R_m^T q, R_n^T kappa> = <q, R_{m-n} kappa>, is its own
+    proof with its own title (not the first one's), and a squared angle fails it with an
+    exact counter-example at integer positions."""
+    proof = proofs.relative_property(turned_back=True)
+    assert proof.holds
+    assert proof.name == "RoPE relative property, turned the other way (one pair)"
+    assert r"R_m^{\mathsf T} q, R_n^{\mathsf T} \kappa" in proof.statement
+    assert r"R_{m-n}" in proof.statement
+    squared = proofs.relative_property(wrong.SQUARED_ANGLE.value, turned_back=True)
+    assert not squared.holds
+    assert squared.counterexample is not None
+    point = dict(squared.counterexample.point)
+    assert all(point[s].is_integer for s in (proofs.M, proofs.N))
+
+
 @pytest.mark.parametrize("pairing", ["adjacent", "halves"])
 def test_relative_property_block_diagonal(pairing: str) -> None:
     assert proofs.relative_property_block_diagonal(pairing=pairing).holds

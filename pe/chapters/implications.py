@@ -770,8 +770,8 @@ def _spread(candidate: ProjectedScores) -> Evidence:
     spreads = offset_spreads(candidate)
     return checked(
         min(spreads) > 1e-3,
-        "scores after W_q, W_k, d=64, m = 0, 7, ..., 1995: spread of s(m, m+r) over m for "
-        "r = 0, 1, 10: "
+        "scores after W_q, W_k, d=64, m = 0, 7, ..., 1995: spread of s(m, m+k) over m for "
+        "k = 0, 1, 10: "
         + ", ".join(measured(v, 1e-3) for v in spreads)
         + " (> 1e-3 means not a function of the offset)",
     )

@@ -211,7 +211,7 @@ def _shaw(clip: int) -> Evidence:
     toeplitz = toeplitz_deviation(offsets) == 0
     return checked(
         used == 2 * k + 1 and far and toeplitz,
-        f"clip K={clip}, n={n}: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
+        f"clip K={clip}, N={n} positions: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
         f"every n - m >= K uses a_K: {'yes' if far else 'no'}; depends only on n - m: "
         f"{'yes' if toeplitz else 'no'}",
     )
@@ -378,8 +378,10 @@ claim(
     Check(_t5, true=relative.t5_bucket, wrong=_BUCKETINGS),
     Check(_t5_recorded, true=relative.t5_bucket, wrong=_BUCKETINGS),
     statement=(
-        r"\begin{gathered}b(r) = |r| \text{ (+ offset) for } |r| < \text{max\_exact};\quad b \text{ non-decreasing"
-        r" in } |r|; \\ b(r) = \text{last bucket for } |r| \ge \text{max\_distance};\quad"
+        r"\begin{gathered}\mathrm{bucket}(r) = |r|,\ r = n - m, \text{ for } |r| <"
+        r" \text{max\_exact} \text{ (+ } B/2 \text{ for keys after the query, bidirectional);}"
+        r" \\ \mathrm{bucket} \text{ non-decreasing in } |r|;\quad \mathrm{bucket}(r) ="
+        r" \text{last bucket for } |r| \ge \text{max\_distance};\quad"
         r" \text{directions disjoint}\end{gathered}"
     ),
 )

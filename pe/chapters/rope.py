@@ -315,34 +315,47 @@ claim(
 )
 
 
-def relative_property(candidate: Rotation = rope_rotation) -> Proof:
+def relative_property(candidate: Rotation = rope_rotation, *, turned_back: bool = False) -> Proof:
     r"""Prove :math:`\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle` for one pair.
 
     ``q = (q_0, q_1)``, ``kappa = (kappa_0, kappa_1)``, ``m``, ``n`` and
     :math:`\omega_i = \mathrm{base}^{-2i/d}` are all symbolic; :math:`R_p` is
-    ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default.
+    ``candidate(p, omega_i)``, RoPE's :math:`R(p\,\omega_i)` by default. With
+    ``turned_back``, the rotations turned the other way:
+    :math:`\langle R_m^{\mathsf T} q, R_n^{\mathsf T} \kappa\rangle = \langle q, R_{m-n}
+    \kappa\rangle`, the offset's sign reversed.
     """
     q, k = symbolic_vector("q", 2), symbolic_vector("kappa", 2)
     rm, rn = rotation_block(candidate, M, OMEGA), rotation_block(candidate, N, OMEGA)
-    rd = rotation_block(candidate, N - M, OMEGA)
+    offset, name = (M - N, "m-n") if turned_back else (N - M, "n-m")
+    rd = rotation_block(candidate, offset, OMEGA)
+    if turned_back:
+        rm, rn = rm.T, rn.T
+    turn = r"^{\mathsf T}" if turned_back else ""
+    shown = rf"\langle R_m{turn} q, R_n{turn} \kappa\rangle = \langle q, R_{{{name}}} \kappa\rangle"
     left = (rm * q).T * (rn * k)
     right = q.T * (rd * k)
     derivation = Derivation()
     derivation.note(
-        "The rotations at m, at n and at n − m",
+        f"The rotations at m, at n{' (transposed)' if turned_back else ''} and at {name}",
         f"{to_latex(rm)},\\ {to_latex(rn)},\\ {to_latex(rd)}",
     )
     derivation.note(
-        "Residual ⟨R_m q, R_n κ⟩ − ⟨q, R_{n−m} κ⟩, written out",
+        f"Residual {'⟨R_mᵀ q, R_nᵀ κ⟩ − ⟨q, R_{m−n} κ⟩' if turned_back else '⟨R_m q, R_n κ⟩ − ⟨q, R_{n−m} κ⟩'}"
+        ", written out",
         to_latex(left - right),
         left - right,
     )
     residual = derivation.angle_addition(left - right, first="Multiply out")
     statement = (
-        r"\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle, \quad "
-        rf"R_p = {to_latex(rotation_block(candidate, sp.Symbol('p'), OMEGA))}"
+        rf"{shown}, \quad R_p = {to_latex(rotation_block(candidate, sp.Symbol('p'), OMEGA))}"
     )
-    return derivation.proof("RoPE relative property (one pair)", statement, residual)
+    title = (
+        "RoPE relative property, turned the other way (one pair)"
+        if turned_back
+        else "RoPE relative property (one pair)"
+    )
+    return derivation.proof(title, statement, residual)
 
 
 #: :math:`2R(p\omega)`: the right angle, the wrong length.
@@ -353,8 +366,12 @@ claim(
     "rope-relative-property",
     "RoPE scores depend only on the offset (one pair)",
     Check(_RELATIVE, true=rope_rotation, wrong=(SCALED_ROTATION, SQUARED_ANGLE)),
-    # the reverse turn R^T is relative too (offset sign reversed): not a wrong candidate
-    Check(_RELATIVE, true=TRANSPOSED_ROTATION.value, wrong=(SQUARED_ANGLE,)),
+    # the reverse turn R^T is relative too (offset sign reversed): its own proof
+    Check(
+        by_proof(partial(relative_property, turned_back=True)),
+        true=rope_rotation,
+        wrong=(SQUARED_ANGLE,),
+    ),
     statement=(
         r"\begin{gathered}\langle R_m q, R_n \kappa\rangle = \langle q, R_{n-m} \kappa\rangle \\"
         r" R_p = \begin{pmatrix} \cos \omega_i p & -\sin \omega_i p \\"
@@ -521,7 +538,7 @@ claim(
     Check(permutation_error, true=rotary.pairing_permutation, wrong=_PERMUTATIONS),
     statement=(
         r"\begin{gathered}\mathrm{rope}_{\text{halves}}(x, m) = P\,\mathrm{rope}_{\text{adjacent}}"
-        r"(P^{\mathsf T} x, m), \\ (Py)_j = y_{\pi(j)},\quad \pi = (0, 2, \dots, d-2, 1, 3,"
+        r"(P^{\mathsf T} x, m), \\ (Py)_j = y_{\sigma(j)},\quad \sigma = (0, 2, \dots, d-2, 1, 3,"
         r" \dots, d-1)\end{gathered}"
     ),
 )
@@ -850,7 +867,7 @@ def rope_score_sequences(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
 
 def alibi_score_sequence(offsets: npt.ArrayLike) -> dict[str, Float64Array]:
     """ALiBi's bias ``-r/2`` at the offsets ``r = 0, 1, ..`` (a monotone sequence)."""
-    return {"ALiBi's bias -r/2": alibi_bias(np.size(offsets), 0.5)[-1, ::-1]}
+    return {"ALiBi's bias -k/2": alibi_bias(np.size(offsets), 0.5)[-1, ::-1]}
 
 
 #: The windows of offsets over which RoFormer's decay is a trend: [0, 10), [10, 100), [100, 1000).
@@ -870,7 +887,7 @@ def relative_rises(sequences: dict[str, Float64Array]) -> dict[str, float]:
 
 
 #: A sequence that does decay monotonically: ALiBi's bias.
-ALIBI_SEQUENCE = Candidate("ALiBi's bias -r/2", alibi_score_sequence)
+ALIBI_SEQUENCE = Candidate("ALiBi's bias -k/2", alibi_score_sequence)
 
 
 def _not_monotone(candidate: Callable[[Any], dict[str, Any]]) -> Evidence:
