@@ -207,7 +207,7 @@ report.fold(
 # it names the convention and recovers the pairs' frequencies (fitted on the sines) within
 # $10^{-6}$ relative in float64 and $10^{-3}$ in float32
 # [checked](claims.py#claim-identify-recovers-conventions). The table below adds the cosines
-# and other bases.
+# and other bases, on tables of the paper's law alone (its caption names them).
 #
 # Frequencies above $\pi$ radians per position cannot be recovered from integer positions:
 # there each shows as an alias in $[0, \pi]$. Between $\pi$ and $2\pi$ the alias is

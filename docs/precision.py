@@ -61,7 +61,8 @@ page.drift_table()
 # [checked](claims.py#claim-float32-recipe-drifts): in the row $p = 10^4$ the recipe's
 # entries err by up to {{ recipe32_at_1e4:.1e }} (the table above).
 #
-# The direct float64 evaluation drifts for the same reason, $2^{29}$ times more slowly: its
+# The direct float64 evaluation drifts for the same reason, more slowly by roughly the ratio
+# of the two formats' epsilons, $2^{29}$: its
 # largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
 # {{ direct64_at_1e6:.1e }} at $p = 10^6$ [checked](claims.py#claim-direct-float64-drifts).
 # The figure shows each method's largest error over a sample of columns, at positions up to
@@ -136,7 +137,7 @@ page.block_size()
 #   turn, one last whole turn comes off).
 #
 # The angle error left is below $2^{-80}$ turns, about $5 \times 10^{-24}$ radians, at every
-# position up to $2^{53}$ and at every width: the low word takes six additions, each below
+# position up to $2^{53}$, at the widths whose frequencies were measured above: the low word takes six additions, each below
 # $2^{-83}$ turns, and two products, each below $2^{-84}$, and the frequency's own error adds
 # less than $2^{-99}$. The check measures it at {{ angle_positions }} positions, $2^{53}$
 # among them, at widths {{ turn_width }} and {{ wide_width }}

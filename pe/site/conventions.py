@@ -246,6 +246,8 @@ def permutation_table(d_model: int = PERMUTATION_WIDTH) -> Html:
 
 def accuracy_table(n: int = ACCURACY_ROWS) -> Html:
     """identify's measured accuracy on paper-law tables, per width, base and dtype."""
+    measured = experiments.identify_accuracy(n)
+    widths = sorted({row.d for row in measured})
     rows = [
         (
             row.dtype,
@@ -256,7 +258,7 @@ def accuracy_table(n: int = ACCURACY_ROWS) -> Html:
             f"{row.flagged} of {row.d // 2}",
             f"{row.fitted_base:.7g}" if row.fitted_base else "-",
         )
-        for row in experiments.identify_accuracy(n)
+        for row in measured
     ]
     return table(
         (
@@ -269,6 +271,10 @@ def accuracy_table(n: int = ACCURACY_ROWS) -> Html:
             "fitted base",
         ),
         rows,
+        caption=(
+            f"identify on tables of the paper's law only (interleaved, sine first), {n} rows "
+            f"each, at d = {', '.join(str(d) for d in widths)}."
+        ),
     )
 
 
