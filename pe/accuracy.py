@@ -150,12 +150,12 @@ def row_separation(table: npt.ArrayLike, label: str) -> RowSeparation:
             r, c = divmod(k, squared.shape[1])
             if squared[r, c] < best:
                 best, pair = float(squared[r, c]), (a0 + r, b0 + c)
-    if duplicates:
+    if duplicates:  # the first row that repeats an earlier one, and that earlier row
         best = 0.0
-        _, first, counts = np.unique(rows, axis=0, return_index=True, return_counts=True)
-        again = np.flatnonzero(counts > 1)[0]
-        match = np.flatnonzero((rows == rows[first[again]]).all(axis=1))
-        pair = (int(match[0]), int(match[1]))
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        earlier = first[inverse.ravel()]
+        again = int(np.flatnonzero(earlier != np.arange(n))[0])
+        pair = (int(earlier[again]), again)
     return RowSeparation(label, n, d, int(duplicates), float(np.sqrt(max(best, 0.0))), pair)
 
 

@@ -255,6 +255,21 @@ def test_row_separation_finds_duplicates_of_float16_positions() -> None:
     assert clean.smallest > 0.1
 
 
+def test_row_separation_names_the_first_position_that_repeats_an_earlier_one() -> None:
+    """The pair shown is the earliest repeat by position (row 6 repeats row 4), not the
+    repeated row that sorts first by value (row 9 repeats row 0, the smallest values)."""
+    rows = np.arange(30.0).reshape(10, 3)
+    rows[6] = rows[4]
+    rows[9] = rows[0]
+    found = accuracy.row_separation(rows, "two repeats")
+    assert (found.duplicates, found.pair) == (2, (4, 6))
+    table = recipes.float32_recipe(np.arange(4096), 16, dtype=np.float16)
+    first = accuracy.row_separation(table, "float16 recipe").pair
+    # float16 holds every integer up to 2048 exactly and 2049 rounds to 2048 (ties to even)
+    assert first == (2048, 2049)
+    assert np.float16(2049) == np.float16(2048)
+
+
 @pytest.mark.parametrize(
     "candidate", [wrong.DIRECT_FLOAT64_TABLE, wrong.FLOAT64_ANGLE_ANCHORS], ids=lambda c: c.name
 )
