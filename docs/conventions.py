@@ -33,8 +33,7 @@
 # and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention
 # computes without an error on a table of another, and code can carry outright bugs. Below: the
 # conventions side by side, who uses which, how to convert, a zoo of bugs, and `pe identify`,
-# which names the convention of any table.
-# Everything is computed by `pe` while the page is built.
+# which names any table's convention, all computed by `pe` while the page is built.
 
 # %% tags=["hide_input"]
 from pe.site import conventions as page
@@ -207,7 +206,7 @@ report.fold(
 # it names the convention and recovers the pairs' frequencies (fitted on the sines) within
 # $10^{-6}$ relative in float64 and $10^{-3}$ in float32
 # [checked](claims.py#claim-identify-recovers-conventions). The table below adds the cosines
-# and other bases, on tables of the paper's law alone (its caption names them).
+# and other bases, on the paper's law alone.
 #
 # Frequencies above $\pi$ radians per position cannot be recovered from integer positions:
 # there each shows as an alias in $[0, \pi]$. Between $\pi$ and $2\pi$ the alias is

@@ -42,9 +42,8 @@ from pe.site import sinusoidal_encoding as page
 # each half. Row 0 is all zeros on the left and all ones on the right ($\sin 0$ and
 # $\cos 0$). The first pair turns by one radian from row to row; the last one, by
 # $10000^{-510/512}$, barely moves [checked](claims.py#claim-worked-example-my-name-is-rk). Below
-# it, the same table computed in your browser: point at a cell (or focus the table and use
-# the arrow keys) to read its value and its formula, and move the sliders to change $d$ and
-# the base.
+# it, the same table live in your browser: point at a cell (or use the arrow keys) to read
+# its value and formula; the sliders change $d$ and the base.
 
 # %% tags=["hide_input"]
 page.table_heatmap()
@@ -62,11 +61,8 @@ page.table_explorer()
 #
 # positions, its **wavelength**, and each pair's wavelength is the previous one times
 # $10000^{2/d}$: a geometric progression from $2\pi$ for the fastest pair up to
-# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest
-# [checked](claims.py#claim-wavelength-progression).
-#
-# That is **not** the $2\pi \cdot 10000$ of the paper's sentence
-# [checked](claims.py#claim-vaswani-wavelength-sentence).
+# $2\pi \cdot 10000^{(d-2)/d}$ for the slowest, **not** the $2\pi \cdot 10000$ of the
+# paper's sentence [checked](claims.py#claim-wavelength-progression).
 #
 # The index stops one step short of $d/2$, so the last wavelength is short of
 # $2\pi \cdot 10000$ by the factor $10000^{-2/d}$: by 3.5 % at $d = 512$ but 13 % at
