@@ -31,9 +31,9 @@
 #
 # None of these changes what the encoding can do (the rotation identity holds in each layout
 # and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention
-# computes without an error on a table of another, and code can carry outright bugs. Below: the
-# conventions side by side, who uses which, how to convert, a zoo of bugs, and `pe identify`,
-# which names any table's convention, all computed by `pe` while the page is built.
+# runs without an error on a table of another, and code can carry outright bugs. Below, all
+# computed by `pe`: the conventions side by side, who uses which, how to convert, a zoo of
+# bugs, and `pe identify`, which names any table's convention.
 
 # %% tags=["hide_input"]
 from pe.site import conventions as page
@@ -137,10 +137,9 @@ report.how_we_know("t2t-law-is-paper-law", "identify-rounder-base")
 # %% [markdown]
 # ## The bug zoo
 #
-# Seven bugs that positional-encoding code can have, each written as a small function in
-# `pe.bug_zoo`; two of them come from published texts. The first appears in a book's literal
-# translation of the formula into Python
-# ([packt-transformers](bibliography.md#packt-transformers))
+# Seven bugs that positional-encoding code can have, each a small function in `pe.bug_zoo`;
+# two come from published texts. The first is in a book's literal translation of the formula
+# into Python ([packt-transformers](bibliography.md#packt-transformers))
 # [checked](claims.py#claim-packt-doubled-exponent):
 
 # %% tags=["hide_input"]
@@ -177,10 +176,9 @@ report.how_we_know(
 # `pe identify FILE.npy` reads a table (an $(n, d)$ float array, rows at consecutive
 # positions, at least {{ identify_min_rows }} rows), and
 # `pe identify MODULE:FUNCTION --n N --d D` calls your own function as `FUNCTION(N, D)` (see
-# `pe identify --help`). It fits one sinusoid per column, pairs the columns, reads the order
-# from the direction in which each pair turns, the offset from the phases at the first row,
-# and the law from the logarithms of the frequencies; then it says, in words and with
-# `--json`, what it found. The exit status is {{ status_encoding }} for a sinusoidal
+# `pe identify --help`). It fits a sinusoid per column, pairs the columns, reads the order
+# from each pair's turning direction, the offset from the first row's phases and the law
+# from the frequencies' logarithms, and says what it found (in words, or `--json`). The exit status is {{ status_encoding }} for a sinusoidal
 # encoding, {{ status_not_encoding }} for a table that is not one and {{ status_bad_input }}
 # for bad input, as the session below shows. From Python:
 
@@ -205,7 +203,7 @@ report.fold(
 # On each convention of the table above, as {{ recovery_rows }} rows at $d$ = {{ recovery_widths }},
 # it names the convention and recovers the pairs' frequencies (fitted on the sines) within
 # $10^{-6}$ relative in float64 and $10^{-3}$ in float32
-# [checked](claims.py#claim-identify-recovers-conventions). The table below adds the cosines
+# [checked](claims.py#claim-identify-recovers-conventions); the fold below adds the cosines
 # and other bases, on the paper's law alone.
 #
 # Frequencies above $\pi$ radians per position cannot be recovered from integer positions:
