@@ -196,9 +196,9 @@ report.fold(
 # $\cos\omega p \approx 1 - (\omega p)^2/2$, and pins $\omega$ only to about
 # $\varepsilon/\theta^2$ relative, with $\theta = \omega\,(n-1)$ the largest angle of that
 # column's pair over the table's $n$ rows. `identify`
-# fits each column on its own (so that a pair whose sine and cosine disagree shows) and
-# reports each frequency with its uncertainty; for a slow cosine it says so rather than give
-# a false precision [checked](claims.py#claim-slow-cosine-pins-less).
+# fits each column on its own (so a pair whose sine and cosine disagree shows) and reports
+# each frequency with its uncertainty, saying so for a slow cosine rather than giving false
+# precision [checked](claims.py#claim-slow-cosine-pins-less).
 #
 # On each convention of the table above, as {{ recovery_rows }} rows at $d$ = {{ recovery_widths }},
 # it names the convention and recovers the pairs' frequencies (fitted on the sines) within
@@ -207,10 +207,9 @@ report.fold(
 # and other bases, on the paper's law alone.
 #
 # Frequencies above $\pi$ radians per position cannot be recovered from integer positions:
-# there each shows as an alias in $[0, \pi]$. Between $\pi$ and $2\pi$ the alias is
-# $2\pi - \omega$, and as $\sin((2\pi - \omega) p) = -\sin(\omega p)$ the pair seems to turn
-# the wrong way (so does a faster one that lies there modulo $2\pi$). `identify` says so in
-# its notes and reports the alias in $[0, \pi]$ instead of guessing
+# each shows as an alias in $[0, \pi]$. Between $\pi$ and $2\pi$ the alias is $2\pi - \omega$,
+# and as $\sin((2\pi - \omega) p) = -\sin(\omega p)$ the pair seems to turn the wrong way (as
+# does a faster one lying there modulo $2\pi$); `identify` says so and reports the alias
 # [checked](claims.py#claim-aliases-at-integer-positions). The multiplying bug shows it:
 
 # %% tags=["hide_input"]

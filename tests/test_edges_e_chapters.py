@@ -1057,8 +1057,9 @@ def test_norm_and_minimum_bounds_printed() -> None:
     for k_max in (implications.NEAR_RANGE, implications.DECAY_RANGE):
         low = int(np.argmin(_f_numpy(512, k_max)))
         text = implications._minimum(k_max)(low).text
-        (bound,) = _numbers(r"against twice the error bound (\S+) \(stated", text)
+        bound, twice = _numbers(r"against twice the error bound, 2 × (\S+) = (\S+) \(stated", text)
         assert bound == _sig(_dot_tau(512, k_max), 2)
+        assert twice == _sig(2 * _dot_tau(512, k_max), 2)
 
 
 def _gram_tau(d: int, distance: float) -> float:

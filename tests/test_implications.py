@@ -357,3 +357,15 @@ def test_the_whole_turns_card_says_what_lindemann_gives() -> None:
     assert "pi is transcendental" in text
     assert "not known transcendental" not in text
     assert "256 of 256 frequencies are algebraic" in text
+
+
+def test_a_range_without_a_negative_value_is_reported_as_never(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Offsets that stop before the first negative value (k = 3283 < 3284) give "never",
+    with the rise still confirmed, instead of failing to format a missing value."""
+    monkeypatch.setattr(proofs, "DECAY_RANGE", 3283)
+    evidence = proofs._not_monotone((43, None))
+    assert evidence.holds
+    assert "first negative at k = None (never)" in evidence.text
+    assert not proofs._not_monotone((43, 3284)).holds

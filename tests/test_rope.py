@@ -546,3 +546,12 @@ def test_read_rope_code_names_the_map_of_another_width(odd: int) -> None:
     maps[odd] = np.eye(6)
     with pytest.raises(ValueError, match=rf"maps\[{odd}\] must be a square matrix of the width"):
         rotary.read_rope_code(maps, [0, 1, 2])
+
+
+def test_the_offset_card_writes_its_position_grid_as_measured() -> None:
+    """A run from 0 is written 0..last only as far as it is consecutive: a second run after
+    a gap is listed position by position, not merged into the first."""
+    text = proofs._offsets("float64", "float64", positions=np.array([0, 1, 2, 10, 11])).text
+    assert "m in {0..2, 10, 11}," in text
+    text = proofs._offsets("float64", "float64", positions=np.array([5, 6, 7])).text
+    assert "m in {5, 6, 7}," in text

@@ -251,17 +251,19 @@ def _not_monotone(stated: tuple[int | None, int | None]) -> Evidence:
     rise = first_rise(f)
     negative = np.flatnonzero(f < 0)
     first_negative = int(negative[0]) if negative.size else None
-    confirmed = True
-    if rise is not None and first_negative is not None:
-        exact = reference_dot_by_offset(
-            DECAY_WIDTH, [rise, rise + 1, first_negative - 1, first_negative]
-        )
-        confirmed = bool(exact[1] > exact[0] and exact[2] >= 0 > exact[3])
+    confirmed = True  # each place found is confirmed with mpmath on both of its sides
+    if rise is not None:
+        before, after = reference_dot_by_offset(DECAY_WIDTH, [rise, rise + 1])
+        confirmed &= bool(after > before)
+    if first_negative is not None:
+        before, after = reference_dot_by_offset(DECAY_WIDTH, [first_negative - 1, first_negative])
+        confirmed &= bool(before >= 0 > after)
+    value = "never" if first_negative is None else f"f = {f[first_negative]:.3g}"
     return checked(
         (rise, first_negative) == stated and confirmed,
         f"d={DECAY_WIDTH}, k = 0..{DECAY_RANGE}: f falls until k = {rise} and rises at "
         f"k = {None if rise is None else rise + 1}; first negative at k = {first_negative} "
-        f"(f = {f[first_negative]:.3g}), minimum {f.min():.4g} at k = {int(np.argmin(f))}; "
+        f"({value}), minimum {f.min():.4g} at k = {int(np.argmin(f))}; "
         f"both places confirmed with mpmath: {'yes' if confirmed else 'no'} (stated: {stated})",
     )
 
@@ -279,7 +281,7 @@ def _minimum(k_max: int) -> Callable[[int], Evidence]:
             low == stated and exact[1] - exact[0] > 2 * bound,
             f"d={DECAY_WIDTH}, k = 0..{k_max}: minimum f({low}) = {f[low]:.4g}, next lowest "
             f"f({next_low}) = {f[next_low]:.4g}; mpmath's gap {exact[1] - exact[0]:.2g} "
-            f"against twice the error bound {bound:.2g} (stated: {stated})",
+            f"against twice the error bound, 2 × {bound:.2g} = {2 * bound:.2g} (stated: {stated})",
         )
 
     return check

@@ -623,8 +623,9 @@ claim(
 
 
 #: A width wider than the decimal tables (16384 pairs): its frequencies are the exact
-#: product of two short tables, and the angle check samples 130 of its pairs.
-WIDE_ANGLES = (32768, (*range(0, 16384, 127), 16383))
+#: product of two short tables, and the angle check samples 130 of its pairs, every 127th
+#: from the first to the last (16383 = 127 * 129).
+WIDE_ANGLES = (32768, tuple(range(0, 16384, 127)))
 
 #: The frequencies of d = 512, base 10000, in turns, kept to two doubles (about 106 bits)
 #: instead of three: too coarse to reduce angles near 2^53 to 2^-80 turns.

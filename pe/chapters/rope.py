@@ -213,7 +213,9 @@ def _offsets(
         )
         for p in pairings
     ]
-    run = int(np.sum(np.diff(positions) == 1)) + 1 if positions[0] == 0 else 0
+    # the run of consecutive positions from 0 (written 0..run-1), then the rest one by one
+    steps = np.flatnonzero(np.diff(positions) != 1)
+    run = (int(steps[0]) + 1 if steps.size else positions.size) if positions[0] == 0 else 0
     written = [f"0..{run - 1}"] if run else []
     written += [str(p) for p in positions[run:].tolist()]
     grid = (
