@@ -63,8 +63,8 @@ report.how_we_know("conventions-as-described", "one-indexed-law-is-wider-paper-l
 # %% [markdown]
 # ## Who uses what
 #
-# Read from the public source of each project (links to the files; nothing is loaded from
-# them) [checked](claims.py#claim-implementations-surveyed). "t2t" is tensor2tensor's law; works are listed in the
+# Read from each project's public source (linked; nothing is loaded from it)
+# [checked](claims.py#claim-implementations-surveyed); works are listed in the
 # [bibliography](bibliography.md#conventions-and-implementations).
 #
 # | implementation | layout | law | first position | odd width |
@@ -157,9 +157,9 @@ page.bug_heatmaps()
 # Using `i` where `i // 2` was meant splits each pair: the sine of pair $i$
 # turns at $b^{-4i/d}$ and its cosine at $b^{-(4i+2)/d}$, and no fixed matrix maps one row
 # to a later one, because $\sin \omega(p+k)$ needs $\cos \omega p$, which the table does not
-# contain. A mismatch inside each pair is not enough by itself: swap the cosines of
-# neighbouring pairs and every pair mismatches, yet each sine still finds its cosine in another
-# column and a (permuted) shift matrix exists [checked](claims.py#claim-column-index-bug-breaks-identity).
+# contain. A mismatch inside each pair is not enough: swap the cosines of neighbouring pairs
+# and every pair mismatches, yet each sine finds its cosine in another column and a permuted
+# shift matrix exists [checked](claims.py#claim-column-index-bug-breaks-identity).
 
 # %% tags=["hide_input"]
 report.fold("Show what each bug does, and what identify says", page.bug_table())
