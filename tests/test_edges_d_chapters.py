@@ -432,8 +432,8 @@ def test_alibi_recording_card_prints_the_worst_ratio_to_its_bound() -> None:
     assert evidence.holds
     assert f"every H = 1..{len(recording['slopes'])}, each head" in evidence.detail
     shown = float(re.findall(r"worst \|m_h / BLOOM - 1\| is ([0-9.e+-]+) of", evidence.detail)[0])
-    assert shown == pytest.approx(ratios[where], rel=0.05)
-    assert evidence.error == pytest.approx(ratios[where], rel=1e-12)
+    assert shown == pytest.approx(ratios[where], rel=0.05, abs=0)
+    assert evidence.error == pytest.approx(ratios[where], rel=1e-12, abs=0)
     assert evidence.detail.endswith(f"(at H={where})")
 
 
@@ -450,7 +450,7 @@ def test_ntk_card_states_its_tolerance_and_the_rise_of_the_factors() -> None:
         + 2 * EPS64
     )
     assert evidence.tolerance is not None
-    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12)
+    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12, abs=0)
     assert f"(tolerance {expected:.2g})" in evidence.detail
     assert evidence.detail.startswith("d=128, s=8, all 64 pairs: ")
     assert evidence.detail.endswith("factors rise from 1 to 8: yes")
@@ -697,7 +697,7 @@ def test_composition_check_covers_every_pair_of_offsets(pair: tuple[int, int] | 
     assert f"d=512, a in {_FIRSTS}, b in {_SECONDS}: " in evidence.detail
     assert evidence.tolerance is not None
     expected = 12 * EPS64 + 4 * EPS64 * (1000 + 12_345)
-    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12)
+    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12, abs=0)
 
 
 @pytest.mark.parametrize("offset", [None, -250])
@@ -713,7 +713,7 @@ def test_inverse_check_covers_every_offset(offset: int | None) -> None:
     assert f"d=512, k in {_SECONDS}: " in evidence.detail
     assert evidence.tolerance is not None
     expected = 12 * EPS64 + 4 * EPS64 * (2 * 12_345) + 16 * EPS64
-    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12)
+    assert evidence.tolerance.value == pytest.approx(expected, rel=1e-12, abs=0)
 
 
 @pytest.mark.parametrize("offset", [0, 1, -1])
@@ -724,7 +724,7 @@ def test_identity_error_holds_only_at_offset_zero(offset: int) -> None:
     assert evidence.holds is (offset == 0), evidence.detail
     assert evidence.detail.startswith(f"T_{offset} = I, d=512, k = {offset}: ")
     assert evidence.tolerance is not None
-    assert evidence.tolerance.value == pytest.approx(12 * EPS64, rel=1e-12)
+    assert evidence.tolerance.value == pytest.approx(12 * EPS64, rel=1e-12, abs=0)
 
 
 def _span(indices: list[int]) -> str:

@@ -315,19 +315,21 @@ def test_the_dot_product_evidence_names_the_frequency_law_it_measured(power: int
     assert found.group(1) == law
 
 
-@pytest.mark.parametrize("wrong_place", [1, 3])
+@pytest.mark.parametrize("contradicted_place", ["rise", "first negative"])
 def test_the_decay_check_fails_when_mpmath_disagrees_at_either_place(
-    monkeypatch: pytest.MonkeyPatch, wrong_place: int
+    monkeypatch: pytest.MonkeyPatch, contradicted_place: str
 ) -> None:
     """Both places float64 finds, the first rise and the first negative value, must be
     confirmed by mpmath: a reference that contradicts either one alone fails the check."""
     true = measured._not_monotone((43, 3284))
     assert true.holds, true.detail
     exact = geometry.reference_dot_by_offset
+    asked = {"rise": [43, 44], "first negative": [3283, 3284]}[contradicted_place]
 
     def contradicted(d: int, offsets: Any) -> Any:
         values = np.array(exact(d, offsets))
-        values[wrong_place] = -values[3] if wrong_place == 3 else values[0] - 1.0
+        if list(offsets) == asked:  # the later value: lower than f(43), or not negative
+            values[1] = values[0] - 1.0 if contradicted_place == "rise" else -values[1]
         return values
 
     monkeypatch.setattr(measured, "reference_dot_by_offset", contradicted)
