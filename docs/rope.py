@@ -156,8 +156,8 @@ report.how_we_know(
 # position-position part becomes $PE(m)^{\mathsf T} A\, PE(n)$ with
 # $A = W_q^{\mathsf T} W_k$: for a generic $A$, no longer a function of $n - m$. With small
 # integer matrices SymPy finds an exact counter-example: at the positions $m = n = 1$,
-# offset 0 like $m = n = 0$, with $\omega = \pi/4$, the difference is exactly
-# $\tfrac12(A_{00} - A_{11} + A_{01} + A_{10})$, not zero for these matrices
+# offset 0 like $m = n = 0$, in pair 0 ($\omega_0 = 1$), the difference is exactly
+# $(A_{00} - A_{11})\sin^2 1 + (A_{01} + A_{10})\sin 1\cos 1$, not zero for these matrices
 # [checked](claims.py#claim-projected-score-not-relative).
 #
 # RoPE applies the rotation *after* the projections, to $q = W_q x$ and $\kappa = W_k y$, and

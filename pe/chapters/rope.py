@@ -54,6 +54,7 @@ from pe.rotary import Conversion, RopeCode, pairing_permutation, permute_both, r
 from pe.symbolic import (
     OMEGA,
     Derivation,
+    I,
     Proof,
     exact_frequencies,
     exact_width,
@@ -129,16 +130,15 @@ def additive_counterexample(
     symbolic ``m``, ``n``, ω and the given rational projections. (The content-position terms
     :math:`x^{\mathsf T} A\,PE(n)` depend on the absolute ``n`` even for :math:`A = I`.)
     The reduction of :math:`s(m, n) - s(0, n - m)` leaves a residual; evaluated exactly at
-    the integer positions :math:`m = n = 1` (offset 0, like :math:`m = n = 0`) and the
-    frequency :math:`\omega = \pi/4` (inside the domain :math:`0 < \omega \le 1`, where
-    :math:`\sin\omega = \cos\omega = \sqrt2/2`) it equals the rational
-    :math:`\tfrac12 (A_{00} - A_{11} + A_{01} + A_{10})`.
+    the integer positions :math:`m = n = 1` (offset 0, like :math:`m = n = 0`) and pair 0's
+    frequency :math:`\omega_0 = 1` (``i = 0``) it equals
+    :math:`(A_{00} - A_{11})\sin^2 1 + (A_{01} + A_{10})\sin 1\cos 1`.
 
     Returns
     -------
     tuple
         The :class:`Proof` (``holds`` is False when the term is not relative) and the exact
-        value of the residual at :math:`m = n = 1`, :math:`\omega = \pi/4`: a
+        value of the residual at :math:`m = n = 1`, :math:`\omega_0 = 1`: a
         counter-example when not 0. With :math:`W_q = W_k = I` the proof holds
         (:math:`PE(m) \cdot PE(n) = \cos\omega(n-m)`).
     """
@@ -162,10 +162,10 @@ def additive_counterexample(
         r"\end{gathered}",
     )
     residual = derivation.angle_addition(score(M, N) - score(0, N - M), first="Multiply out")
-    value = sp.expand(residual[0].subs({M: 1, N: 1, OMEGA: sp.pi / 4}))
+    value = sp.expand(residual[0].subs({M: 1, N: 1, I: 0}))  # pair 0: omega_0 = 1
     derivation.note(
-        "At m = n = 1 (offset 0) and ω = π/4 the residual is exactly",
-        rf"s(1, 1) - s(0, 0) \big|_{{\omega = \pi/4}} = {to_latex(value)}",
+        "At m = n = 1 (offset 0), pair 0 (ω₀ = 1), the residual is exactly",
+        rf"s(1, 1) - s(0, 0) \big|_{{\omega_0 = 1}} = {to_latex(value)}",
         value,
     )
     statement = (
