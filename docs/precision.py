@@ -19,9 +19,9 @@
 # measures how wrong the usual ways of computing the table are, explains why, shows how `pe`
 # computes it with an error that does not grow with the position, and how fast (using the
 # [rotation identity](rotation-identity.py) itself as the algorithm), and what rounding does
-# to the identity. The errors are measured while the page is built, against exact values
-# computed by mpmath with at least {{ reference_digits }} significant digits; the timings and
-# the errors of the speed section come from the last saved benchmark run.
+# to the identity. Errors are measured at build against mpmath (at least
+# {{ reference_digits }} digits); the speed section's timings and errors come from the last
+# saved benchmark run.
 
 # %% tags=["hide_input"]
 from pe.site import precision as page
@@ -61,9 +61,9 @@ page.drift_table()
 # [checked](claims.py#claim-float32-recipe-drifts): in the row $p = 10^4$ the recipe's
 # entries err by up to {{ recipe32_at_1e4:.1e }} (the table above).
 #
-# The direct float64 evaluation drifts for the same reason, more slowly by roughly the ratio
-# of the two formats' epsilons, $2^{29}$: its
-# largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
+# The direct float64 evaluation drifts for the same reason, more slowly by roughly the
+# epsilons' ratio $2^{29}$ ({{ drift_ratio_low:.2f }} to {{ drift_ratio_high:.2f }} times it
+# over 32 rows from each of the table's positions): its largest error over a row is {{ direct64_at_1e3:.1e }} at $p = 10^3$ and
 # {{ direct64_at_1e6:.1e }} at $p = 10^6$ [checked](claims.py#claim-direct-float64-drifts).
 # The figure shows each method's largest error over a sample of columns, at positions up to
 # about a million: the float32 recipe grows linearly, the float16 recipe until its errors
@@ -144,8 +144,8 @@ page.block_size()
 # [checked](claims.py#claim-anchor-angle-accurate).
 #
 # So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, plus one
-# rounding. How good those are is not a documented guarantee: NumPy picks its kernels for
-# each processor. The error model *assumes* {{ sine_ulps }} units in the last place, and the
+# rounding. How good those are is not a documented guarantee, and may differ between
+# processors. The error model *assumes* {{ sine_ulps }} units in the last place, and the
 # build measures it against mpmath on the machine it runs on
 # [checked](claims.py#claim-library-sine-accurate); the test suite (`tests/test_machines.py`)
 # repeats every claim under each NumPy kernel that machine can run. The bounds below are

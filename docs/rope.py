@@ -64,8 +64,8 @@ page.rotated_example()
 # float64's tolerance ([in floating point](#in-floating-point) below)
 # [checked](claims.py#claim-rope-offset-only-float64).
 #
-# Each file says in its comments in which precision it forms its angles, and the tests named
-# in its tab run it.
+# The PyTorch and JAX files say in their comments in which precision they form their angles,
+# and the tests named in their tabs run them.
 #
 # The NumPy one is checked to agree with `pe.rope` within their rounding bounds while this
 # page is built [checked](claims.py#claim-from-scratch-rope).
@@ -186,7 +186,7 @@ report.how_we_know(
 #
 # With angles in float64 the score depends on the offset alone, within that tolerance, at
 # every position the check samples ({{ checked_positions }} positions from 0 to
-# {{ last_position }}, offsets from {{ first_offset }} to {{ last_offset }}). The same tolerance fails when the angles are formed in float32 or
+# {{ last_position }}, at the offsets {{ offsets }}). The same tolerance fails when the angles are formed in float32 or
 # float16, as code does that computes `positions * inv_freq` in the model's dtype
 # [checked](claims.py#claim-rope-offset-only-float64).
 #

@@ -431,7 +431,7 @@ def test_alibi_recording_card_prints_the_worst_ratio_to_its_bound() -> None:
     evidence = relative_family._alibi_recorded(relative.alibi_slopes)
     assert evidence.holds
     assert f"every H = 1..{len(recording['slopes'])}, each head" in evidence.detail
-    shown = float(re.findall(r"worst \|m_h / BLOOM - 1\| is ([0-9.e+-]+) of", evidence.detail)[0])
+    shown = float(re.findall(r"worst \|mu_h / BLOOM - 1\| is ([0-9.e+-]+) of", evidence.detail)[0])
     assert shown == pytest.approx(ratios[where], rel=0.05, abs=0)
     assert evidence.error == pytest.approx(ratios[where], rel=1e-12, abs=0)
     assert evidence.detail.endswith(f"(at H={where})")

@@ -459,7 +459,7 @@ def test_the_interpolation_card_names_the_last_position_it_reaches() -> None:
 
 
 def test_the_alibi_oracle_reports_its_worst_error_against_the_bound() -> None:
-    """The ALiBi oracle's figure is the worst |m_h / BLOOM - 1| divided by the float32
+    """The ALiBi oracle's figure is the worst |mu_h / BLOOM - 1| divided by the float32
     bound 2H u32 + 4 eps32 (+ 2 eps64), recomputed here; a slope off by 1e-5 at H = 40 is
     several times that bound and fails (run here, not only with the real-code tests)."""
     recording = measured.alibi_recorded()["slopes"]

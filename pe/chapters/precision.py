@@ -492,11 +492,17 @@ ROUGHLY = 2.0
 PE_FLOAT64 = Candidate("pe float64 (no drift)", numeric.sinusoidal)
 
 
-def _drift_ratio(table: Table) -> Evidence:
-    """The float32 recipe's largest errors over ``table``'s, at each start, in units of 2^29."""
+def drift_ratios(table: Table = numeric.sinusoidal_direct) -> list[float]:
+    """The float32 recipe's largest error over 32 rows from each of p = 10^3 .. 10^6 (d = 64),
+    over ``table``'s there, in units of :math:`2^{29} = \varepsilon_{32}/\varepsilon_{64}`."""
     ours = [float(errors.max()) for errors in _drift_errors(table)]
     recipe = [float(errors.max()) for errors in _drift_errors(recipes.float32_recipe)]
-    ratios = [r / o / 2.0**29 if o > 0 else np.inf for r, o in zip(recipe, ours, strict=True)]
+    return [r / o / 2.0**29 if o > 0 else np.inf for r, o in zip(recipe, ours, strict=True)]
+
+
+def _drift_ratio(table: Table) -> Evidence:
+    """The float32 recipe's largest errors over ``table``'s, at each start, in units of 2^29."""
+    ratios = drift_ratios(table)
     return checked(
         all(1 / ROUGHLY <= x <= ROUGHLY for x in ratios),
         "d=64, 32 rows from each of p = 10^3..10^6: the float32 recipe's largest error over "

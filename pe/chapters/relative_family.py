@@ -212,7 +212,7 @@ def _shaw(clip: int) -> Evidence:
     return checked(
         used == 2 * k + 1 and far and toeplitz,
         f"clip K={clip}, N={n} positions: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
-        f"every n - m >= K uses a_K: {'yes' if far else 'no'}; depends only on n - m: "
+        f"every n - m >= K uses the vector of offset K: {'yes' if far else 'no'}; depends only on n - m: "
         f"{'yes' if toeplitz else 'no'}",
     )
 
@@ -222,7 +222,7 @@ claim(
     "Shaw et al. use $2K + 1$ relative vectors, the same beyond distance $K$",
     Check(_shaw, true=3, wrong=(NO_CLIPPING,)),
     statement=(
-        r"a_{mn} = w_{\mathrm{clip}(n - m, -K, K)},\quad 2K + 1 \text{ distinct vectors per table}"
+        r"a_{mn} = a^K_{\mathrm{clip}(n - m, K)},\quad 2K + 1 \text{ distinct vectors per table}"
     ),
 )
 
@@ -378,15 +378,16 @@ claim(
     Check(_t5, true=relative.t5_bucket, wrong=_BUCKETINGS),
     Check(_t5_recorded, true=relative.t5_bucket, wrong=_BUCKETINGS),
     statement=(
-        r"\begin{gathered}\mathrm{bucket}(r) = |r|,\ r = n - m, \text{ for } |r| <"
-        r" \text{max\_exact} \text{ (+ } B/2 \text{ for keys after the query, bidirectional);}"
-        r" \\ \mathrm{bucket} \text{ non-decreasing in } |r|;\quad \mathrm{bucket}(r) ="
-        r" \text{last bucket for } |r| \ge \text{max\_distance};\quad"
-        r" \text{directions disjoint}\end{gathered}"
+        r"\begin{gathered}\text{on each side of the query, } r = n - m \le 0 \text{ and"
+        r" (bidirectional) } r > 0: \\ \mathrm{bucket}(r) = |r| \text{ (+ } B/2 \text{ for"
+        r" } r > 0\text{) for } |r| < \text{max\_exact};\quad \mathrm{bucket}"
+        r" \text{ non-decreasing in } |r|; \\ \mathrm{bucket}(r) = \text{the side's last bucket"
+        r" for } |r| \ge \text{max\_distance};\quad \text{the two sides' buckets disjoint}"
+        r"\end{gathered}"
     ),
 )
 
-#: ALiBi slopes ``H -> m_h`` halving per head.
+#: ALiBi slopes ``H -> mu_h`` halving per head.
 HALVING_SLOPES = Candidate("2^(-h)", lambda h: 2.0 ** -np.arange(1, h + 1, dtype=np.float64))
 #: ALiBi slopes read as :math:`2^{-8h/H}` for every head count (the page's old statement;
 #: the paper's rule only for ``H`` a power of two).
@@ -481,7 +482,7 @@ def _alibi_recorded(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidenc
     return checked(
         True,
         f"against transformers' BLOOM build_alibi_tensor ({versions}), every H = 1.."
-        f"{len(recording['slopes'])}, each head: worst |m_h / BLOOM - 1| is {worst:.2g} of "
+        f"{len(recording['slopes'])}, each head: worst |mu_h / BLOOM - 1| is {worst:.2g} of "
         f"the float32 bound 2H u32 + {_POW_ULPS} eps32 (at H={where})",
         error=worst,
         tolerance=Tolerance(1.0, r"2H u_{32} + 4\varepsilon_{32} \text{ (relative, per } H)"),

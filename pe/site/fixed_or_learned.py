@@ -100,8 +100,9 @@ def unseen_pairs_by_position(d_model: int = 512, n_train: int = 512) -> Html:
             f"{beyond[beyond > 0].min()} and {beyond.max()} once it has risen."
         ),
         caption=(
-            f"d = {d_model}, trained on positions 0 .. {n_train - 1}: beyond the training "
-            "length, the slow pairs move into angles the model never saw."
+            f"d = {d_model}, trained on positions 0 .. {n_train - 1}: just past the training "
+            "length, the slow pairs move into angles the model never saw; farther out some "
+            "come back round."
         ),
     )
 

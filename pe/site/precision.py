@@ -353,6 +353,8 @@ VALUES: dict[str, Callable[[], object]] = {
     "drift_width": lambda: DRIFT_WIDTH,
     "recipe32_at_1e4": lambda: _drift_at("float32 recipe", 10**4),
     "direct64_at_1e3": lambda: _drift_at("direct float64", 10**3),
+    "drift_ratio_low": lambda: min(chapter.drift_ratios()),
+    "drift_ratio_high": lambda: max(chapter.drift_ratios()),
     "direct64_at_1e6": lambda: _drift_at("direct float64", 10**6),
     "turn_bits": lambda: accuracy.turn_bits(TURN_WIDTH),
     "wide_turn_bits": lambda: accuracy.turn_bits(chapter.WIDE_ANGLES[0]),

@@ -276,8 +276,7 @@ VALUES: dict[str, Callable[[], object]] = {
     "trend_last": lambda: int(chapter.TREND_OFFSETS[-1]),
     "checked_positions": lambda: chapter.POSITIONS.size,
     "last_position": lambda: f"{int(chapter.POSITIONS.max()):,}",
-    "first_offset": lambda: int(chapter.OFFSETS.min()),
-    "last_offset": lambda: int(chapter.OFFSETS.max()),
+    "offsets": lambda: _listed(sorted(int(k) for k in chapter.OFFSETS)),
 }
 
 
