@@ -71,8 +71,8 @@ report.proof_of("rotation-identity", summary="How the machine checked it: the")
 #
 # Stack the pairs, $PE(p) = \bigl(v_0(p), v_1(p), \dots, v_{d/2-1}(p)\bigr)$, and move each by
 # its own block $B_i = B(\omega_i k)$. The matrix that does it is block-diagonal, one
-# $2 \times 2$ rotation per frequency and zeros elsewhere
-# [checked](claims.py#claim-rotation-identity-block-diagonal):
+# $2 \times 2$ rotation per frequency and zeros elsewhere, at every width, since block by
+# block it is the one-pair identity [checked](claims.py#claim-rotation-identity-block-diagonal):
 #
 # $$\underbrace{\begin{pmatrix} v_0(p+k) \\ v_1(p+k) \\ \vdots \\ v_{d/2-1}(p+k) \end{pmatrix}}_{PE(p+k)}
 # = \underbrace{\begin{pmatrix} B_0 & & & \\ & B_1 & & \\ & & \ddots & \\

@@ -19,9 +19,10 @@
 # sequence [checked](claims.py#claim-dog-bites-man-same-outputs). It proves this exactly for a small sequence, checks it numerically for a
 # realistic one, runs the two sentences through a toy attention head, and shows that adding
 # the sinusoidal positional encoding of [Vaswani et al. (2017)](bibliography.md#vaswani2017)
-# breaks the symmetry. A recurrent network, which reads the words one by one, needs no such
-# help.
-# The last section counts what attention pays for ignoring the order, and what it buys.
+# breaks the symmetry.
+#
+# A recurrent network reads the words one by one, and its state can depend on their order
+# [checked](claims.py#claim-rnn-reads-order). The last section counts what attention pays for ignoring the order, and what it buys.
 #
 # Everything on this page is computed by the package `pe` while the page is built.
 

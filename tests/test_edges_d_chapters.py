@@ -162,7 +162,7 @@ def test_path_lengths_accepts_the_edges_of_its_sizes(n: int, d: int) -> None:
     """Fault caught: path_lengths' guards (2 <= n <= 6, d <= 2) tightened by one."""
     proof = why_order.path_lengths(n=n, d_model=d)
     assert proof.holds
-    assert proof.name == f"path lengths, n = {n}"
+    assert proof.name == f"attention path lengths, n = {n}"
 
 
 @pytest.mark.parametrize(("n", "d"), [(1, 1), (7, 1), (2, 3)])

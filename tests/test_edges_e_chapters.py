@@ -488,7 +488,7 @@ def test_recipe_within_typo_and_its_edge() -> None:
 
 
 def test_exponents_apart_shows_the_unreduced_residual() -> None:
-    """The column-index proof first shows (4i - (4j + 2)) mod 4 - 2 in i and j, and only its
+    """The column-index proof first shows (4i - (4i' + 2)) mod 4 - 2 in i and i', and only its
     next step reduces it to 0.
 
     Fault caught: the residual reduced before it is shown (a proof with nothing to read)."""
@@ -497,7 +497,7 @@ def test_exponents_apart_shows_the_unreduced_residual() -> None:
     first, last = proof.steps[0], proof.steps[-1]
     assert first.expr is not None
     assert last.expr is not None
-    assert {s.name for s in first.expr.free_symbols} == {"i", "j"}
+    assert {s.name for s in first.expr.free_symbols} == {"i", "i'"}
     assert r"\bmod 4" in first.latex
     assert last.expr.is_zero_matrix
     assert not conventions_chapter.sine_cosine_exponents_apart(0).holds

@@ -601,10 +601,10 @@ def _no_shift_matrix(make: Callable[[int, int], Any]) -> Evidence:
 def sine_cosine_exponents_apart(cosine_shift: int = 2) -> Proof:
     r"""Prove that with the column index in the exponent no sine turns at a cosine's frequency.
 
-    The bug fills column :math:`2j` with :math:`\sin(p\,b^{-4j/d})` and column :math:`2j+1`
-    with :math:`\cos(p\,b^{-(4j+c)/d})`, :math:`c = 2`. A sine and a cosine share a
-    frequency only if :math:`4i = 4j + c`; for :math:`c = 2` the difference is 2 modulo 4
-    for all integers :math:`i, j`, so never 0, at every width :math:`d` and base
+    The bug fills column :math:`2i` with :math:`\sin(p\,b^{-4i/d})` and column :math:`2i+1`
+    with :math:`\cos(p\,b^{-(4i+c)/d})`, :math:`c = 2`. The sine of pair :math:`i` and the
+    cosine of pair :math:`i'` share a frequency only if :math:`4i = 4i' + c`; for :math:`c = 2`
+    the difference is 2 modulo 4 for all integers :math:`i, i'`, so never 0, at every width :math:`d` and base
     :math:`b > 1`. ``cosine_shift`` is the candidate :math:`c` (0 is the paper's pairing,
     where every sine has its cosine).
 
@@ -613,13 +613,13 @@ def sine_cosine_exponents_apart(cosine_shift: int = 2) -> Proof:
     >>> sine_cosine_exponents_apart().holds, sine_cosine_exponents_apart(0).holds
     (True, False)
     """
-    i, j = sp.symbols("i j", integer=True)
-    difference = sp.Mod(4 * i - (4 * j + cosine_shift), 4, evaluate=False)
+    i, other = sp.symbols("i i'", integer=True)  # two pair indices
+    difference = sp.Mod(4 * i - (4 * other + cosine_shift), 4, evaluate=False)
     return _reduced(
         "sine and cosine exponents never meet",
-        r"4i - (4j + 2) \equiv 2 \pmod 4 \quad \forall i, j \in \mathbb{Z}",
+        r"4i - (4i' + 2) \equiv 2 \pmod 4 \quad \forall i, i' \in \mathbb{Z}",
         ("Residual: the exponents' difference (times d) modulo 4, minus 2", difference - 2),
-        ("Reduce modulo 4 (4i and 4j vanish)", lambda residual: residual.doit()),
+        ("Reduce modulo 4 (4i and 4i' vanish)", lambda residual: residual.doit()),
     )
 
 
@@ -628,7 +628,7 @@ COSINE_AT_SINE_EXPONENT = Candidate("the cosine at its sine's exponent", 0)
 
 claim(
     "column-index-bug-breaks-identity",
-    r"With $i$ for $\lfloor i/2 \rfloor$, no matrix shifts the encoding",
+    r"With the column index where the pair index was meant, no matrix shifts the encoding",
     Check(by_proof(sine_cosine_exponents_apart), true=2, wrong=(COSINE_AT_SINE_EXPONENT,)),
     Check(
         _no_shift_matrix,
@@ -637,7 +637,8 @@ claim(
     ),
     statement=(
         r"\begin{gathered}\text{column-index bug, every } d\text{: sine exponents } 4i/d,"
-        r" \text{ cosine exponents } (4j+2)/d,\ 4i - (4j+2) \equiv 2 \pmod 4; \\"
+        r" \text{ cosine exponents } (4i'+2)/d \text{ (pairs } i, i'\text{)},\ 4i - (4i'+2)"
+        r" \equiv 2 \pmod 4; \\"
         r" \text{no sine frequency is a cosine frequency} \implies \nexists M:\ M\,x(p)"
         r" = x(p+k) \ \forall p \\ \text{(fitted at } d = 16\text{); a mismatch within"
         r" pairs alone is not enough (the cosines may sit in other pairs)}\end{gathered}"

@@ -310,10 +310,14 @@ claim(
     "The identity for the whole vector",
     _proved(lambda block: block_diagonal_identity(8, block=block), TRANSPOSED_BLOCK),
     _proved(lambda block: block_diagonal_identity(64, block=block), TRANSPOSED_BLOCK),
+    # every width: T_k acts block by block, and each block is the one-pair identity
+    _proved(rotation_identity, TRANSPOSED_BLOCK),
     statement=(
         r"\begin{gathered}T_k\,PE(p) = PE(p+k),\quad T_k = \operatorname{diag}\bigl("
         r"B(k\omega_0), \dots, B(k\omega_{d/2-1})\bigr) \\"
-        r" \text{exactly, for } d = 8 \text{ and } d = 64\end{gathered}"
+        r" \text{at every width: block } i \text{ is the one-pair identity, } i, d, \text{base"
+        r" symbolic;} \\ \text{written out whole, exactly, for } d = 8 \text{ and } d = 64"
+        r"\end{gathered}"
     ),
 )
 

@@ -556,8 +556,10 @@ def path_lengths(
         length,
         lambda i, j: 0 if measured[i, j] == expected[i, j] else measured[i, j] - expected[i, j],
     )
-    statement = rf"\text{{steps}}(x_j \to y_i) = {sp.latex(expected)}"
-    return derivation.proof(f"path lengths, n = {length}", statement, residual)
+    # an Elman network's outputs are its states h_i, attention's (causal or not) its rows y_i
+    kind, output = ("Elman", "h") if layer is symbolic_elman_layer else ("attention", "y")
+    statement = rf"\text{{steps}}(x_j \to {output}_i) = {sp.latex(expected)}"
+    return derivation.proof(f"{kind} path lengths, n = {length}", statement, residual)
 
 
 #: Attention with a causal mask: a token's output does not see the tokens after it.

@@ -152,7 +152,8 @@ def single_pair_note(span: int = experiments.UNIQUE_SPAN) -> Html:
         f"{k_near} radians are {k_near / (2 * np.pi):.7f} turns, and the pair at position "
         f"\\(p + {k_near}\\) is only {single.min():.2g} away from the pair at \\(p\\). The "
         "other pairs turn at other rates and keep the full vectors apart: with \\(d = 512\\) "
-        f"no two rows of the first {span} positions come closer than neighbours do.</p>"
+        f"no two rows of the first {span} positions come closer than neighbours do "
+        f"{report.mark('encoding-rows-distinct')}.</p>"
     )
 
 
