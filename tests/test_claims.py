@@ -563,7 +563,11 @@ def test_a_page_reads_the_proofs_the_registry_ran() -> None:
     from pe.chapters import rotation_identity
 
     shown = claims.proofs("rotation-identity-block-diagonal")
-    assert [p.name for p in shown] == ["rotation identity, d = 8", "rotation identity, d = 64"]
+    assert [p.name for p in shown] == [
+        "rotation identity, d = 8",
+        "rotation identity, d = 64",
+        "rotation identity (one pair)",
+    ]
     assert shown[0] is claims.proofs("rotation-identity-block-diagonal")[0]
     assert shown[0].statement == rotation_identity.block_diagonal_identity(8).statement
     assert claims.proofs("vaswani-layer-comparison") == ()

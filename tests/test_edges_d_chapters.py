@@ -1300,7 +1300,7 @@ def test_embedding_checks_draw_the_stated_embeddings() -> None:
     assert orthogonal.detail.startswith("d=512, 1000 random rows x 200 positions: cosine mean ")
     subspace = sinusoidal_encoding._subspace(random_rows)
     assert subspace.holds, subspace.detail
-    assert "; random rows put " in subspace.detail
+    assert "; 1000 random rows put " in subspace.detail
     assert drawn == [(1000, 512, 7), (1000, 512, 11)]
 
 
