@@ -122,7 +122,7 @@ page.block_size()
 #
 # * computes $f_i$ once per $(d, \text{base})$ in extended decimal arithmetic (for widths over
 #   {{ decimal_width }}, as the product of two short such tables) and keeps it as an unevaluated
-#   sum of three doubles, within $2^{-150}$ of the exact frequency as measured at every pair
+#   sum of three doubles, within $2^{-150}$ relative of the exact frequency as measured at every pair
 #   of two widths (the worst pair against mpmath: {{ turn_bits:.0f }} bits at width
 #   {{ turn_width }}, {{ wide_turn_bits:.0f }} at {{ wide_width }})
 #   [checked](claims.py#claim-frequency-turns-accurate);
@@ -144,8 +144,7 @@ page.block_size()
 # [checked](claims.py#claim-anchor-angle-accurate).
 #
 # So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, plus one
-# rounding. How good those are is not a documented guarantee, and may differ between
-# processors. The error model *assumes* {{ sine_ulps }} units in the last place, and the
+# rounding. How good those are is not a documented guarantee. The error model *assumes* {{ sine_ulps }} units in the last place, and the
 # build measures it against mpmath on the machine it runs on
 # [checked](claims.py#claim-library-sine-accurate); the test suite (`tests/test_machines.py`)
 # repeats every claim under each NumPy kernel that machine can run. The bounds below are

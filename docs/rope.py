@@ -22,7 +22,8 @@
 # on the two positions only through their offset, for any weights
 # [checked](claims.py#claim-rope-relative-after-any-projection).
 #
-# GPT-J, GPT-NeoX and Llama, among other models, use this scheme
+# Llama turns every pair this way; GPT-J and GPT-NeoX, in their Hugging Face default
+# configurations, a quarter of each head
 # [checked](claims.py#claim-rope-pairings-in-public-code).
 #
 # On this page $q$ is a query vector and $\kappa$ a key vector (not $k$, which stays the

@@ -154,9 +154,8 @@ report.how_we_know(
 #
 # A PyTorch module that adds the encoding to a batch of embeddings, the same table in ten
 # lines of plain NumPy, and in JAX. Each forms the angles $\omega_i p$ in float64 and rounds
-# only the table: an angle formed in float32 drifts linearly with the position, one formed
-# in float64 too, but far more slowly ([precision](precision.py))
-# [checked](claims.py#claim-direct-float64-drifts).
+# only the table: an angle formed in float32 drifts linearly with the position
+# ([precision](precision.py)) [checked](claims.py#claim-float32-recipe-drifts).
 #
 # The NumPy one is checked against `pe` while this page is built
 # [checked](claims.py#claim-from-scratch-table); the others by the tests named in their tabs.

@@ -714,7 +714,7 @@ def _frequency_bits(d_model: int) -> Callable[[tuple[npt.NDArray[np.float64], ..
 
 claim(
     "frequency-turns-accurate",
-    "The frequencies in turns, kept in three doubles, within $2^{-150}$ at every width",
+    "The frequencies in turns, kept in three doubles, within $2^{-150}$ relative at the widths measured",
     Check(
         _frequency_bits(512),
         true=_extended_precision.frequency_turns(512, 10000.0),

@@ -382,8 +382,9 @@ claim(
         r" (bidirectional) } r > 0: \\ \mathrm{bucket}(r) = |r| \text{ (+ } B/2 \text{ for"
         r" } r > 0\text{) for } |r| < \text{max\_exact};\quad \mathrm{bucket}"
         r" \text{ non-decreasing in } |r|; \\ \mathrm{bucket}(r) = \text{the side's last bucket"
-        r" for } |r| \ge \text{max\_distance};\quad \text{the two sides' buckets disjoint}"
-        r"\end{gathered}"
+        r" for } |r| \ge \text{max\_distance};\quad \text{the two sides' buckets disjoint} \\"
+        r" \text{(max\_exact: half a side's buckets; checked at } (B, \text{max\_distance}) ="
+        r" (32, 128), (16, 64) \text{, and T5's recorded buckets)}\end{gathered}"
     ),
 )
 
