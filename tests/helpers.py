@@ -10,7 +10,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from pe import claims
+import numpy as np
+import numpy.typing as npt
+
+from pe import _rope_probe, claims
 from pe._tolerance import Tolerance
 from pe.claims import Candidate
 
@@ -76,3 +79,23 @@ def pickle_int(value: int) -> bytes:
 def pickle_ints(values: tuple[int, ...]) -> bytes:
     """The pickle opcodes of a tuple of integers (MARK ... TUPLE)."""
     return b"(" + b"".join(pickle_int(v) for v in values) + b"t"
+
+
+def quarter_turns(scale: float, d: int = 8, *, gain: float = 1.0) -> _rope_probe.RopeFunction:
+    """A rotation of adjacent pairs by p quarter turns, computed exactly (cos and sin of
+    multiples of pi/2 are 0 and +-1); every pair scaled by ``gain`` and pair 0 also by
+    ``scale``."""
+
+    def fn(x: npt.NDArray[np.float64], p: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        k = np.asarray(p) % 4
+        c = np.array([1.0, 0.0, -1.0, 0.0])[k][:, None]
+        s = np.array([0.0, 1.0, 0.0, -1.0])[k][:, None]
+        a, b = x[:, 0::2], x[:, 1::2]
+        out = np.empty_like(x)
+        out[:, 0::2], out[:, 1::2] = a * c - b * s, a * s + b * c
+        if gain != 1.0:
+            out *= gain
+        out[:, :2] *= scale
+        return out
+
+    return fn

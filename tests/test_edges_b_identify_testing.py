@@ -42,7 +42,7 @@ from pe.identify import (
 from pe.identify import _inputs as identify_inputs
 from pe.identify._files import list_tensors
 
-from .helpers import pickle_int, pickle_ints
+from .helpers import pickle_int, pickle_ints, quarter_turns
 
 
 def paper_table(n: int, d: int, offset: int = 0) -> npt.NDArray[np.float64]:
@@ -849,23 +849,6 @@ def test_the_smallest_table_is_16_rows_of_2_columns(shape: tuple[int, ...], mess
 # --- what the RoPE probe reads from a function -----------------------------------------
 
 EPS64 = 2.0**-52
-
-
-def quarter_turns(scale: float, d: int = 8) -> _rope_probe.RopeFunction:
-    """A rotation of adjacent pairs by p quarter turns, computed exactly (cos and sin of
-    multiples of pi/2 are 0 and +-1); pair 0 scaled by ``scale``."""
-
-    def fn(x: npt.NDArray[np.float64], p: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        k = np.asarray(p) % 4
-        c = np.array([1.0, 0.0, -1.0, 0.0])[k][:, None]
-        s = np.array([0.0, 1.0, 0.0, -1.0])[k][:, None]
-        a, b = x[:, 0::2], x[:, 1::2]
-        out = np.empty_like(x)
-        out[:, 0::2], out[:, 1::2] = a * c - b * s, a * s + b * c
-        out[:, :2] *= scale
-        return out
-
-    return fn
 
 
 @pytest.mark.parametrize(

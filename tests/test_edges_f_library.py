@@ -23,25 +23,9 @@ import pytest
 from pe import _rope_probe, relative, rotary
 from pe.identify import _fit, _safetensors, identify
 
+from .helpers import quarter_turns
+
 EPS32 = 2.0**-23
-
-
-def _quarter_turns(gain: float, pair0: float) -> _rope_probe.RopeFunction:
-    """Adjacent pairs turned by p quarter turns (exact: cos and sin are 0 and +-1), every
-    pair scaled by ``gain`` and pair 0 by ``gain * pair0``."""
-
-    def fn(x: npt.NDArray[np.float64], p: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        k = np.asarray(p) % 4
-        c = np.array([1.0, 0.0, -1.0, 0.0])[k][:, None]
-        s = np.array([0.0, 1.0, 0.0, -1.0])[k][:, None]
-        a, b = x[:, 0::2], x[:, 1::2]
-        out = np.empty_like(x)
-        out[:, 0::2], out[:, 1::2] = a * c - b * s, a * s + b * c
-        out *= gain
-        out[:, :2] *= pair0
-        return out
-
-    return fn
 
 
 @pytest.mark.parametrize(
@@ -61,7 +45,7 @@ def test_the_coarser_precision_bound_scales_with_a_gain_above_one_only(
     """Fault caught: the float32/float16 spread bound of unequal gains no longer multiplied
     by max(gain, 1) (taken modulo the gain, or by the gain below 1), so a rotation times 4
     computed in float32 is called float16."""
-    fn = _quarter_turns(gain, 1.0 + k * EPS32)
+    fn = quarter_turns(1.0 + k * EPS32, gain=gain)
     with pytest.raises(AssertionError, match=f"exact only to {precision} precision"):
         _rope_probe.probe(fn, 8, None)
 
