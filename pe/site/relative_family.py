@@ -150,8 +150,10 @@ def repeated_token_scores(
     )
 
 
-def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
-    """T5's bucket against the relative position, bidirectional and causal."""
+def t5_buckets() -> Html:
+    """T5's bucket against the relative position, bidirectional and causal, at T5's
+    settings (32 buckets, max_distance 128), where the last buckets' starts are checked."""
+    num_buckets, max_distance = 32, 128
     rel = np.arange(-2 * max_distance, 2 * max_distance + 1)
 
     def draw(fig: Figure, palette: Palette) -> None:
@@ -169,28 +171,15 @@ def t5_buckets(num_buckets: int = 32, max_distance: int = 128) -> Html:
             ax.axvline(x, color=palette.grid, lw=0.8, ls="--")
         label_axes(ax, "offset n − m", "bucket")
 
-    def last_from(bidirectional: bool, side: int) -> int:
-        """The smallest distance on ``side`` (-1: keys before the query) in the last bucket."""
-        distance = np.arange(2 * max_distance + 1)
-        buckets = relative.t5_bucket(
-            side * distance,
-            bidirectional=bidirectional,
-            num_buckets=num_buckets,
-            max_distance=max_distance,
-        )
-        return int(distance[np.argmax(buckets == buckets[-1])])
-
-    encoder = {last_from(True, side) for side in (-1, 1)}
-    if len(encoder) != 1:
-        raise ValueError(f"T5's encoder reaches its last buckets at distances {encoder}")
+    encoder, decoder = chapter.last_bucket_starts()  # checked against transformers
     return render(
         draw,
         alt=(
             f"Step plot of T5's bucket against the relative position from {-2 * max_distance} "
             f"to {2 * max_distance}. Near zero every offset has its own bucket; further out the "
             f"steps widen logarithmically until the last bucket, reached at distance "
-            f"{encoder.pop()} on each side (bidirectional) and {last_from(False, -1)} before the "
-            f"query (causal); the dashed lines mark plus or minus max_distance {max_distance}, "
+            f"{encoder} (bidirectional, a key after the query) and {decoder} before the query "
+            f"(causal); the dashed lines mark plus or minus max_distance {max_distance}, "
             "where the logarithmic formula would step past the last bucket (it is capped "
             "there). Bidirectional "
             "bucketing gives keys after the query the upper half of the buckets; causal "
