@@ -34,6 +34,7 @@ from pe import (
     rotary,
     testing,
 )
+from pe._machine_dependent import site_text
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import EPS64
 from pe.chapters import conventions as conventions_chapter
@@ -261,13 +262,16 @@ def test_every_pair_separates_positions_recomputed() -> None:
     text = evidence.text
     assert text.startswith("d=512, p < 10000: ")
     (k0, d0, k1, d1) = _numbers(
-        r"pair 0's closest two positions are (\d+) apart at distance (\S+), pair 255's (\d+) "
-        r"apart at (\S+)$",
+        r"pair 0's closest two positions are (\d+) apart at distance (\S+), pair 255's closest "
+        r"two positions are (\d+) apart at distance (\S+)$",
         text,
     )
     assert (k0, k1) == (rows[0][0][1], rows[1][0][1])
     assert (d0, d1) == (_sig(rows[0][0][0], 3), _sig(rows[1][0][0], 3))
-    assert not implications._every_pair(implications.RATIONAL_PERIOD.value).holds
+    period = implications._every_pair(implications.RATIONAL_PERIOD.value)
+    assert not period.holds
+    # the first repeat (8), not whichever multiple of 8 rounding makes closest (audit v22)
+    assert "pair 0's positions 8 apart coincide (distance within rounding, below " in period.text
 
 
 # --- fixed_or_learned -----------------------------------------------------------------------
@@ -350,6 +354,25 @@ def test_rows_everywhere_sample_and_norm() -> None:
     assert evidence.holds
     assert "p in [512, 1000000, 1099511627776], d=512, 0 parameters" in evidence.text
     assert not fixed_or_learned._rows_everywhere(_longer_rows).holds
+
+
+def _reversed_rows(positions: npt.NDArray[np.int64], d: int) -> npt.NDArray[np.float64]:
+    return _sinusoidal_rows(positions, d)[:, ::-1].copy()
+
+
+def test_rows_everywhere_runs_the_identity_on_the_candidates_rows() -> None:
+    """The identity clause runs on the candidate's own rows: columns in reverse order keep
+    every norm, but T_k no longer maps row p to row p + k, and the check fails on that
+    clause alone; the norm's bound is printed as the tolerance beside it.
+
+    Fault caught: the identity run on pe's table whatever the candidate (audit v22)."""
+    reversed_rows = fixed_or_learned._rows_everywhere(_reversed_rows)
+    assert not reversed_rows.holds
+    assert ": within; rotation identity" in reversed_rows.text
+    assert "holds" not in site_text(reversed_rows.detail).rsplit(";", 1)[-1]
+    site = site_text(fixed_or_learned._rows_everywhere(_sinusoidal_rows).detail)
+    (bound, tolerance) = re.search(r"below (\S+) \(tolerance (\S+)\): within", site).groups()  # type: ignore[union-attr]
+    assert bound == tolerance
 
 
 def test_stream_sum_names_its_symbols() -> None:
@@ -1197,6 +1220,21 @@ def test_signal_card_both_branches() -> None:
     plain = fixed_or_learned._signal(PLAIN)
     (low,) = _numbers(r"PE\(p\) = (\d\.\d{3}) \(threshold", plain.text)
     assert plain.holds is (low > 0.5)
+
+
+def test_depth_check_is_strict() -> None:
+    """ "Above at every depth" is strict: a stack compared with itself (every gap exactly 0)
+    fails, pre-LN over plain passes with the smallest gap printed, and the reverse fails.
+
+    Fault caught: the depth check's comparison loosened (``gap > -1``, ``gap >= 0``)."""
+    assert not fixed_or_learned._above_at_every_depth((RESIDUAL, RESIDUAL)).holds
+    kept = fixed_or_learned._above_at_every_depth((RESIDUAL, PLAIN))
+    assert kept.holds
+    first = fixed_or_learned.signals_by_depth(RESIDUAL)
+    second = fixed_or_learned.signals_by_depth(PLAIN)
+    gap = min(a - b for a, b in zip(first, second, strict=True))
+    assert f"smallest gap {gap:.2f}" in kept.text
+    assert not fixed_or_learned._above_at_every_depth((PLAIN, RESIDUAL)).holds
 
 
 def test_paper_layouts_have_the_shapes_they_name() -> None:

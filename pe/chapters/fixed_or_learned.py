@@ -33,8 +33,8 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric
-from pe._machine_dependent import measured, measured_within, worst_case_text
-from pe._tolerance import EPS64, Tolerance
+from pe._machine_dependent import measured_within, worst_case_text
+from pe._tolerance import EPS64, Tolerance, worst_case
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT
 from pe.position_designs import LearnedPositions, arc_counts, turnless_pairs, unseen_pairs
@@ -114,19 +114,35 @@ def _rows_everywhere(
         return checked(False, f"no rows at p in {FAR.tolist()}: {error}")
     norm_gap = float(np.abs(np.linalg.norm(rows, axis=1) - np.sqrt(WIDTH / 2)).max())
     norm_tolerance = DOT_PRODUCT(WIDTH, 0.0)
-    offsets = np.array([1, 5, 100])
-    identity = numeric.check_rotation_identity(WIDTH, FAR, offsets)
+    # the identity on the candidate's own rows: T_k times its row p against its row p + k
+    offsets = (1, 5, 100)
+    column_omega = np.repeat(numeric.frequencies(WIDTH), 2)[None, :]
+    by_offset = [
+        worst_case(
+            rows @ numeric.shift_matrix(k, WIDTH).T - encoding(FAR + k, WIDTH),
+            numeric.rotation_tolerance(column_omega, FAR[:, None], k, np.float64),
+        )
+        for k in offsets
+    ]
+    identity = max(by_offset, key=lambda case: case.worst_ratio)
+    k = offsets[by_offset.index(identity)]
+    row, column = identity.index
     return within(
         max(norm_gap / norm_tolerance, identity.worst_ratio),
         Tolerance(
             1.0,
             r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
         ),
-        f"sinusoidal rows at p in {FAR.tolist()}, d={WIDTH}, 0 parameters: norm within "
-        f"{measured(norm_gap, norm_tolerance, '.2g')} of sqrt(d/2) (tolerance "
-        f"{norm_tolerance:.2g}: {'within' if norm_gap <= norm_tolerance else 'exceeds'}); "
-        f"rotation identity T_k PE(p) = PE(p+k), k in {offsets.tolist()}: "
-        f"{worst_case_text(identity, identity.summary())}",
+        f"rows at p in {FAR.tolist()}, d={WIDTH}, 0 parameters: |norm - sqrt(d/2)| "
+        f"{measured_within(norm_gap, norm_tolerance)}: "
+        f"{'within' if norm_gap <= norm_tolerance else 'exceeds'}; "
+        f"rotation identity T_k row(p) = row(p+k) on these rows, k in {list(offsets)}: "
+        + worst_case_text(
+            identity,
+            f"max error {identity.max_abs_error:.3g} at p={FAR[row]}, k={k}, column {column} "
+            f"(tolerance {identity.tolerance:.3g}); worst error/tolerance "
+            f"{identity.worst_ratio:.3g}: {identity.verdict}",
+        ),
     )
 
 
