@@ -290,7 +290,7 @@ def test_the_every_pair_evidence_prints_the_closest_positions_of_the_pairs_it_na
     text = check.run(check.true).text
     found = re.search(
         r"d=(\d+), p < (\d+):.*pair 0's closest two positions are (\d+) apart at distance "
-        r"(\S+), pair (\d+)'s (\d+) apart at (\S+)$",
+        r"(\S+), pair (\d+)'s closest two positions are (\d+) apart at distance (\S+)$",
         text,
     )
     assert found is not None, text

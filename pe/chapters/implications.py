@@ -566,13 +566,25 @@ def _every_pair(blocks: FrequencyLaw) -> Evidence:
     ratio = pair_shift_ratio(d, n, (1, 7, 500), blocks)
     omega = blocks(d)
     distances, where = pair_min_distance(omega, n)
-    distinct = bool(np.all(distances > 1000 * phase_tolerance(EPS64, omega, n)))
+    floor = 1000 * np.broadcast_to(phase_tolerance(EPS64, omega, n), omega.shape)
+    distinct = bool(np.all(distances > floor))
+
+    def closest(pair: int) -> str:
+        if distances[pair] > floor[pair]:
+            return (
+                f"closest two positions are {where[pair]} apart at distance {distances[pair]:.3g}"
+            )
+        # a repeat: the first offset within rounding, not the one rounding happens to favour
+        first = int(np.argmax(pair_distances(omega[[pair]], n)[:, 0] <= floor[pair])) + 1
+        return (
+            f"positions {first} apart coincide (distance within rounding, below {floor[pair]:.2g})"
+        )
+
     return checked(
         ratio <= 1.0 and distinct,
         f"d={d}, p < {n}: every pair's block maps v_i(p) to v_i(p+k) for k in (1, 7, 500), "
         f"worst error/tolerance {ratio:.2g}; every pair alone separates all positions: "
-        f"pair 0's closest two positions are {where[0]} apart at distance {distances[0]:.3g}, "
-        f"pair {d // 2 - 1}'s {where[-1]} apart at {distances[-1]:.3g}",
+        f"pair 0's {closest(0)}, pair {d // 2 - 1}'s {closest(d // 2 - 1)}",
         error=ratio,
         tolerance=SHIFT.per_entry("per pair"),
     )
