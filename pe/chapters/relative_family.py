@@ -935,11 +935,12 @@ def _t5_layout(stated: T5Layout) -> Evidence:
     )
 
 
-def last_bucket_starts() -> tuple[int, int]:
-    """The smallest distance in T5's last bucket, encoder (a key after the query) and decoder,
-    at 32 buckets and max_distance 128, read from transformers' recorded buckets."""
+def last_bucket_starts() -> tuple[int, int, int]:
+    """The smallest distance in T5's last bucket on each side, at 32 buckets and
+    max_distance 128, read from transformers' recorded buckets: (encoder, a key after the
+    query; encoder, a key before it; decoder, a key before it)."""
     found = []
-    for bidirectional in (True, False):
+    for bidirectional, after in ((True, True), (True, False), (False, False)):
         setting = next(
             s
             for s in t5_recorded()["settings"]
@@ -947,10 +948,10 @@ def last_bucket_starts() -> tuple[int, int]:
         )
         buckets = np.array(setting["buckets"])
         offsets = np.arange(setting["first"], setting["first"] + buckets.size)
-        side = offsets > 0 if bidirectional else offsets < 0
+        side = offsets > 0 if after else offsets < 0
         last = buckets[side].max()
         found.append(int(np.abs(offsets[side][buckets[side] == last]).min()))
-    return found[0], found[1]
+    return found[0], found[1], found[2]
 
 
 #: Where T5's last bucket begins (encoder, decoder); the tempting reading: at max_distance.
@@ -958,11 +959,12 @@ T5_LAST_BUCKET_AT_128 = Candidate("the last bucket begins at offset 128", (128, 
 
 
 def _last_bucket(stated: tuple[int, int]) -> Evidence:
-    found = last_bucket_starts()
+    after, before, decoder = last_bucket_starts()
     return checked(
-        found == tuple(stated),
+        (after, before, decoder) == (stated[0], stated[0], stated[1]),
         f"transformers' T5 buckets (recorded), 32 buckets, max_distance 128: the last bucket "
-        f"begins at distance {found[0]} (encoder) and {found[1]} (decoder); stated {tuple(stated)}",
+        f"begins at distance {after} after the query and {before} before it (encoder) and "
+        f"{decoder} before it (decoder); stated {tuple(stated)}",
     )
 
 

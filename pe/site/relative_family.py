@@ -47,7 +47,7 @@ def learned_lookup(rows: int = 512) -> Html:
 #: Values the page's prose quotes, by placeholder name (``{{ name }}``), each computed by pe.
 VALUES: dict[str, Callable[[], object]] = {
     "t5_last_encoder": lambda: chapter.last_bucket_starts()[0],
-    "t5_last_decoder": lambda: chapter.last_bucket_starts()[1],
+    "t5_last_decoder": lambda: chapter.last_bucket_starts()[2],
 }
 
 
@@ -171,15 +171,15 @@ def t5_buckets() -> Html:
             ax.axvline(x, color=palette.grid, lw=0.8, ls="--")
         label_axes(ax, "offset n − m", "bucket")
 
-    encoder, decoder = chapter.last_bucket_starts()  # checked against transformers
+    after, before, decoder = chapter.last_bucket_starts()  # checked against transformers
     return render(
         draw,
         alt=(
             f"Step plot of T5's bucket against the relative position from {-2 * max_distance} "
             f"to {2 * max_distance}. Near zero every offset has its own bucket; further out the "
             f"steps widen logarithmically until the last bucket, reached at distance "
-            f"{encoder} (bidirectional, a key after the query) and {decoder} before the query "
-            f"(causal); the dashed lines mark plus or minus max_distance {max_distance}, "
+            f"{after} after the query and {before} before it (bidirectional) and {decoder} "
+            f"before the query (causal); the dashed lines mark plus or minus max_distance {max_distance}, "
             "where the logarithmic formula would step past the last bucket (it is capped "
             "there). Bidirectional "
             "bucketing gives keys after the query the upper half of the buckets; causal "
