@@ -161,8 +161,11 @@ report.how_we_know("every-pair-relative-and-absolute")
 # %% [markdown]
 # ## Where the relative property stops: the attention score
 #
-# Attention does not compare raw encodings. It adds each position's encoding to the word
-# embedding, projects with $W_q$ and $W_k$, and takes a dot product. With $x$, $y$ the word
+# Attention does not compare raw encodings. The paper adds each position's encoding to the
+# word embedding [checked](claims.py#claim-encoding-added-to-embedding); attention projects
+# the sums with $W_q$ and $W_k$ and takes a dot product.
+#
+# With $x$, $y$ the word
 # embeddings at positions $p$ and $q$, $e_p = PE(p)$, $e_q = PE(q)$ and
 # $W = W_q^{\mathsf T} W_k$, the score splits into four terms
 # [checked](claims.py#claim-attention-score-four-terms):

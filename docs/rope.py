@@ -15,8 +15,10 @@
 #
 # The [rotation identity](rotation-identity.py) says that moving from position $p$ to
 # $p + k$ turns pair $i$ of the sinusoidal encoding by the angle $k\omega_i$. The original
-# Transformer *adds* the encoding to the word vectors and leaves it to the model to exploit
-# that structure. Rotary position embeddings (RoPE, [Su et al.](bibliography.md#su2021)) use
+# Transformer *adds* the encoding to the word vectors
+# [checked](claims.py#claim-encoding-added-to-embedding).
+#
+# Rotary position embeddings (RoPE, [Su et al.](bibliography.md#su2021)) use
 # the rotation itself: they turn every pair of a query or key at position $p$ by
 # $p\,\omega_i$, after the projections $W_q$ and $W_k$, and then the attention score depends
 # on the two positions only through their offset, for any weights
