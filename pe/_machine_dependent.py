@@ -111,6 +111,20 @@ def measured_within(value: float, tolerance: float, spec: str = ".2g") -> str:
     return f"{measured(value, tolerance, spec)} (tolerance {_round_up(tolerance)})"
 
 
+def judged_within(value: float, tolerance: float, spec: str = ".2g") -> str:
+    """:func:`measured_within` followed by its own verdict, "within" or "exceeds": a part
+    of a check that may fail carries its verdict, so a rejected candidate's line shows
+    which part failed.
+
+    Examples
+    --------
+    >>> site_text(judged_within(1.8e-15, 1.94e-10)), site_text(judged_within(2.0, 1.94e-10))
+    ('below 2e-10 (tolerance 2e-10): within', '2 (tolerance 2e-10): exceeds')
+    """
+    verdict = "within" if value <= tolerance else "exceeds"
+    return f"{measured_within(value, tolerance, spec)}: {verdict}"
+
+
 def worst_case_text(check: ToleranceCheck, text: str) -> str:
     """``text`` (a check's own summary, with where its worst error fell) for ``pe verify``;
     on the site, where the check holds, that every error is within its tolerance, and where

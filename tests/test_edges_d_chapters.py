@@ -24,6 +24,7 @@ import pytest
 import sympy as sp
 
 from pe import numeric, position_designs, relative, symbolic
+from pe._machine_dependent import site_text
 from pe._tolerance import EPS64, FREQUENCY_ROUNDING, exponential_rounding
 from pe.accuracy import ulps_error
 from pe.attention import (
@@ -256,7 +257,11 @@ def test_column_census_counts_match_the_definition(
     assert evidence.holds is (pairs == range(256)), evidence.detail
     assert evidence.detail.startswith("pe's table, d=512, has 512 columns; ")
     assert f"pairs i = {pairs.start}..{pairs.stop - 1}: {matched} are sin" in evidence.detail
-    assert f", {missing} have no columns; every column written once: {once}" in evidence.detail
+    has = "yes" if missing == 0 and matched == len(pairs) else "no"
+    assert (
+        f", {missing} have no columns; every pair has its columns: {has}; every column written "
+        f"once: {once}"
+    ) in evidence.detail
 
 
 def test_every_width_check_reaches_both_ends_of_its_range() -> None:
@@ -326,7 +331,8 @@ def test_inserted_card_counts_the_new_frequencies(counts: tuple[int, int], holds
         large = mpmath.mpf(10000) ** (mpmath.mpf(-1022) / 1024)
     assert "of the 256 new frequencies, 255 lie strictly between" in evidence.detail
     assert "neighbouring old ones and 1 below the old slowest" in evidence.detail
-    assert f"(stated: {counts[0]} and {counts[1]})" in evidence.detail
+    same = "the same" if holds else "differs"
+    assert f"(stated: {counts[0]} and {counts[1]}: {same})" in evidence.detail
     assert f"span 1 down to {float(small):.4g} and {float(large):.4g}," in evidence.detail
     assert evidence.detail.endswith("> 10000^-1: yes")
 
@@ -890,7 +896,10 @@ def test_orientation_check_shifts_by_every_turn_offset(offset: int | None) -> No
     evidence = rotation_identity._orientation("sin-cos")(block)
     assert evidence.holds is (offset is None), evidence.detail
     assert "d=512, p < 200, k in (1, 5, -3): " in evidence.detail
-    assert evidence.detail.endswith("pair 0 turns clockwise from p to p+1")
+    assert evidence.detail.endswith("pair 0 turns clockwise from p to p+1 (expected clockwise)")
+    # the failing part carries its own verdict (audit v22)
+    verdict = "within" if offset is None else "exceeds"
+    assert re.search(rf"\(tolerance \S+\): {verdict}; pair 0 turns", site_text(evidence.detail))
 
 
 @pytest.mark.parametrize(

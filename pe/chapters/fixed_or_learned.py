@@ -33,7 +33,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric
-from pe._machine_dependent import measured_within, worst_case_text
+from pe._machine_dependent import judged_within, measured_within, worst_case_text
 from pe._tolerance import EPS64, Tolerance, worst_case
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import DOT_PRODUCT
@@ -134,8 +134,7 @@ def _rows_everywhere(
             r"\text{dot-product model; shift model } 4\varepsilon + 8\varepsilon_{64} + 4\varepsilon_{64}\omega_i(|p| + |k|)",
         ),
         f"rows at p in {FAR.tolist()}, d={WIDTH}, 0 parameters: |norm - sqrt(d/2)| "
-        f"{measured_within(norm_gap, norm_tolerance)}: "
-        f"{'within' if norm_gap <= norm_tolerance else 'exceeds'}; "
+        f"{judged_within(norm_gap, norm_tolerance)}; "
         f"rotation identity T_k row(p) = row(p+k) on these rows, k in {list(offsets)}: "
         + worst_case_text(
             identity,

@@ -59,7 +59,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import numeric, symbolic
-from pe._machine_dependent import measured, measured_within, worst_case_text
+from pe._machine_dependent import judged_within, measured, measured_within, worst_case_text
 from pe.claims import Candidate, Chapter, Check, Evidence, by_proof, checked, within
 from pe.error_models import (
     FITTED_SHIFT,
@@ -575,12 +575,14 @@ def _orientation(order: Order) -> Callable[[Block], Evidence]:
         worst, direction = orientation(block, order)
         x = sp.Symbol("x")
         entries = str(block(1, x).tolist()).replace("cos(x)", "c").replace("sin(x)", "s")
+        tolerance = SHIFT_PRODUCT.tolerance(300.0)
         return checked(
             direction == expected,
             f"{entries} block on ({order}) pairs, d={LAW_WIDTH}, p < 200, k in "
-            f"{TURN_OFFSETS}: max error {worst:.2g}; pair 0 turns {direction} from p to p+1",
+            f"{TURN_OFFSETS}: max error {judged_within(worst, tolerance.value)}; pair 0 turns "
+            f"{direction} from p to p+1 (expected {expected})",
             error=worst,
-            tolerance=SHIFT_PRODUCT.tolerance(300.0),
+            tolerance=tolerance,
         )
 
     return run

@@ -138,8 +138,9 @@ def _columns(pairs: range) -> Evidence:
         census.matched == len(pairs) and census.missing == 0 and census.each_column_once,
         f"pe's table, d={D}, has {census.columns} columns; pairs i = {pairs.start}.."
         f"{pairs.stop - 1}: {census.matched} are sin, cos(p 10000^(-2i/d)) in columns 2i, 2i+1 "
-        f"(within 8 eps, p < 8), {census.missing} have no columns; every column written once: "
-        f"{'yes' if census.each_column_once else 'no'}",
+        f"(within 8 eps, p < 8), {census.missing} have no columns; every pair has its columns: "
+        f"{'yes' if census.matched == len(pairs) and census.missing == 0 else 'no'}; every "
+        f"column written once: {'yes' if census.each_column_once else 'no'}",
     )
 
 
@@ -525,7 +526,7 @@ def _inserted(counts: tuple[int, int]) -> Evidence:
         (between, slower) == counts and in_range,
         f"d={D} -> {2 * D}: of the {new.size} new frequencies, {between} lie strictly between "
         f"neighbouring old ones and {slower} below the old slowest (stated: {counts[0]} and "
-        f"{counts[1]}); both widths span 1 down to {spans[0][1]:.4g} and {spans[1][1]:.4g}, "
+        f"{counts[1]}: {'the same' if (between, slower) == counts else 'differs'}); both widths span 1 down to {spans[0][1]:.4g} and {spans[1][1]:.4g}, "
         f"= 10000^(-(d-2)/d) > 10000^-1: {'yes' if in_range else 'no'}",
     )
 
@@ -803,7 +804,8 @@ def _stream_matrices(readers: tuple[str, ...]) -> Evidence:
     return checked(
         reading == readers and doubled,
         f"d={D}, d_ff=2048, forward pass of one encoder layer: matrices reading the stream "
-        f"{', '.join(reading)} (stated: {', '.join(readers)}); writing it {', '.join(writing)}; "
+        f"{', '.join(reading)} (stated: {', '.join(readers)}: "
+        f"{'the same' if reading == readers else 'differs'}); writing it {', '.join(writing)}; "
         f"a {2 * D}-wide stream adds {extra:,} weights per layer, doubling every matrix: "
         f"{'yes' if doubled else 'no'}",
     )
