@@ -33,7 +33,8 @@
 # and order [checked](claims.py#claim-layout-shift-matrix)), but code written for one convention
 # runs without an error on a table of another, and code can carry outright bugs. Below, all
 # computed by `pe`: the conventions side by side, who uses which, how to convert, a zoo of
-# bugs, and `pe identify`, which names any table's convention.
+# bugs, and `pe identify`, which reads a table and reports which convention it matches, if
+# any.
 
 # %% tags=["hide_input"]
 from pe.site import conventions as page

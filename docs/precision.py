@@ -140,11 +140,11 @@ page.block_size()
 # position up to $2^{53}$, at the widths whose frequencies were measured above: the low word takes six additions, each below
 # $2^{-83}$ turns, and two products, each below $2^{-84}$, and the frequency's own error adds
 # less than $2^{-99}$. The check measures it at {{ angle_positions }} positions, $2^{53}$
-# among them, at widths {{ turn_width }} and {{ wide_width }}
-# [checked](claims.py#claim-anchor-angle-accurate).
+# among them, at widths {{ turn_width }} (every pair) and {{ wide_width }} ({{ wide_pairs }}
+# of its {{ wide_all_pairs }} pairs) [checked](claims.py#claim-anchor-angle-accurate).
 #
 # So an anchor is as good as NumPy's float64 `sin` and `cos` on $[-\pi, \pi]$, plus one
-# rounding. How good those are is not a documented guarantee. The error model *assumes* {{ sine_ulps }} units in the last place, and the
+# rounding. The error model *assumes* {{ sine_ulps }} units in the last place, and the
 # build measures it against mpmath on the machine it runs on
 # [checked](claims.py#claim-library-sine-accurate); the test suite (`tests/test_machines.py`)
 # repeats every claim under each NumPy kernel that machine can run. The bounds below are

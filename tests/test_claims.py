@@ -777,3 +777,19 @@ def test_verify_json_lists_each_checks_wrong_candidates_under_its_evidence() -> 
         for c, check in zip(per_check, claims.get("rotation-identity").checks, strict=True)
         if check.wrong
     )
+
+
+def test_case_by_case_names_each_case_that_differs() -> None:
+    """Every case is printed; one that differs from the statement says what was stated, a
+    case the statement lacks says "nothing", and a stated case never found fails the check.
+
+    Fault caught: a rejected candidate's line that repeats the holding line word for word
+    (audit v22), or a comparison of the cases found only."""
+    found = {"a": 1, "b": 2}
+    same = claims.case_by_case(found, {"a": 1, "b": 2}, str.upper)
+    assert (same.holds, same.text) == (True, "A: 1; B: 2")
+    differs = claims.case_by_case(found, {"a": 1, "b": 3}, str.upper, lambda v: f"<{v}>")
+    assert (differs.holds, differs.text) == (False, "A: <1>; B: <2> (stated: <3>: differs)")
+    unstated = claims.case_by_case(found, {"a": 1}, str)
+    assert (unstated.holds, unstated.text) == (False, "a: 1; b: 2 (stated: nothing: differs)")
+    assert not claims.case_by_case({"a": 1}, {"a": 1, "c": 0}, str).holds

@@ -1001,10 +1001,16 @@ def test_described_and_rounder_base_cards() -> None:
     stated = conventions_chapter.ROUNDER_BASE
     evidence = conventions_chapter._rounder_base(stated)
     assert evidence.holds
-    assert "paper table, d=8: paper law reported, both bases round noted; " in evidence.text
+    assert "paper table, d=8: paper law, the tie noted; " in evidence.text
     assert evidence.text.count("noted") == 1
     changed = {**stated, ("tensor2tensor", 512): ("paper", False)}
-    assert not conventions_chapter._rounder_base(changed).holds
+    refused = conventions_chapter._rounder_base(changed)
+    assert not refused.holds
+    # the case that differs says so, and only that one (audit v22)
+    assert refused.text.endswith(
+        "tensor2tensor table, d=512: tensor2tensor law (stated: paper law: differs)"
+    )
+    assert refused.text.count("differs") == 1
 
 
 def test_no_shift_matrix_card() -> None:
@@ -1277,7 +1283,10 @@ def test_verdicts_failures_name_what_to_ask() -> None:
     assert evidence.holds
     assert "float32 angles, float64 output (Hugging Face's Llama): fail;" in evidence.text
     turned = {**testing_chapter.STATED, "NTK-aware base (s = 4)": "fail"}
-    assert not testing_chapter._verdicts(turned).holds
+    refused = testing_chapter._verdicts(turned)
+    assert not refused.holds
+    assert "NTK-aware base (s = 4): pass (stated: fail: differs);" in refused.text
+    assert refused.text.count("differs") == 1
 
 
 def test_survey_card_reads_the_recordings() -> None:

@@ -45,6 +45,7 @@ from pe.claims import (
     Evidence,
     Method,
     by_proof,
+    case_by_case,
     checked,
     every_row,
     within,
@@ -811,13 +812,11 @@ def _rounder_base(stated: Mapping[tuple[str, int], tuple[str, bool]]) -> Evidenc
         result = identify(conventions.get(name).table(200, width))
         both = any("also the tensor2tensor law" in note for note in result.notes)
         found[name, width] = (str(result.law), both)
-    return checked(
-        found == dict(stated),
-        "; ".join(
-            f"{name} table, d={width}: {law} law reported"
-            + (", both bases round noted" if both else "")
-            for (name, width), (law, both) in found.items()
-        ),
+    return case_by_case(
+        found,
+        stated,
+        lambda key: f"{key[0]} table, d={key[1]}",
+        lambda reported: f"{reported[0]} law" + (", the tie noted" if reported[1] else ""),
     )
 
 
@@ -862,7 +861,7 @@ FAIRSEQ_FROM_ONE = Candidate(
 
 #: The page's description with the interleaved pair in columns (2k + 1, 2k).
 INTERLEAVED_SWAPPED = Candidate(
-    "interleaved pair k in columns 2k + 1, 2k",
+    "interleaved pair i in columns 2i + 1, 2i",
     DESCRIPTION._replace(
         columns={
             **DESCRIPTION.columns,

@@ -24,7 +24,7 @@ from pe import bug_zoo, conventions, numeric, recipes, rope_scaling, testing
 from pe._machine_dependent import measured
 from pe._tolerance import Tolerance
 from pe.chapters import recorded
-from pe.claims import Candidate, Chapter, Check, Evidence, checked
+from pe.claims import Candidate, Chapter, Check, Evidence, case_by_case, checked
 from pe.relative import ntk_base
 from pe.rotary import rope
 
@@ -150,10 +150,7 @@ STATED = {
 def _verdicts(stated: dict[str, str]) -> Evidence:
     """Each case of :data:`CASES` run through :mod:`pe.testing`, against ``stated``."""
     found = {case: _outcome(run, ASKS.get(case, "")) for case, run in CASES.items()}
-    return checked(
-        found == stated,
-        "; ".join(f"{case}: {verdict}" for case, verdict in found.items()),
-    )
+    return case_by_case(found, stated, str)
 
 
 #: Precisions, finest first, for :func:`_computed_in`.
@@ -415,10 +412,7 @@ def _failures(stated: dict[str, str]) -> Evidence:
     found = {
         case: _outcome(thunk, names, returns=True) for case, (thunk, names, _) in FAILURES.items()
     }
-    return checked(
-        found == stated,
-        "; ".join(f"{case}: {outcome}" for case, outcome in found.items()),
-    )
+    return case_by_case(found, stated, str)
 
 
 claim(

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
@@ -41,6 +41,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class Method(StrEnum):
@@ -224,6 +226,37 @@ def at_most(value: float, bound: float, rounding: Tolerance, detail: str) -> Evi
     False
     """
     return checked(True, detail, error=max(float(value) - float(bound), 0.0), tolerance=rounding)
+
+
+def case_by_case(
+    found: Mapping[K, V],
+    stated: Mapping[K, V],
+    name: Callable[[K], str],
+    value: Callable[[V], str] = str,
+) -> Evidence:
+    """Evidence that each case's finding is the stated one: every case printed as
+    ``name: value``, and a case that differs followed by what was stated, so that a
+    rejected candidate's line shows where it fails.
+
+    Examples
+    --------
+    >>> found = {"a": "pass", "b": "fail"}
+    >>> case_by_case(found, found, str).text
+    'a: pass; b: fail'
+    >>> case_by_case(found, {"a": "pass", "b": "pass"}, str).text
+    'a: pass; b: fail (stated: pass: differs)'
+    """
+
+    def line(key: K, seen: V) -> str:
+        said = f"{name(key)}: {value(seen)}"
+        if key in stated and stated[key] == seen:
+            return said
+        expected = value(stated[key]) if key in stated else "nothing"
+        return f"{said} (stated: {expected}: differs)"
+
+    return checked(
+        dict(found) == dict(stated), "; ".join(line(key, seen) for key, seen in found.items())
+    )
 
 
 def by_proof(theorem: Callable[[T], Proof]) -> Callable[[T], Evidence]:

@@ -362,6 +362,8 @@ VALUES: dict[str, Callable[[], object]] = {
     "turn_width": lambda: TURN_WIDTH,
     "decimal_width": lambda: 2 * _extended_precision._DECIMAL_PAIRS,
     "wide_width": lambda: chapter.WIDE_ANGLES[0],
+    "wide_pairs": lambda: len(chapter.WIDE_ANGLES[1]),
+    "wide_all_pairs": lambda: chapter.WIDE_ANGLES[0] // 2,
     "separation_positions": lambda: _separations()["pe, rounded to float16"].n_positions,
     "separation_width": lambda: _separations()["pe, rounded to float16"].d_model,
     "float16_neighbours": lambda: _separations()["pe, rounded to float16"].smallest,
