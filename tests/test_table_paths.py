@@ -97,6 +97,19 @@ def test_threaded_fill_matches_the_single_thread(dtype: Any) -> None:
     assert errors.max() <= BOUND[dtype]
 
 
+@pytest.mark.parametrize("d", [2048, 3072])  # tiles of 64 rows; of 42, not a divisor of 128
+def test_float16_tiles_narrower_than_a_block(d: int) -> None:
+    """At widths where one block of rows no longer fits a tile (d/2 * BLOCK > _TILE), the
+    float16 fill splits a block into tiles of rows: the same table as float64 rounded to
+    float16 once, entry for entry.
+
+    Fault caught: the tile's row count computed as a float, or tiles that skip rows."""
+    n = 2 * BLOCK + 5
+    assert d // 2 * BLOCK > _rotation_table._TILE
+    table = numeric.sinusoidal(n, d, dtype=np.float16)
+    np.testing.assert_array_equal(table, numeric.sinusoidal(n, d).astype(np.float16))
+
+
 @pytest.mark.parametrize("d", [2, D])
 def test_values_next_to_minus_one_stay_in_range(d: int) -> None:
     first = NEAR_MINUS_ONE - NEAR_MINUS_ONE % BLOCK
