@@ -19,6 +19,7 @@ from pe._tolerance import rotation_rounding
 from pe.chapters import relative_family as measured
 from pe.chapters import relative_family as proofs
 from pe.claims import Candidate
+from pe.symbolic import Verdict
 from tests.helpers import wrong
 
 
@@ -237,6 +238,22 @@ def test_proofs_hold_and_reject_wrong_candidates() -> None:
     assert not proofs.causal_mean_counts_position(wrong.NO_CAUSAL_MASK.value).holds
     assert proofs.ntk_frequencies().holds
     assert not proofs.ntk_frequencies(wrong.PLAIN_BASE_SCALING.value).holds
+
+
+def test_ntk_disproof_point_lies_in_the_pages_domain() -> None:
+    """Plain base scaling is disproved (not merely undecided) at a point of the page's
+    domain: an even width above 2, a pair below d/2, base and stretch above 1.
+
+    Fault caught: a relation of the proof's domain broken, which leaves no admissible point."""
+    proof = proofs.ntk_frequencies(wrong.PLAIN_BASE_SCALING.value)
+    assert proof.verdict is Verdict.DISPROVED
+    assert proof.counterexample is not None
+    point = {str(symbol): value for symbol, value in proof.counterexample.point}
+    assert point["d"] % 2 == 0
+    assert point["d"] > 2
+    assert 0 <= point["i"] < point["d"] / 2
+    assert point["b"] > 1
+    assert point["s"] > 1
 
 
 def test_shaw_clipping_and_interpolation_candidates() -> None:

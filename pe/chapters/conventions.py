@@ -681,7 +681,8 @@ def _zoo_shifts(pairs_of: ZooPairs) -> Evidence:
         pairs = pairs_of(bug, d)
         matrix = bug_zoo.pair_shift(d, ZOO_SHIFT, pairs)
         x = bug.make(ZOO_ROWS, d)
-        paired = np.any(matrix != 0, axis=1)
+        sines, cosines, _ = pairs
+        paired = np.concatenate([sines, cosines])
         error = float(np.abs(x[:-ZOO_SHIFT] @ matrix.T - x[ZOO_SHIFT:])[:, paired].max())
         bound = 16 * EPS64 * (1 + (ZOO_ROWS + ZOO_SHIFT) * float(pairs[2].max()))
         worst = max(worst, error / bound)
