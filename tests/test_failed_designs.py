@@ -15,6 +15,7 @@ import sympy as sp
 from pe import MAX_BYTES, geometry, numeric, position_designs, reference
 from pe.chapters import failed_designs as designs
 from pe.chapters import failed_designs as proofs
+from pe.embeddings import random_embeddings
 from tests.helpers import wrong
 
 
@@ -195,3 +196,19 @@ def test_the_offset_check_refuses_rows_rounded_to_float32() -> None:
     assert not rounded.holds
     assert rounded.error is not None
     assert rounded.error > 1.0
+
+
+def test_share_card_prints_the_share_at_each_of_its_positions() -> None:
+    """The raw-index card prints the mean share p^2 / (p^2 + |e|^2) over its 1000 embeddings
+    at p = 10, 100 and 1000, each at its own position, recomputed here with mpmath.
+
+    Fault caught: one position's share printed in another's place."""
+    squares = (random_embeddings(1000, 512, position_designs.SEED) ** 2).sum(axis=1).tolist()
+    with mpmath.workdps(30):
+        shares = [
+            float(mpmath.fsum(p**2 / (p**2 + mpmath.mpf(s)) for s in squares) / len(squares))
+            for p in (10, 100, 1000)
+        ]
+    text = designs._share(position_designs.raw_index).text
+    assert f"is {shares[0]:.3g}, {shares[1]:.3g}, {shares[2]:.4g} at p = 10, 100, 1000" in text
+    assert len({f"{s:.3g}" for s in shares}) == 3
