@@ -88,7 +88,7 @@ from pe.frequency_ladder import (
     wavelengths,
 )
 from pe.geometry import chord_squared, neighbour_distance, rows_distance_past
-from pe.symbolic import BASE, Derivation, P, Proof, pair
+from pe.symbolic import BASE, Derivation, P, Proof, pair, to_latex
 from pe.symbolic_attention import symbolic_matrix
 
 chapter = Chapter(__name__, follows="failed_designs")
@@ -977,6 +977,91 @@ def _subspace(embeddings: Embeddings) -> Evidence:
     )
 
 
+#: The rank of the projection in :func:`normal_share`: a whole number below ``d``.
+_R = sp.Symbol("r", integer=True, positive=True)
+#: A mean share as a function of ``(r, d)``.
+ShareLaw = Callable[[Any, Any], Any]
+
+
+def _fraction_of_dimensions(r: Any, d: Any) -> Any:
+    return r / d
+
+
+#: The neighbouring belief: the share of the norm, not of the squared norm.
+NORM_SHARE = Candidate("the norm's share, sqrt(r/d)", lambda r, d: sp.sqrt(r / d))
+
+
+def normal_share(mean: ShareLaw = _fraction_of_dimensions) -> Proof:
+    r"""Prove :math:`\mathbb{E}\,\lVert \Pi_r e
+    Vert^2 / \lVert e
+    Vert^2 = r/d` for
+        ``e`` with i.i.d. :math:`N(0, 1)` entries, any rank ``r < d`` (``mean(r, d)``: the
+        stated mean).
+
+        In an orthonormal basis whose first ``r`` vectors span :math:`\Pi_r` the entries of
+        ``e`` are still i.i.d. :math:`N(0, 1)`, so :math:`X = \lVert \Pi_r e
+    Vert^2 / 2` and
+        :math:`Y = \lVert e - \Pi_r e
+    Vert^2 / 2` are independent Gamma variables of shapes
+        :math:`a = r/2`, :math:`b = (d - r)/2` (the factor 2 cancels in the share). With
+        :math:`1/(X + Y) = \int_0^\infty e^{-t(X + Y)}\,dt`, the mean share is
+        :math:`\int_0^\infty \mathbb{E}[X e^{-tX}]\,\mathbb{E}[e^{-tY}]\,dt`; SymPy evaluates the
+        three integrals and the residual cancels to 0.
+
+        Examples
+        --------
+        >>> normal_share().holds
+        True
+        >>> normal_share(NORM_SHARE.value).counterexample.text()
+        'at d = 8, r = 4, entry [0] = 1/2 - sqrt(2)/2'
+    """
+    a, b, t, x = sp.symbols("a b t x", positive=True)
+    derivation = Derivation()
+    derivation.note(
+        "X = |Π_r e|²/2 ~ Gamma(a = r/2), Y = |e − Π_r e|²/2 ~ Gamma(b = (d − r)/2), "
+        "independent; 1/(X + Y) = ∫ exp(−t(X + Y)) dt over t > 0",
+        r"\mathbb{E}\frac{X}{X + Y} = \int_0^\infty \mathbb{E}[X e^{-tX}]\,"
+        r"\mathbb{E}[e^{-tY}]\,dt",
+    )
+
+    def gamma_mean(power: Any, shape: Any) -> Any:
+        density = x ** (shape - 1) * sp.exp(-x) / sp.gamma(shape)
+        found = sp.integrate(x**power * sp.exp(-t * x) * density, (x, 0, sp.oo), conds="none")
+        return sp.gammasimp(found)
+
+    inner = sp.Matrix([gamma_mean(1, a) * gamma_mean(0, b)])
+    derivation.note(
+        "Integrate over x against each Gamma density (integrate, gammasimp)",
+        to_latex(inner),
+        inner,
+        calls=("integrate", "gammasimp"),
+    )
+    outer = derivation.apply(
+        "Integrate over t from 0 to ∞",
+        inner,
+        lambda e: sp.gammasimp(sp.integrate(sp.powsimp(e), (t, 0, sp.oo), conds="none")),
+        calls=("integrate", "gammasimp"),
+    )
+    residual = derivation.apply(
+        "Set a = r/2, b = (d − r)/2 and subtract the stated mean (cancel)",
+        outer,
+        lambda e: sp.cancel(e.subs({a: _R / 2, b: (_D - _R) / 2}) - mean(_R, _D)),
+        calls=("cancel",),
+    )
+    statement = (
+        r"e_j \sim N(0, 1) \text{ i.i.d.},\ \operatorname{rank} \Pi_r = r < d:\quad"
+        r" \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = "
+        + to_latex(mean(_R, _D))
+    )
+    return derivation.proof(
+        "the mean share of a rank-r projection",
+        statement,
+        residual,
+        variables=[],
+        where=(sp.Eq(sp.Mod(_D, 2), 0), sp.Lt(_R, _D)),
+    )
+
+
 #: How many singular values of the rows ``PE(0..199)`` of ``d = 512`` lie above the cut-off
 #: times the largest, per cut-off: the statement of ``encoding-subspace-share``.
 SUBSPACE_RANKS = ((1e-3, 67), (1e-10, 76))
@@ -1017,13 +1102,13 @@ def _subspace_rank(stated: tuple[tuple[float, int], ...]) -> Evidence:
 claim(
     "encoding-subspace-share",
     "The encodings lie near a small subspace; an embedding mostly lies outside it",
+    Check(by_proof(normal_share), true=_fraction_of_dimensions, wrong=(NORM_SHARE,)),
     Check(_subspace, true=random_embeddings, wrong=(MADE_OF_ROWS,)),
     Check(_subspace_rank, true=SUBSPACE_RANKS, wrong=(RANK_WITHOUT_CUTOFF,)),
     statement=(
         r"\begin{gathered} \mathbb{E}\,\frac{\lVert \Pi_r e \rVert^2}{\lVert e \rVert^2} = \frac{r}{d}"
-        r" \text{ for isotropic } e \text{ (by symmetry; measured on "
-        + f"{SHARE_SAMPLES}"
-        + r" random } e\text{)} \\"
+        r" \text{ for } e \text{ with i.i.d. } N(0, 1) \text{ entries (SymPy, any } r < d"
+        r"\text{; measured on " + f"{SHARE_SAMPLES}" + r" such } e\text{)} \\"
         r" \Pi_r: \text{ projection on the } r \text{ leading right singular vectors of the }"
         r" n \times d \text{ matrix of rows } PE(0), \dots, PE(n-1) \\"
         r" n = 200,\ d = 512:\ r = 67 \text{ singular values above } 10^{-3} \sigma_1,"
