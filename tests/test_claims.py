@@ -793,3 +793,25 @@ def test_case_by_case_names_each_case_that_differs() -> None:
     unstated = claims.case_by_case(found, {"a": 1}, str)
     assert (unstated.holds, unstated.text) == (False, "a: 1; b: 2 (stated: nothing: differs)")
     assert not claims.case_by_case({"a": 1}, {"a": 1, "c": 0}, str).holds
+
+
+def test_a_rejected_line_that_reads_as_the_true_one_says_so() -> None:
+    """A check that prints only what it found prints the same account for a wrong stated
+    value as for the true one: the rejected line says these are the true statement's
+    findings, which the candidate does not match; a different account is left as it is.
+
+    Fault caught: a rejected line identical to the holding line (audit v23)."""
+
+    def found_only(stated: int) -> claims.Evidence:
+        return claims.checked(stated == 32, "32 buckets found")
+
+    def found_and_stated(stated: int) -> claims.Evidence:
+        return claims.checked(stated == 32, f"32 buckets found, stated {stated}")
+
+    same = claims.run(claim_of(claims.Check(found_only, true=32, wrong=(Candidate("64", 64),))))
+    assert same.evidence[0].detail == "32 buckets found"
+    assert same.controls[0].detail == f"64: 32 buckets found ({claims.SAME_FINDINGS})"
+    named = claims.run(
+        claim_of(claims.Check(found_and_stated, true=32, wrong=(Candidate("64", 64),)))
+    )
+    assert named.controls[0].detail == "64: 32 buckets found, stated 64"

@@ -415,9 +415,12 @@ def test_alibi_card_prints_twelve_heads_and_the_geometric_counts() -> None:
     twelve = [round(m, 4) for m in _paper_slopes(12)]
     assert f"H=12: {twelve};" in evidence.detail
     assert evidence.detail.startswith("H = 1..64: ")
-    assert "geometric for H = [1, 2, 4, 8, 16, 32, 64] only (the powers of two: yes)" in (
+    assert "geometric for H = [1, 2, 4, 8, 16, 32, 64] only (the powers of two only: yes)" in (
         evidence.detail
     )
+    # the clause reads the candidate's own slopes (audit v23): 2^(-h) is geometric at every H
+    halving = relative_family._alibi(lambda h: np.exp2(-np.arange(1.0, h + 1)))
+    assert "geometric for every H = 1..64 (the powers of two only: no)" in halving.detail
 
 
 def test_alibi_recording_card_prints_the_worst_ratio_to_its_bound() -> None:

@@ -1116,8 +1116,14 @@ def test_rows_distinct_tolerance_is_gram_plus_chord() -> None:
     assert evidence.tolerance is not None
     expected = _gram_tau(64, distance) + 8 * EPS64 * distance
     assert evidence.tolerance.rounding == pytest.approx(expected, rel=1e-9, abs=0.0)
-    (brute,) = _numbers(r"brute force over all pairs, n=2000, d=64: (\S+) =", evidence.text)
+    (brute,) = _numbers(
+        r"brute force over all pairs of pe's table, n=2000, d=64: (\S+);", evidence.text
+    )
     assert brute == _sig(distance, 6)
+    assert evidence.text.endswith(": the same")
+    # the offset scan of other frequencies differs from the brute force, and says so
+    halved = implications._rows_distinct(lambda d: numeric.frequencies(d) / 2)
+    assert halved.text.endswith(": differs")
 
 
 def test_not_monotone_range_includes_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1599,13 +1605,15 @@ def test_no_whole_turns_counts_every_frequency() -> None:
         lambda d: [sp.Integer(10000) ** sp.Rational(-2 * i, d) for i in range(d // 2)]
     )
     assert paper.holds is True
-    assert "d=512: 256 of 256 frequencies are algebraic numbers (SymPy)" in paper.text
+    assert "d=512: 256 of 256 of these frequencies are algebraic numbers (SymPy)" in paper.text
+    assert paper.text.endswith("would make pi algebraic")
     assert "(every width): algebraic;" in paper.text
     one = implications._no_whole_turns(_one_transcendental)
     assert one.holds is False
-    assert "d=512: 255 of 256 frequencies" in one.text
+    assert "d=512: 255 of 256 of these frequencies" in one.text
+    assert one.text.endswith("the argument needs every frequency algebraic and does not apply")
     binary = implications._no_whole_turns(implications.BINARY_TURNS.value)
-    assert "d=512: 0 of 256 frequencies" in binary.text
+    assert "d=512: 0 of 256 of these frequencies" in binary.text
 
 
 def test_float16_recipe_repeats_its_collided_positions() -> None:

@@ -358,7 +358,7 @@ def test_the_whole_turns_card_says_what_lindemann_gives() -> None:
     assert sp.pi.is_transcendental
     assert "pi is transcendental" in text
     assert "not known transcendental" not in text
-    assert "256 of 256 frequencies are algebraic" in text
+    assert "256 of 256 of these frequencies are algebraic" in text
 
 
 def test_a_range_without_a_negative_value_is_reported_as_never(

@@ -459,14 +459,19 @@ def _no_whole_turns(law: FrequencyExpr) -> Evidence:
         sp.Symbol("d", integer=True, positive=True),
     )
     every_width = bool((sp.Integer(10000) ** (-2 * i / width)).is_algebraic)
+    every = algebraic == len(frequencies)
     return Evidence(
         Method.SYMPY,
-        algebraic == len(frequencies) and pi_transcendental and every_width,
-        f"the paper's law 10000^(-2i/d) for integer symbols i, d (every width): "
+        every and pi_transcendental and every_width,
+        f"d={d}: {algebraic} of {len(frequencies)} of these frequencies are algebraic numbers "
+        f"(SymPy); the paper's law 10000^(-2i/d) for integer symbols i, d (every width): "
         f"{'algebraic' if every_width else 'not decided algebraic'}; "
-        f"d={d}: {algebraic} of {len(frequencies)} frequencies are algebraic numbers (SymPy); "
         f"pi is {'transcendental' if pi_transcendental else 'not known transcendental'}: "
-        "omega_i (p - q) = 2 pi m would make pi algebraic",
+        + (
+            "omega_i (p - q) = 2 pi m would make pi algebraic"
+            if every
+            else "the argument needs every frequency algebraic and does not apply"
+        ),
     )
 
 
@@ -480,8 +485,9 @@ def _rows_distinct(law: FrequencyLaw) -> Evidence:
         all(distance > 1e-6 and k == 1 for _, _, k, distance in nearest),
         "smallest distance between two rows (measured, every offset below n): "
         + "; ".join(f"n={n}, d={d}: {dist:.4g} (offset {k})" for n, d, k, dist in nearest)
-        + f"; brute force over all pairs, n=2000, d=64: {brute:.6g} = {shortcut:.6g} "
-        f"(tolerance {rounding:.2g})",
+        + f"; brute force over all pairs of pe's table, n=2000, d=64: {brute:.6g}; the offset "
+        f"scan of these frequencies: {shortcut:.6g} (tolerance {rounding:.2g}): "
+        f"{'the same' if abs(brute - shortcut) <= rounding else 'differs'}",
         error=abs(brute - shortcut),
         tolerance=Tolerance(rounding, r"\text{Gram distance} + 8\varepsilon D"),
     )

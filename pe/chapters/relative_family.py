@@ -24,7 +24,6 @@ compute, recorded by ``tests/real_code/record.py`` (:func:`t5_recorded`,
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -423,12 +422,14 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
     paper_gap = max(float(np.abs(slopes(h) / m - 1.0).max()) for h, m in published.items())
     bias = relative.alibi_bias(10, float(slopes(16)[0]))
     decreasing = bool(np.all(np.diff(bias[-1, :][::-1]) < 0))
-    # geometric: equal steps between exact exponents (a single head counts as geometric)
-    geometric = [
-        h
-        for h in ALIBI_HEADS
-        if len({b - a for a, b in itertools.pairwise(alibi_slope_exponents(h))}) <= 1
-    ]
+    # geometric: equal steps between the candidate's log2 slopes, to far above their
+    # rounding (the steps of a geometric H-head sequence are 8/H >= 1/8 apart from those of
+    # an interleaved one); a single head counts as geometric
+    geometric = []
+    for h in ALIBI_HEADS:
+        steps = np.diff(np.log2(np.asarray(slopes(h), dtype=np.float64)))
+        if steps.size == 0 or float(np.abs(steps - steps[0]).max()) <= 1e-9:
+            geometric.append(h)
     powers = [h for h in ALIBI_HEADS if h & (h - 1) == 0]
     rounding = exponential_rounding(0.0, 0) + EPS64 / 2
     return checked(
@@ -436,8 +437,13 @@ def _alibi(slopes: Callable[[int], npt.NDArray[np.float64]]) -> Evidence:
         f"H = 1..{ALIBI_HEADS[-1]}: max |mu_h / 2^(-e_h) - 1| = {worst:.2g} (at H={where}); "
         f"the paper's sequences for H = 8 and 16: {paper_gap:.2g}; H=12: "
         f"{np.round(slopes(12), 4).tolist()}; bias -mu_h (m - n) depends only on m - n and falls "
-        f"with distance: {'yes' if decreasing else 'no'}; geometric for "
-        f"H = {geometric} only (the powers of two: {'yes' if geometric == powers else 'no'})",
+        f"with distance: {'yes' if decreasing else 'no'}; these slopes are geometric for "
+        + (
+            f"every H = 1..{ALIBI_HEADS[-1]}"
+            if len(geometric) == len(ALIBI_HEADS)
+            else f"H = {geometric} only"
+        )
+        + f" (the powers of two only: {'yes' if geometric == powers else 'no'})",
         error=max(worst, paper_gap),
         tolerance=Tolerance(rounding, r"\varepsilon + u \text{ (relative)}"),
     )

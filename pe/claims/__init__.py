@@ -512,8 +512,29 @@ def _controls(check: Check[Any], truth: Evidence) -> tuple[Evidence, tuple[Evide
     value itself or equal to it: its verdict is its own run's, never the true one's.
     """
     calibration = _named(TRUE_CONTROL, truth)
-    wrong = tuple(_named(c.name, _attempt(check, c.value)) for c in check.wrong)
+    wrong = tuple(_named(c.name, _differs(_attempt(check, c.value), truth)) for c in check.wrong)
     return calibration, wrong
+
+
+#: Said of a wrong candidate whose check prints the true candidate's findings word for word.
+SAME_FINDINGS = "the findings of the true statement, which this candidate's does not match"
+
+
+def _differs(control: Evidence, truth: Evidence) -> Evidence:
+    """``control``, said to differ where its account would read as the true one's: a check
+    that prints what it found (not what the candidate states) prints the same line for both.
+
+    Examples
+    --------
+    >>> from pe.claims.evidence import checked
+    >>> _differs(checked(False, "32 buckets"), checked(True, "32 buckets")).detail
+    "32 buckets (the findings of the true statement, which this candidate's does not match)"
+    >>> _differs(checked(False, "64 buckets"), checked(True, "32 buckets")).detail
+    '64 buckets'
+    """
+    if control.holds or control.detail != truth.detail:
+        return control
+    return replace(control, detail=f"{control.detail} ({SAME_FINDINGS})")
 
 
 def _loose(control: Evidence) -> str | None:
