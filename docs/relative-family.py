@@ -14,7 +14,12 @@
 # # The relative-position family
 #
 # The sinusoidal encoding gives every position its own vector
-# [checked](claims.py#claim-pairs-never-return) and hopes that attention will read offsets out of it. Its successors differ in *where* position enters the attention score
+# [checked](claims.py#claim-pairs-never-return).
+#
+# Its authors hoped that attention would read offsets out of it
+# [checked](claims.py#claim-vaswani-linear-function).
+#
+# Its successors differ in *where* position enters the attention score
 # $s_{mn}$ between the query at position $m$ and the key at position $n$ (as on the
 # [RoPE page](rope.py); $i$ stays the pair index), and in *what* they let the score depend on:
 # the absolute positions, only the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it

@@ -370,8 +370,30 @@ def test_shaw_card_counts_the_relative_vectors_a_clip_uses(clip: int) -> None:
     assert evidence.holds is (clip == 3), evidence.detail
     used = 2 * min(clip, 19) + 1
     assert evidence.detail.startswith(
-        f"clip K={clip}, N=20 positions: {used} distinct relative vectors used (2K+1 = 7); "
+        f"offsets clipped at {clip}, N=20 positions, against the page's K = 3: {used} distinct "
+        f"relative vectors used (2K+1 = 7: {'yes' if used == 7 else 'no'}); "
     )
+    assert evidence.detail.endswith("depends only on n - m: yes")
+
+
+def test_shaw_card_reads_both_sides_of_the_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys K or more before the query must use offset -K, as keys after it use +K: a map
+    that sends keys more than K before the query to 0 keeps 7 values and constant
+    diagonals, and is refused.
+
+    Fault caught: the clip checked on one side of the query only (audit v23)."""
+    true_offsets = relative.shaw_offsets
+
+    def one_sided(n: int, clip: int) -> Any:
+        offsets = true_offsets(n, clip)
+        m_minus_n = np.subtract.outer(np.arange(n), np.arange(n))
+        return np.where(m_minus_n > clip, 0, offsets)
+
+    monkeypatch.setattr(relative, "shaw_offsets", one_sided)
+    evidence = relative_family._shaw(3)
+    assert not evidence.holds
+    assert "7 distinct relative vectors used (2K+1 = 7: yes)" in evidence.detail
+    assert "uses the vector of offset +-K on its side: no" in evidence.detail
     assert evidence.detail.endswith("depends only on n - m: yes")
 
 

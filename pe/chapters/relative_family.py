@@ -206,12 +206,16 @@ def _shaw(clip: int) -> Evidence:
     n, k = SHAW_LENGTH, 3
     offsets = relative.shaw_offsets(n, clip)
     used = np.unique(offsets).size
-    far = bool(np.all(offsets[np.subtract.outer(np.arange(n), np.arange(n)) <= -k] == k))
+    m_minus_n = np.subtract.outer(np.arange(n), np.arange(n))
+    # both sides: keys K or more after the query use offset K, keys K or more before it -K
+    far = bool(np.all(offsets[m_minus_n <= -k] == k) and np.all(offsets[m_minus_n >= k] == -k))
     toeplitz = toeplitz_deviation(offsets) == 0
     return checked(
         used == 2 * k + 1 and far and toeplitz,
-        f"clip K={clip}, N={n} positions: {used} distinct relative vectors used (2K+1 = {2 * k + 1}); "
-        f"every n - m >= K uses the vector of offset K: {'yes' if far else 'no'}; depends only on n - m: "
+        f"offsets clipped at {clip}, N={n} positions, against the page's K = {k}: {used} "
+        f"distinct relative vectors used (2K+1 = {2 * k + 1}: "
+        f"{'yes' if used == 2 * k + 1 else 'no'}); every |n - m| >= K uses the vector of offset "
+        f"+-K on its side: {'yes' if far else 'no'}; depends only on n - m: "
         f"{'yes' if toeplitz else 'no'}",
     )
 

@@ -134,7 +134,8 @@ def pairings(d_model: int = 8) -> Html:
         axes = fig.subplots(2, 1)
         titles = {
             "adjacent": "adjacent: pair i = (x[2i], x[2i+1])\nRoFormer, GPT-J, Meta Llama",
-            "halves": "halves: pair i = (x[i], x[i + d/2])\nGPT-NeoX, Hugging Face Llama",
+            "halves": f"halves: pair i = (x[i], x[i + r/2]), r = {d_model} rotated\n"
+            "GPT-NeoX, Hugging Face Llama",
         }
         for ax, pairing in zip(axes, ("adjacent", "halves"), strict=True):
             colours = [palette.lines[i % len(palette.lines)] for i in range(half)]
