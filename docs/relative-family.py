@@ -22,7 +22,7 @@
 # Its successors differ in *where* position enters the attention score
 # $s_{mn}$ between the query at position $m$ and the key at position $n$ (as on the
 # [RoPE page](rope.py); $i$ stays the pair index), and in *what* they let the score depend on:
-# the absolute positions, only the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it
+# the absolute positions, the offset $n - m$, or a coarse version of it. This page lists the main designs, each with its formula, what it keeps and what it
 # loses, and a small example computed by `pe` while the page is built. Findings are reported as
 # their authors stated them, with the papers on the [bibliography page](bibliography.md).
 #
