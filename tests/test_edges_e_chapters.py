@@ -1002,7 +1002,7 @@ def test_described_and_rounder_base_cards() -> None:
     evidence = conventions_chapter._rounder_base(stated)
     assert evidence.holds
     assert "paper table, d=8: paper law, the tie noted; " in evidence.text
-    assert evidence.text.count("noted") == 1
+    assert evidence.text.count("noted") == 2  # d = 6 and d = 8
     changed = {**stated, ("tensor2tensor", 512): ("paper", False)}
     refused = conventions_chapter._rounder_base(changed)
     assert not refused.holds

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -160,3 +161,29 @@ def test_a_mixed_pairing_names_the_first_column_that_pairs_neither_way() -> None
     partner = np.array([4, 5, 7, 2, 0, 1, 3, 6])
     with pytest.raises(AssertionError, match=r"fn pairs column 2 with column 7: neither"):
         _rope_probe._pairing(partner, 8)
+
+
+def _tensor2tensor_table(n: int, d: int, base: float) -> np.ndarray:
+    """tensor2tensor's layout written here from its description: halves, sines first,
+    w_i = exp(-i ln(base) / (d/2 - 1))."""
+    half = d // 2
+    angles = np.arange(n)[:, None] * np.exp(-np.arange(half) * math.log(base) / (half - 1))
+    return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
+
+
+@pytest.mark.parametrize(("d", "base"), [(4, 1e4), (6, 1e4), (10, 1e4), (8, 1e3), (64, 1e4)])
+def test_a_law_stated_with_its_base_is_judged_by_the_frequencies(d: int, base: float) -> None:
+    """Where both laws give a round base, identify names the paper's, yet a tensor2tensor
+    table passes with its own law and base stated; a base 1e-4 off fails, in that law's
+    terms, and so does the paper's law stated with the same base.
+
+    Fault caught: a correct tensor2tensor table refused at small widths (audit v23), or a
+    conversion between the laws that accepts any base."""
+    table = _tensor2tensor_table(200, d, base)
+    stated = partial(pe.testing.assert_convention, layout="halves", order="sin-first", offset=0)
+    stated(table, law="tensor2tensor", base=base)
+    off = base * (1 + 1e-4)
+    with pytest.raises(AssertionError, match=r"expected (base )?" + re.escape(f"{off:g}")):
+        stated(table, law="tensor2tensor", base=off)
+    with pytest.raises(AssertionError, match="paper"):
+        stated(table, law="paper", base=base)

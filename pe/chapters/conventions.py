@@ -799,6 +799,7 @@ claim(
 #: The tables read by :func:`_rounder_base`: (convention, width) -> (law reported, whether
 #: identify notes that both laws have a round base).
 ROUNDER_BASE = {
+    ("tensor2tensor", 6): ("paper", True),
     ("paper", 8): ("paper", True),
     ("tensor2tensor", 8): ("tensor2tensor", False),
     ("paper", 512): ("paper", False),
@@ -836,9 +837,11 @@ claim(
         ),
     ),
     statement=(
-        r"\begin{gathered}d = 8\text{: the paper's law with base 10000 is tensor2tensor's with"
-        r" base 1000:} \\ \text{the paper's reported, the tie noted;} \\ \text{otherwise the law"
-        r" whose base is round (10000), as at } d = 512\end{gathered}"
+        r"\begin{gathered}\text{both bases round: } d = 8\text{, the paper's law with base 10000 is"
+        r" tensor2tensor's with base 1000;} \\ d = 6\text{, tensor2tensor's with base 10000 is the"
+        r" paper's with base } 10^6\text{: the paper's reported, the tie noted;} \\"
+        r" \text{otherwise the law whose base is round (10000); checked at } d = 6, 8, 512"
+        r"\end{gathered}"
     ),
 )
 

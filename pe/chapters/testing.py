@@ -345,6 +345,16 @@ FAILURES: dict[str, tuple[Callable[[], object], str | tuple[str, ...], str]] = {
         "expected tensor2tensor's law",
         "fail",
     ),
+    "assert_convention, tensor2tensor's table, d = 6, law='tensor2tensor', base=10000 asked": (
+        partial(
+            testing.assert_convention,
+            conventions.get("tensor2tensor").table(64, 6),
+            law="tensor2tensor",
+            base=10000,
+        ),
+        "",
+        "pass",
+    ),
     "assert_rope_relative, a function that returns x": (
         partial(testing.assert_rope_relative, _no_rotation, 16),
         "does not rotate",
