@@ -540,7 +540,7 @@ def test_fitted_map_is_fitted_from_the_positions_it_states() -> None:
     assert good.detail.startswith("d=16: M fitted")
     assert "; d=64: M fitted" in good.detail
     assert good.detail.count("max|M - T_5| = ") == 2
-    assert good.detail.count("; M maps 10 to 15 within ") == 2
+    assert good.detail.count("; the fitted M maps 10 to 15 within ") == 2
     assert good.detail.count(" and 15 to 20 within ") == 2
 
     def wrong_at_64(k: int, d: int, base: float) -> Float64Array:
@@ -921,10 +921,10 @@ def test_orientation_check_shifts_by_every_turn_offset(offset: int | None) -> No
     evidence = rotation_identity._orientation("sin-cos")(block)
     assert evidence.holds is (offset is None), evidence.detail
     assert "d=512, p < 200, k in (1, 5, -3): " in evidence.detail
-    assert evidence.detail.endswith("pair 0 turns clockwise from p to p+1 (expected clockwise)")
+    assert evidence.detail.endswith("the block turns pair 0 clockwise (expected clockwise)")
     # the failing part carries its own verdict (audit v22)
     verdict = "within" if offset is None else "exceeds"
-    assert re.search(rf"\(tolerance \S+\): {verdict}; pair 0 turns", site_text(evidence.detail))
+    assert re.search(rf"\(tolerance \S+\): {verdict}; the block turns", site_text(evidence.detail))
 
 
 @pytest.mark.parametrize(

@@ -191,7 +191,10 @@ def test_numeric_orientation(order: Any, expected: str) -> None:
     worst, turn = experiments.orientation(right, order)
     assert worst < 1e-12
     assert turn.startswith(expected)
-    assert experiments.orientation(wrong_block, order)[0] > 1.0
+    worst_wrong, turn_wrong = experiments.orientation(wrong_block, order)
+    assert worst_wrong > 1.0
+    # the direction is the block's own: the other block turns the other way (audit v23)
+    assert turn_wrong == ("counter-clockwise" if expected == "clockwise" else "clockwise")
 
 
 # --- the group laws ---------------------------------------------------------------------------

@@ -394,7 +394,7 @@ def fitted_map(shift: ShiftMatrix, k: int = 5, widths: tuple[int, ...] = (16, 64
         worst = max(worst, max(gap, first, second) / tolerance)
         texts.append(
             f"d={d_model}: M fitted by least squares from 1031 positions; "
-            f"max|M - T_{k}| = {measured(gap, tolerance, '.2g')}; M maps {2 * k} to {3 * k} "
+            f"max|M - T_{k}| = {judged_within(gap, tolerance)}; the fitted M maps {2 * k} to {3 * k} "
             f"within {measured(first, tolerance, '.2g')} and {3 * k} to {4 * k} within "
             f"{measured_within(second, tolerance)}"
         )
@@ -535,9 +535,9 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
 
     At ``d = 512``, positions ``0 .. 199`` and the offsets :data:`TURN_OFFSETS`, the block
     is applied to :math:`u(p)` and compared with :math:`u(p+k)`. Returns the largest error
-    and the direction pair 0 turns from ``p`` to ``p + 1`` (the sign of the 2-D cross
-    product of :math:`u(p)` and :math:`u(p+1)`): ``"neither"`` unless every position turns
-    the same way.
+    and the direction the block turns pair 0 at ``k = 1`` (the sign of the 2-D cross
+    product of :math:`u(p)` and :math:`B u(p)`): ``"neither"`` unless it turns every
+    position the same way. The true block turns each pair the way the positions advance.
 
     Examples
     --------
@@ -560,8 +560,14 @@ def orientation(block: Block, order: Order) -> tuple[float, str]:
         a0 = m[0][0] * u0 + m[0][1] * u1
         a1 = m[1][0] * u0 + m[1][1] * u1
         worst = max(worst, float(np.abs(a0 - t0).max()), float(np.abs(a1 - t1).max()))
-    step = (positions + 1) * omega[0]  # pair 0 at p + 1
-    turns = np.sign(u0[:, 0] * second(step) - u1[:, 0] * first(step))
+    # where the block itself sends pair 0 for k = 1: the cross product of u(p) and B u(p)
+    (b00, b01), (b10, b11) = (
+        (float(np.broadcast_to(np.asarray(e, dtype=np.float64), omega.shape)[0]) for e in row)
+        for row in entries(1, omega)
+    )
+    image0 = b00 * u0[:, 0] + b01 * u1[:, 0]
+    image1 = b10 * u0[:, 0] + b11 * u1[:, 0]
+    turns = np.sign(u0[:, 0] * image1 - u1[:, 0] * image0)
     if np.all(turns < 0):
         return worst, "clockwise"
     return worst, "counter-clockwise" if np.all(turns > 0) else "neither"
@@ -579,8 +585,8 @@ def _orientation(order: Order) -> Callable[[Block], Evidence]:
         return checked(
             direction == expected,
             f"{entries} block on ({order}) pairs, d={LAW_WIDTH}, p < 200, k in "
-            f"{TURN_OFFSETS}: max error {judged_within(worst, tolerance.value)}; pair 0 turns "
-            f"{direction} from p to p+1 (expected {expected})",
+            f"{TURN_OFFSETS}: max error {judged_within(worst, tolerance.value)}; the block "
+            f"turns pair 0 {direction} (expected {expected})",
             error=worst,
             tolerance=tolerance,
         )
