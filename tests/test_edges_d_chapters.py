@@ -213,6 +213,11 @@ def test_one_pair_card_prints_the_closest_offset_and_distance(omega: float) -> N
     assert f"the smallest offset that close is k = {k} " in evidence.detail
     shown = float(re.findall(r"lie at distance ([0-9.e+-]+);", evidence.detail)[0])
     assert shown == pytest.approx(float(dist[k]), rel=0.05, abs=1e-12)
+    # each condition carries its own verdict (audit v23)
+    distinct = "yes" if dist[k] > 1e-9 else "no"
+    close = "yes" if dist[k] < 1e-4 else "no"
+    assert re.search(rf"distinct \(above the rounding floor \S+\): {distinct}; ", evidence.detail)
+    assert evidence.detail.endswith(f"close (below 1e-4): {close}")
 
 
 def test_bits_check_refuses_a_law_wrong_at_one_size_only() -> None:
@@ -232,7 +237,8 @@ def test_bits_check_refuses_a_law_wrong_at_one_size_only() -> None:
             return exact(m) + (m == n)
 
         assert not failed_designs._bits(off_at).holds, n
-    assert good.detail.endswith("closest codes of 0..999 at distance 1")
+    assert good.detail.endswith(": the same; closest codes of 0..999 at distance 1")
+    assert ": differs; closest codes" in failed_designs._bits(lambda n: exact(n) + 1).detail
 
 
 # --- sinusoidal_encoding ----------------------------------------------------------------
@@ -314,7 +320,14 @@ def test_one_indexed_card_prints_its_highest_and_lowest_frequency() -> None:
     with mpmath.workdps(30):
         highest = mpmath.mpf(10000) ** (mpmath.mpf(-2) / 512)
     assert f"its highest frequency is {float(highest):.6f} = 10000^(-2/d)" in evidence.detail
-    assert evidence.detail.endswith("its lowest 0.0001")
+    assert "its lowest 0.0001 (10000^-1: " in evidence.detail
+    assert site_text(evidence.detail).endswith("): within)")
+    # the pair is named by its columns, so "pair j + 1" does not read as a shift of i
+    assert "pair in columns 2j, 2j+1 turns at the paper's frequency of pair j + 1" in (
+        evidence.detail
+    )
+    paper = sinusoidal_encoding._shifted_one_step(numeric.frequencies(512))
+    assert site_text(paper.detail).count(": exceeds") == 2
 
 
 @pytest.mark.parametrize(

@@ -392,6 +392,7 @@ def _bits(law: Callable[[int], int]) -> Evidence:
         all(law(n) == bits for n, bits in found.items()) and closest >= 1,
         "fewest bits that tell 0..n-1 apart, found by trying (the law's count): "
         + ", ".join(f"n={n}: {bits} ({law(n)})" for n, bits in found.items())
+        + f": {'the same' if all(law(n) == b for n, b in found.items()) else 'differs'}"
         + f"; closest codes of 0..999 at distance {closest:g}",
     )
 
@@ -412,7 +413,8 @@ def _one_pair(omega: float) -> Evidence:
         f"one pair, ω = {omega:.4g}, p = 0..{ONE_PAIR_POSITIONS - 1}: the closest points found "
         f"lie at distance {gap:.2g}; the smallest offset that close is k = {offset} (the "
         f"distance 2|sin(ωk/2)| depends on the offset only, so every pair k apart is as "
-        f"close); distinct: above the rounding floor {floor:.2g}, close: below 1e-4",
+        f"close); distinct (above the rounding floor {floor:.2g}): "
+        f"{'yes' if gap > floor else 'no'}; close (below 1e-4): {'yes' if gap < 1e-4 else 'no'}",
     )
 
 

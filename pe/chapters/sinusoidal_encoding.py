@@ -40,7 +40,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, bug_zoo, conventions, from_scratch, numeric, reference
-from pe._machine_dependent import measured, measured_within
+from pe._machine_dependent import judged_within, measured, measured_within
 from pe._tolerance import (
     EPS64,
     FREQUENCY_ROUNDING,
@@ -303,8 +303,9 @@ def _wavelengths(law: WavelengthLaw) -> Evidence:
         max(ratio_error, last_error, first_error),
         rounding,
         f"d={D}: λ_0 = {lam[0]:.6f}, λ_255 = {lam[-1]:.1f} against {law.last_text} = "
-        f"{expected_last:.1f} (relative error {last_error:.2g}); consecutive ratios "
-        f"within {ratio_error:.2g} of 10000^(2/d) (relative tolerance {rounding.value:.2g})",
+        f"{expected_last:.1f} (relative error {judged_within(last_error, rounding.value)}); "
+        f"consecutive ratios against 10000^(2/d): relative error "
+        f"{judged_within(ratio_error, rounding.value)}",
     )
 
 
@@ -332,7 +333,8 @@ def _shortfall(stated: tuple[float, ...]) -> Evidence:
             f"d={d}: λ_last = {wavelengths(d)[-1]:.6g}, {100 * x:.3f}% under 2π·10000"
             for d, x in zip(SHORTFALL_WIDTHS, shortfall, strict=True)
         )
-        + f" (stated: {', '.join(f'{p:g}%' for p in stated)})",
+        + f" (stated: {', '.join(f'{p:g}%' for p in stated)}: "
+        + f"{'the same' if percent == tuple(stated) else 'differs'})",
     )
 
 
@@ -366,9 +368,10 @@ def _shifted_one_step(frequencies: npt.NDArray[np.float64]) -> Evidence:
     return within(
         max(error, extra),
         Tolerance(rounding, r"u + r_{\text{pow}} + u \text{ (relative)}"),
-        f"d={D}: the 1-indexed pair i is the paper's pair i + 1 (max relative difference "
-        f"{measured(error, rounding)}); its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), "
-        f"its lowest {frequencies[-1]:.3g}",
+        f"d={D}: the 1-indexed table's pair in columns 2j, 2j+1 turns at the paper's "
+        f"frequency of pair j + 1 (max relative difference {judged_within(error, rounding)}); "
+        f"its highest frequency is {frequencies[0]:.6f} = 10000^({exponent}/d), its lowest "
+        f"{frequencies[-1]:.3g} (10000^-1: {judged_within(extra, rounding)})",
     )
 
 
