@@ -97,18 +97,24 @@ def measured(value: float, bound: float, spec: str = ".3g", *, stable: bool = Tr
     return on_site(f"{value:{spec}}", below(value, bound, spec, stable=stable))
 
 
-def measured_within(value: float, tolerance: float, spec: str = ".2g") -> str:
+def measured_within(
+    value: float, tolerance: float, spec: str = ".2g", *, stable: bool = True
+) -> str:
     """:func:`measured` against ``tolerance``, followed by the tolerance rounded up as the
     site rounds the bound: "below 2e-10 (tolerance 2e-10)", never a "below" figure above the
-    tolerance printed beside it ("below 2e-10 (tolerance 1.9e-10)").
+    tolerance printed beside it ("below 2e-10 (tolerance 1.9e-10)"). ``stable``: as for
+    :func:`measured` (False: a value over the tolerance is "above" it on the site).
 
     Examples
     --------
     >>> line = measured_within(1.8e-15, 1.94e-10)
     >>> verify_text(line), site_text(line)
     ('1.8e-15 (tolerance 2e-10)', 'below 2e-10 (tolerance 2e-10)')
+    >>> site_text(measured_within(3e-9, 1.94e-10, stable=False))
+    'above 1.9e-10 (tolerance 2e-10)'
     """
-    return f"{measured(value, tolerance, spec)} (tolerance {_round_up(tolerance)})"
+    shown = measured(value, tolerance, spec, stable=stable)
+    return f"{shown} (tolerance {_round_up(tolerance)})"
 
 
 def judged_within(value: float, tolerance: float, spec: str = ".2g") -> str:

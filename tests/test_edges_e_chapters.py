@@ -34,7 +34,7 @@ from pe import (
     rotary,
     testing,
 )
-from pe._machine_dependent import site_text
+from pe._machine_dependent import _round_up, site_text
 from pe._rotation_table import ENTRY_ERROR_BOUND
 from pe._tolerance import EPS64
 from pe.chapters import conventions as conventions_chapter
@@ -1194,8 +1194,11 @@ def test_sampled_check_covers_both_widths_below_two_to_the_twenty() -> None:
     assert "600 sampled entries per width below 2^20" in evidence.text
     assert "d=64: max error" in evidence.text
     assert "d=4096: max error" in evidence.text
-    (bound,) = _numbers(r"; bound (\S+)$", evidence.text)
-    assert bound == _sig(ENTRY_ERROR_BOUND, 3)
+    # each width's error with the bound as the site rounds it (audit v23: never a "below"
+    # figure above the bound printed beside it)
+    shown = site_text(precision._within(ENTRY)(numeric.sinusoidal).detail)
+    assert shown.count(f"(tolerance {_round_up(ENTRY_ERROR_BOUND)})") == 2
+    assert f"below {_round_up(ENTRY_ERROR_BOUND)} (tolerance" in shown
 
 
 # --- testing chapter: what a table read does ------------------------------------------------

@@ -34,7 +34,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _extended_precision, _rotation_table, numeric, recipes
-from pe._machine_dependent import below, measured, on_site, worst_case_text
+from pe._machine_dependent import below, measured, measured_within, on_site, worst_case_text
 from pe._tolerance import Tolerance
 from pe.accuracy import (
     RoundingCensus,
@@ -81,12 +81,13 @@ def _within(model: ErrorModel[[], float]) -> Callable[[Table], Evidence]:
             worst = max(worst, error)
             where = on_site(f" at p={p}, column {column}", "")
             # a wrong method's error is its sine's, which the processor chooses as well
-            parts.append(f"d={d}: max error {measured(error, model(), stable=False)}{where}")
+            shown = measured_within(error, model(), ".3g", stable=False)
+            parts.append(f"d={d}: max error {shown}{where}")
         return within(
             worst,
             model.tolerance(),
             f"600 sampled entries per width below 2^20 (the 32 largest positions "
-            f"included): {'; '.join(parts)}; bound {model():.3g}",
+            f"included): {'; '.join(parts)}",
         )
 
     return run
@@ -103,7 +104,7 @@ def _rows_within(
             error,
             model.tolerance(),
             f"every entry of the rows at p = {', '.join(map(str, positions))}, d={d}: max "
-            f"error {measured(error, model(), stable=False)} (bound {model():.6g})",
+            f"error {measured_within(error, model(), '.3g', stable=False)}",
         )
 
     return run
@@ -120,7 +121,7 @@ def _census_detail(census: RoundingCensus, dtype: str, bound: float) -> str:
     return (
         f"{census.entries} entries (rows 0..63 and 2^20-64..2^20-1 whole, 2000 sampled below "
         f"2^20), d=64: {count} from the exact value rounded to nearest {dtype}{ulps}; largest "
-        f"error {measured(census.worst_error, bound, stable=False)}"
+        f"error {measured_within(census.worst_error, bound, '.3g', stable=False)}"
     )
 
 
