@@ -52,8 +52,8 @@ page.conventions_table()
 #
 # Six conventions at width $d = {{ heatmap_width }}$, {{ heatmap_pairs }} frequencies each.
 # Interleaved layouts alternate sine and cosine columns; halves layouts show the fan of
-# frequencies twice. A cosine-first table starts with a column of ones at its first row, a
-# sine-first one with a column of zeros [checked](claims.py#claim-conventions-as-described).
+# frequencies twice. At position 0 a cosine-first table's row starts with 1, a sine-first
+# one's with 0 [checked](claims.py#claim-conventions-as-described).
 
 # %% tags=["hide_input"]
 page.convention_heatmaps()

@@ -198,8 +198,8 @@ report.how_we_know(
 page.identity_error()
 
 # %% [markdown]
-# In float16 the identity is only good to about three decimal digits; a wrong matrix is
-# still rejected, because its errors are of order one
+# In float16 the identity is only good to about three decimal digits; a grossly wrong
+# matrix, the transposed $T_k$, is still rejected, its errors being of order one
 # [checked](claims.py#claim-identity-low-precision), on the claim's positions and offsets:
 
 # %% tags=["hide_input"]

@@ -559,21 +559,24 @@ def test_content_gap_verdicts() -> None:
 
 
 def test_alias_proof_shows_both_residuals() -> None:
-    """The alias proof starts from sin(a p) + sin(w p) + cos(a p) - cos(w p), a = 2 pi - w,
-    p an integer (its docstring's two identities as residuals), and reduces it to 0.
+    """The alias proof starts from the residuals sin(a p) + sin(w p) and cos(a p) - cos(w p),
+    a = 2 pi - w, p an integer (its docstring's two identities), and reduces each to 0.
 
     Fault caught: a residual's sign or operator changed in the printed proof."""
     p = sp.Symbol("p", integer=True)
     w = sp.Symbol("omega", positive=True)
     a = 2 * sp.pi - w
-    expected = sp.sin(a * p) + sp.sin(w * p) + sp.cos(a * p) - sp.cos(w * p)
+    # one residual per equality, not their sum (audit v23)
+    expected = [sp.sin(a * p) + sp.sin(w * p), sp.cos(a * p) - sp.cos(w * p)]
     proof = conventions_chapter.alias_at_integers()
     assert proof.holds
     first = proof.steps[0].expr
     assert first is not None
-    assert first[0] == expected
+    assert list(first) == expected
     half_turn = conventions_chapter.alias_at_integers(lambda omega: sp.pi - omega)
     assert not half_turn.holds
+    assert half_turn.counterexample is not None
+    assert half_turn.counterexample.text() == "at omega = 1, p = 1, entry [0] = 2*sin(1)"
 
 
 # --- precision --------------------------------------------------------------------------------

@@ -89,12 +89,17 @@ def _reduced(
     difference: tuple[str, Any],
     *rewrites: tuple[str, Callable[[Any], Any]],
 ) -> Proof:
-    """A proof of a scalar identity: its residual (titled), then each rewrite in turn (a
-    SymPy function is shown as the call the step makes)."""
+    """A proof of one identity, or of several (a list of residuals, one entry each): its
+    residual (titled), then each rewrite in turn (a SymPy function is shown as the call the
+    step makes)."""
     title, expr = difference
     derivation = Derivation()
-    residual = sp.Matrix([expr])
-    derivation.note(title, sp.latex(residual[0], symbol_names={BASE: "b"}), residual)
+    residual = sp.Matrix(expr if isinstance(expr, list) else [expr])
+    derivation.note(
+        title,
+        sp.latex(residual if len(residual) > 1 else residual[0], symbol_names={BASE: "b"}),
+        residual,
+    )
     for step, rewrite in rewrites:
         call = getattr(rewrite, "__name__", "")
         calls = (call,) if getattr(sp, call, None) is rewrite else ()
@@ -1014,11 +1019,11 @@ def alias_at_integers(alias: Callable[[Any], Any] = integer_alias) -> Proof:
         rf"\sin\bigl(({sp.latex(other)})\,p\bigr) = -\sin\omega p,\ "
         rf"\cos\bigl(({sp.latex(other)})\,p\bigr) = \cos\omega p \quad (p \in \mathbb{{Z}})",
         (
-            "Residuals (p an integer)",
-            sp.sin(other * INTEGER_P)
-            + sp.sin(FREQUENCY * INTEGER_P)
-            + sp.cos(other * INTEGER_P)
-            - sp.cos(FREQUENCY * INTEGER_P),
+            "Residuals, one per equality (p an integer)",
+            [
+                sp.sin(other * INTEGER_P) + sp.sin(FREQUENCY * INTEGER_P),
+                sp.cos(other * INTEGER_P) - sp.cos(FREQUENCY * INTEGER_P),
+            ],
         ),
         (
             "Expand the arguments",
