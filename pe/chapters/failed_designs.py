@@ -385,8 +385,12 @@ LOG2_ROUNDED_DOWN = Candidate("⌊log₂ n⌋ bits", _log2_rounded_down)
 RATIONAL_TURN = Candidate("ω = 2π/8, a rational fraction of a turn", np.pi / 4)
 
 
+#: The sizes at which the fewest bits are found by trying: both sides of 8 and of 1024.
+BITS_SIZES = (2, 3, 8, 9, 1000, 1024, 1025)
+
+
 def _bits(law: Callable[[int], int]) -> Evidence:
-    found = {n: bits_needed(n) for n in (2, 3, 8, 9, 1000, 1024, 1025)}
+    found = {n: bits_needed(n) for n in BITS_SIZES}
     closest = closest_rows(binary_bits(1000, found[1000]))[2]
     return checked(
         all(law(n) == bits for n, bits in found.items()) and closest >= 1,
@@ -425,7 +429,9 @@ claim(
     Check(_one_pair, true=1.0, wrong=(RATIONAL_TURN,)),
     statement=(
         r"\begin{gathered} \text{a binary code of } n \text{ positions needs }"
-        r" \lceil \log_2 n \rceil \text{ bits, its codes at least 1 apart;} \\"
+        r" \lceil \log_2 n \rceil \text{ bits (found by trying at } n = "
+        + ", ".join(map(str, BITS_SIZES))
+        + r"\text{), its codes at least 1 apart;} \\"
         r" \text{one pair } (\sin p, \cos p) \text{ gives each } p = 0, \dots,"
         + f" {ONE_PAIR_POSITIONS - 1}"
         + r" \text{ its own point,} \\ \text{but two of those points lie within }"

@@ -845,8 +845,10 @@ claim(
     r"Scaled by $\sqrt{d}$, embeddings have entries of size 1 only if drawn with std $1/\sqrt{d}$",
     Check(_embedding_scale, true=1 / np.sqrt(D), wrong=(UNIT_EMBEDDING_INIT,)),
     statement=(
-        r"E_{tj} \sim N(0, \sigma^2) \implies \sqrt d\,E_{tj} \sim N(0, d\sigma^2):"
-        r" \text{ size about 1 iff } \sigma \approx 1/\sqrt d"
+        r"\begin{gathered} E_{tj} \sim N(0, \sigma^2) \implies \sqrt d\,E_{tj} \sim"
+        r" N(0, d\sigma^2)\text{: standard deviation } \sqrt d\,\sigma\text{, which is 1 when }"
+        r" \sigma = 1/\sqrt d \\ \text{(measured at } d = 512\text{: } \sigma = 1/\sqrt d"
+        r" \text{ gives size 1, } \sigma = 1 \text{ does not)} \end{gathered}"
     ),
 )
 
