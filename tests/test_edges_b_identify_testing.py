@@ -730,8 +730,11 @@ def test_a_candidate_with_nine_tenths_sinusoid_columns_looks_like_a_table(tmp_pa
     made ``<=``: 9 of 10 columns is a likely table, 8 of 10 is not."""
     nine = tmp_path / "nine.safetensors"
     candidates_file(nine, ["a", "b"], [9, 0])
-    with pytest.raises(ValueError, match=r"the likeliest tables: a \(64, 10\) F32 \[90% sinusoid"):
+    with pytest.raises(
+        ValueError, match=r"the likeliest tables: a \(64, 10\) F32 \[90% sinusoid"
+    ) as raised:
         load_table(str(nine))
+    assert "more" not in str(raised.value)  # two candidates, both shown: no "and N more"
     eight = tmp_path / "eight.safetensors"
     candidates_file(eight, ["a", "b"], [8, 0])
     with pytest.raises(
