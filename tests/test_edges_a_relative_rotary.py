@@ -1863,3 +1863,23 @@ def test_t5_bucket_properties_see_the_bucket_of_offset_zero(bidirectional: bool)
 
     assert relative.t5_bucket_properties(bidirectional=bidirectional)[0]
     assert not relative.t5_bucket_properties(merged, bidirectional=bidirectional)[0]
+
+
+def test_t5_bucket_properties_see_a_step_taken_back_by_one() -> None:
+    """Two neighbouring distances in the logarithmic range with their buckets swapped (a
+    fall of exactly one bucket): every other property still holds, and "monotone" fails.
+
+    Fault caught: the monotone test loosened to allow a fall of one bucket."""
+
+    def swapped(rel: npt.NDArray[np.int64], **kw: Any) -> npt.NDArray[np.int64]:
+        b = np.array(relative.t5_bucket(rel, **kw))
+        distance = -rel  # the causal side: keys before the query, rel <= 0
+        # the first distance past the exact range where the bucket steps up
+        t = next(int(t) for t in range(9, 100) if b[distance == t][0] > b[distance == t - 1][0])
+        b[distance == t], b[distance == t - 1] = b[distance == t - 1][0], b[distance == t][0]
+        return b
+
+    ok, detail = relative.t5_bucket_properties(swapped, bidirectional=False)
+    assert not ok
+    assert "monotone: NO" in detail
+    assert detail.count("NO") == 1, detail

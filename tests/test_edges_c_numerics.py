@@ -1470,3 +1470,28 @@ def test_drift_default_positions_are_the_four_decades() -> None:
     assert not np.array_equal(
         accuracy.drift((9**3,), 2)["float32 recipe"], explicit["float32 recipe"][:1]
     )
+
+
+def _significant_bits(value: float) -> int:
+    """Bits from the leading 1 to the last 1 of a double's significand (0 for zero)."""
+    if value == 0.0:
+        return 0
+    numerator, _ = abs(value).as_integer_ratio()
+    return numerator.bit_length() - (numerator & -numerator).bit_length() + 1
+
+
+def test_veltkamp_halves_have_at_most_26_bits() -> None:
+    """Each half of pe's split is at most 26 significant bits wide (so a product of two
+    halves is exact in float64), and the halves add up to the double; counted exactly from
+    each half's integer ratio.
+
+    Fault caught: the splitter moved off 2^27 + 1 (2^27 + 2 leaves a 27-bit half)."""
+    from pe import _extended_precision
+
+    rng = np.random.default_rng(2026)
+    x = rng.uniform(0.5, 1.0, 4000) * 2.0 ** rng.integers(-40, 40, 4000)
+    hi, lo = _extended_precision._split(x)
+    assert np.array_equal(hi + lo, x)
+    widest = max(_significant_bits(v) for v in [*hi.tolist(), *lo.tolist()])
+    assert widest <= 26
+    assert widest >= 25  # the bound is reached, so a wider split would show

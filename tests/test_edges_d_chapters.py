@@ -1392,3 +1392,18 @@ def test_bits_check_needs_the_codes_one_apart(monkeypatch: pytest.MonkeyPatch) -
     evidence = failed_designs._bits(lambda n: (n - 1).bit_length())
     assert not evidence.holds
     assert evidence.detail.endswith("closest codes of 0..999 at distance 0")
+
+
+def test_subspace_share_allows_six_standard_errors_of_its_beta_law() -> None:
+    """The subspace check's allowance is 6 standard errors of the mean of 1000 shares, each
+    Beta(r/2, (d - r)/2) with variance p(1 - p)/(d/2 + 1), p = r/d: recomputed here from the
+    rank it prints (mpmath).
+
+    Fault caught: the Beta variance's denominator or the sample count changed."""
+    evidence = sinusoidal_encoding._subspace(random_embeddings)
+    assert evidence.holds
+    (rank,) = (int(x) for x in re.findall(r"have r = (\d+) singular values", evidence.detail))
+    with mpmath.workdps(30):
+        p = mpmath.mpf(rank) / 512
+        sigma = mpmath.sqrt(p * (1 - p) / (mpmath.mpf(512) / 2 + 1) / 1000)
+    assert evidence.detail.endswith(f"(needs within 6 standard errors, {float(6 * sigma):.2g})")

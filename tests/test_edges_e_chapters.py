@@ -879,6 +879,35 @@ def test_rope_trend_rise_threshold(last: float, holds: bool) -> None:
     assert rope._not_monotone(candidate).holds is holds
 
 
+@pytest.mark.parametrize(
+    ("bound", "scores", "holds"),
+    [
+        ((3.0, 2.0, 1.0), (3.0, 2.0, 1.0), True),
+        ((3.0, 2.0, 1.0), (1.0, 2.0, 0.5), False),  # the scores' means rise, then fall
+        ((3.0, 2.0, 1.0), (3.0, 1.0, 2.0), False),
+        ((1.0, 2.0, 0.5), (3.0, 2.0, 1.0), False),
+        ((3.0, 1.0, 2.0), (3.0, 2.0, 1.0), False),
+    ],
+)
+def test_rope_trend_needs_both_means_falling(
+    monkeypatch: pytest.MonkeyPatch,
+    bound: tuple[float, float, float],
+    scores: tuple[float, float, float],
+    holds: bool,
+) -> None:
+    """The trend card needs the bound's and the scores' window means to fall strictly,
+    each from the first window to the second and from the second to the third.
+
+    Fault caught: one of the four comparisons of the means loosened."""
+    means = iter([list(bound), list(scores)])
+    monkeypatch.setattr(rope, "window_means", lambda _values: next(means))
+
+    def candidate(_offsets: Any) -> dict[str, Any]:
+        return {"a sequence": np.array([1.0, 0.0, 0.5])}
+
+    assert rope._not_monotone(candidate).holds is holds
+
+
 def test_rope_decay_card_recomputed() -> None:
     """The decay card: offsets 0 .. 5000, and the worst |s(k)| / bound over q = kappa = 1
     and the random pair, recomputed with NumPy.
@@ -1183,6 +1212,20 @@ def test_split_must_add_up_and_multiply_exactly() -> None:
     assert not zeros.holds
     assert "hi + lo = x for each: False; of 20000 products of halves, 0 not exact" in zeros.text
     assert not precision._products_exact(precision.SPLIT_24_BITS.value).holds
+    # halves that overshoot x by one unit of the low half's 26th bit: products still exact
+    over = precision._products_exact(_overshooting_split)
+    assert not over.holds
+    assert "hi + lo = x for each: False; of 20000 products of halves, 0 not exact" in over.text
+
+
+def _overshooting_split(
+    x: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Veltkamp's halves with the low one raised by the unit of its 26th bit: still at
+    most 26 bits each, but hi + lo > x wherever lo != 0."""
+    hi, lo = _extended_precision._split(x)
+    _, exponent = np.frexp(np.abs(lo))
+    return hi, lo + np.where(lo != 0, np.ldexp(1.0, exponent - 26), 0.0)
 
 
 def test_sampled_check_covers_both_widths_below_two_to_the_twenty() -> None:
