@@ -138,7 +138,7 @@ page.single_pair_note()
 # [checked](claims.py#claim-d2l-continuous-thriftier).
 #
 # A binary code of $n$ positions needs
-# $\lceil \log_2 n \rceil$ bits, while that single pair gives every integer position its
+# $\lceil \log_2 n \rceil$ bits (found by trying at {{ bits_sizes }} sizes up to {{ bits_largest }}), while that single pair gives every integer position its
 # own point, because a nonzero whole number of radians is never a whole number of turns
 # (proved for every nonzero integer offset in [chapter 5](implications.py); measured here on
 # the first thousand).

@@ -110,11 +110,14 @@ def measured_within(
     >>> line = measured_within(1.8e-15, 1.94e-10)
     >>> verify_text(line), site_text(line)
     ('1.8e-15 (tolerance 2e-10)', 'below 2e-10 (tolerance 2e-10)')
-    >>> site_text(measured_within(3e-9, 1.94e-10, stable=False))
-    'above 1.9e-10 (tolerance 2e-10)'
+    >>> site_text(measured_within(3e-9, 1.94e-10, ".3g", stable=False))
+    'above 1.94e-10 (tolerance 1.94e-10)'
     """
     shown = measured(value, tolerance, spec, stable=stable)
-    return f"{shown} (tolerance {_round_up(tolerance)})"
+    # a value within is "below" the bound rounded up; one over it is "above" the bound
+    # itself, printed with the same digits
+    printed = _round_up(tolerance) if value <= tolerance else f"{tolerance:{spec}}"
+    return f"{shown} (tolerance {printed})"
 
 
 def judged_within(value: float, tolerance: float, spec: str = ".2g") -> str:
@@ -125,7 +128,7 @@ def judged_within(value: float, tolerance: float, spec: str = ".2g") -> str:
     Examples
     --------
     >>> site_text(judged_within(1.8e-15, 1.94e-10)), site_text(judged_within(2.0, 1.94e-10))
-    ('below 2e-10 (tolerance 2e-10): within', '2 (tolerance 2e-10): exceeds')
+    ('below 2e-10 (tolerance 2e-10): within', '2 (tolerance 1.9e-10): exceeds')
     """
     verdict = "within" if value <= tolerance else "exceeds"
     return f"{measured_within(value, tolerance, spec)}: {verdict}"

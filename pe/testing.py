@@ -49,6 +49,7 @@ from pe import _validate
 from pe._rope_probe import Probe, RopeFunction, base_of, call, probe
 from pe._rope_probe import base_agrees as rope_base_agrees
 from pe.identify import Identification, base_agrees, identify, read_table
+from pe.identify._result import significant_digits
 from pe.numeric import sinusoidal
 
 __all__ = [
@@ -175,20 +176,33 @@ def _as_law(found: Identification, law: str) -> tuple[float, float] | None:
     return converted, sigma
 
 
+def _as_round(converted: tuple[float, float], found: Identification) -> bool:
+    """Whether the base of the stated law (``converted``, from :func:`_as_law`) is written
+    with as few significant digits as the base identify found: the two laws tie, and
+    identify's choice between them is a convention (it names the paper's)."""
+    if found.base is None:
+        return False
+    relative = max((found.base_uncertainty or 0.0) / found.base, 1e-12)
+    scaled = max(converted[1] / converted[0], 1e-12)
+    return significant_digits(converted[0], scaled) <= significant_digits(found.base, relative)
+
+
 def _differences(found: Identification, expected: dict[str, Any]) -> list[str]:
     """One line per parameter whose identified value is not the expected one.
 
     A law stated with its base passes when the frequencies found are that law with that
     base: identify names the law whose base is rounder, and at small widths both bases can
     be round (the tensor2tensor law of base 10000 at ``d = 6`` is the paper's of base 10^6).
-    Otherwise the law and the base are reported as identify read them.
+    A law stated without a base passes when its base is as round as the one identify found
+    (such a tie). Otherwise the law and the base are reported as identify read them.
     """
     lines = []
     law, base = expected.get("law"), expected.get("base")
-    if law is not None and base is not None and law != found.law:
-        converted = _as_law(found, law)
-        if converted is not None and base_agrees(*converted, base):
-            expected = {**expected, "law": None, "base": None}  # the stated law, read as found
+    converted = None if law is None or law == found.law else _as_law(found, law)
+    if converted is not None and base is not None and base_agrees(*converted, base):
+        expected = {**expected, "law": None, "base": None}  # the stated law, read as found
+    elif converted is not None and base is None and _as_round(converted, found):
+        expected = {**expected, "law": None}  # a tie: the stated law's base is as round
     for key, want in expected.items():
         if want is None:
             continue

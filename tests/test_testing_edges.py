@@ -187,3 +187,22 @@ def test_a_law_stated_with_its_base_is_judged_by_the_frequencies(d: int, base: f
         stated(table, law="tensor2tensor", base=off)
     with pytest.raises(AssertionError, match="paper"):
         stated(table, law="paper", base=base)
+
+
+@pytest.mark.parametrize(
+    ("d", "base", "ties"), [(4, 1e4, True), (6, 1e4, True), (8, 1e3, True), (64, 1e4, False)]
+)
+def test_a_law_stated_without_a_base_passes_on_a_tie_only(d: int, base: float, ties: bool) -> None:
+    """A tensor2tensor table with its law stated and the base left free passes at every
+    width; the paper's law stated instead passes only where both bases are equally round
+    (a tie identify notes), never at d = 64.
+
+    Fault caught: a tie at small widths refused (audit v24), or a tie test that accepts
+    any law."""
+    table = _tensor2tensor_table(200, d, base)
+    pe.testing.assert_convention(table, layout="halves", law="tensor2tensor")
+    if ties:
+        pe.testing.assert_convention(table, layout="halves", law="paper")
+    else:
+        with pytest.raises(AssertionError, match="expected the paper's law"):
+            pe.testing.assert_convention(table, layout="halves", law="paper")

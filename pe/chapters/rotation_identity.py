@@ -585,7 +585,7 @@ def _orientation(order: Order) -> Callable[[Block], Evidence]:
         return checked(
             direction == expected,
             f"{entries} block on ({order}) pairs, d={LAW_WIDTH}, p < 200, k in "
-            f"{TURN_OFFSETS}: max error {judged_within(worst, tolerance.value)}; the block "
+            f"{TURN_OFFSETS}: max error {judged_within(worst, tolerance.value)}; at k = 1 the block "
             f"turns pair 0 {direction} (expected {expected})",
             error=worst,
             tolerance=tolerance,

@@ -836,7 +836,7 @@ def _embedding_scale(init_std: float) -> Evidence:
     return checked(
         abs(rms - 1) <= 0.05,
         f"d={D}, 2000 x {D} entries drawn with std {init_std:.4g}, times sqrt(d): root mean "
-        f"square {rms:.4g} (size about 1: within 5%)",
+        f"square {rms:.4g} (size about 1, within 5%: {'yes' if abs(rms - 1) <= 0.05 else 'no'})",
     )
 
 
@@ -1100,7 +1100,9 @@ def _subspace_rank(stated: tuple[tuple[float, int], ...]) -> Evidence:
             f"{n} singular values above {c:g} of the largest (nearest {m:.2g} away)"
             for (c, _), n, m in zip(stated, counts, margins, strict=True)
         )
-        + f"; stated {[n for _, n in stated]}; rounding margin γ_mn = {margin_needed:.2g}",
+        + f"; stated {[n for _, n in stated]}: "
+        + f"{'the same' if counts == [c for _, c in stated] else 'differs'}"
+        + f"; rounding margin γ_mn = {margin_needed:.2g}",
     )
 
 

@@ -40,6 +40,8 @@ VALUES: dict[str, Callable[[], object]] = {
     "distinct_pairs": lambda: _distinct_width() // 2,
     "distinct_span": lambda: experiments.UNIQUE_SPAN,
     "entry_bound": lambda: latex_number(_rotation_table.ENTRY_ERROR_BOUND, 2),
+    "bits_sizes": lambda: len(experiments.BITS_SIZES),
+    "bits_largest": lambda: max(experiments.BITS_SIZES),
 }
 
 

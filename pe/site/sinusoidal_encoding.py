@@ -168,7 +168,7 @@ def wavelength_ladder(d_model: int = 512) -> Html:
         zoom.plot(last, lam[-6:], "o-", color=palette.lines[0], label="paper")
         zoom.plot(last, 2 * np.pi / shifted[-6:], "s--", color=palette.lines[1], label="1-indexed")
         zoom.axhline(2 * np.pi * 10000, color=palette.lines[2], lw=1.0, ls=":", label="2π·10000")
-        zoom.set_xlabel("pair index i (last six)")
+        zoom.set_xlabel("columns 2j, 2j+1: slot j (last six)")
         zoom.set_ylabel("wavelength (positions)")
         zoom.set_title("the top end")
         zoom.grid(True, lw=0.4)
@@ -465,8 +465,8 @@ def subspace_numbers() -> Html:
         f"\\(\\sqrt{{512}} = {np.sqrt(512):.2f}\\); the encodings of positions 0-199 have "
         f"{rank} singular values above \\(10^{{-3}}\\) of the largest "
         f"({fine} above \\(10^{{-10}}\\): the count depends on the cut-off), so they lie close "
-        f"to the span of their \\(r = {rank}\\) leading singular vectors. An isotropic "
-        f"embedding keeps \\(r/d = {100 * rank / D:.1f}\\%\\) of its "
+        f"to the span of their \\(r = {rank}\\) leading singular vectors. An embedding with "
+        f"independent \\(N(0, 1)\\) entries keeps \\(r/d = {100 * rank / D:.1f}\\%\\) of its "
         f"squared norm in that span on average; 1000 seeded ones keep {100 * share:.1f}%.</p>"
     )
 
