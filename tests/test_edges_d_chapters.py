@@ -934,10 +934,14 @@ def test_orientation_check_shifts_by_every_turn_offset(offset: int | None) -> No
     evidence = rotation_identity._orientation("sin-cos")(block)
     assert evidence.holds is (offset is None), evidence.detail
     assert "d=512, p < 200, k in (1, 5, -3): " in evidence.detail
-    assert evidence.detail.endswith("at k = 1 the block turns pair 0 clockwise (expected clockwise)")
+    assert evidence.detail.endswith(
+        "at k = 1 the block turns pair 0 clockwise (expected clockwise)"
+    )
     # the failing part carries its own verdict (audit v22)
     verdict = "within" if offset is None else "exceeds"
-    assert re.search(rf"\(tolerance \S+\): {verdict}; at k = 1 the block", site_text(evidence.detail))
+    assert re.search(
+        rf"\(tolerance \S+\): {verdict}; at k = 1 the block", site_text(evidence.detail)
+    )
 
 
 @pytest.mark.parametrize(
