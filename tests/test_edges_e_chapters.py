@@ -42,6 +42,7 @@ from pe.chapters import fixed_or_learned, implications, precision, recorded, rop
 from pe.chapters import testing as testing_chapter
 from pe.claims import get
 from pe.error_models import ENTRY
+from pe.geometry import nearest_rows
 from pe.identify_accuracy import uncertainty_slopes
 from pe.position_scores import Projection
 from pe.residual_stream import CANCELLING, PLAIN, POST_LN, RESIDUAL
@@ -1143,19 +1144,34 @@ def test_rows_distinct_tolerance_is_gram_plus_chord() -> None:
     with mpmath.workdps(30):
         omegas = [mpmath.mpf(10000) ** (-mpmath.mpf(2 * i) / 64) for i in range(32)]
         distance = float(mpmath.sqrt(mpmath.fsum(2 - 2 * mpmath.cos(w) for w in omegas)))
-    evidence = implications._rows_distinct(numeric.frequencies)
+    evidence = implications._scan_is_brute_force(lambda n, d: nearest_rows(n, d)[1])
     assert evidence.holds
     assert evidence.tolerance is not None
     expected = _gram_tau(64, distance) + 8 * EPS64 * distance
     assert evidence.tolerance.rounding == pytest.approx(expected, rel=1e-9, abs=0.0)
-    (brute,) = _numbers(
-        r"brute force over all pairs of pe's table, n=2000, d=64: (\S+);", evidence.text
-    )
+    (brute,) = _numbers(r"brute force over all pairs (\S+),", evidence.text)
     assert brute == _sig(distance, 6)
-    assert evidence.text.endswith(": the same")
-    # the offset scan of other frequencies differs from the brute force, and says so
-    halved = implications._rows_distinct(lambda d: numeric.frequencies(d) / 2)
-    assert halved.text.endswith(": differs")
+    assert site_text(evidence.detail).endswith(": within")
+    # a scan that misses the neighbours differs from the brute force, and says so
+    skipped = implications._scan_is_brute_force(implications.SCAN_FROM_TWO.value)
+    assert not skipped.holds
+    assert site_text(skipped.detail).endswith(": exceeds")
+
+
+def test_rows_that_repeat_are_named_by_their_first_repeat() -> None:
+    """A law whose rows repeat (period 256 at d = 16) is reported by the first offset at
+    which rows coincide, and offsets that tie to rounding are counted, not one named.
+
+    Fault caught: a closest offset picked by float rounding among exact ties (audit v24)."""
+    repeat = implications._rows_repeat_never(implications.BINARY_COUNTER.value)
+    assert not repeat.holds
+    assert "n=1000, d=16: rows 256 apart coincide (below 1e-06); no two rows coincide: no" in (
+        repeat.text
+    )
+    ties = implications._rows_distinct(implications.BINARY_COUNTER.value)
+    assert not ties.holds
+    assert "offsets tie, from 1)" in ties.text
+    assert ties.text.endswith("the closest rows are distinct neighbours: no")
 
 
 def test_not_monotone_range_includes_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
