@@ -136,8 +136,8 @@ page.pairings(8)
 # changes the scores [checked](claims.py#claim-rope-converted-weights).
 #
 # That is what converting a checkpoint from Meta's Llama layout to Hugging Face's does
-# inside each head: row $r$ of the converted matrix is row $2r$ of the original, row
-# $d/2 + r$ is row $2r + 1$; and Meta's own code pairs neighbours
+# inside each head: row $j$ of the converted matrix is row $2j$ of the original, row
+# $d/2 + j$ is row $2j + 1$; and Meta's own code pairs neighbours
 # [checked](claims.py#claim-rope-meta-and-conversion-code).
 
 # %% tags=["hide_input"]

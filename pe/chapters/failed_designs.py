@@ -277,8 +277,14 @@ def _bounded(design: Design) -> Evidence:
     return within(
         max(worst - 1.0, norm_error),
         tolerance,
-        f"d=512, p up to 2^53: max |PE(p, j)| = {worst:.17g}, max |sin² + cos² − 1| over the "
-        f"pairs = {norm_error:.2g} (tolerance {tolerance.value:.2g} for both)",
+        f"d=512, p up to 2^53: max |PE(p, j)| = {worst:.17g} (at most 1 + "
+        f"{tolerance.value:.2g}: {'yes' if worst - 1.0 <= tolerance.value else 'no'}); "
+        + (
+            f"max |sin² + cos² − 1| over the {pairs.shape[1]} pairs = {norm_error:.2g} "
+            f"(tolerance {tolerance.value:.2g}: {'yes' if norm_error <= tolerance.value else 'no'})"
+            if pairs.shape[1]
+            else "no pair of columns to test"
+        ),
     )
 
 

@@ -1079,7 +1079,7 @@ claim(
         r"\begin{gathered} \text{Meta's llama/model.py, apply\_rotary\_emb: consecutive pairs"
         r" } (x_{2i}, x_{2i+1}) \text{ viewed as complex numbers;} \\"
         r" \text{transformers' convert\_llama\_weights\_to\_hf.py, permute: per head,"
-        r" new row } r = \text{old row } 2r,\ \text{new row } h/2 + r = \text{old row } 2r + 1"
+        r" new row } j = \text{old row } 2j,\ \text{new row } h/2 + j = \text{old row } 2j + 1"
         r" \end{gathered}"
     ),
     source="rope-code",

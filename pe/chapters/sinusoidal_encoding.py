@@ -777,7 +777,7 @@ def _finite_means(shift: float) -> Evidence:
         rounding,
         f"d={D}, n in (4, 100, 1000): measured column means against the closed form with "
         f"{label} (40-digit mpmath): max difference "
-        f"{measured_within(worst, rounding.value)}",
+        f"{judged_within(worst, rounding.value)}",
     )
 
 
@@ -787,7 +787,9 @@ claim(
     Check(_finite_means, true=1.0, wrong=(Candidate("n instead of n − 1", 0.0),)),
     statement=(
         r"\begin{gathered} \frac1n\sum_{p=0}^{n-1} \sin p\omega = \frac{\sin\frac{n\omega}{2} \sin\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \\"
-        r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \end{gathered}"
+        r" \frac1n\sum_{p=0}^{n-1} \cos p\omega = \frac{\sin\frac{n\omega}{2} \cos\frac{(n-1)\omega}{2}}{n\sin\frac{\omega}{2}} \\"
+        r" \text{(measured against the columns of } d = 512 \text{ at } n = 4, 100, 1000\text{)}"
+        r" \end{gathered}"
     ),
 )
 
