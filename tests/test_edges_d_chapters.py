@@ -890,8 +890,11 @@ def test_refinement_card_names_the_frequencies_it_picks(
     evidence = sinusoidal_encoding._refinement(width, factor)
     assert evidence.holds is holds
     assert evidence.detail.startswith(
-        f"d={width} vs d={2 * width}: {picked} frequency of the wider table, max difference "
+        f"d={width} vs d={2 * width}: {picked} frequency of the wider table, max relative "
+        "difference "
     )
+    verdict = "within" if holds else "exceeds"
+    assert site_text(evidence.detail).endswith(f": {verdict}")
 
 
 @pytest.mark.parametrize("width", [2, 6, 8])

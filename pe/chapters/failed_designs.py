@@ -37,7 +37,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _extended_precision, numeric, reference
-from pe._machine_dependent import measured, on_site
+from pe._machine_dependent import judged_within, on_site
 from pe._tolerance import Tolerance, gamma
 from pe.binary import binary_bits, bits_needed, log2_bits
 from pe.claims import Candidate, Chapter, Check, Evidence, Method, by_proof, checked, within
@@ -212,7 +212,7 @@ def _gaps(gap: Callable[[Any], Any]) -> Evidence:
         ),
         f"p/n: neighbour gaps {g4[0]:.4g} (n = 4) and {g40[0]:.4g} (n = 40) against the "
         f"candidate gaps {expected[0]:.4g} and {expected[1]:.4g}: max error "
-        f"{measured(error, gamma(4), '.2g')}",
+        f"{judged_within(error, gamma(4))}",
     )
 
 
@@ -280,8 +280,8 @@ def _bounded(design: Design) -> Evidence:
         f"d=512, p up to 2^53: max |PE(p, j)| = {worst:.17g} (at most 1 + "
         f"{tolerance.value:.2g}: {'yes' if worst - 1.0 <= tolerance.value else 'no'}); "
         + (
-            f"max |sin² + cos² − 1| over the {pairs.shape[1]} pairs = {norm_error:.2g} "
-            f"(tolerance {tolerance.value:.2g}: {'yes' if norm_error <= tolerance.value else 'no'})"
+            f"max |sin² + cos² − 1| over the {pairs.shape[1]} pairs "
+            f"{judged_within(norm_error, tolerance.value)}"
             if pairs.shape[1]
             else "no pair of columns to test"
         ),
@@ -659,7 +659,9 @@ def _same_value(positions: tuple[tuple[int, int], ...]) -> Evidence:
     return Evidence(
         Method.SYMPY,
         len(set(values)) == 1,
-        "p/n: " + ", ".join(f"{p}/{n} = {v}" for (p, n), v in zip(positions, values, strict=True)),
+        "p/n: "
+        + ", ".join(f"{p}/{n} = {v}" for (p, n), v in zip(positions, values, strict=True))
+        + f"; one value for all: {'yes' if len(set(values)) == 1 else 'no'}",
     )
 
 

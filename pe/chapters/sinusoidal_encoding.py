@@ -40,7 +40,7 @@ import numpy.typing as npt
 import sympy as sp
 
 from pe import _validate, bug_zoo, conventions, from_scratch, numeric, reference
-from pe._machine_dependent import judged_within, measured, measured_within
+from pe._machine_dependent import judged_within, measured_within
 from pe._tolerance import (
     EPS64,
     FREQUENCY_ROUNDING,
@@ -480,7 +480,7 @@ def _refinement(d_model: int, factor: int) -> Evidence:
         error,
         Tolerance(rounding, r"2 r_\omega + u \text{ (relative)}"),
         f"d={d_model} vs d={2 * d_model}: {picked} frequency of the wider table, max "
-        f"difference {measured(error, rounding, '.2g')}",
+        f"relative difference {judged_within(error, rounding)}",
     )
 
 
@@ -556,7 +556,8 @@ def _slowest(law: Callable[[int], float]) -> Evidence:
     return within(
         worst,
         Tolerance(rounding, r"r_\omega + r_{\mathrm{pow}} + \varepsilon \text{ (relative)}"),
-        f"every even d from 2 to {ALL_WIDTHS[-1]}: max |ω_last / law(d) - 1| = {worst:.2g}; "
+        f"every even d from 2 to {ALL_WIDTHS[-1]}: max |ω_last / law(d) - 1| "
+        f"{judged_within(worst, rounding)}; "
         "ω_last / 10000^-1 = " + ", ".join(f"{v:.4g} (d={d})" for d, v in above.items()),
     )
 
