@@ -1757,3 +1757,21 @@ def test_library_sine_statement_states_delta() -> None:
     assert rf"\delta = {0.52 + 0.5:.3g} \cdot 2^{{-53}}" in statement
     assert r"\le 0.52 \text{ ulp}" in statement
     assert f"at {precision.SINE_ARGUMENTS} seeded points" in statement
+
+
+def test_precision_statements_name_the_widths_they_measured() -> None:
+    """The angle and frequency statements name the wide width itself (32768, not the tuple
+    of its sampled pairs), its pair count, and the width up to which one decimal product
+    per pair is used (2 x 2^13 pairs).
+
+    Fault caught: an element of the wide setting or the decimal width misprinted."""
+    wide, pairs = precision.WIDE_ANGLES
+    angle = get("anchor-angle-accurate").statement
+    assert angle is not None
+    assert f"d = {wide} \\text{{ ({len(pairs)} pairs), at " in angle
+    assert (wide, len(pairs)) == (32768, len(range(0, wide // 2, 127)))
+    turns = get("frequency-turns-accurate").statement
+    assert turns is not None
+    assert "one decimal product per pair up to d = 16384;" in turns
+    assert 2 * _extended_precision._DECIMAL_PAIRS == 16384
+    assert f"d = {wide}\\end{{gathered}}" in turns
