@@ -75,7 +75,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pe._machine_dependent import measured, measured_within, on_site
+from pe._machine_dependent import judged_within, measured, measured_within, on_site
 from pe.claims.evidence import (
     Evidence,
     Method,
@@ -112,6 +112,7 @@ __all__ = [
     "every_row",
     "exactly",
     "get",
+    "judged_within",
     "measured",
     "measured_within",
     "on_site",
