@@ -1495,3 +1495,16 @@ def test_veltkamp_halves_have_at_most_26_bits() -> None:
     widest = max(_significant_bits(v) for v in [*hi.tolist(), *lo.tolist()])
     assert widest <= 26
     assert widest >= 25  # the bound is reached, so a wider split would show
+
+
+def test_rotation_check_counts_its_shift_matrix_against_the_cap() -> None:
+    """One position at width 11584 asks for 4 n d + d^2 = 134 235 392 float64 entries, just
+    above pe's cap of 2^30 bytes (2^27 entries), almost all of it the d x d shift matrix:
+    refused before anything is allocated. (The width just inside, 11582, would allocate a
+    gigabyte, so it is not run.)
+
+    Fault caught: the shift matrix's d^2 left out of the check's allocation bound."""
+    width = 11584
+    assert 4 * width + width * width > 2**27 >= 4 * 11582 + 11582 * 11582
+    with pytest.raises(ValueError, match="the check asks for"):
+        numeric.check_rotation_identity(width, [0], [1])
