@@ -487,8 +487,10 @@ def _closest_text(law: FrequencyLaw, n: int, d: int) -> tuple[int, str]:
     """The offset of the closest rows of ``law`` among ``0 .. n-1`` (width ``d``), 0 when
     rows repeat, and the account: the closest offset and distance, or the first offset at
     which rows coincide (not the one float rounding happens to favour)."""
-    k, distance = nearest_rows(n, d, frequencies=law(d))
+    # the chord of every offset, as nearest_rows forms it, kept to read repeats and ties
     chords = chord_lengths(law(d), np.arange(1, n))
+    k = int(np.argmin(chords)) + 1
+    distance = float(chords[k - 1])
     if distance <= SAME_ROW:
         first = int(np.argmax(chords <= SAME_ROW)) + 1
         return 0, f"n={n}, d={d}: rows {first} apart coincide (below {SAME_ROW:g})"
